@@ -1,0 +1,158 @@
+//! AllReduce algorithms: each turns (topology, size, segments) into a [`Schedule`].
+//!
+//! ```
+//! use allreduce_lab::sim::algorithms::Algorithm;
+//! assert_eq!("double-binary-tree".parse::<Algorithm>(), Ok(Algorithm::DoubleBinaryTree));
+//! assert!("bogus".parse::<Algorithm>().unwrap_err().contains("ring"));
+//! ```
+
+mod hierarchical;
+mod recursive;
+mod ring;
+mod tree;
+
+use super::schedule::{Schedule, ScheduleBuilder};
+use super::topology::Topology;
+use serde::{Deserialize, Serialize};
+
+pub use tree::{binary_tree_parent, TreeShape};
+
+/// The algorithms the simulator knows. [`Algorithm::Auto`] is not a schedule of its own: it runs the
+/// others and keeps the fastest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Algorithm {
+    Ring,
+    TreeFlat,
+    TreeBinomial,
+    TreeBinary,
+    DoubleBinaryTree,
+    RecursiveDoubling,
+    Rabenseifner,
+    Hierarchical,
+    Auto,
+}
+
+impl Algorithm {
+    /// Every algorithm with a schedule of its own, in the order menus list them.
+    pub const CONCRETE: [Algorithm; 8] = [
+        Algorithm::Ring,
+        Algorithm::TreeFlat,
+        Algorithm::TreeBinomial,
+        Algorithm::TreeBinary,
+        Algorithm::DoubleBinaryTree,
+        Algorithm::RecursiveDoubling,
+        Algorithm::Rabenseifner,
+        Algorithm::Hierarchical,
+    ];
+
+    pub const ALL: [Algorithm; 9] = [
+        Algorithm::Ring,
+        Algorithm::TreeFlat,
+        Algorithm::TreeBinomial,
+        Algorithm::TreeBinary,
+        Algorithm::DoubleBinaryTree,
+        Algorithm::RecursiveDoubling,
+        Algorithm::Rabenseifner,
+        Algorithm::Hierarchical,
+        Algorithm::Auto,
+    ];
+
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Ring => "ring",
+            Algorithm::TreeFlat => "tree-flat",
+            Algorithm::TreeBinomial => "tree-binomial",
+            Algorithm::TreeBinary => "tree-binary",
+            Algorithm::DoubleBinaryTree => "double-binary-tree",
+            Algorithm::RecursiveDoubling => "recursive-doubling",
+            Algorithm::Rabenseifner => "rabenseifner",
+            Algorithm::Hierarchical => "hierarchical",
+            Algorithm::Auto => "auto",
+        }
+    }
+
+    /// Whether `segments` (pipelining) applies.
+    pub fn is_tree(self) -> bool {
+        matches!(
+            self,
+            Algorithm::TreeFlat
+                | Algorithm::TreeBinomial
+                | Algorithm::TreeBinary
+                | Algorithm::DoubleBinaryTree
+        )
+    }
+}
+
+impl std::fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+                format!(
+                    "unknown algorithm '{s}'; expected one of: {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// The largest number of pipeline segments a tree may use.
+pub const MAX_SEGMENTS: usize = 256;
+
+/// The schedule of `algorithm` for buffers of `size_bytes` on `topo`; trees are cut into `segments`
+/// pipelined pieces. [`Algorithm::Auto`] has no schedule of its own and gets the ring's.
+pub fn schedule(
+    algorithm: Algorithm,
+    topo: &Topology,
+    size_bytes: u64,
+    segments: usize,
+) -> Schedule {
+    let n = topo.ranks();
+    let k = segments.clamp(1, MAX_SEGMENTS);
+    match algorithm {
+        Algorithm::Ring | Algorithm::Auto => ring::ring(n, size_bytes),
+        Algorithm::TreeFlat => tree::single_tree(n, size_bytes, k, TreeShape::Flat),
+        Algorithm::TreeBinomial => tree::single_tree(n, size_bytes, k, TreeShape::Binomial),
+        Algorithm::TreeBinary => tree::single_tree(n, size_bytes, k, TreeShape::Binary),
+        Algorithm::DoubleBinaryTree => tree::double_binary_tree(n, size_bytes, k),
+        Algorithm::RecursiveDoubling => recursive::recursive_doubling(n, size_bytes),
+        Algorithm::Rabenseifner => recursive::rabenseifner(n, size_bytes),
+        Algorithm::Hierarchical => hierarchical::hierarchical(n, topo.gpus_per_node(), size_bytes),
+    }
+}
+
+/// For each rank: the last transfer it received and the last it sent, to chain dependencies.
+#[derive(Clone, Debug)]
+struct Cursors {
+    last_recv: Vec<Option<u32>>,
+    last_send: Vec<Option<u32>>,
+}
+
+impl Cursors {
+    fn new(n: usize) -> Self {
+        Cursors {
+            last_recv: vec![None; n],
+            last_send: vec![None; n],
+        }
+    }
+    fn record(&mut self, src: usize, dst: usize, id: u32) {
+        self.last_send[src] = Some(id);
+        self.last_recv[dst] = Some(id);
+    }
+}
+
+/// An empty schedule for a single rank (nothing to exchange).
+fn empty(n: usize, size_bytes: u64) -> Schedule {
+    ScheduleBuilder::new(n, 1, size_bytes).build()
+}

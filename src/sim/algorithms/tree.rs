@@ -1,0 +1,286 @@
+//! Tree AllReduce: reduce every segment up to the root, then broadcast it back down.
+//!
+//! Shapes:
+//! - `flat`: a star. Every rank sends to the root, which then sends the result to every rank: the
+//!   root receives and sends (N−1) × S, the picture the course chapter draws.
+//! - `binomial`: MPICH's binomial tree rooted at 0. A rank reduces its children's data and sends to
+//!   its parent; in the broadcast a rank sends to its children one after another, largest subtree
+//!   first (blocking sends). With one segment it costs ⌈log₂N⌉(2α + 2Sβ + Sγ) on `uniform`.
+//! - `binary`: the in-order binary tree NCCL builds (each rank's parent found from its lowest set
+//!   bit); a rank talks to both children at once, as NCCL does.
+//! - double binary tree: two binary trees, each carrying half of the data, arranged so that a rank
+//!   that is a leaf in one is an inner rank in the other (NCCL ≥ 2.4).
+//!
+//! With k segments the buffer is cut into k pieces that flow through the tree one behind another
+//! (pipelining): a rank forwards segment s as soon as it has it, while segment s+1 is still coming.
+
+use super::{empty, ScheduleBuilder};
+use crate::sim::schedule::{Op, Phase, Schedule};
+
+/// The shape of a single tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeShape {
+    Flat,
+    Binomial,
+    Binary,
+}
+
+/// A rooted tree over ranks.
+#[derive(Clone, Debug)]
+struct Tree {
+    root: usize,
+    parent: Vec<Option<usize>>,
+    /// In broadcast order.
+    children: Vec<Vec<usize>>,
+    /// A rank sends to its children one after another (true) or all at once (false).
+    sequential_sends: bool,
+}
+
+/// The parent of position `p` in NCCL's in-order binary tree over positions `0..n`: clear the
+/// lowest set bit and set the next one up; if that lies past the end, just clear it. Position 0 is
+/// the root and has one child. Leaves are the odd positions.
+///
+/// ```
+/// use allreduce_lab::sim::algorithms::binary_tree_parent;
+/// // n = 8:        0
+/// //               4
+/// //           2       6
+/// //         1   3   5   7
+/// assert_eq!(binary_tree_parent(8, 0), None);
+/// assert_eq!(binary_tree_parent(8, 4), Some(0));
+/// assert_eq!(binary_tree_parent(8, 6), Some(4));
+/// assert_eq!(binary_tree_parent(8, 7), Some(6));
+/// assert_eq!(binary_tree_parent(6, 5), Some(4));
+/// ```
+pub fn binary_tree_parent(n: usize, p: usize) -> Option<usize> {
+    if p == 0 {
+        return None;
+    }
+    let low = p & p.wrapping_neg();
+    let up = (p ^ low) | (low << 1);
+    Some(if up >= n { p ^ low } else { up })
+}
+
+impl Tree {
+    fn from_parents(parent: Vec<Option<usize>>, sequential_sends: bool) -> Tree {
+        let n = parent.len();
+        let mut children = vec![Vec::new(); n];
+        let mut root = 0;
+        for (r, p) in parent.iter().enumerate() {
+            match p {
+                Some(p) => children[*p].push(r),
+                None => root = r,
+            }
+        }
+        Tree {
+            root,
+            parent,
+            children,
+            sequential_sends,
+        }
+    }
+
+    fn new(n: usize, shape: TreeShape) -> Tree {
+        match shape {
+            TreeShape::Flat => {
+                Tree::from_parents((0..n).map(|r| (r > 0).then_some(0)).collect(), false)
+            }
+            TreeShape::Binomial => {
+                let parent = (0..n).map(|r| (r > 0).then(|| r & (r - 1))).collect();
+                let mut t = Tree::from_parents(parent, true);
+                // MPICH's broadcast sends to the child with the largest subtree first.
+                for c in &mut t.children {
+                    c.reverse();
+                }
+                t
+            }
+            TreeShape::Binary => Tree::binary(n, |r| r, |p| p),
+        }
+    }
+
+    /// A binary tree whose position `pos(r)` of rank r is laid out by [`binary_tree_parent`].
+    fn binary(n: usize, pos: impl Fn(usize) -> usize, rank: impl Fn(usize) -> usize) -> Tree {
+        let parent = (0..n)
+            .map(|r| binary_tree_parent(n, pos(r)).map(&rank))
+            .collect();
+        Tree::from_parents(parent, false)
+    }
+
+    /// Ranks with every child before its parent.
+    fn post_order(&self) -> Vec<usize> {
+        let mut order = self.pre_order();
+        order.reverse();
+        order
+    }
+
+    /// Ranks with every parent before its children.
+    fn pre_order(&self) -> Vec<usize> {
+        let mut order = Vec::with_capacity(self.parent.len());
+        let mut stack = vec![self.root];
+        while let Some(r) = stack.pop() {
+            order.push(r);
+            stack.extend(self.children[r].iter().rev());
+        }
+        order
+    }
+}
+
+pub(super) fn single_tree(
+    n: usize,
+    size_bytes: u64,
+    segments: usize,
+    shape: TreeShape,
+) -> Schedule {
+    if n < 2 {
+        return empty(n, size_bytes);
+    }
+    let k = segments.min(size_bytes.max(1) as usize);
+    let mut b = ScheduleBuilder::new(n, k, size_bytes).with_capacity(2 * (n - 1) * k, 2);
+    add_tree(&mut b, &Tree::new(n, shape), 0, k);
+    b.build()
+}
+
+pub(super) fn double_binary_tree(n: usize, size_bytes: u64, segments: usize) -> Schedule {
+    if n < 2 {
+        return empty(n, size_bytes);
+    }
+    let k = segments.min((size_bytes / 2).max(1) as usize);
+    let mut b = ScheduleBuilder::new(n, 2 * k, size_bytes).with_capacity(4 * (n - 1) * k, 2);
+    let first = Tree::binary(n, |r| r, |p| p);
+    // The second tree mirrors the first (even N) or shifts it by one (odd N), so that the first
+    // tree's leaves, the odd ranks, are inner ranks of the second.
+    let second = if n % 2 == 0 {
+        Tree::binary(n, |r| n - 1 - r, |p| n - 1 - p)
+    } else {
+        Tree::binary(n, |r| (r + n - 1) % n, |p| (p + 1) % n)
+    };
+    add_tree(&mut b, &first, 0, k);
+    add_tree(&mut b, &second, k, k);
+    b.build()
+}
+
+/// Adds a pipelined reduce + broadcast over `tree` of the chunks `base..base+k`, one per segment.
+fn add_tree(b: &mut ScheduleBuilder, tree: &Tree, base: usize, k: usize) {
+    let n = tree.parent.len();
+    let post = tree.post_order();
+    let pre = tree.pre_order();
+    // Height (leaves 0) for reduce steps; depth (root 0) for broadcast steps.
+    let mut height = vec![0u32; n];
+    for &r in &post {
+        if let Some(p) = tree.parent[r] {
+            height[p] = height[p].max(height[r] + 1);
+        }
+    }
+    let mut depth = vec![0u32; n];
+    for &r in &pre {
+        if let Some(p) = tree.parent[r] {
+            depth[r] = depth[p] + 1;
+        }
+    }
+    let bcast_base = k as u32 + height[tree.root];
+    let mut received: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut last_up: Vec<Option<u32>> = vec![None; n];
+    let mut root_has: Vec<Vec<u32>> = Vec::with_capacity(k);
+    for s in 0..k {
+        for r in received.iter_mut() {
+            r.clear();
+        }
+        for &r in &post {
+            let Some(p) = tree.parent[r] else { continue };
+            // Wait for every child's segment s, and for this rank's previous send to its parent.
+            let mut deps = received[r].clone();
+            deps.extend(last_up[r]);
+            let id = b.add(
+                r,
+                p,
+                base + s..base + s + 1,
+                Op::Reduce,
+                s as u32 + height[r],
+                Phase::Reduce,
+                &deps,
+            );
+            last_up[r] = Some(id);
+            received[p].push(id);
+        }
+        root_has.push(std::mem::take(&mut received[tree.root]));
+    }
+    let mut last_send: Vec<Option<u32>> = vec![None; n];
+    let mut last_to: Vec<Option<u32>> = vec![None; n];
+    for (s, root_deps) in root_has.iter().enumerate() {
+        for &r in &pre {
+            for &c in &tree.children[r] {
+                // The root waits for the whole reduce of segment s; any other rank for the segment
+                // from its parent, sent earlier in this pre-order pass.
+                let mut deps: Vec<u32> = match tree.parent[r] {
+                    Some(_) => last_to[r].into_iter().collect(),
+                    None => root_deps.clone(),
+                };
+                let before = if tree.sequential_sends {
+                    last_send[r]
+                } else {
+                    last_to[c]
+                };
+                deps.extend(before);
+                let id = b.add(
+                    r,
+                    c,
+                    base + s..base + s + 1,
+                    Op::Copy,
+                    bcast_base + s as u32 + depth[r],
+                    Phase::Broadcast,
+                    &deps,
+                );
+                last_send[r] = Some(id);
+                last_to[c] = Some(id);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn is_tree(t: &Tree) -> bool {
+        let n = t.parent.len();
+        t.pre_order().len() == n && t.parent.iter().filter(|p| p.is_none()).count() == 1
+    }
+
+    #[test]
+    fn every_shape_is_a_spanning_tree() {
+        for n in 1..200 {
+            for shape in [TreeShape::Flat, TreeShape::Binomial, TreeShape::Binary] {
+                assert!(is_tree(&Tree::new(n, shape)), "{shape:?} n={n}");
+            }
+        }
+    }
+
+    #[test]
+    fn binary_trees_have_at_most_two_children() {
+        for n in 1..300 {
+            let t = Tree::new(n, TreeShape::Binary);
+            assert!(t.children.iter().all(|c| c.len() <= 2), "n={n}");
+        }
+    }
+
+    #[test]
+    fn double_binary_tree_leaves_of_one_are_inner_in_the_other() {
+        for n in [4usize, 8, 16, 9, 15] {
+            let first = Tree::binary(n, |r| r, |p| p);
+            let second = if n % 2 == 0 {
+                Tree::binary(n, |r| n - 1 - r, |p| n - 1 - p)
+            } else {
+                Tree::binary(n, |r| (r + n - 1) % n, |p| (p + 1) % n)
+            };
+            assert!(is_tree(&second));
+            for r in 0..n {
+                if first.children[r].is_empty() && r != first.root {
+                    assert!(
+                        !second.children[r].is_empty() || second.root == r,
+                        "n={n}: rank {r} is a leaf in both"
+                    );
+                }
+            }
+        }
+    }
+}

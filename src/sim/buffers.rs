@@ -1,0 +1,239 @@
+//! Real buffers: every rank holds one cell per chunk; a cell holds a value (a sum of integers, so it
+//! is exact) and the set of ranks whose contributions that sum contains.
+//!
+//! A reduction that would add a contribution a second time is an error, and at the end every rank
+//! must hold, in every chunk, the sum of all ranks' contributions, each exactly once.
+//!
+//! ```
+//! use allreduce_lab::sim::buffers::Contributors;
+//! let mut a = Contributors::single(0);
+//! a.union_disjoint(&Contributors::single(1)).unwrap();
+//! assert_eq!(a.len(), 2);
+//! assert!(a.union_disjoint(&Contributors::single(1)).is_err());
+//! ```
+
+/// A set of ranks, kept as sorted disjoint half-open ranges `[lo, hi)`. The sets algorithms build
+/// are mostly one or two ranges, which live inline without allocation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contributors {
+    inline: [(u32, u32); 2],
+    len: u8,
+    spill: Vec<(u32, u32)>,
+}
+
+impl Contributors {
+    /// The set `{rank}`.
+    pub fn single(rank: u32) -> Self {
+        Contributors {
+            inline: [(rank, rank + 1), (0, 0)],
+            len: 1,
+            spill: Vec::new(),
+        }
+    }
+
+    fn ranges(&self) -> &[(u32, u32)] {
+        if self.spill.is_empty() {
+            &self.inline[..self.len as usize]
+        } else {
+            &self.spill
+        }
+    }
+
+    /// Number of ranks in the set.
+    pub fn len(&self) -> usize {
+        self.ranges().iter().map(|&(a, b)| (b - a) as usize).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether the set is exactly `{0, …, n-1}`.
+    pub fn is_all(&self, n: u32) -> bool {
+        self.ranges() == [(0, n)]
+    }
+
+    /// Adds `other` to the set; fails with a rank both hold if they overlap.
+    pub fn union_disjoint(&mut self, other: &Contributors) -> Result<(), u32> {
+        let (a, b) = (self.ranges(), other.ranges());
+        // Fast path: two single ranges that touch or are apart.
+        if a.len() == 1 && b.len() == 1 {
+            let ((a0, a1), (b0, b1)) = (a[0], b[0]);
+            if a0 < b1 && b0 < a1 {
+                return Err(a0.max(b0));
+            }
+            if a1 == b0 || b1 == a0 {
+                self.inline = [(a0.min(b0), a1.max(b1)), (0, 0)];
+                self.len = 1;
+            } else {
+                let (x, y) = if a0 < b0 { (a[0], b[0]) } else { (b[0], a[0]) };
+                self.inline = [x, y];
+                self.len = 2;
+            }
+            return Ok(());
+        }
+        let mut merged: Vec<(u32, u32)> = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            let next = if j >= b.len() || (i < a.len() && a[i].0 < b[j].0) {
+                i += 1;
+                a[i - 1]
+            } else {
+                j += 1;
+                b[j - 1]
+            };
+            match merged.last_mut() {
+                Some(last) if next.0 < last.1 => return Err(next.0),
+                Some(last) if next.0 == last.1 => last.1 = next.1,
+                _ => merged.push(next),
+            }
+        }
+        if merged.len() <= 2 {
+            self.len = merged.len() as u8;
+            self.inline = [(0, 0); 2];
+            self.inline[..merged.len()].copy_from_slice(&merged);
+            self.spill = Vec::new();
+        } else {
+            self.spill = merged;
+        }
+        Ok(())
+    }
+}
+
+/// One chunk of one rank's buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub value: i64,
+    pub contributors: Contributors,
+}
+
+/// The value rank `rank` contributes to chunk `chunk`: small integers, different for every rank and
+/// chunk, so that a sum that is off by any contribution shows.
+pub fn contribution(rank: usize, chunk: usize) -> i64 {
+    ((rank as i64 + 1) * 1_000_003 + (chunk as i64) * 7_919) % 999_983 + 1
+}
+
+/// All ranks' buffers.
+#[derive(Clone, Debug)]
+pub struct Buffers {
+    ranks: usize,
+    chunks: usize,
+    cells: Vec<Cell>,
+}
+
+impl Buffers {
+    /// Every rank starts with its own contribution in every chunk.
+    pub fn new(ranks: usize, chunks: usize) -> Self {
+        let mut cells = Vec::with_capacity(ranks * chunks);
+        for r in 0..ranks {
+            for c in 0..chunks {
+                cells.push(Cell {
+                    value: contribution(r, c),
+                    contributors: Contributors::single(r as u32),
+                });
+            }
+        }
+        Buffers {
+            ranks,
+            chunks,
+            cells,
+        }
+    }
+
+    pub fn cell(&self, rank: usize, chunk: usize) -> &Cell {
+        &self.cells[rank * self.chunks + chunk]
+    }
+
+    /// Copies `rank`'s cells `lo..hi` into `out` (a message's payload as it leaves).
+    pub fn snapshot(&self, rank: usize, lo: usize, hi: usize, out: &mut Vec<Cell>) {
+        out.clear();
+        let base = rank * self.chunks;
+        out.extend_from_slice(&self.cells[base + lo..base + hi]);
+    }
+
+    /// Adds `payload` into `rank`'s cells from `lo` on. On a double count, returns `(chunk, rank counted twice)`.
+    pub fn reduce(&mut self, rank: usize, lo: usize, payload: &[Cell]) -> Result<(), (usize, u32)> {
+        let base = rank * self.chunks + lo;
+        for (k, p) in payload.iter().enumerate() {
+            let cell = &mut self.cells[base + k];
+            cell.contributors
+                .union_disjoint(&p.contributors)
+                .map_err(|twice| (lo + k, twice))?;
+            cell.value += p.value;
+        }
+        Ok(())
+    }
+
+    /// Overwrites `rank`'s cells from `lo` on with `payload`.
+    pub fn copy(&mut self, rank: usize, lo: usize, payload: &[Cell]) {
+        let base = rank * self.chunks + lo;
+        self.cells[base..base + payload.len()].clone_from_slice(payload);
+    }
+
+    /// Checks that every rank holds every contribution exactly once in every chunk.
+    pub fn verify(&self) -> Result<(), String> {
+        for c in 0..self.chunks {
+            let expected: i64 = (0..self.ranks).map(|r| contribution(r, c)).sum();
+            for r in 0..self.ranks {
+                let cell = self.cell(r, c);
+                if !cell.contributors.is_all(self.ranks as u32) {
+                    return Err(format!(
+                        "rank {r} ends with chunk {c} holding the contributions of {} of {} ranks",
+                        cell.contributors.len(),
+                        self.ranks
+                    ));
+                }
+                if cell.value != expected {
+                    return Err(format!(
+                        "rank {r} ends with chunk {c} = {} instead of {expected}",
+                        cell.value
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn union_merges_adjacent_ranges_and_keeps_gaps() {
+        let mut s = Contributors::single(3);
+        s.union_disjoint(&Contributors::single(5)).unwrap();
+        assert_eq!(s.len(), 2);
+        s.union_disjoint(&Contributors::single(0)).unwrap();
+        assert_eq!(s.len(), 3);
+        s.union_disjoint(&Contributors::single(4)).unwrap();
+        s.union_disjoint(&Contributors::single(1)).unwrap();
+        s.union_disjoint(&Contributors::single(2)).unwrap();
+        assert!(s.is_all(6));
+    }
+
+    #[test]
+    fn overlapping_union_names_a_rank_counted_twice() {
+        let mut a = Contributors::single(0);
+        a.union_disjoint(&Contributors::single(1)).unwrap();
+        let mut b = Contributors::single(1);
+        b.union_disjoint(&Contributors::single(2)).unwrap();
+        assert_eq!(a.union_disjoint(&b), Err(1));
+    }
+
+    #[test]
+    fn verify_catches_a_missing_and_a_doubled_contribution() {
+        let mut bufs = Buffers::new(2, 1);
+        let mut p = Vec::new();
+        bufs.snapshot(0, 0, 1, &mut p);
+        bufs.reduce(1, 0, &p).unwrap();
+        // Rank 0 never got rank 1's data.
+        assert!(bufs.verify().unwrap_err().contains("rank 0"));
+        // Sending rank 0's data to rank 1 again counts it twice.
+        assert_eq!(bufs.reduce(1, 0, &p), Err((0, 0)));
+        let mut q = Vec::new();
+        bufs.snapshot(1, 0, 1, &mut q);
+        bufs.copy(0, 0, &q);
+        assert_eq!(bufs.verify(), Ok(()));
+    }
+}

@@ -1,0 +1,13 @@
+//! The simulation core: pure Rust, no web dependency, deterministic.
+//!
+//! `Scenario → (algorithm) Schedule → (run on topology) Trace`.
+
+pub mod algorithms;
+pub mod buffers;
+pub mod network;
+pub mod run;
+pub mod scenario;
+pub mod schedule;
+pub mod topology;
+pub mod trace;
+pub mod units;

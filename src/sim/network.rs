@@ -1,0 +1,380 @@
+//! Flow-level network: every streaming transfer gets its max-min fair share of every link it crosses.
+//!
+//! Rates are found by progressive filling (Bertsekas & Gallager, *Data Networks*, §6.5): raise all
+//! rates together; when a link fills up, freeze the flows that cross it; repeat. They are recomputed
+//! whenever a flow starts or ends, and only over the flows connected to it through shared links, so a
+//! ring of a thousand ranks, where each link carries one flow at a time, stays cheap.
+//!
+//! ```
+//! use allreduce_lab::sim::network::FlowNetwork;
+//! // Two links of 10 B/s; flows 0 and 1 share link 0, flow 1 also crosses link 1.
+//! let mut net = FlowNetwork::new(&[10.0, 10.0], false);
+//! let a = net.start(0, &[0], 10.0, 0.0);
+//! net.start(1, &[0, 1], 10.0, 0.0);
+//! assert_eq!(net.rate_of(a), Some(5.0));
+//! // Both finish at t = 2 s.
+//! let (t, flow) = net.next_finish().unwrap();
+//! assert_eq!(t, 2.0);
+//! net.finish(flow, t);
+//! let (t, _) = net.next_finish().unwrap();
+//! assert_eq!(t, 2.0);
+//! ```
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+struct Flow {
+    /// The caller's id for this flow (a transfer id).
+    id: u32,
+    links: [u32; 6],
+    len: u8,
+    remaining_bytes: f64,
+    bytes_per_sec: f64,
+    updated_at: f64,
+    version: u32,
+    stamp: u32,
+    fixed: bool,
+}
+
+/// Where a streaming flow lives in the network; valid until the flow finishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlowSlot(u32);
+
+/// A piecewise-constant rate: from `at_secs` on, the link carries `bytes_per_sec`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RateChange {
+    pub at_secs: f64,
+    pub bytes_per_sec: f64,
+}
+
+/// The links' capacities and the flows now streaming on them.
+#[derive(Debug)]
+pub struct FlowNetwork {
+    capacity: Vec<f64>,
+    link_flows: Vec<Vec<u32>>,
+    link_rate: Vec<f64>,
+    link_stamp: Vec<u32>,
+    link_busy_since: Vec<f64>,
+    link_busy_secs: Vec<f64>,
+    link_bytes: Vec<f64>,
+    timeline: Option<Vec<Vec<RateChange>>>,
+    flows: Vec<Flow>,
+    free_slots: Vec<u32>,
+    finish_queue: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    stamp: u32,
+    comp_links: Vec<u32>,
+    comp_flows: Vec<u32>,
+    // Scratch for progressive filling, indexed like `comp_links`.
+    cap_left: Vec<f64>,
+    unfixed: Vec<u32>,
+    link_pos: Vec<u32>,
+}
+
+impl FlowNetwork {
+    /// A network of links with these capacities (bytes per second). With `record_timeline`, every
+    /// change of a link's total rate is kept (see [`FlowNetwork::timelines`]).
+    pub fn new(capacity_bytes_per_sec: &[f64], record_timeline: bool) -> Self {
+        let n = capacity_bytes_per_sec.len();
+        FlowNetwork {
+            capacity: capacity_bytes_per_sec.to_vec(),
+            link_flows: vec![Vec::new(); n],
+            link_rate: vec![0.0; n],
+            link_stamp: vec![0; n],
+            link_busy_since: vec![0.0; n],
+            link_busy_secs: vec![0.0; n],
+            link_bytes: vec![0.0; n],
+            timeline: record_timeline.then(|| vec![Vec::new(); n]),
+            flows: Vec::new(),
+            free_slots: Vec::new(),
+            finish_queue: BinaryHeap::new(),
+            stamp: 0,
+            comp_links: Vec::new(),
+            comp_flows: Vec::new(),
+            cap_left: Vec::new(),
+            unfixed: Vec::new(),
+            link_pos: vec![NONE; n],
+        }
+    }
+
+    /// Starts streaming `bytes` (> 0) for flow `id` over `links` at time `now`.
+    pub fn start(&mut self, id: u32, links: &[u32], bytes: f64, now: f64) -> FlowSlot {
+        let mut arr = [0u32; 6];
+        arr[..links.len()].copy_from_slice(links);
+        let flow = Flow {
+            id,
+            links: arr,
+            len: links.len() as u8,
+            remaining_bytes: bytes,
+            bytes_per_sec: 0.0,
+            updated_at: now,
+            version: 0,
+            stamp: 0,
+            fixed: false,
+        };
+        let slot = match self.free_slots.pop() {
+            Some(s) => {
+                let v = self.flows[s as usize].version.wrapping_add(1);
+                self.flows[s as usize] = Flow { version: v, ..flow };
+                s
+            }
+            None => {
+                self.flows.push(flow);
+                (self.flows.len() - 1) as u32
+            }
+        };
+        for &l in links {
+            let l = l as usize;
+            if self.link_flows[l].is_empty() {
+                self.link_busy_since[l] = now;
+            }
+            self.link_flows[l].push(slot);
+            self.link_bytes[l] += bytes;
+        }
+        self.rebalance(links, now);
+        FlowSlot(slot)
+    }
+
+    /// The earliest finishing flow: `(time, slot)`, or `None` when nothing streams.
+    pub fn next_finish(&mut self) -> Option<(f64, FlowSlot)> {
+        while let Some(&Reverse((bits, version, slot))) = self.finish_queue.peek() {
+            let f = &self.flows[slot as usize];
+            if f.version == version && f.len > 0 {
+                return Some((f64::from_bits(bits), FlowSlot(slot)));
+            }
+            self.finish_queue.pop();
+        }
+        None
+    }
+
+    /// The caller's id of the flow in `slot`.
+    pub fn id(&self, slot: FlowSlot) -> u32 {
+        self.flows[slot.0 as usize].id
+    }
+
+    /// Ends the flow in `slot` at `now` (its finish time from [`next_finish`](Self::next_finish)).
+    pub fn finish(&mut self, slot: FlowSlot, now: f64) {
+        let slot = slot.0;
+        let f = &mut self.flows[slot as usize];
+        if f.len == 0 {
+            return;
+        }
+        let links = f.links;
+        let len = f.len as usize;
+        f.len = 0;
+        f.version = f.version.wrapping_add(1);
+        self.free_slots.push(slot);
+        for &l in &links[..len] {
+            let lf = &mut self.link_flows[l as usize];
+            if let Some(p) = lf.iter().position(|&s| s == slot) {
+                lf.swap_remove(p);
+            }
+            if lf.is_empty() {
+                self.link_busy_secs[l as usize] += now - self.link_busy_since[l as usize];
+            }
+        }
+        self.rebalance(&links[..len], now);
+    }
+
+    /// The current rate of the flow in `slot`, if it is streaming.
+    pub fn rate_of(&self, slot: FlowSlot) -> Option<f64> {
+        let f = &self.flows[slot.0 as usize];
+        (f.len > 0).then_some(f.bytes_per_sec)
+    }
+
+    /// Seconds each link has carried at least one flow, as of `now`.
+    pub fn busy_secs(&self, now: f64) -> Vec<f64> {
+        (0..self.capacity.len())
+            .map(|l| {
+                self.link_busy_secs[l]
+                    + if self.link_flows[l].is_empty() {
+                        0.0
+                    } else {
+                        now - self.link_busy_since[l]
+                    }
+            })
+            .collect()
+    }
+
+    /// Bytes each link has been given to carry.
+    pub fn link_bytes(&self) -> &[f64] {
+        &self.link_bytes
+    }
+
+    /// Every link's rate changes, if they were recorded.
+    pub fn into_timelines(self) -> Option<Vec<Vec<RateChange>>> {
+        self.timeline
+    }
+
+    /// Recomputes max-min fair rates for every flow connected to `seed_links`.
+    fn rebalance(&mut self, seed_links: &[u32], now: f64) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // After 2^32 rebalances, clear the marks so that none is mistaken for this round's.
+            self.link_stamp.iter_mut().for_each(|s| *s = 0);
+            self.flows.iter_mut().for_each(|f| f.stamp = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        self.comp_links.clear();
+        self.comp_flows.clear();
+        for &l in seed_links {
+            if self.link_stamp[l as usize] != stamp {
+                self.link_stamp[l as usize] = stamp;
+                self.comp_links.push(l);
+            }
+        }
+        // Breadth-first over links → flows → links.
+        let mut i = 0;
+        while i < self.comp_links.len() {
+            let l = self.comp_links[i] as usize;
+            i += 1;
+            for &slot in &self.link_flows[l] {
+                let f = &mut self.flows[slot as usize];
+                if f.stamp == stamp {
+                    continue;
+                }
+                f.stamp = stamp;
+                self.comp_flows.push(slot);
+                for &l2 in &f.links[..f.len as usize] {
+                    if self.link_stamp[l2 as usize] != stamp {
+                        self.link_stamp[l2 as usize] = stamp;
+                        self.comp_links.push(l2);
+                    }
+                }
+            }
+        }
+        // Progressive filling over the component.
+        self.cap_left.clear();
+        self.unfixed.clear();
+        for (k, &l) in self.comp_links.iter().enumerate() {
+            self.link_pos[l as usize] = k as u32;
+            self.cap_left.push(self.capacity[l as usize]);
+            self.unfixed.push(self.link_flows[l as usize].len() as u32);
+        }
+        for &slot in &self.comp_flows {
+            self.flows[slot as usize].fixed = false;
+        }
+        let mut left = self.comp_flows.len();
+        while left > 0 {
+            // The bottleneck: the link with the smallest fair share among its unfixed flows.
+            let mut best = usize::MAX;
+            let mut best_share = f64::INFINITY;
+            for k in 0..self.comp_links.len() {
+                if self.unfixed[k] > 0 {
+                    let share = self.cap_left[k] / self.unfixed[k] as f64;
+                    if share < best_share {
+                        best_share = share;
+                        best = k;
+                    }
+                }
+            }
+            debug_assert!(best != usize::MAX);
+            let share = best_share.max(0.0);
+            let l = self.comp_links[best] as usize;
+            for idx in 0..self.link_flows[l].len() {
+                let slot = self.link_flows[l][idx] as usize;
+                if self.flows[slot].fixed {
+                    continue;
+                }
+                let f = &mut self.flows[slot];
+                f.fixed = true;
+                left -= 1;
+                // Account the bytes sent at the old rate before changing it.
+                if f.bytes_per_sec != share {
+                    f.remaining_bytes =
+                        (f.remaining_bytes - f.bytes_per_sec * (now - f.updated_at)).max(0.0);
+                    f.updated_at = now;
+                    f.bytes_per_sec = share;
+                    f.version = f.version.wrapping_add(1);
+                    let finish = now + f.remaining_bytes / share;
+                    self.finish_queue
+                        .push(Reverse((finish.to_bits(), f.version, slot as u32)));
+                }
+                for &l2 in &f.links[..f.len as usize] {
+                    let k = self.link_pos[l2 as usize] as usize;
+                    self.cap_left[k] -= share;
+                    self.unfixed[k] -= 1;
+                }
+            }
+        }
+        // Record each link's new total rate.
+        for &l in &self.comp_links {
+            let l = l as usize;
+            let total: f64 = self.link_flows[l]
+                .iter()
+                .map(|&s| self.flows[s as usize].bytes_per_sec)
+                .sum();
+            if total != self.link_rate[l] {
+                self.link_rate[l] = total;
+                if let Some(tl) = self.timeline.as_mut() {
+                    let seg = &mut tl[l];
+                    match seg.last_mut() {
+                        Some(last) if last.at_secs == now => last.bytes_per_sec = total,
+                        _ => seg.push(RateChange {
+                            at_secs: now,
+                            bytes_per_sec: total,
+                        }),
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_min_gives_the_unconstrained_flow_the_leftover() {
+        // Link 0: 10 B/s shared by flows A and B. Link 1: 4 B/s carries B only.
+        // B is held to 4 by link 1, so A gets 10 - 4 = 6.
+        let mut net = FlowNetwork::new(&[10.0, 4.0], false);
+        let a = net.start(0, &[0], 100.0, 0.0);
+        let b = net.start(1, &[0, 1], 100.0, 0.0);
+        assert_eq!(net.rate_of(b), Some(4.0));
+        assert_eq!(net.rate_of(a), Some(6.0));
+    }
+
+    #[test]
+    fn a_finishing_flow_frees_its_share() {
+        let mut net = FlowNetwork::new(&[10.0], true);
+        let a = net.start(0, &[0], 10.0, 0.0); // alone: 10 B/s
+        let b = net.start(1, &[0], 30.0, 0.0); // now both 5 B/s
+        let (t, slot) = net.next_finish().unwrap();
+        assert_eq!((t, net.id(slot)), (2.0, 0));
+        net.finish(a, t);
+        assert_eq!(net.rate_of(b), Some(10.0));
+        // Flow 1 sent 10 bytes in 2 s, 20 left at 10 B/s.
+        assert_eq!(net.next_finish(), Some((4.0, b)));
+        net.finish(b, 4.0);
+        assert_eq!(net.busy_secs(4.0), vec![4.0]);
+        let tl = net.into_timelines().unwrap();
+        assert_eq!(
+            tl[0],
+            vec![
+                RateChange {
+                    at_secs: 0.0,
+                    bytes_per_sec: 10.0
+                },
+                RateChange {
+                    at_secs: 4.0,
+                    bytes_per_sec: 0.0
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn disjoint_flows_do_not_disturb_each_other() {
+        let mut net = FlowNetwork::new(&[1.0, 2.0], false);
+        let a = net.start(7, &[0], 3.0, 0.0);
+        let b = net.start(8, &[1], 3.0, 0.5);
+        assert_eq!(net.next_finish(), Some((2.0, b)));
+        net.finish(b, 2.0);
+        assert_eq!(net.next_finish(), Some((3.0, a)));
+    }
+}

@@ -1,0 +1,313 @@
+//! Executes a [`Schedule`] on a [`Topology`] with real buffers and returns its [`Trace`].
+//!
+//! A transfer starts when all its dependencies are done; the payload is taken from the sender's
+//! buffer at that moment. It waits its route's latency, streams at its max-min fair share (see
+//! [`network`](super::network)), and on arrival a reduction costs γ seconds per byte on the
+//! receiver, whose reductions run one at a time. Then it is done, and the transfers waiting for it
+//! may start.
+//!
+//! ```
+//! use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::{run, RunOptions}, topology::*, units::*};
+//! let topo = Topology::new(&TopologySpec::Uniform {
+//!     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+//! let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
+//! let trace = run(&topo, schedule, &RunOptions::default());
+//! assert!(trace.verification.is_ok());
+//! // 2(N-1)/N × S / B = 1.5 × 4 MB / 1 GB/s = 6 ms.
+//! assert!((trace.time_secs - 6e-3).abs() < 1e-15);
+//! ```
+
+use super::buffers::{Buffers, Cell};
+use super::network::{FlowNetwork, FlowSlot};
+use super::schedule::{Op, Schedule};
+use super::topology::Topology;
+use super::trace::{CellChange, LinkReport, RankTraffic, Trace, TransferTiming};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// How to run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunOptions {
+    /// γ: seconds per byte a receiver spends reducing. 0 makes reductions free.
+    pub gamma_secs_per_byte: f64,
+    /// Keep every link's rate over time and every change of a buffer cell (the UI needs them;
+    /// large runs can do without).
+    pub record_details: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            gamma_secs_per_byte: 0.0,
+            record_details: true,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Event {
+    /// The route latency has passed: the first byte arrives and streaming begins.
+    FirstByte(u32),
+    /// The receiver has finished reducing the transfer.
+    Reduced(u32),
+}
+
+struct Runner<'a> {
+    topo: &'a Topology,
+    schedule: &'a Schedule,
+    gamma: f64,
+    net: FlowNetwork,
+    events: BinaryHeap<Reverse<(u64, u64, Event)>>,
+    seq: u64,
+    waiting: Vec<u32>,
+    dependents_start: Vec<u32>,
+    dependents: Vec<u32>,
+    timings: Vec<TransferTiming>,
+    payload_of: Vec<u32>,
+    payloads: Vec<Vec<Cell>>,
+    free_payloads: Vec<u32>,
+    reducer_free_at: Vec<f64>,
+    buffers: Buffers,
+    traffic: Vec<RankTraffic>,
+    done: usize,
+    error: Option<String>,
+    cell_changes: Option<Vec<CellChange>>,
+}
+
+const NO_PAYLOAD: u32 = u32::MAX;
+
+impl Runner<'_> {
+    fn push(&mut self, at: f64, ev: Event) {
+        self.seq += 1;
+        self.events.push(Reverse((at.to_bits(), self.seq, ev)));
+    }
+
+    fn ready(&mut self, t: u32, now: f64) {
+        let tr = *self.schedule.transfer(t as usize);
+        self.timings[t as usize].start_secs = now;
+        let slot = self.free_payloads.pop().unwrap_or_else(|| {
+            self.payloads.push(Vec::new());
+            (self.payloads.len() - 1) as u32
+        });
+        self.buffers.snapshot(
+            tr.src as usize,
+            tr.chunk_lo as usize,
+            tr.chunk_hi as usize,
+            &mut self.payloads[slot as usize],
+        );
+        self.payload_of[t as usize] = slot;
+        let latency = self
+            .topo
+            .route(tr.src as usize, tr.dst as usize)
+            .latency_secs;
+        self.push(now + latency, Event::FirstByte(t));
+    }
+
+    fn first_byte(&mut self, t: u32, now: f64) {
+        self.timings[t as usize].first_byte_secs = now;
+        let bytes = self.schedule.bytes(t as usize);
+        if bytes == 0 {
+            self.arrived(t, now);
+        } else {
+            let tr = self.schedule.transfer(t as usize);
+            let route = self.topo.route(tr.src as usize, tr.dst as usize);
+            self.net.start(t, route.links(), bytes as f64, now);
+        }
+    }
+
+    fn arrived(&mut self, t: u32, now: f64) {
+        self.timings[t as usize].last_byte_secs = now;
+        let tr = *self.schedule.transfer(t as usize);
+        let bytes = self.schedule.bytes(t as usize);
+        self.traffic[tr.src as usize].sent_bytes += bytes;
+        self.traffic[tr.dst as usize].received_bytes += bytes;
+        if tr.op == Op::Reduce && self.gamma > 0.0 {
+            let dst = tr.dst as usize;
+            let begin = now.max(self.reducer_free_at[dst]);
+            let end = begin + self.gamma * bytes as f64;
+            self.reducer_free_at[dst] = end;
+            self.push(end, Event::Reduced(t));
+        } else {
+            self.complete(t, now);
+        }
+    }
+
+    fn complete(&mut self, t: u32, now: f64) {
+        self.timings[t as usize].done_secs = now;
+        self.done += 1;
+        let tr = *self.schedule.transfer(t as usize);
+        let slot = self.payload_of[t as usize];
+        self.payload_of[t as usize] = NO_PAYLOAD;
+        let payload = std::mem::take(&mut self.payloads[slot as usize]);
+        match tr.op {
+            Op::Reduce => {
+                if let Err((chunk, twice)) =
+                    self.buffers
+                        .reduce(tr.dst as usize, tr.chunk_lo as usize, &payload)
+                {
+                    self.error.get_or_insert_with(|| {
+                        format!(
+                            "transfer {t} ({} → {}, step {}) would add rank {twice}'s contribution to chunk {chunk} a second time",
+                            tr.src, tr.dst, tr.step
+                        )
+                    });
+                }
+            }
+            Op::Copy => self
+                .buffers
+                .copy(tr.dst as usize, tr.chunk_lo as usize, &payload),
+        }
+        if let Some(changes) = self.cell_changes.as_mut() {
+            for c in tr.chunks() {
+                changes.push(CellChange {
+                    transfer: t,
+                    rank: tr.dst,
+                    chunk: c as u32,
+                    contributors: self.buffers.cell(tr.dst as usize, c).contributors.len() as u32,
+                });
+            }
+        }
+        self.payloads[slot as usize] = payload;
+        self.free_payloads.push(slot);
+        let (a, b) = (
+            self.dependents_start[t as usize] as usize,
+            self.dependents_start[t as usize + 1] as usize,
+        );
+        for k in a..b {
+            let d = self.dependents[k];
+            self.waiting[d as usize] -= 1;
+            if self.waiting[d as usize] == 0 {
+                self.ready(d, now);
+            }
+        }
+    }
+}
+
+/// Runs `schedule` on `topo` and reports what happened. The run checks the buffers at the end:
+/// `trace.verification` says whether every rank holds every contribution exactly once.
+pub fn run(topo: &Topology, schedule: Schedule, options: &RunOptions) -> Trace {
+    let n = schedule.len();
+    let schedule_owned = schedule;
+    let schedule = &schedule_owned;
+    let capacities: Vec<f64> = topo
+        .links()
+        .iter()
+        .map(|l| l.bandwidth.bytes_per_sec())
+        .collect();
+    // Reverse the dependency lists: who waits for each transfer.
+    let mut waiting = vec![0u32; n];
+    let mut dependents_start = vec![0u32; n + 1];
+    for (t, w) in waiting.iter_mut().enumerate() {
+        let deps = schedule.deps(t);
+        *w = deps.len() as u32;
+        for &d in deps {
+            dependents_start[d as usize + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        dependents_start[i + 1] += dependents_start[i];
+    }
+    let mut fill = dependents_start.clone();
+    let mut dependents = vec![0u32; dependents_start[n] as usize];
+    for t in 0..n {
+        for &d in schedule.deps(t) {
+            dependents[fill[d as usize] as usize] = t as u32;
+            fill[d as usize] += 1;
+        }
+    }
+    let mut r = Runner {
+        topo,
+        schedule,
+        gamma: options.gamma_secs_per_byte.max(0.0),
+        net: FlowNetwork::new(&capacities, options.record_details),
+        events: BinaryHeap::new(),
+        seq: 0,
+        waiting,
+        dependents_start,
+        dependents,
+        timings: vec![TransferTiming::default(); n],
+        payload_of: vec![NO_PAYLOAD; n],
+        payloads: Vec::new(),
+        free_payloads: Vec::new(),
+        reducer_free_at: vec![0.0; topo.ranks()],
+        buffers: Buffers::new(topo.ranks(), schedule.chunks()),
+        traffic: vec![RankTraffic::default(); topo.ranks()],
+        done: 0,
+        error: None,
+        cell_changes: options.record_details.then(Vec::new),
+    };
+    for t in 0..n {
+        if r.waiting[t] == 0 {
+            r.ready(t as u32, 0.0);
+        }
+    }
+    let mut now = 0.0f64;
+    loop {
+        let next_event = r
+            .events
+            .peek()
+            .map(|Reverse((bits, _, _))| f64::from_bits(*bits));
+        let next_flow: Option<(f64, FlowSlot)> = r.net.next_finish();
+        match (next_event, next_flow) {
+            (None, None) => break,
+            (Some(te), Some((tf, slot))) if tf < te => {
+                now = tf;
+                let id = r.net.id(slot);
+                r.net.finish(slot, now);
+                r.arrived(id, now);
+            }
+            (None, Some((tf, slot))) => {
+                now = tf;
+                let id = r.net.id(slot);
+                r.net.finish(slot, now);
+                r.arrived(id, now);
+            }
+            (Some(te), _) => {
+                now = te;
+                let Some(Reverse((_, _, ev))) = r.events.pop() else {
+                    break;
+                };
+                match ev {
+                    Event::FirstByte(t) => r.first_byte(t, now),
+                    Event::Reduced(t) => r.complete(t, now),
+                }
+            }
+        }
+    }
+    let verification = if let Some(e) = r.error.take() {
+        Err(e)
+    } else if r.done < n {
+        Err(format!(
+            "{} of {n} transfers never started: their dependencies form a cycle or wait for nothing",
+            n - r.done
+        ))
+    } else {
+        r.buffers.verify()
+    };
+    let busy = r.net.busy_secs(now);
+    let bytes = r.net.link_bytes().to_vec();
+    let timings = std::mem::take(&mut r.timings);
+    let cell_changes = r.cell_changes.take().unwrap_or_default();
+    let traffic = std::mem::take(&mut r.traffic);
+    let timelines = r.net.into_timelines();
+    let links = (0..capacities.len())
+        .map(|l| LinkReport {
+            bytes: bytes[l],
+            busy_secs: busy[l],
+            timeline: timelines
+                .as_ref()
+                .map(|tl| tl[l].clone())
+                .unwrap_or_default(),
+        })
+        .collect();
+    Trace::new(
+        topo.clone(),
+        schedule_owned,
+        timings,
+        traffic,
+        links,
+        cell_changes,
+        now,
+        verification,
+    )
+}

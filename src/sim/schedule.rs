@@ -1,0 +1,251 @@
+//! A schedule: the transfers an algorithm makes, each with the transfers it must wait for.
+//!
+//! The buffer of S bytes every rank contributes is cut into `chunks` pieces; chunk `c` covers bytes
+//! `[c·S/C, (c+1)·S/C)` (rounded down), so chunks differ by at most one byte. A transfer moves a
+//! contiguous range of chunks from one rank to another and either reduces them into the receiver's
+//! buffer ([`Op::Reduce`]) or overwrites it ([`Op::Copy`]).
+//!
+//! Dependencies are data flow, not barriers: a transfer starts as soon as every transfer it depends
+//! on has been received (and reduced) at its destination.
+//!
+//! ```
+//! use allreduce_lab::sim::schedule::{ScheduleBuilder, Op, Phase};
+//! let mut b = ScheduleBuilder::new(2, 1, 100);
+//! let t0 = b.add(0, 1, 0..1, Op::Reduce, 0, Phase::ReduceScatter, &[]);
+//! let t1 = b.add(1, 0, 0..1, Op::Copy, 1, Phase::AllGather, &[t0]);
+//! let s = b.build();
+//! assert_eq!(s.len(), 2);
+//! assert_eq!(s.deps(t1), &[t0]);
+//! assert_eq!(s.bytes(t1), 100);
+//! ```
+
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+
+/// What the receiver does with the chunks it gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    /// Add the chunks into the receiver's buffer (the contributor sets must be disjoint).
+    Reduce,
+    /// Overwrite the receiver's chunks.
+    Copy,
+}
+
+/// Which part of an algorithm a transfer belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// Ring or recursive-halving reduce-scatter.
+    ReduceScatter,
+    /// Ring or recursive-doubling allgather.
+    AllGather,
+    /// Reduce towards a tree's root.
+    Reduce,
+    /// Broadcast away from a tree's root.
+    Broadcast,
+    /// Recursive doubling: exchange and reduce whole buffers.
+    Exchange,
+    /// Folding the ranks beyond a power of two in, or sending the result back out to them.
+    Fold,
+    /// Hierarchical: the allreduce between nodes.
+    InterNode,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::ReduceScatter => "reduce-scatter",
+            Phase::AllGather => "allgather",
+            Phase::Reduce => "reduce",
+            Phase::Broadcast => "broadcast",
+            Phase::Exchange => "exchange",
+            Phase::Fold => "fold",
+            Phase::InterNode => "inter-node",
+        }
+    }
+}
+
+/// One message: `chunks` of rank `src`'s buffer go to rank `dst`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transfer {
+    pub src: u32,
+    pub dst: u32,
+    pub chunk_lo: u32,
+    pub chunk_hi: u32,
+    /// The algorithm's step (round) this transfer belongs to, counted from 0.
+    pub step: u32,
+    pub op: Op,
+    pub phase: Phase,
+}
+
+impl Transfer {
+    pub fn chunks(&self) -> Range<usize> {
+        self.chunk_lo as usize..self.chunk_hi as usize
+    }
+}
+
+/// The transfers of one allreduce, with their dependencies.
+#[derive(Clone, Debug, Default)]
+pub struct Schedule {
+    ranks: usize,
+    chunks: usize,
+    size_bytes: u64,
+    transfers: Vec<Transfer>,
+    dep_start: Vec<u32>,
+    deps: Vec<u32>,
+}
+
+impl Schedule {
+    pub fn ranks(&self) -> usize {
+        self.ranks
+    }
+    /// How many chunks the buffer is cut into.
+    pub fn chunks(&self) -> usize {
+        self.chunks
+    }
+    /// S: the bytes every rank contributes.
+    pub fn size_bytes(&self) -> u64 {
+        self.size_bytes
+    }
+    pub fn len(&self) -> usize {
+        self.transfers.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.transfers.is_empty()
+    }
+    pub fn transfers(&self) -> &[Transfer] {
+        &self.transfers
+    }
+    pub fn transfer(&self, id: usize) -> &Transfer {
+        &self.transfers[id]
+    }
+    /// The transfers that `id` waits for.
+    pub fn deps(&self, id: usize) -> &[u32] {
+        &self.deps[self.dep_start[id] as usize..self.dep_start[id + 1] as usize]
+    }
+    /// First byte of chunk `c`.
+    pub fn chunk_offset(&self, c: usize) -> u64 {
+        chunk_offset(self.size_bytes, self.chunks, c)
+    }
+    /// Bytes that transfer `id` carries.
+    pub fn bytes(&self, id: usize) -> u64 {
+        let t = &self.transfers[id];
+        self.chunk_offset(t.chunk_hi as usize) - self.chunk_offset(t.chunk_lo as usize)
+    }
+    /// The number of algorithm steps (the largest step + 1).
+    pub fn steps(&self) -> u32 {
+        self.transfers.iter().map(|t| t.step + 1).max().unwrap_or(0)
+    }
+}
+
+/// First byte of chunk `c` when `size` bytes are cut into `chunks` pieces.
+pub fn chunk_offset(size: u64, chunks: usize, c: usize) -> u64 {
+    ((size as u128 * c as u128) / chunks as u128) as u64
+}
+
+/// Builds a [`Schedule`] transfer by transfer.
+#[derive(Debug)]
+pub struct ScheduleBuilder {
+    s: Schedule,
+}
+
+impl ScheduleBuilder {
+    /// A schedule for `ranks` ranks whose `size_bytes` buffers are cut into `chunks` chunks.
+    pub fn new(ranks: usize, chunks: usize, size_bytes: u64) -> Self {
+        ScheduleBuilder {
+            s: Schedule {
+                ranks,
+                chunks: chunks.max(1),
+                size_bytes,
+                transfers: Vec::new(),
+                dep_start: vec![0],
+                deps: Vec::new(),
+            },
+        }
+    }
+
+    /// Reserves room for `n` transfers with about `deps_each` dependencies each.
+    pub fn with_capacity(mut self, n: usize, deps_each: usize) -> Self {
+        self.s.transfers.reserve(n);
+        self.s.dep_start.reserve(n);
+        self.s.deps.reserve(n * deps_each);
+        self
+    }
+
+    /// Adds a transfer and returns its id. `deps` must name transfers already added.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add(
+        &mut self,
+        src: usize,
+        dst: usize,
+        chunks: Range<usize>,
+        op: Op,
+        step: u32,
+        phase: Phase,
+        deps: &[u32],
+    ) -> u32 {
+        debug_assert!(src != dst, "a rank does not send to itself");
+        debug_assert!(chunks.start < chunks.end && chunks.end <= self.s.chunks);
+        let id = self.s.transfers.len() as u32;
+        debug_assert!(deps.iter().all(|&d| d < id));
+        self.s.transfers.push(Transfer {
+            src: src as u32,
+            dst: dst as u32,
+            chunk_lo: chunks.start as u32,
+            chunk_hi: chunks.end as u32,
+            step,
+            op,
+            phase,
+        });
+        self.s.deps.extend_from_slice(deps);
+        self.s.dep_start.push(self.s.deps.len() as u32);
+        id
+    }
+
+    /// Like [`add`](Self::add), with the dependencies given as optional ids.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_after(
+        &mut self,
+        src: usize,
+        dst: usize,
+        chunks: Range<usize>,
+        op: Op,
+        step: u32,
+        phase: Phase,
+        deps: impl IntoIterator<Item = Option<u32>>,
+    ) -> u32 {
+        let mut ds: [u32; 8] = [0; 8];
+        let mut n = 0;
+        let mut extra = Vec::new();
+        for d in deps.into_iter().flatten() {
+            if ds[..n].contains(&d) || extra.contains(&d) {
+                continue;
+            }
+            if n < ds.len() {
+                ds[n] = d;
+                n += 1;
+            } else {
+                extra.push(d);
+            }
+        }
+        if extra.is_empty() {
+            self.add(src, dst, chunks, op, step, phase, &ds[..n])
+        } else {
+            extra.extend_from_slice(&ds[..n]);
+            self.add(src, dst, chunks, op, step, phase, &extra)
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.s.transfers.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.s.transfers.is_empty()
+    }
+
+    pub fn build(self) -> Schedule {
+        self.s
+    }
+}

@@ -1,0 +1,402 @@
+//! Ranks, the directed links between them and the switches, and routes.
+//!
+//! Two kinds of topology:
+//! - [`TopologySpec::Uniform`]: N ranks, each with one full-duplex port of bandwidth B per direction to
+//!   an ideal non-blocking switch, latency α per message — the textbook α-β model.
+//! - [`TopologySpec::Cluster`]: racks × nodes per rack × GPUs per node, three tiers each with its own
+//!   bandwidth and latency. Every GPU has an up and a down link to its node switch (NVLink/NVSwitch or
+//!   PCIe), every node an up and a down link to its rack switch (its NICs, IB/RoCE, counted together),
+//!   every rack an up and a down link to the spine. A route goes up to the lowest common switch and
+//!   down; its latency is the sum of its links' latencies.
+//!
+//! ```
+//! use allreduce_lab::sim::topology::{Topology, TopologySpec, Tier};
+//! use allreduce_lab::sim::units::Bandwidth;
+//! let spec = TopologySpec::Cluster {
+//!     racks: 2, nodes_per_rack: 2, gpus_per_node: 4,
+//!     intra_bw: Bandwidth::from_gbytes_per_sec(450.0), intra_lat_secs: 1e-6,
+//!     node_bw: Bandwidth::from_gbits_per_sec(400.0), node_lat_secs: 2e-6,
+//!     rack_bw: Bandwidth::from_gbits_per_sec(200.0), rack_lat_secs: 5e-6,
+//!     oversubscription: 1.0,
+//! };
+//! let topo = Topology::new(&spec).unwrap();
+//! assert_eq!(topo.ranks(), 16);
+//! // Rank 0 (rack 0) to rank 15 (rack 1) climbs GPU, node and rack links, then descends.
+//! let route = topo.route(0, 15);
+//! assert_eq!(route.links().len(), 6);
+//! assert!((route.latency_secs - 16e-6).abs() < 1e-18);
+//! assert_eq!(topo.link(route.links()[2]).tier, Tier::Rack);
+//! ```
+
+use super::units::Bandwidth;
+use serde::{Deserialize, Serialize};
+
+/// The largest number of ranks a scenario may have. It keeps a run within a browser tab's memory.
+pub const MAX_RANKS: usize = 4096;
+
+/// What a topology is made of, as a user describes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TopologySpec {
+    Uniform {
+        ranks: usize,
+        bandwidth: Bandwidth,
+        latency_secs: f64,
+    },
+    Cluster {
+        racks: usize,
+        nodes_per_rack: usize,
+        gpus_per_node: usize,
+        /// GPU ↔ node switch, per direction.
+        intra_bw: Bandwidth,
+        intra_lat_secs: f64,
+        /// Node ↔ rack switch (all of a node's NICs together), per direction.
+        node_bw: Bandwidth,
+        node_lat_secs: f64,
+        /// Rack ↔ spine, per direction, before oversubscription.
+        rack_bw: Bandwidth,
+        rack_lat_secs: f64,
+        /// The rack uplink carries `rack_bw / oversubscription`. 1 means non-blocking.
+        #[serde(default = "one")]
+        oversubscription: f64,
+    },
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+/// Which tier a link belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tier {
+    /// A GPU's port to its node switch (NVLink/NVSwitch, PCIe); on `uniform`, a rank's port.
+    Gpu,
+    /// A node's NICs to its rack switch.
+    Node,
+    /// A rack's uplink to the spine.
+    Rack,
+}
+
+/// One end of a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "index", rename_all = "snake_case")]
+pub enum Endpoint {
+    Rank(usize),
+    NodeSwitch(usize),
+    RackSwitch(usize),
+    /// The spine on `cluster`, the ideal switch on `uniform`.
+    Spine,
+}
+
+impl std::fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Endpoint::Rank(r) => write!(f, "rank{r}"),
+            Endpoint::NodeSwitch(n) => write!(f, "node{n}"),
+            Endpoint::RackSwitch(k) => write!(f, "rack{k}"),
+            Endpoint::Spine => write!(f, "spine"),
+        }
+    }
+}
+
+/// A directed link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    pub from: Endpoint,
+    pub to: Endpoint,
+    pub tier: Tier,
+    pub bandwidth: Bandwidth,
+    pub latency_secs: f64,
+}
+
+/// The links a message crosses, in order, and the latency it waits before its first byte arrives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Route {
+    links: [u32; 6],
+    len: u8,
+    pub latency_secs: f64,
+}
+
+impl Route {
+    pub fn links(&self) -> &[u32] {
+        &self.links[..self.len as usize]
+    }
+}
+
+/// Why a topology cannot be built.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TopologyError(pub String);
+
+impl std::fmt::Display for TopologyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A built topology: its links and how to route between ranks.
+#[derive(Clone, Debug)]
+pub struct Topology {
+    spec: TopologySpec,
+    ranks: usize,
+    gpus_per_node: usize,
+    nodes_per_rack: usize,
+    links: Vec<Link>,
+}
+
+fn check_bw(name: &str, bw: Bandwidth) -> Result<(), TopologyError> {
+    let b = bw.bytes_per_sec();
+    if !(b.is_finite() && b > 0.0) {
+        return Err(TopologyError(format!(
+            "{name} must be a positive bandwidth, e.g. 100GB/s or 400Gbps"
+        )));
+    }
+    if !(1.0..=1e15).contains(&b) {
+        return Err(TopologyError(format!(
+            "{name} must lie between 1 B/s and 1 PB/s"
+        )));
+    }
+    Ok(())
+}
+
+fn check_lat(name: &str, secs: f64) -> Result<(), TopologyError> {
+    if !(secs.is_finite() && (0.0..=10.0).contains(&secs)) {
+        return Err(TopologyError(format!(
+            "{name} must be a latency between 0 and 10 s, e.g. 5us"
+        )));
+    }
+    Ok(())
+}
+
+impl Topology {
+    /// Builds the links of `spec`, checking every bound.
+    pub fn new(spec: &TopologySpec) -> Result<Topology, TopologyError> {
+        let mut links = Vec::new();
+        match *spec {
+            TopologySpec::Uniform {
+                ranks,
+                bandwidth,
+                latency_secs,
+            } => {
+                if ranks < 1 || ranks > MAX_RANKS {
+                    return Err(TopologyError(format!(
+                        "ranks must be between 1 and {MAX_RANKS}, got {ranks}"
+                    )));
+                }
+                check_bw("bandwidth", bandwidth)?;
+                check_lat("latency", latency_secs)?;
+                // The route latency is α; each port carries half so that the two add up to α exactly.
+                for r in 0..ranks {
+                    links.push(Link {
+                        from: Endpoint::Rank(r),
+                        to: Endpoint::Spine,
+                        tier: Tier::Gpu,
+                        bandwidth,
+                        latency_secs: latency_secs / 2.0,
+                    });
+                }
+                for r in 0..ranks {
+                    links.push(Link {
+                        from: Endpoint::Spine,
+                        to: Endpoint::Rank(r),
+                        tier: Tier::Gpu,
+                        bandwidth,
+                        latency_secs: latency_secs / 2.0,
+                    });
+                }
+                Ok(Topology {
+                    spec: spec.clone(),
+                    ranks,
+                    gpus_per_node: ranks,
+                    nodes_per_rack: 1,
+                    links,
+                })
+            }
+            TopologySpec::Cluster {
+                racks,
+                nodes_per_rack,
+                gpus_per_node,
+                intra_bw,
+                intra_lat_secs,
+                node_bw,
+                node_lat_secs,
+                rack_bw,
+                rack_lat_secs,
+                oversubscription,
+            } => {
+                for (name, v) in [
+                    ("racks", racks),
+                    ("nodes per rack", nodes_per_rack),
+                    ("GPUs per node", gpus_per_node),
+                ] {
+                    if v < 1 || v > MAX_RANKS {
+                        return Err(TopologyError(format!(
+                            "{name} must be between 1 and {MAX_RANKS}, got {v}"
+                        )));
+                    }
+                }
+                let ranks = racks
+                    .checked_mul(nodes_per_rack)
+                    .and_then(|x| x.checked_mul(gpus_per_node))
+                    .filter(|&n| n <= MAX_RANKS)
+                    .ok_or_else(|| {
+                        TopologyError(format!(
+                            "racks × nodes per rack × GPUs per node must be at most {MAX_RANKS}"
+                        ))
+                    })?;
+                check_bw("intra-node bandwidth", intra_bw)?;
+                check_bw("node bandwidth", node_bw)?;
+                check_bw("rack bandwidth", rack_bw)?;
+                check_lat("intra-node latency", intra_lat_secs)?;
+                check_lat("node latency", node_lat_secs)?;
+                check_lat("rack latency", rack_lat_secs)?;
+                if !(oversubscription.is_finite() && (1.0..=64.0).contains(&oversubscription)) {
+                    return Err(TopologyError(
+                        "oversubscription must be between 1 (non-blocking) and 64".into(),
+                    ));
+                }
+                let nodes = racks * nodes_per_rack;
+                let uplink =
+                    Bandwidth::from_bytes_per_sec(rack_bw.bytes_per_sec() / oversubscription);
+                // Layout: [gpu up × N][gpu down × N][node up × M][node down × M][rack up × K][rack down × K]
+                for r in 0..ranks {
+                    links.push(Link {
+                        from: Endpoint::Rank(r),
+                        to: Endpoint::NodeSwitch(r / gpus_per_node),
+                        tier: Tier::Gpu,
+                        bandwidth: intra_bw,
+                        latency_secs: intra_lat_secs,
+                    });
+                }
+                for r in 0..ranks {
+                    links.push(Link {
+                        from: Endpoint::NodeSwitch(r / gpus_per_node),
+                        to: Endpoint::Rank(r),
+                        tier: Tier::Gpu,
+                        bandwidth: intra_bw,
+                        latency_secs: intra_lat_secs,
+                    });
+                }
+                for n in 0..nodes {
+                    links.push(Link {
+                        from: Endpoint::NodeSwitch(n),
+                        to: Endpoint::RackSwitch(n / nodes_per_rack),
+                        tier: Tier::Node,
+                        bandwidth: node_bw,
+                        latency_secs: node_lat_secs,
+                    });
+                }
+                for n in 0..nodes {
+                    links.push(Link {
+                        from: Endpoint::RackSwitch(n / nodes_per_rack),
+                        to: Endpoint::NodeSwitch(n),
+                        tier: Tier::Node,
+                        bandwidth: node_bw,
+                        latency_secs: node_lat_secs,
+                    });
+                }
+                for k in 0..racks {
+                    links.push(Link {
+                        from: Endpoint::RackSwitch(k),
+                        to: Endpoint::Spine,
+                        tier: Tier::Rack,
+                        bandwidth: uplink,
+                        latency_secs: rack_lat_secs,
+                    });
+                }
+                for k in 0..racks {
+                    links.push(Link {
+                        from: Endpoint::Spine,
+                        to: Endpoint::RackSwitch(k),
+                        tier: Tier::Rack,
+                        bandwidth: uplink,
+                        latency_secs: rack_lat_secs,
+                    });
+                }
+                Ok(Topology {
+                    spec: spec.clone(),
+                    ranks,
+                    gpus_per_node,
+                    nodes_per_rack,
+                    links,
+                })
+            }
+        }
+    }
+
+    pub fn spec(&self) -> &TopologySpec {
+        &self.spec
+    }
+    pub fn ranks(&self) -> usize {
+        self.ranks
+    }
+    /// GPUs per node; on `uniform` all ranks form one node.
+    pub fn gpus_per_node(&self) -> usize {
+        self.gpus_per_node
+    }
+    pub fn nodes(&self) -> usize {
+        self.ranks / self.gpus_per_node
+    }
+    pub fn nodes_per_rack(&self) -> usize {
+        self.nodes_per_rack
+    }
+    pub fn racks(&self) -> usize {
+        self.nodes() / self.nodes_per_rack
+    }
+    pub fn node_of(&self, rank: usize) -> usize {
+        rank / self.gpus_per_node
+    }
+    pub fn rack_of(&self, rank: usize) -> usize {
+        self.node_of(rank) / self.nodes_per_rack
+    }
+    pub fn is_uniform(&self) -> bool {
+        matches!(self.spec, TopologySpec::Uniform { .. })
+    }
+    pub fn links(&self) -> &[Link] {
+        &self.links
+    }
+    pub fn link(&self, id: u32) -> &Link {
+        &self.links[id as usize]
+    }
+
+    /// The bandwidth of a rank's own port (its injection bandwidth).
+    pub fn injection_bandwidth(&self, rank: usize) -> Bandwidth {
+        self.links[rank].bandwidth
+    }
+
+    /// The route from `src` to `dst` (distinct ranks).
+    pub fn route(&self, src: usize, dst: usize) -> Route {
+        let n = self.ranks;
+        let mut links = [0u32; 6];
+        let mut len = 0;
+        let mut push = |id: usize| {
+            links[len] = id as u32;
+            len += 1;
+        };
+        push(src);
+        if self.is_uniform() || self.node_of(src) == self.node_of(dst) {
+            push(n + dst);
+        } else {
+            let m = self.nodes();
+            let (ns, nd) = (self.node_of(src), self.node_of(dst));
+            push(2 * n + ns);
+            let (ks, kd) = (self.rack_of(src), self.rack_of(dst));
+            if ks != kd {
+                let k = self.racks();
+                push(2 * n + 2 * m + ks);
+                push(2 * n + 2 * m + k + kd);
+            }
+            push(2 * n + m + nd);
+            push(n + dst);
+        }
+        let latency_secs = links[..len]
+            .iter()
+            .map(|&l| self.links[l as usize].latency_secs)
+            .sum();
+        Route {
+            links,
+            len: len as u8,
+            latency_secs,
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! Units: sizes in bytes, durations in seconds, bandwidths in bytes per second.
+//!
+//! Parsing follows the conventions of the field: `KB, MB, GB, TB` are powers of 1000 and `KiB, MiB,
+//! GiB, TiB` powers of 1024; `GB/s` is 10^9 bytes per second and `Gbps` (or `Gb/s`) 10^9 *bits* per
+//! second; durations take `ns, us, ms, s`.
+//!
+//! ```
+//! use allreduce_lab::sim::units::{parse_size, parse_bandwidth, parse_duration};
+//! assert_eq!(parse_size("1GiB"), Ok(1 << 30));
+//! assert_eq!(parse_size("100MB"), Ok(100_000_000));
+//! assert_eq!(parse_bandwidth("100GB/s").unwrap().bytes_per_sec(), 100e9);
+//! assert_eq!(parse_bandwidth("800Gbps").unwrap().bytes_per_sec(), 100e9);
+//! assert_eq!(parse_duration("5us"), Ok(5e-6));
+//! ```
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A link or port bandwidth, stored in bytes per second.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Bandwidth(f64);
+
+impl Bandwidth {
+    /// A bandwidth of `b` bytes per second.
+    pub const fn from_bytes_per_sec(b: f64) -> Self {
+        Bandwidth(b)
+    }
+    /// `gb` × 10^9 bytes per second (GB/s).
+    pub fn from_gbytes_per_sec(gb: f64) -> Self {
+        Bandwidth(gb * 1e9)
+    }
+    /// `gbit` × 10^9 bits per second (Gbps).
+    pub fn from_gbits_per_sec(gbit: f64) -> Self {
+        Bandwidth(gbit * 1e9 / 8.0)
+    }
+    pub const fn bytes_per_sec(self) -> f64 {
+        self.0
+    }
+    /// In GB/s (10^9 bytes per second).
+    pub fn gbytes_per_sec(self) -> f64 {
+        self.0 / 1e9
+    }
+    /// In Gbps (10^9 bits per second).
+    pub fn gbits_per_sec(self) -> f64 {
+        self.0 * 8.0 / 1e9
+    }
+}
+
+impl fmt::Display for Bandwidth {
+    /// Both units the field uses: `100 GB/s (800 Gbps)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({})",
+            format_bandwidth(*self),
+            format_bandwidth_bits(*self)
+        )
+    }
+}
+
+/// Why a quantity could not be parsed. The message says what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnitError(pub String);
+
+impl fmt::Display for UnitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UnitError {}
+
+/// Splits `"100 GB/s"` into `(100.0, "GB/s")`. The number must be finite.
+fn split_number(text: &str, what: &str, allowed: &str) -> Result<(f64, String), UnitError> {
+    let t = text.trim();
+    let end = t
+        .char_indices()
+        .find(|&(i, c)| {
+            !(c.is_ascii_digit()
+                || c == '.'
+                || c == '_'
+                || ((c == 'e' || c == 'E')
+                    && t[i + 1..]
+                        .starts_with(|d: char| d.is_ascii_digit() || d == '-' || d == '+'))
+                || ((c == '-' || c == '+') && (i == 0 || t[..i].ends_with(['e', 'E']))))
+        })
+        .map(|(i, _)| i)
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(end);
+    let num: String = num.chars().filter(|&c| c != '_').collect();
+    let value: f64 = num.parse().map_err(|_| {
+        UnitError(format!(
+            "{what} '{text}' is not a number with a unit; expected e.g. {allowed}"
+        ))
+    })?;
+    if !value.is_finite() {
+        return Err(UnitError(format!("{what} '{text}' is not finite")));
+    }
+    Ok((value, unit.trim().to_string()))
+}
+
+/// Parses a size: `1024`, `4KB`, `1.5 GiB`, `100MB`. Plain numbers are bytes.
+/// Fractional results are rounded to the nearest byte; negative sizes are rejected.
+pub fn parse_size(text: &str) -> Result<u64, UnitError> {
+    const ALLOWED: &str =
+        "'1024', '4KB', '1GiB' (units B, KB, MB, GB, TB = 10^3..; KiB, MiB, GiB, TiB = 2^10..)";
+    let (value, unit) = split_number(text, "size", ALLOWED)?;
+    let scale = match unit.as_str() {
+        "" | "B" => 1.0,
+        "KB" | "kB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        "TB" => 1e12,
+        "KiB" => 1024.0,
+        "MiB" => 1024.0 * 1024.0,
+        "GiB" => 1024.0 * 1024.0 * 1024.0,
+        "TiB" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        _ => {
+            return Err(UnitError(format!(
+                "size '{text}' has an unknown unit '{unit}'; expected e.g. {ALLOWED}"
+            )))
+        }
+    };
+    let bytes = value * scale;
+    if bytes < 0.0 {
+        return Err(UnitError(format!("size '{text}' is negative")));
+    }
+    if bytes > 1e18 {
+        return Err(UnitError(format!("size '{text}' is too large")));
+    }
+    Ok(bytes.round() as u64)
+}
+
+/// Parses a bandwidth: `100GB/s`, `800Gbps`, `200 Gb/s`, `25MB/s`. Must be positive.
+pub fn parse_bandwidth(text: &str) -> Result<Bandwidth, UnitError> {
+    const ALLOWED: &str =
+        "'100GB/s' or '800Gbps' (bytes: B/s KB/s MB/s GB/s TB/s; bits: bps Kbps Mbps Gbps Tbps or Gb/s)";
+    let (value, unit) = split_number(text, "bandwidth", ALLOWED)?;
+    let bytes_per_sec = match unit.as_str() {
+        "B/s" => 1.0,
+        "KB/s" | "kB/s" => 1e3,
+        "MB/s" => 1e6,
+        "GB/s" => 1e9,
+        "TB/s" => 1e12,
+        "KiB/s" => 1024.0,
+        "MiB/s" => 1024.0 * 1024.0,
+        "GiB/s" => 1024.0 * 1024.0 * 1024.0,
+        "bps" | "b/s" => 1.0 / 8.0,
+        "Kbps" | "kbps" | "Kb/s" | "kb/s" => 1e3 / 8.0,
+        "Mbps" | "Mb/s" => 1e6 / 8.0,
+        "Gbps" | "Gb/s" => 1e9 / 8.0,
+        "Tbps" | "Tb/s" => 1e12 / 8.0,
+        "" => {
+            return Err(UnitError(format!(
+                "bandwidth '{text}' needs a unit; expected e.g. {ALLOWED}"
+            )))
+        }
+        _ => {
+            return Err(UnitError(format!(
+                "bandwidth '{text}' has an unknown unit '{unit}'; expected e.g. {ALLOWED}"
+            )))
+        }
+    };
+    let b = value * bytes_per_sec;
+    if b <= 0.0 {
+        return Err(UnitError(format!(
+            "bandwidth '{text}' must be positive; expected e.g. {ALLOWED}"
+        )));
+    }
+    Ok(Bandwidth(b))
+}
+
+/// Parses a duration: `5us`, `1.5ms`, `0`, `2s`, `100ns`. Plain numbers are seconds. Must not be negative.
+pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
+    const ALLOWED: &str = "'5us', '1.5ms', '100ns', '0' (units ns, us, µs, ms, s)";
+    let (value, unit) = split_number(text, "duration", ALLOWED)?;
+    let scale = match unit.as_str() {
+        "" | "s" => 1.0,
+        "ms" => 1e-3,
+        "us" | "µs" => 1e-6,
+        "ns" => 1e-9,
+        _ => {
+            return Err(UnitError(format!(
+                "duration '{text}' has an unknown unit '{unit}'; expected e.g. {ALLOWED}"
+            )))
+        }
+    };
+    let secs = value * scale;
+    if secs < 0.0 {
+        return Err(UnitError(format!("duration '{text}' must not be negative")));
+    }
+    Ok(secs)
+}
+
+/// Formats a number with up to 3 significant digits, trimming trailing zeros.
+fn sig3(x: f64) -> String {
+    let digits = if x.abs() >= 100.0 {
+        0
+    } else if x.abs() >= 10.0 {
+        1
+    } else {
+        2
+    };
+    let s = format!("{x:.digits$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// `1536` → `"1.54 KB"`; decimal units, as nccl-tests and the network world use them.
+///
+/// ```
+/// use allreduce_lab::sim::units::format_bytes;
+/// assert_eq!(format_bytes(1_000_000_000.0), "1 GB");
+/// assert_eq!(format_bytes(875e6), "875 MB");
+/// assert_eq!(format_bytes(12.0), "12 B");
+/// ```
+pub fn format_bytes(bytes: f64) -> String {
+    const UNITS: [(&str, f64); 5] = [
+        ("TB", 1e12),
+        ("GB", 1e9),
+        ("MB", 1e6),
+        ("KB", 1e3),
+        ("B", 1.0),
+    ];
+    for (name, scale) in UNITS {
+        if bytes.abs() >= scale * 0.9995 {
+            return format!("{} {name}", sig3(bytes / scale));
+        }
+    }
+    format!("{} B", sig3(bytes))
+}
+
+/// `0.0000123` → `"12.3 µs"`.
+///
+/// ```
+/// use allreduce_lab::sim::units::format_secs;
+/// assert_eq!(format_secs(0.0123), "12.3 ms");
+/// assert_eq!(format_secs(2.0), "2 s");
+/// assert_eq!(format_secs(5e-6), "5 µs");
+/// ```
+pub fn format_secs(secs: f64) -> String {
+    if secs == 0.0 {
+        return "0 s".to_string();
+    }
+    const UNITS: [(&str, f64); 4] = [("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)];
+    for (name, scale) in UNITS {
+        if secs.abs() >= scale * 0.9995 {
+            return format!("{} {name}", sig3(secs / scale));
+        }
+    }
+    format!("{} ns", sig3(secs / 1e-9))
+}
+
+/// `100e9 B/s` → `"100 GB/s"`.
+pub fn format_bandwidth(bw: Bandwidth) -> String {
+    let b = bw.bytes_per_sec();
+    for (name, scale) in [("TB/s", 1e12), ("GB/s", 1e9), ("MB/s", 1e6), ("KB/s", 1e3)] {
+        if b >= scale * 0.9995 {
+            return format!("{} {name}", sig3(b / scale));
+        }
+    }
+    format!("{} B/s", sig3(b))
+}
+
+/// `100e9 B/s` → `"800 Gbps"`.
+pub fn format_bandwidth_bits(bw: Bandwidth) -> String {
+    let bits = bw.bytes_per_sec() * 8.0;
+    for (name, scale) in [("Tbps", 1e12), ("Gbps", 1e9), ("Mbps", 1e6), ("Kbps", 1e3)] {
+        if bits >= scale * 0.9995 {
+            return format!("{} {name}", sig3(bits / scale));
+        }
+    }
+    format!("{} bps", sig3(bits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_use_decimal_and_binary_prefixes() {
+        assert_eq!(parse_size("1KB"), Ok(1000));
+        assert_eq!(parse_size("1KiB"), Ok(1024));
+        assert_eq!(parse_size("2 MiB"), Ok(2 * 1024 * 1024));
+        assert_eq!(parse_size("1.5GB"), Ok(1_500_000_000));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("1e3"), Ok(1000));
+    }
+
+    #[test]
+    fn bits_and_bytes_per_second_differ_by_eight() {
+        let a = parse_bandwidth("200Gbps").unwrap();
+        let b = parse_bandwidth("200Gb/s").unwrap();
+        let c = parse_bandwidth("25GB/s").unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a, c);
+        assert_eq!(a.gbits_per_sec(), 200.0);
+    }
+
+    #[test]
+    fn bad_quantities_are_explained() {
+        for bad in [
+            "",
+            "abc",
+            "GB/s",
+            "-5GB/s",
+            "0Gbps",
+            "10 furlongs",
+            "nanGB/s",
+        ] {
+            let err = parse_bandwidth(bad).unwrap_err();
+            assert!(err.0.contains("bandwidth"), "{bad}: {err}");
+        }
+        assert!(parse_size("-1KB").is_err());
+        assert!(parse_size("1 parsec").is_err());
+        assert!(parse_duration("-1us").is_err());
+        assert!(parse_duration("5 fortnights").is_err());
+        assert!(parse_size("1e400").is_err());
+    }
+
+    #[test]
+    fn durations_parse_every_unit() {
+        assert_eq!(parse_duration("2s"), Ok(2.0));
+        assert_eq!(parse_duration("3ms"), Ok(3e-3));
+        assert_eq!(parse_duration("7µs"), Ok(7e-6));
+        assert_eq!(parse_duration("9ns"), Ok(9e-9));
+        assert_eq!(parse_duration("0"), Ok(0.0));
+    }
+
+    #[test]
+    fn bandwidth_formats_in_both_units() {
+        let bw = Bandwidth::from_gbits_per_sec(400.0);
+        assert_eq!(bw.to_string(), "50 GB/s (400 Gbps)");
+        assert_eq!(
+            format_bandwidth(Bandwidth::from_gbytes_per_sec(0.5)),
+            "500 MB/s"
+        );
+    }
+}
