@@ -3,7 +3,7 @@
 
 use super::network::RateChange;
 use super::schedule::{Schedule, Transfer};
-use super::topology::{Route, Tier, Topology, TopologySpec};
+use super::topology::{Endpoint, Route, Tier, Topology, TopologySpec};
 use serde::Serialize;
 
 /// When one transfer moved.
@@ -110,11 +110,10 @@ pub fn lower_bound(topo: &Topology, size_bytes: u64) -> LowerBound {
                 .iter()
                 .filter(|l| {
                     l.tier == tier
-                        && matches!(
-                            l.to,
-                            super::topology::Endpoint::RackSwitch(_)
-                                | super::topology::Endpoint::Spine
-                        )
+                        && match tier {
+                            Tier::Node => matches!(l.to, Endpoint::RackSwitch(_)),
+                            _ => l.to == Endpoint::Spine,
+                        }
                 })
                 .map(|l| l.bandwidth.bytes_per_sec())
                 .sum();
