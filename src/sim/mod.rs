@@ -5,6 +5,8 @@
 pub mod algorithms;
 pub mod buffers;
 pub mod network;
+pub mod presets;
+pub mod replay;
 pub mod run;
 pub mod scenario;
 pub mod schedule;

@@ -1,0 +1,320 @@
+//! Reading a finished [`Trace`] at any simulated instant: which transfers are in flight and how far
+//! along, what every rank's buffer cells hold, how loaded every link is, and where the algorithm's
+//! step boundaries lie. A view (the browser app, a test) moves one time cursor and asks these
+//! questions; nothing here recomputes physics.
+//!
+//! ```
+//! use allreduce_lab::sim::{replay::Replay, scenario::*, algorithms::Algorithm,
+//!     topology::TopologySpec, units::Bandwidth};
+//! let scenario = Scenario {
+//!     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
+//!     algorithm: Algorithm::Ring, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0,
+//! };
+//! let trace = simulate(&scenario, true).unwrap().trace;
+//! let replay = Replay::new(&trace);
+//! // Before anything moved, every rank holds only its own contribution.
+//! assert!(replay.cells_at(&trace, 0.0).iter().all(|&c| c == 1));
+//! // At the end, every cell holds all four.
+//! assert!(replay.cells_at(&trace, trace.time_secs).iter().all(|&c| c == 4));
+//! ```
+
+use super::trace::Trace;
+
+/// A transfer that has started but is not yet done at some instant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InFlight {
+    /// The transfer's id in the schedule.
+    pub transfer: usize,
+    /// How much of its payload has streamed, 0..=1: linear between the first and the last byte.
+    pub progress: f64,
+}
+
+/// Indices over a trace that make time-cursor queries cheap. Build once per trace.
+#[derive(Clone, Debug, Default)]
+pub struct Replay {
+    /// Transfer ids ordered by start time.
+    by_start: Vec<u32>,
+    /// The longest start → done span, to bound the search for transfers still in flight.
+    longest_secs: f64,
+    /// When each of `trace.cell_changes` takes effect (its transfer's `done_secs`), non-decreasing.
+    change_secs: Vec<f64>,
+}
+
+impl Replay {
+    pub fn new(trace: &Trace) -> Replay {
+        let mut by_start: Vec<u32> = (0..trace.timings.len() as u32).collect();
+        by_start.sort_by(|&a, &b| {
+            trace.timings[a as usize]
+                .start_secs
+                .total_cmp(&trace.timings[b as usize].start_secs)
+        });
+        let longest_secs = trace
+            .timings
+            .iter()
+            .map(|t| t.done_secs - t.start_secs)
+            .fold(0.0, f64::max);
+        let mut latest = 0.0f64;
+        // Changes are appended in time order; the running max guards against rounding ties.
+        let change_secs = trace
+            .cell_changes
+            .iter()
+            .map(|c| {
+                latest = latest.max(trace.timings[c.transfer as usize].done_secs);
+                latest
+            })
+            .collect();
+        Replay {
+            by_start,
+            longest_secs,
+            change_secs,
+        }
+    }
+
+    /// The transfers in flight at `t` (started, not yet done), in start order, with their progress.
+    pub fn in_flight(&self, trace: &Trace, t: f64) -> Vec<InFlight> {
+        let end = self
+            .by_start
+            .partition_point(|&id| trace.timings[id as usize].start_secs <= t);
+        let begin = self.by_start[..end]
+            .partition_point(|&id| trace.timings[id as usize].start_secs < t - self.longest_secs);
+        self.by_start[begin..end]
+            .iter()
+            .filter_map(|&id| {
+                let timing = &trace.timings[id as usize];
+                (t < timing.done_secs).then(|| InFlight {
+                    transfer: id as usize,
+                    progress: stream_progress(timing.first_byte_secs, timing.last_byte_secs, t),
+                })
+            })
+            .collect()
+    }
+
+    /// How many cell changes have taken effect by `t`.
+    pub fn changes_until(&self, t: f64) -> usize {
+        self.change_secs.partition_point(|&s| s <= t)
+    }
+
+    /// Every rank's buffer at `t`: the contributor count of each cell, row-major
+    /// (`rank * chunks + chunk`). Every cell starts holding its own rank's contribution (1).
+    pub fn cells_at(&self, trace: &Trace, t: f64) -> Vec<u32> {
+        let chunks = trace.schedule.chunks();
+        let mut cells = vec![1u32; trace.schedule.ranks() * chunks];
+        for change in &trace.cell_changes[..self.changes_until(t)] {
+            cells[change.rank as usize * chunks + change.chunk as usize] = change.contributors;
+        }
+        cells
+    }
+}
+
+/// Linear progress of a stream from `first_byte_secs` to `last_byte_secs` at `t`, clamped to 0..=1.
+///
+/// ```
+/// use allreduce_lab::sim::replay::stream_progress;
+/// assert_eq!(stream_progress(1.0, 3.0, 2.0), 0.5);
+/// assert_eq!(stream_progress(1.0, 3.0, 0.0), 0.0);
+/// assert_eq!(stream_progress(1.0, 1.0, 1.0), 1.0);
+/// ```
+pub fn stream_progress(first_byte_secs: f64, last_byte_secs: f64, t: f64) -> f64 {
+    if t >= last_byte_secs {
+        1.0
+    } else if t <= first_byte_secs {
+        0.0
+    } else {
+        ((t - first_byte_secs) / (last_byte_secs - first_byte_secs)).clamp(0.0, 1.0)
+    }
+}
+
+/// A link's rate at `t` as a share of its capacity, 0..=1 (more than 1 only through rounding).
+pub fn link_load_at(trace: &Trace, link: usize, t: f64) -> f64 {
+    let capacity = trace.topology.links()[link].bandwidth.bytes_per_sec();
+    if capacity > 0.0 {
+        trace.link_rate_at(link, t) / capacity
+    } else {
+        0.0
+    }
+}
+
+/// Boundaries are compared with this relative slack so that a cursor sitting on one is "at" it.
+fn slack(trace: &Trace) -> f64 {
+    trace.time_secs.abs() * 1e-12
+}
+
+/// The first step boundary strictly after `t` (the run's end when none is left).
+///
+/// ```
+/// use allreduce_lab::sim::{replay::*, scenario::*, algorithms::Algorithm,
+///     topology::TopologySpec, units::Bandwidth};
+/// let scenario = Scenario {
+///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 },
+///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0,
+/// };
+/// let trace = simulate(&scenario, true).unwrap().trace;
+/// // Ring on 4 ranks: 6 steps of 1 MB at 1 GB/s each.
+/// assert!((next_step_end(&trace, 0.0) - 1e-3).abs() < 1e-12);
+/// assert!((previous_step_end(&trace, 2e-3) - 1e-3).abs() < 1e-12);
+/// assert_eq!(previous_step_end(&trace, 1e-3 * 0.5), 0.0);
+/// ```
+pub fn next_step_end(trace: &Trace, t: f64) -> f64 {
+    let eps = slack(trace);
+    trace
+        .step_end_secs
+        .iter()
+        .copied()
+        .find(|&s| s > t + eps)
+        .unwrap_or(trace.time_secs)
+        .min(trace.time_secs)
+}
+
+/// The last step boundary strictly before `t` (0 when none is).
+pub fn previous_step_end(trace: &Trace, t: f64) -> f64 {
+    let eps = slack(trace);
+    trace
+        .step_end_secs
+        .iter()
+        .rev()
+        .copied()
+        .find(|&s| s < t - eps)
+        .unwrap_or(0.0)
+        .max(0.0)
+}
+
+/// Which step the cursor at `t` is in: the number of step boundaries at or before `t`.
+pub fn step_index_at(trace: &Trace, t: f64) -> usize {
+    let eps = slack(trace);
+    trace.step_end_secs.partition_point(|&s| s <= t + eps)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::algorithms::Algorithm;
+    use crate::sim::scenario::{simulate, Scenario};
+    use crate::sim::topology::TopologySpec;
+    use crate::sim::units::Bandwidth;
+
+    fn uniform(ranks: usize, algorithm: Algorithm, latency_secs: f64) -> Trace {
+        let scenario = Scenario {
+            topology: TopologySpec::Uniform {
+                ranks,
+                bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
+                latency_secs,
+            },
+            algorithm,
+            size_bytes: 8_000_000,
+            segments: 2,
+            gamma_secs_per_byte: 0.0,
+        };
+        simulate(&scenario, true).unwrap().trace
+    }
+
+    #[test]
+    fn every_buffer_is_complete_at_the_end_and_only_own_data_at_the_start() {
+        for alg in Algorithm::CONCRETE {
+            let trace = uniform(6, alg, 2e-6);
+            let replay = Replay::new(&trace);
+            assert!(
+                replay.cells_at(&trace, -1.0).iter().all(|&c| c == 1),
+                "{alg}"
+            );
+            assert!(
+                replay
+                    .cells_at(&trace, trace.time_secs)
+                    .iter()
+                    .all(|&c| c == 6),
+                "{alg}"
+            );
+        }
+    }
+
+    #[test]
+    fn contributor_counts_never_decrease_for_reduce_scatter_cells_over_time() {
+        let trace = uniform(8, Algorithm::Ring, 1e-6);
+        let replay = Replay::new(&trace);
+        let total: Vec<u32> = (0..=20)
+            .map(|i| {
+                replay
+                    .cells_at(&trace, trace.time_secs * i as f64 / 20.0)
+                    .iter()
+                    .sum()
+            })
+            .collect();
+        assert!(total.windows(2).all(|w| w[0] <= w[1]), "{total:?}");
+    }
+
+    #[test]
+    fn in_flight_transfers_have_started_and_are_not_done() {
+        let trace = uniform(8, Algorithm::TreeBinary, 3e-6);
+        let replay = Replay::new(&trace);
+        for i in 0..50 {
+            let t = trace.time_secs * i as f64 / 50.0;
+            let flying = replay.in_flight(&trace, t);
+            let expected = trace
+                .timings
+                .iter()
+                .filter(|x| x.start_secs <= t && t < x.done_secs)
+                .count();
+            assert_eq!(flying.len(), expected, "t = {t}");
+            for f in flying {
+                assert!((0.0..=1.0).contains(&f.progress));
+            }
+        }
+        assert!(replay.in_flight(&trace, trace.time_secs).is_empty());
+    }
+
+    #[test]
+    fn progress_is_half_in_the_middle_of_a_stream() {
+        let trace = uniform(2, Algorithm::Ring, 0.0);
+        let replay = Replay::new(&trace);
+        let first = trace.timings[0];
+        let mid = (first.first_byte_secs + first.last_byte_secs) / 2.0;
+        let f = replay
+            .in_flight(&trace, mid)
+            .into_iter()
+            .find(|f| f.transfer == 0)
+            .unwrap();
+        assert!((f.progress - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_streaming_link_is_fully_loaded_on_an_uncontended_ring() {
+        let trace = uniform(4, Algorithm::Ring, 0.0);
+        let t = trace.step_end_secs[0] / 2.0;
+        assert!((link_load_at(&trace, 0, t) - 1.0).abs() < 1e-9);
+        assert_eq!(link_load_at(&trace, 0, trace.time_secs + 1.0), 0.0);
+    }
+
+    #[test]
+    fn stepping_forward_then_back_returns_to_each_boundary() {
+        let trace = uniform(5, Algorithm::Rabenseifner, 1e-6);
+        let mut t = 0.0;
+        let mut forward = vec![];
+        while t < trace.time_secs {
+            t = next_step_end(&trace, t);
+            forward.push(t);
+        }
+        assert_eq!(*forward.last().unwrap(), trace.time_secs);
+        let mut back = vec![];
+        while t > 0.0 {
+            t = previous_step_end(&trace, t);
+            back.push(t);
+        }
+        assert_eq!(back.last(), Some(&0.0));
+        let mut round_trip: Vec<f64> = back[..back.len() - 1].to_vec();
+        round_trip.reverse();
+        assert_eq!(round_trip, forward[..forward.len() - 1].to_vec());
+        assert_eq!(step_index_at(&trace, 0.0), 0);
+        assert_eq!(
+            step_index_at(&trace, trace.time_secs),
+            trace.step_end_secs.len()
+        );
+    }
+
+    #[test]
+    fn an_empty_run_has_nothing_in_flight() {
+        let trace = uniform(1, Algorithm::Ring, 0.0);
+        let replay = Replay::new(&trace);
+        assert!(replay.in_flight(&trace, 0.0).is_empty());
+        assert_eq!(next_step_end(&trace, 0.0), 0.0);
+        assert_eq!(previous_step_end(&trace, 0.0), 0.0);
+    }
+}
