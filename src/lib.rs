@@ -5,5 +5,8 @@
 
 pub mod sim;
 
+/// The browser app; its pure logic (`ui::logic`) also builds natively for tests.
+pub mod ui;
+
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

@@ -1,0 +1,534 @@
+//! The app's pure logic, with no web types: log-slider ladders, the controls' model and how it becomes
+//! a [`Scenario`] (through the very flag strings the CLI would parse, so both agree to the last bit),
+//! labels for display, and the time cursor's arithmetic. Tested natively and in the browser.
+
+use crate::sim::algorithms::Algorithm;
+use crate::sim::presets::Preset;
+use crate::sim::scenario::Scenario;
+use crate::sim::topology::{Tier, TopologySpec};
+use crate::sim::units::{
+    format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, parse_bandwidth,
+    parse_duration, parse_size, Bandwidth,
+};
+
+/// The R10-like mantissas (×100) of one decade: each step is about ×1.26, so a slider over a ladder
+/// of them is logarithmic, and every value is a round number a person can type on the command line.
+const MANTISSAS: [u64; 10] = [100, 125, 160, 200, 250, 320, 400, 500, 640, 800];
+
+/// Every ladder value `m × 10^e / 100` between `min` and `max` inclusive, ascending.
+///
+/// ```
+/// use allreduce_lab::ui::logic::ladder;
+/// assert_eq!(ladder(1000, 2000), vec![1000, 1250, 1600, 2000]);
+/// ```
+pub fn ladder(min: u64, max: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut scale: u64 = 1;
+    while scale <= max {
+        for m in MANTISSAS {
+            let v = m * scale;
+            if v % 100 == 0 && (min..=max).contains(&(v / 100)) {
+                out.push(v / 100);
+            }
+        }
+        scale *= 10;
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The slider position whose value is closest to `value` on a log scale.
+///
+/// ```
+/// use allreduce_lab::ui::logic::{ladder, slider_position};
+/// let l = ladder(1000, 10_000);
+/// assert_eq!(l[slider_position(&l, 1600)], 1600);
+/// assert_eq!(l[slider_position(&l, 1700)], 1600);
+/// assert_eq!(slider_position(&l, 1), 0);
+/// assert_eq!(slider_position(&l, u64::MAX), l.len() - 1);
+/// ```
+pub fn slider_position(ladder: &[u64], value: u64) -> usize {
+    let log = |v: u64| (v.max(1) as f64).ln();
+    (0..ladder.len())
+        .min_by(|&a, &b| {
+            (log(ladder[a]) - log(value))
+                .abs()
+                .total_cmp(&(log(ladder[b]) - log(value)).abs())
+        })
+        .unwrap_or(0)
+}
+
+/// The value at slider position `pos`, clamped into the ladder.
+pub fn slider_value(ladder: &[u64], pos: usize) -> u64 {
+    ladder[pos.min(ladder.len().saturating_sub(1))]
+}
+
+/// Bandwidth ladder, in Mbps: 1 Gbps to 16 Tbps (2 TB/s).
+pub fn bandwidth_ladder_mbps() -> Vec<u64> {
+    ladder(1_000, 16_000_000)
+}
+
+/// Latency ladder, in ns: 0 (an ideal switch), then 100 ns to 10 ms.
+pub fn latency_ladder_ns() -> Vec<u64> {
+    let mut l = vec![0];
+    l.extend(ladder(100, 10_000_000));
+    l
+}
+
+/// Message-size ladder, in bytes: 1 KB to 16 GB.
+pub fn size_ladder_bytes() -> Vec<u64> {
+    ladder(1_000, 16_000_000_000)
+}
+
+/// GPU counts the slider offers: powers of two and 1.5× them, up to 1024.
+pub const GPU_COUNTS: [usize; 20] = [
+    1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024,
+];
+/// GPUs per node the menu offers.
+pub const GPUS_PER_NODE: [usize; 5] = [1, 2, 4, 8, 16];
+/// Nodes per rack the menu offers.
+pub const NODES_PER_RACK: [usize; 6] = [1, 2, 4, 8, 16, 32];
+/// Pipeline segments the tree algorithms' slider offers.
+pub const SEGMENTS: [usize; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+
+/// Above this many GPUs the figure aggregates ranks into nodes or racks.
+pub const DETAILED_MAX_RANKS: usize = 64;
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The cluster shape (racks, nodes per rack, GPUs per node) for `gpus` GPUs when the user asked for
+/// `gpus_per_node` and `nodes_per_rack`: each is reduced to the largest divisor that fits, so the
+/// product is always exactly `gpus`.
+///
+/// ```
+/// use allreduce_lab::ui::logic::cluster_shape;
+/// assert_eq!(cluster_shape(32, 8, 2), (2, 2, 8));
+/// assert_eq!(cluster_shape(12, 8, 4), (1, 3, 4));
+/// assert_eq!(cluster_shape(1, 8, 4), (1, 1, 1));
+/// ```
+pub fn cluster_shape(
+    gpus: usize,
+    gpus_per_node: usize,
+    nodes_per_rack: usize,
+) -> (usize, usize, usize) {
+    let gpus = gpus.max(1);
+    let g = gcd(gpus, gpus_per_node.max(1));
+    let nodes = gpus / g;
+    let npr = gcd(nodes, nodes_per_rack.max(1));
+    (nodes / npr, npr, g)
+}
+
+/// Uniform (one ideal switch, the α-β model) or a cluster of racks, nodes and GPUs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TopologyKind {
+    Uniform,
+    Cluster,
+}
+
+/// The tiers in menu order, with their display names.
+pub const TIERS: [(Tier, &str, &str); 3] = [
+    (Tier::Gpu, "gpu", "GPU ↔ node switch (NVLink)"),
+    (Tier::Node, "node", "Node ↔ rack switch (NIC)"),
+    (Tier::Rack, "rack", "Rack ↔ spine (cross-rack)"),
+];
+
+/// Every input of the controls panel, in the units the sliders use.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Controls {
+    pub kind: TopologyKind,
+    pub algorithm: Algorithm,
+    pub gpus: usize,
+    pub gpus_per_node: usize,
+    pub nodes_per_rack: usize,
+    /// Per tier (gpu, node, rack), Mbps per direction.
+    pub bandwidth_mbps: [u64; 3],
+    /// Per tier, nanoseconds.
+    pub latency_ns: [u64; 3],
+    pub size_bytes: u64,
+    pub segments: usize,
+}
+
+impl Default for Controls {
+    fn default() -> Self {
+        Controls::from_preset(&crate::sim::presets::PRESETS[1])
+    }
+}
+
+/// `3_200_000` Mbps → `"3200Gbps"`; a string `units::parse_bandwidth` reads back exactly.
+pub fn bandwidth_flag(mbps: u64) -> String {
+    if mbps % 1000 == 0 {
+        format!("{}Gbps", mbps / 1000)
+    } else {
+        format!("{mbps}Mbps")
+    }
+}
+
+/// `5000` ns → `"5us"`; a string `units::parse_duration` reads back exactly.
+pub fn latency_flag(ns: u64) -> String {
+    if ns == 0 {
+        "0ns".into()
+    } else if ns % 1_000_000 == 0 {
+        format!("{}ms", ns / 1_000_000)
+    } else if ns % 1000 == 0 {
+        format!("{}us", ns / 1000)
+    } else {
+        format!("{ns}ns")
+    }
+}
+
+/// A bandwidth in both units the field uses: `"50 GB/s · 400 Gbps"`.
+pub fn bandwidth_label(mbps: u64) -> String {
+    let bw = Bandwidth::from_bytes_per_sec(mbps as f64 * 1e6 / 8.0);
+    format!("{} · {}", format_bandwidth(bw), format_bandwidth_bits(bw))
+}
+
+/// A latency for display: `"5 µs"`, or `"0 (ideal)"`.
+pub fn latency_label(ns: u64) -> String {
+    if ns == 0 {
+        "0 (ideal)".into()
+    } else {
+        format_secs(ns as f64 * 1e-9)
+    }
+}
+
+/// A size for display: `"100 MB"`.
+pub fn size_label(bytes: u64) -> String {
+    format_bytes(bytes as f64)
+}
+
+impl Controls {
+    /// The controls showing a preset.
+    pub fn from_preset(preset: &Preset) -> Controls {
+        let scenario = preset.scenario();
+        let mbps = |bw: Bandwidth| (bw.bytes_per_sec() * 8.0 / 1e6).round() as u64;
+        let ns = |secs: f64| (secs * 1e9).round() as u64;
+        match scenario.topology {
+            TopologySpec::Cluster {
+                racks,
+                nodes_per_rack,
+                gpus_per_node,
+                intra_bw,
+                intra_lat_secs,
+                node_bw,
+                node_lat_secs,
+                rack_bw,
+                rack_lat_secs,
+                ..
+            } => Controls {
+                kind: TopologyKind::Cluster,
+                algorithm: scenario.algorithm,
+                gpus: racks * nodes_per_rack * gpus_per_node,
+                gpus_per_node,
+                nodes_per_rack,
+                bandwidth_mbps: [mbps(intra_bw), mbps(node_bw), mbps(rack_bw)],
+                latency_ns: [ns(intra_lat_secs), ns(node_lat_secs), ns(rack_lat_secs)],
+                size_bytes: scenario.size_bytes,
+                segments: scenario.segments,
+            },
+            TopologySpec::Uniform {
+                ranks,
+                bandwidth,
+                latency_secs,
+            } => Controls {
+                kind: TopologyKind::Uniform,
+                algorithm: scenario.algorithm,
+                gpus: ranks,
+                gpus_per_node: 8,
+                nodes_per_rack: 2,
+                bandwidth_mbps: [mbps(bandwidth); 3],
+                latency_ns: [ns(latency_secs); 3],
+                size_bytes: scenario.size_bytes,
+                segments: scenario.segments,
+            },
+        }
+    }
+
+    /// (racks, nodes per rack, GPUs per node) as the simulation will use them.
+    pub fn shape(&self) -> (usize, usize, usize) {
+        cluster_shape(self.gpus, self.gpus_per_node, self.nodes_per_rack)
+    }
+
+    /// The `simulate` flags of the CLI for this configuration with `algorithm`.
+    pub fn cli_args(&self, algorithm: Algorithm) -> Vec<String> {
+        let mut args: Vec<String> = vec!["--algorithm".into(), algorithm.name().into()];
+        let mut flag = |name: &str, value: String| {
+            args.push(format!("--{name}"));
+            args.push(value);
+        };
+        match self.kind {
+            TopologyKind::Uniform => {
+                flag("topology", "uniform".into());
+                flag("ranks", self.gpus.to_string());
+                flag("bandwidth", bandwidth_flag(self.bandwidth_mbps[0]));
+                flag("latency", latency_flag(self.latency_ns[0]));
+            }
+            TopologyKind::Cluster => {
+                let (racks, npr, g) = self.shape();
+                flag("topology", "cluster".into());
+                flag("racks", racks.to_string());
+                flag("nodes-per-rack", npr.to_string());
+                flag("gpus-per-node", g.to_string());
+                for (i, tier) in ["intra", "node", "rack"].iter().enumerate() {
+                    flag(
+                        &format!("{tier}-bw"),
+                        bandwidth_flag(self.bandwidth_mbps[i]),
+                    );
+                    flag(&format!("{tier}-lat"), latency_flag(self.latency_ns[i]));
+                }
+            }
+        }
+        flag("size", self.size_bytes.to_string());
+        if algorithm.is_tree() {
+            flag("segments", self.segments.to_string());
+        }
+        args
+    }
+
+    /// The equivalent command line.
+    pub fn cli_command(&self, algorithm: Algorithm) -> String {
+        format!(
+            "allreduce-lab simulate {}",
+            self.cli_args(algorithm).join(" ")
+        )
+    }
+
+    /// The scenario, built by parsing the same flag strings the CLI gets.
+    pub fn scenario(&self, algorithm: Algorithm) -> Result<Scenario, String> {
+        let bw =
+            |i: usize| parse_bandwidth(&bandwidth_flag(self.bandwidth_mbps[i])).map_err(|e| e.0);
+        let lat = |i: usize| parse_duration(&latency_flag(self.latency_ns[i])).map_err(|e| e.0);
+        let topology = match self.kind {
+            TopologyKind::Uniform => TopologySpec::Uniform {
+                ranks: self.gpus,
+                bandwidth: bw(0)?,
+                latency_secs: lat(0)?,
+            },
+            TopologyKind::Cluster => {
+                let (racks, nodes_per_rack, gpus_per_node) = self.shape();
+                TopologySpec::Cluster {
+                    racks,
+                    nodes_per_rack,
+                    gpus_per_node,
+                    intra_bw: bw(0)?,
+                    intra_lat_secs: lat(0)?,
+                    node_bw: bw(1)?,
+                    node_lat_secs: lat(1)?,
+                    rack_bw: bw(2)?,
+                    rack_lat_secs: lat(2)?,
+                    oversubscription: 1.0,
+                }
+            }
+        };
+        Ok(Scenario {
+            topology,
+            algorithm,
+            size_bytes: parse_size(&self.size_bytes.to_string()).map_err(|e| e.0)?,
+            segments: if algorithm.is_tree() {
+                self.segments
+            } else {
+                1
+            },
+            gamma_secs_per_byte: 0.0,
+        })
+    }
+}
+
+/// Positions of the scrub slider: 0..=SCRUB_STEPS maps onto 0..=end.
+pub const SCRUB_STEPS: u32 = 1000;
+
+/// The simulated time at scrub position `pos`.
+///
+/// ```
+/// use allreduce_lab::ui::logic::{scrub_to_secs, secs_to_scrub, SCRUB_STEPS};
+/// assert_eq!(scrub_to_secs(SCRUB_STEPS, 2.0), 2.0);
+/// assert_eq!(secs_to_scrub(1.0, 2.0), SCRUB_STEPS / 2);
+/// ```
+pub fn scrub_to_secs(pos: u32, end_secs: f64) -> f64 {
+    if pos >= SCRUB_STEPS {
+        end_secs
+    } else {
+        end_secs * pos as f64 / SCRUB_STEPS as f64
+    }
+}
+
+/// The scrub position showing `t`.
+pub fn secs_to_scrub(t: f64, end_secs: f64) -> u32 {
+    if end_secs <= 0.0 {
+        return SCRUB_STEPS;
+    }
+    ((t / end_secs).clamp(0.0, 1.0) * SCRUB_STEPS as f64).round() as u32
+}
+
+/// Playback speeds, as multiples of the default pace (a whole run in [`DEFAULT_PLAY_WALL_SECS`]).
+pub const SPEEDS: [f64; 7] = [0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
+/// At speed 1, a whole run plays in this many wall-clock seconds.
+pub const DEFAULT_PLAY_WALL_SECS: f64 = 6.0;
+
+/// Moves the cursor by one animation frame of `wall_dt_secs`: a run of `end_secs` plays in
+/// [`DEFAULT_PLAY_WALL_SECS`] / `speed`. Returns the new time and whether playback reached the end.
+///
+/// ```
+/// use allreduce_lab::ui::logic::advance;
+/// let (t, done) = advance(0.0, 1.0, 1.0, 6.0);
+/// assert_eq!((t, done), (1.0, false));
+/// assert_eq!(advance(5.5, 1.0, 1.0, 6.0), (6.0, true));
+/// ```
+pub fn advance(t: f64, wall_dt_secs: f64, speed: f64, end_secs: f64) -> (f64, bool) {
+    // A long pause (a hidden tab) must not jump the whole run.
+    let dt = wall_dt_secs.clamp(0.0, 0.1);
+    let next = t + dt * speed * end_secs / DEFAULT_PLAY_WALL_SECS;
+    if next >= end_secs {
+        (end_secs, true)
+    } else {
+        (next, false)
+    }
+}
+
+/// A distinct, calm colour for chunk `c` of `chunks` (hues spread evenly around the wheel).
+pub fn chunk_hue(c: usize, chunks: usize) -> f64 {
+    if chunks <= 12 {
+        (c as f64 * 360.0 / chunks.max(1) as f64 + 200.0) % 360.0
+    } else {
+        // Golden-angle steps keep neighbours apart when there are many chunks.
+        (c as f64 * 137.507_764 + 200.0) % 360.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::presets::PRESETS;
+    use crate::sim::units::{parse_bandwidth, parse_duration};
+
+    #[test]
+    fn ladders_are_increasing_and_span_their_bounds() {
+        for (l, lo, hi) in [
+            (bandwidth_ladder_mbps(), 1_000, 16_000_000),
+            (size_ladder_bytes(), 1_000, 16_000_000_000),
+        ] {
+            assert_eq!(l[0], lo);
+            assert_eq!(*l.last().unwrap(), hi);
+            assert!(l
+                .windows(2)
+                .all(|w| w[0] < w[1] && (w[1] as f64 / w[0] as f64) < 1.3));
+        }
+        assert_eq!(latency_ladder_ns()[0], 0);
+        assert!(bandwidth_ladder_mbps().contains(&400_000));
+        assert!(bandwidth_ladder_mbps().contains(&3_200_000));
+    }
+
+    #[test]
+    fn slider_positions_round_trip_every_ladder_value() {
+        let l = size_ladder_bytes();
+        for (i, &v) in l.iter().enumerate() {
+            assert_eq!(slider_position(&l, v), i);
+            assert_eq!(slider_value(&l, i), v);
+        }
+        assert_eq!(slider_value(&l, 10_000), *l.last().unwrap());
+    }
+
+    #[test]
+    fn flags_parse_back_to_the_exact_values() {
+        for mbps in bandwidth_ladder_mbps() {
+            let bw = parse_bandwidth(&bandwidth_flag(mbps)).unwrap();
+            assert_eq!(bw.bytes_per_sec(), mbps as f64 * 1e6 / 8.0, "{mbps}");
+        }
+        for ns in latency_ladder_ns() {
+            let secs = parse_duration(&latency_flag(ns)).unwrap();
+            assert!((secs - ns as f64 * 1e-9).abs() <= 1e-18, "{ns}");
+        }
+        assert_eq!(latency_flag(5000), "5us");
+        assert_eq!(bandwidth_flag(400_000), "400Gbps");
+        assert_eq!(bandwidth_flag(1_250), "1250Mbps");
+    }
+
+    #[test]
+    fn labels_show_both_bandwidth_units() {
+        assert_eq!(bandwidth_label(400_000), "50 GB/s · 400 Gbps");
+        assert_eq!(latency_label(0), "0 (ideal)");
+        assert_eq!(latency_label(1500), "1.5 µs");
+        assert_eq!(size_label(100_000_000), "100 MB");
+    }
+
+    #[test]
+    fn presets_round_trip_through_the_controls() {
+        // The controls go through the CLI's flag strings ("5us" parses to 5 × 1e-6, a hair off the
+        // literal 5e-6), so compare what matters: the simulated time.
+        for p in &PRESETS {
+            let c = Controls::from_preset(p);
+            let ours = crate::sim::scenario::simulate(&c.scenario(Algorithm::Ring).unwrap(), false);
+            let theirs = crate::sim::scenario::simulate(&p.scenario(), false);
+            let (a, b) = (
+                ours.unwrap().trace.time_secs,
+                theirs.unwrap().trace.time_secs,
+            );
+            assert!((a - b).abs() <= 1e-9 * b, "{}: {a} vs {b}", p.name);
+            assert_eq!(c.shape(), {
+                let TopologySpec::Cluster {
+                    racks,
+                    nodes_per_rack,
+                    gpus_per_node,
+                    ..
+                } = p.scenario().topology
+                else {
+                    unreachable!()
+                };
+                (racks, nodes_per_rack, gpus_per_node)
+            });
+        }
+    }
+
+    #[test]
+    fn every_gpu_count_gives_an_exact_cluster_shape() {
+        for &n in &GPU_COUNTS {
+            for &g in &GPUS_PER_NODE {
+                for &npr in &NODES_PER_RACK {
+                    let (k, m, gg) = cluster_shape(n, g, npr);
+                    assert_eq!(k * m * gg, n);
+                    assert!(gg <= g && m <= npr);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_cli_command_names_every_parameter() {
+        let c = Controls::default();
+        let cmd = c.cli_command(Algorithm::TreeBinary);
+        for flag in [
+            "--topology cluster",
+            "--intra-bw",
+            "--rack-lat",
+            "--size 100000000",
+            "--segments 1",
+        ] {
+            assert!(cmd.contains(flag), "{cmd}");
+        }
+        assert!(!c.cli_command(Algorithm::Ring).contains("--segments"));
+    }
+
+    #[test]
+    fn playback_clamps_long_frames_and_stops_at_the_end() {
+        let (t, done) = advance(0.0, 10.0, 1.0, 6.0);
+        assert!((t - 0.1).abs() < 1e-12 && !done);
+        assert!((advance(0.0, 0.05, 8.0, 6.0).0 - 0.4).abs() < 1e-12);
+        assert_eq!(scrub_to_secs(0, 3.0), 0.0);
+        assert_eq!(secs_to_scrub(10.0, 3.0), SCRUB_STEPS);
+        assert_eq!(secs_to_scrub(0.0, 0.0), SCRUB_STEPS);
+    }
+
+    #[test]
+    fn chunk_hues_stay_on_the_wheel() {
+        for c in 0..100 {
+            assert!((0.0..360.0).contains(&chunk_hue(c, 100)));
+        }
+        assert_ne!(chunk_hue(0, 4), chunk_hue(1, 4));
+    }
+}
