@@ -281,6 +281,7 @@ pub fn simulation_json(scenario: &Scenario, sim: &Simulation) -> Value {
             "bandwidth_GBps": l.bandwidth.gbytes_per_sec(),
             "bytes": t.links[id].bytes,
             "busy_fraction": t.busy_fraction(id),
+            "utilisation": t.utilisation(id),
         })).collect::<Vec<_>>(),
         "auto": sim.auto.as_ref().map(|a| json!({
             "chosen": a.chosen.name(),
@@ -354,12 +355,13 @@ pub fn simulation_table(sim: &Simulation) -> String {
     if let Some(l) = t.busiest_link() {
         let link = &topo.links()[l];
         out += &format!(
-            "\n  busiest link {} → {} ({}, {}): {} carried, busy {:.1}% of the time\n",
+            "\n  busiest link {} → {} ({}, {}): {} carried, {:.1}% utilised, busy {:.1}% of the time\n",
             link.from,
             link.to,
             tier_name(link.tier),
             format_bandwidth(link.bandwidth),
             format_bytes(t.links[l].bytes),
+            t.utilisation(l) * 100.0,
             t.busy_fraction(l) * 100.0
         );
     }
@@ -401,7 +403,12 @@ fn cmd_simulate(args: &[String]) -> Result<String, String> {
         };
         return Err(format!(
             "the result did not verify: {}\n{report}",
-            sim.trace.verification.as_ref().err().cloned().unwrap_or_default()
+            sim.trace
+                .verification
+                .as_ref()
+                .err()
+                .cloned()
+                .unwrap_or_default()
         ));
     }
     Ok(if flags.has("json") {

@@ -233,10 +233,20 @@ impl Trace {
         }
     }
 
-    /// The link that carried the most bytes (ties: the lowest id).
+    /// Bytes carried over what the link could have carried in the whole run, in [0, 1].
+    pub fn utilisation(&self, link: usize) -> f64 {
+        let cap = self.topology.links()[link].bandwidth.bytes_per_sec();
+        if self.time_secs > 0.0 {
+            self.links[link].bytes / (cap * self.time_secs)
+        } else {
+            0.0
+        }
+    }
+
+    /// The link with the highest utilisation (ties: the lowest id).
     pub fn busiest_link(&self) -> Option<usize> {
         (0..self.links.len()).fold(None, |best: Option<usize>, l| match best {
-            Some(b) if self.links[b].bytes >= self.links[l].bytes => Some(b),
+            Some(b) if self.utilisation(b) >= self.utilisation(l) => Some(b),
             _ => Some(l),
         })
     }
