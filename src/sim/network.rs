@@ -70,7 +70,14 @@ pub struct FlowNetwork {
     // Scratch for progressive filling, indexed like `comp_links`.
     cap_left: Vec<f64>,
     unfixed: Vec<u32>,
+    share_version: Vec<u32>,
+    share_queue: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    touched: Vec<u32>,
+    is_touched: Vec<bool>,
     link_pos: Vec<u32>,
+    /// Links whose flows changed since the last rebalance, and when.
+    dirty: Vec<u32>,
+    dirty_at: f64,
 }
 
 impl FlowNetwork {
@@ -95,12 +102,22 @@ impl FlowNetwork {
             comp_flows: Vec::new(),
             cap_left: Vec::new(),
             unfixed: Vec::new(),
+            share_version: Vec::new(),
+            share_queue: BinaryHeap::new(),
+            touched: Vec::new(),
+            is_touched: Vec::new(),
             link_pos: vec![NONE; n],
+            dirty: Vec::new(),
+            dirty_at: 0.0,
         }
     }
 
     /// Starts streaming `bytes` (> 0) for flow `id` over `links` at time `now`.
+    ///
+    /// Rates are recomputed lazily, once for all the flows started or finished at the same instant
+    /// (see [`next_finish`](Self::next_finish)).
     pub fn start(&mut self, id: u32, links: &[u32], bytes: f64, now: f64) -> FlowSlot {
+        self.mark_dirty_at(now);
         let mut arr = [0u32; 6];
         arr[..links.len()].copy_from_slice(links);
         let flow = Flow {
@@ -133,16 +150,30 @@ impl FlowNetwork {
             self.link_flows[l].push(slot);
             self.link_bytes[l] += bytes;
         }
-        self.rebalance(links, now);
+        self.dirty.extend_from_slice(links);
         FlowSlot(slot)
     }
 
     /// The earliest finishing flow: `(time, slot)`, or `None` when nothing streams.
     pub fn next_finish(&mut self) -> Option<(f64, FlowSlot)> {
+        self.flush();
         while let Some(&Reverse((bits, version, slot))) = self.finish_queue.peek() {
             let f = &self.flows[slot as usize];
             if f.version == version && f.len > 0 {
                 return Some((f64::from_bits(bits), FlowSlot(slot)));
+            }
+            self.finish_queue.pop();
+        }
+        None
+    }
+
+    /// Another flow due to finish by `now` under the rates already computed, without recomputing
+    /// them: lets a caller finish every flow of one instant before rates are settled once.
+    pub fn finished_by(&mut self, now: f64) -> Option<FlowSlot> {
+        while let Some(&Reverse((bits, version, slot))) = self.finish_queue.peek() {
+            let f = &self.flows[slot as usize];
+            if f.version == version && f.len > 0 {
+                return (f64::from_bits(bits) <= now).then_some(FlowSlot(slot));
             }
             self.finish_queue.pop();
         }
@@ -157,10 +188,11 @@ impl FlowNetwork {
     /// Ends the flow in `slot` at `now` (its finish time from [`next_finish`](Self::next_finish)).
     pub fn finish(&mut self, slot: FlowSlot, now: f64) {
         let slot = slot.0;
-        let f = &mut self.flows[slot as usize];
-        if f.len == 0 {
+        if self.flows[slot as usize].len == 0 {
             return;
         }
+        self.mark_dirty_at(now);
+        let f = &mut self.flows[slot as usize];
         let links = f.links;
         let len = f.len as usize;
         f.len = 0;
@@ -175,11 +207,30 @@ impl FlowNetwork {
                 self.link_busy_secs[l as usize] += now - self.link_busy_since[l as usize];
             }
         }
-        self.rebalance(&links[..len], now);
+        self.dirty.extend_from_slice(&links[..len]);
+    }
+
+    /// Changes at a new instant: settle the previous instant's rates first.
+    fn mark_dirty_at(&mut self, now: f64) {
+        if !self.dirty.is_empty() && self.dirty_at != now {
+            self.flush();
+        }
+        self.dirty_at = now;
+    }
+
+    /// Recomputes the rates around every link changed since the last call.
+    fn flush(&mut self) {
+        if !self.dirty.is_empty() {
+            let seeds = std::mem::take(&mut self.dirty);
+            self.rebalance(&seeds, self.dirty_at);
+            self.dirty = seeds;
+            self.dirty.clear();
+        }
     }
 
     /// The current rate of the flow in `slot`, if it is streaming.
-    pub fn rate_of(&self, slot: FlowSlot) -> Option<f64> {
+    pub fn rate_of(&mut self, slot: FlowSlot) -> Option<f64> {
+        self.flush();
         let f = &self.flows[slot.0 as usize];
         (f.len > 0).then_some(f.bytes_per_sec)
     }
@@ -204,7 +255,8 @@ impl FlowNetwork {
     }
 
     /// Every link's rate changes, if they were recorded.
-    pub fn into_timelines(self) -> Option<Vec<Vec<RateChange>>> {
+    pub fn into_timelines(mut self) -> Option<Vec<Vec<RateChange>>> {
+        self.flush();
         self.timeline
     }
 
@@ -246,34 +298,42 @@ impl FlowNetwork {
                 }
             }
         }
-        // Progressive filling over the component.
+        // Progressive filling over the component. A link's fair share among its unfixed flows only
+        // grows as other bottlenecks are frozen, so a min-heap with lazily dropped stale entries
+        // finds the next bottleneck.
         self.cap_left.clear();
         self.unfixed.clear();
+        self.share_version.clear();
+        self.share_queue.clear();
+        self.is_touched.clear();
+        self.is_touched.resize(self.comp_links.len(), false);
         for (k, &l) in self.comp_links.iter().enumerate() {
             self.link_pos[l as usize] = k as u32;
-            self.cap_left.push(self.capacity[l as usize]);
-            self.unfixed.push(self.link_flows[l as usize].len() as u32);
+            let cap = self.capacity[l as usize];
+            let count = self.link_flows[l as usize].len() as u32;
+            self.cap_left.push(cap);
+            self.unfixed.push(count);
+            self.share_version.push(0);
+            if count > 0 {
+                self.share_queue
+                    .push(Reverse(((cap / count as f64).to_bits(), k as u32, 0)));
+            }
         }
         for &slot in &self.comp_flows {
             self.flows[slot as usize].fixed = false;
         }
         let mut left = self.comp_flows.len();
         while left > 0 {
-            // The bottleneck: the link with the smallest fair share among its unfixed flows.
-            let mut best = usize::MAX;
-            let mut best_share = f64::INFINITY;
-            for k in 0..self.comp_links.len() {
-                if self.unfixed[k] > 0 {
-                    let share = self.cap_left[k] / self.unfixed[k] as f64;
-                    if share < best_share {
-                        best_share = share;
-                        best = k;
-                    }
-                }
+            let Some(Reverse((_, k, version))) = self.share_queue.pop() else {
+                break;
+            };
+            let k = k as usize;
+            if version != self.share_version[k] || self.unfixed[k] == 0 {
+                continue;
             }
-            debug_assert!(best != usize::MAX);
-            let share = best_share.max(0.0);
-            let l = self.comp_links[best] as usize;
+            let share = (self.cap_left[k] / self.unfixed[k] as f64).max(0.0);
+            let l = self.comp_links[k] as usize;
+            self.touched.clear();
             for idx in 0..self.link_flows[l].len() {
                 let slot = self.link_flows[l][idx] as usize;
                 if self.flows[slot].fixed {
@@ -294,9 +354,26 @@ impl FlowNetwork {
                         .push(Reverse((finish.to_bits(), f.version, slot as u32)));
                 }
                 for &l2 in &f.links[..f.len as usize] {
-                    let k = self.link_pos[l2 as usize] as usize;
-                    self.cap_left[k] -= share;
-                    self.unfixed[k] -= 1;
+                    let k2 = self.link_pos[l2 as usize] as usize;
+                    self.cap_left[k2] -= share;
+                    self.unfixed[k2] -= 1;
+                    if !self.is_touched[k2] {
+                        self.is_touched[k2] = true;
+                        self.touched.push(k2 as u32);
+                    }
+                }
+            }
+            for i in 0..self.touched.len() {
+                let k2 = self.touched[i] as usize;
+                self.is_touched[k2] = false;
+                self.share_version[k2] = self.share_version[k2].wrapping_add(1);
+                if self.unfixed[k2] > 0 {
+                    let s2 = (self.cap_left[k2] / self.unfixed[k2] as f64).max(0.0);
+                    self.share_queue.push(Reverse((
+                        s2.to_bits(),
+                        k2 as u32,
+                        self.share_version[k2],
+                    )));
                 }
             }
         }

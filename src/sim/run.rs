@@ -18,7 +18,7 @@
 //! ```
 
 use super::buffers::{Buffers, Cell};
-use super::network::{FlowNetwork, FlowSlot};
+use super::network::FlowNetwork;
 use super::schedule::{Op, Schedule};
 use super::topology::Topology;
 use super::trace::{CellChange, LinkReport, RankTraffic, Trace, TransferTiming};
@@ -243,33 +243,33 @@ pub fn run(topo: &Topology, schedule: Schedule, options: &RunOptions) -> Trace {
     }
     let mut now = 0.0f64;
     loop {
+        // Everything due now happens before rates are settled again.
         let next_event = r
             .events
             .peek()
             .map(|Reverse((bits, _, _))| f64::from_bits(*bits));
-        let next_flow: Option<(f64, FlowSlot)> = r.net.next_finish();
-        match (next_event, next_flow) {
-            (None, None) => break,
-            (Some(te), Some((tf, slot))) if tf < te => {
-                now = tf;
-                let id = r.net.id(slot);
-                r.net.finish(slot, now);
-                r.arrived(id, now);
-            }
-            (None, Some((tf, slot))) => {
-                now = tf;
-                let id = r.net.id(slot);
-                r.net.finish(slot, now);
-                r.arrived(id, now);
-            }
-            (Some(te), _) => {
-                now = te;
-                let Some(Reverse((_, _, ev))) = r.events.pop() else {
-                    break;
-                };
+        if let Some(te) = next_event.filter(|&te| te <= now) {
+            now = now.max(te);
+            if let Some(Reverse((_, _, ev))) = r.events.pop() {
                 match ev {
                     Event::FirstByte(t) => r.first_byte(t, now),
                     Event::Reduced(t) => r.complete(t, now),
+                }
+            }
+            continue;
+        }
+        match (next_event, r.net.next_finish()) {
+            (None, None) => break,
+            (Some(te), Some((tf, _))) if te <= tf => now = te,
+            (Some(te), None) => now = te,
+            (_, Some((tf, slot))) => {
+                now = tf;
+                let mut slot = Some(slot);
+                while let Some(s) = slot {
+                    let id = r.net.id(s);
+                    r.net.finish(s, now);
+                    r.arrived(id, now);
+                    slot = r.net.finished_by(now);
                 }
             }
         }

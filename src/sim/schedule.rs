@@ -15,8 +15,8 @@
 //! let t1 = b.add(1, 0, 0..1, Op::Copy, 1, Phase::AllGather, &[t0]);
 //! let s = b.build();
 //! assert_eq!(s.len(), 2);
-//! assert_eq!(s.deps(t1), &[t0]);
-//! assert_eq!(s.bytes(t1), 100);
+//! assert_eq!(s.deps(t1 as usize), &[t0]);
+//! assert_eq!(s.bytes(t1 as usize), 100);
 //! ```
 
 use serde::{Deserialize, Serialize};

@@ -175,18 +175,19 @@ pub fn parse_bandwidth(text: &str) -> Result<Bandwidth, UnitError> {
 pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
     const ALLOWED: &str = "'5us', '1.5ms', '100ns', '0' (units ns, us, µs, ms, s)";
     let (value, unit) = split_number(text, "duration", ALLOWED)?;
-    let scale = match unit.as_str() {
+    // Divide rather than multiply by 1e-6: 5 / 1e6 is the double nearest 5 µs, 5 × 1e-6 is not.
+    let per_sec = match unit.as_str() {
         "" | "s" => 1.0,
-        "ms" => 1e-3,
-        "us" | "µs" => 1e-6,
-        "ns" => 1e-9,
+        "ms" => 1e3,
+        "us" | "µs" => 1e6,
+        "ns" => 1e9,
         _ => {
             return Err(UnitError(format!(
                 "duration '{text}' has an unknown unit '{unit}'; expected e.g. {ALLOWED}"
             )))
         }
     };
-    let secs = value * scale;
+    let secs = value / per_sec;
     if secs < 0.0 {
         return Err(UnitError(format!("duration '{text}' must not be negative")));
     }
