@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what building and testing allreduce-lab needs, skipping whatever is already there.
+# Needs only the Rust toolchain, Node/npm and Debian's apt; reaches only the package registries.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+log() { printf '\n== %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! trunk --version 2>/dev/null | grep -q '0.21.14'; then
+  log "installing trunk 0.21.14 (about 8 minutes on 2 cores)"
+  cargo install --locked trunk --version 0.21.14
+fi
+
+# wasm-bindgen-cli must match the wasm-bindgen version in Cargo.lock exactly.
+wb_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if ! wasm-bindgen --version 2>/dev/null | grep -q " ${wb_version}\$"; then
+  log "installing wasm-bindgen-cli ${wb_version}"
+  cargo install wasm-bindgen-cli --version "${wb_version}" --force
+fi
+
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  log "installing Debian's chromium and chromium-driver"
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+fi
+
+if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund
+fi
