@@ -92,6 +92,23 @@ pub const NODES_PER_RACK: [usize; 6] = [1, 2, 4, 8, 16, 32];
 /// Pipeline segments the tree algorithms' slider offers.
 pub const SEGMENTS: [usize; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 
+/// Pipelined trees cost the simulator about ranks × segments concurrent flows; the app keeps that
+/// product at most this so that every slider change re-simulates quickly.
+pub const MAX_RANK_SEGMENTS: usize = 1024;
+
+/// The most segments the app uses with `gpus` GPUs: a power of two, at least 1.
+///
+/// ```
+/// use allreduce_lab::ui::logic::max_segments;
+/// assert_eq!(max_segments(8), 128);
+/// assert_eq!(max_segments(256), 4);
+/// assert_eq!(max_segments(1024), 1);
+/// ```
+pub fn max_segments(gpus: usize) -> usize {
+    let cap = (MAX_RANK_SEGMENTS / gpus.max(1)).max(1);
+    1 << (usize::BITS - 1 - cap.leading_zeros())
+}
+
 /// Above this many GPUs the figure aggregates ranks into nodes or racks.
 pub const DETAILED_MAX_RANKS: usize = 64;
 
@@ -255,6 +272,11 @@ impl Controls {
         cluster_shape(self.gpus, self.gpus_per_node, self.nodes_per_rack)
     }
 
+    /// The segments the run uses: the chosen ones, within [`max_segments`].
+    pub fn effective_segments(&self) -> usize {
+        self.segments.clamp(1, max_segments(self.gpus))
+    }
+
     /// The `simulate` flags of the CLI for this configuration with `algorithm`.
     pub fn cli_args(&self, algorithm: Algorithm) -> Vec<String> {
         let mut args: Vec<String> = vec!["--algorithm".into(), algorithm.name().into()];
@@ -286,7 +308,7 @@ impl Controls {
         }
         flag("size", self.size_bytes.to_string());
         if algorithm.is_tree() {
-            flag("segments", self.segments.to_string());
+            flag("segments", self.effective_segments().to_string());
         }
         args
     }
@@ -331,7 +353,7 @@ impl Controls {
             algorithm,
             size_bytes: parse_size(&self.size_bytes.to_string()).map_err(|e| e.0)?,
             segments: if algorithm.is_tree() {
-                self.segments
+                self.effective_segments()
             } else {
                 1
             },

@@ -1,5 +1,25 @@
 //! The browser app: Yew function components that render a [`crate::sim::trace::Trace`] at one
-//! simulated-time cursor. They never recompute physics; [`logic`] holds the app's pure arithmetic
-//! (slider ladders, labels, the cursor) and compiles natively so that it is tested with `cargo test`.
+//! simulated-time cursor. They never recompute physics. [`logic`], [`layout`] and [`view`] hold the
+//! app's pure parts (slider ladders, labels, the cursor, geometry) and compile natively so that
+//! `cargo test` covers them; the components are wasm32 only.
 
+pub mod layout;
 pub mod logic;
+pub mod view;
+
+#[cfg(target_arch = "wasm32")]
+mod app;
+#[cfg(target_arch = "wasm32")]
+mod figure;
+#[cfg(target_arch = "wasm32")]
+mod hooks;
+#[cfg(target_arch = "wasm32")]
+mod panels;
+#[cfg(target_arch = "wasm32")]
+mod state;
+
+/// Mounts the app on the page's body.
+#[cfg(target_arch = "wasm32")]
+pub fn start() {
+    yew::Renderer::<app::App>::new().render();
+}

@@ -1,0 +1,207 @@
+//! The app: state, the two simulations (A and, when comparing, B), the animation loop, keyboard
+//! shortcuts, and the page layout.
+
+use super::figure::{Buffers, Figure, LinkInfo, LinkTimeline};
+use super::hooks::{use_animation_frames, use_window_keys};
+use super::logic::Controls;
+use super::panels::{ControlsPanel, Results, Transport};
+use super::state::{Action, AppState, Side};
+use super::view::SimView;
+use crate::sim::algorithms::Algorithm;
+use crate::sim::replay::{next_step_end, previous_step_end};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// A simulation shared between components; compared by identity so that unchanged runs are not
+/// re-rendered.
+#[derive(Clone)]
+pub struct Shared(pub Rc<SimView>);
+
+impl PartialEq for Shared {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+#[hook]
+fn use_simulation(controls: &Controls, algorithm: Algorithm) -> Shared {
+    let view = use_memo((controls.clone(), algorithm), |(c, a)| {
+        let started = now_ms();
+        let mut view = SimView::build(c, *a);
+        view.sim_ms = now_ms() - started;
+        view
+    });
+    Shared(view)
+}
+
+/// The end of the shared cursor: the longer of the runs on screen.
+fn end_secs(a: &SimView, b: Option<&SimView>) -> f64 {
+    a.end_secs().max(b.map_or(0.0, |b| b.end_secs()))
+}
+
+/// The next (or previous) step boundary of any run on screen.
+fn step_target(a: &SimView, b: Option<&SimView>, t: f64, forward: bool) -> f64 {
+    let one = |v: &SimView| {
+        v.trace().map(|tr| {
+            if forward {
+                next_step_end(tr, t)
+            } else {
+                previous_step_end(tr, t)
+            }
+        })
+    };
+    let targets = [Some(one(a)), b.map(one)];
+    let found = targets.into_iter().flatten().flatten();
+    if forward {
+        found
+            .filter(|&x| x > t)
+            .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.min(x))))
+            .unwrap_or(end_secs(a, b))
+    } else {
+        found
+            .filter(|&x| x < t)
+            .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
+            .unwrap_or(0.0)
+    }
+}
+
+#[component]
+pub fn App() -> Html {
+    let state = use_reducer(AppState::default);
+    let sim_a = use_simulation(&state.controls, state.controls.algorithm);
+    let sim_b = use_simulation(&state.controls, state.algorithm_b);
+    let b = state.compare.then_some(&*sim_b.0);
+    let end = end_secs(&sim_a.0, b);
+    let t = state.t_secs.min(end);
+
+    {
+        let dispatch = state.dispatcher();
+        use_animation_frames(
+            state.playing,
+            Callback::from(move |wall_dt_secs: f64| {
+                dispatch.dispatch(Action::Tick {
+                    wall_dt_secs,
+                    end_secs: end,
+                })
+            }),
+        );
+    }
+
+    let step = {
+        let (a, bv, dispatch) = (sim_a.clone(), sim_b.clone(), state.dispatcher());
+        let compare = state.compare;
+        Callback::from(move |forward: bool| {
+            let b = compare.then_some(&*bv.0);
+            dispatch.dispatch(Action::Seek(step_target(&a.0, b, t, forward)));
+        })
+    };
+    let toggle = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |_| dispatch.dispatch(Action::TogglePlay { end_secs: end }))
+    };
+    {
+        let (step, toggle) = (step.clone(), toggle.clone());
+        use_window_keys(Callback::from(move |key: String| match key.as_str() {
+            " " => toggle.emit(()),
+            "ArrowRight" => step.emit(true),
+            "ArrowLeft" => step.emit(false),
+            _ => {}
+        }));
+    }
+
+    let on_controls = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |c: Controls| dispatch.dispatch(Action::Controls(c)))
+    };
+    let on_compare = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |on: bool| dispatch.dispatch(Action::Compare(on)))
+    };
+    let on_algorithm_b = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |a: Algorithm| dispatch.dispatch(Action::AlgorithmB(a)))
+    };
+    let on_seek = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |t: f64| dispatch.dispatch(Action::Seek(t)))
+    };
+    let on_speed = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |i: usize| dispatch.dispatch(Action::Speed(i)))
+    };
+    let on_play = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |play: bool| {
+            dispatch.dispatch(if play { Action::Play } else { Action::Pause })
+        })
+    };
+    let on_hover = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |h: Option<(Side, usize)>| dispatch.dispatch(Action::Hover(h)))
+    };
+
+    let panel = |side: Side, sim: &Shared| {
+        let testid = if side == Side::A {
+            "figure-a"
+        } else {
+            "figure-b"
+        };
+        let hover = state.hover.filter(|h| h.0 == side).map(|h| h.1);
+        html! {
+            <section class="run" data-testid={testid}>
+                <Figure sim={sim.clone()} t_secs={t} side={side} hover={hover} on_hover={on_hover.clone()} />
+                <LinkInfo sim={sim.clone()} t_secs={t} line={hover} />
+                <Results sim={sim.clone()} />
+                <Buffers sim={sim.clone()} t_secs={t} />
+                <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} />
+            </section>
+        }
+    };
+
+    html! {
+        <div class="app">
+            <header class="masthead">
+                <h1>{ "allreduce-lab" }</h1>
+                <p class="tagline">{ "Watch AllReduce happen: real buffers, real reductions, a flow-level network. Every number below comes from the simulation." }</p>
+            </header>
+            <div class="layout">
+                <ControlsPanel
+                    controls={state.controls.clone()}
+                    compare={state.compare}
+                    algorithm_b={state.algorithm_b}
+                    on_change={on_controls}
+                    on_compare={on_compare}
+                    on_algorithm_b={on_algorithm_b}
+                    cli_a={sim_a.0.cli.clone()}
+                    cli_b={state.compare.then(|| sim_b.0.cli.clone())}
+                />
+                <main class="stage">
+                    <Transport
+                        t_secs={t}
+                        end_secs={end}
+                        playing={state.playing}
+                        speed={state.speed}
+                        on_toggle={toggle}
+                        on_play={on_play}
+                        on_step={step}
+                        on_seek={on_seek}
+                        on_speed={on_speed}
+                    />
+                    <div class={classes!("runs", state.compare.then_some("compare"))}>
+                        { panel(Side::A, &sim_a) }
+                        if state.compare { { panel(Side::B, &sim_b) } }
+                    </div>
+                </main>
+            </div>
+            <footer class="foot">
+                { "Keyboard: space plays or pauses, ← and → step between algorithm steps. Everything runs in your browser, offline." }
+            </footer>
+        </div>
+    }
+}

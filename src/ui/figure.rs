@@ -1,0 +1,450 @@
+//! The figures: the cluster with its links loaded and chunks moving, each rank's buffer, the hovered
+//! link's numbers, and a per-link timeline. All read one trace at one cursor.
+
+use super::app::Shared;
+use super::layout::{link_name, DrawnLink};
+use super::logic::chunk_hue;
+use super::state::Side;
+use crate::sim::replay::link_load_at;
+use crate::sim::topology::Tier;
+use crate::sim::trace::Trace;
+use crate::sim::units::{
+    format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
+};
+use yew::prelude::*;
+
+/// At most this many chunks in flight are drawn (the rest would only be a blur).
+const MAX_TOKENS: usize = 512;
+
+pub fn tier_class(tier: Tier) -> &'static str {
+    match tier {
+        Tier::Gpu => "tier-gpu",
+        Tier::Node => "tier-node",
+        Tier::Rack => "tier-rack",
+    }
+}
+
+pub fn tier_title(tier: Tier, uniform: bool) -> &'static str {
+    match tier {
+        Tier::Gpu if uniform => "rank port",
+        Tier::Gpu => "NVLink (GPU ↔ node switch)",
+        Tier::Node => "NIC (node ↔ rack switch)",
+        Tier::Rack => "uplink (rack ↔ spine)",
+    }
+}
+
+fn chunk_colour(c: usize, chunks: usize) -> String {
+    format!("hsl({:.0} 62% 52%)", chunk_hue(c, chunks))
+}
+
+/// The load of a drawn line: its links' total rate over their total capacity.
+fn line_load(trace: &Trace, line: &DrawnLink, t: f64) -> f64 {
+    let (mut rate, mut cap) = (0.0, 0.0);
+    for &l in &line.links {
+        let c = trace.topology.links()[l].bandwidth.bytes_per_sec();
+        rate += link_load_at(trace, l, t) * c;
+        cap += c;
+    }
+    if cap > 0.0 {
+        (rate / cap).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct FigureProps {
+    pub sim: Shared,
+    pub t_secs: f64,
+    pub side: Side,
+    pub hover: Option<usize>,
+    pub on_hover: Callback<Option<(Side, usize)>>,
+}
+
+#[component]
+pub fn Figure(props: &FigureProps) -> Html {
+    let view = &props.sim.0;
+    let title = html! {
+        <h2 class="run-title">
+            <span class="alg" data-testid="figure-algorithm">{ view.result.as_ref().map_or(view.requested, |s| s.algorithm).name() }</span>
+            if let Ok(sim) = &view.result {
+                if sim.auto.is_some() { <span class="muted">{ " (chosen by auto)" }</span> }
+            }
+        </h2>
+    };
+    let Some(trace) = view.trace() else {
+        let msg = view.result.as_ref().err().cloned().unwrap_or_default();
+        return html! {
+            <div class="figure-wrap">
+                { title }
+                <p class="error" role="alert" data-testid="scenario-error">{ msg }</p>
+            </div>
+        };
+    };
+    let t = props.t_secs;
+    let layout = &view.layout;
+    let n = trace.topology.ranks();
+    let chunks = trace.schedule.chunks();
+    let cells = view.replay.cells_at(trace, t);
+    let uniform = trace.topology.is_uniform();
+
+    let boxes = layout.racks.iter().map(|b| html! {
+        <g class="rack-box">
+            <rect x={f(b.rect.x)} y={f(b.rect.y)} width={f(b.rect.w)} height={f(b.rect.h)} rx="10" />
+            <text x={f(b.rect.x + 8.0)} y={f(b.rect.y + 14.0)}>{ &b.label }</text>
+        </g>
+    }).chain(layout.nodes.iter().map(|b| html! {
+        <g class="node-box">
+            <rect x={f(b.rect.x)} y={f(b.rect.y)} width={f(b.rect.w)} height={f(b.rect.h)} rx="7" />
+        </g>
+    })).collect::<Html>();
+
+    let lines = layout.lines.iter().enumerate().map(|(i, line)| {
+        let load = line_load(trace, line, t);
+        let width = 1.2 + 5.0 * load;
+        let opacity = 0.28 + 0.72 * load;
+        let hovered = props.hover == Some(i);
+        let enter = {
+            let (cb, side) = (props.on_hover.clone(), props.side);
+            Callback::from(move |_: MouseEvent| cb.emit(Some((side, i))))
+        };
+        let (x1, y1, x2, y2) = (f(line.from.x), f(line.from.y), f(line.to.x), f(line.to.y));
+        html! {
+            <g class={classes!("link", tier_class(line.tier), hovered.then_some("hovered"))}
+               data-testid="link" data-load={format!("{load:.3}")} data-line={i.to_string()}>
+                <line class="wire" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()}
+                      style={format!("stroke-width:{width:.2};opacity:{opacity:.2}")} />
+                <line class="hit" x1={x1} y1={y1} x2={x2} y2={y2} onmouseenter={enter.clone()} onclick={enter} />
+            </g>
+        }
+    }).collect::<Html>();
+
+    let switches = layout
+        .switches
+        .iter()
+        .map(|s| {
+            html! {
+                <g class="switch">
+                    <rect x={f(s.at.x - 9.0)} y={f(s.at.y - 6.0)} width="18" height="12" rx="3" />
+                    <text x={f(s.at.x + 13.0)} y={f(s.at.y + 4.0)}>{ &s.label }</text>
+                </g>
+            }
+        })
+        .collect::<Html>();
+
+    let complete_share = |lo: usize, hi: usize| {
+        let row = &cells[lo * chunks..hi * chunks];
+        row.iter().filter(|&&c| c as usize == n).count() as f64 / row.len().max(1) as f64
+    };
+
+    let gpus = layout.gpus.iter().enumerate().map(|(r, p)| {
+        let s = layout.gpu_size;
+        let done = complete_share(r, r + 1);
+        html! {
+            <g class="gpu" data-testid={format!("gpu-{r}")}>
+                <rect class="gpu-body" x={f(p.x - s / 2.0)} y={f(p.y - s / 2.0)} width={f(s)} height={f(s)} rx="4" />
+                <rect class="gpu-done" x={f(p.x - s / 2.0)} y={f(p.y + s / 2.0 + 3.0)} width={f(s * done)} height="3" rx="1.5" />
+                <text class="gpu-label" x={f(p.x)} y={f(p.y + 4.0)}>{ r }</text>
+            </g>
+        }
+    }).collect::<Html>();
+
+    let units = layout.units.iter().map(|u| {
+        let done = complete_share(u.first_rank, u.first_rank + u.ranks);
+        let ports: Vec<usize> = (u.first_rank..u.first_rank + u.ranks).collect();
+        let port_load = line_load(trace, &DrawnLink { links: ports, tier: Tier::Gpu, from: Default::default(), to: Default::default(), up: true }, t);
+        let r = &u.rect;
+        html! {
+            <g class="unit" data-testid="unit">
+                <rect class="unit-body" x={f(r.x)} y={f(r.y)} width={f(r.w)} height={f(r.h)} rx="5" />
+                <rect class="unit-done" x={f(r.x)} y={f(r.y + r.h * (1.0 - done))} width={f(r.w)} height={f(r.h * done)} rx="5" />
+                <rect class="unit-load tier-gpu" x={f(r.x + 3.0)} y={f(r.y + 3.0)} width={f((r.w - 6.0) * port_load)} height="4" />
+                <text class="unit-label" transform={format!("translate({:.1},{:.1}) rotate(-90)", r.x + r.w / 2.0 + 4.0, r.y + r.h - 6.0)}>{ &u.label }</text>
+            </g>
+        }
+    }).collect::<Html>();
+
+    let tokens = if layout.detailed {
+        view.replay.in_flight(trace, t).into_iter().take(MAX_TOKENS).filter_map(|fl| {
+            let tr = trace.transfer(fl.transfer);
+            let route = trace.route(fl.transfer);
+            let at = layout.along_route(route.links(), fl.progress)?;
+            let c = tr.chunk_lo as usize;
+            let held = cells[tr.src as usize * chunks + c];
+            let frac = held as f64 / n as f64;
+            let s = 11.0;
+            let colour = chunk_colour(c, chunks);
+            Some(html! {
+                <g class="token" data-testid="chunk-in-flight" data-chunk={c.to_string()} data-fill={held.to_string()}
+                   data-transfer={fl.transfer.to_string()} transform={format!("translate({:.1},{:.1})", at.x, at.y)}>
+                    <rect class="token-shell" x={f(-s / 2.0)} y={f(-s / 2.0)} width={f(s)} height={f(s)} rx="2.5" style={format!("stroke:{colour}")} />
+                    <rect x={f(-s / 2.0)} y={f(s / 2.0 - s * frac)} width={f(s)} height={f(s * frac)} rx="2.5" style={format!("fill:{colour}")} />
+                </g>
+            })
+        }).collect::<Html>()
+    } else {
+        Html::default()
+    };
+
+    let in_flight_count = view.replay.in_flight(trace, t).len();
+    let leave = {
+        let cb = props.on_hover.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(None))
+    };
+    let tiers: &[Tier] = if uniform {
+        &[Tier::Gpu]
+    } else {
+        &[Tier::Gpu, Tier::Node, Tier::Rack]
+    };
+    html! {
+        <div class="figure-wrap">
+            { title }
+            <svg class="figure" viewBox={format!("0 0 {:.0} {:.0}", layout.width, layout.height)}
+                 role="img" aria-label={format!("{} GPUs; {} transfers in flight", n, in_flight_count)}
+                 data-testid="cluster-figure" data-in-flight={in_flight_count.to_string()} data-t={format!("{t:e}")}
+                 data-sim-ms={format!("{:.2}", view.sim_ms)} onmouseleave={leave}>
+                { boxes }{ lines }{ switches }{ gpus }{ units }{ tokens }
+            </svg>
+            <div class="legend">
+                { for tiers.iter().map(|&tier| html! {
+                    <span class="legend-item"><svg class="swatch" viewBox="0 0 28 10"><line class={classes!("link-swatch", tier_class(tier))} x1="1" y1="5" x2="27" y2="5" /></svg>{ tier_title(tier, uniform) }</span>
+                }) }
+                <span class="legend-item muted">{ "thicker, darker = busier (share of capacity)" }</span>
+                if layout.detailed {
+                    <span class="legend-item"><span class="token-swatch" />{ format!("a chunk in flight: its colour is the chunk (of {chunks}), its fill how many of {n} ranks it holds") }</span>
+                } else {
+                    <span class="legend-item muted">{ format!("{n} GPUs: one box per {}, filled as its buffers complete; the bar on top is its GPUs' port load", layout.unit_name) }</span>
+                }
+            </div>
+        </div>
+    }
+}
+
+fn f(x: f64) -> String {
+    format!("{x:.1}")
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LinkInfoProps {
+    pub sim: Shared,
+    pub t_secs: f64,
+    pub line: Option<usize>,
+}
+
+/// The hovered (or tapped) link: bandwidth, bytes carried so far, busy share so far.
+#[component]
+pub fn LinkInfo(props: &LinkInfoProps) -> Html {
+    let view = &props.sim.0;
+    let (Some(trace), Some(i)) = (view.trace(), props.line) else {
+        return html! { <p class="link-info muted" data-testid="link-info">{ "Hover or tap a link to see its bandwidth, the bytes it carried and how busy it was." }</p> };
+    };
+    let Some(line) = view.layout.lines.get(i) else {
+        return Html::default();
+    };
+    let t = props.t_secs;
+    let bw: f64 = line
+        .links
+        .iter()
+        .map(|&l| trace.topology.links()[l].bandwidth.bytes_per_sec())
+        .sum();
+    let bytes: f64 = line
+        .links
+        .iter()
+        .map(|&l| trace.link_bytes_until(l, t))
+        .sum();
+    let busy: f64 = line
+        .links
+        .iter()
+        .map(|&l| trace.link_busy_until(l, t))
+        .sum::<f64>()
+        / line.links.len().max(1) as f64;
+    let name = if line.links.len() == 1 {
+        link_name(&trace.topology, line.links[0])
+    } else {
+        format!(
+            "{} links of {} ({})",
+            line.links.len(),
+            view.layout.unit_name,
+            if line.up { "up" } else { "down" }
+        )
+    };
+    let bw = Bandwidth::from_bytes_per_sec(bw);
+    html! {
+        <p class="link-info" data-testid="link-info">
+            <strong>{ name }</strong>{ " · " }{ tier_title(line.tier, trace.topology.is_uniform()) }
+            { " · " }{ format_bandwidth(bw) }{ " (" }{ format_bandwidth_bits(bw) }{ ")" }
+            { " · carried " }<span data-testid="link-bytes">{ format_bytes(bytes) }</span>
+            { " so far · busy " }{ if t > 0.0 { format!("{:.0}%", 100.0 * busy / t) } else { "—".into() } }{ " of the time so far" }
+        </p>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct BuffersProps {
+    pub sim: Shared,
+    pub t_secs: f64,
+}
+
+/// Each rank's buffer as a row of chunk cells, filled by how many ranks' contributions they hold.
+#[component]
+pub fn Buffers(props: &BuffersProps) -> Html {
+    let view = &props.sim.0;
+    let Some(trace) = view.trace() else {
+        return Html::default();
+    };
+    let n = trace.topology.ranks();
+    let chunks = trace.schedule.chunks();
+    let cells = view.replay.cells_at(trace, props.t_secs);
+    let complete = cells.iter().all(|&c| c as usize == n);
+    if n > super::logic::DETAILED_MAX_RANKS {
+        let done = cells.iter().filter(|&&c| c as usize == n).count();
+        return html! {
+            <div class="buffers">
+                <h3>{ "Buffers" }</h3>
+                <p data-testid="buffers-summary" data-complete={complete.to_string()}>
+                    { format!("{done} of {} chunk cells hold every rank's contribution ({:.0}%).", cells.len(), 100.0 * done as f64 / cells.len().max(1) as f64) }
+                </p>
+            </div>
+        };
+    }
+    // Many chunks are binned so a row stays readable; a bin shows its least-filled cell.
+    let bins = chunks.min(64);
+    let per_bin = chunks.div_ceil(bins);
+    let bins = chunks.div_ceil(per_bin);
+    let cell_w = (560.0 / bins as f64).min(22.0);
+    let row_h = if n <= 16 { 16.0 } else { 10.0 };
+    let label_w = 54.0;
+    let width = label_w + cell_w * bins as f64 + 8.0;
+    let height = row_h * n as f64 + 4.0;
+    let rows = (0..n).map(|r| {
+        let row = &cells[r * chunks..(r + 1) * chunks];
+        let y = r as f64 * row_h + 2.0;
+        html! {
+            <g data-testid={format!("rank-buffer-{r}")} data-complete={row.iter().all(|&c| c as usize == n).to_string()}>
+                <text class="row-label" x={f(label_w - 6.0)} y={f(y + row_h * 0.72)}>{ format!("GPU {r}") }</text>
+                { for (0..bins).map(|b| {
+                    let lo = b * per_bin;
+                    let hi = ((b + 1) * per_bin).min(chunks);
+                    let fill = row[lo..hi].iter().copied().min().unwrap_or(0);
+                    let share = fill as f64 / n as f64;
+                    let colour = chunk_colour(lo, chunks);
+                    html! {
+                        <rect class={classes!("cell", (fill as usize == n).then_some("full"))}
+                              data-fill={fill.to_string()} data-chunk={lo.to_string()}
+                              x={f(label_w + b as f64 * cell_w)} y={f(y)} width={f(cell_w - 1.5)} height={f(row_h - 2.0)} rx="2"
+                              style={format!("fill:{colour};fill-opacity:{:.2}", 0.08 + 0.92 * share)}>
+                            <title>{ format!("GPU {r}, chunk {lo}: {fill} of {n} contributions") }</title>
+                        </rect>
+                    }
+                }) }
+            </g>
+        }
+    }).collect::<Html>();
+    html! {
+        <div class="buffers">
+            <h3>{ "Buffers" }<span class="muted">{ format!(" — {n} ranks × {chunks} chunks; a cell darkens as it gathers contributions{}", if per_bin > 1 { format!(" ({per_bin} chunks per cell)") } else { String::new() }) }</span></h3>
+            <svg class="buffer-grid" viewBox={format!("0 0 {width:.0} {height:.0}")} style={format!("max-width:{:.0}px", width * 1.4)} data-complete={complete.to_string()}>
+                { rows }
+            </svg>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LinkTimelineProps {
+    pub sim: Shared,
+    pub t_secs: f64,
+    pub end_secs: f64,
+}
+
+/// At most this many links get a row in the timeline.
+const MAX_ROWS: usize = 24;
+const GANTT_W: f64 = 640.0;
+const GANTT_LABEL: f64 = 120.0;
+const GANTT_ROW: f64 = 11.0;
+
+/// The links that carried the most bytes, in id order.
+fn timeline_links(trace: &Trace) -> Vec<usize> {
+    let mut used: Vec<usize> = (0..trace.links.len())
+        .filter(|&l| trace.links[l].bytes > 0.0)
+        .collect();
+    used.sort_by(|&a, &b| {
+        trace.links[b]
+            .bytes
+            .total_cmp(&trace.links[a].bytes)
+            .then(a.cmp(&b))
+    });
+    used.truncate(MAX_ROWS);
+    used.sort_unstable();
+    used
+}
+
+/// When each link was busy (Gantt-style), with the cursor as a vertical line.
+#[component]
+pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
+    let view = &props.sim.0;
+    let Some(trace) = view.trace() else {
+        return Html::default();
+    };
+    let rows = timeline_links(trace).len();
+    let x = GANTT_LABEL
+        + GANTT_W
+            * if props.end_secs > 0.0 {
+                (props.t_secs / props.end_secs).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+    let height = rows as f64 * GANTT_ROW + 18.0;
+    html! {
+        <div class="timeline">
+            <h3>{ "When each link was busy" }<span class="muted">{ format!(" — the {rows} busiest links; darker = closer to capacity") }</span></h3>
+            <svg class="gantt" viewBox={format!("0 0 {:.0} {height:.0}", GANTT_LABEL + GANTT_W + 8.0)} data-testid="link-timeline">
+                <GanttBars sim={props.sim.clone()} end_secs={props.end_secs} />
+                <line class="cursor" x1={f(x)} x2={f(x)} y1="0" y2={f(height - 14.0)} />
+            </svg>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct GanttBarsProps {
+    sim: Shared,
+    end_secs: f64,
+}
+
+/// The static part of the timeline; it re-renders only when the run changes, not every frame.
+#[component]
+fn GanttBars(props: &GanttBarsProps) -> Html {
+    let Some(trace) = props.sim.0.trace() else {
+        return Html::default();
+    };
+    let end = props.end_secs.max(1e-30);
+    let links = timeline_links(trace);
+    let rows = links.iter().enumerate().map(|(row, &l)| {
+        let y = row as f64 * GANTT_ROW;
+        let cap = trace.topology.links()[l].bandwidth.bytes_per_sec();
+        let tl = &trace.links[l].timeline;
+        let tier = trace.topology.links()[l].tier;
+        let bars = tl.iter().enumerate().filter(|(_, c)| c.bytes_per_sec > 0.0).map(|(i, c)| {
+            let stop = tl.get(i + 1).map_or(trace.time_secs, |n| n.at_secs);
+            let x0 = GANTT_LABEL + GANTT_W * c.at_secs / end;
+            let w = (GANTT_W * (stop - c.at_secs) / end).max(0.4);
+            html! { <rect class={classes!("bar", tier_class(tier))} x={f(x0)} y={f(y + 1.0)} width={f(w)} height={f(GANTT_ROW - 2.0)}
+                          style={format!("opacity:{:.2}", 0.25 + 0.75 * (c.bytes_per_sec / cap).min(1.0))} /> }
+        }).collect::<Html>();
+        html! {
+            <g>
+                <text class="row-label" x={f(GANTT_LABEL - 6.0)} y={f(y + GANTT_ROW * 0.8)}>{ link_name(&trace.topology, l) }</text>
+                { bars }
+            </g>
+        }
+    }).collect::<Html>();
+    let axis_y = links.len() as f64 * GANTT_ROW + 12.0;
+    html! {
+        <>
+            { rows }
+            <text class="axis" x={f(GANTT_LABEL)} y={f(axis_y)}>{ "0" }</text>
+            <text class="axis end" x={f(GANTT_LABEL + GANTT_W)} y={f(axis_y)}>{ format_secs(props.end_secs) }</text>
+        </>
+    }
+}

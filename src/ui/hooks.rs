@@ -1,0 +1,78 @@
+//! Hooks over browser callbacks: the animation loop and window key presses. Handles are held in
+//! `use_mut_ref` and dropped to stop (pause, unmount); nothing is leaked with `forget`.
+
+use gloo::events::EventListener;
+use gloo::render::{request_animation_frame, AnimationFrame};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+type FrameSlot = Rc<RefCell<Option<AnimationFrame>>>;
+
+/// Requests the next frame; when it fires, schedules the one after and reports the wall-clock
+/// seconds since the previous frame (0 for the first).
+fn schedule(slot: FrameSlot, on_frame: Rc<RefCell<Callback<f64>>>, last_ms: Option<f64>) {
+    let next_slot = slot.clone();
+    let frame = request_animation_frame(move |now_ms| {
+        let dt = last_ms.map_or(0.0, |l| ((now_ms - l) / 1000.0).max(0.0));
+        let callback = on_frame.borrow().clone();
+        schedule(next_slot, on_frame, Some(now_ms));
+        callback.emit(dt);
+    });
+    *slot.borrow_mut() = Some(frame);
+}
+
+/// Calls `on_frame(wall_dt_secs)` on every animation frame while `active`.
+#[hook]
+pub fn use_animation_frames(active: bool, on_frame: Callback<f64>) {
+    let slot: FrameSlot = use_mut_ref(|| None);
+    let latest = use_mut_ref(|| on_frame.clone());
+    *latest.borrow_mut() = on_frame;
+    use_effect_with(active, move |&active| {
+        if active {
+            schedule(slot.clone(), latest, None);
+        }
+        move || {
+            slot.borrow_mut().take();
+        }
+    });
+}
+
+/// Calls `on_key(key)` for key presses on the page that are not aimed at a text field or menu
+/// (sliders keep their own arrow keys).
+#[hook]
+pub fn use_window_keys(on_key: Callback<String>) {
+    let latest = use_mut_ref(|| on_key.clone());
+    *latest.borrow_mut() = on_key;
+    use_effect_with((), move |_| {
+        let listener = web_sys::window().map(|w| {
+            EventListener::new(&w, "keydown", move |e| {
+                let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                    return;
+                };
+                if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                    return;
+                }
+                let tag = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .map(|el| el.tag_name().to_ascii_lowercase())
+                    .unwrap_or_default();
+                let key = e.key();
+                // Fields keep their keys; a focused button keeps space (it clicks).
+                if matches!(tag.as_str(), "input" | "select" | "textarea")
+                    || (tag == "button" && key == " ")
+                {
+                    return;
+                }
+                if matches!(key.as_str(), " " | "ArrowLeft" | "ArrowRight") {
+                    e.prevent_default();
+                    let callback = latest.borrow().clone();
+                    callback.emit(key);
+                }
+            })
+        });
+        move || drop(listener)
+    });
+}

@@ -1,0 +1,126 @@
+//! The app's one piece of shared state: the controls, the comparison choice and the simulated-time
+//! cursor. Every view reads the same cursor.
+
+use super::logic::{advance, Controls, SPEEDS};
+use crate::sim::algorithms::Algorithm;
+use std::rc::Rc;
+use yew::Reducible;
+
+/// Which figure a hovered link belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    A,
+    B,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AppState {
+    pub controls: Controls,
+    pub compare: bool,
+    pub algorithm_b: Algorithm,
+    /// The cursor, in simulated seconds.
+    pub t_secs: f64,
+    pub playing: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+    /// The drawn line under the pointer (or last tapped).
+    pub hover: Option<(Side, usize)>,
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        AppState {
+            controls: Controls::default(),
+            compare: false,
+            algorithm_b: Algorithm::TreeBinary,
+            t_secs: 0.0,
+            playing: true,
+            speed: 3,
+            hover: None,
+        }
+    }
+}
+
+pub enum Action {
+    /// New inputs: the scenario re-simulates; the cursor restarts.
+    Controls(Controls),
+    Compare(bool),
+    AlgorithmB(Algorithm),
+    Play,
+    Pause,
+    TogglePlay {
+        end_secs: f64,
+    },
+    /// One animation frame of `wall_dt_secs` on a run of `end_secs`.
+    Tick {
+        wall_dt_secs: f64,
+        end_secs: f64,
+    },
+    /// Jump to a time (step, scrub); pauses.
+    Seek(f64),
+    Speed(usize),
+    Hover(Option<(Side, usize)>),
+}
+
+impl Reducible for AppState {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut s = (*self).clone();
+        match action {
+            Action::Controls(c) => {
+                if c == s.controls {
+                    return self;
+                }
+                s.controls = c;
+                s.t_secs = 0.0;
+                s.hover = None;
+            }
+            Action::Compare(on) => {
+                s.compare = on;
+                s.hover = None;
+            }
+            Action::AlgorithmB(a) => {
+                s.algorithm_b = a;
+                s.t_secs = 0.0;
+            }
+            Action::Play => s.playing = true,
+            Action::Pause => s.playing = false,
+            Action::TogglePlay { end_secs } => {
+                s.playing = !s.playing;
+                // Playing from the end starts over.
+                if s.playing && s.t_secs >= end_secs {
+                    s.t_secs = 0.0;
+                }
+            }
+            Action::Tick {
+                wall_dt_secs,
+                end_secs,
+            } => {
+                if !s.playing {
+                    return self;
+                }
+                let (t, done) = advance(
+                    s.t_secs.min(end_secs),
+                    wall_dt_secs,
+                    SPEEDS[s.speed.min(SPEEDS.len() - 1)],
+                    end_secs,
+                );
+                s.t_secs = t;
+                s.playing = !done;
+            }
+            Action::Seek(t) => {
+                s.t_secs = if t.is_finite() { t.max(0.0) } else { 0.0 };
+                s.playing = false;
+            }
+            Action::Speed(i) => s.speed = i.min(SPEEDS.len() - 1),
+            Action::Hover(h) => {
+                if h == s.hover {
+                    return self;
+                }
+                s.hover = h;
+            }
+        }
+        Rc::new(s)
+    }
+}
