@@ -96,15 +96,13 @@ export async function setRange(page, testid, value) {
   }, value);
 }
 
-/** Sets a range input to the option whose aria-valuetext (label) satisfies `pred`. */
-export async function setRangeTo(page, testid, pred) {
-  const max = Number(await page.getByTestId(testid).getAttribute('max'));
-  for (let i = 0; i <= max; i++) {
-    await setRange(page, testid, i);
-    const label = await page.getByTestId(testid).getAttribute('aria-valuetext');
-    if (pred(label, i)) return label;
-  }
-  throw new Error(`no position of ${testid} matched`);
+/** Sets a ladder slider to the position of `value` (in the slider's unit, from its data-values). */
+export async function setRangeTo(page, testid, value) {
+  const values = (await page.getByTestId(testid).getAttribute('data-values')).split(',');
+  const i = values.indexOf(String(value));
+  if (i < 0) throw new Error(`${testid} offers no ${value}: ${values.join(' ')}`);
+  await setRange(page, testid, i);
+  return page.getByTestId(testid).getAttribute('aria-valuetext');
 }
 
 export async function selectOption(page, testid, value) {

@@ -363,15 +363,20 @@ const GANTT_W: f64 = 640.0;
 const GANTT_LABEL: f64 = 120.0;
 const GANTT_ROW: f64 = 11.0;
 
-/// The links that carried the most bytes, in id order.
+/// The links worth a row: the slower tiers first (uplinks, then NICs), then the most bytes; in id order.
 fn timeline_links(trace: &Trace) -> Vec<usize> {
+    let tier_rank = |l: usize| match trace.topology.links()[l].tier {
+        Tier::Rack => 0,
+        Tier::Node => 1,
+        Tier::Gpu => 2,
+    };
     let mut used: Vec<usize> = (0..trace.links.len())
         .filter(|&l| trace.links[l].bytes > 0.0)
         .collect();
     used.sort_by(|&a, &b| {
-        trace.links[b]
-            .bytes
-            .total_cmp(&trace.links[a].bytes)
+        tier_rank(a)
+            .cmp(&tier_rank(b))
+            .then(trace.links[b].bytes.total_cmp(&trace.links[a].bytes))
             .then(a.cmp(&b))
     });
     used.truncate(MAX_ROWS);
@@ -397,7 +402,7 @@ pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
     let height = rows as f64 * GANTT_ROW + 18.0;
     html! {
         <div class="timeline">
-            <h3>{ "When each link was busy" }<span class="muted">{ format!(" — the {rows} busiest links; darker = closer to capacity") }</span></h3>
+            <h3>{ "When each link was busy" }<span class="muted">{ format!(" — {rows} links, slowest tiers first; darker = closer to capacity") }</span></h3>
             <svg class="gantt" viewBox={format!("0 0 {:.0} {height:.0}", GANTT_LABEL + GANTT_W + 8.0)} data-testid="link-timeline">
                 <GanttBars sim={props.sim.clone()} end_secs={props.end_secs} />
                 <line class="cursor" x1={f(x)} x2={f(x)} y1="0" y2={f(height - 14.0)} />

@@ -1,7 +1,7 @@
 //! Hooks over browser callbacks: the animation loop and window key presses. Handles are held in
 //! `use_mut_ref` and dropped to stop (pause, unmount); nothing is leaked with `forget`.
 
-use gloo::events::EventListener;
+use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -47,7 +47,9 @@ pub fn use_window_keys(on_key: Callback<String>) {
     *latest.borrow_mut() = on_key;
     use_effect_with((), move |_| {
         let listener = web_sys::window().map(|w| {
-            EventListener::new(&w, "keydown", move |e| {
+            // Not passive: space must not also scroll the page.
+            let options = EventListenerOptions::enable_prevent_default();
+            EventListener::new_with_options(&w, "keydown", options, move |e| {
                 let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
                     return;
                 };

@@ -39,13 +39,19 @@ fn ladder_slider(
 ) -> Html {
     let pos = slider_position(&values, value);
     let max = values.len().saturating_sub(1);
+    // The values in slider order, so tests can pick one without guessing positions.
+    let listed = values
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
     let oninput =
         Callback::from(move |e: InputEvent| on.emit(slider_value(&values, input_value(&e))));
     html! {
         <label class="field">
             <span class="field-name">{ title }</span>
             <input type="range" min="0" max={max.to_string()} step="1" value={pos.to_string()}
-                   data-testid={testid} aria-valuetext={label.clone()} {oninput} />
+                   data-testid={testid} data-values={listed} aria-valuetext={label.clone()} {oninput} />
             <output class="field-value">{ label }</output>
         </label>
     }

@@ -1,0 +1,241 @@
+// What a person sees and clicks, driven in Debian's Chromium against the release build in dist/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, open, shot, setRange, setRangeTo, selectOption, timeSecs, ROOT } from './harness.mjs';
+
+let server;
+let session;
+before(async () => {
+  server = await serve();
+  session = await open(server.url);
+});
+after(async () => {
+  await session?.browser.close();
+  await server?.close();
+});
+
+/** The CLI's time for the command the page shows (`data-testid=cli-command`). */
+function cliSecs(command) {
+  const args = command.trim().split(/\s+/).slice(1); // drop "allreduce-lab"
+  const bin = path.join(ROOT, 'target', 'release', 'allreduce-lab');
+  const out = fs.existsSync(bin)
+    ? execFileSync(bin, [...args, '--json'], { encoding: 'utf8' })
+    : execFileSync('cargo', ['run', '--release', '--quiet', '--', ...args, '--json'], { cwd: ROOT, encoding: 'utf8' });
+  return JSON.parse(out).time_s;
+}
+
+async function expectCliAgrees(page, testid = 'cli-command', figure = 'figure-a') {
+  const command = await page.getByTestId(testid).textContent();
+  const ui = await timeSecs(page, figure);
+  const cli = cliSecs(command);
+  assert.ok(Number.isFinite(ui) && ui > 0, `UI time ${ui}`);
+  assert.ok(Math.abs(ui - cli) <= 1e-9 * cli, `UI ${ui} vs CLI ${cli} for: ${command}`);
+}
+
+async function pauseAt(page, scrub) {
+  if (await page.getByTestId('pause').count()) await page.getByTestId('pause').click();
+  await setRange(page, 'scrub', scrub);
+}
+
+async function fills(page) {
+  return page.$$eval('[data-testid^=rank-buffer-] rect.cell', (cells) => cells.map((c) => Number(c.getAttribute('data-fill'))));
+}
+
+async function clockSecs(page) {
+  return Number(await page.getByTestId('clock').getAttribute('data-secs'));
+}
+
+async function resetToPreset(page, name) {
+  await page.getByTestId(`preset-${name}`).click();
+  await selectOption(page, 'algorithm', 'ring');
+}
+
+test('the page loads without console errors, shows a verified run, and asks nothing of the network', async () => {
+  const { page, problems } = session;
+  await page.getByTestId('verified').first().waitFor();
+  assert.match(await page.getByTestId('verified').first().textContent(), /verified/);
+  assert.match(await page.getByTestId('time-result').first().textContent(), /s$/);
+  await pauseAt(page, 300);
+  await shot(page, '01-loaded');
+  assert.deepEqual(problems, []);
+});
+
+test('changing the GPU count and a bandwidth gives the time the CLI prints for the same scenario', async () => {
+  const { page } = session;
+  await resetToPreset(page, 'racks-800-200');
+  await expectCliAgrees(page);
+  const before = await timeSecs(page);
+  await setRangeTo(page, 'gpu-count', 32);
+  assert.equal(await page.getByTestId('shape').textContent(), '4 racks × 2 nodes × 4 GPUs');
+  await expectCliAgrees(page);
+  const label = await setRangeTo(page, 'bandwidth-rack', 100000);
+  assert.match(label, /12\.5 GB\/s/);
+  await expectCliAgrees(page);
+  assert.notEqual(await timeSecs(page), before);
+  // Trees with segments, and the uniform α-β topology.
+  await selectOption(page, 'algorithm', 'tree-binary');
+  await setRangeTo(page, 'segments', 8);
+  await expectCliAgrees(page);
+  await selectOption(page, 'topology-kind', 'uniform');
+  await setRangeTo(page, 'latency-gpu', 5000);
+  await expectCliAgrees(page);
+  for (const alg of ['ring', 'double-binary-tree', 'recursive-doubling', 'rabenseifner', 'hierarchical', 'tree-flat', 'tree-binomial', 'auto']) {
+    await selectOption(page, 'algorithm', alg);
+    await expectCliAgrees(page);
+  }
+  await shot(page, '02-uniform-auto');
+  assert.deepEqual(session.problems, []);
+});
+
+test('stepping forward and back moves chunks and updates the buffers', async () => {
+  const { page } = session;
+  await resetToPreset(page, 'nvlink-8');
+  await pauseAt(page, 0);
+  const start = await fills(page);
+  assert.equal(start.length, 8 * 8);
+  assert.ok(start.every((f) => f === 1), 'every cell starts with its own contribution');
+
+  await page.getByTestId('step-forward').click();
+  const t1 = await clockSecs(page);
+  const after1 = await fills(page);
+  assert.ok(t1 > 0);
+  assert.notDeepEqual(after1, start, 'a step reduces chunks into buffers');
+  assert.equal(after1.filter((f) => f === 2).length, 8, 'ring step 1: each rank holds one chunk of 2 contributions');
+
+  await page.getByTestId('step-forward').click();
+  const t2 = await clockSecs(page);
+  assert.ok(t2 > t1);
+  assert.notDeepEqual(await fills(page), after1);
+
+  await page.getByTestId('step-back').click();
+  assert.equal(await clockSecs(page), t1);
+  assert.deepEqual(await fills(page), after1, 'stepping back restores the buffers');
+
+  // Between two boundaries, chunks are on the wire, and they move as time passes.
+  const mid = (t1 + t2) / 2;
+  const end = await timeSecs(page);
+  await setRange(page, 'scrub', Math.round((mid / end) * 1000));
+  const tokens = page.getByTestId('figure-a').getByTestId('chunk-in-flight');
+  assert.ok((await tokens.count()) > 0, 'chunks in flight mid-step');
+  const where = await tokens.first().getAttribute('transform');
+  await setRange(page, 'scrub', Math.round((mid / end) * 1000) + 3);
+  assert.notEqual(await tokens.first().getAttribute('transform'), where, 'chunks move along their routes');
+  await page.keyboard.press('ArrowRight');
+  assert.ok((await clockSecs(page)) > mid, 'the → key steps forward');
+  await page.keyboard.press('ArrowLeft');
+  assert.ok((await clockSecs(page)) <= mid, 'the ← key steps back');
+  await shot(page, '03-mid-step');
+  assert.deepEqual(session.problems, []);
+});
+
+test('scrubbing to the end shows every buffer complete and the result verified', async () => {
+  const { page } = session;
+  for (const preset of ['two-nodes-400g', 'racks-800-200']) {
+    await resetToPreset(page, preset);
+    for (const alg of ['ring', 'tree-flat', 'double-binary-tree', 'hierarchical']) {
+      await selectOption(page, 'algorithm', alg);
+      await pauseAt(page, 1000);
+      const n = 16;
+      const all = await fills(page);
+      assert.ok(all.length > 0);
+      assert.ok(all.every((f) => f === n), `${preset}/${alg}: every cell holds all ${n} contributions`);
+      const rows = await page.$$eval('[data-testid^=rank-buffer-]', (els) => els.map((e) => e.getAttribute('data-complete')));
+      assert.equal(rows.length, n);
+      assert.ok(rows.every((r) => r === 'true'));
+      assert.equal((await page.getByTestId('verified').first().textContent()).trim(), '✓ verified');
+      assert.equal(await page.getByTestId('figure-a').getByTestId('chunk-in-flight').count(), 0);
+    }
+  }
+  await shot(page, '04-end');
+});
+
+test('play and pause, by button and by space bar', async () => {
+  const { page } = session;
+  await resetToPreset(page, 'two-nodes-400g');
+  await pauseAt(page, 0);
+  await page.getByTestId('play').click();
+  await page.waitForTimeout(400);
+  const t = await clockSecs(page);
+  assert.ok(t > 0, 'time advances while playing');
+  await page.getByTestId('pause').click();
+  const paused = await clockSecs(page);
+  await page.waitForTimeout(200);
+  assert.equal(await clockSecs(page), paused);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press(' ');
+  await page.waitForTimeout(300);
+  assert.ok((await clockSecs(page)) > paused, 'space plays');
+  await page.keyboard.press(' ');
+  assert.equal(await page.getByTestId('play').count(), 1, 'space pauses');
+});
+
+test('the comparison view shows both algorithms with one shared cursor', async () => {
+  const { page } = session;
+  await resetToPreset(page, 'racks-800-200');
+  await page.getByTestId('compare-toggle').check();
+  await selectOption(page, 'compare-algorithm', 'hierarchical');
+  await page.getByTestId('figure-b').waitFor();
+  assert.equal(await page.getByTestId('figure-a').getByTestId('figure-algorithm').textContent(), 'ring');
+  assert.equal(await page.getByTestId('figure-b').getByTestId('figure-algorithm').textContent(), 'hierarchical');
+  const a = await timeSecs(page, 'figure-a');
+  const b = await timeSecs(page, 'figure-b');
+  assert.ok(a > 0 && b > 0 && a !== b);
+  await expectCliAgrees(page, 'cli-command-b', 'figure-b');
+  await pauseAt(page, 400);
+  const ta = await page.getByTestId('figure-a').getByTestId('cluster-figure').getAttribute('data-t');
+  const tb = await page.getByTestId('figure-b').getByTestId('cluster-figure').getAttribute('data-t');
+  assert.equal(ta, tb, 'one cursor drives both figures');
+  await page.getByTestId('figure-b').locator('[data-testid=link] .hit').nth(2).hover();
+  assert.match(await page.getByTestId('figure-b').getByTestId('link-info').textContent(), /carried/);
+  await shot(page, '05-compare');
+  await page.getByTestId('compare-toggle').uncheck();
+  assert.equal(await page.getByTestId('figure-b').count(), 0);
+  assert.deepEqual(session.problems, []);
+});
+
+test('extreme inputs never panic or freeze the page, and large clusters are aggregated', async () => {
+  const { page } = session;
+  await resetToPreset(page, 'two-nodes-400g');
+  await selectOption(page, 'nodes-per-rack', '4');
+  for (const count of ['1', '2', '3', '128', '1024']) {
+    await setRangeTo(page, 'gpu-count', count);
+    for (const alg of ['ring', 'double-binary-tree', 'auto']) {
+      const started = Date.now();
+      await selectOption(page, 'algorithm', alg);
+      await page.getByTestId('figure-a').waitFor();
+      const secs = (Date.now() - started) / 1000;
+      assert.ok(secs < 10, `${count} GPUs, ${alg}: ${secs}s`);
+      const error = page.getByTestId('scenario-error');
+      if (await error.count()) {
+        assert.match(await error.textContent(), /transfers|limit/);
+      } else {
+        assert.match(await page.getByTestId('verified').first().textContent(), /verified/);
+      }
+    }
+  }
+  await selectOption(page, 'algorithm', 'hierarchical');
+  assert.ok((await page.getByTestId('figure-a').getByTestId('unit').count()) > 0, 'aggregated units above 64 GPUs');
+  await shot(page, '06-1024-aggregated');
+  for (const [id, end] of [['size', 'max'], ['bandwidth-gpu', 0], ['latency-gpu', 'max'], ['latency-node', 0], ['size', 0]]) {
+    const max = Number(await page.getByTestId(id).getAttribute('max'));
+    await setRange(page, id, end === 'max' ? max : 0);
+  }
+  await setRangeTo(page, 'gpu-count', 16);
+  await pauseAt(page, 1000);
+  assert.match(await page.getByTestId('verified').first().textContent(), /verified/);
+  assert.deepEqual(session.problems, []);
+});
+
+test('dark mode renders', async () => {
+  const dark = await open(server.url, { colorScheme: 'dark' });
+  try {
+    await pauseAt(dark.page, 350);
+    await shot(dark.page, '07-dark');
+    assert.deepEqual(dark.problems, []);
+  } finally {
+    await dark.browser.close();
+  }
+});
