@@ -4,8 +4,11 @@
 //! allowed, and a non-zero exit code.
 
 use crate::sim::algorithms::{Algorithm, MAX_SEGMENTS};
+use crate::sim::chapter::{evaluate, ModelPreset, CHAPTER_SCENARIOS};
 use crate::sim::scenario::{simulate, Scenario, Simulation};
+use crate::sim::sweep::sweep;
 use crate::sim::topology::{Endpoint, Tier, TopologySpec, MAX_RANKS};
+use crate::sim::training::scaling;
 use crate::sim::units::{
     format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, parse_bandwidth,
     parse_duration, parse_size, Bandwidth,
@@ -18,6 +21,8 @@ allreduce-lab — simulate AllReduce on simulated GPU ranks over a flow-level ne
 
 USAGE:
   allreduce-lab simulate [OPTIONS]     run one allreduce and report time, bandwidth and traffic
+  allreduce-lab sweep [OPTIONS]        a virtual nccl-tests: time, algbw, busbw over message sizes
+  allreduce-lab speedup [OPTIONS]      data-parallel training: speedup and step breakdown, 1..N GPUs
   allreduce-lab help                   this text
 
 SIMULATE OPTIONS:
@@ -39,6 +44,24 @@ SIMULATE OPTIONS:
   --node-bw BW  --node-lat T      node ↔ rack switch, all NICs of a node         (default 400Gbps, 2us)
   --rack-bw BW  --rack-lat T      rack ↔ spine                                   (default 200Gbps, 5us)
   --oversubscription X            rack uplink carries rack-bw / X, 1..64         (default 1)
+
+SWEEP OPTIONS (plus the scenario options above, without --size):
+  --min-size SIZE --max-size SIZE      first and last message size                (default 8B, 1GB)
+  --step-factor F                      multiply the size by F each row, 2..1024   (default 2)
+
+SPEEDUP OPTIONS (plus the scenario options above, without --size):
+  --preset ID          one of the course chapter's scenarios (sets topology, model and algorithm):
+                       eight-gpus-6-7x, bad-topology-under-4x, network-100g-over-40pct,
+                       io-bound-30pct, racks-800-200-tree-wins, inverted-400-800-ring-wins
+  --model ID           resnet50 | bert-large | gpt2-xl | 10b                       (default bert-large)
+  --parameters N       instead of --model: parameter count
+  --compute T          forward + backward on one GPU per step                      (default: the model's)
+  --gradient-bytes B   4 (fp32) or 2 (bf16/fp16)                                   (default 4)
+  --overlap X          share of the backward pass that hides communication, 0..1   (default 0)
+  --backward-share X   share of compute in the backward pass, 0..1                 (default 0.667)
+  --input SIZE         bytes each GPU reads per step                               (default: the model's)
+  --storage-bw BW      shared storage read bandwidth                               (default 10GB/s)
+  --max-gpus N         largest GPU count (counts double from 1)                    (default: the topology's)
 
 Units: B KB MB GB TB are powers of 1000, KiB MiB GiB TiB powers of 1024; GB/s is 10^9 bytes/s,
 Gbps (Gb/s) 10^9 bits/s; ns us ms s.
@@ -377,8 +400,10 @@ pub fn run_cli(args: &[String]) -> (String, i32) {
     let result = match cmd.as_str() {
         "help" | "--help" | "-h" => Ok(HELP.to_string()),
         "simulate" => cmd_simulate(rest),
+        "sweep" => cmd_sweep(rest),
+        "speedup" => cmd_speedup(rest),
         other => Err(format!(
-            "unknown command '{other}'; expected simulate or help"
+            "unknown command '{other}'; expected simulate, sweep, speedup or help"
         )),
     };
     match result {
@@ -416,4 +441,195 @@ fn cmd_simulate(args: &[String]) -> Result<String, String> {
     } else {
         simulation_table(&sim)
     })
+}
+
+fn flags_with(extra: &[&'static str]) -> Vec<&'static str> {
+    SCENARIO_FLAGS
+        .iter()
+        .copied()
+        .filter(|f| *f != "size")
+        .chain(extra.iter().copied())
+        .collect()
+}
+
+fn cmd_sweep(args: &[String]) -> Result<String, String> {
+    let known = flags_with(&["min-size", "max-size", "step-factor"]);
+    let flags = Flags::parse(args, &known)?;
+    if flags.has("help") {
+        return Ok(HELP.to_string());
+    }
+    let mut base = scenario_from_flags(&flags)?;
+    let min = flags.size("min-size", "8B")?;
+    let max = flags.size("max-size", "1GB")?;
+    let factor = flags.count("step-factor", 2, 1024)? as u64;
+    base.size_bytes = min.max(1);
+    let rows = sweep(&base, min, max, factor).map_err(|e| e.0)?;
+    let ranks = base.validate().map_err(|e| e.0)?.ranks();
+    if flags.has("json") {
+        return Ok(json!({
+            "algorithm": base.algorithm.name(),
+            "ranks": ranks,
+            "rows": rows.iter().map(|r| json!({
+                "size_bytes": r.size_bytes,
+                "count": r.count,
+                "type": "float",
+                "redop": "sum",
+                "time_us": r.time_secs * 1e6,
+                "algbw_GBps": r.algbw_bytes_per_sec / 1e9,
+                "busbw_GBps": r.busbw_bytes_per_sec / 1e9,
+                "algorithm": r.algorithm.name(),
+            })).collect::<Vec<_>>(),
+        })
+        .to_string());
+    }
+    let mut out = format!(
+        "# allreduce-lab sweep: {} on {ranks} ranks (simulated; columns as nccl-tests' all_reduce_perf)\n",
+        base.algorithm
+    );
+    out += "#\n#        size         count      type   redop         time     algbw     busbw";
+    let auto = base.algorithm == Algorithm::Auto;
+    if auto {
+        out += "  algorithm";
+    }
+    out += "\n#         (B)    (elements)                          (us)    (GB/s)    (GB/s)\n";
+    for r in &rows {
+        out += &format!(
+            "{:>13} {:>13} {:>9} {:>7} {:>12.2} {:>9.2} {:>9.2}",
+            r.size_bytes,
+            r.count,
+            "float",
+            "sum",
+            r.time_secs * 1e6,
+            r.algbw_bytes_per_sec / 1e9,
+            r.busbw_bytes_per_sec / 1e9
+        );
+        if auto {
+            out += &format!("  {}", r.algorithm);
+        }
+        out += "\n";
+    }
+    let avg = rows.iter().map(|r| r.busbw_bytes_per_sec).sum::<f64>() / rows.len().max(1) as f64;
+    out += &format!("# Avg bus bandwidth    : {:.2} GB/s\n", avg / 1e9);
+    Ok(out)
+}
+
+fn cmd_speedup(args: &[String]) -> Result<String, String> {
+    let known = flags_with(&[
+        "preset",
+        "model",
+        "parameters",
+        "compute",
+        "gradient-bytes",
+        "overlap",
+        "backward-share",
+        "input",
+        "storage-bw",
+        "max-gpus",
+    ]);
+    let flags = Flags::parse(args, &known)?;
+    if flags.has("help") {
+        return Ok(HELP.to_string());
+    }
+    let preset = match flags.get("preset") {
+        Some(id) => Some(
+            CHAPTER_SCENARIOS
+                .iter()
+                .find(|s| s.id == id)
+                .ok_or_else(|| {
+                    let ids: Vec<_> = CHAPTER_SCENARIOS.iter().map(|s| s.id).collect();
+                    format!(
+                        "--preset: unknown scenario '{id}'; expected one of: {}",
+                        ids.join(", ")
+                    )
+                })?,
+        ),
+        None => None,
+    };
+    let (topology, mut model, algorithm, segments) = match preset {
+        Some(p) => (p.topology(), p.training(), p.algorithm, 1),
+        None => {
+            let base = ModelPreset::find(flags.get("model").unwrap_or("bert-large"))
+                .map_err(|e| format!("--model: {e}"))?;
+            let mut m = base.training(0.0, 10e9);
+            if flags.get("parameters").is_some() {
+                m.parameters = flags.number("parameters", "1", 1.0, 1e13)? as u64;
+            }
+            if flags.get("compute").is_some() {
+                m.compute_secs = flags.duration("compute", "0.25")?;
+            }
+            m.bytes_per_gradient = flags.count("gradient-bytes", 4, 8)? as u32;
+            m.overlap = flags.number("overlap", "0", 0.0, 1.0)?;
+            m.backward_share = flags.number("backward-share", "0.6666666666666666", 0.0, 1.0)?;
+            if flags.get("input").is_some() {
+                m.input_bytes_per_gpu = flags.size("input", "0")? as f64;
+            }
+            m.storage_bytes_per_sec = flags.bandwidth("storage-bw", "10GB/s")?.bytes_per_sec();
+            let sc = scenario_from_flags(&flags)?;
+            (sc.topology, m, sc.algorithm, sc.segments)
+        }
+    };
+    if preset.is_some() && flags.get("overlap").is_some() {
+        model.overlap = flags.number("overlap", "0", 0.0, 1.0)?;
+    }
+    model.validate().map_err(|e| e.0)?;
+    let full = crate::sim::topology::Topology::new(&topology)
+        .map_err(|e| e.0)?
+        .ranks();
+    let max_gpus = flags.count("max-gpus", full, MAX_RANKS)?;
+    let counts: Vec<usize> = std::iter::successors(Some(1usize), |&n| Some(n * 2))
+        .take_while(|&n| n <= max_gpus)
+        .chain((!max_gpus.is_power_of_two()).then_some(max_gpus))
+        .collect();
+    let steps = scaling(&model, &topology, algorithm, segments, &counts).map_err(|e| e.0)?;
+    let verdict = match preset {
+        Some(p) => Some((p, evaluate(p).map_err(|e| e.0)?)),
+        None => None,
+    };
+    if flags.has("json") {
+        return Ok(json!({
+            "algorithm": algorithm.name(),
+            "gradient_bytes": model.gradient_bytes(),
+            "model": model,
+            "rows": steps,
+            "preset": verdict.as_ref().map(|(p, o)| json!({
+                "id": p.id, "claim": p.claim, "because": p.because,
+                "metric": p.metric.name(), "value": o.value,
+                "expected": [p.expected.0, if p.expected.1.is_finite() { json!(p.expected.1) } else { Value::Null }],
+                "holds": o.holds,
+            })),
+        })
+        .to_string());
+    }
+    let mut out = String::new();
+    if let Some((p, o)) = &verdict {
+        out += &format!(
+            "{}\n  because: {}\n  simulated {} = {:.3} → {}\n\n",
+            p.claim,
+            p.because,
+            p.metric.name(),
+            o.value,
+            if o.holds { "holds" } else { "does not hold" }
+        );
+    }
+    out += &format!(
+        "{algorithm}, {} of gradients per GPU, compute {} per step\n",
+        format_bytes(model.gradient_bytes() as f64),
+        format_secs(model.compute_secs)
+    );
+    out += " GPUs   allreduce    exposed  storage IO       step  speedup  efficiency  GPU util  comm share\n";
+    for s in &steps {
+        out += &format!(
+            "{:>5} {:>11} {:>10} {:>11} {:>10} {:>8.2} {:>10.1}% {:>8.1}% {:>10.1}%\n",
+            s.gpus,
+            format_secs(s.comm_secs),
+            format_secs(s.exposed_comm_secs),
+            format_secs(s.exposed_io_secs),
+            format_secs(s.step_secs),
+            s.speedup,
+            s.scaling_efficiency * 100.0,
+            s.gpu_utilisation * 100.0,
+            s.comm_share * 100.0
+        );
+    }
+    Ok(out)
 }

@@ -217,3 +217,89 @@ fn a_scenario_file_runs_and_a_hostile_one_is_refused() {
     assert_ne!(code, 0);
     assert!(err.contains("ranks"), "{err}");
 }
+
+#[test]
+fn sweep_prints_the_nccl_tests_columns_and_busbw_approaches_the_port_bandwidth() {
+    let (code, out, err) = cli(&[
+        "sweep",
+        "--ranks",
+        "8",
+        "--bandwidth",
+        "100GB/s",
+        "--min-size",
+        "8",
+        "--max-size",
+        "8GB",
+        "--step-factor",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for col in ["size", "count", "type", "time", "algbw", "busbw"] {
+        assert!(out.contains(col), "{col}: {out}");
+    }
+    let v = json(&[
+        "sweep",
+        "--ranks",
+        "8",
+        "--bandwidth",
+        "100GB/s",
+        "--min-size",
+        "8",
+        "--max-size",
+        "8GB",
+        "--step-factor",
+        "4",
+        "--json",
+    ]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["size_bytes"], 8);
+    assert_eq!(rows[1]["size_bytes"], 32);
+    let last = rows.last().unwrap()["busbw_GBps"].as_f64().unwrap();
+    assert!(last > 99.0 && last <= 100.0, "{last}");
+}
+
+#[test]
+fn speedup_with_a_chapter_preset_reports_the_claim_and_its_verdict() {
+    let v = json(&["speedup", "--preset", "network-100g-over-40pct", "--json"]);
+    assert_eq!(v["preset"]["holds"], true);
+    assert!(v["preset"]["value"].as_f64().unwrap() > 0.4);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.first().unwrap()["gpus"], 1);
+    assert_eq!(rows.last().unwrap()["gpus"], 32);
+    assert!((rows[0]["speedup"].as_f64().unwrap() - 1.0).abs() < 1e-12);
+    // Overlap hides communication: the 32-GPU speedup rises.
+    let overlapped = json(&[
+        "speedup",
+        "--preset",
+        "network-100g-over-40pct",
+        "--overlap",
+        "1",
+        "--json",
+    ]);
+    let s = |v: &serde_json::Value| {
+        v["rows"].as_array().unwrap().last().unwrap()["speedup"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(s(&overlapped) > s(&v));
+}
+
+#[test]
+fn speedup_and_sweep_refuse_bad_input_with_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["speedup", "--preset", "nope"], "eight-gpus-6-7x"),
+        (&["speedup", "--model", "gpt5"], "resnet50"),
+        (&["speedup", "--overlap", "2"], "0..1"),
+        (&["speedup", "--storage-bw", "0GB/s"], "positive"),
+        (&["sweep", "--min-size", "1GB", "--max-size", "1KB"], "min"),
+        (&["sweep", "--step-factor", "1"], "at least 2"),
+        (&["sweep", "--size", "1GB"], "unknown flag"),
+    ];
+    for (args, needle) in cases {
+        let (code, out, err) = cli(args);
+        assert_ne!(code, 0, "{args:?}");
+        assert!(out.is_empty());
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}

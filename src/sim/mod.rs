@@ -13,3 +13,6 @@ pub mod schedule;
 pub mod topology;
 pub mod trace;
 pub mod units;
+pub mod training;
+pub mod chapter;
+pub mod sweep;

@@ -1,0 +1,443 @@
+//! Presets for the training model: real hardware, real models, and the course chapter's scenarios.
+//!
+//! The chapter's figures ("8 GPUs give 6–7×", "under 4× with a bad topology", "a 100 Gbps network
+//! made communication over 40% of training time", "IO saturation dropped GPU utilisation to 30%")
+//! are not stored anywhere: each scenario below names the hardware, model and assumptions that
+//! produce its figure, and the figure is computed by simulating the gradient allreduce.
+//!
+//! ```
+//! use allreduce_lab::sim::chapter::{CHAPTER_SCENARIOS, evaluate};
+//! for s in &CHAPTER_SCENARIOS {
+//!     let outcome = evaluate(s).unwrap();
+//!     assert!(outcome.holds, "{}: {} = {}", s.id, s.metric.name(), outcome.value);
+//! }
+//! ```
+
+use super::algorithms::Algorithm;
+use super::scenario::{simulate, Scenario, ScenarioError};
+use super::topology::TopologySpec;
+use super::training::{StepBreakdown, TrainingModel};
+use super::units::Bandwidth;
+
+/// A cluster shape with its bandwidths and latencies.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hardware {
+    pub id: &'static str,
+    pub name: &'static str,
+    /// Where the numbers come from.
+    pub source: &'static str,
+    pub gpus_per_node: usize,
+    /// GPU ↔ node switch, per direction.
+    pub intra_gbytes_per_sec: f64,
+    /// All NICs of a node together, per direction.
+    pub node_gbits_per_sec: f64,
+    /// Rack uplink, per direction.
+    pub rack_gbits_per_sec: f64,
+}
+
+pub const PCIE_GEN4_BOX: Hardware = Hardware {
+    id: "pcie-gen4",
+    name: "8-GPU PCIe Gen4 server",
+    source: "PCIe 4.0 x16: 32 GB/s raw per direction, about 25 GB/s achieved; 100 Gbps NIC",
+    gpus_per_node: 8,
+    intra_gbytes_per_sec: 25.0,
+    node_gbits_per_sec: 100.0,
+    rack_gbits_per_sec: 400.0,
+};
+
+pub const DGX_A100: Hardware = Hardware {
+    id: "dgx-a100",
+    name: "DGX A100",
+    source: "NVIDIA DGX A100 datasheet: NVLink 3 600 GB/s bidirectional (300 GB/s per direction) per GPU, 8× 200 Gbps HDR InfiniBand",
+    gpus_per_node: 8,
+    intra_gbytes_per_sec: 300.0,
+    node_gbits_per_sec: 1600.0,
+    rack_gbits_per_sec: 6400.0,
+};
+
+pub const DGX_H100: Hardware = Hardware {
+    id: "dgx-h100",
+    name: "DGX H100",
+    source: "NVIDIA DGX H100 datasheet: NVLink 4 900 GB/s bidirectional (450 GB/s per direction) per GPU, 8× 400 Gbps NDR InfiniBand",
+    gpus_per_node: 8,
+    intra_gbytes_per_sec: 450.0,
+    node_gbits_per_sec: 3200.0,
+    rack_gbits_per_sec: 12800.0,
+};
+
+pub const ROCE_CLUSTER: Hardware = Hardware {
+    id: "roce",
+    name: "RoCE cluster (8× A100, 2× 100 GbE)",
+    source: "A typical Ethernet build: A100 SXM with NVLink 300 GB/s per direction, two 100 GbE RoCE NICs per node",
+    gpus_per_node: 8,
+    intra_gbytes_per_sec: 300.0,
+    node_gbits_per_sec: 200.0,
+    rack_gbits_per_sec: 800.0,
+};
+
+pub const CHAPTER_100G: Hardware = Hardware {
+    id: "chapter-100g",
+    name: "The chapter's 100 Gbps cluster",
+    source: "Course chapter §1.2: plenty of GPU compute, but a 100 Gbps network",
+    gpus_per_node: 8,
+    intra_gbytes_per_sec: 300.0,
+    node_gbits_per_sec: 100.0,
+    rack_gbits_per_sec: 400.0,
+};
+
+pub const HARDWARE: [Hardware; 5] = [
+    PCIE_GEN4_BOX,
+    DGX_A100,
+    DGX_H100,
+    ROCE_CLUSTER,
+    CHAPTER_100G,
+];
+
+impl Hardware {
+    /// `nodes` nodes of this hardware in one rack (or `racks` racks of `nodes_per_rack`).
+    pub fn topology(&self, racks: usize, nodes_per_rack: usize) -> TopologySpec {
+        TopologySpec::Cluster {
+            racks,
+            nodes_per_rack,
+            gpus_per_node: self.gpus_per_node,
+            intra_bw: Bandwidth::from_gbytes_per_sec(self.intra_gbytes_per_sec),
+            intra_lat_secs: 1e-6,
+            node_bw: Bandwidth::from_gbits_per_sec(self.node_gbits_per_sec),
+            node_lat_secs: 2e-6,
+            rack_bw: Bandwidth::from_gbits_per_sec(self.rack_gbits_per_sec),
+            rack_lat_secs: 5e-6,
+            oversubscription: 1.0,
+        }
+    }
+}
+
+/// A model to train: its size and the time of one step on one GPU.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ModelPreset {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub source: &'static str,
+    pub parameters: u64,
+    /// Forward + backward on one A100-class GPU for the batch named in `source`.
+    pub compute_secs: f64,
+    /// Input bytes per GPU per step.
+    pub input_bytes_per_gpu: f64,
+}
+
+pub const RESNET50: ModelPreset = ModelPreset {
+    id: "resnet50",
+    name: "ResNet-50",
+    source: "He et al. 2015; torchvision counts 25,557,032 parameters. Batch 256 images per GPU (~110 KB JPEG each), ~0.1 s per step",
+    parameters: 25_557_032,
+    compute_secs: 0.1,
+    input_bytes_per_gpu: 256.0 * 110e3,
+};
+
+pub const BERT_LARGE: ModelPreset = ModelPreset {
+    id: "bert-large",
+    name: "BERT-large",
+    source: "Devlin et al. 2018: 340 M parameters. Batch 16 × 512 tokens per GPU, ~0.25 s per step",
+    parameters: 340_000_000,
+    compute_secs: 0.25,
+    input_bytes_per_gpu: 16.0 * 512.0 * 4.0,
+};
+
+pub const GPT2_XL: ModelPreset = ModelPreset {
+    id: "gpt2-xl",
+    name: "GPT-2 XL",
+    source: "Radford et al. 2019: 1.56 B parameters (1,557,611,200). Batch 8 × 1024 tokens per GPU, ~0.8 s per step",
+    parameters: 1_557_611_200,
+    compute_secs: 0.8,
+    input_bytes_per_gpu: 8.0 * 1024.0 * 4.0,
+};
+
+pub const MODEL_10B: ModelPreset = ModelPreset {
+    id: "10b",
+    name: "A 10 B-parameter model",
+    source: "A dense 10 B transformer, batch 4 × 2048 tokens per GPU, ~3 s per step (gradients alone: 40 GB in fp32)",
+    parameters: 10_000_000_000,
+    compute_secs: 3.0,
+    input_bytes_per_gpu: 4.0 * 2048.0 * 4.0,
+};
+
+pub const MODELS: [ModelPreset; 4] = [RESNET50, BERT_LARGE, GPT2_XL, MODEL_10B];
+
+impl ModelPreset {
+    /// The preset called `id`.
+    pub fn find(id: &str) -> Result<&'static ModelPreset, String> {
+        MODELS.iter().find(|m| m.id == id).ok_or_else(|| {
+            let ids: Vec<_> = MODELS.iter().map(|m| m.id).collect();
+            format!("unknown model '{id}'; expected one of: {}", ids.join(", "))
+        })
+    }
+
+    /// The training model with fp32 gradients, backward = 2/3 of compute, the given overlap and
+    /// storage bandwidth.
+    pub fn training(&self, overlap: f64, storage_bytes_per_sec: f64) -> TrainingModel {
+        TrainingModel {
+            parameters: self.parameters,
+            bytes_per_gradient: 4,
+            compute_secs: self.compute_secs,
+            backward_share: 2.0 / 3.0,
+            overlap,
+            input_bytes_per_gpu: self.input_bytes_per_gpu,
+            storage_bytes_per_sec,
+        }
+    }
+}
+
+/// What a chapter scenario measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    Speedup,
+    CommShare,
+    GpuUtilisation,
+    /// Ring time / tree time for the same allreduce: above 1 the tree wins.
+    RingOverTree,
+}
+
+impl Metric {
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Speedup => "speedup",
+            Metric::CommShare => "communication share",
+            Metric::GpuUtilisation => "GPU utilisation",
+            Metric::RingOverTree => "ring time / tree time",
+        }
+    }
+}
+
+/// One of the chapter's quantitative stories, as a scenario that can be simulated.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChapterScenario {
+    pub id: &'static str,
+    /// The chapter's words (its section and claim).
+    pub claim: &'static str,
+    /// Which parameters make it so.
+    pub because: &'static str,
+    pub hardware: Hardware,
+    pub racks: usize,
+    pub nodes_per_rack: usize,
+    pub model: ModelPreset,
+    pub algorithm: Algorithm,
+    pub overlap: f64,
+    pub storage_bytes_per_sec: f64,
+    pub metric: Metric,
+    /// The range the chapter states (inclusive).
+    pub expected: (f64, f64),
+}
+
+/// Tree side of [`Metric::RingOverTree`]: a pipelined binomial tree.
+pub const TREE_FOR_COMPARISON: (Algorithm, usize) = (Algorithm::TreeBinomial, 32);
+
+pub const CHAPTER_SCENARIOS: [ChapterScenario; 6] = [
+    ChapterScenario {
+        id: "eight-gpus-6-7x",
+        claim: "§1.1: 8 GPUs are not 8× — 6–7× is typical",
+        because: "BERT-large with fp32 gradients (1.36 GB) on an 8-GPU PCIe Gen4 server: the ring moves 1.75 × 1.36 GB per GPU at ~25 GB/s, and a third of the backward pass hides part of it",
+        hardware: PCIE_GEN4_BOX,
+        racks: 1,
+        nodes_per_rack: 1,
+        model: BERT_LARGE,
+        algorithm: Algorithm::Ring,
+        overlap: 0.33,
+        storage_bytes_per_sec: 10e9,
+        metric: Metric::Speedup,
+        expected: (6.0, 7.0),
+    },
+    ChapterScenario {
+        id: "bad-topology-under-4x",
+        claim: "§1.1: with a badly chosen topology, not even 4×",
+        because: "The same BERT-large job on the same 8 GPUs, but one GPU per server on 50 Gbps Ethernet: every ring step crosses a 6.25 GB/s NIC instead of PCIe",
+        hardware: Hardware {
+            id: "one-gpu-per-server-50g",
+            name: "8 single-GPU servers on 50 Gbps Ethernet",
+            source: "A cloud-style build: one GPU per instance, 50 GbE between instances",
+            gpus_per_node: 1,
+            intra_gbytes_per_sec: 25.0,
+            node_gbits_per_sec: 50.0,
+            rack_gbits_per_sec: 400.0,
+        },
+        racks: 1,
+        nodes_per_rack: 8,
+        model: BERT_LARGE,
+        algorithm: Algorithm::Ring,
+        overlap: 0.33,
+        storage_bytes_per_sec: 10e9,
+        metric: Metric::Speedup,
+        expected: (0.0, 4.0),
+    },
+    ChapterScenario {
+        id: "network-100g-over-40pct",
+        claim: "§1.2: a 100 Gbps network made communication over 40% of training time",
+        because: "BERT-large on 4 nodes × 8 GPUs with one 100 Gbps NIC per node and no overlap: the NIC is the short stave",
+        hardware: CHAPTER_100G,
+        racks: 1,
+        nodes_per_rack: 4,
+        model: BERT_LARGE,
+        algorithm: Algorithm::Ring,
+        overlap: 0.0,
+        storage_bytes_per_sec: 10e9,
+        metric: Metric::CommShare,
+        expected: (0.4, 1.0),
+    },
+    ChapterScenario {
+        id: "io-bound-30pct",
+        claim: "§1.2: storage IO saturated and GPU utilisation dropped to 30%",
+        because: "ResNet-50 on 4 DGX A100 (32 GPUs) reading 28 MB of images per GPU per step from a Lustre system that delivers 2.8 GB/s in total: loading takes ~3× the compute",
+        hardware: DGX_A100,
+        racks: 1,
+        nodes_per_rack: 4,
+        model: RESNET50,
+        algorithm: Algorithm::Ring,
+        overlap: 0.5,
+        storage_bytes_per_sec: 2.8e9,
+        metric: Metric::GpuUtilisation,
+        expected: (0.25, 0.35),
+    },
+    ChapterScenario {
+        id: "racks-800-200-tree-wins",
+        claim: "§1.3.2: 800 Gbps inside racks, 200 Gbps across: the ring's cross-rack traffic is the bottleneck and a tree does better",
+        because: "2 racks × 2 DGX-class nodes with 800 Gbps NICs and 200 Gbps rack uplinks; BERT-large gradients; the tree is binomial, pipelined in 32 segments",
+        hardware: Hardware {
+            id: "racks-800-200",
+            name: "2 racks: 800 Gbps in-rack, 200 Gbps cross-rack",
+            source: "Course chapter §1.3.2",
+            gpus_per_node: 8,
+            intra_gbytes_per_sec: 450.0,
+            node_gbits_per_sec: 800.0,
+            rack_gbits_per_sec: 200.0,
+        },
+        racks: 2,
+        nodes_per_rack: 2,
+        model: BERT_LARGE,
+        algorithm: Algorithm::Ring,
+        overlap: 0.0,
+        storage_bytes_per_sec: 10e9,
+        metric: Metric::RingOverTree,
+        expected: (1.05, f64::INFINITY),
+    },
+    ChapterScenario {
+        id: "inverted-400-800-ring-wins",
+        claim: "§1.4: in-rack 400 Gbps but cross-rack 800 Gbps — the ring wins again",
+        because: "The same 2 racks × 2 nodes, now with 400 Gbps NICs and 800 Gbps uplinks: bandwidth across racks is no longer the bottleneck",
+        hardware: Hardware {
+            id: "inverted-400-800",
+            name: "2 racks: 400 Gbps in-rack, 800 Gbps cross-rack",
+            source: "Course chapter §1.4",
+            gpus_per_node: 8,
+            intra_gbytes_per_sec: 450.0,
+            node_gbits_per_sec: 400.0,
+            rack_gbits_per_sec: 800.0,
+        },
+        racks: 2,
+        nodes_per_rack: 2,
+        model: BERT_LARGE,
+        algorithm: Algorithm::Ring,
+        overlap: 0.0,
+        storage_bytes_per_sec: 10e9,
+        metric: Metric::RingOverTree,
+        expected: (0.0, 0.95),
+    },
+];
+
+/// What a chapter scenario gives when simulated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub value: f64,
+    pub holds: bool,
+    pub step: StepBreakdown,
+    /// For [`Metric::RingOverTree`]: (ring, tree) allreduce seconds.
+    pub ring_and_tree_secs: Option<(f64, f64)>,
+}
+
+impl ChapterScenario {
+    pub fn topology(&self) -> TopologySpec {
+        self.hardware.topology(self.racks, self.nodes_per_rack)
+    }
+    pub fn training(&self) -> TrainingModel {
+        self.model
+            .training(self.overlap, self.storage_bytes_per_sec)
+    }
+    pub fn gpus(&self) -> usize {
+        self.racks * self.nodes_per_rack * self.hardware.gpus_per_node
+    }
+    /// The gradient allreduce of this scenario with `algorithm`.
+    pub fn allreduce(&self, algorithm: Algorithm, segments: usize) -> Scenario {
+        Scenario {
+            topology: self.topology(),
+            algorithm,
+            size_bytes: self.training().gradient_bytes(),
+            segments,
+            gamma_secs_per_byte: 0.0,
+        }
+    }
+}
+
+/// Simulates a chapter scenario (optionally with the caller's changes applied) and checks the claim.
+pub fn evaluate(s: &ChapterScenario) -> Result<Outcome, ScenarioError> {
+    let model = s.training();
+    model.validate()?;
+    let ring = simulate(&s.allreduce(s.algorithm, 1), false)?
+        .trace
+        .time_secs;
+    let step = model.step(s.gpus(), ring);
+    let (value, ring_and_tree_secs) = match s.metric {
+        Metric::Speedup => (step.speedup, None),
+        Metric::CommShare => (step.comm_share, None),
+        Metric::GpuUtilisation => (step.gpu_utilisation, None),
+        Metric::RingOverTree => {
+            let (alg, k) = TREE_FOR_COMPARISON;
+            let tree = simulate(&s.allreduce(alg, k), false)?.trace.time_secs;
+            (ring / tree, Some((ring, tree)))
+        }
+    };
+    Ok(Outcome {
+        value,
+        holds: value >= s.expected.0 && value <= s.expected.1,
+        step,
+        ring_and_tree_secs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_chapter_scenario_yields_the_chapters_figure() {
+        for s in &CHAPTER_SCENARIOS {
+            let o = evaluate(s).unwrap();
+            assert!(
+                o.holds,
+                "{}: {} = {:.3}, expected {:?}",
+                s.id,
+                s.metric.name(),
+                o.value,
+                s.expected
+            );
+        }
+    }
+
+    #[test]
+    fn the_figures_come_from_the_simulation_changing_conditions_changes_them() {
+        // Give the 8-GPU box NVLink instead of PCIe: the speedup leaves the 6–7× band upwards.
+        let mut s = CHAPTER_SCENARIOS[0];
+        s.hardware = DGX_H100;
+        let o = evaluate(&s).unwrap();
+        assert!(o.value > 7.0 && !o.holds, "{}", o.value);
+        // A 400 Gbps NIC instead of 100 Gbps: communication falls below 40%.
+        let mut s = CHAPTER_SCENARIOS[2];
+        s.hardware.node_gbits_per_sec = 400.0;
+        assert!(!evaluate(&s).unwrap().holds);
+        // Storage 10× faster: the GPUs are busy again.
+        let mut s = CHAPTER_SCENARIOS[3];
+        s.storage_bytes_per_sec *= 10.0;
+        assert!(evaluate(&s).unwrap().value > 0.9);
+    }
+
+    #[test]
+    fn resnet50_has_its_torchvision_parameter_count() {
+        assert_eq!(RESNET50.parameters, 25_557_032);
+    }
+}

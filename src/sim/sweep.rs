@@ -1,0 +1,169 @@
+//! A virtual nccl-tests: allreduce time, algbw and busbw over a range of message sizes.
+//!
+//! ```
+//! use allreduce_lab::sim::{sweep::*, scenario::Scenario, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+//! let base = Scenario {
+//!     topology: TopologySpec::Uniform { ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
+//!     algorithm: Algorithm::Ring, size_bytes: 8, segments: 1, gamma_secs_per_byte: 0.0,
+//! };
+//! let rows = sweep(&base, 8, 1 << 30, 4).unwrap();
+//! assert_eq!(rows.first().unwrap().size_bytes, 8);
+//! // Large messages approach the 100 GB/s port bandwidth as busbw.
+//! assert!(rows.last().unwrap().busbw_bytes_per_sec > 0.99 * 100e9);
+//! ```
+
+use super::algorithms::Algorithm;
+use super::scenario::{simulate, Scenario, ScenarioError};
+use serde::Serialize;
+
+/// One line of the sweep, as nccl-tests prints it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SweepRow {
+    pub size_bytes: u64,
+    /// Elements of `float` (4 bytes), as nccl-tests counts them.
+    pub count: u64,
+    pub time_secs: f64,
+    pub algbw_bytes_per_sec: f64,
+    pub busbw_bytes_per_sec: f64,
+    /// For `auto`: the algorithm it chose at this size.
+    pub algorithm: Algorithm,
+}
+
+/// The sizes from `min` to `max` (inclusive), multiplying by `factor` (≥ 2, so at most 64 sizes).
+pub fn sizes(min: u64, max: u64, factor: u64) -> Result<Vec<u64>, ScenarioError> {
+    if min < 1 || max < min {
+        return Err(ScenarioError(format!(
+            "sizes must satisfy 1 ≤ min ≤ max, got min {min} and max {max}"
+        )));
+    }
+    if factor < 2 {
+        return Err(ScenarioError(format!(
+            "the step factor must be at least 2, got {factor}"
+        )));
+    }
+    let mut out = Vec::new();
+    let mut s = min;
+    while s <= max {
+        out.push(s);
+        match s.checked_mul(factor) {
+            Some(next) => s = next,
+            None => break,
+        }
+    }
+    Ok(out)
+}
+
+/// Runs `base` at every size from `min` to `max`, multiplying by `factor`.
+pub fn sweep(
+    base: &Scenario,
+    min: u64,
+    max: u64,
+    factor: u64,
+) -> Result<Vec<SweepRow>, ScenarioError> {
+    sizes(min, max, factor)?
+        .into_iter()
+        .map(|size| {
+            let sim = simulate(
+                &Scenario {
+                    size_bytes: size,
+                    ..base.clone()
+                },
+                false,
+            )?;
+            let t = &sim.trace;
+            Ok(SweepRow {
+                size_bytes: size,
+                count: size / 4,
+                time_secs: t.time_secs,
+                algbw_bytes_per_sec: t.algbw_bytes_per_sec(),
+                busbw_bytes_per_sec: t.busbw_bytes_per_sec(),
+                algorithm: sim.algorithm,
+            })
+        })
+        .collect()
+}
+
+/// Where the fastest of several algorithms changes along a sweep: `(size before, size after,
+/// fastest before, fastest after)`. `rows[a][i]` is algorithm `algorithms[a]` at the i-th size.
+pub fn crossovers(
+    algorithms: &[Algorithm],
+    rows: &[Vec<SweepRow>],
+) -> Vec<(u64, u64, Algorithm, Algorithm)> {
+    let points = rows.iter().map(Vec::len).min().unwrap_or(0);
+    let fastest = |i: usize| {
+        (0..rows.len())
+            .min_by(|&a, &b| rows[a][i].time_secs.total_cmp(&rows[b][i].time_secs))
+            .map(|a| algorithms[a])
+    };
+    let mut out = Vec::new();
+    for i in 1..points {
+        if let (Some(before), Some(after)) = (fastest(i - 1), fastest(i)) {
+            if before != after {
+                out.push((
+                    rows[0][i - 1].size_bytes,
+                    rows[0][i].size_bytes,
+                    before,
+                    after,
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::topology::TopologySpec;
+    use crate::sim::units::Bandwidth;
+
+    fn base(alg: Algorithm) -> Scenario {
+        Scenario {
+            topology: TopologySpec::Uniform {
+                ranks: 16,
+                bandwidth: Bandwidth::from_gbytes_per_sec(50.0),
+                latency_secs: 10e-6,
+            },
+            algorithm: alg,
+            size_bytes: 1,
+            segments: 1,
+            gamma_secs_per_byte: 0.0,
+        }
+    }
+
+    #[test]
+    fn ring_busbw_approaches_the_bottleneck_bandwidth_for_large_messages() {
+        let rows = sweep(&base(Algorithm::Ring), 1 << 10, 1 << 32, 4).unwrap();
+        let last = rows.last().unwrap();
+        assert!(last.busbw_bytes_per_sec > 0.995 * 50e9 && last.busbw_bytes_per_sec <= 50e9);
+        // busbw grows with size: latency dominates small messages.
+        assert!(rows
+            .windows(2)
+            .all(|w| w[1].busbw_bytes_per_sec >= w[0].busbw_bytes_per_sec));
+        assert!(rows[0].busbw_bytes_per_sec < 0.01 * 50e9);
+    }
+
+    #[test]
+    fn recursive_doubling_wins_small_messages_and_the_ring_large_ones() {
+        let algs = [Algorithm::Ring, Algorithm::RecursiveDoubling];
+        let rows: Vec<_> = algs
+            .iter()
+            .map(|&a| sweep(&base(a), 8, 1 << 30, 8).unwrap())
+            .collect();
+        let x = crossovers(&algs, &rows);
+        assert_eq!(x.len(), 1, "{x:?}");
+        assert_eq!(
+            (x[0].2, x[0].3),
+            (Algorithm::RecursiveDoubling, Algorithm::Ring)
+        );
+    }
+
+    #[test]
+    fn bad_ranges_are_explained() {
+        assert!(sizes(0, 10, 2).is_err());
+        assert!(sizes(10, 1, 2).is_err());
+        assert!(sizes(1, 10, 1).is_err());
+        assert_eq!(sizes(1, u64::MAX, 2).unwrap().len(), 64);
+        assert_eq!(sizes(8, 64, 2).unwrap(), vec![8, 16, 32, 64]);
+    }
+}

@@ -1,0 +1,330 @@
+//! The training step model: what communication does to data-parallel speedup.
+//!
+//! One step on one GPU = compute (forward + backward on a fixed per-GPU batch). On N GPUs, the
+//! gradients (parameters × bytes per gradient) are allreduced — simulated by the core on the
+//! scenario's topology and algorithm — and that allreduce may overlap a share of the backward pass;
+//! the input batch is read from a storage system shared by all GPUs, prefetched while the GPU
+//! computes:
+//!
+//! ```text
+//! T(N) = compute + exposed IO + exposed communication
+//! exposed IO   = max(0, N · input bytes / storage bandwidth − compute)
+//! exposed comm = max(0, allreduce time − overlap · backward share · compute)
+//! speedup      = N · T(1) / T(N)
+//! ```
+//!
+//! ```
+//! use allreduce_lab::sim::training::*;
+//! let model = TrainingModel { parameters: 100_000_000, bytes_per_gradient: 4, compute_secs: 0.2,
+//!     backward_share: 2.0 / 3.0, overlap: 0.0, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
+//! // With a 10 ms allreduce, one step takes 210 ms instead of 200 ms: 8 × 200/210.
+//! let s = model.step(8, 0.01);
+//! assert!((s.speedup - 8.0 * 0.2 / 0.21).abs() < 1e-12);
+//! assert!((s.step_secs - (s.compute_secs + s.exposed_io_secs + s.exposed_comm_secs)).abs() < 1e-15);
+//! ```
+
+use super::algorithms::Algorithm;
+use super::scenario::{simulate, Scenario, ScenarioError};
+use super::topology::TopologySpec;
+use serde::{Deserialize, Serialize};
+
+/// A model being trained and the data it reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainingModel {
+    pub parameters: u64,
+    /// 4 for fp32 gradients, 2 for bf16/fp16.
+    pub bytes_per_gradient: u32,
+    /// Forward + backward time of one step on one GPU.
+    pub compute_secs: f64,
+    /// The share of `compute_secs` spent in the backward pass (commonly about 2/3).
+    pub backward_share: f64,
+    /// The share of the backward pass the allreduce can overlap (0: none, 1: all of it).
+    pub overlap: f64,
+    /// Bytes each GPU reads from shared storage per step.
+    pub input_bytes_per_gpu: f64,
+    /// The storage system's total read bandwidth, shared by all GPUs.
+    pub storage_bytes_per_sec: f64,
+}
+
+/// One step on N GPUs, broken into its parts.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct StepBreakdown {
+    pub gpus: usize,
+    pub compute_secs: f64,
+    pub exposed_io_secs: f64,
+    /// The allreduce's own time, hidden or not.
+    pub comm_secs: f64,
+    pub exposed_comm_secs: f64,
+    pub step_secs: f64,
+    /// N × T(1) / T(N).
+    pub speedup: f64,
+    /// speedup / N.
+    pub scaling_efficiency: f64,
+    /// compute / step.
+    pub gpu_utilisation: f64,
+    /// exposed communication / step.
+    pub comm_share: f64,
+}
+
+impl TrainingModel {
+    /// The gradient bytes each GPU contributes to the allreduce.
+    pub fn gradient_bytes(&self) -> u64 {
+        self.parameters
+            .saturating_mul(self.bytes_per_gradient as u64)
+    }
+
+    fn exposed_io(&self, gpus: usize) -> f64 {
+        let io = gpus as f64 * self.input_bytes_per_gpu / self.storage_bytes_per_sec;
+        (io - self.compute_secs).max(0.0)
+    }
+
+    /// The step on `gpus` GPUs whose gradient allreduce takes `comm_secs`.
+    pub fn step(&self, gpus: usize, comm_secs: f64) -> StepBreakdown {
+        let hidden = self.overlap * self.backward_share * self.compute_secs;
+        let exposed_comm = if gpus > 1 {
+            (comm_secs - hidden).max(0.0)
+        } else {
+            0.0
+        };
+        let exposed_io = self.exposed_io(gpus);
+        let step = self.compute_secs + exposed_io + exposed_comm;
+        let single = self.compute_secs + self.exposed_io(1);
+        let speedup = gpus as f64 * single / step;
+        StepBreakdown {
+            gpus,
+            compute_secs: self.compute_secs,
+            exposed_io_secs: exposed_io,
+            comm_secs: if gpus > 1 { comm_secs } else { 0.0 },
+            exposed_comm_secs: exposed_comm,
+            step_secs: step,
+            speedup,
+            scaling_efficiency: speedup / gpus as f64,
+            gpu_utilisation: self.compute_secs / step,
+            comm_share: exposed_comm / step,
+        }
+    }
+
+    /// Checks the model's bounds.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        let finite_pos = |x: f64| x.is_finite() && x > 0.0;
+        if self.parameters < 1 || self.parameters > 10_000_000_000_000 {
+            return Err(ScenarioError(
+                "parameters must be between 1 and 10^13".into(),
+            ));
+        }
+        if !matches!(self.bytes_per_gradient, 1 | 2 | 4 | 8) {
+            return Err(ScenarioError(
+                "bytes per gradient must be 1, 2, 4 or 8".into(),
+            ));
+        }
+        if !finite_pos(self.compute_secs) || self.compute_secs > 3600.0 {
+            return Err(ScenarioError(
+                "compute time must be between 0 and 1 hour".into(),
+            ));
+        }
+        for (name, x) in [
+            ("backward share", self.backward_share),
+            ("overlap", self.overlap),
+        ] {
+            if !(x.is_finite() && (0.0..=1.0).contains(&x)) {
+                return Err(ScenarioError(format!("{name} must be between 0 and 1")));
+            }
+        }
+        if !(self.input_bytes_per_gpu.is_finite() && self.input_bytes_per_gpu >= 0.0) {
+            return Err(ScenarioError(
+                "input bytes per GPU must be 0 or more".into(),
+            ));
+        }
+        if !finite_pos(self.storage_bytes_per_sec) {
+            return Err(ScenarioError("storage bandwidth must be positive".into()));
+        }
+        Ok(())
+    }
+}
+
+/// The same cluster shape with `gpus` GPUs: fill a node first, then nodes of a rack, then racks.
+/// `gpus` must be 1, or a divisor or a multiple of the GPUs per node that fills racks evenly.
+pub fn resize(topology: &TopologySpec, gpus: usize) -> Option<TopologySpec> {
+    match topology {
+        TopologySpec::Uniform { .. } => {
+            let mut t = topology.clone();
+            if let TopologySpec::Uniform { ranks, .. } = &mut t {
+                *ranks = gpus;
+            }
+            Some(t)
+        }
+        TopologySpec::Cluster {
+            nodes_per_rack,
+            gpus_per_node,
+            ..
+        } => {
+            let (g, npr) = (*gpus_per_node, *nodes_per_rack);
+            let (racks, nodes, per_node) = if gpus <= g {
+                (1, 1, gpus)
+            } else if gpus % g == 0 {
+                let nodes = gpus / g;
+                if nodes <= npr {
+                    (1, nodes, g)
+                } else if nodes % npr == 0 {
+                    (nodes / npr, npr, g)
+                } else {
+                    return None;
+                }
+            } else {
+                return None;
+            };
+            let mut t = topology.clone();
+            if let TopologySpec::Cluster {
+                racks: r,
+                nodes_per_rack: n,
+                gpus_per_node: p,
+                ..
+            } = &mut t
+            {
+                *r = racks;
+                *n = nodes;
+                *p = per_node;
+            }
+            Some(t)
+        }
+    }
+}
+
+/// Speedup and step breakdown for each GPU count in `counts` (those the topology can take).
+pub fn scaling(
+    model: &TrainingModel,
+    topology: &TopologySpec,
+    algorithm: Algorithm,
+    segments: usize,
+    counts: &[usize],
+) -> Result<Vec<StepBreakdown>, ScenarioError> {
+    model.validate()?;
+    let mut out = Vec::new();
+    for &n in counts {
+        let Some(topo) = resize(topology, n) else {
+            continue;
+        };
+        let comm = if n > 1 {
+            let sim = simulate(
+                &Scenario {
+                    topology: topo,
+                    algorithm,
+                    size_bytes: model.gradient_bytes(),
+                    segments,
+                    gamma_secs_per_byte: 0.0,
+                },
+                false,
+            )?;
+            sim.trace.time_secs
+        } else {
+            0.0
+        };
+        out.push(model.step(n, comm));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::units::Bandwidth;
+
+    fn model() -> TrainingModel {
+        TrainingModel {
+            parameters: 340_000_000,
+            bytes_per_gradient: 4,
+            compute_secs: 0.3,
+            backward_share: 2.0 / 3.0,
+            overlap: 0.5,
+            input_bytes_per_gpu: 1e6,
+            storage_bytes_per_sec: 10e9,
+        }
+    }
+
+    #[test]
+    fn free_communication_and_io_give_a_speedup_of_n() {
+        let m = TrainingModel {
+            input_bytes_per_gpu: 0.0,
+            ..model()
+        };
+        for n in [1, 2, 8, 64, 1024] {
+            let s = m.step(n, 0.0);
+            assert!((s.speedup - n as f64).abs() < 1e-9);
+            assert_eq!(s.gpu_utilisation, 1.0);
+        }
+    }
+
+    #[test]
+    fn overlap_hides_communication_up_to_the_backward_pass() {
+        let m = model();
+        let hidden = 0.5 * 2.0 / 3.0 * 0.3;
+        assert_eq!(m.step(8, hidden * 0.9).exposed_comm_secs, 0.0);
+        assert!((m.step(8, hidden + 0.05).exposed_comm_secs - 0.05).abs() < 1e-12);
+        let none = TrainingModel {
+            overlap: 0.0,
+            ..m.clone()
+        };
+        let all = TrainingModel { overlap: 1.0, ..m };
+        assert!(all.step(8, 0.2).speedup > none.step(8, 0.2).speedup);
+    }
+
+    #[test]
+    fn the_breakdown_sums_to_the_step() {
+        let m = model();
+        for (n, c) in [(1, 0.0), (8, 0.05), (64, 0.4)] {
+            let s = m.step(n, c);
+            assert!(
+                (s.compute_secs + s.exposed_io_secs + s.exposed_comm_secs - s.step_secs).abs()
+                    < 1e-15
+            );
+        }
+    }
+
+    #[test]
+    fn speedup_falls_as_bandwidth_falls() {
+        // Without overlap every bit of communication shows in the step.
+        let m = TrainingModel {
+            overlap: 0.0,
+            ..model()
+        };
+        let at = |gbps: f64| {
+            let topo = TopologySpec::Uniform {
+                ranks: 8,
+                bandwidth: Bandwidth::from_gbits_per_sec(gbps),
+                latency_secs: 5e-6,
+            };
+            scaling(&m, &topo, Algorithm::Ring, 1, &[8]).unwrap()[0].speedup
+        };
+        assert!(at(800.0) > at(200.0));
+        assert!(at(200.0) > at(50.0));
+    }
+
+    #[test]
+    fn resize_fills_nodes_then_racks() {
+        let t = TopologySpec::Cluster {
+            racks: 4,
+            nodes_per_rack: 4,
+            gpus_per_node: 8,
+            intra_bw: Bandwidth::from_gbytes_per_sec(300.0),
+            intra_lat_secs: 1e-6,
+            node_bw: Bandwidth::from_gbits_per_sec(200.0),
+            node_lat_secs: 2e-6,
+            rack_bw: Bandwidth::from_gbits_per_sec(400.0),
+            rack_lat_secs: 5e-6,
+            oversubscription: 1.0,
+        };
+        let shape = |n| match resize(&t, n) {
+            Some(TopologySpec::Cluster {
+                racks,
+                nodes_per_rack,
+                gpus_per_node,
+                ..
+            }) => Some((racks, nodes_per_rack, gpus_per_node)),
+            _ => None,
+        };
+        assert_eq!(shape(4), Some((1, 1, 4)));
+        assert_eq!(shape(16), Some((1, 2, 8)));
+        assert_eq!(shape(128), Some((4, 4, 8)));
+        assert_eq!(shape(12), None);
+    }
+}
