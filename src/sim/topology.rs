@@ -178,7 +178,7 @@ impl Topology {
                 bandwidth,
                 latency_secs,
             } => {
-                if ranks < 1 || ranks > MAX_RANKS {
+                if !(1..=MAX_RANKS).contains(&ranks) {
                     return Err(TopologyError(format!(
                         "ranks must be between 1 and {MAX_RANKS}, got {ranks}"
                     )));
@@ -229,7 +229,7 @@ impl Topology {
                     ("nodes per rack", nodes_per_rack),
                     ("GPUs per node", gpus_per_node),
                 ] {
-                    if v < 1 || v > MAX_RANKS {
+                    if !(1..=MAX_RANKS).contains(&v) {
                         return Err(TopologyError(format!(
                             "{name} must be between 1 and {MAX_RANKS}, got {v}"
                         )));
