@@ -16,3 +16,4 @@ pub mod units;
 pub mod training;
 pub mod chapter;
 pub mod sweep;
+pub mod export;
