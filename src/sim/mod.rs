@@ -17,3 +17,4 @@ pub mod training;
 pub mod chapter;
 pub mod sweep;
 pub mod export;
+pub mod claims;
