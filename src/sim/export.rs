@@ -13,7 +13,6 @@
 //! assert!(transfers_csv(&sim.trace).starts_with("transfer,src,dst,"));
 //! ```
 
-use super::schedule::Op;
 use super::trace::Trace;
 use serde_json::json;
 use std::fmt::Write;
@@ -55,7 +54,7 @@ pub fn chrome_trace(trace: &Trace, label: &str) -> String {
             "args": {
                 "transfer": i,
                 "step": t.step,
-                "op": match t.op { Op::Reduce => "reduce", Op::Copy => "copy" },
+                "op": t.op.name(),
                 "bytes": trace.schedule.bytes(i),
                 "first_byte_us": tm.first_byte_secs * 1e6,
                 "last_byte_us": tm.last_byte_secs * 1e6,
@@ -87,10 +86,7 @@ pub fn transfers_csv(trace: &Trace) -> String {
             trace.schedule.bytes(i),
             t.step,
             t.phase.name(),
-            match t.op {
-                Op::Reduce => "reduce",
-                Op::Copy => "copy",
-            },
+            t.op.name(),
             tm.start_secs,
             tm.first_byte_secs,
             tm.last_byte_secs,

@@ -32,6 +32,15 @@ pub enum Op {
     Copy,
 }
 
+impl Op {
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Reduce => "reduce",
+            Op::Copy => "copy",
+        }
+    }
+}
+
 /// Which part of an algorithm a transfer belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -46,17 +46,16 @@ impl Algorithm {
         Algorithm::Hierarchical,
     ];
 
-    pub const ALL: [Algorithm; 9] = [
-        Algorithm::Ring,
-        Algorithm::TreeFlat,
-        Algorithm::TreeBinomial,
-        Algorithm::TreeBinary,
-        Algorithm::DoubleBinaryTree,
-        Algorithm::RecursiveDoubling,
-        Algorithm::Rabenseifner,
-        Algorithm::Hierarchical,
-        Algorithm::Auto,
-    ];
+    /// Every algorithm, `auto` last.
+    pub const ALL: [Algorithm; 9] = {
+        let mut all = [Algorithm::Auto; 9];
+        let mut i = 0;
+        while i < Algorithm::CONCRETE.len() {
+            all[i] = Algorithm::CONCRETE[i];
+            i += 1;
+        }
+        all
+    };
 
     /// The name used on the command line and in JSON.
     pub fn name(self) -> &'static str {
