@@ -2,8 +2,9 @@
 //!
 //! Rates are found by progressive filling (Bertsekas & Gallager, *Data Networks*, §6.5): raise all
 //! rates together; when a link fills up, freeze the flows that cross it; repeat. They are recomputed
-//! whenever a flow starts or ends, and only over the flows connected to it through shared links, so a
-//! ring of a thousand ranks, where each link carries one flow at a time, stays cheap.
+//! once per instant at which flows start or end, and only for the flows whose rates can change (see
+//! `rebalance`), so neither a ring of a thousand ranks, where each link carries one flow at a time,
+//! nor a pipelined tree, whose flows all share links with each other, pays for the whole network.
 //!
 //! ```
 //! use allreduce_lab::sim::network::FlowNetwork;
@@ -35,8 +36,16 @@ struct Flow {
     bytes_per_sec: f64,
     updated_at: f64,
     version: u32,
-    stamp: u32,
+    /// The link that froze this flow in the last progressive filling that rated it: saturated, and
+    /// no flow on it is faster. `NONE` until the flow is first rated.
+    held_by: u32,
+    /// In the set being recomputed by [`FlowNetwork::rebalance`].
+    recomputing: bool,
+    /// Frozen in the current progressive filling.
     fixed: bool,
+    /// The rate and bottleneck found by the current filling, applied once it is final.
+    new_rate: f64,
+    new_held_by: u32,
 }
 
 /// Where a streaming flow lives in the network; valid until the flow finishes.
@@ -56,7 +65,6 @@ pub struct FlowNetwork {
     capacity: Vec<f64>,
     link_flows: Vec<Vec<u32>>,
     link_rate: Vec<f64>,
-    link_stamp: Vec<u32>,
     link_busy_since: Vec<f64>,
     link_busy_secs: Vec<f64>,
     link_bytes: Vec<f64>,
@@ -64,9 +72,11 @@ pub struct FlowNetwork {
     flows: Vec<Flow>,
     free_slots: Vec<u32>,
     finish_queue: BinaryHeap<Reverse<(u64, u32, u32)>>,
-    stamp: u32,
+    /// The flows being recomputed, and the links they cross.
+    recompute: Vec<u32>,
     comp_links: Vec<u32>,
-    comp_flows: Vec<u32>,
+    /// Links whose flows changed, during a rebalance.
+    is_seed: Vec<bool>,
     // Scratch for progressive filling, indexed like `comp_links`.
     cap_left: Vec<f64>,
     unfixed: Vec<u32>,
@@ -89,7 +99,6 @@ impl FlowNetwork {
             capacity: capacity_bytes_per_sec.to_vec(),
             link_flows: vec![Vec::new(); n],
             link_rate: vec![0.0; n],
-            link_stamp: vec![0; n],
             link_busy_since: vec![0.0; n],
             link_busy_secs: vec![0.0; n],
             link_bytes: vec![0.0; n],
@@ -97,9 +106,9 @@ impl FlowNetwork {
             flows: Vec::new(),
             free_slots: Vec::new(),
             finish_queue: BinaryHeap::new(),
-            stamp: 0,
+            recompute: Vec::new(),
             comp_links: Vec::new(),
-            comp_flows: Vec::new(),
+            is_seed: vec![false; n],
             cap_left: Vec::new(),
             unfixed: Vec::new(),
             share_version: Vec::new(),
@@ -128,8 +137,11 @@ impl FlowNetwork {
             bytes_per_sec: 0.0,
             updated_at: now,
             version: 0,
-            stamp: 0,
+            held_by: NONE,
+            recomputing: false,
             fixed: false,
+            new_rate: 0.0,
+            new_held_by: NONE,
         };
         let slot = match self.free_slots.pop() {
             Some(s) => {
@@ -260,47 +272,78 @@ impl FlowNetwork {
         self.timeline
     }
 
-    /// Recomputes max-min fair rates for every flow connected to `seed_links`.
+    /// Recomputes the max-min fair rates after the flows on `seed_links` changed.
+    ///
+    /// Only the flows whose rates can change are recomputed. An allocation is max-min fair exactly
+    /// when every flow has a bottleneck: a saturated link on which no flow is faster (Bertsekas &
+    /// Gallager, §6.5.2). Each flow remembers the link that froze it in progressive filling
+    /// (`held_by`), which is such a bottleneck; it stays one as long as no rate on that link changes.
+    /// So we start from the new flows and those held by a changed link, fill progressively over
+    /// them with every other flow's rate held fixed, and add any flow whose bottleneck that
+    /// disturbed (its link's rates changed, or a recomputed flow frozen there ended up slower than
+    /// it); then fill again, until nothing is disturbed. The result meets the bottleneck condition
+    /// for every flow, so it is the unique max-min fair allocation: the same rates as filling the
+    /// whole connected component, at the cost of the part that actually moves.
     fn rebalance(&mut self, seed_links: &[u32], now: f64) {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            // After 2^32 rebalances, clear the marks so that none is mistaken for this round's.
-            self.link_stamp.iter_mut().for_each(|s| *s = 0);
-            self.flows.iter_mut().for_each(|f| f.stamp = 0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
-        self.comp_links.clear();
-        self.comp_flows.clear();
         for &l in seed_links {
-            if self.link_stamp[l as usize] != stamp {
-                self.link_stamp[l as usize] = stamp;
-                self.comp_links.push(l);
-            }
+            self.is_seed[l as usize] = true;
         }
-        // Breadth-first over links → flows → links.
-        let mut i = 0;
-        while i < self.comp_links.len() {
-            let l = self.comp_links[i] as usize;
-            i += 1;
-            for &slot in &self.link_flows[l] {
+        self.recompute.clear();
+        for &l in seed_links {
+            for &slot in &self.link_flows[l as usize] {
                 let f = &mut self.flows[slot as usize];
-                if f.stamp == stamp {
-                    continue;
-                }
-                f.stamp = stamp;
-                self.comp_flows.push(slot);
-                for &l2 in &f.links[..f.len as usize] {
-                    if self.link_stamp[l2 as usize] != stamp {
-                        self.link_stamp[l2 as usize] = stamp;
-                        self.comp_links.push(l2);
-                    }
+                if !f.recomputing && (f.held_by == NONE || self.is_seed[f.held_by as usize]) {
+                    f.recomputing = true;
+                    self.recompute.push(slot);
                 }
             }
         }
-        // Progressive filling over the component. A link's fair share among its unfixed flows only
-        // grows as other bottlenecks are frozen, so a min-heap with lazily dropped stale entries
-        // finds the next bottleneck.
+        if !self.recompute.is_empty() {
+            loop {
+                self.fill();
+                if !self.add_disturbed() {
+                    break;
+                }
+            }
+            self.commit(now);
+        }
+        // Record the new total rate of every link whose flows changed.
+        for i in 0..seed_links.len() + self.comp_links.len() {
+            let l = if i < seed_links.len() {
+                seed_links[i]
+            } else {
+                self.comp_links[i - seed_links.len()]
+            };
+            self.record_link_rate(l as usize, now);
+        }
+        for &l in seed_links {
+            self.is_seed[l as usize] = false;
+        }
+        for &l in &self.comp_links {
+            self.link_pos[l as usize] = NONE;
+        }
+        self.comp_links.clear();
+    }
+
+    /// Progressive filling over the flows in `recompute`, on what the other flows leave of their
+    /// links. Sets each one's `new_rate` and `new_held_by`; `comp_links` becomes the links they
+    /// cross. A link's fair share among its unfixed flows only grows as other bottlenecks are
+    /// frozen, so a min-heap with lazily dropped stale entries finds the next bottleneck.
+    fn fill(&mut self) {
+        for &l in &self.comp_links {
+            self.link_pos[l as usize] = NONE;
+        }
+        self.comp_links.clear();
+        for &slot in &self.recompute {
+            let f = &mut self.flows[slot as usize];
+            f.fixed = false;
+            for &l in &f.links[..f.len as usize] {
+                if self.link_pos[l as usize] == NONE {
+                    self.link_pos[l as usize] = self.comp_links.len() as u32;
+                    self.comp_links.push(l);
+                }
+            }
+        }
         self.cap_left.clear();
         self.unfixed.clear();
         self.share_version.clear();
@@ -308,21 +351,26 @@ impl FlowNetwork {
         self.is_touched.clear();
         self.is_touched.resize(self.comp_links.len(), false);
         for (k, &l) in self.comp_links.iter().enumerate() {
-            self.link_pos[l as usize] = k as u32;
-            let cap = self.capacity[l as usize];
-            let count = self.link_flows[l as usize].len() as u32;
+            let mut cap = self.capacity[l as usize];
+            let mut count = 0u32;
+            for &slot in &self.link_flows[l as usize] {
+                let f = &self.flows[slot as usize];
+                if f.recomputing {
+                    count += 1;
+                } else {
+                    cap -= f.bytes_per_sec;
+                }
+            }
             self.cap_left.push(cap);
             self.unfixed.push(count);
             self.share_version.push(0);
             if count > 0 {
+                let share = (cap / count as f64).max(0.0);
                 self.share_queue
-                    .push(Reverse(((cap / count as f64).to_bits(), k as u32, 0)));
+                    .push(Reverse((share.to_bits(), k as u32, 0)));
             }
         }
-        for &slot in &self.comp_flows {
-            self.flows[slot as usize].fixed = false;
-        }
-        let mut left = self.comp_flows.len();
+        let mut left = self.recompute.len();
         while left > 0 {
             let Some(Reverse((_, k, version))) = self.share_queue.pop() else {
                 break;
@@ -332,27 +380,18 @@ impl FlowNetwork {
                 continue;
             }
             let share = (self.cap_left[k] / self.unfixed[k] as f64).max(0.0);
-            let l = self.comp_links[k] as usize;
+            let l = self.comp_links[k];
             self.touched.clear();
-            for idx in 0..self.link_flows[l].len() {
-                let slot = self.link_flows[l][idx] as usize;
-                if self.flows[slot].fixed {
+            for idx in 0..self.link_flows[l as usize].len() {
+                let slot = self.link_flows[l as usize][idx] as usize;
+                let f = &mut self.flows[slot];
+                if !f.recomputing || f.fixed {
                     continue;
                 }
-                let f = &mut self.flows[slot];
                 f.fixed = true;
+                f.new_rate = share;
+                f.new_held_by = l;
                 left -= 1;
-                // Account the bytes sent at the old rate before changing it.
-                if f.bytes_per_sec != share {
-                    f.remaining_bytes =
-                        (f.remaining_bytes - f.bytes_per_sec * (now - f.updated_at)).max(0.0);
-                    f.updated_at = now;
-                    f.bytes_per_sec = share;
-                    f.version = f.version.wrapping_add(1);
-                    let finish = now + f.remaining_bytes / share;
-                    self.finish_queue
-                        .push(Reverse((finish.to_bits(), f.version, slot as u32)));
-                }
                 for &l2 in &f.links[..f.len as usize] {
                     let k2 = self.link_pos[l2 as usize] as usize;
                     self.cap_left[k2] -= share;
@@ -377,24 +416,72 @@ impl FlowNetwork {
                 }
             }
         }
-        // Record each link's new total rate.
+    }
+
+    /// Adds to `recompute` every other flow whose bottleneck the last [`fill`](Self::fill) may
+    /// have broken: it is held by a link where a rate changed, or it is faster than a recomputed
+    /// flow frozen on one of its links. Returns whether it added any.
+    fn add_disturbed(&mut self) -> bool {
+        let before = self.recompute.len();
         for &l in &self.comp_links {
-            let l = l as usize;
-            let total: f64 = self.link_flows[l]
-                .iter()
-                .map(|&s| self.flows[s as usize].bytes_per_sec)
-                .sum();
-            if total != self.link_rate[l] {
-                self.link_rate[l] = total;
-                if let Some(tl) = self.timeline.as_mut() {
-                    let seg = &mut tl[l];
-                    match seg.last_mut() {
-                        Some(last) if last.at_secs == now => last.bytes_per_sec = total,
-                        _ => seg.push(RateChange {
-                            at_secs: now,
-                            bytes_per_sec: total,
-                        }),
+            let mut changed = self.is_seed[l as usize];
+            let mut level = f64::INFINITY;
+            for &slot in &self.link_flows[l as usize] {
+                let f = &self.flows[slot as usize];
+                if f.recomputing {
+                    changed |= f.new_rate != f.bytes_per_sec;
+                    if f.new_held_by == l {
+                        level = level.min(f.new_rate);
                     }
+                }
+            }
+            for &slot in &self.link_flows[l as usize] {
+                let f = &mut self.flows[slot as usize];
+                if !f.recomputing && ((changed && f.held_by == l) || f.bytes_per_sec > level) {
+                    f.recomputing = true;
+                    self.recompute.push(slot);
+                }
+            }
+        }
+        self.recompute.len() > before
+    }
+
+    /// Applies the rates found by [`fill`](Self::fill), settling the bytes sent at the old rates
+    /// and queueing the new finish times.
+    fn commit(&mut self, now: f64) {
+        for &slot in &self.recompute {
+            let f = &mut self.flows[slot as usize];
+            f.recomputing = false;
+            f.held_by = f.new_held_by;
+            if f.bytes_per_sec != f.new_rate {
+                f.remaining_bytes =
+                    (f.remaining_bytes - f.bytes_per_sec * (now - f.updated_at)).max(0.0);
+                f.updated_at = now;
+                f.bytes_per_sec = f.new_rate;
+                f.version = f.version.wrapping_add(1);
+                let finish = now + f.remaining_bytes / f.new_rate;
+                self.finish_queue
+                    .push(Reverse((finish.to_bits(), f.version, slot)));
+            }
+        }
+    }
+
+    /// Updates `link`'s total rate, and its timeline if one is kept.
+    fn record_link_rate(&mut self, link: usize, now: f64) {
+        let total: f64 = self.link_flows[link]
+            .iter()
+            .map(|&s| self.flows[s as usize].bytes_per_sec)
+            .sum();
+        if total != self.link_rate[link] {
+            self.link_rate[link] = total;
+            if let Some(tl) = self.timeline.as_mut() {
+                let seg = &mut tl[link];
+                match seg.last_mut() {
+                    Some(last) if last.at_secs == now => last.bytes_per_sec = total,
+                    _ => seg.push(RateChange {
+                        at_secs: now,
+                        bytes_per_sec: total,
+                    }),
                 }
             }
         }
@@ -443,6 +530,77 @@ mod tests {
                 }
             ]
         );
+    }
+
+    /// Max-min fair rates of every streaming flow by plain progressive filling over the whole
+    /// network, one link at a time.
+    fn reference_rates(net: &FlowNetwork) -> Vec<(usize, f64)> {
+        let mut cap = net.capacity.clone();
+        let mut count = vec![0usize; cap.len()];
+        let live: Vec<usize> = (0..net.flows.len())
+            .filter(|&i| net.flows[i].len > 0)
+            .collect();
+        let links = |i: usize| &net.flows[i].links[..net.flows[i].len as usize];
+        for &i in &live {
+            links(i).iter().for_each(|&l| count[l as usize] += 1);
+        }
+        let mut rate = vec![None; net.flows.len()];
+        while let Some((share, l)) = (0..cap.len())
+            .filter(|&l| count[l] > 0)
+            .map(|l| (cap[l] / count[l] as f64, l))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+        {
+            for &i in &live {
+                if rate[i].is_none() && links(i).contains(&(l as u32)) {
+                    rate[i] = Some(share);
+                    for &l2 in links(i) {
+                        cap[l2 as usize] -= share;
+                        count[l2 as usize] -= 1;
+                    }
+                }
+            }
+        }
+        live.iter().map(|&i| (i, rate[i].unwrap())).collect()
+    }
+
+    #[test]
+    fn incremental_rates_match_filling_the_whole_network() {
+        // Random flows over a few links of mixed capacities start and finish; after every
+        // instant the incrementally kept rates must equal a full progressive filling.
+        let capacity = [10.0, 4.0, 7.0, 10.0, 3.0, 12.0, 5.0, 8.0];
+        let mut net = FlowNetwork::new(&capacity, false);
+        let mut seed = 12345u64;
+        let mut rand = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let mut now = 0.0;
+        for id in 0..400u32 {
+            let mut links: Vec<u32> = (0..1 + rand(4)).map(|_| rand(8) as u32).collect();
+            links.sort_unstable();
+            links.dedup();
+            net.start(id, &links, 1.0 + rand(50) as f64, now);
+            if rand(3) == 0 {
+                now += 0.01;
+            }
+            while rand(2) == 0 {
+                let Some((t, slot)) = net.next_finish() else {
+                    break;
+                };
+                now = t;
+                net.finish(slot, t);
+            }
+            net.flush();
+            for (slot, expected) in reference_rates(&net) {
+                let got = net.flows[slot].bytes_per_sec;
+                assert!(
+                    (got - expected).abs() <= 1e-12 * expected,
+                    "flow in slot {slot}: {got} B/s, full filling gives {expected}"
+                );
+            }
+        }
     }
 
     #[test]
