@@ -64,6 +64,15 @@ export async function open(url, { viewport = { width: 1440, height: 1000 }, colo
     args: CHROMIUM_ARGS,
   });
   const context = await browser.newContext({ viewport, colorScheme });
+  // Records when the first figure is in the DOM (ms since navigation start) as window.__figureMs.
+  await context.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.querySelector('[data-testid=cluster-figure]')) {
+        window.__figureMs = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document, { subtree: true, childList: true });
+  });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (msg) => {

@@ -5,6 +5,7 @@ use super::figure::{Buffers, Figure, LinkInfo, LinkTimeline};
 use super::hooks::{use_animation_frames, use_window_keys};
 use super::logic::Controls;
 use super::panels::{ControlsPanel, Results, Transport};
+use super::scaling::ScalingSection;
 use super::state::{Action, AppState, Side};
 use super::view::SimView;
 use crate::sim::algorithms::Algorithm;
@@ -115,35 +116,40 @@ pub fn App() -> Html {
         }));
     }
 
+    // Stable callbacks (they only dispatch), so that panels whose inputs did not change skip
+    // re-rendering on every animation frame.
+    let dispatcher = state.dispatcher();
     let on_controls = {
-        let dispatch = state.dispatcher();
-        Callback::from(move |c: Controls| dispatch.dispatch(Action::Controls(c)))
+        let d = dispatcher.clone();
+        use_callback((), move |c: Controls, _| d.dispatch(Action::Controls(c)))
     };
     let on_compare = {
-        let dispatch = state.dispatcher();
-        Callback::from(move |on: bool| dispatch.dispatch(Action::Compare(on)))
+        let d = dispatcher.clone();
+        use_callback((), move |on: bool, _| d.dispatch(Action::Compare(on)))
     };
     let on_algorithm_b = {
-        let dispatch = state.dispatcher();
-        Callback::from(move |a: Algorithm| dispatch.dispatch(Action::AlgorithmB(a)))
+        let d = dispatcher.clone();
+        use_callback((), move |a: Algorithm, _| d.dispatch(Action::AlgorithmB(a)))
     };
     let on_seek = {
-        let dispatch = state.dispatcher();
-        Callback::from(move |t: f64| dispatch.dispatch(Action::Seek(t)))
+        let d = dispatcher.clone();
+        use_callback((), move |t: f64, _| d.dispatch(Action::Seek(t)))
     };
     let on_speed = {
-        let dispatch = state.dispatcher();
-        Callback::from(move |i: usize| dispatch.dispatch(Action::Speed(i)))
+        let d = dispatcher.clone();
+        use_callback((), move |i: usize, _| d.dispatch(Action::Speed(i)))
     };
     let on_play = {
-        let dispatch = state.dispatcher();
-        Callback::from(move |play: bool| {
-            dispatch.dispatch(if play { Action::Play } else { Action::Pause })
+        let d = dispatcher.clone();
+        use_callback((), move |play: bool, _| {
+            d.dispatch(if play { Action::Play } else { Action::Pause })
         })
     };
     let on_hover = {
-        let dispatch = state.dispatcher();
-        Callback::from(move |h: Option<(Side, usize)>| dispatch.dispatch(Action::Hover(h)))
+        let d = dispatcher.clone();
+        use_callback((), move |h: Option<(Side, usize)>, _| {
+            d.dispatch(Action::Hover(h))
+        })
     };
 
     let panel = |side: Side, sim: &Shared| {
@@ -199,6 +205,7 @@ pub fn App() -> Html {
                     </div>
                 </main>
             </div>
+            <ScalingSection />
             <footer class="foot">
                 { "Keyboard: space plays or pauses, ← and → step between algorithm steps. Everything runs in your browser, offline." }
             </footer>

@@ -2,7 +2,7 @@
 //! link's numbers, and a per-link timeline. All read one trace at one cursor.
 
 use super::app::Shared;
-use super::layout::{link_name, DrawnLink};
+use super::layout::{link_name, DrawnLink, Point};
 use super::logic::chunk_hue;
 use super::state::Side;
 use crate::sim::replay::link_load_at;
@@ -99,25 +99,18 @@ pub fn Figure(props: &FigureProps) -> Html {
         </g>
     })).collect::<Html>();
 
-    let lines = layout.lines.iter().enumerate().map(|(i, line)| {
-        let load = line_load(trace, line, t);
-        let width = 1.2 + 5.0 * load;
-        let opacity = 0.28 + 0.72 * load;
-        let hovered = props.hover == Some(i);
-        let enter = {
-            let (cb, side) = (props.on_hover.clone(), props.side);
-            Callback::from(move |_: MouseEvent| cb.emit(Some((side, i))))
-        };
-        let (x1, y1, x2, y2) = (f(line.from.x), f(line.from.y), f(line.to.x), f(line.to.y));
-        html! {
-            <g class={classes!("link", tier_class(line.tier), hovered.then_some("hovered"))}
-               data-testid="link" data-load={format!("{load:.3}")} data-line={i.to_string()}>
-                <line class="wire" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()}
-                      style={format!("stroke-width:{width:.2};opacity:{opacity:.2}")} />
-                <line class="hit" x1={x1} y1={y1} x2={x2} y2={y2} onmouseenter={enter.clone()} onclick={enter} />
-            </g>
-        }
-    }).collect::<Html>();
+    let lines = layout
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            html! {
+                <LinkLine index={i} tier={line.tier} from={line.from} to={line.to}
+                          load={quantise(line_load(trace, line, t), 40.0)} hovered={props.hover == Some(i)}
+                          side={props.side} on_hover={props.on_hover.clone()} />
+            }
+        })
+        .collect::<Html>();
 
     let switches = layout
         .switches
@@ -137,17 +130,14 @@ pub fn Figure(props: &FigureProps) -> Html {
         row.iter().filter(|&&c| c as usize == n).count() as f64 / row.len().max(1) as f64
     };
 
-    let gpus = layout.gpus.iter().enumerate().map(|(r, p)| {
-        let s = layout.gpu_size;
-        let done = complete_share(r, r + 1);
-        html! {
-            <g class="gpu" data-testid={format!("gpu-{r}")}>
-                <rect class="gpu-body" x={f(p.x - s / 2.0)} y={f(p.y - s / 2.0)} width={f(s)} height={f(s)} rx="4" />
-                <rect class="gpu-done" x={f(p.x - s / 2.0)} y={f(p.y + s / 2.0 + 3.0)} width={f(s * done)} height="3" rx="1.5" />
-                <text class="gpu-label" x={f(p.x)} y={f(p.y + 4.0)}>{ r }</text>
-            </g>
-        }
-    }).collect::<Html>();
+    let gpus = layout
+        .gpus
+        .iter()
+        .enumerate()
+        .map(|(r, &at)| {
+            html! { <GpuBox rank={r} at={at} size={layout.gpu_size} done={quantise(complete_share(r, r + 1), 64.0)} /> }
+        })
+        .collect::<Html>();
 
     let units = layout.units.iter().map(|u| {
         let done = complete_share(u.first_rank, u.first_rank + u.ranks);
@@ -164,8 +154,10 @@ pub fn Figure(props: &FigureProps) -> Html {
         }
     }).collect::<Html>();
 
+    let in_flight = view.replay.in_flight(trace, t);
+    let in_flight_count = in_flight.len();
     let tokens = if layout.detailed {
-        view.replay.in_flight(trace, t).into_iter().take(MAX_TOKENS).filter_map(|fl| {
+        in_flight.into_iter().take(MAX_TOKENS).filter_map(|fl| {
             let tr = trace.transfer(fl.transfer);
             let route = trace.route(fl.transfer);
             let at = layout.along_route(route.links(), fl.progress)?;
@@ -186,7 +178,6 @@ pub fn Figure(props: &FigureProps) -> Html {
         Html::default()
     };
 
-    let in_flight_count = view.replay.in_flight(trace, t).len();
     let leave = {
         let cb = props.on_hover.clone();
         Callback::from(move |_: MouseEvent| cb.emit(None))
@@ -222,6 +213,72 @@ pub fn Figure(props: &FigureProps) -> Html {
 
 fn f(x: f64) -> String {
     format!("{x:.1}")
+}
+
+/// Rounds to steps of 1/`steps`, so that props of unchanged-looking elements compare equal and Yew
+/// skips them.
+fn quantise(x: f64, steps: f64) -> f64 {
+    (x * steps).round() / steps
+}
+
+#[derive(Properties, PartialEq)]
+struct LinkLineProps {
+    index: usize,
+    tier: Tier,
+    from: Point,
+    to: Point,
+    /// Share of capacity in use, 0..=1.
+    load: f64,
+    hovered: bool,
+    side: Side,
+    on_hover: Callback<Option<(Side, usize)>>,
+}
+
+/// One drawn link: thicker and darker with its load; hover or tap shows its numbers.
+#[component]
+fn LinkLine(props: &LinkLineProps) -> Html {
+    let load = props.load;
+    let width = 1.2 + 5.0 * load;
+    let opacity = 0.28 + 0.72 * load;
+    let enter = {
+        let (cb, side, i) = (props.on_hover.clone(), props.side, props.index);
+        Callback::from(move |_: MouseEvent| cb.emit(Some((side, i))))
+    };
+    let (x1, y1, x2, y2) = (
+        f(props.from.x),
+        f(props.from.y),
+        f(props.to.x),
+        f(props.to.y),
+    );
+    html! {
+        <g class={classes!("link", tier_class(props.tier), props.hovered.then_some("hovered"))}
+           data-testid="link" data-load={format!("{load:.3}")} data-line={props.index.to_string()}>
+            <line class="wire" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()}
+                  style={format!("stroke-width:{width:.2};opacity:{opacity:.2}")} />
+            <line class="hit" {x1} {y1} {x2} {y2} onmouseenter={enter.clone()} onclick={enter} />
+        </g>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct GpuBoxProps {
+    rank: usize,
+    at: Point,
+    size: f64,
+    /// Share of its buffer that holds every contribution.
+    done: f64,
+}
+
+#[component]
+fn GpuBox(props: &GpuBoxProps) -> Html {
+    let (p, s) = (props.at, props.size);
+    html! {
+        <g class="gpu" data-testid={format!("gpu-{}", props.rank)}>
+            <rect class="gpu-body" x={f(p.x - s / 2.0)} y={f(p.y - s / 2.0)} width={f(s)} height={f(s)} rx="4" />
+            <rect class="gpu-done" x={f(p.x - s / 2.0)} y={f(p.y + s / 2.0 + 3.0)} width={f(s * props.done)} height="3" rx="1.5" />
+            <text class="gpu-label" x={f(p.x)} y={f(p.y + 4.0)}>{ props.rank }</text>
+        </g>
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -316,30 +373,18 @@ pub fn Buffers(props: &BuffersProps) -> Html {
     let label_w = 54.0;
     let width = label_w + cell_w * bins as f64 + 8.0;
     let height = row_h * n as f64 + 4.0;
-    let rows = (0..n).map(|r| {
-        let row = &cells[r * chunks..(r + 1) * chunks];
-        let y = r as f64 * row_h + 2.0;
-        html! {
-            <g data-testid={format!("rank-buffer-{r}")} data-complete={row.iter().all(|&c| c as usize == n).to_string()}>
-                <text class="row-label" x={f(label_w - 6.0)} y={f(y + row_h * 0.72)}>{ format!("GPU {r}") }</text>
-                { for (0..bins).map(|b| {
-                    let lo = b * per_bin;
-                    let hi = ((b + 1) * per_bin).min(chunks);
-                    let fill = row[lo..hi].iter().copied().min().unwrap_or(0);
-                    let share = fill as f64 / n as f64;
-                    let colour = chunk_colour(lo, chunks);
-                    html! {
-                        <rect class={classes!("cell", (fill as usize == n).then_some("full"))}
-                              data-fill={fill.to_string()} data-chunk={lo.to_string()}
-                              x={f(label_w + b as f64 * cell_w)} y={f(y)} width={f(cell_w - 1.5)} height={f(row_h - 2.0)} rx="2"
-                              style={format!("fill:{colour};fill-opacity:{:.2}", 0.08 + 0.92 * share)}>
-                            <title>{ format!("GPU {r}, chunk {lo}: {fill} of {n} contributions") }</title>
-                        </rect>
-                    }
-                }) }
-            </g>
-        }
-    }).collect::<Html>();
+    let rows = (0..n)
+        .map(|r| {
+            let row = &cells[r * chunks..(r + 1) * chunks];
+            let fills: Vec<u32> = (0..bins)
+                .map(|b| {
+                    let (lo, hi) = (b * per_bin, ((b + 1) * per_bin).min(chunks));
+                    row[lo..hi].iter().copied().min().unwrap_or(0)
+                })
+                .collect();
+            html! { <BufferRow rank={r} ranks={n} {chunks} {per_bin} {fills} y={r as f64 * row_h + 2.0} {row_h} {cell_w} {label_w} /> }
+        })
+        .collect::<Html>();
     html! {
         <div class="buffers">
             <h3>{ "Buffers" }<span class="muted">{ format!(" — {n} ranks × {chunks} chunks; a cell darkens as it gathers contributions{}", if per_bin > 1 { format!(" ({per_bin} chunks per cell)") } else { String::new() }) }</span></h3>
@@ -347,6 +392,43 @@ pub fn Buffers(props: &BuffersProps) -> Html {
                 { rows }
             </svg>
         </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BufferRowProps {
+    rank: usize,
+    ranks: usize,
+    chunks: usize,
+    per_bin: usize,
+    /// Contributor count of each (binned) cell.
+    fills: Vec<u32>,
+    y: f64,
+    row_h: f64,
+    cell_w: f64,
+    label_w: f64,
+}
+
+/// One rank's buffer; it re-renders only when one of its cells changes.
+#[component]
+fn BufferRow(props: &BufferRowProps) -> Html {
+    let (r, n, y) = (props.rank, props.ranks, props.y);
+    let complete = props.fills.iter().all(|&c| c as usize == n);
+    html! {
+        <g data-testid={format!("rank-buffer-{r}")} data-complete={complete.to_string()}>
+            <title>{ format!("GPU {r}: each cell darkens as it gathers the {n} ranks' contributions") }</title>
+            <text class="row-label" x={f(props.label_w - 6.0)} y={f(y + props.row_h * 0.72)}>{ format!("GPU {r}") }</text>
+            { for props.fills.iter().enumerate().map(|(b, &fill)| {
+                let lo = b * props.per_bin;
+                let share = fill as f64 / n as f64;
+                html! {
+                    <rect class={classes!("cell", (fill as usize == n).then_some("full"))}
+                          data-fill={fill.to_string()} data-chunk={lo.to_string()}
+                          x={f(props.label_w + b as f64 * props.cell_w)} y={f(y)} width={f(props.cell_w - 1.5)} height={f(props.row_h - 2.0)} rx="2"
+                          style={format!("fill:{};fill-opacity:{:.2}", chunk_colour(lo, props.chunks), 0.08 + 0.92 * share)} />
+                }
+            }) }
+        </g>
     }
 }
 

@@ -64,7 +64,8 @@ fn algorithm_select(testid: &str, value: Algorithm, on: Callback<Algorithm>) -> 
         }
     });
     html! {
-        <select data-testid={testid.to_string()} {onchange}>
+        // Keyed by the value: a select the user changed keeps its own choice otherwise.
+        <select key={value.name()} data-testid={testid.to_string()} {onchange}>
             { for Algorithm::ALL.iter().map(|a| html! {
                 <option value={a.name()} selected={*a == value}>{ a.name() }</option>
             }) }
@@ -130,7 +131,7 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
         html! {
             <label class="field compact">
                 <span class="field-name">{ title }</span>
-                <select data-testid={testid.to_string()} {onchange}>
+                <select key={value.to_string()} data-testid={testid.to_string()} {onchange}>
                     { for options.iter().map(|o| html! { <option value={o.to_string()} selected={*o == value}>{ o }</option> }) }
                 </select>
             </label>
@@ -184,7 +185,7 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
             }
             <label class="field compact">
                 <span class="field-name">{ "Topology" }</span>
-                <select data-testid="topology-kind" onchange={on_kind}>
+                <select key={format!("{:?}", c.kind)} data-testid="topology-kind" onchange={on_kind}>
                     <option value="cluster" selected={c.kind == TopologyKind::Cluster}>{ "cluster" }</option>
                     <option value="uniform" selected={c.kind == TopologyKind::Uniform}>{ "uniform (α-β)" }</option>
                 </select>
@@ -295,7 +296,7 @@ pub fn Transport(props: &TransportProps) -> Html {
             </span>
             <label class="speed">
                 <span class="muted">{ "speed" }</span>
-                <select data-testid="speed" onchange={on_speed}>
+                <select key={props.speed.to_string()} data-testid="speed" onchange={on_speed}>
                     { for SPEEDS.iter().enumerate().map(|(i, s)| html! {
                         <option value={i.to_string()} selected={i == props.speed}>{ format!("{s}×") }</option>
                     }) }

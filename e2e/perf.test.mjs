@@ -1,0 +1,124 @@
+// Performance of the release build, measured in Chromium and reported (e2e/out/perf.json):
+// wasm size (raw, gzip), navigation → first interactive figure, frame times while playing at 64
+// GPUs, and slider change → redrawn figure at 64 and 256 GPUs. The aims are printed next to them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { serve, open, setRange, setRangeTo, selectOption, DIST, OUT } from './harness.mjs';
+
+let server;
+const perf = { measured_at: new Date().toISOString(), aims: { frame_p95_ms: 16.7, slider_to_redraw_ms: 100 } };
+before(async () => {
+  server = await serve();
+});
+after(async () => {
+  await server?.close();
+  fs.mkdirSync(OUT, { recursive: true });
+  fs.writeFileSync(path.join(OUT, 'perf.json'), JSON.stringify(perf, null, 2) + '\n');
+  console.log('perf:', JSON.stringify(perf, null, 2));
+});
+
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+const round = (x) => Math.round(x * 100) / 100;
+
+test('wasm size', () => {
+  const wasm = fs.readdirSync(DIST).find((f) => f.endsWith('.wasm'));
+  const bytes = fs.readFileSync(path.join(DIST, wasm));
+  perf.wasm_bytes = bytes.length;
+  perf.wasm_gzip_bytes = zlib.gzipSync(bytes, { level: 9 }).length;
+  assert.ok(perf.wasm_bytes > 0);
+});
+
+/** Sets `testid` to `pos` and reports ms until the DOM shows a new time and until the next frame. */
+async function sliderToRedraw(page, testid, pos) {
+  return page.evaluate(async ([testid, pos]) => {
+    const el = document.querySelector(`[data-testid="${testid}"]`);
+    const before = document.querySelector('[data-testid=time-result]').getAttribute('data-secs');
+    const t0 = performance.now();
+    el.value = String(pos);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((resolve, reject) => {
+      const check = () => {
+        const now = document.querySelector('[data-testid=time-result]');
+        if (now && now.getAttribute('data-secs') !== before) resolve();
+        else if (performance.now() - t0 > 20000) reject(new Error(`${testid} change never redrew`));
+        else setTimeout(check, 0);
+      };
+      check();
+    });
+    const dom = performance.now() - t0;
+    await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+    return { dom, frame: performance.now() - t0 };
+  }, [testid, pos]);
+}
+
+async function sliderSeries(page, label) {
+  const values = (await page.getByTestId('bandwidth-node').getAttribute('data-values')).split(',');
+  const a = values.indexOf('200000');
+  const b = values.indexOf('400000');
+  // Alternate between two values, starting with the one not shown, so every change re-simulates.
+  const current = Number(await page.getByTestId('bandwidth-node').inputValue());
+  const order = current === a ? [b, a] : [a, b];
+  const runs = [];
+  for (let i = 0; i < 6; i++) runs.push(await sliderToRedraw(page, 'bandwidth-node', order[i % 2]));
+  const frames = runs.slice(1).map((r) => r.frame); // the first includes warm-up
+  const simMs = Number(await page.getByTestId('cluster-figure').first().getAttribute('data-sim-ms'));
+  perf[label] = {
+    median_ms: round(quantile(frames, 0.5)),
+    max_ms: round(Math.max(...frames)),
+    simulate_ms: round(simMs),
+    transfers: await page.locator('.results .small').first().textContent(),
+  };
+}
+
+test('load, playback frame times and slider latency', async () => {
+  const { browser, page, problems, loadMs } = await open(server.url);
+  try {
+    perf.load_to_first_figure_ms = round(await page.evaluate(() => window.__figureMs));
+    perf.load_to_visible_figure_wall_ms = loadMs;
+    // 64 GPUs: 4 racks × 2 nodes × 8 GPUs, ring (the most transfers in flight at once).
+    await page.getByTestId('preset-two-nodes-400g').click();
+    await selectOption(page, 'algorithm', 'ring');
+    await setRangeTo(page, 'gpu-count', 64);
+    await selectOption(page, 'speed', '2'); // 0.5×: the run outlasts the measurement
+    await setRange(page, 'scrub', 0);
+    await page.getByTestId('play').click();
+    const deltas = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const stamps = [];
+          const end = performance.now() + 3000;
+          const frame = (t) => {
+            stamps.push(t);
+            if (t < end) requestAnimationFrame(frame);
+            else resolve(stamps.slice(1).map((s, i) => s - stamps[i]));
+          };
+          requestAnimationFrame(frame);
+        }),
+    );
+    await page.getByTestId('pause').click();
+    perf.playing_64_gpus = {
+      frames: deltas.length,
+      p50_ms: round(quantile(deltas, 0.5)),
+      p95_ms: round(quantile(deltas, 0.95)),
+      max_ms: round(Math.max(...deltas)),
+    };
+    assert.ok(deltas.length > 30, `only ${deltas.length} frames in 3 s`);
+
+    await sliderSeries(page, 'slider_to_redraw_64_gpus_ring');
+    await selectOption(page, 'algorithm', 'hierarchical');
+    await sliderSeries(page, 'slider_to_redraw_64_gpus_hierarchical');
+    await setRangeTo(page, 'gpu-count', 256);
+    await sliderSeries(page, 'slider_to_redraw_256_gpus_hierarchical');
+    await selectOption(page, 'algorithm', 'ring');
+    await sliderSeries(page, 'slider_to_redraw_256_gpus_ring');
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
+});
