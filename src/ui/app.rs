@@ -30,8 +30,11 @@ fn now_ms() -> f64 {
 }
 
 #[hook]
-fn use_simulation(controls: &Controls, algorithm: Algorithm) -> Shared {
-    let view = use_memo((controls.clone(), algorithm), |(c, a)| {
+fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) -> Shared {
+    let view = use_memo((controls.clone(), algorithm, shown), |(c, a, shown)| {
+        if !*shown {
+            return SimView::idle(*a);
+        }
         let started = now_ms();
         let mut view = SimView::build(c, *a);
         view.sim_ms = now_ms() - started;
@@ -74,8 +77,9 @@ fn step_target(a: &SimView, b: Option<&SimView>, t: f64, forward: bool) -> f64 {
 #[component]
 pub fn App() -> Html {
     let state = use_reducer(AppState::default);
-    let sim_a = use_simulation(&state.controls, state.controls.algorithm);
-    let sim_b = use_simulation(&state.controls, state.algorithm_b);
+    let sim_a = use_simulation(&state.controls, state.controls.algorithm, true);
+    // B is simulated only while the comparison is on.
+    let sim_b = use_simulation(&state.controls, state.algorithm_b, state.compare);
     let b = state.compare.then_some(&*sim_b.0);
     let end = end_secs(&sim_a.0, b);
     let t = state.t_secs.min(end);

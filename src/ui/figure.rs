@@ -34,7 +34,7 @@ pub fn tier_title(tier: Tier, uniform: bool) -> &'static str {
 }
 
 fn chunk_colour(c: usize, chunks: usize) -> String {
-    format!("hsl({:.0} 62% 52%)", chunk_hue(c, chunks))
+    format!("hsl({} 62% 52%)", chunk_hue(c, chunks).round() as u32)
 }
 
 /// The load of a drawn line: its links' total rate over their total capacity.
@@ -88,16 +88,7 @@ pub fn Figure(props: &FigureProps) -> Html {
     let cells = view.replay.cells_at(trace, t);
     let uniform = trace.topology.is_uniform();
 
-    let boxes = layout.racks.iter().map(|b| html! {
-        <g class="rack-box">
-            <rect x={f(b.rect.x)} y={f(b.rect.y)} width={f(b.rect.w)} height={f(b.rect.h)} rx="10" />
-            <text x={f(b.rect.x + 8.0)} y={f(b.rect.y + 14.0)}>{ &b.label }</text>
-        </g>
-    }).chain(layout.nodes.iter().map(|b| html! {
-        <g class="node-box">
-            <rect x={f(b.rect.x)} y={f(b.rect.y)} width={f(b.rect.w)} height={f(b.rect.h)} rx="7" />
-        </g>
-    })).collect::<Html>();
+    let boxes = html! { <GroupBoxes sim={props.sim.clone()} /> };
 
     let lines = layout
         .lines
@@ -112,18 +103,7 @@ pub fn Figure(props: &FigureProps) -> Html {
         })
         .collect::<Html>();
 
-    let switches = layout
-        .switches
-        .iter()
-        .map(|s| {
-            html! {
-                <g class="switch">
-                    <rect x={f(s.at.x - 9.0)} y={f(s.at.y - 6.0)} width="18" height="12" rx="3" />
-                    <text x={f(s.at.x + 13.0)} y={f(s.at.y + 4.0)}>{ &s.label }</text>
-                </g>
-            }
-        })
-        .collect::<Html>();
+    let switches = html! { <Switches sim={props.sim.clone()} /> };
 
     let complete_share = |lo: usize, hi: usize| {
         let row = &cells[lo * chunks..hi * chunks];
@@ -168,7 +148,7 @@ pub fn Figure(props: &FigureProps) -> Html {
             let colour = chunk_colour(c, chunks);
             Some(html! {
                 <g class="token" data-testid="chunk-in-flight" data-chunk={c.to_string()} data-fill={held.to_string()}
-                   data-transfer={fl.transfer.to_string()} transform={format!("translate({:.1},{:.1})", at.x, at.y)}>
+                   data-transfer={fl.transfer.to_string()} transform={format!("translate({},{})", f(at.x), f(at.y))}>
                     <rect class="token-shell" x={f(-s / 2.0)} y={f(-s / 2.0)} width={f(s)} height={f(s)} rx="2.5" style={format!("stroke:{colour}")} />
                     <rect x={f(-s / 2.0)} y={f(s / 2.0 - s * frac)} width={f(s)} height={f(s * frac)} rx="2.5" style={format!("fill:{colour}")} />
                 </g>
@@ -211,14 +191,75 @@ pub fn Figure(props: &FigureProps) -> Html {
     }
 }
 
+/// `x` with one decimal. Per-frame attributes are many: this avoids the float formatter, which is
+/// slow in WebAssembly.
 fn f(x: f64) -> String {
-    format!("{x:.1}")
+    fixed(x, 10)
+}
+
+/// `x` rounded to 1/`scale` (10 or 100) as a decimal string, through integers.
+fn fixed(x: f64, scale: i64) -> String {
+    let v = (x * scale as f64).round() as i64;
+    let sign = if v < 0 { "-" } else { "" };
+    let (whole, frac) = (v.abs() / scale, v.abs() % scale);
+    if scale == 100 {
+        format!("{sign}{whole}.{frac:02}")
+    } else {
+        format!("{sign}{whole}.{frac}")
+    }
 }
 
 /// Rounds to steps of 1/`steps`, so that props of unchanged-looking elements compare equal and Yew
 /// skips them.
 fn quantise(x: f64, steps: f64) -> f64 {
     (x * steps).round() / steps
+}
+
+#[derive(Properties, PartialEq)]
+struct StaticProps {
+    sim: Shared,
+}
+
+/// Racks and nodes as boxes; drawn once per run, not every frame.
+#[component]
+fn GroupBoxes(props: &StaticProps) -> Html {
+    let layout = &props.sim.0.layout;
+    let racks = layout.racks.iter().map(|b| {
+        html! {
+            <g class="rack-box">
+                <rect x={f(b.rect.x)} y={f(b.rect.y)} width={f(b.rect.w)} height={f(b.rect.h)} rx="10" />
+                <text x={f(b.rect.x + 8.0)} y={f(b.rect.y + 14.0)}>{ &b.label }</text>
+            </g>
+        }
+    });
+    let nodes = layout.nodes.iter().map(|b| {
+        html! {
+            <g class="node-box">
+                <rect x={f(b.rect.x)} y={f(b.rect.y)} width={f(b.rect.w)} height={f(b.rect.h)} rx="7" />
+            </g>
+        }
+    });
+    racks.chain(nodes).collect::<Html>()
+}
+
+/// The switches; drawn once per run.
+#[component]
+fn Switches(props: &StaticProps) -> Html {
+    props
+        .sim
+        .0
+        .layout
+        .switches
+        .iter()
+        .map(|s| {
+            html! {
+                <g class="switch">
+                    <rect x={f(s.at.x - 9.0)} y={f(s.at.y - 6.0)} width="18" height="12" rx="3" />
+                    <text x={f(s.at.x + 13.0)} y={f(s.at.y + 4.0)}>{ &s.label }</text>
+                </g>
+            }
+        })
+        .collect::<Html>()
 }
 
 #[derive(Properties, PartialEq)]
@@ -252,9 +293,9 @@ fn LinkLine(props: &LinkLineProps) -> Html {
     );
     html! {
         <g class={classes!("link", tier_class(props.tier), props.hovered.then_some("hovered"))}
-           data-testid="link" data-load={format!("{load:.3}")} data-line={props.index.to_string()}>
+           data-testid="link" data-load={fixed(load, 100)} data-line={props.index.to_string()}>
             <line class="wire" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()}
-                  style={format!("stroke-width:{width:.2};opacity:{opacity:.2}")} />
+                  style={format!("stroke-width:{};stroke-opacity:{}", fixed(width, 100), fixed(opacity, 100))} />
             <line class="hit" {x1} {y1} {x2} {y2} onmouseenter={enter.clone()} onclick={enter} />
         </g>
     }
@@ -425,7 +466,7 @@ fn BufferRow(props: &BufferRowProps) -> Html {
                     <rect class={classes!("cell", (fill as usize == n).then_some("full"))}
                           data-fill={fill.to_string()} data-chunk={lo.to_string()}
                           x={f(props.label_w + b as f64 * props.cell_w)} y={f(y)} width={f(props.cell_w - 1.5)} height={f(props.row_h - 2.0)} rx="2"
-                          style={format!("fill:{};fill-opacity:{:.2}", chunk_colour(lo, props.chunks), 0.08 + 0.92 * share)} />
+                          style={format!("fill:{};fill-opacity:{}", chunk_colour(lo, props.chunks), fixed(0.08 + 0.92 * share, 100))} />
                 }
             }) }
         </g>
@@ -482,13 +523,19 @@ pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
                 0.0
             };
     let height = rows as f64 * GANTT_ROW + 18.0;
+    let view_box = format!("0 0 {:.0} {height:.0}", GANTT_LABEL + GANTT_W + 8.0);
     html! {
         <div class="timeline">
             <h3>{ "When each link was busy" }<span class="muted">{ format!(" — {rows} links, slowest tiers first; darker = closer to capacity") }</span></h3>
-            <svg class="gantt" viewBox={format!("0 0 {:.0} {height:.0}", GANTT_LABEL + GANTT_W + 8.0)} data-testid="link-timeline">
-                <GanttBars sim={props.sim.clone()} end_secs={props.end_secs} />
-                <line class="cursor" x1={f(x)} x2={f(x)} y1="0" y2={f(height - 14.0)} />
-            </svg>
+            // The cursor lives on its own layer: moving it must not repaint thousands of bars.
+            <div class="gantt-wrap">
+                <svg class="gantt" viewBox={view_box.clone()} data-testid="link-timeline">
+                    <GanttBars sim={props.sim.clone()} end_secs={props.end_secs} />
+                </svg>
+                <svg class="gantt-cursor" viewBox={view_box} aria-hidden="true">
+                    <line class="cursor" x1={f(x)} x2={f(x)} y1="0" y2={f(height - 14.0)} />
+                </svg>
+            </div>
         </div>
     }
 }
@@ -517,7 +564,7 @@ fn GanttBars(props: &GanttBarsProps) -> Html {
             let x0 = GANTT_LABEL + GANTT_W * c.at_secs / end;
             let w = (GANTT_W * (stop - c.at_secs) / end).max(0.4);
             html! { <rect class={classes!("bar", tier_class(tier))} x={f(x0)} y={f(y + 1.0)} width={f(w)} height={f(GANTT_ROW - 2.0)}
-                          style={format!("opacity:{:.2}", 0.25 + 0.75 * (c.bytes_per_sec / cap).min(1.0))} /> }
+                          style={format!("fill-opacity:{}", fixed(0.25 + 0.75 * (c.bytes_per_sec / cap).min(1.0), 100))} /> }
         }).collect::<Html>();
         html! {
             <g>

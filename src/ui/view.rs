@@ -51,6 +51,18 @@ impl SimView {
         }
     }
 
+    /// A run that is not on screen (the comparison is off): nothing simulated.
+    pub fn idle(algorithm: Algorithm) -> SimView {
+        SimView {
+            requested: algorithm,
+            result: Err("not simulated".into()),
+            replay: Replay::default(),
+            layout: Layout::default(),
+            cli: String::new(),
+            sim_ms: 0.0,
+        }
+    }
+
     pub fn trace(&self) -> Option<&Trace> {
         self.result.as_ref().ok().map(|s| &s.trace)
     }
