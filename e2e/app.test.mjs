@@ -188,7 +188,7 @@ test('the comparison view shows both algorithms with one shared cursor', async (
   const ta = await page.getByTestId('figure-a').getByTestId('cluster-figure').getAttribute('data-t');
   const tb = await page.getByTestId('figure-b').getByTestId('cluster-figure').getAttribute('data-t');
   assert.equal(ta, tb, 'one cursor drives both figures');
-  await page.getByTestId('figure-b').locator('[data-testid=link] .hit').nth(2).hover();
+  await page.getByTestId('figure-b').locator('[data-testid=link] .hit').nth(2).hover({ force: true });
   assert.match(await page.getByTestId('figure-b').getByTestId('link-info').textContent(), /carried/);
   await shot(page, '05-compare');
   await page.getByTestId('compare-toggle').uncheck();
