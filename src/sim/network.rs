@@ -350,7 +350,7 @@ impl FlowNetwork {
         self.share_queue.clear();
         self.is_touched.clear();
         self.is_touched.resize(self.comp_links.len(), false);
-        for (k, &l) in self.comp_links.iter().enumerate() {
+        for &l in &self.comp_links {
             let mut cap = self.capacity[l as usize];
             let mut count = 0u32;
             for &slot in &self.link_flows[l as usize] {
@@ -364,13 +364,40 @@ impl FlowNetwork {
             self.cap_left.push(cap);
             self.unfixed.push(count);
             self.share_version.push(0);
-            if count > 0 {
-                let share = (cap / count as f64).max(0.0);
+        }
+        // A flow alone (among those recomputed) on every link it crosses is frozen by its tightest
+        // one, the first on its route among equals, as the heap would: settle it without the heap.
+        // In a ring every flow is such a one.
+        let mut left = self.recompute.len();
+        for &slot in &self.recompute {
+            let f = &mut self.flows[slot as usize];
+            let links = &f.links[..f.len as usize];
+            if links
+                .iter()
+                .all(|&l| self.unfixed[self.link_pos[l as usize] as usize] == 1)
+            {
+                let (mut rate, mut held_by) = (f64::INFINITY, NONE);
+                for &l in links {
+                    let k = self.link_pos[l as usize] as usize;
+                    let share = self.cap_left[k].max(0.0);
+                    if share < rate {
+                        (rate, held_by) = (share, l);
+                    }
+                    self.unfixed[k] = 0;
+                }
+                f.fixed = true;
+                f.new_rate = rate;
+                f.new_held_by = held_by;
+                left -= 1;
+            }
+        }
+        for k in 0..self.comp_links.len() {
+            if self.unfixed[k] > 0 {
+                let share = (self.cap_left[k] / self.unfixed[k] as f64).max(0.0);
                 self.share_queue
                     .push(Reverse((share.to_bits(), k as u32, 0)));
             }
         }
-        let mut left = self.recompute.len();
         while left > 0 {
             let Some(Reverse((_, k, version))) = self.share_queue.pop() else {
                 break;
