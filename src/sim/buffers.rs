@@ -13,12 +13,16 @@
 //! ```
 
 /// A set of ranks, kept as sorted disjoint half-open ranges `[lo, hi)`. The sets algorithms build
-/// are mostly one or two ranges, which live inline without allocation.
+/// are mostly one or two ranges, which live inline without allocation; the whole set is 24 bytes,
+/// as every rank holds one per chunk.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Contributors {
+    /// Up to two ranges; an unused one is `(0, 0)` (no real range is empty).
     inline: [(u32, u32); 2],
-    len: u8,
-    spill: Vec<(u32, u32)>,
+    /// All the ranges instead, when there are more than two. Boxed so that it costs one pointer,
+    /// not a vector's three words, in the common case.
+    #[allow(clippy::box_collection)]
+    spill: Option<Box<Vec<(u32, u32)>>>,
 }
 
 impl Contributors {
@@ -26,16 +30,17 @@ impl Contributors {
     pub fn single(rank: u32) -> Self {
         Contributors {
             inline: [(rank, rank + 1), (0, 0)],
-            len: 1,
-            spill: Vec::new(),
+            spill: None,
         }
     }
 
     fn ranges(&self) -> &[(u32, u32)] {
-        if self.spill.is_empty() {
-            &self.inline[..self.len as usize]
-        } else {
-            &self.spill
+        match &self.spill {
+            Some(all) => all,
+            None => {
+                let used = self.inline.iter().take_while(|r| r.0 < r.1).count();
+                &self.inline[..used]
+            }
         }
     }
 
@@ -62,14 +67,13 @@ impl Contributors {
             if a0 < b1 && b0 < a1 {
                 return Err(a0.max(b0));
             }
-            if a1 == b0 || b1 == a0 {
-                self.inline = [(a0.min(b0), a1.max(b1)), (0, 0)];
-                self.len = 1;
+            self.inline = if a1 == b0 || b1 == a0 {
+                [(a0.min(b0), a1.max(b1)), (0, 0)]
+            } else if a0 < b0 {
+                [a[0], b[0]]
             } else {
-                let (x, y) = if a0 < b0 { (a[0], b[0]) } else { (b[0], a[0]) };
-                self.inline = [x, y];
-                self.len = 2;
-            }
+                [b[0], a[0]]
+            };
             return Ok(());
         }
         let mut merged: Vec<(u32, u32)> = Vec::with_capacity(a.len() + b.len());
@@ -89,12 +93,11 @@ impl Contributors {
             }
         }
         if merged.len() <= 2 {
-            self.len = merged.len() as u8;
             self.inline = [(0, 0); 2];
             self.inline[..merged.len()].copy_from_slice(&merged);
-            self.spill = Vec::new();
+            self.spill = None;
         } else {
-            self.spill = merged;
+            self.spill = Some(Box::new(merged));
         }
         Ok(())
     }
@@ -210,6 +213,12 @@ mod tests {
         s.union_disjoint(&Contributors::single(1)).unwrap();
         s.union_disjoint(&Contributors::single(2)).unwrap();
         assert!(s.is_all(6));
+    }
+
+    #[test]
+    fn a_cell_is_small() {
+        // Every rank holds one cell per chunk: a ring on 1024 ranks has a million of them.
+        assert_eq!(std::mem::size_of::<Cell>(), 32);
     }
 
     #[test]

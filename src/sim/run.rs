@@ -20,7 +20,7 @@
 use super::buffers::{Buffers, Cell};
 use super::network::FlowNetwork;
 use super::schedule::{Op, Schedule};
-use super::topology::Topology;
+use super::topology::{Route, Topology};
 use super::trace::{CellChange, LinkReport, RankTraffic, Trace, TransferTiming};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -59,13 +59,15 @@ struct Runner<'a> {
     net: FlowNetwork,
     events: BinaryHeap<Reverse<(u64, u64, Event)>>,
     seq: u64,
-    waiting: Vec<u32>,
+    /// Per transfer: until it is ready, how many of its dependencies are not done yet; from then
+    /// until it is done, its slot in `in_flight` (one array for both keeps memory per transfer low).
+    waiting_or_slot: Vec<u32>,
     dependents_start: Vec<u32>,
     dependents: Vec<u32>,
     timings: Vec<TransferTiming>,
-    payload_of: Vec<u32>,
-    payloads: Vec<Vec<Cell>>,
-    free_payloads: Vec<u32>,
+    /// Transfers between ready and done, in reusable slots.
+    in_flight: Vec<InFlight>,
+    free_slots: Vec<u32>,
     reducer_free_at: Vec<f64>,
     buffers: Buffers,
     traffic: Vec<RankTraffic>,
@@ -74,7 +76,14 @@ struct Runner<'a> {
     cell_changes: Option<Vec<CellChange>>,
 }
 
-const NO_PAYLOAD: u32 = u32::MAX;
+/// What a transfer carries between leaving the sender and being done: found once when it is ready.
+#[derive(Default)]
+struct InFlight {
+    /// The sender's cells as they were when it left.
+    payload: Vec<Cell>,
+    route: Option<Route>,
+    bytes: u64,
+}
 
 impl Runner<'_> {
     fn push(&mut self, at: f64, ev: Event) {
@@ -85,32 +94,35 @@ impl Runner<'_> {
     fn ready(&mut self, t: u32, now: f64) {
         let tr = *self.schedule.transfer(t as usize);
         self.timings[t as usize].start_secs = now;
-        let slot = self.free_payloads.pop().unwrap_or_else(|| {
-            self.payloads.push(Vec::new());
-            (self.payloads.len() - 1) as u32
+        let slot = self.free_slots.pop().unwrap_or_else(|| {
+            self.in_flight.push(InFlight::default());
+            (self.in_flight.len() - 1) as u32
         });
+        self.waiting_or_slot[t as usize] = slot;
+        let route = self.topo.route(tr.src as usize, tr.dst as usize);
+        let f = &mut self.in_flight[slot as usize];
         self.buffers.snapshot(
             tr.src as usize,
             tr.chunk_lo as usize,
             tr.chunk_hi as usize,
-            &mut self.payloads[slot as usize],
+            &mut f.payload,
         );
-        self.payload_of[t as usize] = slot;
-        let latency = self
-            .topo
-            .route(tr.src as usize, tr.dst as usize)
-            .latency_secs;
-        self.push(now + latency, Event::FirstByte(t));
+        f.route = Some(route);
+        f.bytes = self.schedule.bytes(t as usize);
+        self.push(now + route.latency_secs, Event::FirstByte(t));
+    }
+
+    fn in_flight(&self, t: u32) -> &InFlight {
+        &self.in_flight[self.waiting_or_slot[t as usize] as usize]
     }
 
     fn first_byte(&mut self, t: u32, now: f64) {
         self.timings[t as usize].first_byte_secs = now;
-        let bytes = self.schedule.bytes(t as usize);
+        let f = self.in_flight(t);
+        let (bytes, route) = (f.bytes, f.route.expect("set when ready"));
         if bytes == 0 {
             self.arrived(t, now);
         } else {
-            let tr = self.schedule.transfer(t as usize);
-            let route = self.topo.route(tr.src as usize, tr.dst as usize);
             self.net.start(t, route.links(), bytes as f64, now);
         }
     }
@@ -118,7 +130,7 @@ impl Runner<'_> {
     fn arrived(&mut self, t: u32, now: f64) {
         self.timings[t as usize].last_byte_secs = now;
         let tr = *self.schedule.transfer(t as usize);
-        let bytes = self.schedule.bytes(t as usize);
+        let bytes = self.in_flight(t).bytes;
         self.traffic[tr.src as usize].sent_bytes += bytes;
         self.traffic[tr.dst as usize].received_bytes += bytes;
         if tr.op == Op::Reduce && self.gamma > 0.0 {
@@ -136,9 +148,8 @@ impl Runner<'_> {
         self.timings[t as usize].done_secs = now;
         self.done += 1;
         let tr = *self.schedule.transfer(t as usize);
-        let slot = self.payload_of[t as usize];
-        self.payload_of[t as usize] = NO_PAYLOAD;
-        let payload = std::mem::take(&mut self.payloads[slot as usize]);
+        let slot = self.waiting_or_slot[t as usize];
+        let payload = std::mem::take(&mut self.in_flight[slot as usize].payload);
         match tr.op {
             Op::Reduce => {
                 if let Err((chunk, twice)) =
@@ -167,16 +178,16 @@ impl Runner<'_> {
                 });
             }
         }
-        self.payloads[slot as usize] = payload;
-        self.free_payloads.push(slot);
+        self.in_flight[slot as usize].payload = payload;
+        self.free_slots.push(slot);
         let (a, b) = (
             self.dependents_start[t as usize] as usize,
             self.dependents_start[t as usize + 1] as usize,
         );
         for k in a..b {
             let d = self.dependents[k];
-            self.waiting[d as usize] -= 1;
-            if self.waiting[d as usize] == 0 {
+            self.waiting_or_slot[d as usize] -= 1;
+            if self.waiting_or_slot[d as usize] == 0 {
                 self.ready(d, now);
             }
         }
@@ -222,13 +233,12 @@ pub fn run(topo: &Topology, schedule: Schedule, options: &RunOptions) -> Trace {
         net: FlowNetwork::new(&capacities, options.record_details),
         events: BinaryHeap::new(),
         seq: 0,
-        waiting,
+        waiting_or_slot: waiting,
         dependents_start,
         dependents,
         timings: vec![TransferTiming::default(); n],
-        payload_of: vec![NO_PAYLOAD; n],
-        payloads: Vec::new(),
-        free_payloads: Vec::new(),
+        in_flight: Vec::new(),
+        free_slots: Vec::new(),
         reducer_free_at: vec![0.0; topo.ranks()],
         buffers: Buffers::new(topo.ranks(), schedule.chunks()),
         traffic: vec![RankTraffic::default(); topo.ranks()],
@@ -237,7 +247,7 @@ pub fn run(topo: &Topology, schedule: Schedule, options: &RunOptions) -> Trace {
         cell_changes: options.record_details.then(Vec::new),
     };
     for t in 0..n {
-        if r.waiting[t] == 0 {
+        if r.waiting_or_slot[t] == 0 {
             r.ready(t as u32, 0.0);
         }
     }
@@ -289,15 +299,12 @@ pub fn run(topo: &Topology, schedule: Schedule, options: &RunOptions) -> Trace {
     let timings = std::mem::take(&mut r.timings);
     let cell_changes = r.cell_changes.take().unwrap_or_default();
     let traffic = std::mem::take(&mut r.traffic);
-    let timelines = r.net.into_timelines();
+    let mut timelines = r.net.into_timelines().unwrap_or_default().into_iter();
     let links = (0..capacities.len())
         .map(|l| LinkReport {
             bytes: bytes[l],
             busy_secs: busy[l],
-            timeline: timelines
-                .as_ref()
-                .map(|tl| tl[l].clone())
-                .unwrap_or_default(),
+            timeline: timelines.next().unwrap_or_default(),
         })
         .collect();
     Trace::new(
