@@ -127,7 +127,7 @@ fn gcd(a: usize, b: usize) -> usize {
 /// ```
 /// use allreduce_lab::ui::logic::cluster_shape;
 /// assert_eq!(cluster_shape(32, 8, 2), (2, 2, 8));
-/// assert_eq!(cluster_shape(12, 8, 4), (1, 3, 4));
+/// assert_eq!(cluster_shape(12, 8, 4), (3, 1, 4));
 /// assert_eq!(cluster_shape(1, 8, 4), (1, 1, 1));
 /// ```
 pub fn cluster_shape(
@@ -398,9 +398,10 @@ pub const DEFAULT_PLAY_WALL_SECS: f64 = 6.0;
 ///
 /// ```
 /// use allreduce_lab::ui::logic::advance;
-/// let (t, done) = advance(0.0, 1.0, 1.0, 6.0);
-/// assert_eq!((t, done), (1.0, false));
-/// assert_eq!(advance(5.5, 1.0, 1.0, 6.0), (6.0, true));
+/// // At speed 1 a run plays in DEFAULT_PLAY_WALL_SECS (6 s): here 1 simulated s per wall s.
+/// let (t, done) = advance(0.0, 0.05, 1.0, 6.0);
+/// assert!((t - 0.05).abs() < 1e-12 && !done);
+/// assert_eq!(advance(5.95, 0.1, 1.0, 6.0), (6.0, true));
 /// ```
 pub fn advance(t: f64, wall_dt_secs: f64, speed: f64, end_secs: f64) -> (f64, bool) {
     // A long pause (a hidden tab) must not jump the whole run.
