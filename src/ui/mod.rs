@@ -3,6 +3,8 @@
 //! app's pure parts (slider ladders, labels, the cursor, geometry) and compile natively so that
 //! `cargo test` covers them; the components are wasm32 only.
 
+pub mod chapter;
+pub mod i18n;
 pub mod layout;
 pub mod logic;
 pub mod view;
@@ -10,16 +12,20 @@ pub mod view;
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
+mod claims_panel;
+#[cfg(target_arch = "wasm32")]
 mod figure;
 #[cfg(target_arch = "wasm32")]
 mod hooks;
 #[cfg(target_arch = "wasm32")]
 mod panels;
 #[cfg(target_arch = "wasm32")]
+mod root;
+#[cfg(target_arch = "wasm32")]
 mod state;
 
 /// Mounts the app on the page's body.
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
-    yew::Renderer::<app::App>::new().render();
+    yew::Renderer::<root::Root>::new().render();
 }

@@ -1,0 +1,134 @@
+//! §1.4: comparison and how to choose. The chapter's table, then its two rack scenarios (800/200
+//! and the inverted 400/800) with ring and tree simulated on them, time and cross-rack bytes.
+
+use super::model::{rack_comparison, RACK_GBITS_PER_SEC, RACK_SCENARIOS};
+use super::widgets::{bar, Choice, Ladder};
+use crate::sim::units::{format_bandwidth_bits, format_bytes, format_secs, Bandwidth};
+use crate::ui::i18n::{times, tr, trf, use_lang, Key, Lang};
+use yew::prelude::*;
+
+const ROWS: [(Key, Key, Key); 4] = [
+    (Key::RowVolume, Key::RingVolume, Key::TreeVolume),
+    (Key::RowLatency, Key::RingLatency, Key::TreeLatency),
+    (Key::RowUse, Key::RingUse, Key::TreeUse),
+    (Key::RowComplexity, Key::RingComplexity, Key::TreeComplexity),
+];
+
+fn table(lang: Lang) -> Html {
+    html! {
+        <div class="ch-table-wrap">
+            <table class="ch-table" data-testid="compare-table">
+                <caption>{ tr(lang, Key::CompareTableCaption) }</caption>
+                <thead><tr>
+                    <th scope="col">{ tr(lang, Key::Feature) }</th>
+                    <th scope="col">{ "Ring AllReduce" }</th>
+                    <th scope="col">{ "Tree AllReduce" }</th>
+                </tr></thead>
+                <tbody>
+                    { for ROWS.iter().map(|&(row, ring, tree)| html! {
+                        <tr><th scope="row">{ tr(lang, row) }</th><td>{ tr(lang, ring) }</td><td>{ tr(lang, tree) }</td></tr>
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+fn gbps(g: u64) -> String {
+    format_bandwidth_bits(Bandwidth::from_gbits_per_sec(g as f64))
+}
+
+#[component]
+pub fn CompareSection() -> Html {
+    let lang = use_lang();
+    let node = use_state(|| RACK_SCENARIOS[0].1);
+    let rack = use_state(|| RACK_SCENARIOS[0].2);
+    let result = use_memo((*node, *rack), |&(n, r)| {
+        rack_comparison(n as f64, r as f64)
+    });
+    let selected = RACK_SCENARIOS
+        .iter()
+        .position(|s| s.1 == *node && s.2 == *rack)
+        .unwrap_or(usize::MAX);
+    let on_scenario = {
+        let (node, rack) = (node.clone(), rack.clone());
+        Callback::from(move |i: usize| {
+            let (_, n, r) = RACK_SCENARIOS[i.min(1)];
+            node.set(n);
+            rack.set(r);
+        })
+    };
+    let on_node = {
+        let node = node.clone();
+        Callback::from(move |v: u64| node.set(v))
+    };
+    let on_rack = {
+        let rack = rack.clone();
+        Callback::from(move |v: u64| rack.set(v))
+    };
+    let plot = match &*result {
+        Err(e) => html! { <p class="ch-error">{ e.to_string() }</p> },
+        Ok(c) => {
+            let t_max = c.ring_secs.max(c.tree_secs);
+            let b_max = c
+                .ring_cross_rack_bytes
+                .max(c.tree_cross_rack_bytes)
+                .max(1.0);
+            let winner = if c.tree_secs < c.ring_secs {
+                (
+                    "tree",
+                    trf(
+                        lang,
+                        Key::TreeWins,
+                        &[&times(lang, c.ring_secs / c.tree_secs, 2)],
+                    ),
+                )
+            } else {
+                (
+                    "ring",
+                    trf(
+                        lang,
+                        Key::RingWins,
+                        &[&times(lang, c.tree_secs / c.ring_secs, 2)],
+                    ),
+                )
+            };
+            html! {
+                <>
+                    <div class="ch-bars" data-testid="compare-time">
+                        <div class="ch-bars-title">{ tr(lang, Key::AllreduceTime) }</div>
+                        { bar("Ring", c.ring_secs / t_max, &format_secs(c.ring_secs), "ring", "compare-ring-time") }
+                        { bar("Tree", c.tree_secs / t_max, &format_secs(c.tree_secs), "tree", "compare-tree-time") }
+                    </div>
+                    <div class="ch-bars" data-testid="compare-bytes">
+                        <div class="ch-bars-title">{ tr(lang, Key::CrossRackBytes) }</div>
+                        { bar("Ring", c.ring_cross_rack_bytes / b_max, &format_bytes(c.ring_cross_rack_bytes), "ring", "compare-ring-bytes") }
+                        { bar("Tree", c.tree_cross_rack_bytes / b_max, &format_bytes(c.tree_cross_rack_bytes), "tree", "compare-tree-bytes") }
+                    </div>
+                    <p class="ch-readout" aria-live="polite" data-testid="compare-winner" data-winner={winner.0}
+                       data-ring-secs={c.ring_secs.to_string()} data-tree-secs={c.tree_secs.to_string()}>{ winner.1 }</p>
+                </>
+            }
+        }
+    };
+    html! {
+        <section id="compare" class="ch-section" data-testid="section-compare" aria-labelledby="compare-title">
+            <h2 id="compare-title">{ tr(lang, Key::CompareTitle) }</h2>
+            { table(lang) }
+            <p>{ tr(lang, Key::CompareBody) }</p>
+            <div class="ch-figure">
+                <div class="ch-controls">
+                    <Choice testid="compare-scenario" label={tr(lang, Key::Scenario)}
+                            options={vec![AttrValue::from(tr(lang, Key::Scenario800200)), AttrValue::from(tr(lang, Key::Scenario400800))]}
+                            selected={selected} on_select={on_scenario} />
+                    <Ladder testid="compare-node" label={tr(lang, Key::InRackBandwidth)} values={RACK_GBITS_PER_SEC.to_vec()}
+                            value={*node} text={gbps(*node)} on_change={on_node} />
+                    <Ladder testid="compare-rack" label={tr(lang, Key::CrossRackBandwidth)} values={RACK_GBITS_PER_SEC.to_vec()}
+                            value={*rack} text={gbps(*rack)} on_change={on_rack} />
+                </div>
+                <div class="ch-plot">{ plot }</div>
+            </div>
+            <p class="ch-moral">{ tr(lang, Key::CompareAdvice) }</p>
+        </section>
+    }
+}

@@ -1,0 +1,76 @@
+//! The guided chapter: one section per idea of the course chapter, each with a small live figure
+//! driven by the core. [`model`] computes what the figures show (natively testable); the
+//! components draw it.
+
+pub mod model;
+
+#[cfg(target_arch = "wasm32")]
+mod compare;
+#[cfg(target_arch = "wasm32")]
+mod layers;
+#[cfg(target_arch = "wasm32")]
+mod map;
+#[cfg(target_arch = "wasm32")]
+mod ring;
+#[cfg(target_arch = "wasm32")]
+mod tree;
+#[cfg(target_arch = "wasm32")]
+mod why;
+#[cfg(target_arch = "wasm32")]
+pub(crate) mod widgets;
+
+#[cfg(target_arch = "wasm32")]
+pub use guide::ChapterGuide;
+
+#[cfg(target_arch = "wasm32")]
+mod guide {
+    use super::{compare, layers, map, ring, tree, why};
+    use crate::ui::claims_panel::ClaimsPanel;
+    use crate::ui::i18n::{tr, use_lang, Key, LangSwitch};
+    use yew::prelude::*;
+
+    /// The sections in chapter order: (anchor, title).
+    pub const SECTIONS: [(&str, Key); 7] = [
+        ("why-not-8x", Key::WhyTitle),
+        ("four-layers", Key::LayersTitle),
+        ("ring", Key::RingTitle),
+        ("tree", Key::TreeTitle),
+        ("compare", Key::CompareTitle),
+        ("map", Key::MapTitle),
+        ("claims", Key::ClaimsTitle),
+    ];
+
+    /// The guided chapter: a top bar (language, contents, the way to the lab), then one section
+    /// per idea, then the claims.
+    #[component]
+    pub fn ChapterGuide() -> Html {
+        let lang = use_lang();
+        html! {
+            <div class="chapter" data-testid="chapter-guide">
+                <nav class="ch-topbar" aria-label={tr(lang, Key::Contents)}>
+                    <a class="ch-brand" href="#top">{ "allreduce-lab" }</a>
+                    <ol class="ch-toc">
+                        { for SECTIONS.iter().map(|(id, key)| html! {
+                            <li><a href={format!("#{id}")}>{ tr(lang, *key) }</a></li>
+                        }) }
+                    </ol>
+                    <div class="ch-topbar-actions">
+                        <LangSwitch />
+                        <a class="ch-open-lab" href="#lab" data-testid="open-lab">{ tr(lang, Key::OpenLab) }{ " ↓" }</a>
+                    </div>
+                </nav>
+                <header class="ch-hero" id="top">
+                    <h1>{ tr(lang, Key::ChapterTitle) }</h1>
+                    <p class="ch-lede">{ tr(lang, Key::Lede) }</p>
+                </header>
+                <why::WhySection />
+                <layers::LayersSection />
+                <ring::RingSection />
+                <tree::TreeSection />
+                <compare::CompareSection />
+                <map::MapSection />
+                <ClaimsPanel />
+            </div>
+        }
+    }
+}

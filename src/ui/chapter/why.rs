@@ -1,0 +1,107 @@
+//! §1.1: why 8 GPUs are not 8×. A GPU-count slider and a choice of cluster; the speedup, the step's
+//! parts and the scaling efficiency at every count, all from `training::scaling`.
+
+use super::model::{speedup_curve, WhyCluster, SPEEDUP_COUNTS};
+use super::widgets::{bar, stacked, Choice, Ladder, Part};
+use crate::ui::i18n::{gpus, percent, times, tr, trf, use_lang, Key};
+use yew::prelude::*;
+
+#[component]
+pub fn WhySection() -> Html {
+    let lang = use_lang();
+    let cluster = use_state(|| WhyCluster::PcieServers);
+    let count = use_state(|| 8u64);
+    let curve = use_memo(*cluster, |&c| speedup_curve(c));
+
+    let on_cluster = {
+        let cluster = cluster.clone();
+        Callback::from(move |i: usize| {
+            cluster.set(if i == 0 {
+                WhyCluster::PcieServers
+            } else {
+                WhyCluster::SingleGpuServers
+            })
+        })
+    };
+    let on_count = {
+        let count = count.clone();
+        Callback::from(move |n: u64| count.set(n))
+    };
+
+    let figure = match &*curve {
+        Err(e) => html! { <p class="ch-error">{ e.to_string() }</p> },
+        Ok(steps) => {
+            let n = *count as usize;
+            let Some(s) = steps.iter().find(|s| s.gpus == n) else {
+                return Html::default();
+            };
+            let speedup_text = trf(
+                lang,
+                Key::SpeedupOf,
+                &[&times(lang, s.speedup, 1), &times(lang, n as f64, 0)],
+            );
+            let parts = [
+                Part {
+                    label: tr(lang, Key::Compute).into(),
+                    secs: s.compute_secs,
+                    class: "compute",
+                },
+                Part {
+                    label: tr(lang, Key::StorageWait).into(),
+                    secs: s.exposed_io_secs,
+                    class: "io",
+                },
+                Part {
+                    label: tr(lang, Key::ExposedComm).into(),
+                    secs: s.exposed_comm_secs,
+                    class: "comm",
+                },
+            ];
+            html! {
+                <>
+                    <div data-testid="why-speedup" data-speedup={format!("{:.4}", s.speedup)}>
+                        { bar(tr(lang, Key::Speedup), s.speedup / n as f64, &speedup_text, "speedup", "why-speedup-bar") }
+                    </div>
+                    { stacked(tr(lang, Key::StepTime), &parts, "why-step") }
+                    <div class="ch-columns-title">{ tr(lang, Key::EfficiencyTitle) }</div>
+                    <ol class="ch-columns" data-testid="why-efficiency">
+                        { for steps.iter().map(|p| {
+                            let selected = p.gpus == n;
+                            html! {
+                                <li class={classes!("ch-column", selected.then_some("selected"))}
+                                    aria-current={selected.then_some("true")}>
+                                    <span class="ch-column-value">{ percent(lang, p.scaling_efficiency, 0) }</span>
+                                    <span class="ch-column-track" aria-hidden="true">
+                                        <span class="ch-column-fill" style={format!("height: {:.1}%", p.scaling_efficiency.clamp(0.0, 1.0) * 100.0)}></span>
+                                    </span>
+                                    <span class="ch-column-label">{ p.gpus }</span>
+                                </li>
+                            }
+                        }) }
+                    </ol>
+                    <p class="ch-readout" aria-live="polite">
+                        { trf(lang, Key::WhyReadout, &[&gpus(lang, n), &times(lang, s.speedup, 1), &percent(lang, s.comm_share, 0)]) }
+                    </p>
+                </>
+            }
+        }
+    };
+
+    html! {
+        <section id="why-not-8x" class="ch-section" data-testid="section-why-not-8x" aria-labelledby="why-not-8x-title">
+            <h2 id="why-not-8x-title">{ tr(lang, Key::WhyTitle) }</h2>
+            <p>{ tr(lang, Key::WhyBody) }</p>
+            <div class="ch-figure">
+                <div class="ch-controls">
+                    <Ladder testid="why-gpus" label={tr(lang, Key::Gpus)} values={SPEEDUP_COUNTS.iter().map(|&n| n as u64).collect::<Vec<_>>()}
+                            value={*count} text={gpus(lang, *count as usize)} on_change={on_count} />
+                    <Choice testid="why-cluster" label={tr(lang, Key::WhyCluster)}
+                            options={vec![AttrValue::from(tr(lang, Key::WhyGood)), AttrValue::from(tr(lang, Key::WhyBad))]}
+                            selected={if *cluster == WhyCluster::PcieServers { 0 } else { 1 }} on_select={on_cluster} />
+                </div>
+                <div class="ch-plot">{ figure }</div>
+            </div>
+            <p class="ch-moral">{ tr(lang, Key::WhyMoral) }</p>
+        </section>
+    }
+}

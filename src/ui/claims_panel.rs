@@ -1,0 +1,173 @@
+//! The chapter's claims, checked live: every quantitative claim beside what the simulation gives
+//! under the reader's conditions (GPU count, message size, NIC and uplink bandwidth), with a
+//! verdict and an explanation in the current language. Each row is checked again only when a
+//! condition it reads changes.
+
+use super::chapter::model::{
+    claim_sizes, relevant, value_kind, ValueKind, CLAIM_GBITS, CLAIM_GPUS,
+};
+use super::chapter::widgets::Ladder;
+use super::i18n::{gpus, number, percent, times, tr, trf, use_lang, Key, Lang};
+use crate::sim::claims::{check, Conditions, Verdict, CLAIMS};
+use crate::sim::units::{format_bandwidth_bits, format_bytes, Bandwidth};
+use yew::prelude::*;
+
+fn verdict_text(lang: Lang, v: Verdict) -> (&'static str, &'static str) {
+    match v {
+        Verdict::Holds => ("holds", tr(lang, Key::VerdictHolds)),
+        Verdict::HoldsUnder => ("holds-under", tr(lang, Key::VerdictHoldsUnder)),
+        Verdict::DoesNotHold => ("does-not-hold", tr(lang, Key::VerdictDoesNotHold)),
+    }
+}
+
+fn value_caption(id: &str) -> Key {
+    match id {
+        "ring-2-n-minus-1-over-n" => Key::ValuePerGpuVolume,
+        "ring-independent-of-n" => Key::ValueTimeGrowth,
+        "tree-root-n-minus-1" => Key::ValueRootVolume,
+        "tree-3.5x-ring" => Key::ValueRootOverRing,
+        "tree-lower-latency" => Key::ValueLatencyRatio,
+        "tree-fewer-cross-rack" => Key::ValueCrossRackRatio,
+        "eight-gpus-6-7x" | "bad-topology-under-4x" => Key::ValueSpeedup,
+        "network-100g-over-40pct" => Key::ValueCommShare,
+        "io-bound-30pct" => Key::ValueUtilisation,
+        _ => Key::ValueRingOverTree,
+    }
+}
+
+fn format_value(lang: Lang, id: &str, v: f64) -> String {
+    match value_kind(id) {
+        ValueKind::TimesS => format!("{} × S", number(v, 3)),
+        ValueKind::Ratio => times(lang, v, 2),
+        ValueKind::Share => percent(lang, v, 0),
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct RowProps {
+    index: usize,
+    /// Only the conditions this claim reads.
+    conditions: Conditions,
+}
+
+#[component]
+fn ClaimRow(props: &RowProps) -> Html {
+    let lang = use_lang();
+    let claim = &CLAIMS[props.index];
+    let result = use_memo(props.conditions, move |c| check(claim, c));
+    let quote = match lang {
+        Lang::En => html! {
+            <>
+                <span class="ch-claim-quote">{ claim.quote_en }</span>
+                <q class="ch-original" lang="zh-CN">{ claim.quote_zh }</q>
+            </>
+        },
+        Lang::Zh => html! { <span class="ch-claim-quote">{ claim.quote_zh }</span> },
+    };
+    let (verdict, value, why) = match &*result {
+        Ok(r) => {
+            let (id, text) = verdict_text(lang, r.verdict);
+            (
+                Some((id, text)),
+                html! {
+                    <>
+                        <span class="ch-value" data-testid="claim-value" data-value={r.value.to_string()}>{ format_value(lang, claim.id, r.value) }</span>
+                        <span class="ch-value-caption">{ tr(lang, value_caption(claim.id)) }</span>
+                    </>
+                },
+                lang.pick(&r.explanation.en, &r.explanation.zh).to_string(),
+            )
+        }
+        Err(e) => (None, html! { { "—" } }, trf(lang, Key::ClaimError, &[&e.0])),
+    };
+    let verdict_id = verdict.map_or("error", |v| v.0);
+    html! {
+        <tr class="ch-claim" data-testid={format!("claim-{}", claim.id)} data-verdict={verdict_id}>
+            <td class="ch-claim-section" data-label={tr(lang, Key::ColSection)}>{ format!("§{}", claim.section) }</td>
+            <td class="ch-claim-text" data-label={tr(lang, Key::ColClaim)}>{ quote }</td>
+            <td class="ch-claim-value" data-label={tr(lang, Key::ColValue)}>{ value }</td>
+            <td class="ch-claim-verdict" data-label={tr(lang, Key::ColVerdict)}>
+                if let Some((id, text)) = verdict {
+                    <span class={classes!("ch-verdict", id)} data-testid="claim-verdict">{ text }</span>
+                }
+            </td>
+            <td class="ch-claim-why" data-label={tr(lang, Key::ColWhy)}>{ why }</td>
+        </tr>
+    }
+}
+
+fn gbits_text(lang: Lang, g: u64) -> String {
+    if g == 0 {
+        tr(lang, Key::AsInChapter).to_string()
+    } else {
+        format_bandwidth_bits(Bandwidth::from_gbits_per_sec(g as f64))
+    }
+}
+
+fn as_option(g: u64) -> Option<f64> {
+    (g > 0).then_some(g as f64)
+}
+
+#[component]
+pub fn ClaimsPanel() -> Html {
+    let lang = use_lang();
+    let d = Conditions::default();
+    let gpu_count = use_state(|| d.gpus as u64);
+    let size = use_state(|| d.size_bytes);
+    let node = use_state(|| 0u64);
+    let rack = use_state(|| 0u64);
+    let conditions = Conditions {
+        gpus: *gpu_count as usize,
+        size_bytes: *size,
+        node_gbits_per_sec: as_option(*node),
+        rack_gbits_per_sec: as_option(*rack),
+        ..d
+    };
+    let setter = |s: &UseStateHandle<u64>| {
+        let s = s.clone();
+        Callback::from(move |v: u64| s.set(v))
+    };
+    let reset = {
+        let (g, s, n, r) = (gpu_count.clone(), size.clone(), node.clone(), rack.clone());
+        Callback::from(move |_| {
+            g.set(d.gpus as u64);
+            s.set(d.size_bytes);
+            n.set(0);
+            r.set(0);
+        })
+    };
+    html! {
+        <section id="claims" class="ch-section ch-claims" data-testid="claims" aria-labelledby="claims-title">
+            <h2 id="claims-title">{ tr(lang, Key::ClaimsTitle) }</h2>
+            <p>{ tr(lang, Key::ClaimsBody) }</p>
+            <fieldset class="ch-conditions">
+                <legend>{ tr(lang, Key::Conditions) }</legend>
+                <Ladder testid="claims-gpus" label={tr(lang, Key::Gpus)} values={CLAIM_GPUS.to_vec()}
+                        value={*gpu_count} text={gpus(lang, *gpu_count as usize)} on_change={setter(&gpu_count)} />
+                <Ladder testid="claims-size" label={tr(lang, Key::MessageSize)} values={claim_sizes()}
+                        value={*size} text={format_bytes(*size as f64)} on_change={setter(&size)} />
+                <Ladder testid="claims-nic" label={tr(lang, Key::NodeNic)} values={CLAIM_GBITS.to_vec()}
+                        value={*node} text={gbits_text(lang, *node)} on_change={setter(&node)} />
+                <Ladder testid="claims-uplink" label={tr(lang, Key::RackUplink)} values={CLAIM_GBITS.to_vec()}
+                        value={*rack} text={gbits_text(lang, *rack)} on_change={setter(&rack)} />
+                <button type="button" class="ch-reset" data-testid="claims-reset" onclick={reset}>{ tr(lang, Key::ResetConditions) }</button>
+            </fieldset>
+            <div class="ch-table-wrap">
+                <table class="ch-table ch-claims-table">
+                    <thead><tr>
+                        <th scope="col">{ tr(lang, Key::ColSection) }</th>
+                        <th scope="col">{ tr(lang, Key::ColClaim) }</th>
+                        <th scope="col">{ tr(lang, Key::ColValue) }</th>
+                        <th scope="col">{ tr(lang, Key::ColVerdict) }</th>
+                        <th scope="col">{ tr(lang, Key::ColWhy) }</th>
+                    </tr></thead>
+                    <tbody>
+                        { for CLAIMS.iter().enumerate().map(|(i, c)| html! {
+                            <ClaimRow key={c.id} index={i} conditions={relevant(c.id, &conditions)} />
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
