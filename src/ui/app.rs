@@ -5,6 +5,7 @@ use super::figure::{Buffers, Figure, LinkInfo, LinkTimeline};
 use super::hooks::{use_animation_frames, use_window_keys};
 use super::logic::Controls;
 use super::panels::{ControlsPanel, Results, Transport};
+use super::scaling::ScalingSection;
 use super::state::{Action, AppState, Side};
 use super::view::SimView;
 use crate::sim::algorithms::Algorithm;
@@ -208,6 +209,7 @@ pub fn App() -> Html {
                     </div>
                 </main>
             </div>
+            <ScalingSection />
             <footer class="foot">
                 { "Keyboard: space plays or pauses, ← and → step between algorithm steps. Everything runs in your browser, offline." }
             </footer>

@@ -4,13 +4,17 @@
 //! `cargo test` covers them; the components are wasm32 only.
 
 pub mod chapter;
+pub mod chart_math;
 pub mod i18n;
 pub mod layout;
 pub mod logic;
+pub mod scaling_model;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]
 mod app;
+#[cfg(target_arch = "wasm32")]
+mod charts;
 #[cfg(target_arch = "wasm32")]
 mod claims_panel;
 #[cfg(target_arch = "wasm32")]
@@ -21,6 +25,8 @@ mod hooks;
 mod panels;
 #[cfg(target_arch = "wasm32")]
 mod root;
+#[cfg(target_arch = "wasm32")]
+mod scaling;
 #[cfg(target_arch = "wasm32")]
 mod state;
 

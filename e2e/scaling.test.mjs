@@ -1,0 +1,211 @@
+// The scaling section: the chapter's scenarios checked by simulation, the speedup, breakdown and
+// sweep charts, and how long the 1…1024-GPU chart takes to complete without blocking the page
+// (written to e2e/out/scaling-perf.json).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, open, setRangeTo, selectOption, ROOT, SHOTS, OUT } from './harness.mjs';
+
+let server;
+let session;
+const perf = { measured_at: new Date().toISOString(), aims: { chart_complete_ms: 1000, longest_block_ms: 200 } };
+before(async () => {
+  server = await serve();
+  session = await open(server.url);
+});
+after(async () => {
+  await session?.browser.close();
+  await server?.close();
+  fs.mkdirSync(OUT, { recursive: true });
+  fs.writeFileSync(path.join(OUT, 'scaling-perf.json'), JSON.stringify(perf, null, 2) + '\n');
+  console.log('scaling perf:', JSON.stringify(perf, null, 2));
+});
+
+/** The CLI's verdict for a chapter scenario. */
+function cliPreset(id) {
+  const bin = path.join(ROOT, 'target', 'release', 'allreduce-lab');
+  const args = ['speedup', '--preset', id, '--max-gpus', '1', '--json'];
+  const out = fs.existsSync(bin)
+    ? execFileSync(bin, args, { encoding: 'utf8' })
+    : execFileSync('cargo', ['run', '--release', '--quiet', '--', ...args], { cwd: ROOT, encoding: 'utf8' });
+  return JSON.parse(out).preset;
+}
+
+const section = () => session.page.getByTestId('scaling-section');
+
+async function complete(page, timeout = 60000) {
+  await page.waitForSelector('[data-testid=scaling-progress][data-complete=true]', { timeout });
+}
+
+async function speedupAt(page, algorithm, gpus) {
+  return Number(await page.getByTestId(`speedup-point-${algorithm}-${gpus}`).getAttribute('data-speedup'));
+}
+
+async function sectionShot(page, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await section().screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+const SCENARIOS = [
+  'eight-gpus-6-7x',
+  'bad-topology-under-4x',
+  'network-100g-over-40pct',
+  'io-bound-30pct',
+  'racks-800-200-tree-wins',
+  'inverted-400-800-ring-wins',
+];
+
+test('every chapter scenario shows its claim, sources and the simulated figure the CLI prints', async () => {
+  const { page, problems } = session;
+  await section().scrollIntoViewIfNeeded();
+  for (const id of SCENARIOS) {
+    await page.getByTestId(`chapter-preset-${id}`).click();
+    const verdict = page.getByTestId('preset-verdict');
+    const cli = cliPreset(id);
+    await page.waitForFunction(
+      ([v]) => Number(document.querySelector('[data-testid=preset-verdict]').dataset.value) === v,
+      [cli.value],
+    );
+    const text = await verdict.textContent();
+    assert.ok(text.includes(cli.claim), `${id}: claim shown`);
+    assert.ok(text.includes(cli.because), `${id}: the parameters that make it so are shown`);
+    assert.match(text, /holds/);
+    assert.doesNotMatch(text, /does not hold/, `${id}: ${text}`);
+    assert.equal(await verdict.getAttribute('data-holds'), 'true');
+    // The simulated value appears as the chapter states it (× or %).
+    const shown = await page.getByTestId('verdict-value').textContent();
+    assert.match(shown, /^[0-9.]+(×|%)?$/);
+    assert.match(text, /Hardware/);
+    assert.ok((await page.getByTestId('hardware-source').textContent()).length > 10);
+    assert.ok((await page.getByTestId('model-source').textContent()).length > 10);
+  }
+  assert.deepEqual(problems, []);
+});
+
+/** Picks `next` after `from` and measures until the chart is complete: time, long tasks, frame gaps. */
+async function measureRun(page, from, next) {
+  await page.getByTestId(`chapter-preset-${from}`).click();
+  await complete(page);
+  await page.evaluate(() => {
+    window.__longtasks = [];
+    window.__observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longtasks.push(e.duration);
+    });
+    window.__observer.observe({ type: 'longtask' });
+    window.__gaps = [];
+    let last = performance.now();
+    window.__watching = true;
+    const frame = (t) => {
+      window.__gaps.push(t - last);
+      last = t;
+      if (window.__watching) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+    window.__t0 = performance.now();
+  });
+  await page.getByTestId(`chapter-preset-${next}`).click();
+  await complete(page);
+  const m = await page.evaluate(async () => {
+    const total = performance.now() - window.__t0;
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    window.__watching = false;
+    window.__observer.disconnect();
+    const p = document.querySelector('[data-testid=scaling-progress]');
+    return {
+      click_to_complete_ms: total,
+      computing_ms: Number(p.dataset.elapsedMs),
+      points: Number(p.dataset.total),
+      longest_task_ms: Math.max(0, ...window.__longtasks),
+      long_tasks: window.__longtasks.length,
+      longest_frame_gap_ms: Math.max(0, ...window.__gaps),
+    };
+  });
+  return Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Math.round(v * 10) / 10]));
+}
+
+test('the 1…1024-GPU chart completes progressively without blocking the page', async () => {
+  const { page } = session;
+  // Default: every point up to 200k transfers (all but the ring beyond 256 GPUs and hierarchical at 1024).
+  perf.default = await measureRun(page, 'network-100g-over-40pct', 'eight-gpus-6-7x');
+  for (const alg of ['tree-binomial', 'double-binary-tree']) {
+    assert.ok((await speedupAt(page, alg, 1024)) > 1, alg);
+  }
+  assert.ok((await speedupAt(page, 'ring', 256)) > 1);
+  assert.ok((await speedupAt(page, 'hierarchical', 512)) > 1);
+  assert.match(await page.getByTestId('scaling-progress').textContent(), /ring at 1024 GPUs/);
+  assert.ok(perf.default.points > 75, `${perf.default.points} points`);
+  assert.ok(perf.default.longest_frame_gap_ms < 1000, `longest frame gap ${perf.default.longest_frame_gap_ms} ms`);
+  // With the heavy points: the ring at 512 and 1024 GPUs too (they block the page while they run).
+  await page.getByTestId('heavy-points').check();
+  perf.with_heavy_points = await measureRun(page, 'network-100g-over-40pct', 'eight-gpus-6-7x');
+  assert.ok((await speedupAt(page, 'ring', 1024)) > 1);
+  await page.getByTestId('heavy-points').uncheck();
+  await complete(page);
+});
+
+test('moving the bandwidth slider moves the speedup chart', async () => {
+  const { page } = session;
+  await page.getByTestId('chapter-preset-network-100g-over-40pct').click();
+  await complete(page);
+  const before = await speedupAt(page, 'ring', 32);
+  const verdictBefore = await page.getByTestId('verdict-value').textContent();
+  const label = await setRangeTo(page, 'network-bw', 400000);
+  assert.match(label, /400 Gbps/);
+  await complete(page);
+  const after = await speedupAt(page, 'ring', 32);
+  assert.ok(after > before * 1.1, `ring at 32 GPUs: ${before} → ${after}`);
+  // The claim no longer holds at 400 Gbps, and the card says what changed.
+  assert.equal(await page.getByTestId('preset-verdict').getAttribute('data-holds'), 'false');
+  assert.notEqual(await page.getByTestId('verdict-value').textContent(), verdictBefore);
+  assert.match(await page.getByTestId('verdict-changes').textContent(), /400 Gbps instead of 100 Gbps/);
+  // One GPU never communicates: its speedup stays 1.
+  assert.equal(await speedupAt(page, 'ring', 1), 1);
+});
+
+test('charts: breakdown bars sum to the step, the sweep marks crossovers, hovering reads values out', async () => {
+  const { page } = session;
+  await page.getByTestId('chapter-preset-racks-800-200-tree-wins').click();
+  await complete(page);
+  const bars = page.getByTestId('breakdown-chart').locator('[data-testid^=breakdown-bar-]');
+  assert.ok((await bars.count()) >= 9); // 1…256 GPUs; 512 and 1024 for all but the heaviest
+  const highlighted = page.getByTestId('breakdown-chart').locator('.bar.highlight');
+  assert.equal(await highlighted.getAttribute('data-testid'), 'breakdown-bar-32');
+  const crossovers = page.getByTestId('sweep-chart').getByTestId('crossover');
+  assert.ok((await crossovers.count()) >= 1, 'a crossover is marked');
+  assert.match(await crossovers.first().textContent(), /→/);
+  // Hover over the speedup chart: a read-out of every algorithm at that GPU count.
+  const box = await page.getByTestId('speedup-chart').locator('svg.chart-svg').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
+  const tip = page.getByTestId('speedup-chart').getByTestId('chart-tooltip');
+  await tip.waitFor();
+  assert.match(await tip.textContent(), /GPUs = \d+.*ring: [0-9.]+×/);
+  await page.mouse.move(0, 0);
+  // Pick a different algorithm set: only checked algorithms are drawn.
+  await page.getByTestId('algo-rabenseifner').check();
+  await complete(page);
+  assert.ok((await speedupAt(page, 'rabenseifner', 64)) > 1);
+  await page.getByTestId('algo-rabenseifner').uncheck();
+  await complete(page);
+  assert.equal(await page.getByTestId('speedup-point-rabenseifner-64').count(), 0);
+});
+
+test('screenshots of the charts in light and dark mode', async () => {
+  const { page, problems } = session;
+  await page.getByTestId('chapter-preset-eight-gpus-6-7x').click();
+  await complete(page);
+  await section().scrollIntoViewIfNeeded();
+  await sectionShot(page, 'scaling-light');
+  await selectOption(page, 'focus-gpus', 8);
+  await page.getByTestId('chapter-preset-racks-800-200-tree-wins').click();
+  await complete(page);
+  const box = await page.getByTestId('sweep-chart').locator('svg.chart-svg').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+  await sectionShot(page, 'scaling-racks-hover');
+  await page.mouse.move(0, 0);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await sectionShot(page, 'scaling-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,365 @@
+//! The scaling section's model, with no web types: a chapter scenario as the learner edited it, the
+//! points its charts need (one simulation each) ordered cheapest first, and how to compute one.
+//! Every number comes from the core: [`training::scaling`] for a speedup point, [`sweep::sweep`]
+//! for a message size, [`chapter::evaluate`] for the verdict.
+//!
+//! ```
+//! use allreduce_lab::ui::scaling_model::{Setup, Job};
+//! use allreduce_lab::sim::chapter::CHAPTER_SCENARIOS;
+//! let setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
+//! let jobs = setup.jobs();
+//! assert!(jobs.iter().any(|j| matches!(j, Job::Speedup { gpus: 1024, .. })));
+//! let outcome = setup.verdict().unwrap();
+//! assert!(outcome.holds);
+//! ```
+
+use super::logic::max_segments;
+use crate::sim::algorithms::Algorithm;
+use crate::sim::chapter::{evaluate, ChapterScenario, Hardware, ModelPreset, Outcome};
+use crate::sim::chapter::{CHAPTER_SCENARIOS, HARDWARE};
+use crate::sim::scenario::{transfer_count, Scenario, ScenarioError};
+use crate::sim::sweep::{sizes, sweep, SweepRow};
+use crate::sim::topology::TopologySpec;
+use crate::sim::training::{resize, scaling, StepBreakdown, TrainingModel};
+
+/// The GPU counts of the speedup chart.
+pub const GPU_COUNTS: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+/// The virtual nccl-tests: 8 B to 2 GiB, ×4 per row. (Not 8 GiB yet: on wasm32 the trees' segment
+/// count is computed as `size as usize`, which wraps at 4 GiB; see `sim::algorithms::tree`.)
+pub const SWEEP_MIN_BYTES: u64 = 8;
+pub const SWEEP_MAX_BYTES: u64 = 2 << 30;
+pub const SWEEP_FACTOR: u64 = 4;
+/// Trees are pipelined into this many segments (as the chapter's tree comparison is), fewer where
+/// ranks × segments would exceed the app's budget ([`max_segments`]).
+pub const TREE_SEGMENTS: usize = 32;
+/// Above this many transfers a point blocks the page too long to compute unasked (the ring at 512
+/// and 1024 GPUs, hierarchical at 1024: from about 0.5 s to a few seconds each in the browser).
+pub const HEAVY_TRANSFERS: usize = 200_000;
+/// Algorithms drawn by default.
+pub const DEFAULT_ALGORITHMS: [Algorithm; 4] = [
+    Algorithm::Ring,
+    Algorithm::TreeBinomial,
+    Algorithm::DoubleBinaryTree,
+    Algorithm::Hierarchical,
+];
+
+/// Pipeline segments used for `algorithm` on `gpus` GPUs.
+///
+/// ```
+/// use allreduce_lab::ui::scaling_model::segments;
+/// use allreduce_lab::sim::algorithms::Algorithm;
+/// assert_eq!(segments(Algorithm::TreeBinomial, 32), 32);
+/// assert_eq!(segments(Algorithm::TreeBinomial, 1024), 1);
+/// assert_eq!(segments(Algorithm::Ring, 32), 1);
+/// ```
+pub fn segments(algorithm: Algorithm, gpus: usize) -> usize {
+    if algorithm.is_tree() {
+        TREE_SEGMENTS.min(max_segments(gpus))
+    } else {
+        1
+    }
+}
+
+/// Every hardware a learner can pick: the presets, then the chapter scenarios' own clusters.
+pub fn hardware_choices() -> Vec<Hardware> {
+    let mut out: Vec<Hardware> = HARDWARE.to_vec();
+    for s in &CHAPTER_SCENARIOS {
+        if !out.iter().any(|h| h.id == s.hardware.id) {
+            out.push(s.hardware);
+        }
+    }
+    out
+}
+
+/// A chapter scenario and the learner's changes to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    /// The scenario as the chapter defines it.
+    pub chapter: ChapterScenario,
+    /// The hardware in use (the scenario's, another preset, or either with a changed NIC).
+    pub hardware: Hardware,
+    pub model: ModelPreset,
+    pub overlap: f64,
+    pub algorithms: Vec<Algorithm>,
+    /// The GPU count of the sweep and the highlighted bar; the scenario's own by default.
+    pub focus_gpus: usize,
+}
+
+/// One point a chart needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Job {
+    Speedup {
+        algorithm: Algorithm,
+        gpus: usize,
+    },
+    Sweep {
+        algorithm: Algorithm,
+        size_bytes: u64,
+    },
+}
+
+/// A computed point.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Point {
+    Speedup(Algorithm, StepBreakdown),
+    Sweep(Algorithm, SweepRow),
+    Failed(Job, String),
+}
+
+impl Setup {
+    pub fn from_scenario(s: &ChapterScenario) -> Setup {
+        let mut algorithms = DEFAULT_ALGORITHMS.to_vec();
+        if !algorithms.contains(&s.algorithm) {
+            algorithms.insert(0, s.algorithm);
+        }
+        Setup {
+            chapter: *s,
+            hardware: s.hardware,
+            model: s.model,
+            overlap: s.overlap,
+            algorithms,
+            focus_gpus: s.gpus(),
+        }
+    }
+
+    /// The chapter scenario with the learner's changes applied.
+    pub fn scenario(&self) -> ChapterScenario {
+        ChapterScenario {
+            hardware: self.hardware,
+            model: self.model,
+            overlap: self.overlap,
+            ..self.chapter
+        }
+    }
+
+    /// What differs from the chapter's own setup, in words.
+    pub fn changes(&self) -> Vec<String> {
+        let c = &self.chapter;
+        let mut out = Vec::new();
+        if self.hardware.id != c.hardware.id {
+            out.push(format!(
+                "hardware {} instead of {}",
+                self.hardware.name, c.hardware.name
+            ));
+        }
+        let base_nic = if self.hardware.id == c.hardware.id {
+            c.hardware.node_gbits_per_sec
+        } else {
+            hardware_choices()
+                .into_iter()
+                .find(|h| h.id == self.hardware.id)
+                .map_or(self.hardware.node_gbits_per_sec, |h| h.node_gbits_per_sec)
+        };
+        if self.hardware.node_gbits_per_sec != base_nic {
+            out.push(format!(
+                "node NICs {} Gbps instead of {} Gbps",
+                self.hardware.node_gbits_per_sec, base_nic
+            ));
+        }
+        if self.model.id != c.model.id {
+            out.push(format!("{} instead of {}", self.model.name, c.model.name));
+        }
+        if (self.overlap - c.overlap).abs() > 1e-9 {
+            out.push(format!(
+                "overlap {:.0}% instead of {:.0}%",
+                self.overlap * 100.0,
+                c.overlap * 100.0
+            ));
+        }
+        out
+    }
+
+    pub fn topology(&self) -> TopologySpec {
+        self.scenario().topology()
+    }
+
+    pub fn training(&self) -> TrainingModel {
+        self.scenario().training()
+    }
+
+    /// The scenario simulated with the learner's changes, and whether the chapter's claim holds.
+    pub fn verdict(&self) -> Result<Outcome, ScenarioError> {
+        evaluate(&self.scenario())
+    }
+
+    /// GPU counts of the chart this topology can take (filling nodes, then racks).
+    pub fn gpu_counts(&self) -> Vec<usize> {
+        let t = self.topology();
+        GPU_COUNTS
+            .into_iter()
+            .filter(|&n| resize(&t, n).is_some())
+            .collect()
+    }
+
+    /// The focus count if the topology can take it, else the scenario's own.
+    pub fn sweep_gpus(&self) -> usize {
+        if self.focus_gpus > 1 && resize(&self.topology(), self.focus_gpus).is_some() {
+            self.focus_gpus
+        } else {
+            self.scenario().gpus()
+        }
+    }
+
+    /// The transfers a job makes: a proxy for how long it takes.
+    pub fn cost(&self, job: &Job) -> usize {
+        let g = self.hardware.gpus_per_node;
+        match *job {
+            Job::Speedup { algorithm, gpus } => {
+                transfer_count(algorithm, gpus, g, segments(algorithm, gpus))
+            }
+            Job::Sweep { algorithm, .. } => {
+                let n = self.sweep_gpus();
+                transfer_count(algorithm, n, g, segments(algorithm, n))
+            }
+        }
+    }
+
+    /// Every point the charts need, cheapest first: the whole picture appears quickly and the
+    /// heaviest points (the ring at hundreds of GPUs) arrive last.
+    pub fn jobs(&self) -> Vec<Job> {
+        let mut jobs: Vec<Job> = Vec::new();
+        for &algorithm in &self.algorithms {
+            for gpus in self.gpu_counts() {
+                jobs.push(Job::Speedup { algorithm, gpus });
+            }
+        }
+        let sizes = sizes(SWEEP_MIN_BYTES, SWEEP_MAX_BYTES, SWEEP_FACTOR).unwrap_or_default();
+        for &algorithm in &self.algorithms {
+            for &size_bytes in &sizes {
+                jobs.push(Job::Sweep {
+                    algorithm,
+                    size_bytes,
+                });
+            }
+        }
+        // Stable: among equal costs, speedup points before sweep points.
+        jobs.sort_by_key(|j| self.cost(j));
+        jobs
+    }
+
+    /// Computes one point with the core.
+    pub fn compute(&self, job: Job) -> Point {
+        compute(self, job)
+    }
+}
+
+/// Computes one point with the core.
+pub fn compute(setup: &Setup, job: Job) -> Point {
+    let result = match job {
+        Job::Speedup { algorithm, gpus } => scaling(
+            &setup.training(),
+            &setup.topology(),
+            algorithm,
+            segments(algorithm, gpus),
+            &[gpus],
+        )
+        .and_then(|rows| {
+            rows.into_iter()
+                .next()
+                .map(|s| Point::Speedup(algorithm, s))
+                .ok_or_else(|| ScenarioError(format!("the topology cannot take {gpus} GPUs")))
+        }),
+        Job::Sweep {
+            algorithm,
+            size_bytes,
+        } => {
+            let n = setup.sweep_gpus();
+            match resize(&setup.topology(), n) {
+                Some(topology) => sweep(
+                    &Scenario {
+                        topology,
+                        algorithm,
+                        size_bytes,
+                        segments: segments(algorithm, n),
+                        gamma_secs_per_byte: 0.0,
+                    },
+                    size_bytes,
+                    size_bytes,
+                    2,
+                )
+                .map(|rows| Point::Sweep(algorithm, rows[0])),
+                None => Err(ScenarioError(format!("the topology cannot take {n} GPUs"))),
+            }
+        }
+    };
+    result.unwrap_or_else(|e| Point::Failed(job, e.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::chapter::{DGX_H100, MODEL_10B};
+
+    #[test]
+    fn every_chapter_scenario_plans_the_full_gpu_range_and_the_sweep() {
+        for s in &CHAPTER_SCENARIOS {
+            let setup = Setup::from_scenario(s);
+            assert_eq!(setup.gpu_counts().first(), Some(&1), "{}", s.id);
+            assert_eq!(setup.gpu_counts().last(), Some(&1024), "{}", s.id);
+            let jobs = setup.jobs();
+            let sweeps = jobs
+                .iter()
+                .filter(|j| matches!(j, Job::Sweep { .. }))
+                .count();
+            let sizes = sizes(SWEEP_MIN_BYTES, SWEEP_MAX_BYTES, SWEEP_FACTOR).unwrap();
+            assert_eq!(sizes.last(), Some(&SWEEP_MAX_BYTES));
+            assert_eq!(sweeps, setup.algorithms.len() * sizes.len(), "{}", s.id);
+        }
+    }
+
+    #[test]
+    fn jobs_come_cheapest_first_with_the_1024_gpu_ring_last() {
+        let setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
+        let jobs = setup.jobs();
+        assert!(jobs
+            .windows(2)
+            .all(|w| setup.cost(&w[0]) <= setup.cost(&w[1])));
+        assert_eq!(
+            jobs.last(),
+            Some(&Job::Speedup {
+                algorithm: Algorithm::Ring,
+                gpus: 1024
+            })
+        );
+    }
+
+    #[test]
+    fn a_speedup_point_is_what_the_cli_computes_with_scaling() {
+        let setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
+        let Point::Speedup(_, s) = setup.compute(Job::Speedup {
+            algorithm: Algorithm::Ring,
+            gpus: 8,
+        }) else {
+            panic!("no point");
+        };
+        let outcome = setup.verdict().unwrap();
+        assert_eq!(s.speedup, outcome.value);
+        assert!((6.0..=7.0).contains(&s.speedup));
+    }
+
+    #[test]
+    fn changes_are_listed_and_change_the_verdict() {
+        let mut setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
+        assert!(setup.changes().is_empty());
+        setup.hardware = DGX_H100;
+        setup.model = MODEL_10B;
+        assert_eq!(setup.changes().len(), 2);
+        let mut fast = Setup::from_scenario(&CHAPTER_SCENARIOS[2]);
+        fast.hardware.node_gbits_per_sec = 400.0;
+        assert!(fast.changes()[0].contains("400 Gbps"));
+        assert!(!fast.verdict().unwrap().holds);
+    }
+
+    #[test]
+    fn sweep_points_are_single_rows_of_the_core_sweep() {
+        let setup = Setup::from_scenario(&CHAPTER_SCENARIOS[4]);
+        let Point::Sweep(_, row) = setup.compute(Job::Sweep {
+            algorithm: Algorithm::Ring,
+            size_bytes: 1 << 20,
+        }) else {
+            panic!("no row");
+        };
+        assert_eq!(row.size_bytes, 1 << 20);
+        assert!(row.busbw_bytes_per_sec > 0.0);
+    }
+}
