@@ -133,7 +133,7 @@ test("each claim's verdict is computed by the simulation under the reader's cond
     // N = 7: (N−1) / (2(N−1)/N) = N/2 = 3.5, so the chapter's figure is exact.
     await setRangeTo(page, 'claims-gpus', 7);
     assert.equal(await verdict('tree-3.5x-ring'), 'holds');
-    assert.ok(Math.abs((await value('tree-3.5x-ring')) - 3.5) < 1e-9);
+    assert.ok(Math.abs((await value('tree-3.5x-ring')) - 3.5) < 1e-6); // chunks of S/7 round to whole bytes
     assert.ok(Math.abs((await value('ring-2-n-minus-1-over-n')) - 12 / 7) < 1e-6);
     // Huge messages: latency vanishes and the ring's time no longer grows with N.
     await setRangeTo(page, 'claims-size', 10000000000);
