@@ -150,7 +150,10 @@ impl Schedule {
 
 /// First byte of chunk `c` when `size` bytes are cut into `chunks` pieces.
 pub fn chunk_offset(size: u64, chunks: usize, c: usize) -> u64 {
-    ((size as u128 * c as u128) / chunks as u128) as u64
+    match size.checked_mul(c as u64) {
+        Some(product) => product / chunks as u64,
+        None => ((size as u128 * c as u128) / chunks as u128) as u64,
+    }
 }
 
 /// Builds a [`Schedule`] transfer by transfer.
