@@ -57,7 +57,10 @@ fn slider_values_become_exact_cli_flags() {
 
 #[wasm_bindgen_test]
 fn the_cursor_plays_scrubs_and_steps() {
-    assert_eq!(advance(0.0, 0.5, 1.0, 6.0), (0.1 * 6.0 / DEFAULT_PLAY_WALL_SECS, false));
+    assert_eq!(
+        advance(0.0, 0.5, 1.0, 6.0),
+        (0.1 * 6.0 / DEFAULT_PLAY_WALL_SECS, false)
+    );
     assert_eq!(advance(5.99, 0.05, 8.0, 6.0), (6.0, true));
     assert_eq!(scrub_to_secs(SCRUB_STEPS, 3.5), 3.5);
     assert_eq!(secs_to_scrub(1.75, 3.5), SCRUB_STEPS / 2);
@@ -73,7 +76,10 @@ fn the_cursor_plays_scrubs_and_steps() {
     assert_eq!(boundaries.len(), 2 * (16 - 1));
     assert_eq!(previous_step_end(trace, boundaries[1]), boundaries[0]);
     let replay = Replay::new(trace);
-    assert!(replay.cells_at(trace, trace.time_secs).iter().all(|&c| c == 16));
+    assert!(replay
+        .cells_at(trace, trace.time_secs)
+        .iter()
+        .all(|&c| c == 16));
 }
 
 #[wasm_bindgen_test]
