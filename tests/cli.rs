@@ -1,4 +1,5 @@
 //! The command line, run as a user would.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::process::Command;
 

@@ -1,5 +1,6 @@
 //! On `uniform`, where an algorithm is contention-free in the α-β model, the simulated time equals
 //! its closed-form α-β-γ cost (Thakur, Rabenseifner & Gropp 2005; MPICH's cost comments).
+#![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::algorithms::{self, Algorithm};
 use allreduce_lab::sim::run::{run, RunOptions};

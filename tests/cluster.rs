@@ -1,4 +1,5 @@
 //! Cluster topologies: the slowest tier sets the ring's pace; trees cross racks fewer times.
+#![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::algorithms::Algorithm;
 use allreduce_lab::sim::scenario::{simulate, Scenario};

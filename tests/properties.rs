@@ -1,5 +1,6 @@
 //! Invariants over random scenarios: every algorithm, 1..64 ranks, both topologies, random bandwidths
 //! and latencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::algorithms::Algorithm;
 use allreduce_lab::sim::scenario::{simulate, Scenario};

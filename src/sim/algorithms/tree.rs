@@ -134,7 +134,7 @@ pub(super) fn single_tree(
     if n < 2 {
         return empty(n, size_bytes);
     }
-    let k = segments.min(size_bytes.max(1) as usize);
+    let k = size_bytes.max(1).min(segments as u64) as usize;
     let mut b = ScheduleBuilder::new(n, k, size_bytes).with_capacity(2 * (n - 1) * k, 2);
     add_tree(&mut b, &Tree::new(n, shape), 0, k);
     b.build()
@@ -144,7 +144,7 @@ pub(super) fn double_binary_tree(n: usize, size_bytes: u64, segments: usize) -> 
     if n < 2 {
         return empty(n, size_bytes);
     }
-    let k = segments.min((size_bytes / 2).max(1) as usize);
+    let k = (size_bytes / 2).max(1).min(segments as u64) as usize;
     let mut b = ScheduleBuilder::new(n, 2 * k, size_bytes).with_capacity(4 * (n - 1) * k, 2);
     let first = Tree::binary(n, |r| r, |p| p);
     // The second tree mirrors the first (even N) or shifts it by one (odd N), so that the first
@@ -282,5 +282,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn segments_are_capped_by_bytes_without_overflow_on_32_bit_targets() {
+        // 8 GiB does not fit a 32-bit usize: the cap must be computed in u64.
+        let big = 8u64 << 30;
+        assert_eq!(single_tree(4, big, 32, TreeShape::Binary).chunks(), 32);
+        assert_eq!(double_binary_tree(4, big, 32).chunks(), 64);
+        assert_eq!(single_tree(4, 3, 32, TreeShape::Binary).chunks(), 3);
     }
 }
