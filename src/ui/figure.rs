@@ -459,17 +459,36 @@ fn BufferRow(props: &BufferRowProps) -> Html {
         <g data-testid={format!("rank-buffer-{r}")} data-complete={complete.to_string()}>
             <title>{ format!("GPU {r}: each cell darkens as it gathers the {n} ranks' contributions") }</title>
             <text class="row-label" x={f(props.label_w - 6.0)} y={f(y + props.row_h * 0.72)}>{ format!("GPU {r}") }</text>
-            { for props.fills.iter().enumerate().map(|(b, &fill)| {
-                let lo = b * props.per_bin;
-                let share = fill as f64 / n as f64;
-                html! {
-                    <rect class={classes!("cell", (fill as usize == n).then_some("full"))}
-                          data-fill={fill.to_string()} data-chunk={lo.to_string()}
-                          x={f(props.label_w + b as f64 * props.cell_w)} y={f(y)} width={f(props.cell_w - 1.5)} height={f(props.row_h - 2.0)} rx="2"
-                          style={format!("fill:{};fill-opacity:{}", chunk_colour(lo, props.chunks), fixed(0.08 + 0.92 * share, 100))} />
-                }
+            { for props.fills.iter().enumerate().map(|(b, &fill)| html! {
+                <BufferCell chunk={b * props.per_bin} chunks={props.chunks} {fill} ranks={n}
+                            x={props.label_w + b as f64 * props.cell_w} {y} w={props.cell_w - 1.5} h={props.row_h - 2.0} />
             }) }
         </g>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BufferCellProps {
+    chunk: usize,
+    chunks: usize,
+    fill: u32,
+    ranks: usize,
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+}
+
+/// One cell; a step changes a few cells per row, and only those re-render.
+#[component]
+fn BufferCell(props: &BufferCellProps) -> Html {
+    let (fill, n) = (props.fill, props.ranks);
+    let share = fill as f64 / n as f64;
+    html! {
+        <rect class={classes!("cell", (fill as usize == n).then_some("full"))}
+              data-fill={fill.to_string()} data-chunk={props.chunk.to_string()}
+              x={f(props.x)} y={f(props.y)} width={f(props.w)} height={f(props.h)} rx="2"
+              style={format!("fill:{};fill-opacity:{}", chunk_colour(props.chunk, props.chunks), fixed(0.08 + 0.92 * share, 100))} />
     }
 }
 
