@@ -10,7 +10,7 @@ mod native {
     use allreduce_lab::sim::run::{run, RunOptions};
     use allreduce_lab::sim::topology::{Topology, TopologySpec};
     use allreduce_lab::sim::units::Bandwidth;
-    use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+    use criterion::{criterion_group, Criterion, Throughput};
     use std::time::Duration;
 
     fn cluster_1024() -> Topology {
