@@ -619,12 +619,25 @@ fn GanttBars(props: &GanttBarsProps) -> Html {
             let stop = tl.get(i + 1).map_or(trace.time_secs, |n| n.at_secs);
             (c.at_secs, stop, c.bytes_per_sec / cap)
         });
-        let bars = pixel_runs(spans, end, GANTT_COLUMNS).into_iter().map(|(first, last, load)| {
-            let px = GANTT_W / GANTT_COLUMNS as f64;
-            let x0 = GANTT_LABEL + first as f64 * px;
-            let w = (last - first + 1) as f64 * px;
-            html! { <rect class={classes!("bar", tier_class(tier))} x={f(x0)} y={f(y + 1.0)} width={f(w)} height={f(GANTT_ROW - 2.0)}
-                          style={format!("fill-opacity:{}", fixed(0.25 + 0.75 * load, 100))} /> }
+        // One path per load level: a new run changes a handful of attributes, not thousands.
+        let px = GANTT_W / GANTT_COLUMNS as f64;
+        let mut paths: Vec<(f64, String)> = Vec::new();
+        for (first, last, load) in pixel_runs(spans, end, GANTT_COLUMNS) {
+            let d = format!(
+                "M{} {}h{}v{}h-{}z",
+                f(GANTT_LABEL + first as f64 * px),
+                f(y + 1.0),
+                f((last - first + 1) as f64 * px),
+                f(GANTT_ROW - 2.0),
+                f((last - first + 1) as f64 * px)
+            );
+            match paths.iter_mut().find(|(l, _)| *l == load) {
+                Some((_, all)) => all.push_str(&d),
+                None => paths.push((load, d)),
+            }
+        }
+        let bars = paths.into_iter().map(|(load, d)| html! {
+            <path class={classes!("bar", tier_class(tier))} {d} style={format!("fill-opacity:{}", fixed(0.25 + 0.75 * load, 100))} />
         }).collect::<Html>();
         html! {
             <g>
