@@ -3,6 +3,7 @@
 
 use super::figure::{Buffers, Figure, LinkInfo, LinkTimeline};
 use super::hooks::{use_animation_frames, use_window_keys};
+use super::i18n::{tr, use_lang, Key};
 use super::logic::Controls;
 use super::panels::{ControlsPanel, Results, Transport};
 use super::scaling::ScalingSection;
@@ -77,6 +78,7 @@ fn step_target(a: &SimView, b: Option<&SimView>, t: f64, forward: bool) -> f64 {
 
 #[component]
 pub fn App() -> Html {
+    let lang = use_lang();
     let state = use_reducer(AppState::default);
     let sim_a = use_simulation(&state.controls, state.controls.algorithm, true);
     // B is simulated only while the comparison is on.
@@ -178,7 +180,7 @@ pub fn App() -> Html {
         <div class="app">
             <header class="masthead">
                 <h1>{ "allreduce-lab" }</h1>
-                <p class="tagline">{ "Watch AllReduce happen: real buffers, real reductions, a flow-level network. Every number below comes from the simulation." }</p>
+                <p class="tagline">{ tr(lang, Key::LabTagline) }</p>
             </header>
             <div class="layout">
                 <ControlsPanel
@@ -211,7 +213,7 @@ pub fn App() -> Html {
             </div>
             <ScalingSection />
             <footer class="foot">
-                { "Keyboard: space plays or pauses, ← and → step between algorithm steps. Everything runs in your browser, offline." }
+                { tr(lang, Key::LabFooter) }
             </footer>
         </div>
     }

@@ -2,6 +2,7 @@
 //! link's numbers, and a per-link timeline. All read one trace at one cursor.
 
 use super::app::Shared;
+use super::i18n::{algorithm_label, percent, place_name, tr, trf, use_lang, Key, Lang};
 use super::layout::{link_name, DrawnLink, Point};
 use super::logic::chunk_hue;
 use super::state::Side;
@@ -24,12 +25,16 @@ pub fn tier_class(tier: Tier) -> &'static str {
     }
 }
 
-pub fn tier_title(tier: Tier, uniform: bool) -> &'static str {
+pub fn tier_title(lang: Lang, tier: Tier, uniform: bool) -> &'static str {
+    tr(lang, tier_key(tier, uniform))
+}
+
+fn tier_key(tier: Tier, uniform: bool) -> Key {
     match tier {
-        Tier::Gpu if uniform => "rank port",
-        Tier::Gpu => "NVLink (GPU ↔ node switch)",
-        Tier::Node => "NIC (node ↔ rack switch)",
-        Tier::Rack => "uplink (rack ↔ spine)",
+        Tier::Gpu if uniform => Key::TierLegendPort,
+        Tier::Gpu => Key::TierLegendGpu,
+        Tier::Node => Key::TierLegendNode,
+        Tier::Rack => Key::TierLegendRack,
     }
 }
 
@@ -63,12 +68,14 @@ pub struct FigureProps {
 
 #[component]
 pub fn Figure(props: &FigureProps) -> Html {
+    let lang = use_lang();
     let view = &props.sim.0;
+    let shown = view.result.as_ref().map_or(view.requested, |s| s.algorithm);
     let title = html! {
         <h2 class="run-title">
-            <span class="alg" data-testid="figure-algorithm">{ view.result.as_ref().map_or(view.requested, |s| s.algorithm).name() }</span>
+            <span class="alg" data-testid="figure-algorithm" data-algorithm={shown.name()}>{ algorithm_label(lang, shown) }</span>
             if let Ok(sim) = &view.result {
-                if sim.auto.is_some() { <span class="muted">{ " (chosen by auto)" }</span> }
+                if sim.auto.is_some() { <span class="muted">{ tr(lang, Key::ChosenByAuto) }</span> }
             }
         </h2>
     };
@@ -129,7 +136,7 @@ pub fn Figure(props: &FigureProps) -> Html {
                 <rect class="unit-body" x={f(r.x)} y={f(r.y)} width={f(r.w)} height={f(r.h)} rx="5" />
                 <rect class="unit-done" x={f(r.x)} y={f(r.y + r.h * (1.0 - done))} width={f(r.w)} height={f(r.h * done)} rx="5" />
                 <rect class="unit-load tier-gpu" x={f(r.x + 3.0)} y={f(r.y + 3.0)} width={f((r.w - 6.0) * port_load)} height="4" />
-                <text class="unit-label" transform={format!("translate({:.1},{:.1}) rotate(-90)", r.x + r.w / 2.0 + 4.0, r.y + r.h - 6.0)}>{ &u.label }</text>
+                <text class="unit-label" transform={format!("translate({:.1},{:.1}) rotate(-90)", r.x + r.w / 2.0 + 4.0, r.y + r.h - 6.0)}>{ place_name(lang, &u.label) }</text>
             </g>
         }
     }).collect::<Html>();
@@ -171,20 +178,20 @@ pub fn Figure(props: &FigureProps) -> Html {
         <div class="figure-wrap">
             { title }
             <svg class="figure" viewBox={format!("0 0 {:.0} {:.0}", layout.width, layout.height)}
-                 role="img" aria-label={format!("{} GPUs; {} transfers in flight", n, in_flight_count)}
+                 role="img" aria-label={trf(lang, Key::FigureAria, &[&n.to_string(), &in_flight_count.to_string()])}
                  data-testid="cluster-figure" data-in-flight={in_flight_count.to_string()} data-t={format!("{t:e}")}
                  data-sim-ms={format!("{:.2}", view.sim_ms)} onmouseleave={leave}>
                 { boxes }{ lines }{ switches }{ gpus }{ units }{ tokens }
             </svg>
             <div class="legend">
                 { for tiers.iter().map(|&tier| html! {
-                    <span class="legend-item"><svg class="swatch" viewBox="0 0 28 10"><line class={classes!("link-swatch", tier_class(tier))} x1="1" y1="5" x2="27" y2="5" /></svg>{ tier_title(tier, uniform) }</span>
+                    <span class="legend-item"><svg class="swatch" viewBox="0 0 28 10"><line class={classes!("link-swatch", tier_class(tier))} x1="1" y1="5" x2="27" y2="5" /></svg>{ tier_title(lang, tier, uniform) }</span>
                 }) }
-                <span class="legend-item muted">{ "thicker, darker = busier (share of capacity)" }</span>
+                <span class="legend-item muted">{ tr(lang, Key::LegendBusier) }</span>
                 if layout.detailed {
-                    <span class="legend-item"><span class="token-swatch" />{ format!("a chunk in flight: its colour is the chunk (of {chunks}), its fill how many of {n} ranks it holds") }</span>
+                    <span class="legend-item"><span class="token-swatch" />{ trf(lang, Key::LegendChunk, &[&chunks.to_string(), &n.to_string()]) }</span>
                 } else {
-                    <span class="legend-item muted">{ format!("{n} GPUs: one box per {}, filled as its buffers complete; the bar on top is its GPUs' port load", layout.unit_name) }</span>
+                    <span class="legend-item muted">{ trf(lang, Key::LegendUnits, &[&n.to_string(), &unit_text(lang, &layout.unit_name)]) }</span>
                 }
             </div>
         </div>
@@ -223,12 +230,13 @@ struct StaticProps {
 /// Racks and nodes as boxes; drawn once per run, not every frame.
 #[component]
 fn GroupBoxes(props: &StaticProps) -> Html {
+    let lang = use_lang();
     let layout = &props.sim.0.layout;
     let racks = layout.racks.iter().map(|b| {
         html! {
             <g class="rack-box">
                 <rect x={f(b.rect.x)} y={f(b.rect.y)} width={f(b.rect.w)} height={f(b.rect.h)} rx="10" />
-                <text x={f(b.rect.x + 8.0)} y={f(b.rect.y + 14.0)}>{ &b.label }</text>
+                <text x={f(b.rect.x + 8.0)} y={f(b.rect.y + 14.0)}>{ place_name(lang, &b.label) }</text>
             </g>
         }
     });
@@ -245,6 +253,7 @@ fn GroupBoxes(props: &StaticProps) -> Html {
 /// The switches; drawn once per run.
 #[component]
 fn Switches(props: &StaticProps) -> Html {
+    let lang = use_lang();
     props
         .sim
         .0
@@ -255,7 +264,7 @@ fn Switches(props: &StaticProps) -> Html {
             html! {
                 <g class="switch">
                     <rect x={f(s.at.x - 9.0)} y={f(s.at.y - 6.0)} width="18" height="12" rx="3" />
-                    <text x={f(s.at.x + 13.0)} y={f(s.at.y + 4.0)}>{ &s.label }</text>
+                    <text x={f(s.at.x + 13.0)} y={f(s.at.y + 4.0)}>{ place_name(lang, &s.label) }</text>
                 </g>
             }
         })
@@ -332,9 +341,10 @@ pub struct LinkInfoProps {
 /// The hovered (or tapped) link: bandwidth, bytes carried so far, busy share so far.
 #[component]
 pub fn LinkInfo(props: &LinkInfoProps) -> Html {
+    let lang = use_lang();
     let view = &props.sim.0;
     let (Some(trace), Some(i)) = (view.trace(), props.line) else {
-        return html! { <p class="link-info muted" data-testid="link-info">{ "Hover or tap a link to see its bandwidth, the bytes it carried and how busy it was." }</p> };
+        return html! { <p class="link-info muted" data-testid="link-info">{ tr(lang, Key::LinkHint) }</p> };
     };
     let Some(line) = view.layout.lines.get(i) else {
         return Html::default();
@@ -357,22 +367,25 @@ pub fn LinkInfo(props: &LinkInfoProps) -> Html {
         .sum::<f64>()
         / line.links.len().max(1) as f64;
     let name = if line.links.len() == 1 {
-        link_name(&trace.topology, line.links[0])
+        place_name(lang, &link_name(&trace.topology, line.links[0]))
     } else {
-        format!(
-            "{} links of {} ({})",
-            line.links.len(),
-            view.layout.unit_name,
-            if line.up { "up" } else { "down" }
+        trf(
+            lang,
+            Key::LinksOf,
+            &[
+                &line.links.len().to_string(),
+                &unit_text(lang, &view.layout.unit_name),
+                tr(lang, if line.up { Key::Up } else { Key::Down }),
+            ],
         )
     };
     let bw = Bandwidth::from_bytes_per_sec(bw);
     html! {
         <p class="link-info" data-testid="link-info">
-            <strong>{ name }</strong>{ " · " }{ tier_title(line.tier, trace.topology.is_uniform()) }
+            <strong>{ name }</strong>{ " · " }{ tier_title(lang, line.tier, trace.topology.is_uniform()) }
             { " · " }{ format_bandwidth(bw) }{ " (" }{ format_bandwidth_bits(bw) }{ ")" }
-            { " · carried " }<span data-testid="link-bytes">{ format_bytes(bytes) }</span>
-            { " so far · busy " }{ if t > 0.0 { format!("{:.0}%", 100.0 * busy / t) } else { "—".into() } }{ " of the time so far" }
+            { tr(lang, Key::Carried) }<span data-testid="link-bytes">{ format_bytes(bytes) }</span>
+            { tr(lang, Key::BusySoFar) }{ if t > 0.0 { percent(lang, busy / t, 0) } else { "—".into() } }{ tr(lang, Key::OfTheTime) }
         </p>
     }
 }
@@ -386,6 +399,7 @@ pub struct BuffersProps {
 /// Each rank's buffer as a row of chunk cells, filled by how many ranks' contributions they hold.
 #[component]
 pub fn Buffers(props: &BuffersProps) -> Html {
+    let lang = use_lang();
     let view = &props.sim.0;
     let Some(trace) = view.trace() else {
         return Html::default();
@@ -398,9 +412,9 @@ pub fn Buffers(props: &BuffersProps) -> Html {
         let done = cells.iter().filter(|&&c| c as usize == n).count();
         return html! {
             <div class="buffers">
-                <h3>{ "Buffers" }</h3>
+                <h3>{ tr(lang, Key::Buffers) }</h3>
                 <p data-testid="buffers-summary" data-complete={complete.to_string()}>
-                    { format!("{done} of {} chunk cells hold every rank's contribution ({:.0}%).", cells.len(), 100.0 * done as f64 / cells.len().max(1) as f64) }
+                    { trf(lang, Key::BuffersDone, &[&done.to_string(), &cells.len().to_string(), &percent(lang, done as f64 / cells.len().max(1) as f64, 0)]) }
                 </p>
             </div>
         };
@@ -428,7 +442,7 @@ pub fn Buffers(props: &BuffersProps) -> Html {
         .collect::<Html>();
     html! {
         <div class="buffers">
-            <h3>{ "Buffers" }<span class="muted">{ format!(" — {n} ranks × {chunks} chunks; a cell darkens as it gathers contributions{}", if per_bin > 1 { format!(" ({per_bin} chunks per cell)") } else { String::new() }) }</span></h3>
+            <h3>{ tr(lang, Key::Buffers) }<span class="muted">{ trf(lang, Key::BuffersNote, &[&n.to_string(), &chunks.to_string()]) }{ if per_bin > 1 { trf(lang, Key::BuffersPerCell, &[&per_bin.to_string()]) } else { String::new() } }</span></h3>
             <svg class="buffer-grid" viewBox={format!("0 0 {width:.0} {height:.0}")} style={format!("max-width:{:.0}px", width * 1.4)} data-complete={complete.to_string()}>
                 { rows }
             </svg>
@@ -453,11 +467,12 @@ struct BufferRowProps {
 /// One rank's buffer; it re-renders only when one of its cells changes.
 #[component]
 fn BufferRow(props: &BufferRowProps) -> Html {
+    let lang = use_lang();
     let (r, n, y) = (props.rank, props.ranks, props.y);
     let complete = props.fills.iter().all(|&c| c as usize == n);
     html! {
         <g data-testid={format!("rank-buffer-{r}")} data-complete={complete.to_string()}>
-            <title>{ format!("GPU {r}: each cell darkens as it gathers the {n} ranks' contributions") }</title>
+            <title>{ trf(lang, Key::BufferRowTitle, &[&r.to_string(), &n.to_string()]) }</title>
             <text class="row-label" x={f(props.label_w - 6.0)} y={f(y + props.row_h * 0.72)}>{ format!("GPU {r}") }</text>
             { for props.fills.iter().enumerate().map(|(b, &fill)| html! {
                 <BufferCell chunk={b * props.per_bin} chunks={props.chunks} {fill} ranks={n}
@@ -531,6 +546,7 @@ fn timeline_links(trace: &Trace) -> Vec<usize> {
 /// When each link was busy (Gantt-style), with the cursor as a vertical line.
 #[component]
 pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
+    let lang = use_lang();
     let view = &props.sim.0;
     let Some(trace) = view.trace() else {
         return Html::default();
@@ -547,7 +563,7 @@ pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
     let view_box = format!("0 0 {:.0} {height:.0}", GANTT_LABEL + GANTT_W + 8.0);
     html! {
         <div class="timeline">
-            <h3>{ "When each link was busy" }<span class="muted">{ format!(" — {rows} links, slowest tiers first; darker = closer to capacity") }</span></h3>
+            <h3>{ tr(lang, Key::TimelineTitle) }<span class="muted">{ trf(lang, Key::TimelineNote, &[&rows.to_string()]) }</span></h3>
             // The cursor lives on its own layer: moving it must not repaint thousands of bars.
             <div class="gantt-wrap">
                 <svg class="gantt" viewBox={view_box.clone()} data-testid="link-timeline">
@@ -605,6 +621,7 @@ struct GanttBarsProps {
 /// The static part of the timeline; it re-renders only when the run changes, not every frame.
 #[component]
 fn GanttBars(props: &GanttBarsProps) -> Html {
+    let lang = use_lang();
     let Some(trace) = props.sim.0.trace() else {
         return Html::default();
     };
@@ -641,7 +658,7 @@ fn GanttBars(props: &GanttBarsProps) -> Html {
         }).collect::<Html>();
         html! {
             <g>
-                <text class="row-label" x={f(GANTT_LABEL - 6.0)} y={f(y + GANTT_ROW * 0.8)}>{ link_name(&trace.topology, l) }</text>
+                <text class="row-label" x={f(GANTT_LABEL - 6.0)} y={f(y + GANTT_ROW * 0.8)}>{ place_name(lang, &link_name(&trace.topology, l)) }</text>
                 { bars }
             </g>
         }
@@ -653,5 +670,14 @@ fn GanttBars(props: &GanttBarsProps) -> Html {
             <text class="axis" x={f(GANTT_LABEL)} y={f(axis_y)}>{ "0" }</text>
             <text class="axis end" x={f(GANTT_LABEL + GANTT_W)} y={f(axis_y)}>{ format_secs(props.end_secs) }</text>
         </>
+    }
+}
+
+/// What one box of the aggregated view stands for, in `lang`.
+fn unit_text(lang: Lang, unit: &str) -> String {
+    match unit {
+        "node" => tr(lang, Key::UnitNode).to_string(),
+        "rack" => tr(lang, Key::UnitRack).to_string(),
+        other => place_name(lang, other),
     }
 }

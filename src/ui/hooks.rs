@@ -39,8 +39,31 @@ pub fn use_animation_frames(active: bool, on_frame: Callback<f64>) {
     });
 }
 
-/// Calls `on_key(key)` for key presses on the page that are not aimed at a text field or menu
-/// (sliders keep their own arrow keys).
+/// The section that owns the transport keys.
+const LAB_SELECTOR: &str = "#lab";
+
+/// Whether the lab's transport bar is at least partly inside the viewport.
+fn transport_on_screen() -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let Some(bar) = window
+        .document()
+        .and_then(|d| d.query_selector("#lab .transport").ok().flatten())
+    else {
+        return false;
+    };
+    let rect = bar.get_bounding_client_rect();
+    let height = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    rect.bottom() > 0.0 && rect.top() < height
+}
+
+/// Calls `on_key(key)` for key presses inside the lab (or on the page while the lab's transport
+/// bar is visible) that are not aimed at a text field or menu (sliders keep their own arrow keys).
 #[hook]
 pub fn use_window_keys(on_key: Callback<String>) {
     let latest = use_mut_ref(|| on_key.clone());
@@ -56,12 +79,24 @@ pub fn use_window_keys(on_key: Callback<String>) {
                 if e.ctrl_key() || e.meta_key() || e.alt_key() {
                     return;
                 }
-                let tag = e
+                let target = e
                     .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+                let tag = target
+                    .as_ref()
                     .map(|el| el.tag_name().to_ascii_lowercase())
                     .unwrap_or_default();
                 let key = e.key();
+                // The keys belong to the lab: to a focus inside it, or to the page itself while the
+                // lab's transport bar is on screen. Elsewhere (reading the chapter) space scrolls.
+                let in_lab = target
+                    .as_ref()
+                    .and_then(|el| el.closest(LAB_SELECTOR).ok().flatten())
+                    .is_some();
+                let on_page = matches!(tag.as_str(), "" | "body" | "html");
+                if !(in_lab || on_page && transport_on_screen()) {
+                    return;
+                }
                 // Fields keep their keys; a focused button keeps space (it clicks).
                 if matches!(tag.as_str(), "input" | "select" | "textarea")
                     || (tag == "button" && key == " ")

@@ -110,6 +110,87 @@ pub fn gpus(lang: Lang, n: usize) -> String {
     }
 }
 
+/// The name of an algorithm as the interface shows it (the CLI's name in English).
+pub fn algorithm_label(lang: Lang, a: crate::sim::algorithms::Algorithm) -> &'static str {
+    use crate::sim::algorithms::Algorithm as A;
+    let key = match a {
+        A::Ring => Key::AlgRing,
+        A::TreeFlat => Key::AlgTreeFlat,
+        A::TreeBinomial => Key::AlgTreeBinomial,
+        A::TreeBinary => Key::AlgTreeBinary,
+        A::DoubleBinaryTree => Key::AlgDoubleBinaryTree,
+        A::RecursiveDoubling => Key::AlgRecursiveDoubling,
+        A::Rabenseifner => Key::AlgRabenseifner,
+        A::Hierarchical => Key::AlgHierarchical,
+        A::Auto => Key::AlgAuto,
+    };
+    tr(lang, key)
+}
+
+/// The name of a place in the network drawn by the UI (`"node 3"`, `"GPU 0 → rack 1"`, `"spine"`),
+/// in `lang`.
+pub fn place_name(lang: Lang, name: &str) -> String {
+    match lang {
+        Lang::En => name.to_string(),
+        Lang::Zh => name
+            .replace("group of ", "")
+            .replace(" ranks", " 个进程一组")
+            .replace("node ", "节点 ")
+            .replace("rack ", "机柜 ")
+            .replace("spine", "主干交换机"),
+    }
+}
+
+/// Why the lower bound is what it is, in `lang`.
+pub fn bound_explain(lang: Lang, kind: crate::sim::trace::BoundKind) -> &'static str {
+    use crate::sim::trace::BoundKind as B;
+    tr(
+        lang,
+        match kind {
+            B::Injection => Key::BoundInjection,
+            B::NodeTier => Key::BoundNode,
+            B::RackTier => Key::BoundRack,
+        },
+    )
+}
+
+/// Why `auto` chose what it chose, rebuilt in `lang` from its candidates.
+pub fn auto_reason(lang: Lang, auto: &crate::sim::scenario::AutoChoice) -> String {
+    use crate::sim::units::format_secs;
+    let chosen = algorithm_label(lang, auto.chosen);
+    let best = auto.candidates.first().map(|c| c.1).unwrap_or(0.0);
+    match auto.candidates.get(1) {
+        Some(&(next, t)) if t.is_finite() && best > 0.0 => trf(
+            lang,
+            Key::AutoFastest,
+            &[
+                chosen,
+                &format_secs(best),
+                &format_secs(t),
+                algorithm_label(lang, next),
+                &percent(lang, t / best - 1.0, 1),
+                &auto.candidates.len().to_string(),
+            ],
+        ),
+        _ => trf(lang, Key::AutoNothing, &[chosen]),
+    }
+}
+
+/// A preset's (title, description) in `lang`, by its name; the core's English for unknown names.
+pub fn preset_texts(lang: Lang, p: &crate::sim::presets::Preset) -> (&'static str, &'static str) {
+    let keys = match p.name {
+        "nvlink-8" => Some((Key::PresetNvlinkTitle, Key::PresetNvlinkText)),
+        "two-nodes-400g" => Some((Key::PresetTwoNodesTitle, Key::PresetTwoNodesText)),
+        "racks-800-200" => Some((Key::PresetRacksTitle, Key::PresetRacksText)),
+        "inverted-400-800" => Some((Key::PresetInvertedTitle, Key::PresetInvertedText)),
+        _ => None,
+    };
+    match keys {
+        Some((t, d)) => (tr(lang, t), tr(lang, d)),
+        None => (p.title, p.description),
+    }
+}
+
 /// Declares [`Key`] and its table: one line per key, English then Chinese.
 macro_rules! strings {
     ($($key:ident => $en:expr, $zh:expr;)*) => {
@@ -292,6 +373,102 @@ strings! {
     ValueCommShare => "communication share", "通信占比";
     ValueUtilisation => "GPU utilisation", "GPU 利用率";
     ValueRingOverTree => "ring time ÷ tree time", "环形耗时 ÷ 树形耗时";
+
+    // The lab.
+    LabTagline => "Watch AllReduce happen: real buffers, real reductions, a flow-level network. Every number below comes from the simulation.", "看 AllReduce 如何发生：真实的缓冲区、真实的归约、流级网络。下面每个数字都来自模拟。";
+    LabFooter => "Keyboard: space plays or pauses, ← and → step between algorithm steps (while the lab is on screen). Everything runs in your browser, offline.", "键盘：空格播放或暂停，← 和 → 在算法步骤间前后移动（实验室在屏幕上时）。一切都在你的浏览器里离线运行。";
+    Algorithm => "Algorithm", "算法";
+    PipelineSegments => "Pipeline segments (trees)", "流水线分段数（树形）";
+    Topology => "Topology", "拓扑";
+    TopologyCluster => "cluster", "集群";
+    TopologyUniform => "uniform (α-β)", "均匀（α-β 模型）";
+    GpuCount => "GPUs", "GPU 数";
+    GpusPerNode => "GPUs / node", "每节点 GPU 数";
+    NodesPerRack => "Nodes / rack", "每机柜节点数";
+    ShapeUniform => "{0} ranks on one ideal switch", "{0} 个进程接在一台理想交换机上";
+    ShapeCluster => "{0} rack(s) × {1} node(s) × {2} GPU(s)", "{0} 个机柜 × {1} 个节点 × {2} 张卡";
+    TierPort => "Port (each rank ↔ switch)", "端口（每个进程 ↔ 交换机）";
+    TierGpu => "GPU ↔ node switch (NVLink)", "GPU ↔ 节点交换机（NVLink）";
+    TierNode => "Node ↔ rack switch (NIC)", "节点 ↔ 机柜交换机（网卡）";
+    TierRack => "Rack ↔ spine (cross-rack)", "机柜 ↔ 主干（跨机柜）";
+    Bandwidth => "bandwidth", "带宽";
+    Latency => "latency", "延迟";
+    LatencyIdeal => "0 (ideal)", "0（理想）";
+    LabMessageSize => "Message size (per rank)", "消息大小（每个进程）";
+    Compare => "Compare", "对比";
+    SideBySideWith => " side by side with", " 并排对比";
+    CommandLine => "Same run on the command line", "命令行上的同一次运行";
+    CommandLineLabel => "command", "命令";
+    TimeGroup => "Time", "时间";
+    PreviousStep => "Previous step", "上一步";
+    PreviousStepKey => "Previous step (←)", "上一步（←）";
+    NextStep => "Next step", "下一步";
+    NextStepKey => "Next step (→)", "下一步（→）";
+    PlayKey => "Play (space)", "播放（空格）";
+    PauseKey => "Pause (space)", "暂停（空格）";
+    SimulatedTime => "Simulated time", "模拟时间";
+    Speed => "speed", "速度";
+    ResultVerified => "✓ verified", "✓ 结果已验证";
+    ResultWrong => "✗ wrong result: {0}", "✗ 结果错误：{0}";
+    ResultTime => "time", "耗时";
+    LowerBoundLabel => "lower bound", "下界";
+    LowerBoundRun => "{0} · run at {1} of it", "{0} · 实际达到下界的 {1}";
+    Result => "result", "结果";
+    LowerBoundIs => "Lower bound: {0}.", "下界：{0}。";
+    BoundInjection => "every rank must send and receive 2(N−1)/N × S in total: 2(N−1)·S over the sum of the ranks' port bandwidths", "每个进程总共必须收发 2(N−1)/N × S：即 2(N−1)·S 除以所有进程端口带宽之和";
+    BoundNode => "the nodes' NICs are the tighter cut: the nodes together must exchange 2(M−1)·S over M NICs", "节点网卡是更紧的割：M 个节点之间必须经 M 块网卡交换 2(M−1)·S";
+    BoundRack => "the racks' uplinks are the tighter cut: the racks together must exchange 2(K−1)·S over K uplinks", "机柜上行链路是更紧的割：K 个机柜之间必须经 K 条上行链路交换 2(K−1)·S";
+    AutoFastest => "{0} is the fastest here: {1} vs {2} for the runner-up {3} ({4} faster), out of {5} algorithms simulated on this scenario", "{0} 在这里最快：{1}，第二名 {3} 为 {2}（快 {4}），共在此场景上模拟了 {5} 种算法";
+    AutoNothing => "{0} is the fastest here (nothing to exchange)", "{0} 在这里最快（没有数据要交换）";
+    RankSent => "Per rank, sent: {0} to {1}", "每个进程发送：{0} 到 {1}";
+    RankSentCompare => " (ring: 2(N−1)/N × S = {0}; a flat tree's root: (N−1) × S = {1}).", "（环形：2(N−1)/N × S = {0}；扁平树的根节点：(N−1) × S = {1}）。";
+    BusiestLink => "Busiest link: {0} carried {1}, busy {2} of the run.", "最忙的链路：{0}，传输了 {1}，运行中 {2} 的时间在忙。";
+    SentRow => "sent", "发送";
+    ReceivedRow => "received", "接收";
+    SimulatedIn => "simulated in {0} ms · {1} transfers", "模拟耗时 {0} ms · {1} 次传输";
+    ChosenByAuto => " (chosen by auto)", "（由自动选择）";
+    FigureAria => "{0} GPUs; {1} transfers in flight", "{0} 张卡；{1} 次传输进行中";
+    LegendBusier => "thicker, darker = busier (share of capacity)", "越粗越深 = 越忙（占容量的比例）";
+    LegendChunk => "a chunk in flight: its colour is the chunk (of {0}), its fill how many of {1} ranks it holds", "传输中的数据块：颜色表示第几块（共 {0} 块），填充表示已含 {1} 个进程中多少个的贡献";
+    LegendUnits => "{0} GPUs: one box per {1}, filled as its buffers complete; the bar on top is its GPUs' port load", "{0} 张卡：每个{1}一个方框，缓冲区完成时填满；顶部的条是其 GPU 的端口负载";
+    UnitNode => "node", "节点";
+    UnitRack => "rack", "机柜";
+    UnitGroup => "group of {0} ranks", "{0} 个进程一组";
+    LinkHint => "Hover or tap a link to see its bandwidth, the bytes it carried and how busy it was.", "把鼠标移到或点按一条链路，查看它的带宽、传输的字节数和繁忙程度。";
+    LinksOf => "{0} links of {1} ({2})", "{1} 的 {0} 条链路（{2}）";
+    Up => "up", "上行";
+    Down => "down", "下行";
+    Carried => " · carried ", " · 已传输 ";
+    BusySoFar => " so far · busy ", " · 繁忙 ";
+    OfTheTime => " of the time so far", "（至今的时间占比）";
+    Buffers => "Buffers", "缓冲区";
+    BuffersDone => "{0} of {1} chunk cells hold every rank's contribution ({2}).", "{1} 个数据块格子中有 {0} 个已含所有进程的贡献（{2}）。";
+    BuffersNote => " — {0} ranks × {1} chunks; a cell darkens as it gathers contributions", " — {0} 个进程 × {1} 个数据块；格子收集到越多贡献颜色越深";
+    BuffersPerCell => " ({0} chunks per cell)", "（每格 {0} 个数据块）";
+    BufferRowTitle => "GPU {0}: each cell darkens as it gathers the {1} ranks' contributions", "GPU {0}：格子收集 {1} 个进程的贡献时逐渐变深";
+    TimelineTitle => "When each link was busy", "每条链路何时繁忙";
+    TimelineNote => " — {0} links, slowest tiers first; darker = closer to capacity", " — {0} 条链路，最慢的层级在前；越深 = 越接近容量";
+    TierLegendPort => "rank port", "进程端口";
+    TierLegendGpu => "NVLink (GPU ↔ node switch)", "NVLink（GPU ↔ 节点交换机）";
+    TierLegendNode => "NIC (node ↔ rack switch)", "网卡（节点 ↔ 机柜交换机）";
+    TierLegendRack => "uplink (rack ↔ spine)", "上行链路（机柜 ↔ 主干）";
+    PresetNvlinkTitle => "8 GPUs on NVLink", "NVLink 上的 8 张卡";
+    PresetNvlinkText => "One node: 8 GPUs behind an NVSwitch, 400 GB/s per direction each.", "一个节点：8 张卡接在 NVSwitch 上，每张卡每个方向 400 GB/s。";
+    PresetTwoNodesTitle => "2 nodes on 400 Gbps", "400 Gbps 上的 2 个节点";
+    PresetTwoNodesText => "Two 8-GPU nodes joined by one 400 Gbps NIC each: the network is the short stave.", "两个 8 卡节点，各用一块 400 Gbps 网卡相连：网络是短板。";
+    PresetRacksTitle => "2 racks: 800 Gbps inside, 200 across", "2 个机柜：柜内 800 Gbps，跨柜 200";
+    PresetRacksText => "Fast in-rack network, slow cross-rack uplinks: fewer crossings pay off.", "柜内网络快、跨机柜上行链路慢：跨柜次数越少越划算。";
+    PresetInvertedTitle => "Inverted: 400 inside, 800 across", "反转：柜内 400，跨柜 800";
+    PresetInvertedText => "The seed's inverted case: in-rack 400 Gbps, cross-rack 800 Gbps.", "原文中的反转情形：柜内 400 Gbps，跨机柜 800 Gbps。";
+    AlgRing => "ring", "环形";
+    AlgTreeFlat => "tree-flat", "扁平树";
+    AlgTreeBinomial => "tree-binomial", "二项树";
+    AlgTreeBinary => "tree-binary", "二叉树";
+    AlgDoubleBinaryTree => "double-binary-tree", "双二叉树";
+    AlgRecursiveDoubling => "recursive-doubling", "递归倍增";
+    AlgRabenseifner => "rabenseifner", "Rabenseifner 算法";
+    AlgHierarchical => "hierarchical", "分层";
+    AlgAuto => "auto", "自动";
 }
 
 #[cfg(target_arch = "wasm32")]

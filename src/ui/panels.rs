@@ -2,6 +2,10 @@
 //! results of a run.
 
 use super::app::Shared;
+use super::i18n::{
+    algorithm_label, auto_reason, bound_explain, percent, place_name, preset_texts, tr, trf,
+    use_lang, Key, Lang,
+};
 use super::layout::link_name;
 use super::logic::{
     bandwidth_label, bandwidth_ladder_mbps, latency_label, latency_ladder_ns, max_segments,
@@ -57,7 +61,13 @@ fn ladder_slider(
     }
 }
 
-fn algorithm_select(testid: &str, value: Algorithm, on: Callback<Algorithm>) -> Html {
+fn algorithm_select(
+    lang: Lang,
+    testid: &str,
+    label: &str,
+    value: Algorithm,
+    on: Callback<Algorithm>,
+) -> Html {
     let onchange = Callback::from(move |e: Event| {
         if let Ok(a) = select_value(&e).parse::<Algorithm>() {
             on.emit(a);
@@ -65,9 +75,9 @@ fn algorithm_select(testid: &str, value: Algorithm, on: Callback<Algorithm>) -> 
     });
     html! {
         // Keyed by the value: a select the user changed keeps its own choice otherwise.
-        <select key={value.name()} data-testid={testid.to_string()} {onchange}>
+        <select key={value.name()} data-testid={testid.to_string()} aria-label={label.to_string()} {onchange}>
             { for Algorithm::ALL.iter().map(|a| html! {
-                <option value={a.name()} selected={*a == value}>{ a.name() }</option>
+                <option value={a.name()} selected={*a == value}>{ algorithm_label(lang, *a) }</option>
             }) }
         </select>
     }
@@ -87,6 +97,7 @@ pub struct ControlsPanelProps {
 
 #[component]
 pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
+    let lang = use_lang();
     let c = &props.controls;
     // Every edit is a function of the current controls.
     let edit = |f: fn(&mut Controls, u64)| {
@@ -139,12 +150,17 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
     };
     let (racks, npr, g) = c.shape();
     let shape = match c.kind {
-        TopologyKind::Uniform => format!("{} ranks on one ideal switch", c.gpus),
-        TopologyKind::Cluster => format!(
+        TopologyKind::Uniform => trf(lang, Key::ShapeUniform, &[&c.gpus.to_string()]),
+        TopologyKind::Cluster if lang == Lang::En => format!(
             "{racks} rack{} × {npr} node{} × {g} GPU{}",
             plural(racks),
             plural(npr),
             plural(g)
+        ),
+        TopologyKind::Cluster => trf(
+            lang,
+            Key::ShapeCluster,
+            &[&racks.to_string(), &npr.to_string(), &g.to_string()],
         ),
     };
     let tiers = if c.kind == TopologyKind::Uniform {
@@ -162,21 +178,21 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
             // A preset sets the network; the algorithm stays the learner's choice.
             on.emit(Controls { algorithm: c.algorithm, segments: c.segments, ..Controls::from_preset(p) })
         });
-        html! { <button class="preset" data-testid={format!("preset-{}", p.name)} title={p.description} {onclick}>{ p.title }</button> }
+        html! { <button class="preset" data-testid={format!("preset-{}", p.name)} title={preset_texts(lang, p).1} {onclick}>{ preset_texts(lang, p).0 }</button> }
     }).collect::<Html>();
 
     html! {
-        <aside class="controls" aria-label="Scenario">
-            <h2>{ "Scenario" }</h2>
+        <aside class="controls" aria-label={tr(lang, Key::Scenario)}>
+            <h2>{ tr(lang, Key::Scenario) }</h2>
             <div class="presets">{ presets }</div>
             <label class="field compact">
-                <span class="field-name">{ "Algorithm" }</span>
-                { algorithm_select("algorithm", c.algorithm, on_algorithm) }
+                <span class="field-name">{ tr(lang, Key::Algorithm) }</span>
+                { algorithm_select(lang, "algorithm", tr(lang, Key::Algorithm), c.algorithm, on_algorithm) }
             </label>
             if c.algorithm.is_tree() || (props.compare && props.algorithm_b.is_tree()) {
                 { ladder_slider(
                     "segments".into(),
-                    "Pipeline segments (trees)",
+                    tr(lang, Key::PipelineSegments),
                     SEGMENTS.iter().filter(|&&s| s <= max_segments(c.gpus)).map(|&s| s as u64).collect(),
                     c.effective_segments() as u64,
                     c.effective_segments().to_string(),
@@ -184,42 +200,42 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                 ) }
             }
             <label class="field compact">
-                <span class="field-name">{ "Topology" }</span>
+                <span class="field-name">{ tr(lang, Key::Topology) }</span>
                 <select key={format!("{:?}", c.kind)} data-testid="topology-kind" onchange={on_kind}>
-                    <option value="cluster" selected={c.kind == TopologyKind::Cluster}>{ "cluster" }</option>
-                    <option value="uniform" selected={c.kind == TopologyKind::Uniform}>{ "uniform (α-β)" }</option>
+                    <option value="cluster" selected={c.kind == TopologyKind::Cluster}>{ tr(lang, Key::TopologyCluster) }</option>
+                    <option value="uniform" selected={c.kind == TopologyKind::Uniform}>{ tr(lang, Key::TopologyUniform) }</option>
                 </select>
             </label>
-            { ladder_slider("gpu-count".into(), "GPUs", GPU_COUNTS.iter().map(|&n| n as u64).collect(), c.gpus as u64, c.gpus.to_string(), edit(|c, v| c.gpus = v as usize)) }
+            { ladder_slider("gpu-count".into(), tr(lang, Key::GpuCount), GPU_COUNTS.iter().map(|&n| n as u64).collect(), c.gpus as u64, c.gpus.to_string(), edit(|c, v| c.gpus = v as usize)) }
             if c.kind == TopologyKind::Cluster {
                 <div class="pair">
-                    { pick("gpus-per-node", "GPUs / node", &GPUS_PER_NODE, c.gpus_per_node, |c, v| c.gpus_per_node = v) }
-                    { pick("nodes-per-rack", "Nodes / rack", &NODES_PER_RACK, c.nodes_per_rack, |c, v| c.nodes_per_rack = v) }
+                    { pick("gpus-per-node", tr(lang, Key::GpusPerNode), &GPUS_PER_NODE, c.gpus_per_node, |c, v| c.gpus_per_node = v) }
+                    { pick("nodes-per-rack", tr(lang, Key::NodesPerRack), &NODES_PER_RACK, c.nodes_per_rack, |c, v| c.nodes_per_rack = v) }
                 </div>
             }
             <p class="shape" data-testid="shape">{ shape }</p>
-            { for tiers.iter().enumerate().map(|(i, (_, key, title))| {
-                let title = if c.kind == TopologyKind::Uniform { "Port (each rank ↔ switch)" } else { *title };
+            { for tiers.iter().enumerate().map(|(i, (_, key, _))| {
+                let title = if c.kind == TopologyKind::Uniform { tr(lang, Key::TierPort) } else { tr(lang, [Key::TierGpu, Key::TierNode, Key::TierRack][i]) };
                 let set_bw: fn(&mut Controls, u64) = match i { 0 => |c, v| c.bandwidth_mbps[0] = v, 1 => |c, v| c.bandwidth_mbps[1] = v, _ => |c, v| c.bandwidth_mbps[2] = v };
                 let set_lat: fn(&mut Controls, u64) = match i { 0 => |c, v| c.latency_ns[0] = v, 1 => |c, v| c.latency_ns[1] = v, _ => |c, v| c.latency_ns[2] = v };
                 html! {
                     <fieldset class={classes!("tier", format!("tier-box-{key}"))}>
                         <legend>{ title }</legend>
-                        { ladder_slider(format!("bandwidth-{key}"), "bandwidth", bandwidth_ladder_mbps(), c.bandwidth_mbps[i], bandwidth_label(c.bandwidth_mbps[i]), edit(set_bw)) }
-                        { ladder_slider(format!("latency-{key}"), "latency", latency_ladder_ns(), c.latency_ns[i], latency_label(c.latency_ns[i]), edit(set_lat)) }
+                        { ladder_slider(format!("bandwidth-{key}"), tr(lang, Key::Bandwidth), bandwidth_ladder_mbps(), c.bandwidth_mbps[i], bandwidth_label(c.bandwidth_mbps[i]), edit(set_bw)) }
+                        { ladder_slider(format!("latency-{key}"), tr(lang, Key::Latency), latency_ladder_ns(), c.latency_ns[i], latency_text(lang, c.latency_ns[i]), edit(set_lat)) }
                     </fieldset>
                 }
             }) }
-            { ladder_slider("size".into(), "Message size (per rank)", size_ladder_bytes(), c.size_bytes, size_label(c.size_bytes), edit(|c, v| c.size_bytes = v)) }
-            <h2>{ "Compare" }</h2>
+            { ladder_slider("size".into(), tr(lang, Key::LabMessageSize), size_ladder_bytes(), c.size_bytes, size_label(c.size_bytes), edit(|c, v| c.size_bytes = v)) }
+            <h2>{ tr(lang, Key::Compare) }</h2>
             <div class="field check">
-                <label><input type="checkbox" data-testid="compare-toggle" checked={props.compare} onchange={on_compare} />{ " side by side with" }</label>
-                { algorithm_select("compare-algorithm", props.algorithm_b, props.on_algorithm_b.clone()) }
+                <label><input type="checkbox" data-testid="compare-toggle" checked={props.compare} onchange={on_compare} />{ tr(lang, Key::SideBySideWith) }</label>
+                { algorithm_select(lang, "compare-algorithm", tr(lang, Key::Compare), props.algorithm_b, props.on_algorithm_b.clone()) }
             </div>
-            <h2>{ "Same run on the command line" }</h2>
-            <code class="cli" data-testid="cli-command">{ &props.cli_a }</code>
+            <h2>{ tr(lang, Key::CommandLine) }</h2>
+            <code class="cli" lang="en" translate="no" data-testid="cli-command">{ &props.cli_a }</code>
             if let Some(cli) = &props.cli_b {
-                <code class="cli" data-testid="cli-command-b">{ cli }</code>
+                <code class="cli" lang="en" translate="no" data-testid="cli-command-b">{ cli }</code>
             }
         </aside>
     }
@@ -253,6 +269,7 @@ pub struct TransportProps {
 
 #[component]
 pub fn Transport(props: &TransportProps) -> Html {
+    let lang = use_lang();
     let end = props.end_secs;
     let on_scrub = {
         let on = props.on_seek.clone();
@@ -280,22 +297,22 @@ pub fn Transport(props: &TransportProps) -> Html {
         click(Callback::from(move |_| on.emit(true)))
     };
     html! {
-        <div class="transport" role="group" aria-label="Time">
-            <button data-testid="step-back" title="Previous step (←)" aria-label="Previous step" onclick={back}>{ icon("M6 5h2v14H6zM20 5v14L9 12z") }</button>
+        <div class="transport" role="group" aria-label={tr(lang, Key::TimeGroup)}>
+            <button data-testid="step-back" title={tr(lang, Key::PreviousStepKey)} aria-label={tr(lang, Key::PreviousStep)} onclick={back}>{ icon("M6 5h2v14H6zM20 5v14L9 12z") }</button>
             if props.playing {
-                <button class="primary" data-testid="pause" title="Pause (space)" aria-label="Pause" onclick={pause}>{ icon("M7 5h4v14H7zM13 5h4v14h-4z") }</button>
+                <button class="primary" data-testid="pause" title={tr(lang, Key::PauseKey)} aria-label={tr(lang, Key::Pause)} onclick={pause}>{ icon("M7 5h4v14H7zM13 5h4v14h-4z") }</button>
             } else {
-                <button class="primary" data-testid="play" title="Play (space)" aria-label="Play" onclick={play}>{ icon("M7 5v14l12-7z") }</button>
+                <button class="primary" data-testid="play" title={tr(lang, Key::PlayKey)} aria-label={tr(lang, Key::Play)} onclick={play}>{ icon("M7 5v14l12-7z") }</button>
             }
-            <button data-testid="step-forward" title="Next step (→)" aria-label="Next step" onclick={fwd}>{ icon("M16 5h2v14h-2zM4 5v14l11-7z") }</button>
+            <button data-testid="step-forward" title={tr(lang, Key::NextStepKey)} aria-label={tr(lang, Key::NextStep)} onclick={fwd}>{ icon("M16 5h2v14h-2zM4 5v14l11-7z") }</button>
             <input class="scrub" type="range" min="0" max={SCRUB_STEPS.to_string()} step="1"
-                   value={secs_to_scrub(props.t_secs, end).to_string()} data-testid="scrub" aria-label="Simulated time"
+                   value={secs_to_scrub(props.t_secs, end).to_string()} data-testid="scrub" aria-label={tr(lang, Key::SimulatedTime)}
                    aria-valuetext={format_secs(props.t_secs)} oninput={on_scrub} />
             <span class="clock" data-testid="clock" data-secs={format!("{:e}", props.t_secs)}>
                 { format!("{} / {}", format_secs(props.t_secs), format_secs(end)) }
             </span>
             <label class="speed">
-                <span class="muted">{ "speed" }</span>
+                <span class="muted">{ tr(lang, Key::Speed) }</span>
                 <select key={props.speed.to_string()} data-testid="speed" onchange={on_speed}>
                     { for SPEEDS.iter().enumerate().map(|(i, s)| html! {
                         <option value={i.to_string()} selected={i == props.speed}>{ format!("{s}×") }</option>
@@ -314,6 +331,7 @@ pub struct ResultsProps {
 /// Totals of a run; they do not depend on the cursor.
 #[component]
 pub fn Results(props: &ResultsProps) -> Html {
+    let lang = use_lang();
     let view = &props.sim.0;
     let Ok(sim) = &view.result else {
         return Html::default();
@@ -334,42 +352,53 @@ pub fn Results(props: &ResultsProps) -> Html {
         0.0
     };
     let verified = match &trace.verification {
-        Ok(()) => html! { <span class="ok" data-testid="verified">{ "✓ verified" }</span> },
+        Ok(()) => {
+            html! { <span class="ok" data-testid="verified">{ tr(lang, Key::ResultVerified) }</span> }
+        }
         Err(e) => {
-            html! { <span class="bad" data-testid="verified">{ format!("✗ wrong result: {e}") }</span> }
+            html! { <span class="bad" data-testid="verified">{ trf(lang, Key::ResultWrong, &[&e.to_string()]) }</span> }
         }
     };
     html! {
         <div class="results">
             <dl class="numbers">
-                <div><dt>{ "time" }</dt><dd data-testid="time-result" data-secs={format!("{:e}", trace.time_secs)}>{ format_secs(trace.time_secs) }</dd></div>
+                <div><dt>{ tr(lang, Key::ResultTime) }</dt><dd data-testid="time-result" data-secs={format!("{:e}", trace.time_secs)}>{ format_secs(trace.time_secs) }</dd></div>
                 <div><dt>{ "algbw" }</dt><dd data-testid="algbw">{ bw(trace.algbw_bytes_per_sec()) }</dd></div>
                 <div><dt>{ "busbw" }</dt><dd data-testid="busbw">{ bw(trace.busbw_bytes_per_sec()) }</dd></div>
-                <div><dt>{ "lower bound" }</dt><dd data-testid="lower-bound" title={trace.lower_bound.explain()}>
-                    { format!("{} · run at {:.0}% of it", format_secs(trace.lower_bound.secs), 100.0 * trace.efficiency()) }</dd></div>
-                <div><dt>{ "result" }</dt><dd>{ verified }</dd></div>
+                <div><dt>{ tr(lang, Key::LowerBoundLabel) }</dt><dd data-testid="lower-bound" title={bound_explain(lang, trace.lower_bound.kind)}>
+                    { trf(lang, Key::LowerBoundRun, &[&format_secs(trace.lower_bound.secs), &percent(lang, trace.efficiency(), 0)]) }</dd></div>
+                <div><dt>{ tr(lang, Key::Result) }</dt><dd>{ verified }</dd></div>
             </dl>
-            <p class="explain muted">{ "Lower bound: " }{ trace.lower_bound.explain() }{ "." }</p>
-            if let Some(auto) = &sim.auto { <p class="explain">{ &auto.reason }</p> }
+            <p class="explain muted">{ trf(lang, Key::LowerBoundIs, &[bound_explain(lang, trace.lower_bound.kind)]) }</p>
+            if let Some(auto) = &sim.auto { <p class="explain">{ auto_reason(lang, auto) }</p> }
             <p class="explain" data-testid="rank-traffic">
-                { format!("Per rank, sent: {} to {}", format_bytes(min_sent as f64), format_bytes(max_sent as f64)) }
-                { format!(" (ring: 2(N−1)/N × S = {}; a flat tree's root: (N−1) × S = {}).", format_bytes(ring_share * s), format_bytes((n as f64 - 1.0).max(0.0) * s)) }
+                { trf(lang, Key::RankSent, &[&format_bytes(min_sent as f64), &format_bytes(max_sent as f64)]) }
+                { trf(lang, Key::RankSentCompare, &[&format_bytes(ring_share * s), &format_bytes((n as f64 - 1.0).max(0.0) * s)]) }
             </p>
             if let Some(l) = busiest {
                 <p class="explain" data-testid="busiest-link">
-                    { format!("Busiest link: {} carried {}, busy {:.0}% of the run.", link_name(&trace.topology, l), format_bytes(trace.links[l].bytes), 100.0 * trace.busy_fraction(l)) }
+                    { trf(lang, Key::BusiestLink, &[&place_name(lang, &link_name(&trace.topology, l)), &format_bytes(trace.links[l].bytes), &percent(lang, trace.busy_fraction(l), 0)]) }
                 </p>
             }
             if n <= 16 {
                 <table class="traffic">
                     <thead><tr><th>{ "GPU" }</th>{ for (0..n).map(|r| html! { <th>{ r }</th> }) }</tr></thead>
                     <tbody>
-                        <tr><th>{ "sent" }</th>{ for trace.ranks.iter().enumerate().map(|(r, t)| html! { <td data-testid={format!("rank-sent-{r}")} data-bytes={t.sent_bytes.to_string()}>{ format_bytes(t.sent_bytes as f64) }</td> }) }</tr>
-                        <tr><th>{ "received" }</th>{ for trace.ranks.iter().map(|t| html! { <td>{ format_bytes(t.received_bytes as f64) }</td> }) }</tr>
+                        <tr><th>{ tr(lang, Key::SentRow) }</th>{ for trace.ranks.iter().enumerate().map(|(r, t)| html! { <td data-testid={format!("rank-sent-{r}")} data-bytes={t.sent_bytes.to_string()}>{ format_bytes(t.sent_bytes as f64) }</td> }) }</tr>
+                        <tr><th>{ tr(lang, Key::ReceivedRow) }</th>{ for trace.ranks.iter().map(|t| html! { <td>{ format_bytes(t.received_bytes as f64) }</td> }) }</tr>
                     </tbody>
                 </table>
             }
-            <p class="muted small">{ format!("simulated in {:.1} ms · {} transfers", view.sim_ms, trace.schedule.len()) }</p>
+            <p class="muted small">{ trf(lang, Key::SimulatedIn, &[&format!("{:.1}", view.sim_ms), &trace.schedule.len().to_string()]) }</p>
         </div>
+    }
+}
+
+/// A latency as the slider shows it; "0 (ideal)" in the reader's language.
+fn latency_text(lang: Lang, ns: u64) -> String {
+    if ns == 0 {
+        tr(lang, Key::LatencyIdeal).to_string()
+    } else {
+        latency_label(ns)
     }
 }
