@@ -154,11 +154,14 @@ test("each claim's verdict is computed by the simulation under the reader's cond
 // Words that stay as they are in Chinese text: the chapter's own English terms, product names, units.
 const KEEP = new Set(`allreduce-lab AllReduce Ring Tree Scatter-Reduce AllGather Reduce Broadcast GPU GPUs NPU HBM IB
 RoCE NCCL nccl-tests Lustre GPFS Slurm Kubernetes NVLink PCIe Gen4 Ethernet BERT-large ResNet DGX A100 fp32 S N IO
-B KB MB GB TB Gbps Tbps GB/s TB/s MB/s s ms µs ns log₂N`.split(/\s+/));
+B KB MB GB TB Gbps Tbps GB/s TB/s MB/s s ms µs ns log₂N
+allreduce-lab algbw busbw Rabenseifner NVSwitch NVIDIA H100 InfiniBand HDR NDR SXM GbE x16 GPT XL JPEG torchvision
+Transformer He Devlin Radford T M K KiB MiB GiB Mbps kB KB/s`.split(/\s+/));
 
-/** Visible text of the guide that is in the wrong language for `lang` (ignoring marked quotes). */
+/** Visible text anywhere on the page (guide, lab, scaling) in the wrong language for `lang`
+ * (ignoring quotes and code marked with their own `lang`). */
 function untranslated(lang) {
-  const root = document.querySelector('[data-testid=chapter-guide]');
+  const root = document.body;
   const keep = new Set(window.__keep);
   const found = [];
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -181,20 +184,7 @@ function untranslated(lang) {
   return found;
 }
 
-/** The lab's strings still in English when the page is in Chinese (reported, not yet failed). */
-function labEnglish() {
-  const lab = document.querySelector('[data-testid=lab] .app');
-  if (!lab) return [];
-  const out = new Set();
-  const walker = document.createTreeWalker(lab, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const t = n.textContent.trim();
-    if (/[A-Za-z]{4,}/.test(t) && !/[\u4e00-\u9fff]/.test(t)) out.add(t.slice(0, 60));
-  }
-  return [...out];
-}
-
-test('switching language switches every visible string of the guide', async () => {
+test('switching language switches every visible string on the page (guide, lab, scaling)', async () => {
   const { browser, page, problems } = await openIn('en-US');
   try {
     await page.evaluate((k) => { window.__keep = k; }, [...KEEP]);
@@ -206,6 +196,13 @@ test('switching language switches every visible string of the guide', async () =
     await page.getByTestId('ring-next').click();
     await page.getByTestId('tree-shape-2').click();
     await page.getByTestId('layers-story-1').click();
+    // And the lab: auto (its reason), side by side with a tree (segments), one step in.
+    await page.getByTestId('algorithm').selectOption('auto');
+    await page.getByTestId('compare-toggle').check();
+    await page.getByTestId('compare-algorithm').selectOption('tree-binomial');
+    await page.getByTestId('step-forward').click();
+    await page.getByTestId('figure-a').locator('g.link').first().hover().catch(() => {});
+    await page.waitForSelector('[data-testid=scaling-progress][data-complete=true]', { timeout: 60000 });
     const leftovers = await page.evaluate(untranslated, 'zh');
     assert.deepEqual(leftovers, [], 'English left in the Chinese page');
     const chinese = await page.getByTestId('chapter-guide').innerText();
@@ -213,8 +210,6 @@ test('switching language switches every visible string of the guide', async () =
     assert.match(chinese, /树形 AllReduce/);
     assert.match(chinese, /加速比/);
     assert.match(chinese, /\d(\.\d+)? 倍/, 'multiples read "倍" in Chinese');
-    const lab = await page.evaluate(labEnglish);
-    if (lab.length) console.log(`# the lab still shows ${lab.length} English strings in Chinese, e.g. ${lab.slice(0, 8).join(' | ')}`);
     await page.getByTestId('lang-switch').click();
     await page.waitForFunction(() => document.documentElement.lang === 'en');
     assert.deepEqual(await page.evaluate(untranslated, 'en'), []);

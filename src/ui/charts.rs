@@ -4,6 +4,7 @@
 //! The arithmetic (scales, ticks, labels) is in [`super::chart_math`].
 
 use super::chart_math::{format_value, nearest, Axis};
+use super::i18n::{trf, use_lang, Key};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -166,6 +167,7 @@ pub struct LineChartProps {
 
 #[component]
 pub fn LineChart(props: &LineChartProps) -> Html {
+    let lang = use_lang();
     let hover = use_state(|| None::<usize>);
     let (x, y) = (props.x, props.y);
     // Distinct x values across the data series, for the hover read-out.
@@ -226,7 +228,7 @@ pub fn LineChart(props: &LineChartProps) -> Html {
                             <circle class={classes!("series-dot", (Some(p.x) == hovered_x).then_some("hovered"))}
                                     cx={f(px(&x, p.x))} cy={f(py(&y, p.y))} r="3.6"
                                     data-testid={p.testid.clone()}>
-                                <title>{ format!("{}: {} at {}", s.label, format_value(y.unit, p.y), format_value(x.unit, p.x)) }</title>
+                                <title>{ trf(lang, Key::PointAt, &[&s.label, &format_value(y.unit, p.y), &format_value(x.unit, p.x)]) }</title>
                             </circle>
                         };
                         if let Html::VTag(tag) = &mut dot {

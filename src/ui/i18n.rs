@@ -176,6 +176,68 @@ pub fn auto_reason(lang: Lang, auto: &crate::sim::scenario::AutoChoice) -> Strin
     }
 }
 
+/// A chapter scenario's (button name, claim, because) in `lang`, by its id.
+pub fn scenario_texts(
+    lang: Lang,
+    s: &crate::sim::chapter::ChapterScenario,
+) -> (String, &'static str, &'static str) {
+    let keys = match s.id {
+        "eight-gpus-6-7x" => Some((Key::ShortEight, Key::ClaimEight, Key::BecauseEight)),
+        "bad-topology-under-4x" => Some((Key::ShortBad, Key::ClaimBad, Key::BecauseBad)),
+        "network-100g-over-40pct" => Some((Key::ShortNet, Key::ClaimNet, Key::BecauseNet)),
+        "io-bound-30pct" => Some((Key::ShortIo, Key::ClaimIo, Key::BecauseIo)),
+        "racks-800-200-tree-wins" => Some((Key::ShortRacks, Key::ClaimRacks, Key::BecauseRacks)),
+        "inverted-400-800-ring-wins" => {
+            Some((Key::ShortInverted, Key::ClaimInverted, Key::BecauseInverted))
+        }
+        _ => None,
+    };
+    match keys {
+        Some((n, c, b)) => (tr(lang, n).to_string(), tr(lang, c), tr(lang, b)),
+        None => (s.id.to_string(), s.claim, s.because),
+    }
+}
+
+/// A hardware's (name, source) in `lang`, by its id; product names stay as they are.
+pub fn hardware_texts(
+    lang: Lang,
+    h: &crate::sim::chapter::Hardware,
+) -> (&'static str, &'static str) {
+    let (name, source) = match h.id {
+        "pcie-gen4" => (Some(Key::HwPcie), Some(Key::HwPcieSource)),
+        "dgx-a100" => (None, Some(Key::HwA100Source)),
+        "dgx-h100" => (None, Some(Key::HwH100Source)),
+        "roce" => (Some(Key::HwRoce), Some(Key::HwRoceSource)),
+        "chapter-100g" => (Some(Key::Hw100g), Some(Key::Hw100gSource)),
+        "one-gpu-per-server-50g" => (Some(Key::HwOnePerServer), Some(Key::HwOnePerServerSource)),
+        "racks-800-200" => (Some(Key::HwRacks), Some(Key::HwRacksSource)),
+        "inverted-400-800" => (Some(Key::HwInverted), Some(Key::HwInvertedSource)),
+        _ => (None, None),
+    };
+    (
+        name.map_or(h.name, |k| tr(lang, k)),
+        source.map_or(h.source, |k| tr(lang, k)),
+    )
+}
+
+/// A model's (name, source) in `lang`, by its id; model names stay as they are.
+pub fn model_texts(
+    lang: Lang,
+    m: &crate::sim::chapter::ModelPreset,
+) -> (&'static str, &'static str) {
+    let (name, source) = match m.id {
+        "resnet50" => (None, Some(Key::ModelResnetSource)),
+        "bert-large" => (None, Some(Key::ModelBertSource)),
+        "gpt2-xl" => (None, Some(Key::ModelGpt2Source)),
+        "10b" => (Some(Key::Model10b), Some(Key::Model10bSource)),
+        _ => (None, None),
+    };
+    (
+        name.map_or(m.name, |k| tr(lang, k)),
+        source.map_or(m.source, |k| tr(lang, k)),
+    )
+}
+
 /// A preset's (title, description) in `lang`, by its name; the core's English for unknown names.
 pub fn preset_texts(lang: Lang, p: &crate::sim::presets::Preset) -> (&'static str, &'static str) {
     let keys = match p.name {
@@ -469,6 +531,109 @@ strings! {
     AlgRabenseifner => "rabenseifner", "Rabenseifner 算法";
     AlgHierarchical => "hierarchical", "分层";
     AlgAuto => "auto", "自动";
+
+    // The scaling section.
+    ScalingTitle => "Speedup versus one GPU", "相对单卡的加速比";
+    ScalingLede => "8 GPUs do not give 8×. Each step, every GPU computes, reads its input from shared storage and allreduces its gradients; whatever communication the backward pass cannot hide is added to the step. Pick one of the chapter's scenarios, then change the network and watch the claim hold or break. Every point below is a simulated allreduce.", "8 张卡给不了 8 倍。每一步，每张卡都要计算、从共享存储读取输入、再对梯度做 AllReduce；反向传播藏不住的通信时间都会加到这一步上。选一个原文中的场景，再改变网络，看论断成立还是被打破。下面每个点都是一次模拟的 AllReduce。";
+    ChapterScenarios => "The chapter's scenarios", "原文中的场景";
+    Hardware => "Hardware", "硬件";
+    Model => "Model", "模型";
+    NodeNics => "Node NICs (network bandwidth per node)", "节点网卡（每个节点的网络带宽）";
+    Overlap => "Overlap with the backward pass", "与反向传播的重叠";
+    Algorithms => "Algorithms", "算法";
+    TreeSegmentsNote => "Trees are pipelined in {0} segments (fewer beyond {1} GPUs, to keep ranks × segments ≤ 1024).", "树形算法以 {0} 段流水线执行（超过 {1} 张卡时减少段数，使进程数 × 段数 ≤ 1024）。";
+    SweepAt => "Sweep and highlight at", "扫描并突出显示";
+    HeavyPoints => "Also compute the heavy points (over {0}k transfers each: the ring at 512 and 1024 GPUs, hierarchical at 1024). Each pauses the page for 0.5 to 3 s.", "也计算开销大的点（每个超过 {0} 千次传输：512 和 1024 卡的环形、1024 卡的分层）。每个点会让页面停顿 0.5 到 3 秒。";
+    PointsDone => "{0} points simulated in {1} ms", "已模拟 {0} 个点，耗时 {1} ms";
+    PointsRunning => "simulating… {0} of {1} points", "模拟中… {1} 个点中的 {0} 个";
+    LeftOut => " · left out (tick below to compute): {0}", " · 未计算（勾选下方选项以计算）：{0}";
+    AtGpus => "{0} at {1}", "{1} 时的{0}";
+    SweepAtSize => "{0} sweep at {1}", "{0} 在 {1} 的扫描";
+    SpeedupVsCount => "Speedup vs GPU count", "加速比与 GPU 数";
+    SpeedupNote => "{0} · {1} of gradients · N × T(1) / T(N), same per-GPU batch", "{0} · 梯度 {1} · N × T(1) / T(N)，每卡批量相同";
+    SpeedupChartTitle => "Speedup versus one GPU for each algorithm, with the ideal line", "各算法相对单卡的加速比，附理想线";
+    GpusLog => "GPUs (log scale)", "GPU 数（对数坐标）";
+    SpeedupLog => "speedup vs 1 GPU (×, log scale)", "相对单卡的加速比（倍，对数坐标）";
+    Ideal => "ideal (N×)", "理想（N 倍）";
+    WhereTimeGoes => "Where a step's time goes: ", "一步的时间花在哪里：";
+    BreakdownNote => "stacked: compute, exposed storage IO, exposed communication; {0} GPUs highlighted", "堆叠：计算、未被隐藏的存储 IO、未被隐藏的通信；突出显示 {0} 卡";
+    BreakdownTitle => "Step time broken into compute, exposed IO and exposed communication", "一步的时间分解为计算、未隐藏的 IO 和未隐藏的通信";
+    PartCompute => "compute", "计算";
+    PartIo => "exposed IO", "未隐藏的 IO";
+    PartComm => "exposed communication", "未隐藏的通信";
+    StepTimeAxis => "step time", "每步时间";
+    GpusAxis => "GPUs", "GPU 数";
+    SweepTitle => "Virtual nccl-tests: time vs message size, {0} GPUs", "虚拟 nccl-tests：时间与消息大小，{0} 卡";
+    SweepLike => "like ", "模拟 ";
+    SweepNote => ", simulated; dashed markers: where the fastest algorithm changes", "；虚线标记：最快算法发生变化的位置";
+    SweepChartTitle => "Allreduce time versus message size for each algorithm", "各算法的 AllReduce 时间与消息大小";
+    SizeLog => "message size (bytes per GPU, log scale)", "消息大小（每卡字节数，对数坐标）";
+    TimeLog => "time (log scale)", "时间（对数坐标）";
+    BusbwTitle => "Bus bandwidth vs message size, {0} GPUs", "总线带宽与消息大小，{0} 卡";
+    BusbwNote => "busbw = size / time × 2(N−1)/N, as nccl-tests reports it", "busbw = 大小 / 时间 × 2(N−1)/N，与 nccl-tests 的报告方式相同";
+    BusbwChartTitle => "Bus bandwidth versus message size for each algorithm", "各算法的总线带宽与消息大小";
+    BusBandwidth => "bus bandwidth", "总线带宽";
+    SegmentsUsed => "Segments used at the focus count: {0}.", "该卡数下使用的分段数：{0}。";
+    PerDirection => " Bandwidths are per direction; 1 GB/s = {0}.", " 带宽均为单向；1 GB/s = {0}。";
+    Crossover => "fastest changes between {0} and {1}: {2} before, {3} after", "最快算法在 {0} 与 {1} 之间改变：之前是{2}，之后是{3}";
+    PointAt => "{0}: {1} at {2}", "{0}：{2} 时 {1}";
+    Simulated => "Simulated {0}: ", "模拟的{0}：";
+    ChapterSays => " — the chapter says ", " — 原文说 ";
+    Holds => "holds", "成立";
+    DoesNotHold => "does not hold", "不成立";
+    Because => "Because: ", "原因：";
+    ClusterLabel => "Cluster", "集群";
+    TrainingLabel => "Training", "训练";
+    ClusterShape => "{0} rack(s) × {1} node(s) × {2} GPUs = {3} GPUs", "{0} 个机柜 × {1} 个节点 × {2} 张卡 = {3} 张卡";
+    ClusterLinks => "GPU link {0} GB/s, node NICs {1} Gbps, rack uplink {2} Gbps (per direction)", "GPU 链路 {0} GB/s，节点网卡 {1} Gbps，机柜上行 {2} Gbps（单向）";
+    TrainingText => "{0} of fp32 gradients, {1} compute per step, {2} of the backward pass overlapped, storage {3}/s shared", "fp32 梯度 {0}，每步计算 {1}，反向传播重叠 {2}，共享存储 {3}/s";
+    AllreduceWith => "allreduce: {0}", "AllReduce 算法：{0}";
+    ChangedFrom => "Changed from the chapter's setup: ", "相对原文设置的改动：";
+    RingVsTree => " (ring {0} vs pipelined binomial tree {1})", "（环形 {0}，流水线二项树 {1}）";
+    StepDetail => " (step {0}: compute {1}, exposed IO {2}, exposed communication {3} of a {4} allreduce)", "（每步 {0}：计算 {1}，未隐藏的 IO {2}，{4} 的 AllReduce 中未隐藏的通信 {3}）";
+    Under => "under {0}", "低于 {0}";
+    Over => "over {0}", "高于 {0}";
+    MetricSpeedup => "speedup", "加速比";
+    MetricCommShare => "communication share", "通信占比";
+    MetricUtilisation => "GPU utilisation", "GPU 利用率";
+    MetricRingOverTree => "ring time / tree time", "环形耗时 / 树形耗时";
+    ShortEight => "8 GPUs give 6–7×", "8 张卡只有 6–7 倍";
+    ShortBad => "Bad topology: under 4×", "拓扑不当：不到 4 倍";
+    ShortNet => "100 Gbps: comm over 40%", "100 Gbps：通信超过 40%";
+    ShortIo => "IO-bound: 30% GPU use", "IO 瓶颈：GPU 利用率 30%";
+    ShortRacks => "800 in-rack / 200 across: tree wins", "柜内 800 / 跨柜 200：树形胜出";
+    ShortInverted => "400 in-rack / 800 across: ring wins", "柜内 400 / 跨柜 800：环形胜出";
+    ClaimEight => "§1.1: 8 GPUs are not 8× — 6–7× is typical", "§1.1：8 张卡不是 8 倍——通常是 6–7 倍";
+    BecauseEight => "BERT-large with fp32 gradients (1.36 GB) on an 8-GPU PCIe Gen4 server: the ring moves 1.75 × 1.36 GB per GPU at ~25 GB/s, and a third of the backward pass hides part of it", "BERT-large 的 fp32 梯度（1.36 GB）在一台 8 卡 PCIe Gen4 服务器上：环形 AllReduce 每卡以约 25 GB/s 传输 1.75 × 1.36 GB，反向传播的三分之一能隐藏其中一部分";
+    ClaimBad => "§1.1: with a badly chosen topology, not even 4×", "§1.1：拓扑选得不好，连 4 倍都到不了";
+    BecauseBad => "The same BERT-large job on the same 8 GPUs, but one GPU per server on 50 Gbps Ethernet: every ring step crosses a 6.25 GB/s NIC instead of PCIe", "同样的 BERT-large 任务、同样 8 张卡，但每台服务器只有一张卡、用 50 Gbps 以太网相连：环形的每一步都要经过 6.25 GB/s 的网卡而不是 PCIe";
+    ClaimNet => "§1.2: a 100 Gbps network made communication over 40% of training time", "§1.2：100 Gbps 网络让通信占到训练时间的 40% 以上";
+    BecauseNet => "BERT-large on 4 nodes × 8 GPUs with one 100 Gbps NIC per node and no overlap: the NIC is the short stave", "BERT-large 在 4 个节点 × 8 张卡上，每节点一块 100 Gbps 网卡、没有重叠：网卡就是短板";
+    ClaimIo => "§1.2: storage IO saturated and GPU utilisation dropped to 30%", "§1.2：存储 IO 饱和，GPU 利用率降到 30%";
+    BecauseIo => "ResNet-50 on 4 DGX A100 (32 GPUs) reading 28 MB of images per GPU per step from a Lustre system that delivers 2.8 GB/s in total: loading takes ~3× the compute", "ResNet-50 在 4 台 DGX A100（32 张卡）上，每卡每步从总共只提供 2.8 GB/s 的 Lustre 存储读取 28 MB 图片：加载时间约为计算的 3 倍";
+    ClaimRacks => "§1.3.2: 800 Gbps inside racks, 200 Gbps across: the ring's cross-rack traffic is the bottleneck and a tree does better", "§1.3.2：柜内 800 Gbps、跨柜 200 Gbps：环形的跨机柜流量成为瓶颈，树形更好";
+    BecauseRacks => "2 racks × 2 DGX-class nodes with 800 Gbps NICs and 200 Gbps rack uplinks; BERT-large gradients; the tree is binomial, pipelined in 32 segments", "2 个机柜 × 2 个 DGX 级节点，800 Gbps 网卡、200 Gbps 机柜上行；BERT-large 梯度；树为二项树，分 32 段流水线";
+    ClaimInverted => "§1.4: in-rack 400 Gbps but cross-rack 800 Gbps — the ring wins again", "§1.4：柜内 400 Gbps 而跨柜 800 Gbps——环形再次胜出";
+    BecauseInverted => "The same 2 racks × 2 nodes, now with 400 Gbps NICs and 800 Gbps uplinks: bandwidth across racks is no longer the bottleneck", "同样的 2 个机柜 × 2 个节点，现在是 400 Gbps 网卡和 800 Gbps 上行：跨机柜带宽不再是瓶颈";
+    HwPcie => "8-GPU PCIe Gen4 server", "8 卡 PCIe Gen4 服务器";
+    HwPcieSource => "PCIe 4.0 x16: 32 GB/s raw per direction, about 25 GB/s achieved; 100 Gbps NIC", "PCIe 4.0 x16：单向理论 32 GB/s，实际约 25 GB/s；100 Gbps 网卡";
+    HwA100Source => "NVIDIA DGX A100 datasheet: NVLink 3 600 GB/s bidirectional (300 GB/s per direction) per GPU, 8× 200 Gbps HDR InfiniBand", "NVIDIA DGX A100 规格：每卡 NVLink 3 双向 600 GB/s（单向 300 GB/s），8 × 200 Gbps HDR InfiniBand";
+    HwH100Source => "NVIDIA DGX H100 datasheet: NVLink 4 900 GB/s bidirectional (450 GB/s per direction) per GPU, 8× 400 Gbps NDR InfiniBand", "NVIDIA DGX H100 规格：每卡 NVLink 4 双向 900 GB/s（单向 450 GB/s），8 × 400 Gbps NDR InfiniBand";
+    HwRoce => "RoCE cluster (8× A100, 2× 100 GbE)", "RoCE 集群（8 × A100，2 × 100 GbE）";
+    HwRoceSource => "A typical Ethernet build: A100 SXM with NVLink 300 GB/s per direction, two 100 GbE RoCE NICs per node", "典型的以太网方案：A100 SXM，NVLink 单向 300 GB/s，每节点两块 100 GbE RoCE 网卡";
+    Hw100g => "The chapter's 100 Gbps cluster", "原文中的 100 Gbps 集群";
+    Hw100gSource => "Course chapter §1.2: plenty of GPU compute, but a 100 Gbps network", "课程原文 §1.2：GPU 算力充足，但网络只有 100 Gbps";
+    HwOnePerServer => "8 single-GPU servers on 50 Gbps Ethernet", "8 台单卡服务器，50 Gbps 以太网";
+    HwOnePerServerSource => "A cloud-style build: one GPU per instance, 50 GbE between instances", "云上常见方案：每个实例一张卡，实例间 50 GbE";
+    HwRacks => "2 racks: 800 Gbps in-rack, 200 Gbps cross-rack", "2 个机柜：柜内 800 Gbps，跨柜 200 Gbps";
+    HwRacksSource => "Course chapter §1.3.2", "课程原文 §1.3.2";
+    HwInverted => "2 racks: 400 Gbps in-rack, 800 Gbps cross-rack", "2 个机柜：柜内 400 Gbps，跨柜 800 Gbps";
+    HwInvertedSource => "Course chapter §1.4", "课程原文 §1.4";
+    ModelResnetSource => "He et al. 2015; torchvision counts 25,557,032 parameters. Batch 256 images per GPU (~110 KB JPEG each), ~0.1 s per step", "He 等，2015；torchvision 统计为 25,557,032 个参数。每卡批量 256 张图片（每张约 110 KB JPEG），每步约 0.1 秒";
+    ModelBertSource => "Devlin et al. 2018: 340 M parameters. Batch 16 × 512 tokens per GPU, ~0.25 s per step", "Devlin 等，2018：3.4 亿参数。每卡批量 16 × 512 个词元，每步约 0.25 秒";
+    ModelGpt2Source => "Radford et al. 2019: 1.56 B parameters (1,557,611,200). Batch 8 × 1024 tokens per GPU, ~0.8 s per step", "Radford 等，2019：15.6 亿参数（1,557,611,200）。每卡批量 8 × 1024 个词元，每步约 0.8 秒";
+    Model10b => "A 10 B-parameter model", "一个 100 亿参数的模型";
+    Model10bSource => "A dense 10 B transformer, batch 4 × 2048 tokens per GPU, ~3 s per step (gradients alone: 40 GB in fp32)", "一个 100 亿参数的稠密 Transformer，每卡批量 4 × 2048 个词元，每步约 3 秒（仅 fp32 梯度就有 40 GB）";
 }
 
 #[cfg(target_arch = "wasm32")]

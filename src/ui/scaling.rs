@@ -6,6 +6,10 @@
 
 use super::chart_math::{format_value, Axis, Unit};
 use super::charts::{Bar, LineChart, Marker, Series, SeriesPoint, StackedBars};
+use super::i18n::{
+    algorithm_label, hardware_texts, model_texts, percent, scenario_texts, times, tr, trf,
+    use_lang, Key, Lang,
+};
 use super::logic::{bandwidth_label, bandwidth_ladder_mbps, slider_position, slider_value};
 use super::scaling_model::{
     hardware_choices, segments, Job, Point, Setup, HEAVY_TRANSFERS, SWEEP_FACTOR, SWEEP_MAX_BYTES,
@@ -153,39 +157,26 @@ fn use_points(setup: &Setup, heavy: bool) -> UseReducerHandle<Points> {
     points
 }
 
-/// A short name for each chapter scenario's button.
-fn short_name(id: &str) -> &'static str {
-    match id {
-        "eight-gpus-6-7x" => "8 GPUs give 6–7×",
-        "bad-topology-under-4x" => "Bad topology: under 4×",
-        "network-100g-over-40pct" => "100 Gbps: comm over 40%",
-        "io-bound-30pct" => "IO-bound: 30% GPU use",
-        "racks-800-200-tree-wins" => "800 in-rack / 200 across: tree wins",
-        "inverted-400-800-ring-wins" => "400 in-rack / 800 across: ring wins",
-        _ => "scenario",
-    }
-}
-
 /// The metric's value as the chapter states it.
-fn metric_value(metric: Metric, v: f64) -> String {
+fn metric_value(lang: Lang, metric: Metric, v: f64) -> String {
     match metric {
-        Metric::Speedup => format!("{v:.2}×"),
-        Metric::CommShare | Metric::GpuUtilisation => format!("{:.1}%", v * 100.0),
+        Metric::Speedup => times(lang, v, 2),
+        Metric::CommShare | Metric::GpuUtilisation => percent(lang, v, 1),
         Metric::RingOverTree => format!("{v:.2}"),
     }
 }
 
 /// The chapter's range, in words.
-fn expected_range(metric: Metric, (lo, hi): (f64, f64)) -> String {
+fn expected_range(lang: Lang, metric: Metric, (lo, hi): (f64, f64)) -> String {
     let v = |x: f64| match metric {
-        Metric::Speedup => format!("{x}×"),
+        Metric::Speedup => times(lang, x, 0),
         Metric::CommShare | Metric::GpuUtilisation => format!("{:.0}%", x * 100.0),
         Metric::RingOverTree => format!("{x}"),
     };
     if lo <= 0.0 {
-        format!("under {}", v(hi))
+        trf(lang, Key::Under, &[&v(hi)])
     } else if !hi.is_finite() || (metric == Metric::CommShare && hi >= 1.0) {
-        format!("over {}", v(lo))
+        trf(lang, Key::Over, &[&v(lo)])
     } else {
         format!("{}–{}", v(lo), v(hi))
     }
@@ -214,35 +205,42 @@ struct VerdictProps {
 /// The chapter's claim, the parameters that make it so, and what the simulation says.
 #[component]
 fn Verdict(props: &VerdictProps) -> Html {
+    let lang = use_lang();
     let outcome = use_memo(props.setup.clone(), |s| s.verdict());
     let s: ChapterScenario = props.setup.scenario();
     let changes = props.setup.changes();
     let model = s.training();
+    let (_, claim, because) = scenario_texts(lang, &s);
+    let (hw_name, hw_source) = hardware_texts(lang, &s.hardware);
+    let (model_name, model_source) = model_texts(lang, &s.model);
     let result = match &*outcome {
         Ok(o) => {
             let detail = match (s.metric, o.ring_and_tree_secs) {
-                (Metric::RingOverTree, Some((ring, tree))) => format!(
-                    " (ring {} vs pipelined binomial tree {})",
-                    format_secs(ring),
-                    format_secs(tree)
+                (Metric::RingOverTree, Some((ring, tree))) => trf(
+                    lang,
+                    Key::RingVsTree,
+                    &[&format_secs(ring), &format_secs(tree)],
                 ),
-                _ => format!(
-                    " (step {}: compute {}, exposed IO {}, exposed communication {} of a {} allreduce)",
-                    format_secs(o.step.step_secs),
-                    format_secs(o.step.compute_secs),
-                    format_secs(o.step.exposed_io_secs),
-                    format_secs(o.step.exposed_comm_secs),
-                    format_secs(o.step.comm_secs)
+                _ => trf(
+                    lang,
+                    Key::StepDetail,
+                    &[
+                        &format_secs(o.step.step_secs),
+                        &format_secs(o.step.compute_secs),
+                        &format_secs(o.step.exposed_io_secs),
+                        &format_secs(o.step.exposed_comm_secs),
+                        &format_secs(o.step.comm_secs),
+                    ],
                 ),
             };
             html! {
                 <p class="verdict-result">
-                    { "Simulated " }{ s.metric.name() }{ ": " }
-                    <strong data-testid="verdict-value">{ metric_value(s.metric, o.value) }</strong>
-                    { detail }{ " — the chapter says " }{ expected_range(s.metric, s.expected) }
+                    { trf(lang, Key::Simulated, &[metric_name(lang, s.metric)]) }
+                    <strong data-testid="verdict-value">{ metric_value(lang, s.metric, o.value) }</strong>
+                    { detail }{ tr(lang, Key::ChapterSays) }{ expected_range(lang, s.metric, s.expected) }
                     { ": " }
                     <span class={if o.holds { "ok" } else { "bad" }}>
-                        { if o.holds { "holds" } else { "does not hold" } }
+                        { tr(lang, if o.holds { Key::Holds } else { Key::DoesNotHold }) }
                     </span>
                 </p>
             }
@@ -255,21 +253,19 @@ fn Verdict(props: &VerdictProps) -> Html {
     };
     html! {
         <section class="verdict" data-testid="preset-verdict" data-value={value} data-holds={holds}>
-            <h3 class="claim">{ s.claim }</h3>
+            <h3 class="claim">{ claim }</h3>
             { result }
-            <p class="because"><span class="muted">{ "Because: " }</span>{ s.because }</p>
+            <p class="because"><span class="muted">{ tr(lang, Key::Because) }</span>{ because }</p>
             <dl class="params">
-                <div><dt>{ "Hardware" }</dt><dd>{ s.hardware.name }<span class="source">{ s.hardware.source }</span></dd></div>
-                <div><dt>{ "Model" }</dt><dd>{ s.model.name }<span class="source">{ s.model.source }</span></dd></div>
-                <div><dt>{ "Cluster" }</dt><dd>{ format!("{} rack(s) × {} node(s) × {} GPUs = {} GPUs", s.racks, s.nodes_per_rack, s.hardware.gpus_per_node, s.gpus()) }
-                    <span class="source">{ format!("GPU link {} GB/s, node NICs {} Gbps, rack uplink {} Gbps (per direction)",
-                        s.hardware.intra_gbytes_per_sec, s.hardware.node_gbits_per_sec, s.hardware.rack_gbits_per_sec) }</span></dd></div>
-                <div><dt>{ "Training" }</dt><dd>{ format!("{} of fp32 gradients, {} compute per step, {:.0}% of the backward pass overlapped, storage {}/s shared",
-                    format_bytes(model.gradient_bytes() as f64), format_secs(model.compute_secs), s.overlap * 100.0, format_bytes(s.storage_bytes_per_sec)) }
-                    <span class="source">{ format!("allreduce: {}", s.algorithm) }</span></dd></div>
+                <div><dt>{ tr(lang, Key::Hardware) }</dt><dd>{ hw_name }<span class="source">{ hw_source }</span></dd></div>
+                <div><dt>{ tr(lang, Key::Model) }</dt><dd>{ model_name }<span class="source">{ model_source }</span></dd></div>
+                <div><dt>{ tr(lang, Key::ClusterLabel) }</dt><dd>{ trf(lang, Key::ClusterShape, &[&s.racks.to_string(), &s.nodes_per_rack.to_string(), &s.hardware.gpus_per_node.to_string(), &s.gpus().to_string()]) }
+                    <span class="source">{ trf(lang, Key::ClusterLinks, &[&s.hardware.intra_gbytes_per_sec.to_string(), &s.hardware.node_gbits_per_sec.to_string(), &s.hardware.rack_gbits_per_sec.to_string()]) }</span></dd></div>
+                <div><dt>{ tr(lang, Key::TrainingLabel) }</dt><dd>{ trf(lang, Key::TrainingText, &[&format_bytes(model.gradient_bytes() as f64), &format_secs(model.compute_secs), &percent(lang, s.overlap, 0), &format_bytes(s.storage_bytes_per_sec)]) }
+                    <span class="source">{ trf(lang, Key::AllreduceWith, &[algorithm_label(lang, s.algorithm)]) }</span></dd></div>
             </dl>
             if !changes.is_empty() {
-                <p class="changes" data-testid="verdict-changes">{ "Changed from the chapter's setup: " }{ changes.join("; ") }</p>
+                <p class="changes" data-testid="verdict-changes">{ tr(lang, Key::ChangedFrom) }{ changes.join("; ") }</p>
             }
         </section>
     }
@@ -304,6 +300,7 @@ fn sweep_rows(points: &Points, algorithm: Algorithm) -> Vec<SweepRow> {
 
 #[component]
 pub fn ScalingSection() -> Html {
+    let lang = use_lang();
     let setup = use_state(|| Setup::from_scenario(&CHAPTER_SCENARIOS[0]));
     let heavy = use_state(|| false);
     let breakdown_alg = use_state(|| Algorithm::Ring);
@@ -328,8 +325,8 @@ pub fn ScalingSection() -> Html {
         let active = setup.chapter.id == s.id;
         html! {
             <button class={classes!("preset", active.then_some("active"))} aria-pressed={active.to_string()}
-                    data-testid={format!("chapter-preset-{}", s.id)} title={s.claim} onclick={pick}>
-                { short_name(s.id) }
+                    data-testid={format!("chapter-preset-{}", s.id)} title={scenario_texts(lang, s).1} onclick={pick}>
+                { scenario_texts(lang, s).0 }
             </button>
         }
     });
@@ -404,7 +401,7 @@ pub fn ScalingSection() -> Html {
             <label class={classes!("algo-check", algorithm_class(a))}>
                 <input type="checkbox" checked={checked} data-testid={format!("algo-{}", a.name())}
                        onchange={Callback::from(move |_| toggle())} />
-                <span class="algo-swatch" />{ a.name() }
+                <span class="algo-swatch" />{ algorithm_label(lang, a) }
             </label>
         }
     });
@@ -419,7 +416,7 @@ pub fn ScalingSection() -> Html {
     let counts = setup.gpu_counts();
     let max_count = counts.last().copied().unwrap_or(1) as f64;
     let mut series = vec![Series {
-        label: "ideal (N×)".into(),
+        label: tr(lang, Key::Ideal).into(),
         class: "ideal".into(),
         points: counts
             .iter()
@@ -433,7 +430,7 @@ pub fn ScalingSection() -> Html {
     }];
     for &a in &setup.algorithms {
         series.push(Series {
-            label: a.name().into(),
+            label: algorithm_label(lang, a).into(),
             class: algorithm_class(a),
             points: speedups(&points, a)
                 .iter()
@@ -489,7 +486,7 @@ pub fn ScalingSection() -> Html {
                 .iter()
                 .zip(&rows)
                 .map(|(&a, rs)| Series {
-                    label: a.name().into(),
+                    label: algorithm_label(lang, a).into(),
                     class: algorithm_class(a),
                     points: rs
                         .iter()
@@ -514,12 +511,22 @@ pub fn ScalingSection() -> Html {
             .into_iter()
             .map(|(before, after, a, b)| Marker {
                 x: ((before as f64) * (after as f64)).sqrt(),
-                label: format!("{a} → {b}").into(),
+                label: format!(
+                    "{} → {}",
+                    algorithm_label(lang, a),
+                    algorithm_label(lang, b)
+                )
+                .into(),
                 testid: "crossover".into(),
-                title: format!(
-                    "fastest changes between {} and {}: {a} before, {b} after",
-                    format_value(Unit::Bytes, before as f64),
-                    format_value(Unit::Bytes, after as f64)
+                title: trf(
+                    lang,
+                    Key::Crossover,
+                    &[
+                        &format_value(Unit::Bytes, before as f64),
+                        &format_value(Unit::Bytes, after as f64),
+                        algorithm_label(lang, a),
+                        algorithm_label(lang, b),
+                    ],
                 )
                 .into(),
             })
@@ -551,14 +558,14 @@ pub fn ScalingSection() -> Html {
             <progress max={points.total.max(1).to_string()} value={done.to_string()} />
             <span>
                 { match points.done_ms {
-                    Some(ms) => format!("{} points simulated in {:.0} ms", points.total, ms),
-                    None => format!("simulating… {done} of {} points", points.total),
+                    Some(ms) => trf(lang, Key::PointsDone, &[&points.total.to_string(), &format!("{ms:.0}")]),
+                    None => trf(lang, Key::PointsRunning, &[&done.to_string(), &points.total.to_string()]),
                 } }
                 if !points.skipped.is_empty() {
-                    { format!(" · left out (tick below to compute): {}", points.skipped.iter().map(|j| match j {
-                        Job::Speedup { algorithm, gpus } => format!("{algorithm} at {gpus} GPUs"),
-                        Job::Sweep { algorithm, size_bytes } => format!("{algorithm} sweep at {}", format_value(Unit::Bytes, *size_bytes as f64)),
-                    }).collect::<Vec<_>>().join(", ")) }
+                    { trf(lang, Key::LeftOut, &[&points.skipped.iter().map(|j| match j {
+                        Job::Speedup { algorithm, gpus } => trf(lang, Key::AtGpus, &[algorithm_label(lang, *algorithm), &super::i18n::gpus(lang, *gpus)]),
+                        Job::Sweep { algorithm, size_bytes } => trf(lang, Key::SweepAtSize, &[algorithm_label(lang, *algorithm), &format_value(Unit::Bytes, *size_bytes as f64)]),
+                    }).collect::<Vec<_>>().join(", ")]) }
                 }
             </span>
         </div>
@@ -568,22 +575,22 @@ pub fn ScalingSection() -> Html {
     html! {
         <section class="scaling" data-testid="scaling-section" id="scaling">
             <header class="scaling-head">
-                <h2>{ "Speedup versus one GPU" }</h2>
-                <p class="lede">{ "8 GPUs do not give 8×. Each step, every GPU computes, reads its input from shared storage and allreduces its gradients; whatever communication the backward pass cannot hide is added to the step. Pick one of the chapter's scenarios, then change the network and watch the claim hold or break. Every point below is a simulated allreduce." }</p>
+                <h2>{ tr(lang, Key::ScalingTitle) }</h2>
+                <p class="lede">{ tr(lang, Key::ScalingLede) }</p>
             </header>
             <div class="scaling-layout">
                 <aside class="scaling-controls controls">
-                    <h2>{ "The chapter's scenarios" }</h2>
+                    <h2>{ tr(lang, Key::ChapterScenarios) }</h2>
                     <div class="presets chapter-presets">{ for scenario_buttons }</div>
-                    <h2>{ "Hardware" }</h2>
-                    <select data-testid="scaling-hardware" onchange={on_hardware} key={setup.hardware.id}>
+                    <h2 id="scaling-hardware-title">{ tr(lang, Key::Hardware) }</h2>
+                    <select data-testid="scaling-hardware" aria-labelledby="scaling-hardware-title" onchange={on_hardware} key={setup.hardware.id}>
                         { for hardware.iter().map(|h| html! {
-                            <option value={h.id} selected={h.id == setup.hardware.id}>{ h.name }</option>
+                            <option value={h.id} selected={h.id == setup.hardware.id}>{ hardware_texts(lang, h).0 }</option>
                         }) }
                     </select>
-                    <p class="source" data-testid="hardware-source">{ setup.hardware.source }</p>
+                    <p class="source" data-testid="hardware-source">{ hardware_texts(lang, &setup.hardware).1 }</p>
                     <label class="field">
-                        <span class="field-name">{ "Node NICs (network bandwidth per node)" }</span>
+                        <span class="field-name">{ tr(lang, Key::NodeNics) }</span>
                         <input type="range" min="0" max={(ladder.len() - 1).to_string()} step="1"
                                value={slider_position(&ladder, nic_mbps).to_string()}
                                data-testid="network-bw"
@@ -591,33 +598,33 @@ pub fn ScalingSection() -> Html {
                                aria-valuetext={bandwidth_label(nic_mbps)} oninput={on_nic} />
                         <output class="field-value">{ bandwidth_label(nic_mbps) }</output>
                     </label>
-                    <h2>{ "Model" }</h2>
-                    <select data-testid="scaling-model" onchange={on_model} key={setup.model.id}>
+                    <h2 id="scaling-model-title">{ tr(lang, Key::Model) }</h2>
+                    <select data-testid="scaling-model" aria-labelledby="scaling-model-title" onchange={on_model} key={setup.model.id}>
                         { for MODELS.iter().map(|m| html! {
-                            <option value={m.id} selected={m.id == setup.model.id}>{ m.name }</option>
+                            <option value={m.id} selected={m.id == setup.model.id}>{ model_texts(lang, m).0 }</option>
                         }) }
                     </select>
-                    <p class="source" data-testid="model-source">{ setup.model.source }</p>
+                    <p class="source" data-testid="model-source">{ model_texts(lang, &setup.model).1 }</p>
                     <label class="field">
-                        <span class="field-name">{ "Overlap with the backward pass" }</span>
+                        <span class="field-name">{ tr(lang, Key::Overlap) }</span>
                         <input type="range" min="0" max="100" step="5" value={format!("{:.0}", setup.overlap * 100.0)}
                                data-testid="overlap" aria-valuetext={format!("{:.0}%", setup.overlap * 100.0)} oninput={on_overlap} />
                         <output class="field-value">{ format!("{:.0}%", setup.overlap * 100.0) }</output>
                     </label>
-                    <h2>{ "Algorithms" }</h2>
+                    <h2>{ tr(lang, Key::Algorithms) }</h2>
                     <div class="algo-checks">{ for algorithm_boxes }</div>
-                    <p class="source">{ format!("Trees are pipelined in {TREE_SEGMENTS} segments (fewer beyond {} GPUs, to keep ranks × segments ≤ 1024).", 1024 / TREE_SEGMENTS) }</p>
+                    <p class="source">{ trf(lang, Key::TreeSegmentsNote, &[&TREE_SEGMENTS.to_string(), &(1024 / TREE_SEGMENTS).to_string()]) }</p>
                     <label class="field compact">
-                        <span class="field-name">{ "Sweep and highlight at" }</span>
+                        <span class="field-name">{ tr(lang, Key::SweepAt) }</span>
                         <select data-testid="focus-gpus" onchange={on_focus} key={focus.to_string()}>
                             { for focus_options.iter().map(|&n| html! {
-                                <option value={n.to_string()} selected={n == focus}>{ format!("{n} GPUs") }</option>
+                                <option value={n.to_string()} selected={n == focus}>{ super::i18n::gpus(lang, n) }</option>
                             }) }
                         </select>
                     </label>
                     <label class="field check">
                         <input type="checkbox" checked={*heavy} data-testid="heavy-points" onchange={on_heavy} />
-                        <span>{ format!("Also compute the heavy points (over {}k transfers each: the ring at 512 and 1024 GPUs, hierarchical at 1024). Each pauses the page for 0.5 to 3 s.", HEAVY_TRANSFERS / 1000) }</span>
+                        <span>{ trf(lang, Key::HeavyPoints, &[&(HEAVY_TRANSFERS / 1000).to_string()]) }</span>
                     </label>
                 </aside>
                 <div class="scaling-main">
@@ -628,46 +635,58 @@ pub fn ScalingSection() -> Html {
                     }
                     <div class="chart-grid">
                         <div class="chart-card">
-                            <h3>{ "Speedup vs GPU count" }</h3>
-                            <p class="chart-note">{ format!("{} · {} of gradients · N × T(1) / T(N), same per-GPU batch", setup.hardware.name, format_bytes(setup.training().gradient_bytes() as f64)) }</p>
-                            <LineChart testid="speedup-chart" title="Speedup versus one GPU for each algorithm, with the ideal line"
-                                x={gpu_axis} y={speedup_axis} x_label="GPUs (log scale)" y_label="speedup vs 1 GPU (×, log scale)"
+                            <h3>{ tr(lang, Key::SpeedupVsCount) }</h3>
+                            <p class="chart-note">{ trf(lang, Key::SpeedupNote, &[hardware_texts(lang, &setup.hardware).0, &format_bytes(setup.training().gradient_bytes() as f64)]) }</p>
+                            <LineChart testid="speedup-chart" title={tr(lang, Key::SpeedupChartTitle)}
+                                x={gpu_axis} y={speedup_axis} x_label={tr(lang, Key::GpusLog)} y_label={tr(lang, Key::SpeedupLog)}
                                 series={Rc::new(series)} value_attr="data-speedup" />
                         </div>
                         <div class="chart-card">
                             <h3>
-                                { "Where a step's time goes: " }
-                                <select data-testid="breakdown-algorithm" onchange={on_breakdown} key={shown_breakdown.name()}>
+                                { tr(lang, Key::WhereTimeGoes) }
+                                <select data-testid="breakdown-algorithm" aria-label={tr(lang, Key::Algorithm)} onchange={on_breakdown} key={shown_breakdown.name()}>
                                     { for setup.algorithms.iter().map(|a| html! {
-                                        <option value={a.name()} selected={*a == shown_breakdown}>{ a.name() }</option>
+                                        <option value={a.name()} selected={*a == shown_breakdown}>{ algorithm_label(lang, *a) }</option>
                                     }) }
                                 </select>
                             </h3>
-                            <p class="chart-note">{ format!("stacked: compute, exposed storage IO, exposed communication; {focus} GPUs highlighted") }</p>
-                            <StackedBars testid="breakdown-chart" title="Step time broken into compute, exposed IO and exposed communication"
-                                parts={Rc::new(vec![("compute".into(), "part-compute".into()), ("exposed IO".into(), "part-io".into()), ("exposed communication".into(), "part-comm".into())])}
-                                bars={Rc::new(bars)} y={step_axis} x_label="GPUs" y_label="step time" />
+                            <p class="chart-note">{ trf(lang, Key::BreakdownNote, &[&focus.to_string()]) }</p>
+                            <StackedBars testid="breakdown-chart" title={tr(lang, Key::BreakdownTitle)}
+                                parts={Rc::new(vec![(tr(lang, Key::PartCompute).into(), "part-compute".into()), (tr(lang, Key::PartIo).into(), "part-io".into()), (tr(lang, Key::PartComm).into(), "part-comm".into())])}
+                                bars={Rc::new(bars)} y={step_axis} x_label={tr(lang, Key::GpusAxis)} y_label={tr(lang, Key::StepTimeAxis)} />
                         </div>
                         <div class="chart-card">
-                            <h3>{ format!("Virtual nccl-tests: time vs message size, {focus} GPUs") }</h3>
-                            <p class="chart-note">{ format!("like all_reduce_perf -b 8 -e 2G -f {SWEEP_FACTOR}, simulated; dashed markers: where the fastest algorithm changes") }</p>
-                            <LineChart testid="sweep-chart" title="Allreduce time versus message size for each algorithm"
-                                x={size_axis} y={time_axis} x_label="message size (bytes per GPU, log scale)" y_label="time (log scale)"
+                            <h3>{ trf(lang, Key::SweepTitle, &[&focus.to_string()]) }</h3>
+                            <p class="chart-note">{ tr(lang, Key::SweepLike) }<code lang="en" translate="no">{ format!("all_reduce_perf -b 8 -e 2G -f {SWEEP_FACTOR}") }</code>{ tr(lang, Key::SweepNote) }</p>
+                            <LineChart testid="sweep-chart" title={tr(lang, Key::SweepChartTitle)}
+                                x={size_axis} y={time_axis} x_label={tr(lang, Key::SizeLog)} y_label={tr(lang, Key::TimeLog)}
                                 series={sweep_series(|r| r.time_secs, "time")} markers={markers.clone()} value_attr="data-secs" />
                         </div>
                         <div class="chart-card">
-                            <h3>{ format!("Bus bandwidth vs message size, {focus} GPUs") }</h3>
-                            <p class="chart-note">{ "busbw = size / time × 2(N−1)/N, as nccl-tests reports it" }</p>
-                            <LineChart testid="busbw-chart" title="Bus bandwidth versus message size for each algorithm"
-                                x={size_axis} y={busbw_axis} x_label="message size (bytes per GPU, log scale)" y_label="bus bandwidth"
+                            <h3>{ trf(lang, Key::BusbwTitle, &[&focus.to_string()]) }</h3>
+                            <p class="chart-note">{ tr(lang, Key::BusbwNote) }</p>
+                            <LineChart testid="busbw-chart" title={tr(lang, Key::BusbwChartTitle)}
+                                x={size_axis} y={busbw_axis} x_label={tr(lang, Key::SizeLog)} y_label={tr(lang, Key::BusBandwidth)}
                                 series={sweep_series(|r| r.busbw_bytes_per_sec, "busbw")} markers={markers} value_attr="data-busbw" />
                         </div>
                     </div>
-                    <p class="chart-note">{ format!("Segments used at the focus count: {}.",
-                        setup.algorithms.iter().map(|&a| format!("{a} {}", segments(a, focus))).collect::<Vec<_>>().join(", ")) }
-                        { format!(" Bandwidths are per direction; 1 GB/s = {}.", crate::sim::units::format_bandwidth_bits(Bandwidth::from_gbytes_per_sec(1.0))) }</p>
+                    <p class="chart-note">{ trf(lang, Key::SegmentsUsed, &[&setup.algorithms.iter().map(|&a| format!("{} {}", algorithm_label(lang, a), segments(a, focus))).collect::<Vec<_>>().join(", ")]) }
+                        { trf(lang, Key::PerDirection, &[&crate::sim::units::format_bandwidth_bits(Bandwidth::from_gbytes_per_sec(1.0))]) }</p>
                 </div>
             </div>
         </section>
     }
+}
+
+/// The metric's name in `lang`.
+fn metric_name(lang: Lang, metric: Metric) -> &'static str {
+    tr(
+        lang,
+        match metric {
+            Metric::Speedup => Key::MetricSpeedup,
+            Metric::CommShare => Key::MetricCommShare,
+            Metric::GpuUtilisation => Key::MetricUtilisation,
+            Metric::RingOverTree => Key::MetricRingOverTree,
+        },
+    )
 }
