@@ -2,7 +2,9 @@
 //! and latencies.
 #![cfg(not(target_arch = "wasm32"))]
 
-use allreduce_lab::sim::algorithms::Algorithm;
+use allreduce_lab::sim::algorithms::{self, Algorithm};
+use allreduce_lab::sim::run::{run, Run, RunOptions};
+use allreduce_lab::sim::topology::Topology;
 use allreduce_lab::sim::scenario::{simulate, Scenario};
 use allreduce_lab::sim::topology::TopologySpec;
 use allreduce_lab::sim::units::Bandwidth;
@@ -120,5 +122,24 @@ proptest! {
             let t = simulate(&Scenario { algorithm: alg, ..sc.clone() }, false).unwrap();
             prop_assert!(best.trace.time_secs <= t.trace.time_secs);
         }
+    }
+
+    #[test]
+    fn a_run_sliced_into_steps_is_the_same_run(sc in scenario(), slice in 1usize..50) {
+        let topo = Topology::new(&sc.topology).unwrap();
+        let alg = sc.algorithm;
+        let schedule = algorithms::schedule(alg, &topo, sc.size_bytes, sc.segments);
+        let options = RunOptions { gamma_secs_per_byte: sc.gamma_secs_per_byte, record_details: true };
+        let mut sliced = Run::new(&topo, schedule.clone(), &options);
+        let mut slices = 0;
+        while !sliced.step(slice) {
+            slices += 1;
+            prop_assert!(slices <= 10 * schedule.len() + 10);
+        }
+        let (a, b) = (sliced.finish(), run(&topo, schedule, &options));
+        prop_assert_eq!(a.time_secs.to_bits(), b.time_secs.to_bits());
+        prop_assert_eq!(&a.timings, &b.timings);
+        prop_assert_eq!(&a.cell_changes, &b.cell_changes);
+        prop_assert!(a.verified());
     }
 }

@@ -52,9 +52,13 @@ enum Event {
     Reduced(u32),
 }
 
-struct Runner<'a> {
-    topo: &'a Topology,
-    schedule: &'a Schedule,
+/// A run in progress: [`Run::step`] advances it a bounded amount, so a caller that must stay
+/// responsive (a browser tab) can spread a large run over many short slices.
+pub struct Run {
+    topo: Topology,
+    schedule: Schedule,
+    capacities: Vec<f64>,
+    now: f64,
     gamma: f64,
     net: FlowNetwork,
     events: BinaryHeap<Reverse<(u64, u64, Event)>>,
@@ -85,7 +89,7 @@ struct InFlight {
     bytes: u64,
 }
 
-impl Runner<'_> {
+impl Run {
     fn push(&mut self, at: f64, ev: Event) {
         self.seq += 1;
         self.events.push(Reverse((at.to_bits(), self.seq, ev)));
@@ -197,124 +201,168 @@ impl Runner<'_> {
 /// Runs `schedule` on `topo` and reports what happened. The run checks the buffers at the end:
 /// `trace.verification` says whether every rank holds every contribution exactly once.
 pub fn run(topo: &Topology, schedule: Schedule, options: &RunOptions) -> Trace {
-    let n = schedule.len();
-    let schedule_owned = schedule;
-    let schedule = &schedule_owned;
-    let capacities: Vec<f64> = topo
-        .links()
-        .iter()
-        .map(|l| l.bandwidth.bytes_per_sec())
-        .collect();
-    // Reverse the dependency lists: who waits for each transfer.
-    let mut waiting = vec![0u32; n];
-    let mut dependents_start = vec![0u32; n + 1];
-    for (t, w) in waiting.iter_mut().enumerate() {
-        let deps = schedule.deps(t);
-        *w = deps.len() as u32;
-        for &d in deps {
-            dependents_start[d as usize + 1] += 1;
+    Run::new(topo, schedule, options).finish()
+}
+
+impl Run {
+    /// Prepares a run; nothing has happened yet.
+    pub fn new(topo: &Topology, schedule: Schedule, options: &RunOptions) -> Run {
+        let n = schedule.len();
+        let capacities: Vec<f64> = topo
+            .links()
+            .iter()
+            .map(|l| l.bandwidth.bytes_per_sec())
+            .collect();
+        // Reverse the dependency lists: who waits for each transfer.
+        let mut waiting = vec![0u32; n];
+        let mut dependents_start = vec![0u32; n + 1];
+        for (t, w) in waiting.iter_mut().enumerate() {
+            let deps = schedule.deps(t);
+            *w = deps.len() as u32;
+            for &d in deps {
+                dependents_start[d as usize + 1] += 1;
+            }
         }
-    }
-    for i in 0..n {
-        dependents_start[i + 1] += dependents_start[i];
-    }
-    let mut fill = dependents_start.clone();
-    let mut dependents = vec![0u32; dependents_start[n] as usize];
-    for t in 0..n {
-        for &d in schedule.deps(t) {
-            dependents[fill[d as usize] as usize] = t as u32;
-            fill[d as usize] += 1;
+        for i in 0..n {
+            dependents_start[i + 1] += dependents_start[i];
         }
-    }
-    let mut r = Runner {
-        topo,
-        schedule,
-        gamma: options.gamma_secs_per_byte.max(0.0),
-        net: FlowNetwork::new(&capacities, options.record_details),
-        events: BinaryHeap::new(),
-        seq: 0,
-        waiting_or_slot: waiting,
-        dependents_start,
-        dependents,
-        timings: vec![TransferTiming::default(); n],
-        in_flight: Vec::new(),
-        free_slots: Vec::new(),
-        reducer_free_at: vec![0.0; topo.ranks()],
-        buffers: Buffers::new(topo.ranks(), schedule.chunks()),
-        traffic: vec![RankTraffic::default(); topo.ranks()],
-        done: 0,
-        error: None,
-        cell_changes: options.record_details.then(Vec::new),
-    };
-    for t in 0..n {
-        if r.waiting_or_slot[t] == 0 {
-            r.ready(t as u32, 0.0);
+        let mut fill = dependents_start.clone();
+        let mut dependents = vec![0u32; dependents_start[n] as usize];
+        for t in 0..n {
+            for &d in schedule.deps(t) {
+                dependents[fill[d as usize] as usize] = t as u32;
+                fill[d as usize] += 1;
+            }
         }
+        let buffers = Buffers::new(topo.ranks(), schedule.chunks());
+        let mut r = Run {
+            topo: topo.clone(),
+            schedule,
+            net: FlowNetwork::new(&capacities, options.record_details),
+            capacities,
+            now: 0.0,
+            gamma: options.gamma_secs_per_byte.max(0.0),
+            events: BinaryHeap::new(),
+            seq: 0,
+            waiting_or_slot: waiting,
+            dependents_start,
+            dependents,
+            timings: vec![TransferTiming::default(); n],
+            in_flight: Vec::new(),
+            free_slots: Vec::new(),
+            reducer_free_at: vec![0.0; topo.ranks()],
+            buffers,
+            traffic: vec![RankTraffic::default(); topo.ranks()],
+            done: 0,
+            error: None,
+            cell_changes: options.record_details.then(Vec::new),
+        };
+        for t in 0..n {
+            if r.waiting_or_slot[t] == 0 {
+                r.ready(t as u32, 0.0);
+            }
+        }
+        r
     }
-    let mut now = 0.0f64;
-    loop {
+
+    /// Transfers done so far, and in all.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.done, self.schedule.len())
+    }
+
+    /// Advances the run by at most `max_events` events (each finishes a transfer, starts its
+    /// stream, or ends its reduction). Returns `true` once nothing is left to happen.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::*};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 8_000_000, 1);
+    /// let mut sliced = Run::new(&topo, schedule.clone(), &RunOptions::default());
+    /// while !sliced.step(10) {}
+    /// let whole = run(&topo, schedule, &RunOptions::default());
+    /// assert_eq!(sliced.finish().time_secs, whole.time_secs);
+    /// ```
+    pub fn step(&mut self, max_events: usize) -> bool {
+        for _ in 0..max_events {
+            if !self.next() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Handles the next event; `false` when there is none.
+    fn next(&mut self) -> bool {
+        let now = self.now;
         // Everything due now happens before rates are settled again.
-        let next_event = r
+        let next_event = self
             .events
             .peek()
             .map(|Reverse((bits, _, _))| f64::from_bits(*bits));
         if let Some(te) = next_event.filter(|&te| te <= now) {
-            now = now.max(te);
-            if let Some(Reverse((_, _, ev))) = r.events.pop() {
+            self.now = now.max(te);
+            if let Some(Reverse((_, _, ev))) = self.events.pop() {
                 match ev {
-                    Event::FirstByte(t) => r.first_byte(t, now),
-                    Event::Reduced(t) => r.complete(t, now),
+                    Event::FirstByte(t) => self.first_byte(t, self.now),
+                    Event::Reduced(t) => self.complete(t, self.now),
                 }
             }
-            continue;
+            return true;
         }
-        match (next_event, r.net.next_finish()) {
-            (None, None) => break,
-            (Some(te), Some((tf, _))) if te <= tf => now = te,
-            (Some(te), None) => now = te,
+        match (next_event, self.net.next_finish()) {
+            (None, None) => return false,
+            (Some(te), Some((tf, _))) if te <= tf => self.now = te,
+            (Some(te), None) => self.now = te,
             (_, Some((tf, slot))) => {
-                now = tf;
+                self.now = tf;
                 let mut slot = Some(slot);
                 while let Some(s) = slot {
-                    let id = r.net.id(s);
-                    r.net.finish(s, now);
-                    r.arrived(id, now);
-                    slot = r.net.finished_by(now);
+                    let id = self.net.id(s);
+                    self.net.finish(s, tf);
+                    self.arrived(id, tf);
+                    slot = self.net.finished_by(tf);
                 }
             }
         }
+        true
     }
-    let verification = if let Some(e) = r.error.take() {
-        Err(e)
-    } else if r.done < n {
-        Err(format!(
-            "{} of {n} transfers never started: their dependencies form a cycle or wait for nothing",
-            n - r.done
-        ))
-    } else {
-        r.buffers.verify()
-    };
-    let busy = r.net.busy_secs(now);
-    let bytes = r.net.link_bytes().to_vec();
-    let timings = std::mem::take(&mut r.timings);
-    let cell_changes = r.cell_changes.take().unwrap_or_default();
-    let traffic = std::mem::take(&mut r.traffic);
-    let mut timelines = r.net.into_timelines().unwrap_or_default().into_iter();
-    let links = (0..capacities.len())
-        .map(|l| LinkReport {
-            bytes: bytes[l],
-            busy_secs: busy[l],
-            timeline: timelines.next().unwrap_or_default(),
-        })
-        .collect();
-    Trace::new(
-        topo.clone(),
-        schedule_owned,
-        timings,
-        traffic,
-        links,
-        cell_changes,
-        now,
-        verification,
-    )
+
+    /// Runs to the end and reports what happened.
+    pub fn finish(mut self) -> Trace {
+        while self.next() {}
+        let n = self.schedule.len();
+        let now = self.now;
+        let verification = if let Some(e) = self.error.take() {
+            Err(e)
+        } else if self.done < n {
+            Err(format!(
+                "{} of {n} transfers never started: their dependencies form a cycle or wait for nothing",
+                n - self.done
+            ))
+        } else {
+            self.buffers.verify()
+        };
+        let busy = self.net.busy_secs(now);
+        let bytes = self.net.link_bytes().to_vec();
+        let cell_changes = self.cell_changes.take().unwrap_or_default();
+        let mut timelines = self.net.into_timelines().unwrap_or_default().into_iter();
+        let links = (0..self.capacities.len())
+            .map(|l| LinkReport {
+                bytes: bytes[l],
+                busy_secs: busy[l],
+                timeline: timelines.next().unwrap_or_default(),
+            })
+            .collect();
+        Trace::new(
+            self.topo,
+            self.schedule,
+            self.timings,
+            self.traffic,
+            links,
+            cell_changes,
+            now,
+            verification,
+        )
+    }
 }

@@ -17,7 +17,7 @@
 //! ```
 
 use super::algorithms::{self, Algorithm, MAX_SEGMENTS};
-use super::run::{run, RunOptions};
+use super::run::{run, Run, RunOptions};
 use super::topology::{Topology, TopologySpec};
 use super::trace::Trace;
 use serde::{Deserialize, Serialize};
@@ -142,6 +142,32 @@ pub struct Simulation {
     pub algorithm: Algorithm,
     pub trace: Trace,
     pub auto: Option<AutoChoice>,
+}
+
+/// Prepares the run of a scenario with a concrete algorithm, to be advanced with [`Run::step`]
+/// (for callers that must stay responsive while a large run proceeds). `auto` needs every
+/// candidate and is refused here: use [`simulate`].
+pub fn start(scenario: &Scenario, details: bool) -> Result<Run, ScenarioError> {
+    if scenario.algorithm == Algorithm::Auto {
+        return Err(ScenarioError(
+            "auto runs every algorithm; it cannot be stepped as one run".into(),
+        ));
+    }
+    let topo = scenario.validate()?;
+    let schedule = algorithms::schedule(
+        scenario.algorithm,
+        &topo,
+        scenario.size_bytes,
+        scenario.segments,
+    );
+    Ok(Run::new(
+        &topo,
+        schedule,
+        &RunOptions {
+            gamma_secs_per_byte: scenario.gamma_secs_per_byte,
+            record_details: details,
+        },
+    ))
 }
 
 /// Runs a scenario. With `details`, the trace keeps link timelines and buffer changes (for drawing).
