@@ -17,17 +17,17 @@ use super::logic::max_segments;
 use crate::sim::algorithms::Algorithm;
 use crate::sim::chapter::{evaluate, ChapterScenario, Hardware, ModelPreset, Outcome};
 use crate::sim::chapter::{CHAPTER_SCENARIOS, HARDWARE};
-use crate::sim::scenario::{transfer_count, Scenario, ScenarioError};
+use crate::sim::run::Run;
+use crate::sim::scenario::{start, transfer_count, Scenario, ScenarioError};
 use crate::sim::sweep::{sizes, sweep, SweepRow};
 use crate::sim::topology::TopologySpec;
 use crate::sim::training::{resize, scaling, StepBreakdown, TrainingModel};
 
 /// The GPU counts of the speedup chart.
 pub const GPU_COUNTS: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
-/// The virtual nccl-tests: 8 B to 2 GiB, ×4 per row. (Not 8 GiB yet: on wasm32 the trees' segment
-/// count is computed as `size as usize`, which wraps at 4 GiB; see `sim::algorithms::tree`.)
+/// The virtual nccl-tests: 8 B to 8 GiB, ×4 per row.
 pub const SWEEP_MIN_BYTES: u64 = 8;
-pub const SWEEP_MAX_BYTES: u64 = 2 << 30;
+pub const SWEEP_MAX_BYTES: u64 = 8 << 30;
 pub const SWEEP_FACTOR: u64 = 4;
 /// Trees are pipelined into this many segments (as the chapter's tree comparison is), fewer where
 /// ranks × segments would exceed the app's budget ([`max_segments`]).
@@ -283,6 +283,107 @@ pub fn compute(setup: &Setup, job: Job) -> Point {
         }
     };
     result.unwrap_or_else(|e| Point::Failed(job, e.0))
+}
+
+/// Events a large run advances between two looks at the clock (about a millisecond natively).
+pub const SLICE_EVENTS: usize = 2_000;
+
+/// The charts' points, computed a slice at a time: a large run (the ring at 1024 GPUs) is spread
+/// over many short slices, so the page never waits on one whole simulation.
+///
+/// ```
+/// use allreduce_lab::ui::scaling_model::{Computation, Setup, compute};
+/// use allreduce_lab::sim::chapter::CHAPTER_SCENARIOS;
+/// let setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
+/// let jobs: Vec<_> = setup.jobs().into_iter().take(12).collect();
+/// let mut work = Computation::new(setup.clone(), jobs.clone());
+/// let mut points = Vec::new();
+/// while !work.is_done() {
+///     points.extend(work.work(|| true)); // one slice per call
+/// }
+/// let whole: Vec<_> = jobs.into_iter().map(|j| compute(&setup, j)).collect();
+/// assert_eq!(points, whole);
+/// ```
+pub struct Computation {
+    setup: Setup,
+    jobs: Vec<Job>,
+    next: usize,
+    running: Option<(Job, Run)>,
+}
+
+impl Computation {
+    pub fn new(setup: Setup, jobs: Vec<Job>) -> Self {
+        Computation {
+            setup,
+            jobs,
+            next: 0,
+            running: None,
+        }
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.running.is_none() && self.next >= self.jobs.len()
+    }
+
+    /// Jobs finished so far.
+    pub fn finished(&self) -> usize {
+        self.next - usize::from(self.running.is_some())
+    }
+
+    /// Works until `out_of_time()` (asked after every slice) says stop, or every job is done, and
+    /// returns the points finished meanwhile. At least one slice is done per call.
+    pub fn work(&mut self, mut out_of_time: impl FnMut() -> bool) -> Vec<Point> {
+        let mut points = Vec::new();
+        loop {
+            if let Some((job, run)) = self.running.as_mut() {
+                if run.step(SLICE_EVENTS) {
+                    let job = *job;
+                    let (_, run) = self.running.take().expect("a run in progress");
+                    points.push(self.finish(job, run));
+                }
+            } else if self.next < self.jobs.len() {
+                let job = self.jobs[self.next];
+                self.next += 1;
+                match self.start(job) {
+                    Some(run) => self.running = Some((job, run)),
+                    None => points.push(compute(&self.setup, job)),
+                }
+            }
+            if self.is_done() || out_of_time() {
+                return points;
+            }
+        }
+    }
+
+    /// A speedup point on more than one GPU is a run that can be sliced; other points are quick.
+    fn start(&self, job: Job) -> Option<Run> {
+        let Job::Speedup { algorithm, gpus } = job else {
+            return None;
+        };
+        if gpus < 2 {
+            return None;
+        }
+        let topology = resize(&self.setup.topology(), gpus)?;
+        let scenario = Scenario {
+            topology,
+            algorithm,
+            size_bytes: self.setup.training().gradient_bytes(),
+            segments: segments(algorithm, gpus),
+            gamma_secs_per_byte: 0.0,
+        };
+        start(&scenario, false).ok()
+    }
+
+    fn finish(&self, job: Job, run: Run) -> Point {
+        let Job::Speedup { algorithm, gpus } = job else {
+            return compute(&self.setup, job);
+        };
+        let trace = run.finish();
+        match trace.verification {
+            Ok(()) => Point::Speedup(algorithm, self.setup.training().step(gpus, trace.time_secs)),
+            Err(e) => Point::Failed(job, e),
+        }
+    }
 }
 
 #[cfg(test)]
