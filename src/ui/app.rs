@@ -7,6 +7,7 @@ use super::i18n::{tr, use_lang, Key};
 use super::logic::Controls;
 use super::panels::{ControlsPanel, Results, Transport};
 use super::scaling::ScalingSection;
+use super::share;
 use super::state::{Action, AppState, Side};
 use super::view::SimView;
 use crate::sim::algorithms::Algorithm;
@@ -29,6 +30,32 @@ fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())
+}
+
+/// The page's query string (`?…`), or nothing.
+fn location_search() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
+}
+
+/// Replaces the address's query without a new history entry (or a reload).
+fn replace_query(query: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let hash = window.location().hash().unwrap_or_default();
+    if window.location().search().ok().as_deref() == Some(query) {
+        return;
+    }
+    if let Ok(history) = window.history() {
+        // Failing to update the address only loses the shareable link, never the lab.
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{query}{hash}")),
+        );
+    }
 }
 
 #[hook]
@@ -79,7 +106,21 @@ fn step_target(a: &SimView, b: Option<&SimView>, t: f64, forward: bool) -> f64 {
 #[component]
 pub fn App() -> Html {
     let lang = use_lang();
-    let state = use_reducer(AppState::default);
+    // A shared link, read once: its scenario (or the error that replaced it by the default).
+    let link = use_memo((), |_| share::decode(&location_search()));
+    let state = {
+        let link = link.clone();
+        use_reducer(move || match &*link {
+            Ok(Some(s)) => AppState {
+                controls: s.controls.clone(),
+                compare: s.compare.is_some(),
+                algorithm_b: s.compare.unwrap_or(AppState::default().algorithm_b),
+                playing: false,
+                ..AppState::default()
+            },
+            _ => AppState::default(),
+        })
+    };
     let sim_a = use_simulation(&state.controls, state.controls.algorithm, true);
     // B is simulated only while the comparison is on.
     let sim_b = use_simulation(&state.controls, state.algorithm_b, state.compare);
@@ -98,6 +139,39 @@ pub fn App() -> Html {
                 })
             }),
         );
+    }
+
+    let step_ends = |v: &SimView| {
+        v.trace()
+            .map(|t| t.step_end_secs.clone())
+            .unwrap_or_default()
+    };
+    // The link's step, once the first run exists.
+    {
+        let dispatch = state.dispatcher();
+        let target = match &*link {
+            Ok(Some(s)) if s.step > 0 => Some(share::step_time(&step_ends(&sim_a.0), s.step)),
+            _ => None,
+        };
+        use_effect_with((), move |_| {
+            if let Some(t) = target {
+                dispatch.dispatch(Action::Seek(t));
+            }
+        });
+    }
+    // The address follows the lab (while paused, so not on every frame).
+    {
+        let shared = share::Shared {
+            controls: state.controls.clone(),
+            compare: state.compare.then_some(state.algorithm_b),
+            step: share::step_at(&step_ends(&sim_a.0), t),
+        };
+        let playing = state.playing;
+        use_effect_with((shared, playing, lang), move |(shared, playing, lang)| {
+            if !*playing {
+                replace_query(&format!("{}&lang={}", share::encode(shared), lang.code()));
+            }
+        });
     }
 
     let step = {
@@ -182,6 +256,11 @@ pub fn App() -> Html {
                 <h1>{ "allreduce-lab" }</h1>
                 <p class="tagline">{ tr(lang, Key::LabTagline) }</p>
             </header>
+            if let Err(e) = &*link {
+                <p class="url-error" role="alert" data-testid="url-error">
+                    { tr(lang, Key::UrlError) }<span lang="en">{ e.clone() }</span>
+                </p>
+            }
             <div class="layout">
                 <ControlsPanel
                     controls={state.controls.clone()}

@@ -37,6 +37,14 @@ impl Lang {
         }
     }
 
+    /// The short code a shared link carries (`lang=zh`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
     /// The language for a browser's language tag: any Chinese variant is Chinese, all else English.
     pub fn from_tag(tag: &str) -> Lang {
         let primary = tag.split(['-', '_']).next().unwrap_or("");
@@ -531,6 +539,7 @@ strings! {
     AlgRabenseifner => "rabenseifner", "Rabenseifner 算法";
     AlgHierarchical => "hierarchical", "分层";
     AlgAuto => "auto", "自动";
+    UrlError => "This link's settings could not be used, so the lab shows the default scenario. The problem: ", "无法使用此链接中的设置，实验室显示的是默认场景。问题：";
 
     // The scaling section.
     ScalingTitle => "Speedup versus one GPU", "相对单卡的加速比";
@@ -650,9 +659,21 @@ mod web {
 
     /// The language the browser prefers.
     pub fn detect() -> Lang {
-        web_sys::window()
-            .and_then(|w| w.navigator().language())
-            .map_or(Lang::En, |tag| Lang::from_tag(&tag))
+        let window = web_sys::window();
+        // A shared link's `lang=` wins over the browser's language.
+        let from_link = window
+            .as_ref()
+            .and_then(|w| w.location().search().ok())
+            .and_then(|q| {
+                q.trim_start_matches('?')
+                    .split('&')
+                    .find_map(|p| p.strip_prefix("lang=").map(Lang::from_tag))
+            });
+        from_link.unwrap_or_else(|| {
+            window
+                .and_then(|w| w.navigator().language())
+                .map_or(Lang::En, |tag| Lang::from_tag(&tag))
+        })
     }
 
     /// Tells the page (and screen readers, and font selection) which language it is in.

@@ -9,6 +9,7 @@ pub mod i18n;
 pub mod layout;
 pub mod logic;
 pub mod scaling_model;
+pub mod share;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]
