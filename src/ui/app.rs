@@ -2,6 +2,7 @@
 //! shortcuts, and the page layout.
 
 use super::figure::{Buffers, Figure, LinkInfo, LinkTimeline};
+use super::files::Files;
 use super::hooks::{use_animation_frames, use_window_keys};
 use super::i18n::{tr, use_lang, Key};
 use super::logic::Controls;
@@ -266,7 +267,7 @@ pub fn App() -> Html {
                     controls={state.controls.clone()}
                     compare={state.compare}
                     algorithm_b={state.algorithm_b}
-                    on_change={on_controls}
+                    on_change={on_controls.clone()}
                     on_compare={on_compare}
                     on_algorithm_b={on_algorithm_b}
                     cli_a={sim_a.0.cli.clone()}
@@ -288,6 +289,7 @@ pub fn App() -> Html {
                         { panel(Side::A, &sim_a) }
                         if state.compare { { panel(Side::B, &sim_b) } }
                     </div>
+                    <Files controls={state.controls.clone()} sim={sim_a.clone()} on_import={on_controls.clone()} />
                 </main>
             </div>
             <ScalingSection />

@@ -539,6 +539,12 @@ strings! {
     AlgRabenseifner => "rabenseifner", "Rabenseifner 算法";
     AlgHierarchical => "hierarchical", "分层";
     AlgAuto => "auto", "自动";
+    FilesGroup => "Files", "文件";
+    ExportScenario => "Export scenario (JSON)", "导出场景（JSON）";
+    ImportScenario => "Import scenario (JSON)…", "导入场景（JSON）…";
+    ExportTrace => "Export trace (Perfetto / chrome://tracing)", "导出时间线（Perfetto / chrome://tracing）";
+    ExportCsv => "Export results (CSV)", "导出结果（CSV）";
+    ImportError => "This file could not be imported; the scenario is unchanged. The problem: ", "无法导入此文件，场景保持不变。问题：";
     UrlError => "This link's settings could not be used, so the lab shows the default scenario. The problem: ", "无法使用此链接中的设置，实验室显示的是默认场景。问题：";
 
     // The scaling section.

@@ -223,7 +223,13 @@ pub fn size_label(bytes: u64) -> String {
 impl Controls {
     /// The controls showing a preset.
     pub fn from_preset(preset: &Preset) -> Controls {
-        let scenario = preset.scenario();
+        Controls::from_scenario(&preset.scenario())
+    }
+
+    /// The controls for a scenario (bandwidths rounded to Mbps, latencies to ns); whether the
+    /// sliders can show it is [`super::share::import_scenario`]'s question.
+    pub fn from_scenario(scenario: &Scenario) -> Controls {
+        let scenario = scenario.clone();
         let mbps = |bw: Bandwidth| (bw.bytes_per_sec() * 8.0 / 1e6).round() as u64;
         let ns = |secs: f64| (secs * 1e9).round() as u64;
         match scenario.topology {

@@ -21,6 +21,8 @@ mod claims_panel;
 #[cfg(target_arch = "wasm32")]
 mod figure;
 #[cfg(target_arch = "wasm32")]
+mod files;
+#[cfg(target_arch = "wasm32")]
 mod hooks;
 #[cfg(target_arch = "wasm32")]
 mod panels;

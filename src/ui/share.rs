@@ -21,7 +21,69 @@ use super::logic::{
     Controls, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NODES_PER_RACK, SEGMENTS,
 };
 use crate::sim::algorithms::Algorithm;
+use crate::sim::scenario::Scenario;
+use crate::sim::topology::TopologySpec;
 use crate::sim::units::{parse_bandwidth, parse_duration};
+
+/// The largest scenario file read, in bytes.
+pub const MAX_IMPORT_BYTES: usize = 64 * 1024;
+
+/// The scenario the lab exports for `controls` running `algorithm`, as pretty JSON.
+pub fn export_scenario(controls: &Controls, algorithm: Algorithm) -> Result<String, String> {
+    let scenario = controls.scenario(algorithm)?;
+    serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
+}
+
+/// Reads a scenario file: JSON the core's serde reads, that `Scenario::validate` accepts and that
+/// the lab's controls can show exactly (checked as a link would be).
+///
+/// ```
+/// use allreduce_lab::ui::logic::Controls;
+/// use allreduce_lab::ui::share::{export_scenario, import_scenario};
+/// let c = Controls::default();
+/// let json = export_scenario(&c, c.algorithm).unwrap();
+/// assert_eq!(import_scenario(&json).unwrap(), c);
+/// assert!(import_scenario("{\"topology\": 1}").is_err());
+/// ```
+pub fn import_scenario(json: &str) -> Result<Controls, String> {
+    if json.len() > MAX_IMPORT_BYTES {
+        return Err(format!(
+            "the file is larger than {} KB",
+            MAX_IMPORT_BYTES / 1024
+        ));
+    }
+    let scenario: Scenario =
+        serde_json::from_str(json).map_err(|e| format!("not a scenario file: {e}"))?;
+    scenario.validate().map_err(|e| e.0)?;
+    if scenario.gamma_secs_per_byte != 0.0 {
+        return Err("the lab's controls cannot show a reduction cost (gamma)".into());
+    }
+    let controls = Controls::from_scenario(&scenario);
+    if let TopologySpec::Cluster {
+        racks,
+        nodes_per_rack,
+        gpus_per_node,
+        oversubscription,
+        ..
+    } = scenario.topology
+    {
+        if oversubscription != 1.0 {
+            return Err("the lab's controls cannot show oversubscription".into());
+        }
+        if controls.shape() != (racks, nodes_per_rack, gpus_per_node) {
+            return Err("the lab's controls cannot show this cluster shape".into());
+        }
+    }
+    let shared = Shared {
+        controls,
+        compare: None,
+        step: 0,
+    };
+    match decode(&encode(&shared))? {
+        Some(checked) => Ok(checked.controls),
+        None => Err("the file describes no scenario".into()),
+    }
+}
 
 /// The longest query read; anything longer is refused unread.
 pub const MAX_QUERY_LEN: usize = 1000;
@@ -259,6 +321,25 @@ mod tests {
         ] {
             assert!(decode(q).is_err(), "{q}");
         }
+    }
+
+    #[test]
+    fn hostile_scenario_files_are_errors() {
+        let good = export_scenario(&Controls::default(), Algorithm::Ring).unwrap();
+        for bad in [
+            String::new(),
+            "not json".into(),
+            "{}".into(),
+            "[1,2,3]".into(),
+            good.replace("\"ring\"", "\"<script>\""),
+            good.replace("100000000", "-1"),
+            good.replace("100000000", "1e400"),
+            good.replace("\"racks\": 1", "\"racks\": 99999999"),
+            " ".repeat(MAX_IMPORT_BYTES + 1),
+        ] {
+            assert!(import_scenario(&bad).is_err(), "{bad}");
+        }
+        assert_eq!(import_scenario(&good).unwrap(), Controls::default());
     }
 
     #[test]
