@@ -539,6 +539,7 @@ strings! {
     AlgRabenseifner => "rabenseifner", "Rabenseifner 算法";
     AlgHierarchical => "hierarchical", "分层";
     AlgAuto => "auto", "自动";
+    TrafficTable => "Bytes sent and received per GPU", "每张卡发送和接收的字节数";
     FilesGroup => "Files", "文件";
     ExportScenario => "Export scenario (JSON)", "导出场景（JSON）";
     ImportScenario => "Import scenario (JSON)…", "导入场景（JSON）…";

@@ -381,7 +381,8 @@ pub fn Results(props: &ResultsProps) -> Html {
                 </p>
             }
             if n <= 16 {
-                <table class="traffic">
+                // Focusable: it scrolls sideways on narrow screens, and keyboards must reach it.
+                <table class="traffic" tabindex="0" aria-label={tr(lang, Key::TrafficTable)}>
                     <thead><tr><th>{ "GPU" }</th>{ for (0..n).map(|r| html! { <th>{ r }</th> }) }</tr></thead>
                     <tbody>
                         <tr><th>{ tr(lang, Key::SentRow) }</th>{ for trace.ranks.iter().enumerate().map(|(r, t)| html! { <td data-testid={format!("rank-sent-{r}")} data-bytes={t.sent_bytes.to_string()}>{ format_bytes(t.sent_bytes as f64) }</td> }) }</tr>
