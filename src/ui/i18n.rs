@@ -539,6 +539,10 @@ strings! {
     AlgRabenseifner => "rabenseifner", "Rabenseifner 算法";
     AlgHierarchical => "hierarchical", "分层";
     AlgAuto => "auto", "自动";
+    ChangeHardware => "hardware {0} instead of {1}", "硬件改为 {0}（原为 {1}）";
+    ChangeNic => "node NICs {0} Gbps instead of {1} Gbps", "节点网卡改为 {0} Gbps（原为 {1} Gbps）";
+    ChangeModel => "{0} instead of {1}", "模型改为 {0}（原为 {1}）";
+    ChangeOverlap => "overlap {0} instead of {1}", "重叠改为 {0}（原为 {1}）";
     TrafficTable => "Bytes sent and received per GPU", "每张卡发送和接收的字节数";
     FilesGroup => "Files", "文件";
     ExportScenario => "Export scenario (JSON)", "导出场景（JSON）";
@@ -761,6 +765,29 @@ mod tests {
                 has_cjk(zh) || term_only,
                 "{k:?} Chinese is untranslated: {zh}"
             );
+        }
+    }
+
+    #[test]
+    fn every_core_text_the_ui_shows_has_chinese() {
+        use crate::sim::chapter::{CHAPTER_SCENARIOS, MODELS};
+        use crate::sim::presets::PRESETS;
+        for p in &PRESETS {
+            let (t, d) = preset_texts(Lang::Zh, p);
+            assert!(has_cjk(t) && has_cjk(d), "preset {}", p.name);
+        }
+        for s in &CHAPTER_SCENARIOS {
+            let (n, c, b) = scenario_texts(Lang::Zh, s);
+            assert!(has_cjk(&n) && has_cjk(c) && has_cjk(b), "scenario {}", s.id);
+        }
+        for h in crate::ui::scaling_model::hardware_choices() {
+            assert!(has_cjk(hardware_texts(Lang::Zh, &h).1), "hardware {}", h.id);
+        }
+        for m in &MODELS {
+            assert!(has_cjk(model_texts(Lang::Zh, m).1), "model {}", m.id);
+        }
+        for &a in crate::sim::algorithms::Algorithm::ALL.iter() {
+            assert!(has_cjk(algorithm_label(Lang::Zh, a)), "{a}");
         }
     }
 

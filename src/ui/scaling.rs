@@ -208,7 +208,7 @@ fn Verdict(props: &VerdictProps) -> Html {
     let lang = use_lang();
     let outcome = use_memo(props.setup.clone(), |s| s.verdict());
     let s: ChapterScenario = props.setup.scenario();
-    let changes = props.setup.changes();
+    let changes = props.setup.changes(lang);
     let model = s.training();
     let (_, claim, because) = scenario_texts(lang, &s);
     let (hw_name, hw_source) = hardware_texts(lang, &s.hardware);

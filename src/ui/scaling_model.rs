@@ -13,6 +13,7 @@
 //! assert!(outcome.holds);
 //! ```
 
+use super::i18n::{hardware_texts, model_texts, percent, trf, Key, Lang};
 use super::logic::max_segments;
 use crate::sim::algorithms::Algorithm;
 use crate::sim::chapter::{evaluate, ChapterScenario, Hardware, ModelPreset, Outcome};
@@ -133,13 +134,17 @@ impl Setup {
     }
 
     /// What differs from the chapter's own setup, in words.
-    pub fn changes(&self) -> Vec<String> {
+    pub fn changes(&self, lang: Lang) -> Vec<String> {
         let c = &self.chapter;
         let mut out = Vec::new();
         if self.hardware.id != c.hardware.id {
-            out.push(format!(
-                "hardware {} instead of {}",
-                self.hardware.name, c.hardware.name
+            out.push(trf(
+                lang,
+                Key::ChangeHardware,
+                &[
+                    hardware_texts(lang, &self.hardware).0,
+                    hardware_texts(lang, &c.hardware).0,
+                ],
             ));
         }
         let base_nic = if self.hardware.id == c.hardware.id {
@@ -151,19 +156,33 @@ impl Setup {
                 .map_or(self.hardware.node_gbits_per_sec, |h| h.node_gbits_per_sec)
         };
         if self.hardware.node_gbits_per_sec != base_nic {
-            out.push(format!(
-                "node NICs {} Gbps instead of {} Gbps",
-                self.hardware.node_gbits_per_sec, base_nic
+            out.push(trf(
+                lang,
+                Key::ChangeNic,
+                &[
+                    &self.hardware.node_gbits_per_sec.to_string(),
+                    &base_nic.to_string(),
+                ],
             ));
         }
         if self.model.id != c.model.id {
-            out.push(format!("{} instead of {}", self.model.name, c.model.name));
+            out.push(trf(
+                lang,
+                Key::ChangeModel,
+                &[
+                    model_texts(lang, &self.model).0,
+                    model_texts(lang, &c.model).0,
+                ],
+            ));
         }
         if (self.overlap - c.overlap).abs() > 1e-9 {
-            out.push(format!(
-                "overlap {:.0}% instead of {:.0}%",
-                self.overlap * 100.0,
-                c.overlap * 100.0
+            out.push(trf(
+                lang,
+                Key::ChangeOverlap,
+                &[
+                    &percent(lang, self.overlap, 0),
+                    &percent(lang, c.overlap, 0),
+                ],
             ));
         }
         out
@@ -441,13 +460,13 @@ mod tests {
     #[test]
     fn changes_are_listed_and_change_the_verdict() {
         let mut setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
-        assert!(setup.changes().is_empty());
+        assert!(setup.changes(Lang::En).is_empty());
         setup.hardware = DGX_H100;
         setup.model = MODEL_10B;
-        assert_eq!(setup.changes().len(), 2);
+        assert_eq!(setup.changes(Lang::En).len(), 2);
         let mut fast = Setup::from_scenario(&CHAPTER_SCENARIOS[2]);
         fast.hardware.node_gbits_per_sec = 400.0;
-        assert!(fast.changes()[0].contains("400 Gbps"));
+        assert!(fast.changes(Lang::En)[0].contains("400 Gbps"));
         assert!(!fast.verdict().unwrap().holds);
     }
 
