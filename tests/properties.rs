@@ -4,8 +4,8 @@
 
 use allreduce_lab::sim::algorithms::{self, Algorithm};
 use allreduce_lab::sim::run::{run, Run, RunOptions};
-use allreduce_lab::sim::topology::Topology;
 use allreduce_lab::sim::scenario::{simulate, Scenario};
+use allreduce_lab::sim::topology::Topology;
 use allreduce_lab::sim::topology::TopologySpec;
 use allreduce_lab::sim::units::Bandwidth;
 use proptest::prelude::*;

@@ -4,17 +4,17 @@
 
 pub mod algorithms;
 pub mod buffers;
+pub mod chapter;
+pub mod claims;
+pub mod export;
 pub mod network;
 pub mod presets;
 pub mod replay;
 pub mod run;
 pub mod scenario;
 pub mod schedule;
+pub mod sweep;
 pub mod topology;
 pub mod trace;
-pub mod units;
 pub mod training;
-pub mod chapter;
-pub mod sweep;
-pub mod export;
-pub mod claims;
+pub mod units;
