@@ -101,3 +101,15 @@ test('the transport keys act in the lab only; in the chapter space scrolls', asy
     assert.deepEqual(problems, []);
   } finally { await browser.close(); }
 });
+
+test("a link's language wins over the browser's, and the lab writes it back", async () => {
+  const { browser, page, problems } = await open(`${server.url + RING_STEP_5_ON_2_RACKS}&lang=zh`);
+  try {
+    assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
+    assert.equal(await page.getByTestId('url-error').count(), 0);
+    assert.equal(await page.getByTestId('shape').textContent(), '2 个机柜 × 2 个节点 × 8 张卡');
+    await page.getByTestId('lang-switch').click();
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('lang') === 'en');
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});
