@@ -240,3 +240,20 @@ test('dark mode renders', async () => {
     await dark.browser.close();
   }
 });
+
+test('the whole page fits a 375 px phone in both languages (nothing scrolls sideways)', async () => {
+  for (const q of ['', '?lang=zh']) {
+    const phone = await open(server.url + q, { viewport: { width: 375, height: 740 } });
+    try {
+      await phone.page.waitForTimeout(500);
+      const { width, scrollWidth } = await phone.page.evaluate(() => ({
+        width: document.documentElement.clientWidth,
+        scrollWidth: document.documentElement.scrollWidth,
+      }));
+      assert.equal(scrollWidth, width, `page width ${scrollWidth} on a ${width} px screen (${q || 'en'})`);
+      await phone.page.getByTestId('step-forward').click();
+      await shot(phone.page, `phone-lab${q ? '-zh' : ''}`);
+      assert.deepEqual(phone.problems, []);
+    } finally { await phone.browser.close(); }
+  }
+});
