@@ -142,16 +142,13 @@ pub fn App() -> Html {
         );
     }
 
-    let step_ends = |v: &SimView| {
-        v.trace()
-            .map(|t| t.step_end_secs.clone())
-            .unwrap_or_default()
-    };
+    // Borrowed, not cloned: this runs on every animation frame.
+    let step_ends: &[f64] = sim_a.0.trace().map_or(&[], |t| &t.step_end_secs);
     // The link's step, once the first run exists.
     {
         let dispatch = state.dispatcher();
         let target = match &*link {
-            Ok(Some(s)) if s.step > 0 => Some(share::step_time(&step_ends(&sim_a.0), s.step)),
+            Ok(Some(s)) if s.step > 0 => Some(share::step_time(step_ends, s.step)),
             _ => None,
         };
         use_effect_with((), move |_| {
@@ -165,7 +162,7 @@ pub fn App() -> Html {
         let shared = share::Shared {
             controls: state.controls.clone(),
             compare: state.compare.then_some(state.algorithm_b),
-            step: share::step_at(&step_ends(&sim_a.0), t),
+            step: share::step_at(step_ends, t),
         };
         let playing = state.playing;
         use_effect_with((shared, playing, lang), move |(shared, playing, lang)| {
