@@ -127,22 +127,14 @@ async function measureRun(page, from, next) {
 
 test('the 1…1024-GPU chart completes progressively without blocking the page', async () => {
   const { page } = session;
-  // Default: every point up to 200k transfers (all but the ring beyond 256 GPUs and hierarchical at 1024).
-  perf.default = await measureRun(page, 'network-100g-over-40pct', 'eight-gpus-6-7x');
-  for (const alg of ['tree-binomial', 'double-binary-tree']) {
+  // Every point, the ring at 1024 GPUs (2 M transfers) included: large runs are sliced in the core.
+  perf.full = await measureRun(page, 'network-100g-over-40pct', 'eight-gpus-6-7x');
+  for (const alg of ['ring', 'tree-binomial', 'double-binary-tree', 'hierarchical']) {
     assert.ok((await speedupAt(page, alg, 1024)) > 1, alg);
   }
-  assert.ok((await speedupAt(page, 'ring', 256)) > 1);
-  assert.ok((await speedupAt(page, 'hierarchical', 512)) > 1);
-  assert.match(await page.getByTestId('scaling-progress').textContent(), /ring at 1024 GPUs/);
-  assert.ok(perf.default.points > 75, `${perf.default.points} points`);
-  assert.ok(perf.default.longest_frame_gap_ms < 1000, `longest frame gap ${perf.default.longest_frame_gap_ms} ms`);
-  // With the heavy points: the ring at 512 and 1024 GPUs too (they block the page while they run).
-  await page.getByTestId('heavy-points').check();
-  perf.with_heavy_points = await measureRun(page, 'network-100g-over-40pct', 'eight-gpus-6-7x');
-  assert.ok((await speedupAt(page, 'ring', 1024)) > 1);
-  await page.getByTestId('heavy-points').uncheck();
-  await complete(page);
+  assert.ok(perf.full.points > 75, `${perf.full.points} points`);
+  // No frame waits long on the computation: slices end after ~12 ms of work.
+  assert.ok(perf.full.longest_frame_gap_ms < 250, `longest frame gap ${perf.full.longest_frame_gap_ms} ms`);
 });
 
 test('moving the bandwidth slider moves the speedup chart', async () => {

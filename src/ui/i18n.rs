@@ -563,12 +563,8 @@ strings! {
     Algorithms => "Algorithms", "算法";
     TreeSegmentsNote => "Trees are pipelined in {0} segments (fewer beyond {1} GPUs, to keep ranks × segments ≤ 1024).", "树形算法以 {0} 段流水线执行（超过 {1} 张卡时减少段数，使进程数 × 段数 ≤ 1024）。";
     SweepAt => "Sweep and highlight at", "扫描并突出显示";
-    HeavyPoints => "Also compute the heavy points (over {0}k transfers each: the ring at 512 and 1024 GPUs, hierarchical at 1024). Each pauses the page for 0.5 to 3 s.", "也计算开销大的点（每个超过 {0} 千次传输：512 和 1024 卡的环形、1024 卡的分层）。每个点会让页面停顿 0.5 到 3 秒。";
     PointsDone => "{0} points simulated in {1} ms", "已模拟 {0} 个点，耗时 {1} ms";
     PointsRunning => "simulating… {0} of {1} points", "模拟中… {1} 个点中的 {0} 个";
-    LeftOut => " · left out (tick below to compute): {0}", " · 未计算（勾选下方选项以计算）：{0}";
-    AtGpus => "{0} at {1}", "{1} 时的{0}";
-    SweepAtSize => "{0} sweep at {1}", "{0} 在 {1} 的扫描";
     SpeedupVsCount => "Speedup vs GPU count", "加速比与 GPU 数";
     SpeedupNote => "{0} · {1} of gradients · N × T(1) / T(N), same per-GPU batch", "{0} · 梯度 {1} · N × T(1) / T(N)，每卡批量相同";
     SpeedupChartTitle => "Speedup versus one GPU for each algorithm, with the ideal line", "各算法相对单卡的加速比，附理想线";

@@ -12,7 +12,7 @@ use super::i18n::{
 };
 use super::logic::{bandwidth_label, bandwidth_ladder_mbps, slider_position, slider_value};
 use super::scaling_model::{
-    hardware_choices, segments, Job, Point, Setup, HEAVY_TRANSFERS, SWEEP_FACTOR, SWEEP_MAX_BYTES,
+    hardware_choices, segments, Computation, Point, Setup, SWEEP_FACTOR, SWEEP_MAX_BYTES,
     SWEEP_MIN_BYTES, TREE_SEGMENTS,
 };
 use crate::sim::algorithms::Algorithm;
@@ -40,39 +40,25 @@ const TICK_BUDGET_MS: f64 = 12.0;
 struct Points {
     generation: u64,
     items: Vec<Point>,
-    /// Points this run computes (heavy ones excluded unless asked for).
+    /// Points this run computes.
     total: usize,
-    /// Heavy points left out.
-    skipped: Vec<Job>,
     started_ms: f64,
     done_ms: Option<f64>,
 }
 
 enum PointsAction {
-    Start {
-        generation: u64,
-        total: usize,
-        skipped: Vec<Job>,
-    },
-    Add {
-        generation: u64,
-        points: Vec<Point>,
-    },
+    Start { generation: u64, total: usize },
+    Add { generation: u64, points: Vec<Point> },
 }
 
 impl Reducible for Points {
     type Action = PointsAction;
     fn reduce(self: Rc<Self>, action: PointsAction) -> Rc<Self> {
         match action {
-            PointsAction::Start {
-                generation,
-                total,
-                skipped,
-            } => Rc::new(Points {
+            PointsAction::Start { generation, total } => Rc::new(Points {
                 generation,
                 items: Vec::new(),
                 total,
-                skipped,
                 started_ms: now_ms(),
                 done_ms: (total == 0).then_some(0.0),
             }),
@@ -91,64 +77,52 @@ impl Reducible for Points {
 
 type TimerSlot = Rc<RefCell<Option<Timeout>>>;
 
-/// Computes `jobs[from..]` a few at a time, one timer tick after another, reporting each batch.
+/// Advances `work` for one timer tick at a time, reporting the points each tick finishes. Large
+/// runs are sliced inside the core, so no tick blocks the page for long.
 fn schedule(
     slot: TimerSlot,
-    setup: Rc<Setup>,
-    jobs: Rc<Vec<Job>>,
-    from: usize,
+    work: Rc<RefCell<Computation>>,
     generation: u64,
     dispatch: UseReducerDispatcher<Points>,
 ) {
-    if from >= jobs.len() {
+    if work.borrow().is_done() {
         return;
     }
     let next_slot = slot.clone();
     let timeout = Timeout::new(0, move || {
         let started = now_ms();
-        let mut i = from;
-        let mut points = Vec::new();
-        while i < jobs.len() && (i == from || now_ms() - started < TICK_BUDGET_MS) {
-            points.push(setup.compute(jobs[i]));
-            i += 1;
+        let points = work
+            .borrow_mut()
+            .work(|| now_ms() - started >= TICK_BUDGET_MS);
+        if !points.is_empty() {
+            dispatch.dispatch(PointsAction::Add { generation, points });
         }
-        dispatch.dispatch(PointsAction::Add { generation, points });
-        schedule(next_slot, setup, jobs, i, generation, dispatch);
+        schedule(next_slot, work, generation, dispatch);
     });
     *slot.borrow_mut() = Some(timeout);
 }
 
 /// The setup's points, computed progressively; a new setup cancels the run in progress.
 #[hook]
-fn use_points(setup: &Setup, heavy: bool) -> UseReducerHandle<Points> {
+fn use_points(setup: &Setup) -> UseReducerHandle<Points> {
     let points = use_reducer(Points::default);
     let slot: TimerSlot = use_mut_ref(|| None);
     let generation = use_mut_ref(|| 0u64);
     {
         let dispatch = points.dispatcher();
-        use_effect_with((setup.clone(), heavy), move |(setup, heavy)| {
+        use_effect_with(setup.clone(), move |setup| {
             let g = {
                 let mut g = generation.borrow_mut();
                 *g += 1;
                 *g
             };
-            let (jobs, skipped): (Vec<Job>, Vec<Job>) = setup
-                .jobs()
-                .into_iter()
-                .partition(|j| *heavy || setup.cost(j) <= HEAVY_TRANSFERS);
+            let jobs = setup.jobs();
             dispatch.dispatch(PointsAction::Start {
                 generation: g,
                 total: jobs.len(),
-                skipped,
             });
-            schedule(
-                slot.clone(),
-                Rc::new(setup.clone()),
-                Rc::new(jobs),
-                0,
-                g,
-                dispatch,
-            );
+            let work = Rc::new(RefCell::new(Computation::new(setup.clone(), jobs)));
+            schedule(slot.clone(), work, g, dispatch);
             move || {
                 slot.borrow_mut().take();
             }
@@ -302,9 +276,8 @@ fn sweep_rows(points: &Points, algorithm: Algorithm) -> Vec<SweepRow> {
 pub fn ScalingSection() -> Html {
     let lang = use_lang();
     let setup = use_state(|| Setup::from_scenario(&CHAPTER_SCENARIOS[0]));
-    let heavy = use_state(|| false);
     let breakdown_alg = use_state(|| Algorithm::Ring);
-    let points = use_points(&setup, *heavy);
+    let points = use_points(&setup);
 
     let edit = |f: Rc<dyn Fn(&mut Setup)>| {
         let setup = setup.clone();
@@ -405,12 +378,6 @@ pub fn ScalingSection() -> Html {
             </label>
         }
     });
-    let on_heavy = {
-        let heavy = heavy.clone();
-        Callback::from(move |e: Event| {
-            heavy.set(e.target_unchecked_into::<HtmlInputElement>().checked())
-        })
-    };
 
     // The speedup chart.
     let counts = setup.gpu_counts();
@@ -561,12 +528,6 @@ pub fn ScalingSection() -> Html {
                     Some(ms) => trf(lang, Key::PointsDone, &[&points.total.to_string(), &format!("{ms:.0}")]),
                     None => trf(lang, Key::PointsRunning, &[&done.to_string(), &points.total.to_string()]),
                 } }
-                if !points.skipped.is_empty() {
-                    { trf(lang, Key::LeftOut, &[&points.skipped.iter().map(|j| match j {
-                        Job::Speedup { algorithm, gpus } => trf(lang, Key::AtGpus, &[algorithm_label(lang, *algorithm), &super::i18n::gpus(lang, *gpus)]),
-                        Job::Sweep { algorithm, size_bytes } => trf(lang, Key::SweepAtSize, &[algorithm_label(lang, *algorithm), &format_value(Unit::Bytes, *size_bytes as f64)]),
-                    }).collect::<Vec<_>>().join(", ")]) }
-                }
             </span>
         </div>
     };
@@ -621,10 +582,6 @@ pub fn ScalingSection() -> Html {
                                 <option value={n.to_string()} selected={n == focus}>{ super::i18n::gpus(lang, n) }</option>
                             }) }
                         </select>
-                    </label>
-                    <label class="field check">
-                        <input type="checkbox" checked={*heavy} data-testid="heavy-points" onchange={on_heavy} />
-                        <span>{ trf(lang, Key::HeavyPoints, &[&(HEAVY_TRANSFERS / 1000).to_string()]) }</span>
                     </label>
                 </aside>
                 <div class="scaling-main">

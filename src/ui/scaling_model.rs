@@ -33,9 +33,6 @@ pub const SWEEP_FACTOR: u64 = 4;
 /// Trees are pipelined into this many segments (as the chapter's tree comparison is), fewer where
 /// ranks × segments would exceed the app's budget ([`max_segments`]).
 pub const TREE_SEGMENTS: usize = 32;
-/// Above this many transfers a point blocks the page too long to compute unasked (the ring at 512
-/// and 1024 GPUs, hierarchical at 1024: from about 0.5 s to a few seconds each in the browser).
-pub const HEAVY_TRANSFERS: usize = 200_000;
 /// Algorithms drawn by default.
 pub const DEFAULT_ALGORITHMS: [Algorithm; 4] = [
     Algorithm::Ring,
