@@ -614,7 +614,7 @@ pub fn ScalingSection() -> Html {
                         </div>
                         <div class="chart-card">
                             <h3>{ trf(lang, Key::SweepTitle, &[&focus.to_string()]) }</h3>
-                            <p class="chart-note">{ tr(lang, Key::SweepLike) }<code lang="en" translate="no">{ format!("all_reduce_perf -b 8 -e 2G -f {SWEEP_FACTOR}") }</code>{ tr(lang, Key::SweepNote) }</p>
+                            <p class="chart-note">{ tr(lang, Key::SweepLike) }<code lang="en" translate="no">{ format!("all_reduce_perf -b {SWEEP_MIN_BYTES} -e {}G -f {SWEEP_FACTOR}", SWEEP_MAX_BYTES >> 30) }</code>{ tr(lang, Key::SweepNote) }</p>
                             <LineChart testid="sweep-chart" title={tr(lang, Key::SweepChartTitle)}
                                 x={size_axis} y={time_axis} x_label={tr(lang, Key::SizeLog)} y_label={tr(lang, Key::TimeLog)}
                                 series={sweep_series(|r| r.time_secs, "time")} markers={markers.clone()} value_attr="data-secs" />
