@@ -195,7 +195,13 @@ pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
 }
 
 /// Formats a number with up to 3 significant digits, trimming trailing zeros.
-fn sig3(x: f64) -> String {
+///
+/// ```
+/// use allreduce_lab::sim::units::sig3;
+/// assert_eq!(sig3(12.34), "12.3");
+/// assert_eq!(sig3(2.0), "2");
+/// ```
+pub fn sig3(x: f64) -> String {
     let digits = if x.abs() >= 100.0 {
         0
     } else if x.abs() >= 10.0 {

@@ -49,21 +49,9 @@ pub fn format_bytes_binary(bytes: f64) -> String {
     format!("{} B", trim(bytes))
 }
 
-/// Up to three significant digits, without trailing zeros.
+/// Up to three significant digits, without trailing zeros (the core's formatting).
 fn trim(x: f64) -> String {
-    let digits = if x.abs() >= 100.0 {
-        0
-    } else if x.abs() >= 10.0 {
-        1
-    } else {
-        2
-    };
-    let s = format!("{x:.digits$}");
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
+    crate::sim::units::sig3(x)
 }
 
 /// A value in an axis' unit, for ticks and tooltips.
