@@ -117,23 +117,7 @@ pub fn LayersSection() -> Html {
                 Some(l) => tr(lang, layer_keys(l).1),
                 None => tr(lang, Key::NoBottleneck),
             };
-            let parts = [
-                Part {
-                    label: tr(lang, Key::Compute).into(),
-                    secs: s.compute_secs,
-                    class: "compute",
-                },
-                Part {
-                    label: tr(lang, Key::StorageWait).into(),
-                    secs: s.exposed_io_secs,
-                    class: "io",
-                },
-                Part {
-                    label: tr(lang, Key::ExposedComm).into(),
-                    secs: s.exposed_comm_secs,
-                    class: "comm",
-                },
-            ];
+            let parts = Part::of_step(lang, s);
             let quote = if *story == Story::Io {
                 Key::StoryIoQuote
             } else {

@@ -40,23 +40,7 @@ pub fn WhySection() -> Html {
                 Key::SpeedupOf,
                 &[&times(lang, s.speedup, 1), &times(lang, n as f64, 0)],
             );
-            let parts = [
-                Part {
-                    label: tr(lang, Key::Compute).into(),
-                    secs: s.compute_secs,
-                    class: "compute",
-                },
-                Part {
-                    label: tr(lang, Key::StorageWait).into(),
-                    secs: s.exposed_io_secs,
-                    class: "io",
-                },
-                Part {
-                    label: tr(lang, Key::ExposedComm).into(),
-                    secs: s.exposed_comm_secs,
-                    class: "comm",
-                },
-            ];
+            let parts = Part::of_step(lang, s);
             html! {
                 <>
                     <div data-testid="why-speedup" data-speedup={format!("{:.4}", s.speedup)}>

@@ -112,6 +112,33 @@ pub struct Part {
     pub class: &'static str,
 }
 
+impl Part {
+    /// The three parts of a training step: compute, waiting for storage, exposed communication.
+    pub fn of_step(
+        lang: crate::ui::i18n::Lang,
+        s: &crate::sim::training::StepBreakdown,
+    ) -> [Part; 3] {
+        use crate::ui::i18n::{tr, Key};
+        [
+            Part {
+                label: tr(lang, Key::Compute).into(),
+                secs: s.compute_secs,
+                class: "compute",
+            },
+            Part {
+                label: tr(lang, Key::StorageWait).into(),
+                secs: s.exposed_io_secs,
+                class: "io",
+            },
+            Part {
+                label: tr(lang, Key::ExposedComm).into(),
+                secs: s.exposed_comm_secs,
+                class: "comm",
+            },
+        ]
+    }
+}
+
 /// A stacked bar of the parts of a step, with a legend that names each part and its time.
 pub fn stacked(title: &str, parts: &[Part], testid: &str) -> Html {
     let total: f64 = parts.iter().map(|p| p.secs).sum();
