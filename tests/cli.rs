@@ -15,6 +15,17 @@ fn cli(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Each command fails with exit ≠ 0, nothing on stdout and one line on stderr containing the needle.
+fn assert_refused(cases: &[(&[&str], &str)]) {
+    for (args, needle) in cases {
+        let (code, out, err) = cli(args);
+        assert_ne!(code, 0, "{args:?} should fail");
+        assert!(out.is_empty(), "{args:?} printed to stdout: {out}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
+    }
+}
+
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = cli(args);
     assert_eq!(code, 0, "{err}");
@@ -187,13 +198,7 @@ fn bad_input_exits_non_zero_with_one_line_saying_what_is_allowed() {
             "transfers",
         ),
     ];
-    for (args, needle) in cases {
-        let (code, out, err) = cli(args);
-        assert_ne!(code, 0, "{args:?} should fail");
-        assert!(out.is_empty(), "{args:?} printed to stdout: {out}");
-        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
-    }
+    assert_refused(cases);
 }
 
 #[test]
@@ -221,7 +226,7 @@ fn a_scenario_file_runs_and_a_hostile_one_is_refused() {
 
 #[test]
 fn sweep_prints_the_nccl_tests_columns_and_busbw_approaches_the_port_bandwidth() {
-    let (code, out, err) = cli(&[
+    let args = [
         "sweep",
         "--ranks",
         "8",
@@ -233,25 +238,13 @@ fn sweep_prints_the_nccl_tests_columns_and_busbw_approaches_the_port_bandwidth()
         "8GB",
         "--step-factor",
         "4",
-    ]);
+    ];
+    let (code, out, err) = cli(&args);
     assert_eq!(code, 0, "{err}");
     for col in ["size", "count", "type", "time", "algbw", "busbw"] {
         assert!(out.contains(col), "{col}: {out}");
     }
-    let v = json(&[
-        "sweep",
-        "--ranks",
-        "8",
-        "--bandwidth",
-        "100GB/s",
-        "--min-size",
-        "8",
-        "--max-size",
-        "8GB",
-        "--step-factor",
-        "4",
-        "--json",
-    ]);
+    let v = json(&[&args[..], &["--json"]].concat());
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows[0]["size_bytes"], 8);
     assert_eq!(rows[1]["size_bytes"], 32);
@@ -296,11 +289,5 @@ fn speedup_and_sweep_refuse_bad_input_with_one_line() {
         (&["sweep", "--step-factor", "1"], "at least 2"),
         (&["sweep", "--size", "1GB"], "unknown flag"),
     ];
-    for (args, needle) in cases {
-        let (code, out, err) = cli(args);
-        assert_ne!(code, 0, "{args:?}");
-        assert!(out.is_empty());
-        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: {err}");
-    }
+    assert_refused(cases);
 }
