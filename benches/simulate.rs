@@ -25,6 +25,7 @@ mod native {
             rack_bw: Bandwidth::from_gbits_per_sec(12800.0),
             rack_lat_secs: 5e-6,
             oversubscription: 1.0,
+            nics_per_node: 1,
         })
         .unwrap()
     }

@@ -7,7 +7,7 @@ use crate::sim::algorithms::{Algorithm, MAX_SEGMENTS};
 use crate::sim::chapter::{evaluate, ModelPreset, CHAPTER_SCENARIOS};
 use crate::sim::scenario::{simulate, Scenario, Simulation};
 use crate::sim::sweep::sweep;
-use crate::sim::topology::{Endpoint, Tier, TopologySpec, MAX_RANKS};
+use crate::sim::topology::{Endpoint, Tier, TopologySpec, MAX_NICS_PER_NODE, MAX_RANKS};
 use crate::sim::training::scaling;
 use crate::sim::units::{
     format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, parse_bandwidth,
@@ -27,10 +27,11 @@ USAGE:
 
 SIMULATE OPTIONS:
   --algorithm NAME     ring | tree-flat | tree-binomial | tree-binary | double-binary-tree |
-                       recursive-doubling | rabenseifner | hierarchical | auto   (default ring)
-  --topology KIND      uniform | cluster                                         (default uniform)
+                       recursive-doubling | rabenseifner | hierarchical | nccl-ring | nccl-tree |
+                       auto (the fastest of the simulated algorithms)            (default ring)
+  --topology KIND      uniform | cluster | rail                                  (default uniform)
   --size SIZE          bytes each rank contributes: 1024, 4KB, 100MB, 1GiB       (default 1GiB)
-  --segments K         pipeline segments for the tree algorithms, 1..256          (default 1)
+  --segments K         pipeline segments for the trees and NCCL's shapes, 1..256  (default 1)
   --gamma SECS         reduction cost in seconds per byte, e.g. 1e-12            (default 0)
   --json               print one JSON object instead of a table
   --scenario FILE      read the whole scenario from a JSON file (other flags ignored)
@@ -44,6 +45,16 @@ SIMULATE OPTIONS:
   --node-bw BW  --node-lat T      node ↔ rack switch, all NICs of a node         (default 400Gbps, 2us)
   --rack-bw BW  --rack-lat T      rack ↔ spine                                   (default 200Gbps, 5us)
   --oversubscription X            rack uplink carries rack-bw / X, 1..64         (default 1)
+  --nics-per-node K               NICs per node, 1..8 and at most the GPUs per node; node-bw is
+                                  each NIC's, a GPU uses its nearest NIC         (default 1)
+ rail (rail-optimized: one NIC per GPU, NIC i of every node on leaf switch i; nodes × GPUs ≤ 4096):
+  --nodes N --gpus-per-node G     G is 1..8, one rail per GPU                    (default 2, 8)
+  --intra-bw BW --intra-lat T     GPU ↔ node switch (NVLink)                     (default 450GB/s, 1us)
+  --nic-bw BW   --nic-lat T       each GPU's NIC ↔ its rail's leaf switch        (default 400Gbps, 2us)
+  --spine-bw BW --spine-lat T     each leaf ↔ spine                              (default 400Gbps, 3us)
+  --oversubscription X            leaf uplink carries spine-bw / X, 1..64        (default 1)
+  --pxn on|off                    between rails, hop over NVLink to the right rail first (on)
+                                  or cross the spine (off)                       (default on)
 
 SWEEP OPTIONS (plus the scenario options above, without --size):
   --min-size SIZE --max-size SIZE      first and last message size                (default 8B, 1GB)
@@ -71,6 +82,8 @@ EXAMPLES:
   allreduce-lab simulate --algorithm hierarchical --topology cluster --racks 2 --nodes-per-rack 2 \\
       --gpus-per-node 8 --intra-bw 450GB/s --intra-lat 1us --node-bw 400Gbps --node-lat 2us \\
       --rack-bw 200Gbps --rack-lat 5us --size 100MB --json
+  allreduce-lab simulate --algorithm nccl-ring --topology cluster --nodes-per-rack 2 --nics-per-node 8
+  allreduce-lab simulate --algorithm nccl-ring --topology rail --nodes 4 --gpus-per-node 8 --pxn off
 ";
 
 /// Flags as given: `--name value`, `--name=value`, or a bare switch.
@@ -188,7 +201,7 @@ impl Flags {
 }
 
 /// The flags every scenario-taking command knows.
-pub const SCENARIO_FLAGS: [&str; 20] = [
+pub const SCENARIO_FLAGS: [&str; 27] = [
     "algorithm",
     "topology",
     "size",
@@ -208,6 +221,13 @@ pub const SCENARIO_FLAGS: [&str; 20] = [
     "rack-bw",
     "rack-lat",
     "oversubscription",
+    "nics-per-node",
+    "nodes",
+    "nic-bw",
+    "nic-lat",
+    "spine-bw",
+    "spine-lat",
+    "pxn",
     "json",
 ];
 
@@ -230,9 +250,26 @@ pub fn topology_from_flags(f: &Flags) -> Result<TopologySpec, String> {
             rack_bw: f.bandwidth("rack-bw", "200Gbps")?,
             rack_lat_secs: f.duration("rack-lat", "5us")?,
             oversubscription: f.number("oversubscription", "1", 1.0, 64.0)?,
+            nics_per_node: f.count("nics-per-node", 1, MAX_NICS_PER_NODE)?,
+        }),
+        "rail" => Ok(TopologySpec::Rail {
+            nodes: f.count("nodes", 2, MAX_RANKS)?,
+            gpus_per_node: f.count("gpus-per-node", 8, MAX_NICS_PER_NODE)?,
+            intra_bw: f.bandwidth("intra-bw", "450GB/s")?,
+            intra_lat_secs: f.duration("intra-lat", "1us")?,
+            nic_bw: f.bandwidth("nic-bw", "400Gbps")?,
+            nic_lat_secs: f.duration("nic-lat", "2us")?,
+            spine_bw: f.bandwidth("spine-bw", "400Gbps")?,
+            spine_lat_secs: f.duration("spine-lat", "3us")?,
+            oversubscription: f.number("oversubscription", "1", 1.0, 64.0)?,
+            pxn: match f.get("pxn").unwrap_or("on") {
+                "on" => true,
+                "off" => false,
+                other => return Err(format!("--pxn: '{other}' is neither on nor off")),
+            },
         }),
         other => Err(format!(
-            "--topology: unknown kind '{other}'; expected uniform or cluster"
+            "--topology: unknown kind '{other}'; expected uniform, cluster or rail"
         )),
     }
 }
@@ -286,6 +323,9 @@ pub fn simulation_json(scenario: &Scenario, sim: &Simulation) -> Value {
         "algbw_GBps": t.algbw_bytes_per_sec() / 1e9,
         "busbw_GBps": t.busbw_bytes_per_sec() / 1e9,
         "lower_bound_s": t.lower_bound.secs,
+        "lower_bound_latency_s": t.lower_bound.latency_secs,
+        "lower_bound_bandwidth_s": t.lower_bound.bandwidth_secs,
+        "lower_bound_dominant": t.lower_bound.dominant(),
         "lower_bound_kind": t.lower_bound.kind,
         "lower_bound_explained": t.lower_bound.explain(),
         "efficiency": t.efficiency(),
@@ -341,8 +381,10 @@ pub fn simulation_table(sim: &Simulation) -> String {
     out += &format!("  algbw        {}\n", bw(t.algbw_bytes_per_sec()));
     out += &format!("  busbw        {}\n", bw(t.busbw_bytes_per_sec()));
     out += &format!(
-        "  lower bound  {} ({:.1}% of it reached): {}\n",
+        "  lower bound  {} = {} latency + {} bandwidth ({:.1}% of it reached): {}\n",
         format_secs(t.lower_bound.secs),
+        format_secs(t.lower_bound.latency_secs),
+        format_secs(t.lower_bound.bandwidth_secs),
         t.efficiency() * 100.0,
         t.lower_bound.explain()
     );

@@ -61,7 +61,11 @@ fn uniform_ring_json_has_the_documented_fields_and_closed_form_time() {
     let algbw = v["algbw_GBps"].as_f64().unwrap();
     assert!((algbw - s / time / 1e9).abs() < 1e-9);
     assert!((v["busbw_GBps"].as_f64().unwrap() - algbw * 1.75).abs() < 1e-9);
-    assert!((v["lower_bound_s"].as_f64().unwrap() - 1.75 * s / 100e9).abs() < 1e-15);
+    // The bound: one message latency (5 µs) plus 2(N−1)/N × S over the port bandwidth.
+    assert!((v["lower_bound_bandwidth_s"].as_f64().unwrap() - 1.75 * s / 100e9).abs() < 1e-15);
+    assert_eq!(v["lower_bound_latency_s"].as_f64().unwrap(), 5e-6);
+    assert!((v["lower_bound_s"].as_f64().unwrap() - (5e-6 + 1.75 * s / 100e9)).abs() < 1e-15);
+    assert_eq!(v["lower_bound_dominant"], "bandwidth");
     let per_rank = v["per_rank"].as_array().unwrap();
     assert_eq!(per_rank.len(), 8);
     for r in per_rank {
@@ -148,8 +152,11 @@ fn auto_says_what_it_chose_and_why() {
     ]);
     let chosen = v["auto"]["chosen"].as_str().unwrap();
     assert_eq!(v["algorithm"], chosen);
-    assert!(v["auto"]["reason"].as_str().unwrap().contains("fastest"));
-    assert_eq!(v["auto"]["candidates"].as_array().unwrap().len(), 8);
+    assert!(v["auto"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("the fastest of the simulated algorithms"));
+    assert_eq!(v["auto"]["candidates"].as_array().unwrap().len(), 10);
 }
 
 #[test]
@@ -173,7 +180,10 @@ fn bad_input_exits_non_zero_with_one_line_saying_what_is_allowed() {
         (&["simulate", "--algorithm", "bogus"], "ring"),
         (&["simulate", "--size", "12 parsecs"], "unit"),
         (&["simulate", "--latency", "5 lightyears"], "unit"),
-        (&["simulate", "--topology", "torus"], "uniform or cluster"),
+        (
+            &["simulate", "--topology", "torus"],
+            "uniform, cluster or rail",
+        ),
         (&["simulate", "--segments", "0"], "1..256"),
         (&["simulate", "--gamma", "NaN"], "gamma"),
         (&["simulate", "--nope", "1"], "unknown flag"),
@@ -290,4 +300,161 @@ fn speedup_and_sweep_refuse_bad_input_with_one_line() {
         (&["sweep", "--size", "1GB"], "unknown flag"),
     ];
     assert_refused(cases);
+}
+
+#[test]
+fn nics_per_node_and_rail_flags_run_and_report_every_nic_and_the_spine() {
+    // 2 nodes × 8 GPUs with eight 400 Gb/s NICs each: nccl-ring at 8 × 50 GB/s.
+    let v = json(&[
+        "simulate",
+        "--algorithm",
+        "nccl-ring",
+        "--topology",
+        "cluster",
+        "--nodes-per-rack",
+        "2",
+        "--gpus-per-node",
+        "8",
+        "--nics-per-node",
+        "8",
+        "--node-bw",
+        "400Gbps",
+        "--size",
+        "1GiB",
+        "--json",
+    ]);
+    let busbw = v["busbw_GBps"].as_f64().unwrap();
+    assert!((busbw / 400.0 - 1.0).abs() < 0.02, "{busbw}");
+    let links = v["links"].as_array().unwrap();
+    let nics: Vec<_> = links.iter().filter(|l| l["tier"] == "node").collect();
+    assert_eq!(nics.len(), 32);
+    assert!(nics
+        .iter()
+        .any(|l| l["from"] == "node1.nic7" && l["to"] == "rack0"));
+    assert!(nics.iter().all(|l| l["bytes"].as_f64().unwrap() > 0.0));
+    // A rail network: the textbook ring crosses rails between nodes; PXN keeps it off the spine.
+    let rail = |pxn: &str| {
+        json(&[
+            "simulate",
+            "--topology",
+            "rail",
+            "--nodes",
+            "2",
+            "--gpus-per-node",
+            "8",
+            "--nic-bw",
+            "400Gbps",
+            "--spine-bw",
+            "400Gbps",
+            "--pxn",
+            pxn,
+            "--size",
+            "64MiB",
+            "--json",
+        ])
+    };
+    let spine_bytes = |v: &serde_json::Value| -> f64 {
+        v["links"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["tier"] == "rack")
+            .map(|l| l["bytes"].as_f64().unwrap())
+            .sum()
+    };
+    assert_eq!(spine_bytes(&rail("on")), 0.0);
+    let off = rail("off");
+    assert!(spine_bytes(&off) > 0.0);
+    assert!(off["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|l| l["from"] == "rail7" && l["to"] == "spine" && l["bytes"].as_f64().unwrap() > 0.0));
+    assert_eq!(off["scenario"]["topology"]["pxn"], false);
+    // A 1 KB run is latency-bound, and the bound says so.
+    let small = json(&["simulate", "--size", "1KB", "--json"]);
+    assert_eq!(small["lower_bound_dominant"], "latency");
+    assert!(small["efficiency"].as_f64().unwrap() > 0.05);
+}
+
+#[test]
+fn bad_nic_and_rail_values_exit_2_with_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["simulate", "--topology", "cluster", "--nics-per-node", "0"],
+            "1..8",
+        ),
+        (
+            &["simulate", "--topology", "cluster", "--nics-per-node", "9"],
+            "1..8",
+        ),
+        (
+            &[
+                "simulate",
+                "--topology",
+                "cluster",
+                "--nics-per-node",
+                "two",
+            ],
+            "whole number",
+        ),
+        (
+            &[
+                "simulate",
+                "--topology",
+                "cluster",
+                "--gpus-per-node",
+                "4",
+                "--nics-per-node",
+                "8",
+            ],
+            "cannot exceed GPUs per node",
+        ),
+        (
+            &["simulate", "--topology", "rail", "--gpus-per-node", "9"],
+            "1..8",
+        ),
+        (
+            &["simulate", "--topology", "rail", "--nodes", "0"],
+            "1..4096",
+        ),
+        (
+            &["simulate", "--topology", "rail", "--nodes", "1000"],
+            "at most 4096",
+        ),
+        (
+            &["simulate", "--topology", "rail", "--pxn", "maybe"],
+            "neither on nor off",
+        ),
+        (
+            &["simulate", "--topology", "rail", "--nic-bw", "0Gbps"],
+            "positive",
+        ),
+        (
+            &["simulate", "--topology", "rail", "--spine-bw", "fast"],
+            "spine-bw",
+        ),
+        (
+            &["simulate", "--topology", "rail", "--nic-lat", "-1us"],
+            "nic-lat",
+        ),
+        (
+            &["simulate", "--topology", "rail", "--spine-lat", "20s"],
+            "latency",
+        ),
+        (
+            &[
+                "simulate",
+                "--topology",
+                "rail",
+                "--oversubscription",
+                "100",
+            ],
+            "1..64",
+        ),
+    ];
+    assert_refused(cases);
+    for (args, _) in cases {
+        assert_eq!(cli(args).0, 2, "{args:?}");
+    }
 }

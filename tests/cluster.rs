@@ -20,6 +20,7 @@ fn racks(node_gbps: f64, rack_gbps: f64, algorithm: Algorithm, segments: usize) 
             rack_bw: Bandwidth::from_gbits_per_sec(rack_gbps),
             rack_lat_secs: 5e-6,
             oversubscription: 1.0,
+            nics_per_node: 1,
         },
         algorithm,
         size_bytes: 1_000_000_000,

@@ -1,10 +1,11 @@
-//! Invariants over random scenarios: every algorithm, 1..64 ranks, both topologies, random bandwidths
-//! and latencies.
+//! Invariants over random scenarios: every algorithm (NCCL's shapes included), 1..64 ranks, every
+//! topology (uniform, clusters with 1..8 NICs per node, rail-optimized with and without PXN), random
+//! bandwidths and latencies.
 #![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::algorithms::{self, Algorithm};
 use allreduce_lab::sim::run::{run, Run, RunOptions};
-use allreduce_lab::sim::scenario::{simulate, Scenario};
+use allreduce_lab::sim::scenario::{simulate, transfers_on, Scenario};
 use allreduce_lab::sim::topology::Topology;
 use allreduce_lab::sim::topology::TopologySpec;
 use allreduce_lab::sim::units::Bandwidth;
@@ -39,10 +40,11 @@ fn topology() -> impl Strategy<Value = TopologySpec> {
                 latency()
             ),
             prop_oneof![Just(1.0), 1.0f64..4.0],
+            1usize..=8,
         )
-            .prop_filter("at most 64 ranks", |((k, m, g), _, _)| k * m * g <= 64)
+            .prop_filter("at most 64 ranks", |((k, m, g), _, _, _)| k * m * g <= 64)
             .prop_map(
-                |((racks, nodes_per_rack, gpus_per_node), (ib, il, nb, nl, rb, rl), os)| {
+                |((racks, nodes_per_rack, gpus_per_node), (ib, il, nb, nl, rb, rl), os, nics)| {
                     TopologySpec::Cluster {
                         racks,
                         nodes_per_rack,
@@ -54,6 +56,36 @@ fn topology() -> impl Strategy<Value = TopologySpec> {
                         rack_bw: rb,
                         rack_lat_secs: rl,
                         oversubscription: os,
+                        nics_per_node: nics.min(gpus_per_node),
+                    }
+                }
+            ),
+        (
+            (1usize..=8, 1usize..=8),
+            (
+                bandwidth(),
+                latency(),
+                bandwidth(),
+                latency(),
+                bandwidth(),
+                latency()
+            ),
+            prop_oneof![Just(1.0), 1.0f64..4.0],
+            any::<bool>(),
+        )
+            .prop_map(
+                |((nodes, gpus_per_node), (ib, il, nb, nl, sb, sl), os, pxn)| {
+                    TopologySpec::Rail {
+                        nodes,
+                        gpus_per_node,
+                        intra_bw: ib,
+                        intra_lat_secs: il,
+                        nic_bw: nb,
+                        nic_lat_secs: nl,
+                        spine_bw: sb,
+                        spine_lat_secs: sl,
+                        oversubscription: os,
+                        pxn,
                     }
                 }
             ),
@@ -77,6 +109,14 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 gamma_secs_per_byte: gamma,
             },
         )
+        .prop_filter("a run a debug build finishes quickly", small)
+}
+
+/// NCCL's shapes on 64 ranks with 8 channels and 6 slices make 390 000 transfers; keep each case
+/// small enough for a debug build on a busy machine.
+fn small(sc: &Scenario) -> bool {
+    let topo = Topology::new(&sc.topology).unwrap();
+    transfers_on(sc.algorithm, &topo, sc.segments) <= 20_000
 }
 
 proptest! {
@@ -112,6 +152,26 @@ proptest! {
         prop_assert_eq!(t.time_secs.to_bits(), again.trace.time_secs.to_bits());
         prop_assert_eq!(&t.timings, &again.trace.timings);
         prop_assert_eq!(&t.ranks, &again.trace.ranks);
+    }
+
+    #[test]
+    fn the_latency_aware_bound_is_never_above_any_simulated_time(topology in topology(), size in prop_oneof![1u64..4096, 1u64..50_000_000]) {
+        // Small messages make the latency term dominate; every algorithm must still be at or above it.
+        let topo = Topology::new(&topology).unwrap();
+        for alg in Algorithm::CONCRETE {
+            let sc = Scenario { topology: topology.clone(), algorithm: alg, size_bytes: size, segments: 2, gamma_secs_per_byte: 0.0 };
+            if !small(&sc) {
+                continue;
+            }
+            let t = simulate(&sc, false).unwrap().trace;
+            let lb = t.lower_bound;
+            prop_assert_eq!(lb.secs, lb.latency_secs + lb.bandwidth_secs);
+            if topo.ranks() > 1 {
+                prop_assert!(lb.latency_secs >= 0.0 && lb.bandwidth_secs > 0.0);
+            }
+            prop_assert!(t.time_secs >= lb.secs * (1.0 - 1e-9),
+                "{} on {:?}: time {} < bound {:?}", alg, topology, t.time_secs, lb);
+        }
     }
 
     #[test]

@@ -107,6 +107,7 @@ impl Hardware {
             rack_bw: Bandwidth::from_gbits_per_sec(self.rack_gbits_per_sec),
             rack_lat_secs: 5e-6,
             oversubscription: 1.0,
+            nics_per_node: 1,
         }
     }
 }

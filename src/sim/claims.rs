@@ -395,6 +395,7 @@ fn rack_scenario(c: &Conditions, node_gbps: f64, rack_gbps: f64) -> Scenario {
             rack_bw: Bandwidth::from_gbits_per_sec(c.rack_gbits_per_sec.unwrap_or(rack_gbps)),
             rack_lat_secs: 5e-6,
             oversubscription: 1.0,
+            nics_per_node: 1,
         },
         algorithm: Algorithm::Ring,
         size_bytes: c.size_bytes,

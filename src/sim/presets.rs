@@ -100,6 +100,7 @@ impl Preset {
                 rack_bw: Bandwidth::from_gbits_per_sec(self.rack_gbits_per_sec),
                 rack_lat_secs: RACK_LAT_SECS,
                 oversubscription: 1.0,
+                nics_per_node: 1,
             },
             algorithm: Algorithm::Ring,
             size_bytes: SIZE_BYTES,

@@ -13,12 +13,12 @@
 //! assert!(sim.trace.verified());
 //! let auto = sim.auto.unwrap();
 //! assert_eq!(auto.chosen, sim.algorithm);
-//! assert!(auto.reason.contains("fastest"));
+//! assert!(auto.reason.contains("the fastest of the simulated algorithms"));
 //! ```
 
 use super::algorithms::{self, Algorithm, MAX_SEGMENTS};
 use super::run::{run, Run, RunOptions};
-use super::topology::{Topology, TopologySpec};
+use super::topology::{Topology, TopologySpec, MAX_NICS_PER_NODE};
 use super::trace::Trace;
 use serde::{Deserialize, Serialize};
 
@@ -60,8 +60,24 @@ impl std::fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
-/// How many transfers `algorithm` makes with `n` ranks, `g` per node and `k` segments.
+/// How many transfers `algorithm` makes on `topo` with `k` segments.
+pub fn transfers_on(algorithm: Algorithm, topo: &Topology, k: usize) -> usize {
+    transfer_count_with(
+        algorithm,
+        topo.ranks(),
+        topo.gpus_per_node(),
+        k,
+        algorithms::channels(topo),
+    )
+}
+
+/// How many transfers `algorithm` makes with `n` ranks, `g` per node and `k` segments (for NCCL's
+/// shapes, at most: they use one channel per NIC, assumed here to be one per GPU up to 8).
 pub fn transfer_count(algorithm: Algorithm, n: usize, g: usize, k: usize) -> usize {
+    transfer_count_with(algorithm, n, g, k, g.clamp(1, MAX_NICS_PER_NODE))
+}
+
+fn transfer_count_with(algorithm: Algorithm, n: usize, g: usize, k: usize, c: usize) -> usize {
     if n < 2 {
         return 0;
     }
@@ -79,9 +95,11 @@ pub fn transfer_count(algorithm: Algorithm, n: usize, g: usize, k: usize) -> usi
             let m = n / g;
             2 * m * g * (g - 1) + 2 * g * m * (m - 1)
         }
+        Algorithm::NcclRing => c * k * 2 * n * (n - 1),
+        Algorithm::NcclTree => 2 * c * 2 * (n - 1) * k,
         Algorithm::Auto => Algorithm::CONCRETE
             .iter()
-            .map(|&a| transfer_count(a, n, g, k))
+            .map(|&a| transfer_count_with(a, n, g, k, c))
             .sum(),
     }
 }
@@ -109,12 +127,7 @@ impl Scenario {
                 "gamma (reduction cost) must be between 0 and {MAX_GAMMA} seconds per byte"
             )));
         }
-        let count = transfer_count(
-            self.algorithm,
-            topo.ranks(),
-            topo.gpus_per_node(),
-            self.segments,
-        );
+        let count = transfers_on(self.algorithm, &topo, self.segments);
         if count > MAX_TRANSFERS {
             return Err(ScenarioError(format!(
                 "{} on {} ranks would make {count} transfers; the limit is {MAX_TRANSFERS} (use fewer ranks, fewer segments, or another algorithm)",
@@ -210,13 +223,13 @@ pub fn simulate(scenario: &Scenario, details: bool) -> Result<Simulation, Scenar
     let (chosen, best) = candidates[0];
     let reason = match candidates.get(1) {
         Some(&(next, t)) if t.is_finite() && best > 0.0 => format!(
-            "{chosen} is the fastest here: {} vs {} for the runner-up {next} ({:.1}% faster), out of {} algorithms simulated on this scenario",
+            "{chosen} is the fastest of the simulated algorithms here (not NCCL's own choice): {} vs {} for the runner-up {next} ({:.1}% faster), out of {} algorithms simulated on this scenario",
             super::units::format_secs(best),
             super::units::format_secs(t),
             (t / best - 1.0) * 100.0,
             candidates.len()
         ),
-        _ => format!("{chosen} is the fastest here (nothing to exchange)"),
+        _ => format!("{chosen} is the fastest of the simulated algorithms here (nothing to exchange)"),
     };
     Ok(Simulation {
         algorithm: chosen,

@@ -1,23 +1,31 @@
 //! Ranks, the directed links between them and the switches, and routes.
 //!
-//! Two kinds of topology:
+//! Three kinds of topology:
 //! - [`TopologySpec::Uniform`]: N ranks, each with one full-duplex port of bandwidth B per direction to
 //!   an ideal non-blocking switch, latency α per message — the textbook α-β model.
 //! - [`TopologySpec::Cluster`]: racks × nodes per rack × GPUs per node, three tiers each with its own
 //!   bandwidth and latency. Every GPU has an up and a down link to its node switch (NVLink/NVSwitch or
-//!   PCIe), every node an up and a down link to its rack switch (its NICs, IB/RoCE, counted together),
-//!   every rack an up and a down link to the spine. A route goes up to the lowest common switch and
+//!   PCIe); every node has K NICs (1..8), each with an up and a down link of its own to the rack switch
+//!   (IB/RoCE), and a GPU reaches the network through its nearest NIC (GPU l of G uses NIC ⌊l·K/G⌋);
+//!   every rack has an up and a down link to the spine. A route goes up to the lowest common switch and
 //!   down; its latency is the sum of its links' latencies.
+//! - [`TopologySpec::Rail`]: a rail-optimized network as large training clusters are built. N nodes ×
+//!   G GPUs, one NIC per GPU; NIC i of every node plugs into leaf switch ("rail") i, and the leaves are
+//!   joined by a spine with its own bandwidth, latency and oversubscription. Inside a node, GPUs talk
+//!   over NVLink. Between nodes, a GPU sends through its own NIC: on the same rail the message stays on
+//!   the leaf; to another rail it either climbs to the spine and down the other leaf, or — with PXN, as
+//!   NCCL does — first hops over NVLink to the GPU of its own node that sits on the destination's rail
+//!   and leaves through that GPU's NIC, never touching the spine.
 //!
 //! ```
-//! use allreduce_lab::sim::topology::{Topology, TopologySpec, Tier};
+//! use allreduce_lab::sim::topology::{Endpoint, Topology, TopologySpec, Tier};
 //! use allreduce_lab::sim::units::Bandwidth;
 //! let spec = TopologySpec::Cluster {
 //!     racks: 2, nodes_per_rack: 2, gpus_per_node: 4,
 //!     intra_bw: Bandwidth::from_gbytes_per_sec(450.0), intra_lat_secs: 1e-6,
 //!     node_bw: Bandwidth::from_gbits_per_sec(400.0), node_lat_secs: 2e-6,
 //!     rack_bw: Bandwidth::from_gbits_per_sec(200.0), rack_lat_secs: 5e-6,
-//!     oversubscription: 1.0,
+//!     oversubscription: 1.0, nics_per_node: 1,
 //! };
 //! let topo = Topology::new(&spec).unwrap();
 //! assert_eq!(topo.ranks(), 16);
@@ -26,6 +34,20 @@
 //! assert_eq!(route.links().len(), 6);
 //! assert!((route.latency_secs - 16e-6).abs() < 1e-18);
 //! assert_eq!(topo.link(route.links()[2]).tier, Tier::Rack);
+//!
+//! // A rail-optimized cluster: 2 nodes × 4 GPUs, rails of 50 GB/s, with PXN.
+//! let rail = Topology::new(&TopologySpec::Rail {
+//!     nodes: 2, gpus_per_node: 4,
+//!     intra_bw: Bandwidth::from_gbytes_per_sec(450.0), intra_lat_secs: 1e-6,
+//!     nic_bw: Bandwidth::from_gbytes_per_sec(50.0), nic_lat_secs: 2e-6,
+//!     spine_bw: Bandwidth::from_gbytes_per_sec(50.0), spine_lat_secs: 3e-6,
+//!     oversubscription: 1.0, pxn: true,
+//! }).unwrap();
+//! // GPU 1 of node 0 to GPU 2 of node 1: NVLink to GPU 2 of node 0, then rail 2.
+//! let r = rail.route(1, 6);
+//! let tiers: Vec<Tier> = r.links().iter().map(|&l| rail.link(l).tier).collect();
+//! assert_eq!(tiers, [Tier::Gpu, Tier::Gpu, Tier::Node, Tier::Node]);
+//! assert_eq!(rail.link(r.links()[2]).to, Endpoint::Rail(2));
 //! ```
 
 use super::units::Bandwidth;
@@ -59,6 +81,31 @@ pub enum TopologySpec {
         /// The rack uplink carries `rack_bw / oversubscription`. 1 means non-blocking.
         #[serde(default = "one")]
         oversubscription: f64,
+        /// NICs per node, 1..8, at most one per GPU; `node_bw` is each NIC's. Scenarios written
+        /// before NICs per node existed read as 1, and 1 is not written out, so they stay the same.
+        #[serde(default = "one_nic", skip_serializing_if = "is_one_nic")]
+        nics_per_node: usize,
+    },
+    /// A rail-optimized cluster: NIC i of every node on leaf switch i, leaves joined by a spine.
+    Rail {
+        nodes: usize,
+        gpus_per_node: usize,
+        /// GPU ↔ node switch (NVLink), per direction.
+        intra_bw: Bandwidth,
+        intra_lat_secs: f64,
+        /// Each GPU's NIC ↔ its rail's leaf switch, per direction.
+        nic_bw: Bandwidth,
+        nic_lat_secs: f64,
+        /// Each leaf ↔ spine, per direction, before oversubscription.
+        spine_bw: Bandwidth,
+        spine_lat_secs: f64,
+        /// The leaf uplink carries `spine_bw / oversubscription`. 1 means non-blocking.
+        #[serde(default = "one")]
+        oversubscription: f64,
+        /// Traffic between rails hops over NVLink to the right rail first (NCCL's PXN) instead of
+        /// crossing the spine.
+        #[serde(default = "yes")]
+        pxn: bool,
     },
 }
 
@@ -66,15 +113,30 @@ fn one() -> f64 {
     1.0
 }
 
+fn one_nic() -> usize {
+    1
+}
+
+fn is_one_nic(k: &usize) -> bool {
+    *k == 1
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The most NICs a node may have.
+pub const MAX_NICS_PER_NODE: usize = 8;
+
 /// Which tier a link belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Tier {
     /// A GPU's port to its node switch (NVLink/NVSwitch, PCIe); on `uniform`, a rank's port.
     Gpu,
-    /// A node's NICs to its rack switch.
+    /// A NIC to its rack switch (on `rail`: to its rail's leaf switch).
     Node,
-    /// A rack's uplink to the spine.
+    /// A rack's uplink to the spine (on `rail`: a leaf's uplink).
     Rack,
 }
 
@@ -85,8 +147,12 @@ pub enum Endpoint {
     Rank(usize),
     NodeSwitch(usize),
     RackSwitch(usize),
-    /// The spine on `cluster`, the ideal switch on `uniform`.
+    /// The spine on `cluster` and `rail`, the ideal switch on `uniform`.
     Spine,
+    /// NIC `nic` of node `node` (named when a node has more than one, and on `rail`).
+    Nic(usize, usize),
+    /// The leaf switch of rail i on `rail`.
+    Rail(usize),
 }
 
 impl std::fmt::Display for Endpoint {
@@ -96,6 +162,8 @@ impl std::fmt::Display for Endpoint {
             Endpoint::NodeSwitch(n) => write!(f, "node{n}"),
             Endpoint::RackSwitch(k) => write!(f, "rack{k}"),
             Endpoint::Spine => write!(f, "spine"),
+            Endpoint::Nic(n, k) => write!(f, "node{n}.nic{k}"),
+            Endpoint::Rail(i) => write!(f, "rail{i}"),
         }
     }
 }
@@ -141,6 +209,8 @@ pub struct Topology {
     ranks: usize,
     gpus_per_node: usize,
     nodes_per_rack: usize,
+    /// NICs per node (1 on `uniform`, G on `rail`).
+    nics_per_node: usize,
     links: Vec<Link>,
 }
 
@@ -163,6 +233,29 @@ fn check_lat(name: &str, secs: f64) -> Result<(), TopologyError> {
     if !(secs.is_finite() && (0.0..=10.0).contains(&secs)) {
         return Err(TopologyError(format!(
             "{name} must be a latency between 0 and 10 s, e.g. 5us"
+        )));
+    }
+    Ok(())
+}
+
+fn check_oversubscription(x: f64) -> Result<(), TopologyError> {
+    if !(x.is_finite() && (1.0..=64.0).contains(&x)) {
+        return Err(TopologyError(
+            "oversubscription must be between 1 (non-blocking) and 64".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn check_nics(k: usize, gpus_per_node: usize) -> Result<(), TopologyError> {
+    if !(1..=MAX_NICS_PER_NODE).contains(&k) {
+        return Err(TopologyError(format!(
+            "NICs per node must be between 1 and {MAX_NICS_PER_NODE}, got {k}"
+        )));
+    }
+    if k > gpus_per_node {
+        return Err(TopologyError(format!(
+            "NICs per node ({k}) cannot exceed GPUs per node ({gpus_per_node}): each GPU uses its nearest NIC"
         )));
     }
     Ok(())
@@ -209,6 +302,7 @@ impl Topology {
                     ranks,
                     gpus_per_node: ranks,
                     nodes_per_rack: 1,
+                    nics_per_node: 1,
                     links,
                 })
             }
@@ -223,6 +317,7 @@ impl Topology {
                 rack_bw,
                 rack_lat_secs,
                 oversubscription,
+                nics_per_node,
             } => {
                 for (name, v) in [
                     ("racks", racks),
@@ -250,15 +345,21 @@ impl Topology {
                 check_lat("intra-node latency", intra_lat_secs)?;
                 check_lat("node latency", node_lat_secs)?;
                 check_lat("rack latency", rack_lat_secs)?;
-                if !(oversubscription.is_finite() && (1.0..=64.0).contains(&oversubscription)) {
-                    return Err(TopologyError(
-                        "oversubscription must be between 1 (non-blocking) and 64".into(),
-                    ));
-                }
+                check_oversubscription(oversubscription)?;
+                check_nics(nics_per_node, gpus_per_node)?;
+                let k = nics_per_node;
                 let nodes = racks * nodes_per_rack;
                 let uplink =
                     Bandwidth::from_bytes_per_sec(rack_bw.bytes_per_sec() / oversubscription);
-                // Layout: [gpu up × N][gpu down × N][node up × M][node down × M][rack up × K][rack down × K]
+                // One NIC per node keeps the node switch as its end (and every earlier report as it was).
+                let nic = |n: usize, i: usize| {
+                    if k == 1 {
+                        Endpoint::NodeSwitch(n)
+                    } else {
+                        Endpoint::Nic(n, i)
+                    }
+                };
+                // Layout: [gpu up × N][gpu down × N][nic up × M·K][nic down × M·K][rack up × R][rack down × R]
                 for r in 0..ranks {
                     links.push(Link {
                         from: Endpoint::Rank(r),
@@ -277,19 +378,19 @@ impl Topology {
                         latency_secs: intra_lat_secs,
                     });
                 }
-                for n in 0..nodes {
+                for j in 0..nodes * k {
                     links.push(Link {
-                        from: Endpoint::NodeSwitch(n),
-                        to: Endpoint::RackSwitch(n / nodes_per_rack),
+                        from: nic(j / k, j % k),
+                        to: Endpoint::RackSwitch(j / k / nodes_per_rack),
                         tier: Tier::Node,
                         bandwidth: node_bw,
                         latency_secs: node_lat_secs,
                     });
                 }
-                for n in 0..nodes {
+                for j in 0..nodes * k {
                     links.push(Link {
-                        from: Endpoint::RackSwitch(n / nodes_per_rack),
-                        to: Endpoint::NodeSwitch(n),
+                        from: Endpoint::RackSwitch(j / k / nodes_per_rack),
+                        to: nic(j / k, j % k),
                         tier: Tier::Node,
                         bandwidth: node_bw,
                         latency_secs: node_lat_secs,
@@ -318,6 +419,109 @@ impl Topology {
                     ranks,
                     gpus_per_node,
                     nodes_per_rack,
+                    nics_per_node: k,
+                    links,
+                })
+            }
+            TopologySpec::Rail {
+                nodes,
+                gpus_per_node,
+                intra_bw,
+                intra_lat_secs,
+                nic_bw,
+                nic_lat_secs,
+                spine_bw,
+                spine_lat_secs,
+                oversubscription,
+                pxn: _,
+            } => {
+                if !(1..=MAX_RANKS).contains(&nodes) {
+                    return Err(TopologyError(format!(
+                        "nodes must be between 1 and {MAX_RANKS}, got {nodes}"
+                    )));
+                }
+                if !(1..=MAX_NICS_PER_NODE).contains(&gpus_per_node) {
+                    return Err(TopologyError(format!(
+                        "GPUs per node on a rail network must be between 1 and {MAX_NICS_PER_NODE} (one NIC, one rail each), got {gpus_per_node}"
+                    )));
+                }
+                let ranks = nodes
+                    .checked_mul(gpus_per_node)
+                    .filter(|&n| n <= MAX_RANKS)
+                    .ok_or_else(|| {
+                        TopologyError(format!("nodes × GPUs per node must be at most {MAX_RANKS}"))
+                    })?;
+                check_bw("intra-node bandwidth", intra_bw)?;
+                check_bw("NIC bandwidth", nic_bw)?;
+                check_bw("spine bandwidth", spine_bw)?;
+                check_lat("intra-node latency", intra_lat_secs)?;
+                check_lat("NIC latency", nic_lat_secs)?;
+                check_lat("spine latency", spine_lat_secs)?;
+                check_oversubscription(oversubscription)?;
+                let g = gpus_per_node;
+                let uplink =
+                    Bandwidth::from_bytes_per_sec(spine_bw.bytes_per_sec() / oversubscription);
+                // Layout: [gpu up × N][gpu down × N][nic up × N][nic down × N][leaf up × G][leaf down × G]
+                for r in 0..ranks {
+                    links.push(Link {
+                        from: Endpoint::Rank(r),
+                        to: Endpoint::NodeSwitch(r / g),
+                        tier: Tier::Gpu,
+                        bandwidth: intra_bw,
+                        latency_secs: intra_lat_secs,
+                    });
+                }
+                for r in 0..ranks {
+                    links.push(Link {
+                        from: Endpoint::NodeSwitch(r / g),
+                        to: Endpoint::Rank(r),
+                        tier: Tier::Gpu,
+                        bandwidth: intra_bw,
+                        latency_secs: intra_lat_secs,
+                    });
+                }
+                for r in 0..ranks {
+                    links.push(Link {
+                        from: Endpoint::Nic(r / g, r % g),
+                        to: Endpoint::Rail(r % g),
+                        tier: Tier::Node,
+                        bandwidth: nic_bw,
+                        latency_secs: nic_lat_secs,
+                    });
+                }
+                for r in 0..ranks {
+                    links.push(Link {
+                        from: Endpoint::Rail(r % g),
+                        to: Endpoint::Nic(r / g, r % g),
+                        tier: Tier::Node,
+                        bandwidth: nic_bw,
+                        latency_secs: nic_lat_secs,
+                    });
+                }
+                for i in 0..g {
+                    links.push(Link {
+                        from: Endpoint::Rail(i),
+                        to: Endpoint::Spine,
+                        tier: Tier::Rack,
+                        bandwidth: uplink,
+                        latency_secs: spine_lat_secs,
+                    });
+                }
+                for i in 0..g {
+                    links.push(Link {
+                        from: Endpoint::Spine,
+                        to: Endpoint::Rail(i),
+                        tier: Tier::Rack,
+                        bandwidth: uplink,
+                        latency_secs: spine_lat_secs,
+                    });
+                }
+                Ok(Topology {
+                    spec: spec.clone(),
+                    ranks,
+                    gpus_per_node: g,
+                    nodes_per_rack: nodes,
+                    nics_per_node: g,
                     links,
                 })
             }
@@ -352,6 +556,22 @@ impl Topology {
     pub fn is_uniform(&self) -> bool {
         matches!(self.spec, TopologySpec::Uniform { .. })
     }
+    /// Whether this is a rail-optimized network.
+    pub fn is_rail(&self) -> bool {
+        matches!(self.spec, TopologySpec::Rail { .. })
+    }
+    /// NICs per node: 1 on `uniform`, K on `cluster`, one per GPU on `rail`.
+    pub fn nics_per_node(&self) -> usize {
+        self.nics_per_node
+    }
+    /// Which of its node's NICs a GPU uses: the nearest, ⌊l·K/G⌋ for local index l (on `rail`, its own).
+    pub fn nic_of(&self, rank: usize) -> usize {
+        (rank % self.gpus_per_node) * self.nics_per_node / self.gpus_per_node
+    }
+    /// The first GPU of a node (its local index) whose nearest NIC is `nic`.
+    pub fn first_gpu_of_nic(&self, nic: usize) -> usize {
+        (nic * self.gpus_per_node).div_ceil(self.nics_per_node)
+    }
     pub fn links(&self) -> &[Link] {
         &self.links
     }
@@ -373,21 +593,46 @@ impl Topology {
             links[len] = id as u32;
             len += 1;
         };
-        push(src);
-        if self.is_uniform() || self.node_of(src) == self.node_of(dst) {
-            push(n + dst);
-        } else {
-            let m = self.nodes();
-            let (ns, nd) = (self.node_of(src), self.node_of(dst));
-            push(2 * n + ns);
-            let (ks, kd) = (self.rack_of(src), self.rack_of(dst));
-            if ks != kd {
-                let k = self.racks();
-                push(2 * n + 2 * m + ks);
-                push(2 * n + 2 * m + k + kd);
+        let (ns, nd) = (self.node_of(src), self.node_of(dst));
+        if let TopologySpec::Rail { pxn, .. } = self.spec {
+            let g = self.gpus_per_node;
+            let (rs, rd) = (src % g, dst % g);
+            if ns == nd {
+                push(src);
+                push(n + dst);
+            } else if rs == rd {
+                push(2 * n + src);
+                push(3 * n + dst);
+            } else if pxn {
+                // NVLink to the GPU of this node on the destination's rail, then that rail.
+                let relay = ns * g + rd;
+                push(src);
+                push(n + relay);
+                push(2 * n + relay);
+                push(3 * n + dst);
+            } else {
+                push(2 * n + src);
+                push(4 * n + rs);
+                push(4 * n + g + rd);
+                push(3 * n + dst);
             }
-            push(2 * n + m + nd);
-            push(n + dst);
+        } else {
+            push(src);
+            if self.is_uniform() || ns == nd {
+                push(n + dst);
+            } else {
+                let k = self.nics_per_node;
+                let m = self.nodes() * k;
+                push(2 * n + ns * k + self.nic_of(src));
+                let (ks, kd) = (self.rack_of(src), self.rack_of(dst));
+                if ks != kd {
+                    let r = self.racks();
+                    push(2 * n + 2 * m + ks);
+                    push(2 * n + 2 * m + r + kd);
+                }
+                push(2 * n + m + nd * k + self.nic_of(dst));
+                push(n + dst);
+            }
         }
         let latency_secs = links[..len]
             .iter()

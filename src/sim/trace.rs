@@ -3,7 +3,7 @@
 
 use super::network::RateChange;
 use super::schedule::{Schedule, Transfer};
-use super::topology::{Endpoint, Route, Tier, Topology, TopologySpec};
+use super::topology::{Endpoint, Route, Tier, Topology};
 use serde::Serialize;
 
 /// When one transfer moved.
@@ -40,86 +40,164 @@ pub struct LinkReport {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BoundKind {
-    /// Every rank's port: 2(N−1)·S over the sum of the ranks' injection bandwidths.
+    /// Every rank's ports: 2(N−1)·S over the sum of the bandwidths by which data leave the ranks.
     Injection,
-    /// The node↔rack tier: 2(M−1)·S over the M nodes' NIC bandwidth.
+    /// The NIC tier: 2(M−1)·S over the M nodes' NIC bandwidth.
     NodeTier,
     /// The rack↔spine tier: 2(K−1)·S over the K racks' uplink bandwidth.
     RackTier,
 }
 
-/// The time no allreduce algorithm can beat on this topology, from bandwidth alone.
+/// Which of a bound's two terms is the larger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoundTerm {
+    /// The message latency any allreduce must wait before its first byte crosses the cut.
+    Latency,
+    /// The bytes that must cross the cut, over its bandwidth.
+    Bandwidth,
+}
+
+/// The time no allreduce algorithm can beat on this topology: for the tightest cut, the latency
+/// of the quickest message across it plus the bytes that must cross it over its bandwidth.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct LowerBound {
+    /// `latency_secs + bandwidth_secs`.
     pub secs: f64,
     pub kind: BoundKind,
+    /// One message latency: the shortest route across the cut. Nothing crosses a cut before a
+    /// message has waited its route's latency.
+    pub latency_secs: f64,
+    /// The bytes that must cross the cut over the cut's total bandwidth.
+    pub bandwidth_secs: f64,
 }
 
 impl LowerBound {
+    /// The larger term (ties: bandwidth).
+    pub fn dominant(&self) -> BoundTerm {
+        if self.latency_secs > self.bandwidth_secs {
+            BoundTerm::Latency
+        } else {
+            BoundTerm::Bandwidth
+        }
+    }
+
     /// A sentence saying where the bound comes from.
     pub fn explain(&self) -> &'static str {
-        match self.kind {
-            BoundKind::Injection => {
-                "every rank must send and receive 2(N−1)/N × S in total: 2(N−1)·S over the sum of the ranks' port bandwidths"
+        match (self.kind, self.dominant()) {
+            (BoundKind::Injection, BoundTerm::Bandwidth) => {
+                "bandwidth dominates: every rank must send and receive 2(N−1)/N × S in total, 2(N−1)·S over the sum of the ranks' port bandwidths, after one message latency"
             }
-            BoundKind::NodeTier => {
-                "the nodes' NICs are the tighter cut: the nodes together must exchange 2(M−1)·S over M NICs"
+            (BoundKind::Injection, BoundTerm::Latency) => {
+                "latency dominates: at least one message latency between ranks, plus 2(N−1)·S over the sum of the ranks' port bandwidths"
             }
-            BoundKind::RackTier => {
-                "the racks' uplinks are the tighter cut: the racks together must exchange 2(K−1)·S over K uplinks"
+            (BoundKind::NodeTier, BoundTerm::Bandwidth) => {
+                "bandwidth dominates: the nodes' NICs are the tighter cut, the nodes together must exchange 2(M−1)·S over their NICs, after one message latency between nodes"
+            }
+            (BoundKind::NodeTier, BoundTerm::Latency) => {
+                "latency dominates: at least one message latency between nodes, plus 2(M−1)·S over the nodes' NICs"
+            }
+            (BoundKind::RackTier, BoundTerm::Bandwidth) => {
+                "bandwidth dominates: the racks' uplinks are the tighter cut, the racks together must exchange 2(K−1)·S over K uplinks, after one message latency between racks"
+            }
+            (BoundKind::RackTier, BoundTerm::Latency) => {
+                "latency dominates: at least one message latency between racks, plus 2(K−1)·S over K uplinks"
             }
         }
     }
 }
 
-/// The bandwidth lower bound of an allreduce of `size_bytes` per rank on `topo`.
+/// The lower bound of an allreduce of `size_bytes` per rank on `topo`: latency and bandwidth.
 ///
-/// An allreduce among P parties moves at least 2(P−1)·S bytes out of them in total; applied to the
-/// ranks and to each tier's units (nodes, racks) it gives one bound per tier; the largest wins.
+/// An allreduce among P parties moves at least 2(P−1)·S bytes out of them in total. Applied to the
+/// ranks (over every link by which data leave a rank) and to each tier's units (nodes, racks: over
+/// their NICs and uplinks) it gives one cut per tier. No byte crosses a cut before a message has
+/// waited the latency of a route across it, so each cut's bound is that latency plus its bytes over
+/// its bandwidth; the largest wins.
+///
+/// The latency term is one message latency, not ⌈log₂N⌉: ranks here send and receive many messages
+/// at once, and an allreduce in which every rank sends its whole buffer straight to every other
+/// needs a single one (the ⌈log₂N⌉ bound holds where a rank talks to one peer at a time).
 ///
 /// ```
 /// use allreduce_lab::sim::{topology::*, trace::*, units::Bandwidth};
 /// let topo = Topology::new(&TopologySpec::Uniform {
 ///     ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 }).unwrap();
 /// let lb = lower_bound(&topo, 1_000_000_000);
-/// // 2(N−1)/N × S / B = 1.75 × 1 GB / 100 GB/s
-/// assert!((lb.secs - 0.0175).abs() < 1e-15);
-/// assert_eq!(lb.kind, BoundKind::Injection);
+/// // 2(N−1)/N × S / B = 1.75 × 1 GB / 100 GB/s, after α = 5 µs
+/// assert!((lb.bandwidth_secs - 0.0175).abs() < 1e-15);
+/// assert_eq!(lb.latency_secs, 5e-6);
+/// assert_eq!(lb.secs, lb.latency_secs + lb.bandwidth_secs);
+/// assert_eq!((lb.kind, lb.dominant()), (BoundKind::Injection, BoundTerm::Bandwidth));
+/// // 1 KB: the latency dominates.
+/// assert_eq!(lower_bound(&topo, 1000).dominant(), BoundTerm::Latency);
 /// ```
 pub fn lower_bound(topo: &Topology, size_bytes: u64) -> LowerBound {
     let s = size_bytes as f64;
     let n = topo.ranks();
-    let injection: f64 = (0..n)
-        .map(|r| topo.injection_bandwidth(r).bytes_per_sec())
-        .sum();
-    let mut best = LowerBound {
-        secs: 2.0 * (n as f64 - 1.0) * s / injection,
+    let zero = LowerBound {
+        secs: 0.0,
         kind: BoundKind::Injection,
+        latency_secs: 0.0,
+        bandwidth_secs: 0.0,
     };
-    if let TopologySpec::Cluster { .. } = topo.spec() {
-        for (tier, kind, units) in [
-            (Tier::Node, BoundKind::NodeTier, topo.nodes()),
-            (Tier::Rack, BoundKind::RackTier, topo.racks()),
-        ] {
+    if n < 2 {
+        return zero;
+    }
+    // Every rank is alike, so the quickest route across a cut starts at rank 0.
+    let quickest = |crosses: &dyn Fn(usize) -> bool| {
+        (1..n)
+            .filter(|&d| crosses(d))
+            .map(|d| topo.route(0, d).latency_secs)
+            .fold(f64::INFINITY, f64::min)
+    };
+    let capacity = |leaves: &dyn Fn(&super::topology::Link) -> bool| -> f64 {
+        topo.links()
+            .iter()
+            .filter(|l| leaves(l))
+            .map(|l| l.bandwidth.bytes_per_sec())
+            .sum()
+    };
+    // Data leave a rank by its port, and on `rail` also by its own NIC.
+    let injection = capacity(&|l| {
+        matches!(l.from, Endpoint::Rank(_))
+            || (topo.is_rail() && l.tier == Tier::Node && matches!(l.to, Endpoint::Rail(_)))
+    });
+    let cut = |kind, units: usize, cap: f64, lat: f64| {
+        let bandwidth_secs = 2.0 * (units as f64 - 1.0) * s / cap;
+        LowerBound {
+            secs: lat + bandwidth_secs,
+            kind,
+            latency_secs: lat,
+            bandwidth_secs,
+        }
+    };
+    let mut best = cut(BoundKind::Injection, n, injection, quickest(&|_| true));
+    if !topo.is_uniform() {
+        let tiers: [(BoundKind, usize, f64, f64); 2] = [
+            (
+                BoundKind::NodeTier,
+                topo.nodes(),
+                capacity(&|l| {
+                    l.tier == Tier::Node
+                        && matches!(l.to, Endpoint::RackSwitch(_) | Endpoint::Rail(_))
+                }),
+                quickest(&|d| topo.node_of(d) != 0),
+            ),
+            (
+                BoundKind::RackTier,
+                topo.racks(),
+                capacity(&|l| l.tier == Tier::Rack && l.to == Endpoint::Spine),
+                quickest(&|d| topo.rack_of(d) != 0),
+            ),
+        ];
+        for (kind, units, cap, lat) in tiers {
             if units < 2 {
                 continue;
             }
-            // The up-links of this tier: one per unit.
-            let up: f64 = topo
-                .links()
-                .iter()
-                .filter(|l| {
-                    l.tier == tier
-                        && match tier {
-                            Tier::Node => matches!(l.to, Endpoint::RackSwitch(_)),
-                            _ => l.to == Endpoint::Spine,
-                        }
-                })
-                .map(|l| l.bandwidth.bytes_per_sec())
-                .sum();
-            let secs = 2.0 * (units as f64 - 1.0) * s / up;
-            if secs > best.secs {
-                best = LowerBound { secs, kind };
+            let b = cut(kind, units, cap, lat);
+            if b.secs > best.secs {
+                best = b;
             }
         }
     }

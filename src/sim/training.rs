@@ -178,10 +178,34 @@ pub fn resize(topology: &TopologySpec, gpus: usize) -> Option<TopologySpec> {
                 racks: r,
                 nodes_per_rack: n,
                 gpus_per_node: p,
+                nics_per_node: k,
                 ..
             } = &mut t
             {
                 *r = racks;
+                *n = nodes;
+                *p = per_node;
+                // A part of a node keeps at most one NIC per GPU.
+                *k = (*k).min(per_node);
+            }
+            Some(t)
+        }
+        TopologySpec::Rail { gpus_per_node, .. } => {
+            let g = *gpus_per_node;
+            let (nodes, per_node) = if gpus <= g {
+                (1, gpus)
+            } else if gpus % g == 0 {
+                (gpus / g, g)
+            } else {
+                return None;
+            };
+            let mut t = topology.clone();
+            if let TopologySpec::Rail {
+                nodes: n,
+                gpus_per_node: p,
+                ..
+            } = &mut t
+            {
                 *n = nodes;
                 *p = per_node;
             }
@@ -312,6 +336,7 @@ mod tests {
             rack_bw: Bandwidth::from_gbits_per_sec(400.0),
             rack_lat_secs: 5e-6,
             oversubscription: 1.0,
+            nics_per_node: 1,
         };
         let shape = |n| match resize(&t, n) {
             Some(TopologySpec::Cluster {

@@ -130,6 +130,8 @@ pub fn algorithm_label(lang: Lang, a: crate::sim::algorithms::Algorithm) -> &'st
         A::RecursiveDoubling => Key::AlgRecursiveDoubling,
         A::Rabenseifner => Key::AlgRabenseifner,
         A::Hierarchical => Key::AlgHierarchical,
+        A::NcclRing => Key::AlgNcclRing,
+        A::NcclTree => Key::AlgNcclTree,
         A::Auto => Key::AlgAuto,
     };
     tr(lang, key)
@@ -158,6 +160,18 @@ pub fn bound_explain(lang: Lang, kind: crate::sim::trace::BoundKind) -> &'static
             B::Injection => Key::BoundInjection,
             B::NodeTier => Key::BoundNode,
             B::RackTier => Key::BoundRack,
+        },
+    )
+}
+
+/// The larger term of a lower bound, in `lang`.
+pub fn bound_term(lang: Lang, term: crate::sim::trace::BoundTerm) -> &'static str {
+    use crate::sim::trace::BoundTerm as T;
+    tr(
+        lang,
+        match term {
+            T::Latency => Key::BoundTermLatency,
+            T::Bandwidth => Key::BoundTermBandwidth,
         },
     )
 }
@@ -484,12 +498,14 @@ strings! {
     LowerBoundLabel => "lower bound", "下界";
     LowerBoundRun => "{0} · run at {1} of it", "{0} · 实际达到下界的 {1}";
     Result => "result", "结果";
-    LowerBoundIs => "Lower bound: {0}.", "下界：{0}。";
+    LowerBoundIs => "Lower bound: {0} latency + {1} bandwidth, {2} dominates. {3}; and nothing crosses before one message latency (one, not ⌈log₂N⌉: ranks here send to many peers at once).", "下界：{0} 延迟 + {1} 带宽，{2}占主导。{3}；且一条消息的延迟过去之前没有数据能通过（是一条而非 ⌈log₂N⌉ 条：这里的进程可同时向多个对端发送）。";
+    BoundTermLatency => "latency", "延迟";
+    BoundTermBandwidth => "bandwidth", "带宽";
     BoundInjection => "every rank must send and receive 2(N−1)/N × S in total: 2(N−1)·S over the sum of the ranks' port bandwidths", "每个进程总共必须收发 2(N−1)/N × S：即 2(N−1)·S 除以所有进程端口带宽之和";
-    BoundNode => "the nodes' NICs are the tighter cut: the nodes together must exchange 2(M−1)·S over M NICs", "节点网卡是更紧的割：M 个节点之间必须经 M 块网卡交换 2(M−1)·S";
+    BoundNode => "the nodes' NICs are the tighter cut: the nodes together must exchange 2(M−1)·S over their NICs", "节点网卡是更紧的割：M 个节点之间必须经各自的网卡交换 2(M−1)·S";
     BoundRack => "the racks' uplinks are the tighter cut: the racks together must exchange 2(K−1)·S over K uplinks", "机柜上行链路是更紧的割：K 个机柜之间必须经 K 条上行链路交换 2(K−1)·S";
-    AutoFastest => "{0} is the fastest here: {1} vs {2} for the runner-up {3} ({4} faster), out of {5} algorithms simulated on this scenario", "{0} 在这里最快：{1}，第二名 {3} 为 {2}（快 {4}），共在此场景上模拟了 {5} 种算法";
-    AutoNothing => "{0} is the fastest here (nothing to exchange)", "{0} 在这里最快（没有数据要交换）";
+    AutoFastest => "{0} is the fastest of the simulated algorithms here (not NCCL's own choice): {1} vs {2} for the runner-up {3} ({4} faster), out of {5} algorithms simulated on this scenario", "{0} 是这里模拟的算法中最快的（并非 NCCL 自己的选择）：{1}，第二名 {3} 为 {2}（快 {4}），共在此场景上模拟了 {5} 种算法";
+    AutoNothing => "{0} is the fastest of the simulated algorithms here (nothing to exchange)", "{0} 是这里模拟的算法中最快的（没有数据要交换）";
     RankSent => "Per rank, sent: {0} to {1}", "每个进程发送：{0} 到 {1}";
     RankSentCompare => " (ring: 2(N−1)/N × S = {0}; a flat tree's root: (N−1) × S = {1}).", "（环形：2(N−1)/N × S = {0}；扁平树的根节点：(N−1) × S = {1}）。";
     BusiestLink => "Busiest link: {0} carried {1}, busy {2} of the run.", "最忙的链路：{0}，传输了 {1}，运行中 {2} 的时间在忙。";
@@ -538,6 +554,8 @@ strings! {
     AlgRecursiveDoubling => "recursive-doubling", "递归倍增";
     AlgRabenseifner => "rabenseifner", "Rabenseifner 算法";
     AlgHierarchical => "hierarchical", "分层";
+    AlgNcclRing => "nccl-ring", "NCCL 环";
+    AlgNcclTree => "nccl-tree", "NCCL 树";
     AlgAuto => "auto", "自动";
     ChangeHardware => "hardware {0} instead of {1}", "硬件改为 {0}（原为 {1}）";
     ChangeNic => "node NICs {0} Gbps instead of {1} Gbps", "节点网卡改为 {0} Gbps（原为 {1} Gbps）";

@@ -460,6 +460,8 @@ pub fn link_name(topo: &Topology, link: usize) -> String {
         Endpoint::RackSwitch(k) => format!("rack {k}"),
         Endpoint::Spine if topo.is_uniform() => "switch".to_string(),
         Endpoint::Spine => "spine".to_string(),
+        Endpoint::Nic(n, k) => format!("node {n} NIC {k}"),
+        Endpoint::Rail(i) => format!("rail {i}"),
     };
     format!("{} → {}", name(l.from), name(l.to))
 }
@@ -482,6 +484,7 @@ mod tests {
             rack_bw: Bandwidth::from_gbits_per_sec(200.0),
             rack_lat_secs: 5e-6,
             oversubscription: 1.0,
+            nics_per_node: 1,
         })
         .unwrap()
     }

@@ -142,12 +142,17 @@ pub fn cluster_shape(
     (nodes / npr, npr, g)
 }
 
-/// Uniform (one ideal switch, the α-β model) or a cluster of racks, nodes and GPUs.
+/// Uniform (one ideal switch, the α-β model), a cluster of racks, nodes and GPUs, or a
+/// rail-optimized network (one NIC per GPU, rail i joins GPU i of every node).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TopologyKind {
     Uniform,
     Cluster,
+    Rail,
 }
+
+/// NICs per node the menu offers (cluster).
+pub const NICS_PER_NODE: [usize; 4] = [1, 2, 4, 8];
 
 /// The tiers in menu order, with their display names.
 pub const TIERS: [(Tier, &str, &str); 3] = [
@@ -170,6 +175,10 @@ pub struct Controls {
     pub latency_ns: [u64; 3],
     pub size_bytes: u64,
     pub segments: usize,
+    /// Cluster: NICs per node (at most the GPUs per node the run uses).
+    pub nics_per_node: usize,
+    /// Rail: traffic between rails hops over NVLink first (PXN) instead of crossing the spine.
+    pub pxn: bool,
 }
 
 impl Default for Controls {
@@ -243,6 +252,7 @@ impl Controls {
                 node_lat_secs,
                 rack_bw,
                 rack_lat_secs,
+                nics_per_node,
                 ..
             } => Controls {
                 kind: TopologyKind::Cluster,
@@ -254,6 +264,32 @@ impl Controls {
                 latency_ns: [ns(intra_lat_secs), ns(node_lat_secs), ns(rack_lat_secs)],
                 size_bytes: scenario.size_bytes,
                 segments: scenario.segments,
+                nics_per_node,
+                pxn: true,
+            },
+            TopologySpec::Rail {
+                nodes,
+                gpus_per_node,
+                intra_bw,
+                intra_lat_secs,
+                nic_bw,
+                nic_lat_secs,
+                spine_bw,
+                spine_lat_secs,
+                pxn,
+                ..
+            } => Controls {
+                kind: TopologyKind::Rail,
+                algorithm: scenario.algorithm,
+                gpus: nodes * gpus_per_node,
+                gpus_per_node,
+                nodes_per_rack: 2,
+                bandwidth_mbps: [mbps(intra_bw), mbps(nic_bw), mbps(spine_bw)],
+                latency_ns: [ns(intra_lat_secs), ns(nic_lat_secs), ns(spine_lat_secs)],
+                size_bytes: scenario.size_bytes,
+                segments: scenario.segments,
+                nics_per_node: 1,
+                pxn,
             },
             TopologySpec::Uniform {
                 ranks,
@@ -269,6 +305,8 @@ impl Controls {
                 latency_ns: [ns(latency_secs); 3],
                 size_bytes: scenario.size_bytes,
                 segments: scenario.segments,
+                nics_per_node: 1,
+                pxn: true,
             },
         }
     }
@@ -276,6 +314,18 @@ impl Controls {
     /// (racks, nodes per rack, GPUs per node) as the simulation will use them.
     pub fn shape(&self) -> (usize, usize, usize) {
         cluster_shape(self.gpus, self.gpus_per_node, self.nodes_per_rack)
+    }
+
+    /// (nodes, GPUs per node) of a rail network: GPUs per node (one rail each) reduced to the
+    /// largest divisor of the GPU count that fits, at most 8.
+    pub fn rail_shape(&self) -> (usize, usize) {
+        let g = gcd(self.gpus.max(1), self.gpus_per_node.clamp(1, 8));
+        (self.gpus.max(1) / g, g)
+    }
+
+    /// NICs per node as the run uses them: at most one per GPU of a node.
+    pub fn effective_nics(&self) -> usize {
+        self.nics_per_node.clamp(1, self.shape().2)
     }
 
     /// The segments the run uses: the chosen ones, within [`max_segments`].
@@ -310,10 +360,28 @@ impl Controls {
                     );
                     flag(&format!("{tier}-lat"), latency_flag(self.latency_ns[i]));
                 }
+                let k = self.effective_nics();
+                if k > 1 {
+                    flag("nics-per-node", k.to_string());
+                }
+            }
+            TopologyKind::Rail => {
+                let (nodes, g) = self.rail_shape();
+                flag("topology", "rail".into());
+                flag("nodes", nodes.to_string());
+                flag("gpus-per-node", g.to_string());
+                for (i, tier) in ["intra", "nic", "spine"].iter().enumerate() {
+                    flag(
+                        &format!("{tier}-bw"),
+                        bandwidth_flag(self.bandwidth_mbps[i]),
+                    );
+                    flag(&format!("{tier}-lat"), latency_flag(self.latency_ns[i]));
+                }
+                flag("pxn", if self.pxn { "on" } else { "off" }.into());
             }
         }
         flag("size", self.size_bytes.to_string());
-        if algorithm.is_tree() {
+        if algorithm.pipelines() {
             flag("segments", self.effective_segments().to_string());
         }
         args
@@ -351,6 +419,22 @@ impl Controls {
                     rack_bw: bw(2)?,
                     rack_lat_secs: lat(2)?,
                     oversubscription: 1.0,
+                    nics_per_node: self.effective_nics(),
+                }
+            }
+            TopologyKind::Rail => {
+                let (nodes, gpus_per_node) = self.rail_shape();
+                TopologySpec::Rail {
+                    nodes,
+                    gpus_per_node,
+                    intra_bw: bw(0)?,
+                    intra_lat_secs: lat(0)?,
+                    nic_bw: bw(1)?,
+                    nic_lat_secs: lat(1)?,
+                    spine_bw: bw(2)?,
+                    spine_lat_secs: lat(2)?,
+                    oversubscription: 1.0,
+                    pxn: self.pxn,
                 }
             }
         };
@@ -358,7 +442,7 @@ impl Controls {
             topology,
             algorithm,
             size_bytes: parse_size(&self.size_bytes.to_string()).map_err(|e| e.0)?,
-            segments: if algorithm.is_tree() {
+            segments: if algorithm.pipelines() {
                 self.effective_segments()
             } else {
                 1

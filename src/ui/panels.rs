@@ -3,8 +3,8 @@
 
 use super::app::Shared;
 use super::i18n::{
-    algorithm_label, auto_reason, bound_explain, percent, place_name, preset_texts, tr, trf,
-    use_lang, Key, Lang,
+    algorithm_label, auto_reason, bound_explain, bound_term, percent, place_name, preset_texts, tr,
+    trf, use_lang, Key, Lang,
 };
 use super::layout::link_name;
 use super::logic::{
@@ -189,7 +189,7 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                 <span class="field-name">{ tr(lang, Key::Algorithm) }</span>
                 { algorithm_select(lang, "algorithm", tr(lang, Key::Algorithm), c.algorithm, on_algorithm) }
             </label>
-            if c.algorithm.is_tree() || (props.compare && props.algorithm_b.is_tree()) {
+            if c.algorithm.pipelines() || (props.compare && props.algorithm_b.pipelines()) {
                 { ladder_slider(
                     "segments".into(),
                     tr(lang, Key::PipelineSegments),
@@ -369,7 +369,12 @@ pub fn Results(props: &ResultsProps) -> Html {
                     { trf(lang, Key::LowerBoundRun, &[&format_secs(trace.lower_bound.secs), &percent(lang, trace.efficiency(), 0)]) }</dd></div>
                 <div><dt>{ tr(lang, Key::Result) }</dt><dd>{ verified }</dd></div>
             </dl>
-            <p class="explain muted">{ trf(lang, Key::LowerBoundIs, &[bound_explain(lang, trace.lower_bound.kind)]) }</p>
+            <p class="explain muted" data-testid="lower-bound-terms" data-dominant={format!("{:?}", trace.lower_bound.dominant()).to_lowercase()}>{ trf(lang, Key::LowerBoundIs, &[
+                &format_secs(trace.lower_bound.latency_secs),
+                &format_secs(trace.lower_bound.bandwidth_secs),
+                bound_term(lang, trace.lower_bound.dominant()),
+                bound_explain(lang, trace.lower_bound.kind),
+            ]) }</p>
             if let Some(auto) = &sim.auto { <p class="explain">{ auto_reason(lang, auto) }</p> }
             <p class="explain" data-testid="rank-traffic">
                 { trf(lang, Key::RankSent, &[&format_bytes(min_sent as f64), &format_bytes(max_sent as f64)]) }

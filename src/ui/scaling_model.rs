@@ -51,7 +51,7 @@ pub const DEFAULT_ALGORITHMS: [Algorithm; 4] = [
 /// assert_eq!(segments(Algorithm::Ring, 32), 1);
 /// ```
 pub fn segments(algorithm: Algorithm, gpus: usize) -> usize {
-    if algorithm.is_tree() {
+    if algorithm.pipelines() {
         TREE_SEGMENTS.min(max_segments(gpus))
     } else {
         1

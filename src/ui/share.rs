@@ -18,7 +18,7 @@
 
 use super::logic::{
     bandwidth_flag, bandwidth_ladder_mbps, latency_flag, latency_ladder_ns, size_ladder_bytes,
-    Controls, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NODES_PER_RACK, SEGMENTS,
+    Controls, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE, NODES_PER_RACK, SEGMENTS,
 };
 use crate::sim::algorithms::Algorithm;
 use crate::sim::scenario::Scenario;
@@ -74,6 +74,20 @@ pub fn import_scenario(json: &str) -> Result<Controls, String> {
             return Err("the lab's controls cannot show this cluster shape".into());
         }
     }
+    if let TopologySpec::Rail {
+        nodes,
+        gpus_per_node,
+        oversubscription,
+        ..
+    } = scenario.topology
+    {
+        if oversubscription != 1.0 {
+            return Err("the lab's controls cannot show oversubscription".into());
+        }
+        if controls.rail_shape() != (nodes, gpus_per_node) {
+            return Err("the lab's controls cannot show this rail shape".into());
+        }
+    }
     let shared = Shared {
         controls,
         compare: None,
@@ -110,18 +124,29 @@ pub fn encode(shared: &Shared) -> String {
             match c.kind {
                 TopologyKind::Cluster => "cluster",
                 TopologyKind::Uniform => "uniform",
+                TopologyKind::Rail => "rail",
             }
         ),
         format!("gpus={}", c.gpus),
     ];
-    if c.kind == TopologyKind::Cluster {
-        parts.push(format!("gpn={}", c.gpus_per_node));
-        parts.push(format!("npr={}", c.nodes_per_rack));
+    match c.kind {
+        TopologyKind::Cluster => {
+            parts.push(format!("gpn={}", c.gpus_per_node));
+            parts.push(format!("npr={}", c.nodes_per_rack));
+            if c.nics_per_node != 1 {
+                parts.push(format!("nics={}", c.nics_per_node));
+            }
+        }
+        TopologyKind::Rail => {
+            parts.push(format!("gpn={}", c.gpus_per_node));
+            parts.push(format!("pxn={}", if c.pxn { "on" } else { "off" }));
+        }
+        TopologyKind::Uniform => {}
     }
-    let tiers = if c.kind == TopologyKind::Cluster {
-        3
-    } else {
+    let tiers = if c.kind == TopologyKind::Uniform {
         1
+    } else {
+        3
     };
     let list = |f: &dyn Fn(usize) -> String| (0..tiers).map(f).collect::<Vec<_>>().join(",");
     parts.push(format!(
@@ -198,13 +223,22 @@ pub fn decode(query: &str) -> Result<Option<Shared>, String> {
                 c.kind = match value {
                     "cluster" => TopologyKind::Cluster,
                     "uniform" => TopologyKind::Uniform,
-                    _ => return Err("topo must be cluster or uniform".into()),
+                    "rail" => TopologyKind::Rail,
+                    _ => return Err("topo must be cluster, rail or uniform".into()),
                 }
             }
             "gpus" => c.gpus = one_of("gpus", value, &GPU_COUNTS, |v| v.parse().ok())?,
             "gpn" => c.gpus_per_node = one_of("gpn", value, &GPUS_PER_NODE, |v| v.parse().ok())?,
             "npr" => c.nodes_per_rack = one_of("npr", value, &NODES_PER_RACK, |v| v.parse().ok())?,
             "seg" => c.segments = one_of("seg", value, &SEGMENTS, |v| v.parse().ok())?,
+            "nics" => c.nics_per_node = one_of("nics", value, &NICS_PER_NODE, |v| v.parse().ok())?,
+            "pxn" => {
+                c.pxn = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err("pxn must be on or off".into()),
+                }
+            }
             "size" => {
                 let bytes = value
                     .parse()
@@ -299,6 +333,37 @@ mod tests {
         assert_eq!(s.step, 5);
         assert_eq!(s.controls.bandwidth_mbps, [400_000, 400_000, 200_000]);
         assert_eq!(decode(&encode(&s)).unwrap(), Some(s));
+    }
+
+    #[test]
+    fn nics_per_node_rail_and_pxn_round_trip_through_a_link() {
+        let mut c = Controls::default();
+        c.nics_per_node = 8;
+        let s = Shared {
+            controls: c,
+            compare: Some(Algorithm::NcclTree),
+            step: 3,
+        };
+        let q = encode(&s);
+        assert!(q.contains("nics=8"), "{q}");
+        assert_eq!(decode(&q).unwrap(), Some(s));
+        let rail = "?alg=nccl-ring&topo=rail&gpus=32&gpn=8&pxn=off&bw=3600Gbps,400Gbps,400Gbps&lat=1us,2us,3us&size=100000000&seg=4&step=0";
+        let s = decode(rail).unwrap().unwrap();
+        assert_eq!(s.controls.kind, TopologyKind::Rail);
+        assert_eq!(s.controls.rail_shape(), (4, 8));
+        assert!(!s.controls.pxn);
+        assert_eq!(encode(&s), rail);
+        for bad in [
+            "?nics=3",
+            "?nics=16",
+            "?topo=rail&pxn=maybe",
+            "?topo=rail&pxn=",
+        ] {
+            assert!(decode(bad).is_err(), "{bad}");
+        }
+        // A rail scenario file reads back into the same controls.
+        let json = export_scenario(&s.controls, Algorithm::NcclRing).unwrap();
+        assert_eq!(import_scenario(&json).unwrap(), s.controls);
     }
 
     #[test]

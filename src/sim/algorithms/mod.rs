@@ -7,6 +7,7 @@
 //! ```
 
 mod hierarchical;
+mod nccl;
 mod recursive;
 mod ring;
 mod tree;
@@ -15,10 +16,12 @@ use super::schedule::{Schedule, ScheduleBuilder};
 use super::topology::Topology;
 use serde::{Deserialize, Serialize};
 
+pub use nccl::{channels, nccl_rings};
 pub use tree::{binary_tree_parent, TreeShape};
 
 /// The algorithms the simulator knows. [`Algorithm::Auto`] is not a schedule of its own: it runs the
-/// others and keeps the fastest.
+/// others and keeps the fastest of the simulated algorithms (it is not NCCL's choice, which also
+/// weighs protocols and channels).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Algorithm {
@@ -30,12 +33,17 @@ pub enum Algorithm {
     RecursiveDoubling,
     Rabenseifner,
     Hierarchical,
+    /// NCCL's ring: one ring per channel, through a node's GPUs over NVLink, leaving and entering
+    /// every node on the channel's NIC (rail); several rings in parallel over different NICs.
+    NcclRing,
+    /// NCCL's tree: a chain inside each node, a double binary tree across nodes, pipelined.
+    NcclTree,
     Auto,
 }
 
 impl Algorithm {
     /// Every algorithm with a schedule of its own, in the order menus list them.
-    pub const CONCRETE: [Algorithm; 8] = [
+    pub const CONCRETE: [Algorithm; 10] = [
         Algorithm::Ring,
         Algorithm::TreeFlat,
         Algorithm::TreeBinomial,
@@ -44,11 +52,13 @@ impl Algorithm {
         Algorithm::RecursiveDoubling,
         Algorithm::Rabenseifner,
         Algorithm::Hierarchical,
+        Algorithm::NcclRing,
+        Algorithm::NcclTree,
     ];
 
     /// Every algorithm, `auto` last.
-    pub const ALL: [Algorithm; 9] = {
-        let mut all = [Algorithm::Auto; 9];
+    pub const ALL: [Algorithm; 11] = {
+        let mut all = [Algorithm::Auto; 11];
         let mut i = 0;
         while i < Algorithm::CONCRETE.len() {
             all[i] = Algorithm::CONCRETE[i];
@@ -68,6 +78,8 @@ impl Algorithm {
             Algorithm::RecursiveDoubling => "recursive-doubling",
             Algorithm::Rabenseifner => "rabenseifner",
             Algorithm::Hierarchical => "hierarchical",
+            Algorithm::NcclRing => "nccl-ring",
+            Algorithm::NcclTree => "nccl-tree",
             Algorithm::Auto => "auto",
         }
     }
@@ -81,6 +93,11 @@ impl Algorithm {
                 | Algorithm::TreeBinary
                 | Algorithm::DoubleBinaryTree
         )
+    }
+
+    /// Whether `segments` applies: the trees' pipeline segments, NCCL's shapes' pipelined slices.
+    pub fn pipelines(self) -> bool {
+        self.is_tree() || matches!(self, Algorithm::NcclRing | Algorithm::NcclTree)
     }
 }
 
@@ -109,8 +126,8 @@ impl std::str::FromStr for Algorithm {
 /// The largest number of pipeline segments a tree may use.
 pub const MAX_SEGMENTS: usize = 256;
 
-/// The schedule of `algorithm` for buffers of `size_bytes` on `topo`; trees are cut into `segments`
-/// pipelined pieces. [`Algorithm::Auto`] has no schedule of its own and gets the ring's.
+/// The schedule of `algorithm` for buffers of `size_bytes` on `topo`; trees and NCCL's shapes are cut
+/// into `segments` pipelined pieces. [`Algorithm::Auto`] has no schedule of its own and gets the ring's.
 pub fn schedule(
     algorithm: Algorithm,
     topo: &Topology,
@@ -128,6 +145,8 @@ pub fn schedule(
         Algorithm::RecursiveDoubling => recursive::recursive_doubling(n, size_bytes),
         Algorithm::Rabenseifner => recursive::rabenseifner(n, size_bytes),
         Algorithm::Hierarchical => hierarchical::hierarchical(n, topo.gpus_per_node(), size_bytes),
+        Algorithm::NcclRing => nccl::nccl_ring(topo, size_bytes, k),
+        Algorithm::NcclTree => nccl::nccl_tree(topo, size_bytes, k),
     }
 }
 

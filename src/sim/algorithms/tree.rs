@@ -27,9 +27,9 @@ pub enum TreeShape {
 
 /// A rooted tree over ranks.
 #[derive(Clone, Debug)]
-struct Tree {
+pub(super) struct Tree {
     root: usize,
-    parent: Vec<Option<usize>>,
+    pub(super) parent: Vec<Option<usize>>,
     /// In broadcast order.
     children: Vec<Vec<usize>>,
     /// A rank sends to its children one after another (true) or all at once (false).
@@ -62,7 +62,7 @@ pub fn binary_tree_parent(n: usize, p: usize) -> Option<usize> {
 }
 
 impl Tree {
-    fn from_parents(parent: Vec<Option<usize>>, sequential_sends: bool) -> Tree {
+    pub(super) fn from_parents(parent: Vec<Option<usize>>, sequential_sends: bool) -> Tree {
         let n = parent.len();
         let mut children = vec![Vec::new(); n];
         let mut root = 0;
@@ -160,7 +160,7 @@ pub(super) fn double_binary_tree(n: usize, size_bytes: u64, segments: usize) -> 
 }
 
 /// Adds a pipelined reduce + broadcast over `tree` of the chunks `base..base+k`, one per segment.
-fn add_tree(b: &mut ScheduleBuilder, tree: &Tree, base: usize, k: usize) {
+pub(super) fn add_tree(b: &mut ScheduleBuilder, tree: &Tree, base: usize, k: usize) {
     let n = tree.parent.len();
     let post = tree.post_order();
     let pre = tree.pre_order();
