@@ -9,6 +9,7 @@ pub mod claims;
 pub mod export;
 pub mod network;
 pub mod presets;
+pub mod rail_preset;
 pub mod replay;
 pub mod run;
 pub mod scenario;

@@ -7,7 +7,7 @@ use super::layout::{link_name, DrawnLink, Point};
 use super::logic::chunk_hue;
 use super::state::Side;
 use crate::sim::replay::link_load_at;
-use crate::sim::topology::Tier;
+use crate::sim::topology::{Tier, Topology};
 use crate::sim::trace::Trace;
 use crate::sim::units::{
     format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
@@ -25,15 +25,17 @@ pub fn tier_class(tier: Tier) -> &'static str {
     }
 }
 
-pub fn tier_title(lang: Lang, tier: Tier, uniform: bool) -> &'static str {
-    tr(lang, tier_key(tier, uniform))
+pub fn tier_title(lang: Lang, tier: Tier, topo: &Topology) -> &'static str {
+    tr(lang, tier_key(tier, topo))
 }
 
-fn tier_key(tier: Tier, uniform: bool) -> Key {
+fn tier_key(tier: Tier, topo: &Topology) -> Key {
     match tier {
-        Tier::Gpu if uniform => Key::TierLegendPort,
+        Tier::Gpu if topo.is_uniform() => Key::TierLegendPort,
         Tier::Gpu => Key::TierLegendGpu,
+        Tier::Node if topo.is_rail() => Key::TierLegendRailNic,
         Tier::Node => Key::TierLegendNode,
+        Tier::Rack if topo.is_rail() => Key::TierLegendRailSpine,
         Tier::Rack => Key::TierLegendRack,
     }
 }
@@ -141,6 +143,22 @@ pub fn Figure(props: &FigureProps) -> Html {
         }
     }).collect::<Html>();
 
+    // A rail network: under each rail's leaf switch, the share of its NICs' capacity in use now
+    // and the bytes they have carried so far.
+    let rails = layout.rails.iter().map(|mark| {
+        let line = DrawnLink { links: mark.links.clone(), tier: Tier::Node, from: Default::default(), to: Default::default(), up: true };
+        let load = quantise(line_load(trace, &line, t), 40.0);
+        let carried: f64 = mark.links.iter().map(|&l| trace.link_bytes_until(l, t)).sum();
+        let (x, y) = (mark.at.x - 20.0, mark.at.y + 10.0);
+        html! {
+            <g class="rail-load" data-testid="rail-load" data-rail={mark.rail.to_string()} data-load={fixed(load, 100)}>
+                <rect class="rail-load-track" x={f(x)} y={f(y)} width="40" height="5" rx="2" />
+                <rect class="rail-load-bar tier-node" x={f(x)} y={f(y)} width={f(40.0 * load)} height="5" rx="2" />
+                <text x={f(mark.at.x)} y={f(y + 15.0)}>{ format_bytes(carried) }</text>
+            </g>
+        }
+    }).collect::<Html>();
+
     let in_flight = view.replay.in_flight(trace, t);
     let in_flight_count = in_flight.len();
     let tokens = if layout.detailed {
@@ -181,13 +199,16 @@ pub fn Figure(props: &FigureProps) -> Html {
                  role="img" aria-label={trf(lang, Key::FigureAria, &[&n.to_string(), &in_flight_count.to_string()])}
                  data-testid="cluster-figure" data-in-flight={in_flight_count.to_string()} data-t={format!("{t:e}")}
                  data-sim-ms={format!("{:.2}", view.sim_ms)} onmouseleave={leave}>
-                { boxes }{ lines }{ switches }{ gpus }{ units }{ tokens }
+                { boxes }{ lines }{ switches }{ rails }{ gpus }{ units }{ tokens }
             </svg>
             <div class="legend">
                 { for tiers.iter().map(|&tier| html! {
-                    <span class="legend-item"><svg class="swatch" viewBox="0 0 28 10"><line class={classes!("link-swatch", tier_class(tier))} x1="1" y1="5" x2="27" y2="5" /></svg>{ tier_title(lang, tier, uniform) }</span>
+                    <span class="legend-item"><svg class="swatch" viewBox="0 0 28 10"><line class={classes!("link-swatch", tier_class(tier))} x1="1" y1="5" x2="27" y2="5" /></svg>{ tier_title(lang, tier, &trace.topology) }</span>
                 }) }
                 <span class="legend-item muted">{ tr(lang, Key::LegendBusier) }</span>
+                if !layout.rails.is_empty() {
+                    <span class="legend-item muted" data-testid="rail-legend">{ tr(lang, Key::LegendRails) }</span>
+                }
                 if layout.detailed {
                     <span class="legend-item"><span class="token-swatch" />{ trf(lang, Key::LegendChunk, &[&chunks.to_string(), &n.to_string()]) }</span>
                 } else {
@@ -382,7 +403,7 @@ pub fn LinkInfo(props: &LinkInfoProps) -> Html {
     let bw = Bandwidth::from_bytes_per_sec(bw);
     html! {
         <p class="link-info" data-testid="link-info">
-            <strong>{ name }</strong>{ " · " }{ tier_title(lang, line.tier, trace.topology.is_uniform()) }
+            <strong>{ name }</strong>{ " · " }{ tier_title(lang, line.tier, &trace.topology) }
             { " · " }{ format_bandwidth(bw) }{ " (" }{ format_bandwidth_bits(bw) }{ ")" }
             { tr(lang, Key::Carried) }<span data-testid="link-bytes">{ format_bytes(bytes) }</span>
             { tr(lang, Key::BusySoFar) }{ if t > 0.0 { percent(lang, busy / t, 0) } else { "—".into() } }{ tr(lang, Key::OfTheTime) }

@@ -147,7 +147,9 @@ pub fn place_name(lang: Lang, name: &str) -> String {
             .replace(" ranks", " 个进程一组")
             .replace("node ", "节点 ")
             .replace("rack ", "机柜 ")
-            .replace("spine", "主干交换机"),
+            .replace("spine", "主干交换机")
+            .replace("rail ", "轨道 ")
+            .replace(" NIC ", " 网卡 "),
     }
 }
 
@@ -466,6 +468,19 @@ strings! {
     Topology => "Topology", "拓扑";
     TopologyCluster => "cluster", "集群";
     TopologyUniform => "uniform (α-β)", "均匀（α-β 模型）";
+    TopologyRail => "rail-optimized", "轨道优化";
+    NicsPerNode => "NICs / node", "每节点网卡数";
+    RailsPerNode => "GPUs (rails) / node", "每节点 GPU 数（轨道数）";
+    Pxn => "PXN: cross rails over NVLink, not the spine", "PXN：经 NVLink 跨轨道，不走主干";
+    PxnExplain => "With PXN (as NCCL does), a message for another rail first hops over NVLink to the GPU of its own node on that rail and leaves through that GPU's NIC; without it, it climbs to the spine.", "开启 PXN（NCCL 的做法）时，发往另一条轨道的消息先经 NVLink 跳到本节点位于该轨道的 GPU，再从它的网卡发出；关闭时则上行到主干交换机。";
+    ShapeRail => "{0} node(s) × {1} GPU(s), one NIC per GPU on {1} rail(s)", "{0} 个节点 × {1} 张卡，每卡一块网卡，共 {1} 条轨道";
+    ShapeNics => ", {0} NICs per node", "，每节点 {0} 块网卡";
+    TierRailNic => "GPU ↔ rail leaf switch (its own NIC)", "GPU ↔ 轨道叶交换机（自己的网卡）";
+    TierRailSpine => "Rail leaf ↔ spine", "轨道叶交换机 ↔ 主干";
+    PresetSuperpodTitle => "DGX H100 SuperPOD-style: 4 nodes, 8 rails", "DGX H100 SuperPOD 式：4 个节点，8 条轨道";
+    PresetSuperpodText => "4 nodes × 8 H100 (NVLink 450 GB/s), one 400 Gbps NIC per GPU; NIC i of every node on rail i, rails joined by a spine; PXN on.", "4 个节点 × 8 张 H100（NVLink 450 GB/s），每卡一块 400 Gbps 网卡；各节点的第 i 块网卡接在第 i 条轨道上，轨道之间经主干相连；开启 PXN。";
+    AlgNoteNcclRing => "nccl-ring: one ring per channel, one channel per NIC (per rail). Each ring runs through a node's GPUs over NVLink and leaves and enters every node on its channel's NIC, so all NICs carry traffic at once; the textbook ring crosses each node boundary on one NIC only.", "NCCL 环：每个通道一个环，每块网卡（每条轨道）一个通道。每个环在节点内经 NVLink 走过所有 GPU，并通过本通道的网卡进出每个节点，因此所有网卡同时工作；教科书式的环每个节点边界只用一块网卡。";
+    AlgNoteNcclTree => "nccl-tree: inside each node the GPUs form a chain; across nodes the chain heads form a double binary tree (two complementary trees, half the data each), pipelined. Only the heads use the network, and each node's NICs carry the least any allreduce needs, 2(M−1)/M × S; the textbook trees span every GPU.", "NCCL 树：节点内 GPU 串成一条链；节点之间由各链的首 GPU 组成双二叉树（两棵互补的树，各传一半数据），并流水线化。只有链首使用网络，每个节点网卡的流量是任何 allreduce 的最小值 2(M−1)/M × S；教科书式的树则跨越每张卡。";
     GpuCount => "GPUs", "GPU 数";
     GpusPerNode => "GPUs / node", "每节点 GPU 数";
     NodesPerRack => "Nodes / rack", "每机柜节点数";
@@ -538,6 +553,9 @@ strings! {
     TierLegendGpu => "NVLink (GPU ↔ node switch)", "NVLink（GPU ↔ 节点交换机）";
     TierLegendNode => "NIC (node ↔ rack switch)", "网卡（节点 ↔ 机柜交换机）";
     TierLegendRack => "uplink (rack ↔ spine)", "上行链路（机柜 ↔ 主干）";
+    TierLegendRailNic => "NIC (GPU ↔ its rail's leaf switch)", "网卡（GPU ↔ 所在轨道的叶交换机）";
+    TierLegendRailSpine => "uplink (rail leaf ↔ spine)", "上行链路（轨道叶交换机 ↔ 主干）";
+    LegendRails => "under each rail: its NICs' load now and the bytes they carried", "每条轨道下方：其网卡当前的负载和已传输的字节";
     PresetNvlinkTitle => "8 GPUs on NVLink", "NVLink 上的 8 张卡";
     PresetNvlinkText => "One node: 8 GPUs behind an NVSwitch, 400 GB/s per direction each.", "一个节点：8 张卡接在 NVSwitch 上，每张卡每个方向 400 GB/s。";
     PresetTwoNodesTitle => "2 nodes on 400 Gbps", "400 Gbps 上的 2 个节点";

@@ -72,6 +72,49 @@ pub struct Layout {
     pub line_of_link: Vec<usize>,
     /// What one unit stands for in the aggregated view ("node", "rack", "group of N ranks").
     pub unit_name: String,
+    /// On a rail network: each rail's leaf switch and the NIC links on it (every node's NIC i, up
+    /// and down), for the per-rail load.
+    pub rails: Vec<RailMark>,
+}
+
+/// A rail of a rail-optimized network: where its leaf switch is drawn and which links are its own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RailMark {
+    pub rail: usize,
+    pub at: Point,
+    pub links: Vec<usize>,
+}
+
+/// The ids of the NIC and uplink links, laid out alike on `cluster` (K NICs per node) and `rail`
+/// (one NIC per GPU, one uplink per rail): [gpu up][gpu down][nic up][nic down][uplink up][uplink down].
+struct LinkIds {
+    n: usize,
+    nics: usize,
+    uplinks: usize,
+}
+
+impl LinkIds {
+    fn new(topo: &Topology) -> LinkIds {
+        let n = topo.ranks();
+        let nics = topo.nodes() * topo.nics_per_node();
+        LinkIds {
+            n,
+            nics,
+            uplinks: topo.links().len().saturating_sub(2 * n + 2 * nics) / 2,
+        }
+    }
+    fn nic_up(&self, topo: &Topology, node: usize, j: usize) -> usize {
+        2 * self.n + node * topo.nics_per_node() + j
+    }
+    fn nic_down(&self, topo: &Topology, node: usize, j: usize) -> usize {
+        2 * self.n + self.nics + node * topo.nics_per_node() + j
+    }
+    fn uplink_up(&self, u: usize) -> usize {
+        2 * self.n + 2 * self.nics + u
+    }
+    fn uplink_down(&self, u: usize) -> usize {
+        2 * self.n + 2 * self.nics + self.uplinks + u
+    }
 }
 
 const MARGIN: f64 = 24.0;
@@ -135,6 +178,10 @@ impl Layout {
     }
 
     fn detailed(topo: &Topology) -> Layout {
+        if topo.is_rail() {
+            return Layout::detailed_rail(topo);
+        }
+        let ids = LinkIds::new(topo);
         let n = topo.ranks();
         let g = topo.gpus_per_node();
         let npr = topo.nodes_per_rack();
@@ -225,8 +272,8 @@ impl Layout {
                     Tier::Rack,
                     at,
                     spine,
-                    2 * n + 2 * m + rack,
-                    2 * n + 2 * m + k + rack,
+                    ids.uplink_up(rack),
+                    ids.uplink_down(rack),
                 );
             }
             for node in 0..m {
@@ -252,14 +299,27 @@ impl Layout {
                     x: centre(node / npr * npr * g, (node / npr + 1) * npr * g),
                     y: Y_RACK,
                 };
-                push_pair(
-                    &mut layout,
-                    Tier::Node,
-                    at,
-                    rack_at,
-                    2 * n + node,
-                    2 * n + m + node,
-                );
+                // One NIC: from the node switch. Several: each from above the GPUs that use it.
+                let nics = topo.nics_per_node();
+                for j in 0..nics {
+                    let from = if nics == 1 {
+                        at
+                    } else {
+                        let (a, b) = (topo.first_gpu_of_nic(j), topo.first_gpu_of_nic(j + 1));
+                        Point {
+                            x: centre(lo + a, lo + b),
+                            y: Y_NODE,
+                        }
+                    };
+                    push_pair(
+                        &mut layout,
+                        Tier::Node,
+                        from,
+                        rack_at,
+                        ids.nic_up(topo, node, j),
+                        ids.nic_down(topo, node, j),
+                    );
+                }
                 for (r, &p) in gpus.iter().enumerate().take(hi).skip(lo) {
                     push_pair(&mut layout, Tier::Gpu, top(p, gpu_size), at, r, n + r);
                 }
@@ -271,6 +331,7 @@ impl Layout {
     }
 
     fn aggregated(topo: &Topology) -> Layout {
+        let ids = LinkIds::new(topo);
         let n = topo.ranks();
         let g = topo.gpus_per_node();
         let npr = topo.nodes_per_rack();
@@ -337,6 +398,46 @@ impl Layout {
         };
         let units = layout.units.clone();
         match unit_name.as_str() {
+            "node" if topo.is_rail() => {
+                layout.switches.push(Switch {
+                    at: spine,
+                    label: "spine".into(),
+                });
+                for rail in 0..g {
+                    let at = rail_at(width, g, rail);
+                    layout.switches.push(Switch {
+                        at,
+                        label: format!("rail {rail}"),
+                    });
+                    pair(
+                        &mut layout.lines,
+                        Tier::Rack,
+                        at,
+                        spine,
+                        vec![ids.uplink_up(rail)],
+                        vec![ids.uplink_down(rail)],
+                    );
+                    let mut own = Vec::with_capacity(2 * m);
+                    for (node, unit) in units.iter().enumerate() {
+                        let (up, down) =
+                            (ids.nic_up(topo, node, rail), ids.nic_down(topo, node, rail));
+                        own.extend([up, down]);
+                        pair(
+                            &mut layout.lines,
+                            Tier::Node,
+                            unit_top(unit),
+                            at,
+                            vec![up],
+                            vec![down],
+                        );
+                    }
+                    layout.rails.push(RailMark {
+                        rail,
+                        at,
+                        links: own,
+                    });
+                }
+            }
             "node" => {
                 layout.switches.push(Switch {
                     at: spine,
@@ -357,17 +458,18 @@ impl Layout {
                         Tier::Rack,
                         at,
                         spine,
-                        vec![2 * n + 2 * m + rack],
-                        vec![2 * n + 2 * m + k + rack],
+                        vec![ids.uplink_up(rack)],
+                        vec![ids.uplink_down(rack)],
                     );
                     for (node, unit) in units.iter().enumerate().take(hi).skip(lo) {
+                        let nics = 0..topo.nics_per_node();
                         pair(
                             &mut layout.lines,
                             Tier::Node,
                             unit_top(unit),
                             at,
-                            vec![2 * n + node],
-                            vec![2 * n + m + node],
+                            nics.clone().map(|j| ids.nic_up(topo, node, j)).collect(),
+                            nics.map(|j| ids.nic_down(topo, node, j)).collect(),
                         );
                     }
                 }
@@ -383,8 +485,8 @@ impl Layout {
                         Tier::Rack,
                         unit_top(u),
                         spine,
-                        vec![2 * n + 2 * m + rack],
-                        vec![2 * n + 2 * m + k + rack],
+                        vec![ids.uplink_up(rack)],
+                        vec![ids.uplink_down(rack)],
                     );
                 }
             }
@@ -411,6 +513,118 @@ impl Layout {
                 }
             }
         }
+        layout
+    }
+
+    /// A rail network: nodes of GPUs side by side, each node's NVSwitch below its GPUs, the rails'
+    /// leaf switches above them (GPU i of every node wired up to rail i), the spine on top.
+    fn detailed_rail(topo: &Topology) -> Layout {
+        let ids = LinkIds::new(topo);
+        let (n, g, m) = (topo.ranks(), topo.gpus_per_node(), topo.nodes());
+        let slot = if n <= 16 {
+            44.0
+        } else if n <= 32 {
+            30.0
+        } else {
+            22.0
+        };
+        let node_gap = slot * 0.6;
+        let mut x = MARGIN + slot / 2.0;
+        let mut gpus = Vec::with_capacity(n);
+        for r in 0..n {
+            if r > 0 && r % g == 0 {
+                x += node_gap;
+            }
+            gpus.push(Point { x, y: Y_GPU });
+            x += slot;
+        }
+        let width = (x - slot / 2.0 + MARGIN).max(360.0);
+        let gpu_size = slot * 0.62;
+        let y_nvswitch = Y_GPU + 52.0;
+        let mut layout = Layout {
+            width,
+            height: y_nvswitch + 30.0,
+            detailed: true,
+            gpu_size,
+            unit_name: "GPU".into(),
+            ..Layout::default()
+        };
+        let mut line_of_link = vec![0usize; topo.links().len()];
+        let mut push_pair = |layout: &mut Layout, tier, child, parent, up: usize, down: usize| {
+            line_of_link[up] = layout.lines.len();
+            line_of_link[down] = layout.lines.len() + 1;
+            pair(&mut layout.lines, tier, child, parent, vec![up], vec![down]);
+        };
+        let spine = Point {
+            x: width / 2.0,
+            y: Y_SPINE,
+        };
+        layout.switches.push(Switch {
+            at: spine,
+            label: "spine".into(),
+        });
+        for rail in 0..g {
+            let at = rail_at(width, g, rail);
+            layout.switches.push(Switch {
+                at,
+                label: format!("rail {rail}"),
+            });
+            push_pair(
+                &mut layout,
+                Tier::Rack,
+                at,
+                spine,
+                ids.uplink_up(rail),
+                ids.uplink_down(rail),
+            );
+            let mut own = Vec::with_capacity(2 * m);
+            for node in 0..m {
+                let (up, down) = (ids.nic_up(topo, node, rail), ids.nic_down(topo, node, rail));
+                own.extend([up, down]);
+                push_pair(
+                    &mut layout,
+                    Tier::Node,
+                    top(gpus[node * g + rail], gpu_size),
+                    at,
+                    up,
+                    down,
+                );
+            }
+            layout.rails.push(RailMark {
+                rail,
+                at,
+                links: own,
+            });
+        }
+        for node in 0..m {
+            let (lo, hi) = (node * g, (node + 1) * g);
+            let at = Point {
+                x: (gpus[lo].x + gpus[hi - 1].x) / 2.0,
+                y: y_nvswitch,
+            };
+            layout.nodes.push(GroupBox {
+                rect: Rect {
+                    x: gpus[lo].x - slot / 2.0 + 2.0,
+                    y: Y_GPU - slot * 0.5 - 6.0,
+                    w: gpus[hi - 1].x - gpus[lo].x + slot - 4.0,
+                    h: y_nvswitch - Y_GPU + slot * 0.5 + 18.0,
+                },
+                label: format!("node {node}"),
+            });
+            layout.switches.push(Switch {
+                at,
+                label: format!("node {node}"),
+            });
+            for (r, p) in gpus.iter().enumerate().take(hi).skip(lo) {
+                let bottom = Point {
+                    x: p.x,
+                    y: p.y + gpu_size / 2.0,
+                };
+                push_pair(&mut layout, Tier::Gpu, bottom, at, r, n + r);
+            }
+        }
+        layout.gpus = gpus;
+        layout.line_of_link = line_of_link;
         layout
     }
 
@@ -441,6 +655,15 @@ impl Layout {
             left -= l;
         }
         segs.last().map(|s| s.1)
+    }
+}
+
+/// Where rail `rail` of `rails` has its leaf switch: spread evenly across the figure.
+fn rail_at(width: f64, rails: usize, rail: usize) -> Point {
+    let span = width - 2.0 * MARGIN - 60.0;
+    Point {
+        x: MARGIN + 30.0 + span * (rail as f64 + 0.5) / rails as f64,
+        y: Y_RACK,
     }
 }
 
@@ -502,6 +725,99 @@ mod tests {
                 assert_eq!(layout.lines[i].links, vec![id]);
             }
         }
+    }
+
+    fn rail(nodes: usize, g: usize) -> Topology {
+        Topology::new(&TopologySpec::Rail {
+            nodes,
+            gpus_per_node: g,
+            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
+            intra_lat_secs: 1e-6,
+            nic_bw: Bandwidth::from_gbits_per_sec(400.0),
+            nic_lat_secs: 2e-6,
+            spine_bw: Bandwidth::from_gbits_per_sec(400.0),
+            spine_lat_secs: 3e-6,
+            oversubscription: 1.0,
+            pxn: true,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn several_nics_and_rails_draw_every_link_once_and_rails_carry_their_own_nics() {
+        let mut with_nics = cluster(2, 2, 8);
+        with_nics = Topology::new(&match with_nics.spec().clone() {
+            TopologySpec::Cluster {
+                racks,
+                nodes_per_rack,
+                gpus_per_node,
+                intra_bw,
+                intra_lat_secs,
+                node_bw,
+                node_lat_secs,
+                rack_bw,
+                rack_lat_secs,
+                oversubscription,
+                ..
+            } => TopologySpec::Cluster {
+                racks,
+                nodes_per_rack,
+                gpus_per_node,
+                intra_bw,
+                intra_lat_secs,
+                node_bw,
+                node_lat_secs,
+                rack_bw,
+                rack_lat_secs,
+                oversubscription,
+                nics_per_node: 4,
+            },
+            _ => unreachable!(),
+        })
+        .unwrap();
+        for topo in [with_nics, rail(4, 8), rail(2, 3)] {
+            let layout = Layout::new(&topo);
+            assert!(layout.detailed);
+            let mut seen: Vec<usize> = layout.lines.iter().flat_map(|l| l.links.clone()).collect();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..topo.links().len()).collect::<Vec<_>>());
+            for (id, &i) in layout.line_of_link.iter().enumerate() {
+                assert_eq!(layout.lines[i].links, vec![id]);
+                assert_eq!(layout.lines[i].tier, topo.links()[id].tier);
+            }
+        }
+        // Rail i's own links are NIC i of every node, and its leaf switch is named for it.
+        let topo = rail(4, 8);
+        let layout = Layout::new(&topo);
+        assert_eq!(layout.rails.len(), 8);
+        for mark in &layout.rails {
+            assert_eq!(mark.links.len(), 2 * 4);
+            for &l in &mark.links {
+                let link = &topo.links()[l];
+                assert_eq!(link.tier, Tier::Node);
+                assert!(
+                    link.to == Endpoint::Rail(mark.rail) || link.from == Endpoint::Rail(mark.rail)
+                );
+            }
+            assert!(layout
+                .switches
+                .iter()
+                .any(|s| s.at == mark.at && s.label == format!("rail {}", mark.rail)));
+        }
+        // A route across rails with PXN: from the sender, over NVLink, up its neighbour's rail, to the receiver.
+        let route = topo.route(1, 10);
+        let start = layout.along_route(route.links(), 0.0).unwrap();
+        let end = layout.along_route(route.links(), 1.0).unwrap();
+        assert!((start.x - layout.gpus[1].x).abs() < 5.0);
+        assert!((end.x - layout.gpus[10].x).abs() < 5.0);
+        // 16 nodes × 8 rails is drawn by node, still with its rails.
+        let big = rail(16, 8);
+        let layout = Layout::new(&big);
+        assert!(!layout.detailed);
+        assert_eq!(layout.rails.len(), 8);
+        let mut seen: Vec<usize> = layout.lines.iter().flat_map(|l| l.links.clone()).collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (2 * 128..big.links().len()).collect::<Vec<_>>());
     }
 
     #[test]

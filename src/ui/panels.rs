@@ -10,11 +10,12 @@ use super::layout::link_name;
 use super::logic::{
     bandwidth_label, bandwidth_ladder_mbps, latency_label, latency_ladder_ns, max_segments,
     scrub_to_secs, secs_to_scrub, size_label, size_ladder_bytes, slider_position, slider_value,
-    Controls, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NODES_PER_RACK, SCRUB_STEPS, SEGMENTS,
-    SPEEDS, TIERS,
+    Controls, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE, NODES_PER_RACK, SCRUB_STEPS,
+    SEGMENTS, SPEEDS, TIERS,
 };
 use crate::sim::algorithms::Algorithm;
 use crate::sim::presets::PRESETS;
+use crate::sim::rail_preset::SUPERPOD;
 use crate::sim::units::{
     format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
 };
@@ -120,10 +121,10 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
     let on_kind = {
         let (c, on) = (c.clone(), props.on_change.clone());
         Callback::from(move |e: Event| {
-            let kind = if select_value(&e) == "uniform" {
-                TopologyKind::Uniform
-            } else {
-                TopologyKind::Cluster
+            let kind = match select_value(&e).as_str() {
+                "uniform" => TopologyKind::Uniform,
+                "rail" => TopologyKind::Rail,
+                _ => TopologyKind::Cluster,
             };
             on.emit(Controls { kind, ..c.clone() });
         })
@@ -162,6 +163,21 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
             Key::ShapeCluster,
             &[&racks.to_string(), &npr.to_string(), &g.to_string()],
         ),
+        TopologyKind::Rail => {
+            let (nodes, rails) = c.rail_shape();
+            trf(
+                lang,
+                Key::ShapeRail,
+                &[&nodes.to_string(), &rails.to_string()],
+            )
+        }
+    };
+    let shape = match c.kind {
+        TopologyKind::Cluster if c.effective_nics() > 1 => format!(
+            "{shape}{}",
+            trf(lang, Key::ShapeNics, &[&c.effective_nics().to_string()])
+        ),
+        _ => shape,
     };
     let tiers = if c.kind == TopologyKind::Uniform {
         &TIERS[..1]
@@ -180,15 +196,46 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
         });
         html! { <button class="preset" data-testid={format!("preset-{}", p.name)} title={preset_texts(lang, p).1} {onclick}>{ preset_texts(lang, p).0 }</button> }
     }).collect::<Html>();
+    let rail_preset = {
+        let (on, c) = (props.on_change.clone(), c.clone());
+        let onclick = Callback::from(move |_: MouseEvent| {
+            on.emit(Controls {
+                algorithm: c.algorithm,
+                segments: c.segments,
+                ..Controls::from_scenario(&SUPERPOD.scenario())
+            })
+        });
+        html! { <button class="preset" data-testid={format!("preset-{}", SUPERPOD.name)} title={tr(lang, Key::PresetSuperpodText)} {onclick}>{ tr(lang, Key::PresetSuperpodTitle) }</button> }
+    };
+    let on_pxn = {
+        let (c, on) = (c.clone(), props.on_change.clone());
+        Callback::from(move |_: Event| {
+            on.emit(Controls {
+                pxn: !c.pxn,
+                ..c.clone()
+            })
+        })
+    };
+    let nccl_note = [c.algorithm]
+        .into_iter()
+        .chain(props.compare.then_some(props.algorithm_b))
+        .find_map(|a| match a {
+            Algorithm::NcclRing => Some(Key::AlgNoteNcclRing),
+            Algorithm::NcclTree => Some(Key::AlgNoteNcclTree),
+            _ => None,
+        });
 
     html! {
         <aside class="controls" aria-label={tr(lang, Key::Scenario)}>
             <h2>{ tr(lang, Key::Scenario) }</h2>
-            <div class="presets">{ presets }</div>
+            <div class="presets">{ presets }{ rail_preset }</div>
             <label class="field compact">
                 <span class="field-name">{ tr(lang, Key::Algorithm) }</span>
                 { algorithm_select(lang, "algorithm", tr(lang, Key::Algorithm), c.algorithm, on_algorithm) }
             </label>
+            if let Some(note) = nccl_note {
+                <p class="explain muted" data-testid="algorithm-note">{ tr(lang, note) }</p>
+            }
             if c.algorithm.pipelines() || (props.compare && props.algorithm_b.pipelines()) {
                 { ladder_slider(
                     "segments".into(),
@@ -203,6 +250,7 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                 <span class="field-name">{ tr(lang, Key::Topology) }</span>
                 <select key={format!("{:?}", c.kind)} data-testid="topology-kind" onchange={on_kind}>
                     <option value="cluster" selected={c.kind == TopologyKind::Cluster}>{ tr(lang, Key::TopologyCluster) }</option>
+                    <option value="rail" selected={c.kind == TopologyKind::Rail}>{ tr(lang, Key::TopologyRail) }</option>
                     <option value="uniform" selected={c.kind == TopologyKind::Uniform}>{ tr(lang, Key::TopologyUniform) }</option>
                 </select>
             </label>
@@ -212,10 +260,23 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                     { pick("gpus-per-node", tr(lang, Key::GpusPerNode), &GPUS_PER_NODE, c.gpus_per_node, |c, v| c.gpus_per_node = v) }
                     { pick("nodes-per-rack", tr(lang, Key::NodesPerRack), &NODES_PER_RACK, c.nodes_per_rack, |c, v| c.nodes_per_rack = v) }
                 </div>
+                { pick("nics-per-node", tr(lang, Key::NicsPerNode), &NICS_PER_NODE, c.nics_per_node, |c, v| c.nics_per_node = v) }
+            }
+            if c.kind == TopologyKind::Rail {
+                <div class="pair">
+                    { pick("gpus-per-node", tr(lang, Key::RailsPerNode), &NICS_PER_NODE, c.gpus_per_node, |c, v| c.gpus_per_node = v) }
+                </div>
+                <div class="field check">
+                    <label title={tr(lang, Key::PxnExplain)}><input type="checkbox" data-testid="pxn-toggle" checked={c.pxn} onchange={on_pxn} />{ tr(lang, Key::Pxn) }</label>
+                </div>
             }
             <p class="shape" data-testid="shape">{ shape }</p>
             { for tiers.iter().enumerate().map(|(i, (_, key, _))| {
-                let title = if c.kind == TopologyKind::Uniform { tr(lang, Key::TierPort) } else { tr(lang, [Key::TierGpu, Key::TierNode, Key::TierRack][i]) };
+                let title = match c.kind {
+                    TopologyKind::Uniform => tr(lang, Key::TierPort),
+                    TopologyKind::Rail => tr(lang, [Key::TierGpu, Key::TierRailNic, Key::TierRailSpine][i]),
+                    TopologyKind::Cluster => tr(lang, [Key::TierGpu, Key::TierNode, Key::TierRack][i]),
+                };
                 let set_bw: fn(&mut Controls, u64) = match i { 0 => |c, v| c.bandwidth_mbps[0] = v, 1 => |c, v| c.bandwidth_mbps[1] = v, _ => |c, v| c.bandwidth_mbps[2] = v };
                 let set_lat: fn(&mut Controls, u64) = match i { 0 => |c, v| c.latency_ns[0] = v, 1 => |c, v| c.latency_ns[1] = v, _ => |c, v| c.latency_ns[2] = v };
                 html! {

@@ -337,8 +337,10 @@ mod tests {
 
     #[test]
     fn nics_per_node_rail_and_pxn_round_trip_through_a_link() {
-        let mut c = Controls::default();
-        c.nics_per_node = 8;
+        let c = Controls {
+            nics_per_node: 8,
+            ..Controls::default()
+        };
         let s = Shared {
             controls: c,
             compare: Some(Algorithm::NcclTree),

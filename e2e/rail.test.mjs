@@ -1,0 +1,120 @@
+// Issue 13: the rail-optimized preset draws its rails and their load; NICs per node and PXN are
+// controls; NCCL's shapes say what makes them different. Writes docs/lab-rail-en-light.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, open, setRange, selectOption, ROOT } from './harness.mjs';
+
+let server;
+let session;
+before(async () => {
+  server = await serve();
+  session = await open(`${server.url}?lang=en`);
+});
+after(async () => {
+  await session?.browser.close();
+  await server?.close();
+});
+
+const figure = () => session.page.getByTestId('figure-a');
+
+async function pauseAt(page, scrub) {
+  if (await page.getByTestId('pause').count()) await page.getByTestId('pause').click();
+  await setRange(page, 'scrub', scrub);
+}
+
+/** Each rail's load at the cursor, by rail index. */
+async function railLoads(page) {
+  return page.getByTestId('figure-a').locator('[data-testid=rail-load]').evaluateAll((gs) =>
+    gs.map((g) => [Number(g.getAttribute('data-rail')), Number(g.getAttribute('data-load'))]).sort((a, b) => a[0] - b[0]).map((x) => x[1]),
+  );
+}
+
+async function loadPreset(page, algorithm) {
+  await page.getByTestId('preset-superpod-4x8-rails').click();
+  await selectOption(page, 'algorithm', algorithm);
+  await figure().getByTestId('figure-algorithm').filter({ hasText: algorithm }).waitFor();
+  await page.getByTestId('verified').first().waitFor();
+}
+
+test('the SuperPOD-style preset draws 8 rails; nccl-ring loads every rail, the textbook ring one', async () => {
+  const { page, problems } = session;
+  await loadPreset(page, 'nccl-ring');
+  assert.match(await page.getByTestId('shape').textContent(), /4 node\(s\) × 8 GPU\(s\), one NIC per GPU on 8 rail\(s\)/);
+  const cli = await page.getByTestId('cli-command').textContent();
+  for (const flag of ['--topology rail', '--nodes 4', '--gpus-per-node 8', '--nic-bw 400Gbps', '--pxn on']) {
+    assert.ok(cli.includes(flag), `${flag} in ${cli}`);
+  }
+  // The figure: 32 GPUs, 8 rail switches with a load bar each, the spine.
+  assert.equal(await figure().locator('[data-testid^=gpu-]').count(), 32);
+  assert.equal(await figure().getByTestId('rail-load').count(), 8);
+  assert.match(await figure().locator('.switch text').allTextContents().then((t) => t.join(' ')), /rail 0.*rail 7.*/);
+  await figure().getByTestId('rail-legend').waitFor();
+  // Half-way through nccl-ring, every rail carries traffic.
+  await pauseAt(page, 500);
+  const nccl = await railLoads(page);
+  assert.equal(nccl.length, 8);
+  assert.ok(nccl.every((l) => l > 0), `nccl-ring rail loads ${nccl}`);
+  // The note says what makes it different.
+  assert.match(await page.getByTestId('algorithm-note').textContent(), /one channel per NIC/);
+  // The textbook ring, with PXN: every node boundary is crossed on rail 0 only.
+  await selectOption(page, 'algorithm', 'ring');
+  await figure().getByTestId('figure-algorithm').filter({ hasText: /^ring$/ }).waitFor();
+  await pauseAt(page, 500);
+  const ring = await railLoads(page);
+  assert.ok(ring[0] > 0 && ring.slice(1).every((l) => l === 0), `ring rail loads ${ring}`);
+  assert.equal(await page.getByTestId('algorithm-note').count(), 0);
+  // Without PXN the ring's hops between nodes climb to the spine: its dashed uplinks load up.
+  await page.getByTestId('pxn-toggle').click();
+  await page.getByTestId('cli-command').filter({ hasText: '--pxn off' }).waitFor();
+  await pauseAt(page, 500);
+  const spineLoads = await figure().locator('[data-testid=link].tier-rack').evaluateAll((ls) => ls.map((l) => Number(l.getAttribute('data-load'))));
+  assert.ok(spineLoads.some((l) => l > 0), `spine loads ${spineLoads}`);
+  await page.getByTestId('pxn-toggle').click();
+  await page.getByTestId('cli-command').filter({ hasText: '--pxn on' }).waitFor();
+  assert.deepEqual(problems, []);
+});
+
+test('NICs per node on a cluster: 8 NICs draw 8 NIC links per node and the command line says so', async () => {
+  const { page, problems } = session;
+  await page.getByTestId('preset-two-nodes-400g').click();
+  await selectOption(page, 'algorithm', 'nccl-ring');
+  const nicLinks = () => figure().locator('[data-testid=link].tier-node').count();
+  assert.equal(await nicLinks(), 2 * 2);
+  await selectOption(page, 'nics-per-node', 8);
+  await page.getByTestId('cli-command').filter({ hasText: '--nics-per-node 8' }).waitFor();
+  assert.equal(await nicLinks(), 2 * 2 * 8);
+  assert.match(await page.getByTestId('shape').textContent(), /8 NICs per node/);
+  // The shared link carries it (the URL follows the lab while paused).
+  await pauseAt(page, 100);
+  await page.waitForURL(/nics=8/);
+  await selectOption(page, 'nics-per-node', 1);
+  assert.deepEqual(problems, []);
+});
+
+test('a 1 KB run says its bound is latency-dominated', async () => {
+  const { page } = session;
+  await page.getByTestId('preset-two-nodes-400g').click();
+  await setRange(page, 'size', 0);
+  const terms = page.getByTestId('figure-a').getByTestId('lower-bound-terms');
+  await terms.and(page.locator('[data-dominant=latency]')).waitFor();
+  assert.match(await terms.textContent(), /latency dominates/);
+});
+
+test('screenshot: the rail-optimized preset mid-run with nccl-ring', async () => {
+  const { page } = session;
+  await loadPreset(page, 'nccl-ring');
+  await pauseAt(page, 450);
+  // The lab from its controls to the figure's legend: the rails and their load, the controls that made them.
+  const lab = await page.getByTestId('lab').boundingBox();
+  const fig = await figure().locator('.figure-wrap').boundingBox();
+  const scroll = await page.evaluate(() => window.scrollY);
+  fs.mkdirSync(path.join(ROOT, 'docs'), { recursive: true });
+  await page.screenshot({
+    path: path.join(ROOT, 'docs', 'lab-rail-en-light.png'),
+    fullPage: true,
+    clip: { x: lab.x, y: lab.y + scroll, width: lab.width, height: Math.min(fig.y + fig.height - lab.y + 16, 1400) },
+  });
+  assert.ok(fs.statSync(path.join(ROOT, 'docs', 'lab-rail-en-light.png')).size > 20000);
+});
