@@ -627,6 +627,45 @@ mod tests {
         assert!(!c.cli_command(Algorithm::Ring).contains("--segments"));
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn rail_and_nics_controls_build_the_scenario_the_cli_reads_from_their_command() {
+        use crate::sim::rail_preset::SUPERPOD;
+        let rail = Controls::from_scenario(&SUPERPOD.scenario());
+        assert_eq!(rail.kind, TopologyKind::Rail);
+        assert_eq!(rail.rail_shape(), (4, 8));
+        let nics = Controls {
+            nics_per_node: 8,
+            ..Controls::default()
+        };
+        let no_pxn = Controls {
+            pxn: false,
+            ..rail.clone()
+        };
+        for (c, alg) in [
+            (rail, Algorithm::NcclRing),
+            (no_pxn, Algorithm::Ring),
+            (nics, Algorithm::NcclTree),
+        ] {
+            let args = c.cli_args(alg);
+            let flags = crate::cli::Flags::parse(&args, &crate::cli::SCENARIO_FLAGS).unwrap();
+            let from_cli = crate::cli::scenario_from_flags(&flags).unwrap();
+            assert_eq!(from_cli, c.scenario(alg).unwrap(), "{}", c.cli_command(alg));
+        }
+        // NICs per node never exceed the GPUs per node the run uses.
+        let small = Controls {
+            nics_per_node: 8,
+            gpus: 4,
+            ..Controls::default()
+        };
+        assert_eq!(small.effective_nics(), 4);
+        assert!(small
+            .scenario(Algorithm::NcclRing)
+            .unwrap()
+            .validate()
+            .is_ok());
+    }
+
     #[test]
     fn playback_clamps_long_frames_and_stops_at_the_end() {
         let (t, done) = advance(0.0, 10.0, 1.0, 6.0);
