@@ -63,6 +63,102 @@ impl FlowRate {
     };
 }
 
+/// The streaming flows by finish time: a binary min-heap of `(finish time bits, version, slot)`
+/// that knows where each slot sits, so a new rate moves the flow's entry instead of leaving a
+/// stale one behind (a pipelined tree re-rates flows far more often than they finish). Ties are
+/// broken by version, then slot.
+#[derive(Debug, Default)]
+struct FinishQueue {
+    heap: Vec<(u64, u32, u32)>,
+    /// Per slot: its index in `heap`, or `NONE`.
+    pos: Vec<u32>,
+}
+
+impl FinishQueue {
+    fn first(&self) -> Option<(u64, u32, u32)> {
+        self.heap.first().copied()
+    }
+
+    /// Puts `entry` in, replacing its slot's entry if it has one.
+    fn set(&mut self, entry: (u64, u32, u32)) {
+        let slot = entry.2 as usize;
+        if slot >= self.pos.len() {
+            self.pos.resize(slot + 1, NONE);
+        }
+        let i = match self.pos[slot] {
+            NONE => {
+                self.heap.push(entry);
+                self.heap.len() - 1
+            }
+            i => {
+                self.heap[i as usize] = entry;
+                i as usize
+            }
+        };
+        let i = self.sift_up(i);
+        self.sift_down(i);
+    }
+
+    fn remove(&mut self, slot: u32) {
+        let Some(&i) = self.pos.get(slot as usize) else {
+            return;
+        };
+        if i == NONE {
+            return;
+        }
+        self.pos[slot as usize] = NONE;
+        let last = self
+            .heap
+            .pop()
+            .expect("a slot with a position is in the heap");
+        if (i as usize) < self.heap.len() {
+            self.heap[i as usize] = last;
+            let j = self.sift_up(i as usize);
+            self.sift_down(j);
+        }
+    }
+
+    fn place(&mut self, i: usize) {
+        self.pos[self.heap[i].2 as usize] = i as u32;
+    }
+
+    fn sift_up(&mut self, mut i: usize) -> usize {
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if self.heap[i] < self.heap[parent] {
+                self.heap.swap(i, parent);
+                self.place(i);
+                i = parent;
+            } else {
+                break;
+            }
+        }
+        self.place(i);
+        i
+    }
+
+    fn sift_down(&mut self, mut i: usize) -> usize {
+        loop {
+            let (l, r) = (2 * i + 1, 2 * i + 2);
+            let mut least = i;
+            if l < self.heap.len() && self.heap[l] < self.heap[least] {
+                least = l;
+            }
+            if r < self.heap.len() && self.heap[r] < self.heap[least] {
+                least = r;
+            }
+            if least == i {
+                break;
+            }
+            self.heap.swap(i, least);
+            self.place(i);
+            i = least;
+        }
+        self.place(i);
+        i
+    }
+}
+
 /// Where a streaming flow lives in the network; valid until the flow finishes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FlowSlot(u32);
@@ -91,7 +187,7 @@ pub struct FlowNetwork {
     /// Per flow slot, like `flows`.
     rates: Vec<FlowRate>,
     free_slots: Vec<u32>,
-    finish_queue: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    finish_queue: FinishQueue,
     /// The flows being recomputed, and the links they cross.
     recompute: Vec<u32>,
     comp_links: Vec<u32>,
@@ -131,7 +227,7 @@ impl FlowNetwork {
             flows: Vec::new(),
             rates: Vec::new(),
             free_slots: Vec::new(),
-            finish_queue: BinaryHeap::new(),
+            finish_queue: FinishQueue::default(),
             recompute: Vec::new(),
             comp_links: Vec::new(),
             is_seed: vec![false; n],
@@ -193,27 +289,18 @@ impl FlowNetwork {
     /// The earliest finishing flow: `(time, slot)`, or `None` when nothing streams.
     pub fn next_finish(&mut self) -> Option<(f64, FlowSlot)> {
         self.flush();
-        while let Some(&Reverse((bits, version, slot))) = self.finish_queue.peek() {
-            let f = &self.flows[slot as usize];
-            if f.version == version && f.len > 0 {
-                return Some((f64::from_bits(bits), FlowSlot(slot)));
-            }
-            self.finish_queue.pop();
-        }
-        None
+        self.finish_queue
+            .first()
+            .map(|(bits, _, slot)| (f64::from_bits(bits), FlowSlot(slot)))
     }
 
     /// Another flow due to finish by `now` under the rates already computed, without recomputing
     /// them: lets a caller finish every flow of one instant before rates are settled once.
     pub fn finished_by(&mut self, now: f64) -> Option<FlowSlot> {
-        while let Some(&Reverse((bits, version, slot))) = self.finish_queue.peek() {
-            let f = &self.flows[slot as usize];
-            if f.version == version && f.len > 0 {
-                return (f64::from_bits(bits) <= now).then_some(FlowSlot(slot));
-            }
-            self.finish_queue.pop();
-        }
-        None
+        self.finish_queue
+            .first()
+            .filter(|&(bits, _, _)| f64::from_bits(bits) <= now)
+            .map(|(_, _, slot)| FlowSlot(slot))
     }
 
     /// The caller's id of the flow in `slot`.
@@ -233,6 +320,7 @@ impl FlowNetwork {
         let len = f.len as usize;
         f.len = 0;
         f.version = f.version.wrapping_add(1);
+        self.finish_queue.remove(slot);
         self.free_slots.push(slot);
         for &l in &links[..len] {
             let lf = &mut self.link_flows[l as usize];
@@ -513,8 +601,7 @@ impl FlowNetwork {
                 r.bytes_per_sec = f.new_rate;
                 f.version = f.version.wrapping_add(1);
                 let finish = now + f.remaining_bytes / f.new_rate;
-                self.finish_queue
-                    .push(Reverse((finish.to_bits(), f.version, slot)));
+                self.finish_queue.set((finish.to_bits(), f.version, slot));
             }
         }
     }
@@ -656,6 +743,31 @@ mod tests {
                     "flow in slot {slot}: {got} B/s, full filling gives {expected}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn the_finish_queue_always_yields_the_least_live_entry() {
+        let mut q = FinishQueue::default();
+        let mut live: Vec<Option<(u64, u32, u32)>> = vec![None; 50];
+        let mut seed = 99u64;
+        let mut rand = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for step in 0..5000u32 {
+            let slot = rand(50) as u32;
+            if rand(3) == 0 {
+                q.remove(slot);
+                live[slot as usize] = None;
+            } else {
+                let entry = (rand(20), step, slot);
+                q.set(entry);
+                live[slot as usize] = Some(entry);
+            }
+            assert_eq!(q.first(), live.iter().flatten().min().copied());
         }
     }
 
