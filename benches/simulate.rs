@@ -5,37 +5,21 @@
 #![cfg_attr(target_arch = "wasm32", allow(unused))]
 
 #[cfg(not(target_arch = "wasm32"))]
+mod common;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use allreduce_lab::sim::algorithms::{self, Algorithm};
-    use allreduce_lab::sim::run::{run, RunOptions};
-    use allreduce_lab::sim::topology::{Topology, TopologySpec};
-    use allreduce_lab::sim::units::Bandwidth;
+    use super::common::{cluster_1024, run_case, CASES};
+    use allreduce_lab::sim::algorithms;
     use criterion::{criterion_group, Criterion, Throughput};
     use std::time::Duration;
-
-    fn cluster_1024() -> Topology {
-        Topology::new(&TopologySpec::Cluster {
-            racks: 4,
-            nodes_per_rack: 32,
-            gpus_per_node: 8,
-            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
-            intra_lat_secs: 1e-6,
-            node_bw: Bandwidth::from_gbits_per_sec(3200.0),
-            node_lat_secs: 2e-6,
-            rack_bw: Bandwidth::from_gbits_per_sec(12800.0),
-            rack_lat_secs: 5e-6,
-            oversubscription: 1.0,
-            nics_per_node: 1,
-        })
-        .unwrap()
-    }
 
     fn bench(c: &mut Criterion) {
         let topo = cluster_1024();
         let mut group = c.benchmark_group("1024-rank cluster");
         group.sample_size(10);
         group.measurement_time(Duration::from_secs(20));
-        for (alg, segments) in [(Algorithm::Ring, 1), (Algorithm::DoubleBinaryTree, 64)] {
+        for (alg, segments) in CASES {
             let transfers = algorithms::schedule(alg, &topo, 1 << 30, segments).len();
             group.throughput(Throughput::Elements(transfers as u64));
             for details in [false, true] {
@@ -44,19 +28,7 @@ mod native {
                     if details { ", with details" } else { "" }
                 );
                 group.bench_function(name, |b| {
-                    b.iter(|| {
-                        let schedule = algorithms::schedule(alg, &topo, 1 << 30, segments);
-                        let trace = run(
-                            &topo,
-                            schedule,
-                            &RunOptions {
-                                gamma_secs_per_byte: 0.0,
-                                record_details: details,
-                            },
-                        );
-                        assert!(trace.verified());
-                        trace.time_secs
-                    })
+                    b.iter(|| run_case(&topo, alg, segments, details).time_secs)
                 });
             }
         }

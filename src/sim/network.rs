@@ -33,9 +33,18 @@ struct Flow {
     links: [u32; 6],
     len: u8,
     remaining_bytes: f64,
-    bytes_per_sec: f64,
     updated_at: f64,
     version: u32,
+    /// The rate and bottleneck found by the current filling, applied once it is final.
+    new_rate: f64,
+    new_held_by: u32,
+}
+
+/// What the loops over a link's flows read, apart from the rest of a [`Flow`]: a link can carry
+/// many flows, and scanning 16 bytes per flow instead of a whole `Flow` keeps those loops in cache.
+#[derive(Clone, Copy, Debug)]
+struct FlowRate {
+    bytes_per_sec: f64,
     /// The link that froze this flow in the last progressive filling that rated it: saturated, and
     /// no flow on it is faster. `NONE` until the flow is first rated.
     held_by: u32,
@@ -43,9 +52,111 @@ struct Flow {
     recomputing: bool,
     /// Frozen in the current progressive filling.
     fixed: bool,
-    /// The rate and bottleneck found by the current filling, applied once it is final.
-    new_rate: f64,
-    new_held_by: u32,
+}
+
+impl FlowRate {
+    const NEW: FlowRate = FlowRate {
+        bytes_per_sec: 0.0,
+        held_by: NONE,
+        recomputing: false,
+        fixed: false,
+    };
+}
+
+/// The streaming flows by finish time: a binary min-heap of `(finish time bits, version, slot)`
+/// that knows where each slot sits, so a new rate moves the flow's entry instead of leaving a
+/// stale one behind (a pipelined tree re-rates flows far more often than they finish). Ties are
+/// broken by version, then slot.
+#[derive(Debug, Default)]
+struct FinishQueue {
+    heap: Vec<(u64, u32, u32)>,
+    /// Per slot: its index in `heap`, or `NONE`.
+    pos: Vec<u32>,
+}
+
+impl FinishQueue {
+    fn first(&self) -> Option<(u64, u32, u32)> {
+        self.heap.first().copied()
+    }
+
+    /// Puts `entry` in, replacing its slot's entry if it has one.
+    fn set(&mut self, entry: (u64, u32, u32)) {
+        let slot = entry.2 as usize;
+        if slot >= self.pos.len() {
+            self.pos.resize(slot + 1, NONE);
+        }
+        let i = match self.pos[slot] {
+            NONE => {
+                self.heap.push(entry);
+                self.heap.len() - 1
+            }
+            i => {
+                self.heap[i as usize] = entry;
+                i as usize
+            }
+        };
+        let i = self.sift_up(i);
+        self.sift_down(i);
+    }
+
+    fn remove(&mut self, slot: u32) {
+        let Some(&i) = self.pos.get(slot as usize) else {
+            return;
+        };
+        if i == NONE {
+            return;
+        }
+        self.pos[slot as usize] = NONE;
+        let last = self
+            .heap
+            .pop()
+            .expect("a slot with a position is in the heap");
+        if (i as usize) < self.heap.len() {
+            self.heap[i as usize] = last;
+            let j = self.sift_up(i as usize);
+            self.sift_down(j);
+        }
+    }
+
+    fn place(&mut self, i: usize) {
+        self.pos[self.heap[i].2 as usize] = i as u32;
+    }
+
+    fn sift_up(&mut self, mut i: usize) -> usize {
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if self.heap[i] < self.heap[parent] {
+                self.heap.swap(i, parent);
+                self.place(i);
+                i = parent;
+            } else {
+                break;
+            }
+        }
+        self.place(i);
+        i
+    }
+
+    fn sift_down(&mut self, mut i: usize) -> usize {
+        loop {
+            let (l, r) = (2 * i + 1, 2 * i + 2);
+            let mut least = i;
+            if l < self.heap.len() && self.heap[l] < self.heap[least] {
+                least = l;
+            }
+            if r < self.heap.len() && self.heap[r] < self.heap[least] {
+                least = r;
+            }
+            if least == i {
+                break;
+            }
+            self.heap.swap(i, least);
+            self.place(i);
+            i = least;
+        }
+        self.place(i);
+        i
+    }
 }
 
 /// Where a streaming flow lives in the network; valid until the flow finishes.
@@ -69,9 +180,14 @@ pub struct FlowNetwork {
     link_busy_secs: Vec<f64>,
     link_bytes: Vec<f64>,
     timeline: Option<Vec<Vec<RateChange>>>,
+    /// When each link's timeline last changed: read here rather than from the end of the timeline
+    /// itself, which is a cache miss per link per instant in a large run.
+    timeline_last_at: Vec<f64>,
     flows: Vec<Flow>,
+    /// Per flow slot, like `flows`.
+    rates: Vec<FlowRate>,
     free_slots: Vec<u32>,
-    finish_queue: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    finish_queue: FinishQueue,
     /// The flows being recomputed, and the links they cross.
     recompute: Vec<u32>,
     comp_links: Vec<u32>,
@@ -103,9 +219,15 @@ impl FlowNetwork {
             link_busy_secs: vec![0.0; n],
             link_bytes: vec![0.0; n],
             timeline: record_timeline.then(|| vec![Vec::new(); n]),
+            timeline_last_at: if record_timeline {
+                vec![f64::NAN; n]
+            } else {
+                Vec::new()
+            },
             flows: Vec::new(),
+            rates: Vec::new(),
             free_slots: Vec::new(),
-            finish_queue: BinaryHeap::new(),
+            finish_queue: FinishQueue::default(),
             recompute: Vec::new(),
             comp_links: Vec::new(),
             is_seed: vec![false; n],
@@ -134,12 +256,8 @@ impl FlowNetwork {
             links: arr,
             len: links.len() as u8,
             remaining_bytes: bytes,
-            bytes_per_sec: 0.0,
             updated_at: now,
             version: 0,
-            held_by: NONE,
-            recomputing: false,
-            fixed: false,
             new_rate: 0.0,
             new_held_by: NONE,
         };
@@ -147,10 +265,12 @@ impl FlowNetwork {
             Some(s) => {
                 let v = self.flows[s as usize].version.wrapping_add(1);
                 self.flows[s as usize] = Flow { version: v, ..flow };
+                self.rates[s as usize] = FlowRate::NEW;
                 s
             }
             None => {
                 self.flows.push(flow);
+                self.rates.push(FlowRate::NEW);
                 (self.flows.len() - 1) as u32
             }
         };
@@ -169,27 +289,18 @@ impl FlowNetwork {
     /// The earliest finishing flow: `(time, slot)`, or `None` when nothing streams.
     pub fn next_finish(&mut self) -> Option<(f64, FlowSlot)> {
         self.flush();
-        while let Some(&Reverse((bits, version, slot))) = self.finish_queue.peek() {
-            let f = &self.flows[slot as usize];
-            if f.version == version && f.len > 0 {
-                return Some((f64::from_bits(bits), FlowSlot(slot)));
-            }
-            self.finish_queue.pop();
-        }
-        None
+        self.finish_queue
+            .first()
+            .map(|(bits, _, slot)| (f64::from_bits(bits), FlowSlot(slot)))
     }
 
     /// Another flow due to finish by `now` under the rates already computed, without recomputing
     /// them: lets a caller finish every flow of one instant before rates are settled once.
     pub fn finished_by(&mut self, now: f64) -> Option<FlowSlot> {
-        while let Some(&Reverse((bits, version, slot))) = self.finish_queue.peek() {
-            let f = &self.flows[slot as usize];
-            if f.version == version && f.len > 0 {
-                return (f64::from_bits(bits) <= now).then_some(FlowSlot(slot));
-            }
-            self.finish_queue.pop();
-        }
-        None
+        self.finish_queue
+            .first()
+            .filter(|&(bits, _, _)| f64::from_bits(bits) <= now)
+            .map(|(_, _, slot)| FlowSlot(slot))
     }
 
     /// The caller's id of the flow in `slot`.
@@ -209,6 +320,7 @@ impl FlowNetwork {
         let len = f.len as usize;
         f.len = 0;
         f.version = f.version.wrapping_add(1);
+        self.finish_queue.remove(slot);
         self.free_slots.push(slot);
         for &l in &links[..len] {
             let lf = &mut self.link_flows[l as usize];
@@ -244,7 +356,7 @@ impl FlowNetwork {
     pub fn rate_of(&mut self, slot: FlowSlot) -> Option<f64> {
         self.flush();
         let f = &self.flows[slot.0 as usize];
-        (f.len > 0).then_some(f.bytes_per_sec)
+        (f.len > 0).then_some(self.rates[slot.0 as usize].bytes_per_sec)
     }
 
     /// Seconds each link has carried at least one flow, as of `now`.
@@ -291,7 +403,7 @@ impl FlowNetwork {
         self.recompute.clear();
         for &l in seed_links {
             for &slot in &self.link_flows[l as usize] {
-                let f = &mut self.flows[slot as usize];
+                let f = &mut self.rates[slot as usize];
                 if !f.recomputing && (f.held_by == NONE || self.is_seed[f.held_by as usize]) {
                     f.recomputing = true;
                     self.recompute.push(slot);
@@ -335,8 +447,8 @@ impl FlowNetwork {
         }
         self.comp_links.clear();
         for &slot in &self.recompute {
-            let f = &mut self.flows[slot as usize];
-            f.fixed = false;
+            self.rates[slot as usize].fixed = false;
+            let f = &self.flows[slot as usize];
             for &l in &f.links[..f.len as usize] {
                 if self.link_pos[l as usize] == NONE {
                     self.link_pos[l as usize] = self.comp_links.len() as u32;
@@ -354,7 +466,7 @@ impl FlowNetwork {
             let mut cap = self.capacity[l as usize];
             let mut count = 0u32;
             for &slot in &self.link_flows[l as usize] {
-                let f = &self.flows[slot as usize];
+                let f = &self.rates[slot as usize];
                 if f.recomputing {
                     count += 1;
                 } else {
@@ -385,7 +497,7 @@ impl FlowNetwork {
                     }
                     self.unfixed[k] = 0;
                 }
-                f.fixed = true;
+                self.rates[slot as usize].fixed = true;
                 f.new_rate = rate;
                 f.new_held_by = held_by;
                 left -= 1;
@@ -411,11 +523,12 @@ impl FlowNetwork {
             self.touched.clear();
             for idx in 0..self.link_flows[l as usize].len() {
                 let slot = self.link_flows[l as usize][idx] as usize;
-                let f = &mut self.flows[slot];
-                if !f.recomputing || f.fixed {
+                let r = &mut self.rates[slot];
+                if !r.recomputing || r.fixed {
                     continue;
                 }
-                f.fixed = true;
+                r.fixed = true;
+                let f = &mut self.flows[slot];
                 f.new_rate = share;
                 f.new_held_by = l;
                 left -= 1;
@@ -454,16 +567,16 @@ impl FlowNetwork {
             let mut changed = self.is_seed[l as usize];
             let mut level = f64::INFINITY;
             for &slot in &self.link_flows[l as usize] {
-                let f = &self.flows[slot as usize];
-                if f.recomputing {
-                    changed |= f.new_rate != f.bytes_per_sec;
+                if self.rates[slot as usize].recomputing {
+                    let f = &self.flows[slot as usize];
+                    changed |= f.new_rate != self.rates[slot as usize].bytes_per_sec;
                     if f.new_held_by == l {
                         level = level.min(f.new_rate);
                     }
                 }
             }
             for &slot in &self.link_flows[l as usize] {
-                let f = &mut self.flows[slot as usize];
+                let f = &mut self.rates[slot as usize];
                 if !f.recomputing && ((changed && f.held_by == l) || f.bytes_per_sec > level) {
                     f.recomputing = true;
                     self.recompute.push(slot);
@@ -478,17 +591,17 @@ impl FlowNetwork {
     fn commit(&mut self, now: f64) {
         for &slot in &self.recompute {
             let f = &mut self.flows[slot as usize];
-            f.recomputing = false;
-            f.held_by = f.new_held_by;
-            if f.bytes_per_sec != f.new_rate {
+            let r = &mut self.rates[slot as usize];
+            r.recomputing = false;
+            r.held_by = f.new_held_by;
+            if r.bytes_per_sec != f.new_rate {
                 f.remaining_bytes =
-                    (f.remaining_bytes - f.bytes_per_sec * (now - f.updated_at)).max(0.0);
+                    (f.remaining_bytes - r.bytes_per_sec * (now - f.updated_at)).max(0.0);
                 f.updated_at = now;
-                f.bytes_per_sec = f.new_rate;
+                r.bytes_per_sec = f.new_rate;
                 f.version = f.version.wrapping_add(1);
                 let finish = now + f.remaining_bytes / f.new_rate;
-                self.finish_queue
-                    .push(Reverse((finish.to_bits(), f.version, slot)));
+                self.finish_queue.set((finish.to_bits(), f.version, slot));
             }
         }
     }
@@ -497,18 +610,21 @@ impl FlowNetwork {
     fn record_link_rate(&mut self, link: usize, now: f64) {
         let total: f64 = self.link_flows[link]
             .iter()
-            .map(|&s| self.flows[s as usize].bytes_per_sec)
+            .map(|&s| self.rates[s as usize].bytes_per_sec)
             .sum();
         if total != self.link_rate[link] {
             self.link_rate[link] = total;
             if let Some(tl) = self.timeline.as_mut() {
                 let seg = &mut tl[link];
                 match seg.last_mut() {
-                    Some(last) if last.at_secs == now => last.bytes_per_sec = total,
-                    _ => seg.push(RateChange {
-                        at_secs: now,
-                        bytes_per_sec: total,
-                    }),
+                    Some(last) if self.timeline_last_at[link] == now => last.bytes_per_sec = total,
+                    _ => {
+                        seg.push(RateChange {
+                            at_secs: now,
+                            bytes_per_sec: total,
+                        });
+                        self.timeline_last_at[link] = now;
+                    }
                 }
             }
         }
@@ -621,12 +737,37 @@ mod tests {
             }
             net.flush();
             for (slot, expected) in reference_rates(&net) {
-                let got = net.flows[slot].bytes_per_sec;
+                let got = net.rates[slot].bytes_per_sec;
                 assert!(
                     (got - expected).abs() <= 1e-12 * expected,
                     "flow in slot {slot}: {got} B/s, full filling gives {expected}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn the_finish_queue_always_yields_the_least_live_entry() {
+        let mut q = FinishQueue::default();
+        let mut live: Vec<Option<(u64, u32, u32)>> = vec![None; 50];
+        let mut seed = 99u64;
+        let mut rand = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for step in 0..5000u32 {
+            let slot = rand(50) as u32;
+            if rand(3) == 0 {
+                q.remove(slot);
+                live[slot as usize] = None;
+            } else {
+                let entry = (rand(20), step, slot);
+                q.set(entry);
+                live[slot as usize] = Some(entry);
+            }
+            assert_eq!(q.first(), live.iter().flatten().min().copied());
         }
     }
 

@@ -19,7 +19,7 @@
 
 use super::buffers::{Buffers, Cell};
 use super::network::FlowNetwork;
-use super::schedule::{Op, Schedule};
+use super::schedule::{Op, Schedule, JOIN};
 use super::topology::{Route, Topology};
 use super::trace::{CellChange, LinkReport, RankTraffic, Trace, TransferTiming};
 use std::cmp::Reverse;
@@ -65,7 +65,10 @@ pub struct Run {
     seq: u64,
     /// Per transfer: until it is ready, how many of its dependencies are not done yet; from then
     /// until it is done, its slot in `in_flight` (one array for both keeps memory per transfer low).
+    /// After the transfers, per join: how many of its members are not done yet.
     waiting_or_slot: Vec<u32>,
+    /// Who waits for each transfer and join (nodes `0..n` are transfers, `n + j` join j), each list
+    /// in the order of the transfers that wait.
     dependents_start: Vec<u32>,
     dependents: Vec<u32>,
     timings: Vec<TransferTiming>,
@@ -188,14 +191,87 @@ impl Run {
             self.dependents_start[t as usize] as usize,
             self.dependents_start[t as usize + 1] as usize,
         );
-        for k in a..b {
+        self.release(a..b, now);
+    }
+
+    /// One dependency of each node in `self.dependents[range]` is done: start those with none left
+    /// (and release the dependents of a join that is complete).
+    fn release(&mut self, range: std::ops::Range<usize>, now: f64) {
+        let n = self.schedule.len() as u32;
+        for k in range {
             let d = self.dependents[k];
             self.waiting_or_slot[d as usize] -= 1;
             if self.waiting_or_slot[d as usize] == 0 {
-                self.ready(d, now);
+                if d < n {
+                    self.ready(d, now);
+                } else {
+                    let (a, b) = (
+                        self.dependents_start[d as usize] as usize,
+                        self.dependents_start[d as usize + 1] as usize,
+                    );
+                    // Joins wait only for transfers, so this goes one level deep.
+                    self.release(a..b, now);
+                }
             }
         }
     }
+}
+
+/// Per node (transfers `0..n`, then join j as `n + j`): how many dependencies it waits for, and in
+/// CSR form who waits for it. A join enters its members' lists where the first transfer that waits
+/// for it would have, had that transfer listed the members itself: transfers become ready in the
+/// same order either way.
+fn reverse_dependencies(schedule: &Schedule) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let n = schedule.len();
+    let nodes = n + schedule.joins();
+    let mut waiting = vec![0u32; nodes];
+    let mut start = vec![0u32; nodes + 1];
+    // Pass 0 counts, pass 1 fills; both visit edges in the same order.
+    let mut fill = Vec::new();
+    let mut dependents = Vec::new();
+    let mut seen = vec![false; schedule.joins()];
+    for pass in 0..2 {
+        seen.iter_mut().for_each(|s| *s = false);
+        let mut edge = |from: usize, to: u32, start: &mut Vec<u32>| {
+            if pass == 0 {
+                start[from + 1] += 1;
+            } else {
+                dependents[fill[from] as usize] = to;
+                fill[from] += 1;
+            }
+        };
+        for t in 0..n {
+            for &d in schedule.deps(t) {
+                let node = if d & JOIN != 0 {
+                    let j = (d & !JOIN) as usize;
+                    if !seen[j] {
+                        seen[j] = true;
+                        for &m in schedule.join_members(j) {
+                            edge(m as usize, (n + j) as u32, &mut start);
+                        }
+                    }
+                    n + j
+                } else {
+                    d as usize
+                };
+                edge(node, t as u32, &mut start);
+            }
+        }
+        if pass == 0 {
+            for t in 0..n {
+                waiting[t] = schedule.deps(t).len() as u32;
+            }
+            for j in 0..schedule.joins() {
+                waiting[n + j] = schedule.join_members(j).len() as u32;
+            }
+            for i in 0..nodes {
+                start[i + 1] += start[i];
+            }
+            fill = start[..nodes].to_vec();
+            dependents = vec![0u32; start[nodes] as usize];
+        }
+    }
+    (waiting, start, dependents)
 }
 
 /// Runs `schedule` on `topo` and reports what happened. The run checks the buffers at the end:
@@ -213,27 +289,7 @@ impl Run {
             .iter()
             .map(|l| l.bandwidth.bytes_per_sec())
             .collect();
-        // Reverse the dependency lists: who waits for each transfer.
-        let mut waiting = vec![0u32; n];
-        let mut dependents_start = vec![0u32; n + 1];
-        for (t, w) in waiting.iter_mut().enumerate() {
-            let deps = schedule.deps(t);
-            *w = deps.len() as u32;
-            for &d in deps {
-                dependents_start[d as usize + 1] += 1;
-            }
-        }
-        for i in 0..n {
-            dependents_start[i + 1] += dependents_start[i];
-        }
-        let mut fill = dependents_start.clone();
-        let mut dependents = vec![0u32; dependents_start[n] as usize];
-        for t in 0..n {
-            for &d in schedule.deps(t) {
-                dependents[fill[d as usize] as usize] = t as u32;
-                fill[d as usize] += 1;
-            }
-        }
+        let (waiting, dependents_start, dependents) = reverse_dependencies(&schedule);
         let buffers = Buffers::new(topo.ranks(), schedule.chunks());
         let mut r = Run {
             topo: topo.clone(),

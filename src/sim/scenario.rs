@@ -17,6 +17,7 @@
 //! ```
 
 use super::algorithms::{self, Algorithm, MAX_SEGMENTS};
+use super::cost::{Budget, OverBudget, RunCost, RUN_BUDGET};
 use super::run::{run, Run, RunOptions};
 use super::topology::{Topology, TopologySpec, MAX_NICS_PER_NODE};
 use super::trace::Trace;
@@ -24,8 +25,6 @@ use serde::{Deserialize, Serialize};
 
 /// The largest buffer a scenario may use: 1 TB.
 pub const MAX_SIZE_BYTES: u64 = 1_000_000_000_000;
-/// The most transfers one run may make; it keeps a run within a few seconds and a browser tab's memory.
-pub const MAX_TRANSFERS: usize = 10_000_000;
 /// The largest reduction cost γ, in seconds per byte (1 ms per byte is already absurd).
 pub const MAX_GAMMA: f64 = 1e-3;
 
@@ -127,15 +126,91 @@ impl Scenario {
                 "gamma (reduction cost) must be between 0 and {MAX_GAMMA} seconds per byte"
             )));
         }
-        let count = transfers_on(self.algorithm, &topo, self.segments);
-        if count > MAX_TRANSFERS {
-            return Err(ScenarioError(format!(
-                "{} on {} ranks would make {count} transfers; the limit is {MAX_TRANSFERS} (use fewer ranks, fewer segments, or another algorithm)",
+        self.check_cost(&topo, &RUN_BUDGET).map_err(|over| {
+            ScenarioError(format!(
+                "{} on {} ranks{} {over}",
                 self.algorithm,
-                topo.ranks()
-            )));
-        }
+                topo.ranks(),
+                if self.algorithm.is_tree() {
+                    format!(" with {} segments", self.segments)
+                } else {
+                    String::new()
+                }
+            ))
+        })?;
         Ok(topo)
+    }
+
+    /// What running this scenario will cost (see [`cost`](super::cost)); checks the scenario's
+    /// other bounds first.
+    pub fn cost(&self) -> Result<RunCost, ScenarioError> {
+        let topo = Topology::new(&self.topology).map_err(|e| ScenarioError(e.0))?;
+        Ok(self.cost_on(&topo))
+    }
+
+    fn cost_on(&self, topo: &Topology) -> RunCost {
+        RunCost::estimate(
+            self.algorithm,
+            topo.ranks(),
+            topo.gpus_per_node(),
+            self.size_bytes,
+            self.segments,
+            algorithms::channels(topo),
+            route_links(topo),
+        )
+    }
+
+    /// Whether the run fits `budget`; if not, how many ranks or segments would.
+    pub fn check_cost(&self, topo: &Topology, budget: &Budget) -> Result<RunCost, OverBudget> {
+        let cost = self.cost_on(topo);
+        let mut over = match cost.check(budget) {
+            Ok(()) => return Ok(cost),
+            Err(over) => over,
+        };
+        let (g, c, links) = (
+            topo.gpus_per_node(),
+            algorithms::channels(topo),
+            route_links(topo),
+        );
+        let fits = |n: usize, k: usize| {
+            RunCost::estimate(self.algorithm, n, g.min(n), self.size_bytes, k, c, links)
+                .check(budget)
+                .is_ok()
+        };
+        let largest = |hi: usize, f: &dyn Fn(usize) -> bool| {
+            // Costs grow with ranks and segments: the largest that fits, by bisection.
+            if !f(1) {
+                return None;
+            }
+            let (mut lo, mut hi) = (1, hi);
+            while lo < hi {
+                let mid = lo + (hi - lo).div_ceil(2);
+                if f(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            Some(lo)
+        };
+        let n = topo.ranks();
+        over.max_ranks = largest(n - 1, &|m| fits(m, self.segments)).filter(|&m| m >= 2);
+        if self.algorithm.is_tree() && self.segments > 1 {
+            over.max_segments = largest(self.segments - 1, &|k| fits(n, k));
+        }
+        Err(over)
+    }
+}
+
+/// The most links a route of `topo` crosses.
+fn route_links(topo: &Topology) -> usize {
+    match topo.spec() {
+        TopologySpec::Uniform { .. } => 2,
+        TopologySpec::Cluster { .. } if topo.racks() > 1 => 6,
+        TopologySpec::Cluster { .. } if topo.nodes() > 1 => 4,
+        TopologySpec::Cluster { .. } => 2,
+        // GPU, NIC, leaf, spine, leaf, NIC, GPU, and PXN's NVLink hop before it.
+        TopologySpec::Rail { .. } => 8,
     }
 }
 

@@ -8,6 +8,10 @@
 //! Dependencies are data flow, not barriers: a transfer starts as soon as every transfer it depends
 //! on has been received (and reduced) at its destination.
 //!
+//! "Wait for all of these" over many transfers is a *join* ([`ScheduleBuilder::join`]): one entry in
+//! each waiting transfer's dependencies instead of the whole list, so that a root whose k segments
+//! wait for N−1 reductions each costs k·N edges, not k·N².
+//!
 //! ```
 //! use allreduce_lab::sim::schedule::{ScheduleBuilder, Op, Phase};
 //! let mut b = ScheduleBuilder::new(2, 1, 100);
@@ -94,6 +98,9 @@ impl Transfer {
     }
 }
 
+/// A dependency naming a join rather than a transfer has this bit set; the rest is the join's index.
+pub const JOIN: u32 = 1 << 31;
+
 /// The transfers of one allreduce, with their dependencies.
 #[derive(Clone, Debug, Default)]
 pub struct Schedule {
@@ -103,6 +110,9 @@ pub struct Schedule {
     transfers: Vec<Transfer>,
     dep_start: Vec<u32>,
     deps: Vec<u32>,
+    /// Joins: join j is done when the transfers `join_members[join_start[j]..join_start[j + 1]]` are.
+    join_start: Vec<u32>,
+    join_members: Vec<u32>,
 }
 
 impl Schedule {
@@ -129,9 +139,35 @@ impl Schedule {
     pub fn transfer(&self, id: usize) -> &Transfer {
         &self.transfers[id]
     }
-    /// The transfers that `id` waits for.
+    /// What `id` waits for: transfer ids, and joins (with the [`JOIN`] bit; see
+    /// [`join_members`](Self::join_members)).
     pub fn deps(&self, id: usize) -> &[u32] {
         &self.deps[self.dep_start[id] as usize..self.dep_start[id + 1] as usize]
+    }
+    /// How many joins the schedule has.
+    pub fn joins(&self) -> usize {
+        self.join_start.len().saturating_sub(1)
+    }
+    /// The transfers join `j` (without the [`JOIN`] bit) waits for.
+    pub fn join_members(&self, j: usize) -> &[u32] {
+        &self.join_members[self.join_start[j] as usize..self.join_start[j + 1] as usize]
+    }
+    /// Every transfer `id` waits for, directly or through a join.
+    pub fn waits_for(&self, id: usize) -> impl Iterator<Item = u32> + '_ {
+        self.deps(id)
+            .iter()
+            .flat_map(move |d| {
+                if d & JOIN != 0 {
+                    self.join_members((d & !JOIN) as usize)
+                } else {
+                    std::slice::from_ref(d)
+                }
+            })
+            .copied()
+    }
+    /// Dependency edges held: every entry of every transfer's list and every join's member.
+    pub fn dependency_count(&self) -> usize {
+        self.deps.len() + self.join_members.len()
     }
     /// First byte of chunk `c`.
     pub fn chunk_offset(&self, c: usize) -> u64 {
@@ -173,6 +209,8 @@ impl ScheduleBuilder {
                 transfers: Vec::new(),
                 dep_start: vec![0],
                 deps: Vec::new(),
+                join_start: vec![0],
+                join_members: Vec::new(),
             },
         }
     }
@@ -185,7 +223,20 @@ impl ScheduleBuilder {
         self
     }
 
-    /// Adds a transfer and returns its id. `deps` must name transfers already added.
+    /// A join of `members` (transfers already added): put the returned id in a transfer's `deps` to
+    /// make it wait for all of them at the cost of one entry.
+    pub fn join(&mut self, members: &[u32]) -> u32 {
+        debug_assert!(!members.is_empty());
+        debug_assert!(members
+            .iter()
+            .all(|&m| (m as usize) < self.s.transfers.len()));
+        let j = (self.s.join_start.len() - 1) as u32;
+        self.s.join_members.extend_from_slice(members);
+        self.s.join_start.push(self.s.join_members.len() as u32);
+        j | JOIN
+    }
+
+    /// Adds a transfer and returns its id. `deps` must name transfers already added, or joins.
     #[allow(clippy::too_many_arguments)]
     pub fn add(
         &mut self,
@@ -200,7 +251,11 @@ impl ScheduleBuilder {
         debug_assert!(src != dst, "a rank does not send to itself");
         debug_assert!(chunks.start < chunks.end && chunks.end <= self.s.chunks);
         let id = self.s.transfers.len() as u32;
-        debug_assert!(deps.iter().all(|&d| d < id));
+        debug_assert!(deps.iter().all(|&d| if d & JOIN != 0 {
+            ((d & !JOIN) as usize) < self.s.join_start.len() - 1
+        } else {
+            d < id
+        }));
         self.s.transfers.push(Transfer {
             src: src as u32,
             dst: dst as u32,

@@ -4,13 +4,18 @@
 use super::layout::Layout;
 use super::logic::Controls;
 use crate::sim::algorithms::Algorithm;
+use crate::sim::cost::Budget;
 use crate::sim::replay::Replay;
-use crate::sim::scenario::{simulate, transfer_count, Simulation};
+use crate::sim::scenario::{simulate, Simulation};
 use crate::sim::trace::Trace;
 
-/// The most transfers the app simulates (with `auto`, summed over its candidates): beyond, a run
-/// takes seconds and would freeze the page; the CLI has no such limit.
-pub const UI_MAX_TRANSFERS: usize = 600_000;
+/// What the app lets one run cost (the core's estimate, `auto` counting all its candidates): beyond,
+/// a run takes seconds and would freeze the page; the CLI's budget is larger.
+pub const UI_BUDGET: Budget = Budget {
+    bytes: 400_000_000,
+    details: true,
+    sharing_work: 100_000_000,
+};
 
 pub struct SimView {
     /// The algorithm asked for (`auto` shows what it chose in `result`).
@@ -27,11 +32,10 @@ pub struct SimView {
 impl SimView {
     pub fn build(controls: &Controls, algorithm: Algorithm) -> SimView {
         let result = controls.scenario(algorithm).and_then(|s| {
-            let (_, _, g) = controls.shape();
-            let count = transfer_count(algorithm, controls.gpus, g, s.segments);
-            if count > UI_MAX_TRANSFERS {
+            let topo = s.validate().map_err(|e| e.0)?;
+            if let Err(over) = s.check_cost(&topo, &UI_BUDGET) {
                 return Err(format!(
-                    "{algorithm} on {} GPUs makes {count} transfers; the browser view stops at {UI_MAX_TRANSFERS} to stay responsive. Pick fewer GPUs or another algorithm, or run the command below in a terminal.",
+                    "{algorithm} on {} GPUs {over}; the browser view stops there to stay responsive. Or run the command below in a terminal.",
                     controls.gpus
                 ));
             }
@@ -98,7 +102,11 @@ mod tests {
         };
         // The ring on 1024 ranks is 2M transfers: refused with a message, not run.
         let v = SimView::build(&c, Algorithm::Ring);
-        assert!(v.result.unwrap_err().contains("transfers"));
+        let err = v.result.unwrap_err();
+        assert!(
+            err.contains("transfers") && err.contains("at most"),
+            "{err}"
+        );
         assert_eq!(
             SimView::build(&c, Algorithm::DoubleBinaryTree)
                 .result

@@ -180,7 +180,8 @@ pub(super) fn add_tree(b: &mut ScheduleBuilder, tree: &Tree, base: usize, k: usi
     let bcast_base = k as u32 + height[tree.root];
     let mut received: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut last_up: Vec<Option<u32>> = vec![None; n];
-    let mut root_has: Vec<Vec<u32>> = Vec::with_capacity(k);
+    // Per segment, a join of the reductions into the root: its broadcast waits for them all.
+    let mut root_has: Vec<u32> = Vec::with_capacity(k);
     for s in 0..k {
         for r in received.iter_mut() {
             r.clear();
@@ -202,18 +203,18 @@ pub(super) fn add_tree(b: &mut ScheduleBuilder, tree: &Tree, base: usize, k: usi
             last_up[r] = Some(id);
             received[p].push(id);
         }
-        root_has.push(std::mem::take(&mut received[tree.root]));
+        root_has.push(b.join(&received[tree.root]));
     }
     let mut last_send: Vec<Option<u32>> = vec![None; n];
     let mut last_to: Vec<Option<u32>> = vec![None; n];
-    for (s, root_deps) in root_has.iter().enumerate() {
+    for (s, &root_join) in root_has.iter().enumerate() {
         for &r in &pre {
             for &c in &tree.children[r] {
                 // The root waits for the whole reduce of segment s; any other rank for the segment
                 // from its parent, sent earlier in this pre-order pass.
                 let mut deps: Vec<u32> = match tree.parent[r] {
                     Some(_) => last_to[r].into_iter().collect(),
-                    None => root_deps.clone(),
+                    None => vec![root_join],
                 };
                 let before = if tree.sequential_sends {
                     last_send[r]

@@ -1,0 +1,311 @@
+//! What a run will cost before it runs: one estimate, from the scenario's numbers alone, that every
+//! entry point (the CLI, the lab, the scaling charts) checks against its budget.
+//!
+//! A run holds, per transfer, its description, its dependencies, its timing and the run's
+//! bookkeeping; per rank and chunk, a buffer cell; with details, every change of a cell and of a
+//! link's rate. Its time goes mostly to fair sharing: each start or end of a flow re-rates the flows
+//! that share a link with it. [`RunCost`] counts each of these and turns them into an upper bound
+//! on the bytes a run allocates at its peak (the constants below include the slack of growing
+//! vectors); `tests/cost_budget.rs` checks the bound against a counting allocator.
+//!
+//! ```
+//! use allreduce_lab::sim::{algorithms::Algorithm, cost::{RunCost, RUN_BUDGET}};
+//! // The course chapter's flat tree (a star) on 4096 ranks with 256 segments: every segment's N−1
+//! // flows share the root's port, so fair sharing alone would take hours.
+//! let star = RunCost::estimate(Algorithm::TreeFlat, 4096, 4096, 1 << 30, 256, 1, 2);
+//! assert!(star.check(&RUN_BUDGET).is_err());
+//! // A ring on 1024 ranks of a cluster fits.
+//! assert!(RunCost::estimate(Algorithm::Ring, 1024, 8, 1 << 30, 1, 1, 6).check(&RUN_BUDGET).is_ok());
+//! ```
+
+use super::algorithms::Algorithm;
+use serde::Serialize;
+
+/// Bytes a run holds per transfer, whatever it records: the schedule's entry (24 B, doubled for a
+/// growing vector) and dependency index, the run's countdown, reverse index and scratch, the
+/// timing (32 B).
+pub const BYTES_PER_TRANSFER: u64 = 104;
+/// Per dependency edge: the entry in the schedule (doubled for growth) and the reverse edge.
+pub const BYTES_PER_DEPENDENCY: u64 = 12;
+/// Per buffer cell (rank × chunk): the cell (32 B), a payload copy in flight, room for contributor
+/// sets that split into several ranges.
+pub const BYTES_PER_CELL: u64 = 96;
+/// Per rank: traffic counters, reducer clocks, in-flight slots.
+pub const BYTES_PER_RANK: u64 = 512;
+/// Per recorded change, with details: a cell change (16 B) or a link rate change (16 B), doubled
+/// for growth.
+pub const BYTES_PER_CHANGE: u64 = 32;
+/// What every run needs besides (topology, queues, the trace's small vectors).
+pub const BYTES_FIXED: u64 = 1 << 20;
+
+/// How much of each thing a run makes, and what that costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RunCost {
+    pub transfers: u64,
+    /// Dependency edges, joins' members included (an upper bound).
+    pub dependencies: u64,
+    /// Buffer cells: ranks × chunks.
+    pub cells: u64,
+    /// Cell changes recorded with details: every chunk every transfer delivers.
+    pub cell_changes: u64,
+    /// Link rate changes recorded with details (an upper bound): each start or end of a flow
+    /// changes the rate of each link it and the flows sharing its links cross.
+    pub rate_changes: u64,
+    /// The work of fair sharing: transfers × the most flows that one link carries at once.
+    pub sharing_work: u64,
+    /// Peak bytes allocated without details, and with them (an upper bound).
+    pub peak_bytes: u64,
+    pub peak_bytes_with_details: u64,
+}
+
+/// The most a run may cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Budget {
+    /// Peak bytes allocated, by a run that records details (link timelines, cell changes) or not.
+    pub bytes: u64,
+    pub details: bool,
+    /// [`RunCost::sharing_work`]: about 10⁹ is a few seconds of fair sharing.
+    pub sharing_work: u64,
+}
+
+/// The CLI's and the library's budget ([`Scenario::validate`](super::scenario::Scenario::validate)):
+/// 2 GB without details (the CLI records none) and a run of up to about a minute.
+pub const RUN_BUDGET: Budget = Budget {
+    bytes: 2_000_000_000,
+    details: false,
+    sharing_work: 4_000_000_000,
+};
+
+/// What is over budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Exceeded {
+    Memory,
+    Work,
+}
+
+/// A run that does not fit its budget, and how to make it fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct OverBudget {
+    pub cost: RunCost,
+    pub budget: Budget,
+    pub exceeded: Exceeded,
+    /// The most ranks of the same shape that fit (filled in by [`Scenario::cost`](super::scenario::Scenario::cost)), if
+    /// any do.
+    pub max_ranks: Option<usize>,
+    /// The most pipeline segments that fit, for a tree, if any do.
+    pub max_segments: Option<usize>,
+}
+
+impl std::fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.exceeded {
+            Exceeded::Memory => write!(
+                f,
+                "would need about {} of memory ({} transfers, {} buffer cells); the limit is {}",
+                super::units::format_bytes(if self.budget.details {
+                    self.cost.peak_bytes_with_details
+                } else {
+                    self.cost.peak_bytes
+                } as f64),
+                self.cost.transfers,
+                self.cost.cells,
+                super::units::format_bytes(self.budget.bytes as f64),
+            )?,
+            Exceeded::Work => write!(
+                f,
+                "would re-share links about {:.1e} times ({} transfers, many sharing one link); the limit is {:.1e}",
+                self.cost.sharing_work as f64, self.cost.transfers, self.budget.sharing_work as f64
+            )?,
+        }
+        let mut ways = Vec::new();
+        if let Some(k) = self.max_segments {
+            ways.push(format!("at most {k} segments"));
+        }
+        if let Some(n) = self.max_ranks {
+            ways.push(format!("at most {n} ranks"));
+        }
+        ways.push("another algorithm".into());
+        write!(f, ". To shrink the run use {}", ways.join(", or "))
+    }
+}
+
+fn log2(x: u64) -> u64 {
+    (u64::BITS - 1 - x.leading_zeros()) as u64
+}
+
+impl RunCost {
+    /// The cost of `algorithm` on `ranks` ranks with `gpus_per_node` GPUs per node, buffers of
+    /// `size_bytes` and `segments` pipeline segments, `channels` parallel rings or trees for NCCL's
+    /// shapes, on a topology whose longest route crosses `route_links` links. [`Algorithm::Auto`] runs every candidate one after another, then its
+    /// choice with details.
+    pub fn estimate(
+        algorithm: Algorithm,
+        ranks: usize,
+        gpus_per_node: usize,
+        size_bytes: u64,
+        segments: usize,
+        channels: usize,
+        route_links: usize,
+    ) -> RunCost {
+        let n = ranks as u64;
+        // Trees cut each piece into at most one segment per byte (see `algorithms::tree`).
+        let k = match algorithm {
+            Algorithm::DoubleBinaryTree => (size_bytes / 2).max(1),
+            _ => size_bytes.max(1),
+        }
+        .min(segments.clamp(1, super::algorithms::MAX_SEGMENTS) as u64);
+        let route = route_links.max(1) as u64;
+        if algorithm == Algorithm::Auto {
+            let all = Algorithm::CONCRETE.map(|a| {
+                RunCost::estimate(
+                    a,
+                    ranks,
+                    gpus_per_node,
+                    size_bytes,
+                    segments,
+                    channels,
+                    route_links,
+                )
+            });
+            let sum = |f: fn(&RunCost) -> u64| all.iter().map(f).sum::<u64>();
+            let max = |f: fn(&RunCost) -> u64| all.iter().map(f).max().unwrap_or(0);
+            return RunCost {
+                transfers: sum(|c| c.transfers),
+                dependencies: max(|c| c.dependencies),
+                cells: max(|c| c.cells),
+                cell_changes: max(|c| c.cell_changes),
+                rate_changes: max(|c| c.rate_changes),
+                sharing_work: sum(|c| c.sharing_work),
+                peak_bytes: max(|c| c.peak_bytes),
+                peak_bytes_with_details: max(|c| c.peak_bytes_with_details),
+            };
+        }
+        if n < 2 {
+            return RunCost::of_counts(0, 0, n, 0, 0, 0, n);
+        }
+        let pof2 = 1u64 << log2(n);
+        let rem = n - pof2;
+        let g = (gpus_per_node as u64).clamp(1, n);
+        let m = n / g;
+        // (transfers, dependencies per transfer at most, chunks, cell changes, flows on one link at once)
+        let (transfers, deps_each, chunks, changes, fan_in) = match algorithm {
+            Algorithm::Ring => {
+                let t = 2 * n * (n - 1);
+                (t, 2, n, t, 1)
+            }
+            Algorithm::TreeFlat | Algorithm::TreeBinomial | Algorithm::TreeBinary => {
+                let t = 2 * (n - 1) * k;
+                let fan_in = match algorithm {
+                    // The root's port carries a flow from (or to) every other rank.
+                    Algorithm::TreeFlat => n - 1,
+                    Algorithm::TreeBinomial => log2(n) + 1,
+                    _ => 3,
+                };
+                // Each reduce waits for its children's and its own previous send; the joins add
+                // N−1 members per segment.
+                (t, 3, k, t, fan_in)
+            }
+            Algorithm::DoubleBinaryTree => {
+                let t = 4 * (n - 1) * k;
+                (t, 3, 2 * k, t, 6)
+            }
+            Algorithm::RecursiveDoubling => {
+                let t = pof2 * log2(pof2) + 2 * rem;
+                (t, 4, 1, t, 2)
+            }
+            Algorithm::Rabenseifner => {
+                let t = 2 * pof2 * log2(pof2) + 2 * rem;
+                (t, 4, pof2, 2 * pof2 * pof2 + 2 * rem * pof2, 2)
+            }
+            Algorithm::Hierarchical => {
+                let intra = 2 * m * g * (g - 1);
+                let inter = 2 * g * m * (m - 1);
+                (intra + inter, 2, g * m, intra * m + inter, 2)
+            }
+            Algorithm::NcclRing => {
+                // One ring per channel, each cut into k pieces; a GPU's channels share its port.
+                let c = channels.max(1) as u64;
+                // As `algorithms::nccl`: no slice smaller than a byte per chunk.
+                let k = (size_bytes / (c * n)).clamp(1, segments.max(1) as u64);
+                let t = c * k * 2 * n * (n - 1);
+                // Three edges' room per transfer: the builder's slack and its per-step bookkeeping.
+                (t, 3, c * k * n, t, c)
+            }
+            Algorithm::NcclTree => {
+                // Two trees per channel, pipelined in k segments.
+                let c = channels.max(1) as u64;
+                let k = (size_bytes / (2 * c)).clamp(1, segments.max(1) as u64);
+                let t = 2 * c * 2 * (n - 1) * k;
+                (t, 3, 2 * c * k, t, 6 * c)
+            }
+            Algorithm::Auto => unreachable!("handled above"),
+        };
+        // On a cluster the flows of a node's GPUs can share its links (a ring's never do: one
+        // GPU per node sends to the next node).
+        let fan_in = if route > 2 && !matches!(algorithm, Algorithm::Ring | Algorithm::TreeFlat) {
+            fan_in * g
+        } else {
+            fan_in
+        };
+        let sharing_work = transfers * fan_in;
+        RunCost::of_counts(
+            transfers,
+            transfers * deps_each,
+            n * chunks,
+            changes,
+            2 * route * sharing_work,
+            sharing_work,
+            n,
+        )
+    }
+
+    fn of_counts(
+        transfers: u64,
+        dependencies: u64,
+        cells: u64,
+        cell_changes: u64,
+        rate_changes: u64,
+        sharing_work: u64,
+        ranks: u64,
+    ) -> RunCost {
+        let peak_bytes = BYTES_FIXED
+            + transfers * BYTES_PER_TRANSFER
+            + dependencies * BYTES_PER_DEPENDENCY
+            + cells * BYTES_PER_CELL
+            + ranks * BYTES_PER_RANK;
+        RunCost {
+            transfers,
+            dependencies,
+            cells,
+            cell_changes,
+            rate_changes,
+            sharing_work,
+            peak_bytes,
+            peak_bytes_with_details: peak_bytes + (cell_changes + rate_changes) * BYTES_PER_CHANGE,
+        }
+    }
+
+    /// `Ok` when the run fits `budget`.
+    pub fn check(&self, budget: &Budget) -> Result<(), OverBudget> {
+        let bytes = if budget.details {
+            self.peak_bytes_with_details
+        } else {
+            self.peak_bytes
+        };
+        let exceeded = if bytes > budget.bytes {
+            Exceeded::Memory
+        } else if self.sharing_work > budget.sharing_work {
+            Exceeded::Work
+        } else {
+            return Ok(());
+        };
+        Err(OverBudget {
+            cost: *self,
+            budget: *budget,
+            exceeded,
+            max_ranks: None,
+            max_segments: None,
+        })
+    }
+}

@@ -1,0 +1,209 @@
+//! A run costs what the core's estimate says, at most: peak allocation under
+//! `RunCost::peak_bytes(_with_details)` for random scenarios, and a run over budget refused at once,
+//! without allocating what it would have needed.
+#![cfg(not(target_arch = "wasm32"))]
+
+use allreduce_lab::sim::algorithms::{self, Algorithm};
+use allreduce_lab::sim::cost::Exceeded;
+use allreduce_lab::sim::scenario::{simulate, Scenario};
+use allreduce_lab::sim::topology::{Topology, TopologySpec};
+use allreduce_lab::sim::units::Bandwidth;
+use proptest::prelude::*;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+
+/// The system allocator, counting the bytes live now and at the peak.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
+            PEAK.fetch_max(now, Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(p, layout) };
+        LIVE.fetch_sub(layout.size(), Relaxed);
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// Tests in this file measure allocation one at a time.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// The most bytes allocated at once while `f` runs, beyond what was live before.
+fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let before = LIVE.load(Relaxed);
+    PEAK.store(before, Relaxed);
+    let out = f();
+    (out, PEAK.load(Relaxed) - before)
+}
+
+fn bandwidth() -> impl Strategy<Value = Bandwidth> {
+    (9.0f64..12.0).prop_map(|e| Bandwidth::from_bytes_per_sec(10f64.powf(e)))
+}
+
+fn topology() -> impl Strategy<Value = TopologySpec> {
+    prop_oneof![
+        (1usize..=64, bandwidth()).prop_map(|(ranks, bandwidth)| TopologySpec::Uniform {
+            ranks,
+            bandwidth,
+            latency_secs: 1e-6,
+        }),
+        (
+            (1usize..=4, 1usize..=4, 1usize..=8),
+            (bandwidth(), bandwidth(), bandwidth()),
+            prop_oneof![Just(1.0), 1.0f64..4.0],
+        )
+            .prop_filter("at most 64 ranks", |((k, m, g), _, _)| k * m * g <= 64)
+            .prop_map(
+                |((racks, nodes_per_rack, gpus_per_node), (ib, nb, rb), os)| {
+                    TopologySpec::Cluster {
+                        racks,
+                        nodes_per_rack,
+                        gpus_per_node,
+                        intra_bw: ib,
+                        intra_lat_secs: 1e-6,
+                        node_bw: nb,
+                        node_lat_secs: 2e-6,
+                        rack_bw: rb,
+                        rack_lat_secs: 5e-6,
+                        oversubscription: os,
+                        nics_per_node: 1,
+                    }
+                }
+            ),
+    ]
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    (
+        topology(),
+        prop::sample::select(Algorithm::ALL.to_vec()),
+        prop_oneof![1u64..100, 1_000u64..100_000_000],
+        prop_oneof![Just(1usize), 1usize..=64],
+        prop_oneof![Just(0.0), Just(1e-11)],
+    )
+        .prop_map(
+            |(topology, algorithm, size_bytes, segments, gamma)| Scenario {
+                topology,
+                algorithm,
+                size_bytes,
+                segments,
+                gamma_secs_per_byte: gamma,
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn peak_allocation_stays_under_the_estimate(s in scenario()) {
+        let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+        let cost = s.cost().unwrap();
+        let (sim, quick_peak) = peak_during(|| simulate(&s, false).unwrap());
+        prop_assert!(sim.trace.verified());
+        prop_assert!(
+            quick_peak as u64 <= cost.peak_bytes,
+            "{s:?}: {quick_peak} B allocated, estimate {} B", cost.peak_bytes
+        );
+        drop(sim);
+        let (sim, detailed_peak) = peak_during(|| simulate(&s, true).unwrap());
+        prop_assert!(
+            detailed_peak as u64 <= cost.peak_bytes_with_details,
+            "{s:?}: {detailed_peak} B allocated with details, estimate {} B",
+            cost.peak_bytes_with_details
+        );
+        // The counts the estimate is made of.
+        if s.algorithm != Algorithm::Auto {
+            let schedule = &sim.trace.schedule;
+            prop_assert_eq!(schedule.len() as u64, cost.transfers);
+            prop_assert!(schedule.dependency_count() as u64 <= cost.dependencies);
+            prop_assert!((schedule.ranks() * schedule.chunks()) as u64 <= cost.cells);
+            prop_assert!(sim.trace.cell_changes.len() as u64 <= cost.cell_changes);
+            let rate_changes: usize = sim.trace.links.iter().map(|l| l.timeline.len()).sum();
+            prop_assert!(rate_changes as u64 <= cost.rate_changes, "{} > {}", rate_changes, cost.rate_changes);
+        }
+    }
+}
+
+fn flat_tree(ranks: usize, segments: usize) -> Scenario {
+    Scenario {
+        topology: TopologySpec::Uniform {
+            ranks,
+            bandwidth: Bandwidth::from_gbytes_per_sec(100.0),
+            latency_secs: 5e-6,
+        },
+        algorithm: Algorithm::TreeFlat,
+        size_bytes: 1 << 30,
+        segments,
+        gamma_secs_per_byte: 0.0,
+    }
+}
+
+#[test]
+fn the_flat_tree_on_4096_ranks_with_256_segments_is_refused_with_a_way_to_shrink_it() {
+    let s = flat_tree(4096, 256);
+    let err = s.validate().unwrap_err().0;
+    assert!(err.contains("at most") && err.contains("segments"), "{err}");
+    let topo = Topology::new(&s.topology).unwrap();
+    let over = s
+        .check_cost(&topo, &allreduce_lab::sim::cost::RUN_BUDGET)
+        .unwrap_err();
+    assert_eq!(over.exceeded, Exceeded::Work);
+    // The advice is right: that many segments fits, one more does not.
+    let k = over.max_segments.expect("fewer segments fit");
+    assert!(flat_tree(4096, k).validate().is_ok());
+    assert!(flat_tree(4096, k + 1).validate().is_err());
+}
+
+#[test]
+fn a_root_waiting_for_every_rank_costs_linear_dependencies() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    // 1024 ranks, 64 segments: each broadcast from the root used to list the segment's 1023
+    // reductions (67 M edges); a join per segment makes it one entry.
+    let s = flat_tree(1024, 64);
+    let topo = s.validate().unwrap();
+    let (schedule, peak) =
+        peak_during(|| algorithms::schedule(Algorithm::TreeFlat, &topo, s.size_bytes, 64));
+    assert_eq!(schedule.len(), 2 * 1023 * 64);
+    assert!(schedule.dependency_count() <= 3 * schedule.len());
+    assert_eq!(schedule.joins(), 64);
+    assert!(peak < 10_000_000, "{peak} B for the schedule");
+    // Through the join, the first broadcast still waits for every reduction of segment 0.
+    let first_broadcast = schedule
+        .transfers()
+        .iter()
+        .position(|t| t.phase == allreduce_lab::sim::schedule::Phase::Broadcast)
+        .unwrap();
+    assert_eq!(schedule.waits_for(first_broadcast).count(), 1023);
+}
+
+#[test]
+fn the_cli_refuses_the_out_of_memory_case_at_once_under_a_512_mb_cap() {
+    // Before, this run passed validation and was killed at 23.7 GB. Under a 512 MB address-space
+    // cap, any attempt to build it would abort; it must be refused with status 2 and advice.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(concat!(
+            "ulimit -v 512000; exec \"$0\" simulate --algorithm tree-flat --topology uniform ",
+            "--ranks 4096 --segments 256 --bandwidth 100GB/s --latency 5us --size 1GiB"
+        ))
+        .arg(env!("CARGO_BIN_EXE_allreduce-lab"))
+        .output()
+        .expect("sh runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(err.contains("segments") && err.contains("at most"), "{err}");
+}
