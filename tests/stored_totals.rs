@@ -70,10 +70,23 @@ fn topologies() -> Vec<(&'static str, TopologySpec)> {
     ]
 }
 
+/// The algorithms the totals were stored for (NCCL's shapes came later and have tests of their own).
+const STORED: [Algorithm; 9] = [
+    Algorithm::Ring,
+    Algorithm::TreeFlat,
+    Algorithm::TreeBinomial,
+    Algorithm::TreeBinary,
+    Algorithm::DoubleBinaryTree,
+    Algorithm::RecursiveDoubling,
+    Algorithm::Rabenseifner,
+    Algorithm::Hierarchical,
+    Algorithm::Auto,
+];
+
 fn scenarios() -> Vec<(String, Scenario)> {
     let mut out = Vec::new();
     for (tname, topology) in topologies() {
-        for algorithm in Algorithm::ALL {
+        for algorithm in STORED {
             for (size_bytes, segments) in [(1u64, 1usize), (1000, 4), (1_048_583, 1), (1 << 30, 64)]
             {
                 for gamma in [0.0, 2.5e-11] {
