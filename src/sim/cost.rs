@@ -262,7 +262,7 @@ impl RunCost {
     }
 
     /// `Ok` when the run fits `budget`.
-    pub fn check(&self, budget: &Budget) -> Result<(), OverBudget> {
+    pub fn check(&self, budget: &Budget) -> Result<(), Box<OverBudget>> {
         let bytes = if budget.details {
             self.peak_bytes_with_details
         } else {
@@ -275,12 +275,12 @@ impl RunCost {
         } else {
             return Ok(());
         };
-        Err(OverBudget {
+        Err(Box::new(OverBudget {
             cost: *self,
             budget: *budget,
             exceeded,
             max_ranks: None,
             max_segments: None,
-        })
+        }))
     }
 }
