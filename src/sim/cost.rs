@@ -48,8 +48,9 @@ pub struct RunCost {
     pub cells: u64,
     /// Cell changes recorded with details: every chunk every transfer delivers.
     pub cell_changes: u64,
-    /// Link rate changes recorded with details (an upper bound): each start or end of a flow
-    /// changes the rate of each link it and the flows sharing its links cross.
+    /// Link rate changes recorded with details, estimated: each start or end of a flow changes
+    /// the rate of each link it and the flows re-rated with it cross (not a proven bound;
+    /// `tests/cost_budget.rs` checks it against real runs).
     pub rate_changes: u64,
     /// The work of fair sharing: transfers × the most flows that one link carries at once.
     pub sharing_work: u64,
@@ -217,7 +218,9 @@ impl RunCost {
             Algorithm::Auto => unreachable!("handled above"),
         };
         // On a cluster the flows of a node's GPUs can share its links (a ring's never do: one
-        // GPU per node sends to the next node).
+        // GPU per node sends to the next node); at most one per GPU changes rate at an instant
+        // in practice, so the recorded changes scale with the flows per GPU.
+        let changes_per_event = fan_in;
         let fan_in = if route > 2 && !matches!(algorithm, Algorithm::Ring | Algorithm::TreeFlat) {
             fan_in * g
         } else {
@@ -229,7 +232,7 @@ impl RunCost {
             transfers * deps_each,
             n * chunks,
             changes,
-            2 * route * sharing_work,
+            2 * route * transfers * changes_per_event,
             sharing_work,
             n,
         )
