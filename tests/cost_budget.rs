@@ -105,7 +105,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(160))]
 
     #[test]
     fn peak_allocation_stays_under_the_estimate(s in scenario()) {

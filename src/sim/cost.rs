@@ -48,8 +48,9 @@ pub struct RunCost {
     pub cells: u64,
     /// Cell changes recorded with details: every chunk every transfer delivers.
     pub cell_changes: u64,
-    /// Link rate changes recorded with details (an upper bound): each start or end of a flow
-    /// changes the rate of each link it and the flows sharing its links cross.
+    /// Link rate changes recorded with details, estimated: each start or end of a flow changes
+    /// the rate of each link it and the flows re-rated with it cross (not a proven bound;
+    /// `tests/cost_budget.rs` checks it against real runs).
     pub rate_changes: u64,
     /// The work of fair sharing: transfers × the most flows that one link carries at once.
     pub sharing_work: u64,
@@ -242,7 +243,9 @@ impl RunCost {
             Algorithm::Auto => unreachable!("handled above"),
         };
         // On a cluster the flows of a node's GPUs can share its links (a ring's never do: one
-        // GPU per node sends to the next node).
+        // GPU per node sends to the next node); at most one per GPU changes rate at an instant
+        // in practice, so the recorded changes scale with the flows per GPU.
+        let changes_per_event = fan_in;
         let fan_in = if route > 2 && !matches!(algorithm, Algorithm::Ring | Algorithm::TreeFlat) {
             fan_in * g
         } else {
@@ -254,7 +257,7 @@ impl RunCost {
             transfers * deps_each,
             n * chunks,
             changes,
-            2 * route * sharing_work,
+            2 * route * transfers * changes_per_event,
             sharing_work,
             n,
         )
@@ -287,7 +290,7 @@ impl RunCost {
     }
 
     /// `Ok` when the run fits `budget`.
-    pub fn check(&self, budget: &Budget) -> Result<(), OverBudget> {
+    pub fn check(&self, budget: &Budget) -> Result<(), Box<OverBudget>> {
         let bytes = if budget.details {
             self.peak_bytes_with_details
         } else {
@@ -300,12 +303,12 @@ impl RunCost {
         } else {
             return Ok(());
         };
-        Err(OverBudget {
+        Err(Box::new(OverBudget {
             cost: *self,
             budget: *budget,
             exceeded,
             max_ranks: None,
             max_segments: None,
-        })
+        }))
     }
 }

@@ -258,8 +258,8 @@ fn reverse_dependencies(schedule: &Schedule) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
             }
         }
         if pass == 0 {
-            for t in 0..n {
-                waiting[t] = schedule.deps(t).len() as u32;
+            for (t, w) in waiting.iter_mut().enumerate().take(n) {
+                *w = schedule.deps(t).len() as u32;
             }
             for j in 0..schedule.joins() {
                 waiting[n + j] = schedule.join_members(j).len() as u32;

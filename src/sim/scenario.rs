@@ -161,7 +161,7 @@ impl Scenario {
     }
 
     /// Whether the run fits `budget`; if not, how many ranks or segments would.
-    pub fn check_cost(&self, topo: &Topology, budget: &Budget) -> Result<RunCost, OverBudget> {
+    pub fn check_cost(&self, topo: &Topology, budget: &Budget) -> Result<RunCost, Box<OverBudget>> {
         let cost = self.cost_on(topo);
         let mut over = match cost.check(budget) {
             Ok(()) => return Ok(cost),
