@@ -24,11 +24,11 @@ async function pauseAt(page, scrub) {
   await setRange(page, 'scrub', scrub);
 }
 
-/** Each rail's load at the cursor, by rail index. */
-async function railLoads(page) {
-  return page.getByTestId('figure-a').locator('[data-testid=rail-load]').evaluateAll((gs) =>
-    gs.map((g) => [Number(g.getAttribute('data-rail')), Number(g.getAttribute('data-load'))]).sort((a, b) => a[0] - b[0]).map((x) => x[1]),
-  );
+/** Each rail's `attr` (data-load: its load at the cursor; data-bytes: carried so far), by rail index. */
+async function rails(page, attr) {
+  return page.getByTestId('figure-a').locator('[data-testid=rail-load]').evaluateAll((gs, a) =>
+    gs.map((g) => [Number(g.getAttribute('data-rail')), Number(g.getAttribute(a))]).sort((x, y) => x[0] - y[0]).map((x) => x[1]),
+  attr);
 }
 
 async function loadPreset(page, algorithm) {
@@ -49,21 +49,21 @@ test('the SuperPOD-style preset draws 8 rails; nccl-ring loads every rail, the t
   // The figure: 32 GPUs, 8 rail switches with a load bar each, the spine.
   assert.equal(await figure().locator('[data-testid^=gpu-]').count(), 32);
   assert.equal(await figure().getByTestId('rail-load').count(), 8);
-  assert.match(await figure().locator('.switch text').allTextContents().then((t) => t.join(' ')), /rail 0.*rail 7.*/);
+  assert.match((await figure().getByTestId('rail-load').allTextContents()).join(' '), /^rail 0 · .*rail 7 · /);
   await figure().getByTestId('rail-legend').waitFor();
-  // Half-way through nccl-ring, every rail carries traffic.
+  // Half-way through nccl-ring, every rail has carried the same bytes.
   await pauseAt(page, 500);
-  const nccl = await railLoads(page);
+  const nccl = await rails(page, 'data-bytes');
   assert.equal(nccl.length, 8);
-  assert.ok(nccl.every((l) => l > 0), `nccl-ring rail loads ${nccl}`);
+  assert.ok(nccl.every((b) => b > 0 && Math.abs(b - nccl[0]) <= 1e-6 * nccl[0]), `nccl-ring rail bytes ${nccl}`);
   // The note says what makes it different.
   assert.match(await page.getByTestId('algorithm-note').textContent(), /one channel per NIC/);
   // The textbook ring, with PXN: every node boundary is crossed on rail 0 only.
   await selectOption(page, 'algorithm', 'ring');
   await figure().getByTestId('figure-algorithm').filter({ hasText: /^ring$/ }).waitFor();
   await pauseAt(page, 500);
-  const ring = await railLoads(page);
-  assert.ok(ring[0] > 0 && ring.slice(1).every((l) => l === 0), `ring rail loads ${ring}`);
+  const ring = await rails(page, 'data-bytes');
+  assert.ok(ring[0] > 0 && ring.slice(1).every((b) => b === 0), `ring rail bytes ${ring}`);
   assert.equal(await page.getByTestId('algorithm-note').count(), 0);
   // Without PXN the ring's hops between nodes climb to the spine: its dashed uplinks load up.
   await page.getByTestId('pxn-toggle').click();
@@ -107,14 +107,17 @@ test('screenshot: the rail-optimized preset mid-run with nccl-ring', async () =>
   await loadPreset(page, 'nccl-ring');
   await pauseAt(page, 450);
   // The lab from its controls to the figure's legend: the rails and their load, the controls that made them.
+  const top = await page.locator('.masthead').first().boundingBox();
   const lab = await page.getByTestId('lab').boundingBox();
   const fig = await figure().locator('.figure-wrap').boundingBox();
+  const pxn = await page.getByTestId('pxn-toggle').boundingBox();
   const scroll = await page.evaluate(() => window.scrollY);
+  const bottom = Math.max(fig.y + fig.height, pxn.y + pxn.height + 30) + 16;
   fs.mkdirSync(path.join(ROOT, 'docs'), { recursive: true });
   await page.screenshot({
     path: path.join(ROOT, 'docs', 'lab-rail-en-light.png'),
     fullPage: true,
-    clip: { x: lab.x, y: lab.y + scroll, width: lab.width, height: Math.min(fig.y + fig.height - lab.y + 16, 1400) },
+    clip: { x: lab.x, y: top.y + scroll - 8, width: lab.width, height: Math.min(bottom - top.y + 8, 1400) },
   });
   assert.ok(fs.statSync(path.join(ROOT, 'docs', 'lab-rail-en-light.png')).size > 20000);
 });

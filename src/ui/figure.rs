@@ -143,18 +143,19 @@ pub fn Figure(props: &FigureProps) -> Html {
         }
     }).collect::<Html>();
 
-    // A rail network: under each rail's leaf switch, the share of its NICs' capacity in use now
+    // A rail network: above each rail's leaf switch, the share of its NICs' capacity in use now
     // and the bytes they have carried so far.
     let rails = layout.rails.iter().map(|mark| {
         let line = DrawnLink { links: mark.links.clone(), tier: Tier::Node, from: Default::default(), to: Default::default(), up: true };
         let load = quantise(line_load(trace, &line, t), 40.0);
         let carried: f64 = mark.links.iter().map(|&l| trace.link_bytes_until(l, t)).sum();
-        let (x, y) = (mark.at.x - 20.0, mark.at.y + 10.0);
+        let (x, y) = (mark.at.x - 20.0, mark.at.y - 17.0);
+        let name = place_name(lang, &format!("rail {}", mark.rail));
         html! {
-            <g class="rail-load" data-testid="rail-load" data-rail={mark.rail.to_string()} data-load={fixed(load, 100)}>
+            <g class="rail-load" data-testid="rail-load" data-rail={mark.rail.to_string()} data-load={fixed(load, 100)} data-bytes={format!("{carried:.0}")}>
+                <text x={f(mark.at.x)} y={f(y - 4.0)}>{ format!("{name} · {}", format_bytes(carried)) }</text>
                 <rect class="rail-load-track" x={f(x)} y={f(y)} width="40" height="5" rx="2" />
                 <rect class="rail-load-bar tier-node" x={f(x)} y={f(y)} width={f(40.0 * load)} height="5" rx="2" />
-                <text x={f(mark.at.x)} y={f(y + 15.0)}>{ format_bytes(carried) }</text>
             </g>
         }
     }).collect::<Html>();

@@ -303,7 +303,7 @@ strings! {
     Contents => "Contents", "目录";
     OpenLab => "Open the full lab", "打开完整实验室";
     LabHeading => "The full lab: every control", "完整实验室：所有控件";
-    LabIntro => "Everything above, and more: eight algorithms, any cluster shape, play and scrub through a run.", "上面的一切，以及更多：八种算法、任意集群形状、逐帧播放和拖动。";
+    LabIntro => "Everything above, and more: ten algorithms (NCCL's own ring and tree among them), any cluster shape, several NICs per node, rail-optimized networks, play and scrub through a run.", "上面的一切，以及更多：十种算法（包括 NCCL 自己的环和树）、任意集群形状、每节点多块网卡、轨道优化网络、逐帧播放和拖动。";
     SwitchLanguage => "Language: English. Switch to Chinese", "语言：中文。切换到英文";
     OtherLanguageName => "中文", "English";
     Chapter => "The chapter", "原文";
@@ -464,7 +464,7 @@ strings! {
     LabTagline => "Watch AllReduce happen: real buffers, real reductions, a flow-level network. Every number below comes from the simulation.", "看 AllReduce 如何发生：真实的缓冲区、真实的归约、流级网络。下面每个数字都来自模拟。";
     LabFooter => "Keyboard: space plays or pauses, ← and → step between algorithm steps (while the lab is on screen). Everything runs in your browser, offline.", "键盘：空格播放或暂停，← 和 → 在算法步骤间前后移动（实验室在屏幕上时）。一切都在你的浏览器里离线运行。";
     Algorithm => "Algorithm", "算法";
-    PipelineSegments => "Pipeline segments (trees)", "流水线分段数（树形）";
+    PipelineSegments => "Pipeline segments (trees, NCCL's shapes)", "流水线分段数（树形、NCCL 的形状）";
     Topology => "Topology", "拓扑";
     TopologyCluster => "cluster", "集群";
     TopologyUniform => "uniform (α-β)", "均匀（α-β 模型）";
@@ -513,7 +513,7 @@ strings! {
     LowerBoundLabel => "lower bound", "下界";
     LowerBoundRun => "{0} · run at {1} of it", "{0} · 实际达到下界的 {1}";
     Result => "result", "结果";
-    LowerBoundIs => "Lower bound: {0} latency + {1} bandwidth, {2} dominates. {3}; and nothing crosses before one message latency (one, not ⌈log₂N⌉: ranks here send to many peers at once).", "下界：{0} 延迟 + {1} 带宽，{2}占主导。{3}；且一条消息的延迟过去之前没有数据能通过（是一条而非 ⌈log₂N⌉ 条：这里的进程可同时向多个对端发送）。";
+    LowerBoundIs => "Lower bound: {0} latency + {1} bandwidth, {2} dominates: {3}; and nothing crosses before one message latency (one, not ⌈log₂N⌉: ranks here send to many peers at once).", "下界：{0} 延迟 + {1} 带宽，{2}占主导：{3}；且一条消息的延迟过去之前没有数据能通过（是一条而非 ⌈log₂N⌉ 条：这里的进程可同时向多个对端发送）。";
     BoundTermLatency => "latency", "延迟";
     BoundTermBandwidth => "bandwidth", "带宽";
     BoundInjection => "every rank must send and receive 2(N−1)/N × S in total: 2(N−1)·S over the sum of the ranks' port bandwidths", "每个进程总共必须收发 2(N−1)/N × S：即 2(N−1)·S 除以所有进程端口带宽之和";
@@ -555,7 +555,7 @@ strings! {
     TierLegendRack => "uplink (rack ↔ spine)", "上行链路（机柜 ↔ 主干）";
     TierLegendRailNic => "NIC (GPU ↔ its rail's leaf switch)", "网卡（GPU ↔ 所在轨道的叶交换机）";
     TierLegendRailSpine => "uplink (rail leaf ↔ spine)", "上行链路（轨道叶交换机 ↔ 主干）";
-    LegendRails => "under each rail: its NICs' load now and the bytes they carried", "每条轨道下方：其网卡当前的负载和已传输的字节";
+    LegendRails => "above each rail's switch: its NICs' load now and the bytes they carried", "每条轨道交换机上方：其网卡当前的负载和已传输的字节";
     PresetNvlinkTitle => "8 GPUs on NVLink", "NVLink 上的 8 张卡";
     PresetNvlinkText => "One node: 8 GPUs behind an NVSwitch, 400 GB/s per direction each.", "一个节点：8 张卡接在 NVSwitch 上，每张卡每个方向 400 GB/s。";
     PresetTwoNodesTitle => "2 nodes on 400 Gbps", "400 Gbps 上的 2 个节点";

@@ -77,7 +77,8 @@ pub struct Layout {
     pub rails: Vec<RailMark>,
 }
 
-/// A rail of a rail-optimized network: where its leaf switch is drawn and which links are its own.
+/// A rail of a rail-optimized network: where its leaf switch is drawn (the figure names it and shows
+/// its load just above) and which links are its own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RailMark {
     pub rail: usize,
@@ -407,7 +408,7 @@ impl Layout {
                     let at = rail_at(width, g, rail);
                     layout.switches.push(Switch {
                         at,
-                        label: format!("rail {rail}"),
+                        label: String::new(),
                     });
                     pair(
                         &mut layout.lines,
@@ -565,9 +566,10 @@ impl Layout {
         });
         for rail in 0..g {
             let at = rail_at(width, g, rail);
+            // Named above the switch with its load (RailMark), where the wires do not cross.
             layout.switches.push(Switch {
                 at,
-                label: format!("rail {rail}"),
+                label: String::new(),
             });
             push_pair(
                 &mut layout,
