@@ -12,6 +12,7 @@ pub mod presets;
 pub mod replay;
 pub mod run;
 pub mod scenario;
+pub mod scenario_file;
 pub mod schedule;
 pub mod sweep;
 pub mod topology;
