@@ -10,7 +10,7 @@ use super::layout::link_name;
 use super::logic::{
     bandwidth_label, bandwidth_ladder_mbps, latency_label, latency_ladder_ns, max_segments,
     scrub_to_secs, secs_to_scrub, size_label, size_ladder_bytes, slider_position, slider_value,
-    Controls, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NODES_PER_RACK, SCRUB_STEPS, SEGMENTS,
+    Controls, Edit, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NODES_PER_RACK, SCRUB_STEPS, SEGMENTS,
     SPEEDS, TIERS,
 };
 use crate::sim::algorithms::Algorithm;
@@ -88,7 +88,8 @@ pub struct ControlsPanelProps {
     pub controls: Controls,
     pub compare: bool,
     pub algorithm_b: Algorithm,
-    pub on_change: Callback<Controls>,
+    /// Each control sends its change only; the reducer applies it to the current controls.
+    pub on_edit: Callback<Edit>,
     pub on_compare: Callback<bool>,
     pub on_algorithm_b: Callback<Algorithm>,
     pub cli_a: String,
@@ -99,45 +100,26 @@ pub struct ControlsPanelProps {
 pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
     let lang = use_lang();
     let c = &props.controls;
-    // Every edit is a function of the current controls.
-    let edit = |f: fn(&mut Controls, u64)| {
-        let (c, on) = (c.clone(), props.on_change.clone());
-        Callback::from(move |v: u64| {
-            let mut next = c.clone();
-            f(&mut next, v);
-            on.emit(next);
+    // Every control sends its change, not a copy of the controls it was rendered with.
+    let edit = |f: fn(u64) -> Edit| props.on_edit.reform(f);
+    let on_algorithm = props.on_edit.reform(Edit::Algorithm);
+    let on_kind = props.on_edit.reform(|e: Event| {
+        Edit::Kind(if select_value(&e) == "uniform" {
+            TopologyKind::Uniform
+        } else {
+            TopologyKind::Cluster
         })
-    };
-    let on_algorithm = {
-        let (c, on) = (c.clone(), props.on_change.clone());
-        Callback::from(move |a: Algorithm| {
-            on.emit(Controls {
-                algorithm: a,
-                ..c.clone()
-            })
-        })
-    };
-    let on_kind = {
-        let (c, on) = (c.clone(), props.on_change.clone());
-        Callback::from(move |e: Event| {
-            let kind = if select_value(&e) == "uniform" {
-                TopologyKind::Uniform
-            } else {
-                TopologyKind::Cluster
-            };
-            on.emit(Controls { kind, ..c.clone() });
-        })
-    };
+    });
     let pick = |testid: &str,
                 title: &str,
                 options: &[usize],
                 value: usize,
-                f: fn(&mut Controls, usize)| {
-        let (c, on) = (c.clone(), props.on_change.clone());
+                f: fn(usize) -> Edit| {
+        let on = props.on_edit.clone();
         let onchange = Callback::from(move |e: Event| {
-            let mut next = c.clone();
-            f(&mut next, select_value(&e).parse().unwrap_or(1));
-            on.emit(next);
+            if let Ok(v) = select_value(&e).parse() {
+                on.emit(f(v));
+            }
         });
         html! {
             <label class="field compact">
@@ -172,12 +154,9 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
         let (on, now) = (props.on_compare.clone(), props.compare);
         Callback::from(move |_: Event| on.emit(!now))
     };
-    let presets = PRESETS.iter().map(|p| {
-        let (on, c) = (props.on_change.clone(), c.clone());
-        let onclick = Callback::from(move |_: MouseEvent| {
-            // A preset sets the network; the algorithm stays the learner's choice.
-            on.emit(Controls { algorithm: c.algorithm, segments: c.segments, ..Controls::from_preset(p) })
-        });
+    let presets = PRESETS.iter().enumerate().map(|(i, p)| {
+        // A preset sets the network; the algorithm stays the learner's choice.
+        let onclick = props.on_edit.reform(move |_: MouseEvent| Edit::Preset(i));
         html! { <button class="preset" data-testid={format!("preset-{}", p.name)} title={preset_texts(lang, p).1} {onclick}>{ preset_texts(lang, p).0 }</button> }
     }).collect::<Html>();
 
@@ -196,7 +175,7 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                     SEGMENTS.iter().filter(|&&s| s <= max_segments(c.gpus)).map(|&s| s as u64).collect(),
                     c.effective_segments() as u64,
                     c.effective_segments().to_string(),
-                    edit(|c, v| c.segments = v as usize),
+                    edit(|v| Edit::Segments(v as usize)),
                 ) }
             }
             <label class="field compact">
@@ -206,27 +185,27 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                     <option value="uniform" selected={c.kind == TopologyKind::Uniform}>{ tr(lang, Key::TopologyUniform) }</option>
                 </select>
             </label>
-            { ladder_slider("gpu-count".into(), tr(lang, Key::GpuCount), GPU_COUNTS.iter().map(|&n| n as u64).collect(), c.gpus as u64, c.gpus.to_string(), edit(|c, v| c.gpus = v as usize)) }
+            { ladder_slider("gpu-count".into(), tr(lang, Key::GpuCount), GPU_COUNTS.iter().map(|&n| n as u64).collect(), c.gpus as u64, c.gpus.to_string(), edit(|v| Edit::Gpus(v as usize))) }
             if c.kind == TopologyKind::Cluster {
                 <div class="pair">
-                    { pick("gpus-per-node", tr(lang, Key::GpusPerNode), &GPUS_PER_NODE, c.gpus_per_node, |c, v| c.gpus_per_node = v) }
-                    { pick("nodes-per-rack", tr(lang, Key::NodesPerRack), &NODES_PER_RACK, c.nodes_per_rack, |c, v| c.nodes_per_rack = v) }
+                    { pick("gpus-per-node", tr(lang, Key::GpusPerNode), &GPUS_PER_NODE, c.gpus_per_node, Edit::GpusPerNode) }
+                    { pick("nodes-per-rack", tr(lang, Key::NodesPerRack), &NODES_PER_RACK, c.nodes_per_rack, Edit::NodesPerRack) }
                 </div>
             }
             <p class="shape" data-testid="shape">{ shape }</p>
             { for tiers.iter().enumerate().map(|(i, (_, key, _))| {
                 let title = if c.kind == TopologyKind::Uniform { tr(lang, Key::TierPort) } else { tr(lang, [Key::TierGpu, Key::TierNode, Key::TierRack][i]) };
-                let set_bw: fn(&mut Controls, u64) = match i { 0 => |c, v| c.bandwidth_mbps[0] = v, 1 => |c, v| c.bandwidth_mbps[1] = v, _ => |c, v| c.bandwidth_mbps[2] = v };
-                let set_lat: fn(&mut Controls, u64) = match i { 0 => |c, v| c.latency_ns[0] = v, 1 => |c, v| c.latency_ns[1] = v, _ => |c, v| c.latency_ns[2] = v };
+                let set_bw = props.on_edit.reform(move |mbps| Edit::Bandwidth { tier: i, mbps });
+                let set_lat = props.on_edit.reform(move |ns| Edit::Latency { tier: i, ns });
                 html! {
                     <fieldset class={classes!("tier", format!("tier-box-{key}"))}>
                         <legend>{ title }</legend>
-                        { ladder_slider(format!("bandwidth-{key}"), tr(lang, Key::Bandwidth), bandwidth_ladder_mbps(), c.bandwidth_mbps[i], bandwidth_label(c.bandwidth_mbps[i]), edit(set_bw)) }
-                        { ladder_slider(format!("latency-{key}"), tr(lang, Key::Latency), latency_ladder_ns(), c.latency_ns[i], latency_text(lang, c.latency_ns[i]), edit(set_lat)) }
+                        { ladder_slider(format!("bandwidth-{key}"), tr(lang, Key::Bandwidth), bandwidth_ladder_mbps(), c.bandwidth_mbps[i], bandwidth_label(c.bandwidth_mbps[i]), set_bw) }
+                        { ladder_slider(format!("latency-{key}"), tr(lang, Key::Latency), latency_ladder_ns(), c.latency_ns[i], latency_text(lang, c.latency_ns[i]), set_lat) }
                     </fieldset>
                 }
             }) }
-            { ladder_slider("size".into(), tr(lang, Key::LabMessageSize), size_ladder_bytes(), c.size_bytes, size_label(c.size_bytes), edit(|c, v| c.size_bytes = v)) }
+            { ladder_slider("size".into(), tr(lang, Key::LabMessageSize), size_ladder_bytes(), c.size_bytes, size_label(c.size_bytes), edit(Edit::Size)) }
             <h2>{ tr(lang, Key::Compare) }</h2>
             <div class="field check">
                 <label><input type="checkbox" data-testid="compare-toggle" checked={props.compare} onchange={on_compare} />{ tr(lang, Key::SideBySideWith) }</label>
