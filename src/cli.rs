@@ -6,15 +6,18 @@
 use crate::sim::algorithms::{Algorithm, MAX_SEGMENTS};
 use crate::sim::chapter::{evaluate, ModelPreset, CHAPTER_SCENARIOS};
 use crate::sim::scenario::{simulate, Scenario, Simulation};
+use crate::sim::scenario_file::{read_scenario, MAX_SCENARIO_FILE_BYTES};
 use crate::sim::sweep::sweep;
 use crate::sim::topology::{Endpoint, Tier, TopologySpec, MAX_NICS_PER_NODE, MAX_RANKS};
-use crate::sim::training::scaling;
+use crate::sim::training::scaling_with_gamma;
 use crate::sim::units::{
     format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, parse_bandwidth,
     parse_duration, parse_size, Bandwidth,
 };
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::path::Path;
 
 pub const HELP: &str = "\
 allreduce-lab — simulate AllReduce on simulated GPU ranks over a flow-level network
@@ -61,7 +64,8 @@ SWEEP OPTIONS (plus the scenario options above, without --size):
   --step-factor F                      multiply the size by F each row, 2..1024   (default 2)
 
 SPEEDUP OPTIONS (plus the scenario options above, without --size):
-  --preset ID          one of the course chapter's scenarios (sets topology, model and algorithm):
+  --preset ID          one of the course chapter's scenarios (sets topology, model and algorithm;
+                       only --overlap, --max-gpus and --json may be added):
                        eight-gpus-6-7x, bad-topology-under-4x, network-100g-over-40pct,
                        io-bound-30pct, racks-800-200-tree-wins, inverted-400-800-ring-wins
   --model ID           resnet50 | bert-large | gpt2-xl | 10b                       (default bert-large)
@@ -86,31 +90,79 @@ EXAMPLES:
   allreduce-lab simulate --algorithm nccl-ring --topology rail --nodes 4 --gpus-per-node 8 --pxn off
 ";
 
+/// `--name=value` → (`name`, `value`), `--name` → (`name`, none); `None` unless it starts with `--`.
+/// On Unix it works on bytes, so that a file name that is not UTF-8 can be split off its flag.
+#[cfg(unix)]
+fn split_flag(arg: &OsStr) -> Option<(&OsStr, Option<&OsStr>)> {
+    use std::os::unix::ffi::OsStrExt;
+    let body = arg.as_bytes().strip_prefix(b"--")?;
+    Some(match body.iter().position(|&c| c == b'=') {
+        Some(eq) => (
+            OsStr::from_bytes(&body[..eq]),
+            Some(OsStr::from_bytes(&body[eq + 1..])),
+        ),
+        None => (OsStr::from_bytes(body), None),
+    })
+}
+
+/// Elsewhere an argument that is not Unicode is reported whole (as a flag that is not text).
+#[cfg(not(unix))]
+fn split_flag(arg: &OsStr) -> Option<(&OsStr, Option<&OsStr>)> {
+    let Some(text) = arg.to_str() else {
+        return Some((arg, None));
+    };
+    let body = text.strip_prefix("--")?;
+    Some(match body.split_once('=') {
+        Some((n, v)) => (OsStr::new(n), Some(OsStr::new(v))),
+        None => (OsStr::new(body), None),
+    })
+}
+
 /// Flags as given: `--name value`, `--name=value`, or a bare switch.
 #[derive(Debug, Default)]
 pub struct Flags {
     values: BTreeMap<String, String>,
+    /// Values of [`PATH_FLAGS`], kept as the OS gave them: a file name need not be UTF-8.
+    paths: BTreeMap<String, OsString>,
     switches: Vec<String>,
 }
 
 const SWITCHES: [&str; 2] = ["json", "help"];
+/// Flags whose value is a file name, taken as bytes rather than text.
+const PATH_FLAGS: [&str; 1] = ["scenario"];
+
+/// An argument as text, or a message saying which one is not.
+fn utf8<'a>(arg: &'a OsStr, what: &str) -> Result<&'a str, String> {
+    arg.to_str().ok_or_else(|| {
+        format!(
+            "{what} '{}' is not valid UTF-8 text",
+            arg.to_string_lossy().escape_debug()
+        )
+    })
+}
 
 impl Flags {
-    pub fn parse(args: &[String], known: &[&str]) -> Result<Flags, String> {
+    pub fn parse<A: AsRef<OsStr>>(args: &[A], known: &[&str]) -> Result<Flags, String> {
         let mut flags = Flags::default();
         let mut i = 0;
         while i < args.len() {
-            let a = &args[i];
-            let Some(body) = a.strip_prefix("--") else {
-                return Err(format!(
-                    "unexpected argument '{a}'; flags start with -- (see 'allreduce-lab help')"
-                ));
-            };
-            let (name, inline) = match body.split_once('=') {
-                Some((n, v)) => (n.to_string(), Some(v.to_string())),
-                None => (body.to_string(), None),
+            let raw = args[i].as_ref();
+            // The flag's name must be text; a path flag's value may be any bytes.
+            let (name, inline): (String, Option<&OsStr>) = match split_flag(raw) {
+                Some((name, inline)) => (utf8(name, "flag")?.to_string(), inline),
+                None => {
+                    return Err(format!(
+                        "unexpected argument '{}'; flags start with -- (see 'allreduce-lab help')",
+                        raw.to_string_lossy().escape_debug()
+                    ))
+                }
             };
             if SWITCHES.contains(&name.as_str()) {
+                if inline.is_some() {
+                    return Err(format!(
+                        "flag '--{name}' is a switch and takes no value: give '--{name}' alone or leave it out"
+                    ));
+                }
                 flags.switches.push(name);
                 i += 1;
                 continue;
@@ -126,21 +178,43 @@ impl Flags {
                         .join(" ")
                 ));
             }
-            let value = match inline {
+            let value: &OsStr = match inline {
                 Some(v) => v,
                 None => {
                     i += 1;
                     args.get(i)
-                        .cloned()
+                        .map(AsRef::as_ref)
                         .ok_or_else(|| format!("flag '--{name}' needs a value"))?
                 }
             };
-            if flags.values.insert(name.clone(), value).is_some() {
+            let twice = if PATH_FLAGS.contains(&name.as_str()) {
+                flags.paths.insert(name.clone(), value.to_owned()).is_some()
+            } else {
+                let text = utf8(value, &format!("--{name}: the value"))?;
+                flags
+                    .values
+                    .insert(name.clone(), text.to_string())
+                    .is_some()
+            };
+            if twice {
                 return Err(format!("flag '--{name}' is given twice"));
             }
             i += 1;
         }
         Ok(flags)
+    }
+
+    /// The names of the flags given with a value, in order of name.
+    pub fn given(&self) -> impl Iterator<Item = &str> {
+        self.values
+            .keys()
+            .chain(self.paths.keys())
+            .map(String::as_str)
+    }
+
+    /// The value of a file-name flag, as given.
+    pub fn path(&self, name: &str) -> Option<&Path> {
+        self.paths.get(name).map(Path::new)
     }
 
     pub fn has(&self, switch: &str) -> bool {
@@ -274,13 +348,25 @@ pub fn topology_from_flags(f: &Flags) -> Result<TopologySpec, String> {
     }
 }
 
+/// A file's bytes, at most one more than [`MAX_SCENARIO_FILE_BYTES`] (so that `/dev/zero` or a
+/// huge file is refused by size, not read whole).
+fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_SCENARIO_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// Reads a whole scenario from the flags (or from `--scenario FILE`).
 pub fn scenario_from_flags(f: &Flags) -> Result<Scenario, String> {
-    if let Some(path) = f.get("scenario") {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("--scenario: cannot read '{path}': {e}"))?;
-        return serde_json::from_str(&text)
-            .map_err(|e| format!("--scenario: '{path}' is not a valid scenario: {e}"));
+    if let Some(path) = f.path("scenario") {
+        let shown = path.display();
+        let bytes =
+            read_bounded(path).map_err(|e| format!("--scenario: cannot read '{shown}': {e}"))?;
+        return read_scenario(&bytes)
+            .map_err(|e| format!("--scenario: '{shown}' is not a valid scenario: {e}"));
     }
     let algorithm: Algorithm = f
         .get("algorithm")
@@ -433,18 +519,20 @@ pub fn simulation_table(sim: &Simulation) -> String {
     out
 }
 
-/// Runs the CLI on `args` (without the program name). Returns the text to print and the exit code.
-pub fn run_cli(args: &[String]) -> (String, i32) {
+/// Runs the CLI on `args` (without the program name), as the OS gave them: only a file name may
+/// be other than UTF-8. Returns the text to print and the exit code.
+pub fn run_cli<A: AsRef<OsStr>>(args: &[A]) -> (String, i32) {
     let Some(cmd) = args.first() else {
         return (HELP.to_string(), 0);
     };
-    let rest = &args[1..];
-    let result = match cmd.as_str() {
-        "help" | "--help" | "-h" => Ok(HELP.to_string()),
-        "simulate" => cmd_simulate(rest),
-        "sweep" => cmd_sweep(rest),
-        "speedup" => cmd_speedup(rest),
-        other => Err(format!(
+    let rest: Vec<&OsStr> = args[1..].iter().map(AsRef::as_ref).collect();
+    let result = match utf8(cmd.as_ref(), "command") {
+        Err(e) => Err(e),
+        Ok("help" | "--help" | "-h") => Ok(HELP.to_string()),
+        Ok("simulate") => cmd_simulate(&rest),
+        Ok("sweep") => cmd_sweep(&rest),
+        Ok("speedup") => cmd_speedup(&rest),
+        Ok(other) => Err(format!(
             "unknown command '{other}'; expected simulate, sweep, speedup or help"
         )),
     };
@@ -454,7 +542,32 @@ pub fn run_cli(args: &[String]) -> (String, i32) {
     }
 }
 
-fn cmd_simulate(args: &[String]) -> Result<String, String> {
+/// Prints what [`run_cli`] returned: the text on stdout (status 0) or stderr (otherwise). A reader
+/// that stops early (`| head`) is a normal end: status 0, nothing more said. Any other failure to
+/// write (`> /dev/full`) is one line on stderr and status 1. Returns the exit status.
+pub fn print_result(text: &str, code: i32) -> i32 {
+    use std::io::{ErrorKind, Write};
+    let text = text.trim_end();
+    if code != 0 {
+        // Nothing better to do if stderr itself is gone.
+        let _ = writeln!(std::io::stderr().lock(), "{text}");
+        return code;
+    }
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "error: cannot write the output: {e}"
+            );
+            1
+        }
+    }
+}
+
+fn cmd_simulate(args: &[&OsStr]) -> Result<String, String> {
     let flags = Flags::parse(args, &SCENARIO_FLAGS)?;
     if flags.has("help") {
         return Ok(HELP.to_string());
@@ -494,7 +607,7 @@ fn flags_with(extra: &[&'static str]) -> Vec<&'static str> {
         .collect()
 }
 
-fn cmd_sweep(args: &[String]) -> Result<String, String> {
+fn cmd_sweep(args: &[&OsStr]) -> Result<String, String> {
     let known = flags_with(&["min-size", "max-size", "step-factor"]);
     let flags = Flags::parse(args, &known)?;
     if flags.has("help") {
@@ -555,7 +668,7 @@ fn cmd_sweep(args: &[String]) -> Result<String, String> {
     Ok(out)
 }
 
-fn cmd_speedup(args: &[String]) -> Result<String, String> {
+fn cmd_speedup(args: &[&OsStr]) -> Result<String, String> {
     let known = flags_with(&[
         "preset",
         "model",
@@ -587,8 +700,17 @@ fn cmd_speedup(args: &[String]) -> Result<String, String> {
         ),
         None => None,
     };
-    let (topology, mut model, algorithm, segments) = match preset {
-        Some(p) => (p.topology(), p.training(), p.algorithm, 1),
+    if preset.is_some() {
+        // The preset sets everything else: a flag it would override is refused, not dropped.
+        const WITH_PRESET: [&str; 3] = ["preset", "overlap", "max-gpus"];
+        if let Some(other) = flags.given().find(|f| !WITH_PRESET.contains(f)) {
+            return Err(format!(
+                "--{other} cannot be combined with --preset, which sets the topology, model and algorithm; with --preset only --overlap, --max-gpus and --json are allowed"
+            ));
+        }
+    }
+    let (topology, mut model, algorithm, segments, gamma) = match preset {
+        Some(p) => (p.topology(), p.training(), p.algorithm, 1, 0.0),
         None => {
             let base = ModelPreset::find(flags.get("model").unwrap_or("bert-large"))
                 .map_err(|e| format!("--model: {e}"))?;
@@ -607,7 +729,13 @@ fn cmd_speedup(args: &[String]) -> Result<String, String> {
             }
             m.storage_bytes_per_sec = flags.bandwidth("storage-bw", "10GB/s")?.bytes_per_sec();
             let sc = scenario_from_flags(&flags)?;
-            (sc.topology, m, sc.algorithm, sc.segments)
+            (
+                sc.topology,
+                m,
+                sc.algorithm,
+                sc.segments,
+                sc.gamma_secs_per_byte,
+            )
         }
     };
     if preset.is_some() && flags.get("overlap").is_some() {
@@ -622,7 +750,8 @@ fn cmd_speedup(args: &[String]) -> Result<String, String> {
         .take_while(|&n| n <= max_gpus)
         .chain((!max_gpus.is_power_of_two()).then_some(max_gpus))
         .collect();
-    let steps = scaling(&model, &topology, algorithm, segments, &counts).map_err(|e| e.0)?;
+    let steps = scaling_with_gamma(&model, &topology, algorithm, segments, gamma, &counts)
+        .map_err(|e| e.0)?;
     let verdict = match preset {
         Some(p) => Some((p, evaluate(p).map_err(|e| e.0)?)),
         None => None,
@@ -630,6 +759,7 @@ fn cmd_speedup(args: &[String]) -> Result<String, String> {
     if flags.has("json") {
         return Ok(json!({
             "algorithm": algorithm.name(),
+            "gamma_s_per_byte": gamma,
             "gradient_bytes": model.gradient_bytes(),
             "model": model,
             "rows": steps,
@@ -654,10 +784,14 @@ fn cmd_speedup(args: &[String]) -> Result<String, String> {
         );
     }
     out += &format!(
-        "{algorithm}, {} of gradients per GPU, compute {} per step\n",
+        "{algorithm}, {} of gradients per GPU, compute {} per step",
         format_bytes(model.gradient_bytes() as f64),
         format_secs(model.compute_secs)
     );
+    if gamma > 0.0 {
+        out += &format!(", reduction cost {gamma:e} s/B");
+    }
+    out += "\n";
     out += " GPUs   allreduce    exposed  storage IO       step  speedup  efficiency  GPU util  comm share\n";
     for s in &steps {
         out += &format!(

@@ -7,12 +7,8 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // As the OS gave them: a file name need not be UTF-8.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let (text, code) = allreduce_lab::cli::run_cli(&args);
-    if code == 0 {
-        println!("{}", text.trim_end());
-    } else {
-        eprintln!("{}", text.trim_end());
-    }
-    std::process::exit(code);
+    std::process::exit(allreduce_lab::cli::print_result(&text, code));
 }

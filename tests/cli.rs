@@ -458,3 +458,252 @@ fn bad_nic_and_rail_values_exit_2_with_one_line() {
         assert_eq!(cli(args).0, 2, "{args:?}");
     }
 }
+
+// --- Input and output at the edges: arguments that are not UTF-8, readers that stop early, a full
+// disk, switches given values, late refusals, file encodings and unit spellings.
+
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStringExt;
+use std::process::Stdio;
+
+fn cli_os(args: &[OsString]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_allreduce-lab"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn os(s: &str) -> OsString {
+    OsString::from(s)
+}
+
+const SMALL_SCENARIO: &str = r#"{"topology":{"kind":"uniform","ranks":4,"bandwidth":1e10,"latency_secs":1e-6},"algorithm":"ring","size_bytes":4000000}"#;
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("allreduce-lab-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_scenario_path_that_is_not_utf8_is_read_in_both_flag_forms() {
+    let dir = temp_dir("non-utf8");
+    // "sc\xFFé.json": a Latin-1 byte, as an old filesystem might hold.
+    let name = OsString::from_vec(b"sc\xFF\xE9.json".to_vec());
+    let path = dir.join(&name);
+    std::fs::write(&path, SMALL_SCENARIO).unwrap();
+    let separate = [
+        os("simulate"),
+        os("--scenario"),
+        path.clone().into(),
+        os("--json"),
+    ];
+    let mut inline = b"--scenario=".to_vec();
+    inline.extend(path.as_os_str().as_encoded_bytes());
+    let joined = [os("simulate"), OsString::from_vec(inline), os("--json")];
+    for args in [&separate[..], &joined[..]] {
+        let (code, out, err) = cli_os(args);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["ranks"], 4);
+        assert_eq!(v["verified"], true);
+    }
+}
+
+#[test]
+fn any_other_argument_that_is_not_utf8_is_one_line_and_exit_2() {
+    let bad = || OsString::from_vec(b"8\xFF".to_vec());
+    let cases: [(Vec<OsString>, &str); 4] = [
+        (vec![os("simulate"), os("--ranks"), bad()], "--ranks"),
+        (
+            vec![os("simulate"), OsString::from_vec(b"--ranks=\xFF".to_vec())],
+            "--ranks",
+        ),
+        (
+            vec![os("simulate"), OsString::from_vec(b"--r\xFFnks".to_vec())],
+            "flag",
+        ),
+        (vec![OsString::from_vec(b"simul\xFFte".to_vec())], "command"),
+    ];
+    for (args, needle) in cases {
+        let (code, out, err) = cli_os(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty());
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains("not valid UTF-8") && err.contains(needle),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn a_reader_that_stops_early_is_a_normal_end() {
+    // The pipe's reading end is closed before the program has computed anything to write; it
+    // then writes into a pipe nobody reads (EPIPE), as `allreduce-lab sweep | head -0` would.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_allreduce-lab"))
+        .args(["sweep", "--ranks", "64", "--max-size", "1GB", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "nothing said on a broken pipe: {err}");
+}
+
+#[test]
+fn a_full_disk_is_one_line_and_a_failure_not_a_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("no /dev/full here; nothing to test");
+        return;
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_allreduce-lab"))
+        .args(["simulate", "--ranks", "4", "--size", "4MB"])
+        .stdout(full)
+        .output()
+        .expect("the binary runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("cannot write the output"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn switches_take_no_value_and_valued_flags_take_both_forms() {
+    assert_refused(&[
+        (&["simulate", "--json=false"], "takes no value"),
+        (&["simulate", "--json=true"], "takes no value"),
+        (&["speedup", "--json=no"], "takes no value"),
+        (&["simulate", "--help=1"], "takes no value"),
+    ]);
+    let spaced = json(&["simulate", "--ranks", "16", "--size", "4MB", "--json"]);
+    let joined = json(&["simulate", "--ranks=16", "--size=4MB", "--json"]);
+    assert_eq!(spaced["ranks"], 16);
+    assert_eq!(spaced, joined);
+}
+
+#[test]
+fn speedup_gamma_slows_the_allreduce_and_the_step() {
+    let base = ["speedup", "--model", "resnet50", "--ranks", "16", "--json"];
+    let plain = json(&base);
+    let slow = json(&[&base[..], &["--gamma", "1e-10"]].concat());
+    assert_eq!(plain["gamma_s_per_byte"], 0.0);
+    assert_eq!(slow["gamma_s_per_byte"], 1e-10);
+    let rows = |v: &serde_json::Value| v["rows"].as_array().unwrap().clone();
+    let (p, s) = (rows(&plain), rows(&slow));
+    assert_eq!(p.len(), s.len());
+    // One GPU reduces nothing; from two GPUs on, every allreduce is slower and so is the speedup.
+    assert_eq!(p[0], s[0]);
+    for (p, s) in p.iter().zip(&s).skip(1) {
+        let f = |v: &serde_json::Value, k: &str| v[k].as_f64().unwrap();
+        assert!(f(s, "comm_secs") > f(p, "comm_secs"), "{p} vs {s}");
+        assert!(f(s, "speedup") < f(p, "speedup"), "{p} vs {s}");
+    }
+    // The table says so too.
+    let (code, out, _) = cli(&["speedup", "--model", "resnet50", "--gamma", "1e-10"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("reduction cost 1e-10 s/B"), "{out}");
+}
+
+#[test]
+fn a_preset_refuses_the_flags_it_would_override() {
+    assert_refused(&[
+        (
+            &["speedup", "--preset", "eight-gpus-6-7x", "--gamma", "1e-10"],
+            "--gamma cannot be combined with --preset",
+        ),
+        (
+            &["speedup", "--preset", "eight-gpus-6-7x", "--ranks", "4"],
+            "--ranks cannot be combined with --preset",
+        ),
+    ]);
+}
+
+#[test]
+fn counts_and_sizes_beyond_the_limits_are_refused_before_anything_runs() {
+    // Simulating 2…2048 GPUs first took 8 s in release; refusing first takes a process start.
+    for (args, needle) in [
+        (&["speedup", "--max-gpus", "4096"][..], "transfers"),
+        (
+            &[
+                "sweep",
+                "--ranks",
+                "512",
+                "--min-size",
+                "1MB",
+                "--max-size",
+                "2TB",
+            ][..],
+            "1 TB",
+        ),
+    ] {
+        let started = std::time::Instant::now();
+        assert_refused(&[(args, needle)]);
+        let took = started.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(1),
+            "{args:?} took {took:?}"
+        );
+    }
+}
+
+#[test]
+fn scenario_files_with_a_byte_order_mark_or_in_utf16_run_and_junk_is_refused() {
+    let dir = temp_dir("encodings");
+    let utf16 = |bom: [u8; 2], be: bool| -> Vec<u8> {
+        bom.into_iter()
+            .chain(SMALL_SCENARIO.encode_utf16().flat_map(move |u| {
+                if be {
+                    u.to_be_bytes()
+                } else {
+                    u.to_le_bytes()
+                }
+            }))
+            .collect()
+    };
+    let files: [(&str, Vec<u8>); 3] = [
+        (
+            "bom.json",
+            [&[0xEF, 0xBB, 0xBF][..], SMALL_SCENARIO.as_bytes()].concat(),
+        ),
+        ("le.json", utf16([0xFF, 0xFE], false)),
+        ("be.json", utf16([0xFE, 0xFF], true)),
+    ];
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let v = json(&["simulate", "--scenario", path.to_str().unwrap(), "--json"]);
+        assert_eq!(v["ranks"], 4, "{name}");
+    }
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, b"{\x00\x00\x00").unwrap();
+    assert_refused(&[(&["simulate", "--scenario", junk.to_str().unwrap()], "NUL")]);
+    // A device that never ends is refused by size, not read for ever.
+    assert_refused(&[(
+        &["simulate", "--scenario", "/dev/zero"],
+        "larger than 64 KB",
+    )]);
+}
+
+#[test]
+fn microseconds_are_read_with_the_micro_sign_and_with_greek_mu() {
+    let base = ["simulate", "--ranks", "8", "--size", "1KB", "--json"];
+    let t = |lat: &str| {
+        json(&[&base[..], &["--latency", lat]].concat())["time_s"]
+            .as_f64()
+            .unwrap()
+    };
+    let ascii = t("5us");
+    assert_eq!(t("5\u{b5}s"), ascii);
+    assert_eq!(t("5\u{3bc}s"), ascii);
+}

@@ -14,6 +14,7 @@ pub mod rail_preset;
 pub mod replay;
 pub mod run;
 pub mod scenario;
+pub mod scenario_file;
 pub mod schedule;
 pub mod sweep;
 pub mod topology;

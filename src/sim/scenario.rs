@@ -18,7 +18,7 @@
 
 use super::algorithms::{self, Algorithm, MAX_SEGMENTS};
 use super::cost::{Budget, OverBudget, RunCost, RUN_BUDGET};
-use super::run::{run, Run, RunOptions};
+use super::run::{Run, RunOptions};
 use super::topology::{Topology, TopologySpec, MAX_NICS_PER_NODE};
 use super::trace::Trace;
 use serde::{Deserialize, Serialize};
@@ -260,40 +260,157 @@ pub fn start(scenario: &Scenario, details: bool) -> Result<Run, ScenarioError> {
 
 /// Runs a scenario. With `details`, the trace keeps link timelines and buffer changes (for drawing).
 pub fn simulate(scenario: &Scenario, details: bool) -> Result<Simulation, ScenarioError> {
-    let topo = scenario.validate()?;
-    let options = RunOptions {
-        gamma_secs_per_byte: scenario.gamma_secs_per_byte,
-        record_details: details,
-    };
-    let run_one = |alg: Algorithm, options: &RunOptions| {
-        let schedule = algorithms::schedule(alg, &topo, scenario.size_bytes, scenario.segments);
-        run(&topo, schedule, options)
-    };
-    if scenario.algorithm != Algorithm::Auto {
-        return Ok(Simulation {
-            algorithm: scenario.algorithm,
-            trace: run_one(scenario.algorithm, &options),
+    Simulating::new(scenario, details)?.finish()
+}
+
+/// A simulation in progress, advanced a slice at a time by [`Simulating::step`], so that a caller
+/// that must stay responsive (the browser's main thread) can run a large scenario between frames
+/// and drop it to cancel. `auto` runs every candidate, then the chosen one (with details).
+/// [`simulate`] is this, run to the end.
+///
+/// ```
+/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// let scenario = Scenario {
+///     topology: TopologySpec::Uniform { ranks: 16, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
+///     algorithm: Algorithm::Auto, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0,
+/// };
+/// let mut sliced = Simulating::new(&scenario, false).unwrap();
+/// let mut slices = 0;
+/// while !sliced.step(100) {
+///     slices += 1;
+///     let (done, total) = sliced.progress();
+///     assert!(done <= total);
+/// }
+/// assert!(slices > 10);
+/// let (a, b) = (sliced.finish().unwrap(), simulate(&scenario, false).unwrap());
+/// assert_eq!((a.algorithm, a.trace.time_secs), (b.algorithm, b.trace.time_secs));
+/// ```
+pub struct Simulating {
+    scenario: Scenario,
+    topo: Topology,
+    details: bool,
+    /// While `auto` is choosing: the candidate running now, and the times of those before it.
+    choosing: Option<(usize, Vec<(Algorithm, f64)>)>,
+    /// The algorithm of the run in progress, and `auto`'s choice once made.
+    algorithm: Algorithm,
+    auto: Option<AutoChoice>,
+    /// The run in progress (absent only while one run hands over to the next).
+    run: Option<Run>,
+    /// Transfers of the runs finished so far.
+    finished_transfers: usize,
+    /// Transfers of every run this simulation makes (for `auto`: every candidate, then the chosen).
+    total_transfers: usize,
+}
+
+impl Simulating {
+    /// Validates the scenario and prepares its first run; nothing has happened yet.
+    pub fn new(scenario: &Scenario, details: bool) -> Result<Simulating, ScenarioError> {
+        let cost = scenario.cost()?;
+        let auto = scenario.algorithm == Algorithm::Auto;
+        let first = if auto {
+            Algorithm::CONCRETE[0]
+        } else {
+            scenario.algorithm
+        };
+        let mut s = Simulating {
+            scenario: scenario.clone(),
+            topo: scenario.validate()?,
+            details,
+            choosing: auto.then(|| (0, Vec::new())),
+            algorithm: first,
             auto: None,
-        });
+            run: None,
+            finished_transfers: 0,
+            total_transfers: cost.transfers as usize,
+        };
+        s.run = Some(s.start(first, details && !auto));
+        Ok(s)
     }
-    let quick = RunOptions {
-        record_details: false,
-        ..options.clone()
-    };
-    let mut candidates: Vec<(Algorithm, f64)> = Algorithm::CONCRETE
-        .iter()
-        .map(|&a| {
-            let t = run_one(a, &quick);
-            (
-                a,
-                if t.verified() {
-                    t.time_secs
-                } else {
-                    f64::INFINITY
-                },
-            )
+
+    fn start(&self, algorithm: Algorithm, details: bool) -> Run {
+        let schedule = algorithms::schedule(
+            algorithm,
+            &self.topo,
+            self.scenario.size_bytes,
+            self.scenario.segments,
+        );
+        Run::new(
+            &self.topo,
+            schedule,
+            &RunOptions {
+                gamma_secs_per_byte: self.scenario.gamma_secs_per_byte,
+                record_details: details,
+            },
+        )
+    }
+
+    /// Transfers done so far, and in all (for `auto`, the total grows by the chosen run's once
+    /// the candidates are done).
+    pub fn progress(&self) -> (usize, usize) {
+        let done = self.finished_transfers + self.run.as_ref().map_or(0, |r| r.progress().0);
+        (done, self.total_transfers.max(done))
+    }
+
+    /// Advances by at most `max_events` events (or to the end of one of `auto`'s candidates);
+    /// `true` once the result is ready for [`Simulating::finish`].
+    pub fn step(&mut self, max_events: usize) -> bool {
+        let Some(run) = self.run.as_mut() else {
+            return true;
+        };
+        if !run.step(max_events) {
+            return false;
+        }
+        let Some((next, mut times)) = self.choosing.take() else {
+            return true;
+        };
+        // One of auto's candidates is done: note its time, start the next one (or the chosen).
+        if let Some(done) = self.run.take() {
+            self.finished_transfers += done.progress().1;
+            let trace = done.finish();
+            let secs = if trace.verified() {
+                trace.time_secs
+            } else {
+                f64::INFINITY
+            };
+            times.push((Algorithm::CONCRETE[next], secs));
+        }
+        let (algorithm, details) = match Algorithm::CONCRETE.get(next + 1) {
+            Some(&candidate) => {
+                self.choosing = Some((next + 1, times));
+                (candidate, false)
+            }
+            None => {
+                let choice = auto_choice(times);
+                let chosen = choice.chosen;
+                self.auto = Some(choice);
+                (chosen, self.details)
+            }
+        };
+        let run = self.start(algorithm, details);
+        if self.choosing.is_none() {
+            self.total_transfers += run.progress().1;
+        }
+        self.algorithm = algorithm;
+        self.run = Some(run);
+        false
+    }
+
+    /// Runs to the end and returns the result.
+    pub fn finish(mut self) -> Result<Simulation, ScenarioError> {
+        while !self.step(usize::MAX) {}
+        let run = self.run.ok_or_else(|| {
+            ScenarioError("the simulation ended without a run (a bug: please report it)".into())
+        })?;
+        Ok(Simulation {
+            algorithm: self.algorithm,
+            trace: run.finish(),
+            auto: self.auto,
         })
-        .collect();
+    }
+}
+
+/// `auto`'s choice among the candidates' times: the fastest, and why.
+fn auto_choice(mut candidates: Vec<(Algorithm, f64)>) -> AutoChoice {
     candidates.sort_by(|a, b| a.1.total_cmp(&b.1));
     let (chosen, best) = candidates[0];
     let reason = match candidates.get(1) {
@@ -306,13 +423,9 @@ pub fn simulate(scenario: &Scenario, details: bool) -> Result<Simulation, Scenar
         ),
         _ => format!("{chosen} is the fastest of the simulated algorithms here (nothing to exchange)"),
     };
-    Ok(Simulation {
-        algorithm: chosen,
-        trace: run_one(chosen, &options),
-        auto: Some(AutoChoice {
-            chosen,
-            candidates,
-            reason,
-        }),
-    })
+    AutoChoice {
+        chosen,
+        candidates,
+        reason,
+    }
 }

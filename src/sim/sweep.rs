@@ -60,16 +60,23 @@ pub fn sweep(
     max: u64,
     factor: u64,
 ) -> Result<Vec<SweepRow>, ScenarioError> {
-    sizes(min, max, factor)?
+    let scenarios: Vec<Scenario> = sizes(min, max, factor)?
         .into_iter()
-        .map(|size| {
-            let sim = simulate(
-                &Scenario {
-                    size_bytes: size,
-                    ..base.clone()
-                },
-                false,
-            )?;
+        .map(|size| Scenario {
+            size_bytes: size,
+            ..base.clone()
+        })
+        .collect();
+    // Every size is checked before any is simulated: a bad last row fails at once, not after the
+    // others ran.
+    for s in &scenarios {
+        s.validate()?;
+    }
+    scenarios
+        .into_iter()
+        .map(|scenario| {
+            let size = scenario.size_bytes;
+            let sim = simulate(&scenario, false)?;
             let t = &sim.trace;
             Ok(SweepRow {
                 size_bytes: size,

@@ -214,7 +214,8 @@ pub fn resize(topology: &TopologySpec, gpus: usize) -> Option<TopologySpec> {
     }
 }
 
-/// Speedup and step breakdown for each GPU count in `counts` (those the topology can take).
+/// Speedup and step breakdown for each GPU count in `counts` (those the topology can take), with
+/// no reduction cost (γ = 0). See [`scaling_with_gamma`].
 pub fn scaling(
     model: &TrainingModel,
     topology: &TopologySpec,
@@ -222,30 +223,60 @@ pub fn scaling(
     segments: usize,
     counts: &[usize],
 ) -> Result<Vec<StepBreakdown>, ScenarioError> {
+    scaling_with_gamma(model, topology, algorithm, segments, 0.0, counts)
+}
+
+/// Speedup and step breakdown for each GPU count in `counts` (those the topology can take), the
+/// gradient allreduce costing `gamma_secs_per_byte` per byte reduced. Every count's scenario is
+/// validated before any is simulated, so a count beyond the limits fails at once.
+///
+/// ```
+/// use allreduce_lab::sim::{training::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// let model = TrainingModel { parameters: 10_000_000, bytes_per_gradient: 4, compute_secs: 0.1,
+///     backward_share: 2.0 / 3.0, overlap: 0.0, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
+/// let topo = TopologySpec::Uniform { ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 };
+/// let at = |gamma| scaling_with_gamma(&model, &topo, Algorithm::Ring, 1, gamma, &[8]).unwrap()[0];
+/// // Reducing costs time: the step grows and the speedup falls.
+/// assert!(at(1e-10).comm_secs > at(0.0).comm_secs);
+/// assert!(at(1e-10).speedup < at(0.0).speedup);
+/// // A count beyond the limits is refused before anything runs.
+/// assert!(scaling_with_gamma(&model, &topo, Algorithm::Ring, 1, 0.0, &[2, 4096]).is_err());
+/// ```
+pub fn scaling_with_gamma(
+    model: &TrainingModel,
+    topology: &TopologySpec,
+    algorithm: Algorithm,
+    segments: usize,
+    gamma_secs_per_byte: f64,
+    counts: &[usize],
+) -> Result<Vec<StepBreakdown>, ScenarioError> {
     model.validate()?;
-    let mut out = Vec::new();
-    for &n in counts {
-        let Some(topo) = resize(topology, n) else {
-            continue;
-        };
-        let comm = if n > 1 {
-            let sim = simulate(
-                &Scenario {
-                    topology: topo,
-                    algorithm,
-                    size_bytes: model.gradient_bytes(),
-                    segments,
-                    gamma_secs_per_byte: 0.0,
-                },
-                false,
-            )?;
-            sim.trace.time_secs
-        } else {
-            0.0
-        };
-        out.push(model.step(n, comm));
+    let runs: Vec<(usize, Option<Scenario>)> = counts
+        .iter()
+        .filter_map(|&n| {
+            let topology = resize(topology, n)?;
+            let scenario = (n > 1).then(|| Scenario {
+                topology,
+                algorithm,
+                size_bytes: model.gradient_bytes(),
+                segments,
+                gamma_secs_per_byte,
+            });
+            Some((n, scenario))
+        })
+        .collect();
+    for scenario in runs.iter().filter_map(|(_, s)| s.as_ref()) {
+        scenario.validate()?;
     }
-    Ok(out)
+    runs.into_iter()
+        .map(|(n, scenario)| {
+            let comm = match scenario {
+                Some(s) => simulate(&s, false)?.trace.time_secs,
+                None => 0.0,
+            };
+            Ok(model.step(n, comm))
+        })
+        .collect()
 }
 
 #[cfg(test)]

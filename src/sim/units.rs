@@ -174,12 +174,14 @@ pub fn parse_bandwidth(text: &str) -> Result<Bandwidth, UnitError> {
 /// Parses a duration: `5us`, `1.5ms`, `0`, `2s`, `100ns`. Plain numbers are seconds. Must not be negative.
 pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
     const ALLOWED: &str = "'5us', '1.5ms', '100ns', '0' (units ns, us, µs, ms, s)";
+    // Two code points look like µ: the micro sign U+00B5 (what keyboards type) and the Greek
+    // small letter mu U+03BC (what NFKC normalisation and many fonts' pickers produce). Both mean micro.
     let (value, unit) = split_number(text, "duration", ALLOWED)?;
     // Divide rather than multiply by 1e-6: 5 / 1e6 is the double nearest 5 µs, 5 × 1e-6 is not.
     let per_sec = match unit.as_str() {
         "" | "s" => 1.0,
         "ms" => 1e3,
-        "us" | "µs" => 1e6,
+        "us" | "\u{b5}s" | "\u{3bc}s" => 1e6,
         "ns" => 1e9,
         _ => {
             return Err(UnitError(format!(
@@ -333,7 +335,12 @@ mod tests {
     fn durations_parse_every_unit() {
         assert_eq!(parse_duration("2s"), Ok(2.0));
         assert_eq!(parse_duration("3ms"), Ok(3e-3));
-        assert_eq!(parse_duration("7µs"), Ok(7e-6));
+        assert_eq!(parse_duration("7\u{b5}s"), Ok(7e-6), "micro sign");
+        assert_eq!(
+            parse_duration("7\u{3bc}s"),
+            Ok(7e-6),
+            "Greek small letter mu"
+        );
         assert_eq!(parse_duration("9ns"), Ok(9e-9));
         assert_eq!(parse_duration("0"), Ok(0.0));
     }

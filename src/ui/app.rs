@@ -5,12 +5,13 @@ use super::figure::{Buffers, Figure, LinkInfo, LinkTimeline};
 use super::files::Files;
 use super::hooks::{use_animation_frames, use_window_keys};
 use super::i18n::{tr, use_lang, Key};
-use super::logic::Controls;
+use super::logic::{Controls, Edit};
 use super::panels::{ControlsPanel, Results, Transport};
 use super::scaling::ScalingSection;
 use super::share;
+use super::simulation::{use_simulation, SimHandle};
 use super::state::{Action, AppState, Side};
-use super::view::SimView;
+use super::view::{SimView, Status};
 use crate::sim::algorithms::Algorithm;
 use crate::sim::replay::{next_step_end, previous_step_end};
 use std::rc::Rc;
@@ -25,12 +26,6 @@ impl PartialEq for Shared {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
     }
-}
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
 }
 
 /// The page's query string (`?…`), or nothing.
@@ -59,18 +54,34 @@ fn replace_query(query: &str) {
     }
 }
 
-#[hook]
-fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) -> Shared {
-    let view = use_memo((controls.clone(), algorithm, shown), |(c, a, shown)| {
-        if !*shown {
-            return SimView::idle(*a);
+/// A large run's progress, with a button to stop it; or, once stopped, a button to run it.
+fn progress_bar(lang: super::i18n::Lang, handle: &SimHandle) -> Html {
+    let cancel = handle.cancel.reform(|_: MouseEvent| ());
+    let restart = handle.restart.reform(|_: MouseEvent| ());
+    match handle.view.0.status {
+        Status::Done => Html::default(),
+        Status::Waiting | Status::Running { .. } => {
+            let (done, total) = match handle.view.0.status {
+                Status::Running { done, total } => (done, total.max(1)),
+                _ => (0, 1),
+            };
+            let share = done as f64 / total as f64;
+            html! {
+                <div class="sim-progress" role="status" data-testid="sim-progress" data-done={done.to_string()} data-total={total.to_string()}>
+                    <span>{ tr(lang, Key::Simulating) }</span>
+                    <progress max="1" value={format!("{share:.3}")} aria-label={tr(lang, Key::Simulating)}></progress>
+                    <span class="muted">{ super::i18n::percent(lang, share, 0) }</span>
+                    <button type="button" data-testid="sim-cancel" onclick={cancel}>{ tr(lang, Key::CancelRun) }</button>
+                </div>
+            }
         }
-        let started = now_ms();
-        let mut view = SimView::build(c, *a);
-        view.sim_ms = now_ms() - started;
-        view
-    });
-    Shared(view)
+        Status::Cancelled => html! {
+            <div class="sim-progress" role="status" data-testid="sim-cancelled">
+                <span>{ tr(lang, Key::RunCancelled) }</span>
+                <button type="button" data-testid="sim-restart" onclick={restart}>{ tr(lang, Key::RunAgain) }</button>
+            </div>
+        },
+    }
 }
 
 /// The end of the shared cursor: the longer of the runs on screen.
@@ -122,9 +133,10 @@ pub fn App() -> Html {
             _ => AppState::default(),
         })
     };
-    let sim_a = use_simulation(&state.controls, state.controls.algorithm, true);
+    let handle_a = use_simulation(&state.controls, state.controls.algorithm, true);
     // B is simulated only while the comparison is on.
-    let sim_b = use_simulation(&state.controls, state.algorithm_b, state.compare);
+    let handle_b = use_simulation(&state.controls, state.algorithm_b, state.compare);
+    let (sim_a, sim_b) = (handle_a.view.clone(), handle_b.view.clone());
     let b = state.compare.then_some(&*sim_b.0);
     let end = end_secs(&sim_a.0, b);
     let t = state.t_secs.min(end);
@@ -144,16 +156,20 @@ pub fn App() -> Html {
 
     // Borrowed, not cloned: this runs on every animation frame.
     let step_ends: &[f64] = sim_a.0.trace().map_or(&[], |t| &t.step_end_secs);
-    // The link's step, once the first run exists.
+    // The link's step, once the first run exists (a large one arrives a few frames later).
     {
         let dispatch = state.dispatcher();
         let target = match &*link {
             Ok(Some(s)) if s.step > 0 => Some(share::step_time(step_ends, s.step)),
             _ => None,
         };
-        use_effect_with((), move |_| {
-            if let Some(t) = target {
-                dispatch.dispatch(Action::Seek(t));
+        let applied = use_mut_ref(|| false);
+        use_effect_with(!step_ends.is_empty(), move |&ready| {
+            if ready && !*applied.borrow() {
+                *applied.borrow_mut() = true;
+                if let Some(t) = target {
+                    dispatch.dispatch(Action::Seek(t));
+                }
             }
         });
     }
@@ -201,6 +217,10 @@ pub fn App() -> Html {
         let d = dispatcher.clone();
         use_callback((), move |c: Controls, _| d.dispatch(Action::Controls(c)))
     };
+    let on_edit = {
+        let d = dispatcher.clone();
+        use_callback((), move |e: Edit, _| d.dispatch(Action::Edit(e)))
+    };
     let on_compare = {
         let d = dispatcher.clone();
         use_callback((), move |on: bool, _| d.dispatch(Action::Compare(on)))
@@ -230,7 +250,8 @@ pub fn App() -> Html {
         })
     };
 
-    let panel = |side: Side, sim: &Shared| {
+    let panel = |side: Side, handle: &SimHandle| {
+        let sim = &handle.view;
         let testid = if side == Side::A {
             "figure-a"
         } else {
@@ -239,6 +260,7 @@ pub fn App() -> Html {
         let hover = state.hover.filter(|h| h.0 == side).map(|h| h.1);
         html! {
             <section class="run" data-testid={testid}>
+                { progress_bar(lang, handle) }
                 <Figure sim={sim.clone()} t_secs={t} side={side} hover={hover} on_hover={on_hover.clone()} />
                 <LinkInfo sim={sim.clone()} t_secs={t} line={hover} />
                 <Results sim={sim.clone()} />
@@ -264,7 +286,7 @@ pub fn App() -> Html {
                     controls={state.controls.clone()}
                     compare={state.compare}
                     algorithm_b={state.algorithm_b}
-                    on_change={on_controls.clone()}
+                    on_edit={on_edit}
                     on_compare={on_compare}
                     on_algorithm_b={on_algorithm_b}
                     cli_a={sim_a.0.cli.clone()}
@@ -283,10 +305,10 @@ pub fn App() -> Html {
                         on_speed={on_speed}
                     />
                     <div class={classes!("runs", state.compare.then_some("compare"))}>
-                        { panel(Side::A, &sim_a) }
-                        if state.compare { { panel(Side::B, &sim_b) } }
+                        { panel(Side::A, &handle_a) }
+                        if state.compare { { panel(Side::B, &handle_b) } }
                     </div>
-                    <Files controls={state.controls.clone()} sim={sim_a.clone()} on_import={on_controls.clone()} />
+                    <Files controls={state.controls.clone()} sim={sim_a.clone()} on_import={on_controls} />
                 </main>
             </div>
             <ScalingSection />

@@ -6,6 +6,7 @@ use super::i18n::{algorithm_label, percent, place_name, tr, trf, use_lang, Key, 
 use super::layout::{link_name, DrawnLink, Point};
 use super::logic::chunk_hue;
 use super::state::Side;
+use super::view::Status;
 use crate::sim::replay::link_load_at;
 use crate::sim::topology::{Tier, Topology};
 use crate::sim::trace::Trace;
@@ -82,6 +83,10 @@ pub fn Figure(props: &FigureProps) -> Html {
         </h2>
     };
     let Some(trace) = view.trace() else {
+        if view.status != Status::Done {
+            // Still running (its progress is shown above) or cancelled: nothing to draw yet.
+            return html! { <div class="figure-wrap" data-testid="figure-pending">{ title }</div> };
+        }
         let msg = view.result.as_ref().err().cloned().unwrap_or_default();
         return html! {
             <div class="figure-wrap">

@@ -123,12 +123,13 @@ pub fn Files(props: &FilesProps) -> Html {
             }
             let (error, on_import) = (error.clone(), on_import.clone());
             wasm_bindgen_futures::spawn_local(async move {
-                let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                // Bytes, not `File.text()`: the core's reader decides the encoding, as the CLI's does.
+                let bytes = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
                     .await
                     .ok()
-                    .and_then(|t| t.as_string());
-                match text.ok_or_else(|| "the file could not be read as text".to_string()) {
-                    Ok(text) => match import_scenario(&text) {
+                    .map(|b| js_sys::Uint8Array::new(&b).to_vec());
+                match bytes.ok_or_else(|| "the file could not be read".to_string()) {
+                    Ok(bytes) => match import_scenario(&bytes) {
                         Ok(controls) => {
                             error.set(None);
                             on_import.emit(controls);

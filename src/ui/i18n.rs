@@ -586,6 +586,10 @@ strings! {
     ExportTrace => "Export trace (Perfetto / chrome://tracing)", "导出时间线（Perfetto / chrome://tracing）";
     ExportCsv => "Export results (CSV)", "导出结果（CSV）";
     ImportError => "This file could not be imported; the scenario is unchanged. The problem: ", "无法导入此文件，场景保持不变。问题：";
+    Simulating => "Simulating…", "正在模拟…";
+    CancelRun => "Cancel", "取消";
+    RunCancelled => "Simulation cancelled.", "模拟已取消。";
+    RunAgain => "Run it", "重新运行";
     UrlError => "This link's settings could not be used, so the lab shows the default scenario. The problem: ", "无法使用此链接中的设置，实验室显示的是默认场景。问题：";
 
     // The scaling section.

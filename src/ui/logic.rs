@@ -229,7 +229,89 @@ pub fn size_label(bytes: u64) -> String {
     format_bytes(bytes as f64)
 }
 
+/// One change a control makes, sent to the reducer and applied there to the controls of that
+/// moment, never to a copy from the control's last render: two inputs in one task (or a drag and
+/// a click between renders) both land.
+///
+/// ```
+/// use allreduce_lab::ui::logic::{Controls, Edit};
+/// let mut c = Controls::default();
+/// // Two edits, each made from the same render, both apply.
+/// c.apply(Edit::Gpus(1024));
+/// c.apply(Edit::Size(4_000_000));
+/// assert_eq!((c.gpus, c.size_bytes), (1024, 4_000_000));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edit {
+    Algorithm(Algorithm),
+    Kind(TopologyKind),
+    Gpus(usize),
+    GpusPerNode(usize),
+    NodesPerRack(usize),
+    /// Per tier (0 gpu, 1 node, 2 rack), Mbps.
+    Bandwidth {
+        tier: usize,
+        mbps: u64,
+    },
+    /// Per tier, nanoseconds.
+    Latency {
+        tier: usize,
+        ns: u64,
+    },
+    Size(u64),
+    Segments(usize),
+    /// The preset at this index of [`crate::sim::presets::PRESETS`]: it sets the network; the
+    /// algorithm and segments stay the learner's.
+    Preset(usize),
+    /// The rail-optimized SuperPOD-style preset, likewise.
+    Superpod,
+    NicsPerNode(usize),
+    /// Rail: PXN on or off.
+    Pxn(bool),
+}
+
 impl Controls {
+    /// Applies one edit (an unknown tier or preset changes nothing).
+    pub fn apply(&mut self, edit: Edit) {
+        match edit {
+            Edit::Algorithm(a) => self.algorithm = a,
+            Edit::Kind(k) => self.kind = k,
+            Edit::Gpus(n) => self.gpus = n,
+            Edit::GpusPerNode(n) => self.gpus_per_node = n,
+            Edit::NodesPerRack(n) => self.nodes_per_rack = n,
+            Edit::Bandwidth { tier, mbps } => {
+                if let Some(b) = self.bandwidth_mbps.get_mut(tier) {
+                    *b = mbps;
+                }
+            }
+            Edit::Latency { tier, ns } => {
+                if let Some(l) = self.latency_ns.get_mut(tier) {
+                    *l = ns;
+                }
+            }
+            Edit::Size(bytes) => self.size_bytes = bytes,
+            Edit::Segments(k) => self.segments = k,
+            Edit::Preset(i) => {
+                if let Some(p) = crate::sim::presets::PRESETS.get(i) {
+                    *self = Controls {
+                        algorithm: self.algorithm,
+                        segments: self.segments,
+                        ..Controls::from_preset(p)
+                    };
+                }
+            }
+            Edit::Superpod => {
+                *self = Controls {
+                    algorithm: self.algorithm,
+                    segments: self.segments,
+                    ..Controls::from_scenario(&crate::sim::rail_preset::SUPERPOD.scenario())
+                };
+            }
+            Edit::NicsPerNode(k) => self.nics_per_node = k,
+            Edit::Pxn(on) => self.pxn = on,
+        }
+    }
+
     /// The controls showing a preset.
     pub fn from_preset(preset: &Preset) -> Controls {
         Controls::from_scenario(&preset.scenario())

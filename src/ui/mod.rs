@@ -31,6 +31,8 @@ mod root;
 #[cfg(target_arch = "wasm32")]
 mod scaling;
 #[cfg(target_arch = "wasm32")]
+mod simulation;
+#[cfg(target_arch = "wasm32")]
 mod state;
 
 /// Mounts the app on the page's body.

@@ -10,8 +10,8 @@ use super::layout::link_name;
 use super::logic::{
     bandwidth_label, bandwidth_ladder_mbps, latency_label, latency_ladder_ns, max_segments,
     scrub_to_secs, secs_to_scrub, size_label, size_ladder_bytes, slider_position, slider_value,
-    Controls, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE, NODES_PER_RACK, SCRUB_STEPS,
-    SEGMENTS, SPEEDS, TIERS,
+    Controls, Edit, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE, NODES_PER_RACK,
+    SCRUB_STEPS, SEGMENTS, SPEEDS, TIERS,
 };
 use crate::sim::algorithms::Algorithm;
 use crate::sim::presets::PRESETS;
@@ -89,7 +89,8 @@ pub struct ControlsPanelProps {
     pub controls: Controls,
     pub compare: bool,
     pub algorithm_b: Algorithm,
-    pub on_change: Callback<Controls>,
+    /// Each control sends its change only; the reducer applies it to the current controls.
+    pub on_edit: Callback<Edit>,
     pub on_compare: Callback<bool>,
     pub on_algorithm_b: Callback<Algorithm>,
     pub cli_a: String,
@@ -100,45 +101,26 @@ pub struct ControlsPanelProps {
 pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
     let lang = use_lang();
     let c = &props.controls;
-    // Every edit is a function of the current controls.
-    let edit = |f: fn(&mut Controls, u64)| {
-        let (c, on) = (c.clone(), props.on_change.clone());
-        Callback::from(move |v: u64| {
-            let mut next = c.clone();
-            f(&mut next, v);
-            on.emit(next);
+    // Every control sends its change, not a copy of the controls it was rendered with.
+    let edit = |f: fn(u64) -> Edit| props.on_edit.reform(f);
+    let on_algorithm = props.on_edit.reform(Edit::Algorithm);
+    let on_kind = props.on_edit.reform(|e: Event| {
+        Edit::Kind(match select_value(&e).as_str() {
+            "uniform" => TopologyKind::Uniform,
+            "rail" => TopologyKind::Rail,
+            _ => TopologyKind::Cluster,
         })
-    };
-    let on_algorithm = {
-        let (c, on) = (c.clone(), props.on_change.clone());
-        Callback::from(move |a: Algorithm| {
-            on.emit(Controls {
-                algorithm: a,
-                ..c.clone()
-            })
-        })
-    };
-    let on_kind = {
-        let (c, on) = (c.clone(), props.on_change.clone());
-        Callback::from(move |e: Event| {
-            let kind = match select_value(&e).as_str() {
-                "uniform" => TopologyKind::Uniform,
-                "rail" => TopologyKind::Rail,
-                _ => TopologyKind::Cluster,
-            };
-            on.emit(Controls { kind, ..c.clone() });
-        })
-    };
+    });
     let pick = |testid: &str,
                 title: &str,
                 options: &[usize],
                 value: usize,
-                f: fn(&mut Controls, usize)| {
-        let (c, on) = (c.clone(), props.on_change.clone());
+                f: fn(usize) -> Edit| {
+        let on = props.on_edit.clone();
         let onchange = Callback::from(move |e: Event| {
-            let mut next = c.clone();
-            f(&mut next, select_value(&e).parse().unwrap_or(1));
-            on.emit(next);
+            if let Ok(v) = select_value(&e).parse() {
+                on.emit(f(v));
+            }
         });
         html! {
             <label class="field compact">
@@ -188,34 +170,21 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
         let (on, now) = (props.on_compare.clone(), props.compare);
         Callback::from(move |_: Event| on.emit(!now))
     };
-    let presets = PRESETS.iter().map(|p| {
-        let (on, c) = (props.on_change.clone(), c.clone());
-        let onclick = Callback::from(move |_: MouseEvent| {
-            // A preset sets the network; the algorithm stays the learner's choice.
-            on.emit(Controls { algorithm: c.algorithm, segments: c.segments, ..Controls::from_preset(p) })
-        });
+    let presets = PRESETS.iter().enumerate().map(|(i, p)| {
+        // A preset sets the network; the algorithm stays the learner's choice.
+        let onclick = props.on_edit.reform(move |_: MouseEvent| Edit::Preset(i));
         html! { <button class="preset" data-testid={format!("preset-{}", p.name)} title={preset_texts(lang, p).1} {onclick}>{ preset_texts(lang, p).0 }</button> }
     }).collect::<Html>();
     let rail_preset = {
-        let (on, c) = (props.on_change.clone(), c.clone());
-        let onclick = Callback::from(move |_: MouseEvent| {
-            on.emit(Controls {
-                algorithm: c.algorithm,
-                segments: c.segments,
-                ..Controls::from_scenario(&SUPERPOD.scenario())
-            })
-        });
+        let onclick = props.on_edit.reform(|_: MouseEvent| Edit::Superpod);
         html! { <button class="preset" data-testid={format!("preset-{}", SUPERPOD.name)} title={tr(lang, Key::PresetSuperpodText)} {onclick}>{ tr(lang, Key::PresetSuperpodTitle) }</button> }
     };
-    let on_pxn = {
-        let (c, on) = (c.clone(), props.on_change.clone());
-        Callback::from(move |_: Event| {
-            on.emit(Controls {
-                pxn: !c.pxn,
-                ..c.clone()
-            })
-        })
-    };
+    let on_pxn = props.on_edit.reform(|e: Event| {
+        Edit::Pxn(
+            e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                .checked(),
+        )
+    });
     let nccl_note = [c.algorithm]
         .into_iter()
         .chain(props.compare.then_some(props.algorithm_b))
@@ -243,7 +212,7 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                     SEGMENTS.iter().filter(|&&s| s <= max_segments(c.gpus)).map(|&s| s as u64).collect(),
                     c.effective_segments() as u64,
                     c.effective_segments().to_string(),
-                    edit(|c, v| c.segments = v as usize),
+                    edit(|v| Edit::Segments(v as usize)),
                 ) }
             }
             <label class="field compact">
@@ -254,17 +223,17 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                     <option value="uniform" selected={c.kind == TopologyKind::Uniform}>{ tr(lang, Key::TopologyUniform) }</option>
                 </select>
             </label>
-            { ladder_slider("gpu-count".into(), tr(lang, Key::GpuCount), GPU_COUNTS.iter().map(|&n| n as u64).collect(), c.gpus as u64, c.gpus.to_string(), edit(|c, v| c.gpus = v as usize)) }
+            { ladder_slider("gpu-count".into(), tr(lang, Key::GpuCount), GPU_COUNTS.iter().map(|&n| n as u64).collect(), c.gpus as u64, c.gpus.to_string(), edit(|v| Edit::Gpus(v as usize))) }
             if c.kind == TopologyKind::Cluster {
                 <div class="pair">
-                    { pick("gpus-per-node", tr(lang, Key::GpusPerNode), &GPUS_PER_NODE, c.gpus_per_node, |c, v| c.gpus_per_node = v) }
-                    { pick("nodes-per-rack", tr(lang, Key::NodesPerRack), &NODES_PER_RACK, c.nodes_per_rack, |c, v| c.nodes_per_rack = v) }
+                    { pick("gpus-per-node", tr(lang, Key::GpusPerNode), &GPUS_PER_NODE, c.gpus_per_node, Edit::GpusPerNode) }
+                    { pick("nodes-per-rack", tr(lang, Key::NodesPerRack), &NODES_PER_RACK, c.nodes_per_rack, Edit::NodesPerRack) }
                 </div>
-                { pick("nics-per-node", tr(lang, Key::NicsPerNode), &NICS_PER_NODE, c.nics_per_node, |c, v| c.nics_per_node = v) }
+                { pick("nics-per-node", tr(lang, Key::NicsPerNode), &NICS_PER_NODE, c.nics_per_node, Edit::NicsPerNode) }
             }
             if c.kind == TopologyKind::Rail {
                 <div class="pair">
-                    { pick("gpus-per-node", tr(lang, Key::RailsPerNode), &NICS_PER_NODE, c.gpus_per_node, |c, v| c.gpus_per_node = v) }
+                    { pick("gpus-per-node", tr(lang, Key::RailsPerNode), &NICS_PER_NODE, c.gpus_per_node, Edit::GpusPerNode) }
                 </div>
                 <div class="field check">
                     <label title={tr(lang, Key::PxnExplain)}><input type="checkbox" data-testid="pxn-toggle" checked={c.pxn} onchange={on_pxn} />{ tr(lang, Key::Pxn) }</label>
@@ -277,17 +246,17 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                     TopologyKind::Rail => tr(lang, [Key::TierGpu, Key::TierRailNic, Key::TierRailSpine][i]),
                     TopologyKind::Cluster => tr(lang, [Key::TierGpu, Key::TierNode, Key::TierRack][i]),
                 };
-                let set_bw: fn(&mut Controls, u64) = match i { 0 => |c, v| c.bandwidth_mbps[0] = v, 1 => |c, v| c.bandwidth_mbps[1] = v, _ => |c, v| c.bandwidth_mbps[2] = v };
-                let set_lat: fn(&mut Controls, u64) = match i { 0 => |c, v| c.latency_ns[0] = v, 1 => |c, v| c.latency_ns[1] = v, _ => |c, v| c.latency_ns[2] = v };
+                let set_bw = props.on_edit.reform(move |mbps| Edit::Bandwidth { tier: i, mbps });
+                let set_lat = props.on_edit.reform(move |ns| Edit::Latency { tier: i, ns });
                 html! {
                     <fieldset class={classes!("tier", format!("tier-box-{key}"))}>
                         <legend>{ title }</legend>
-                        { ladder_slider(format!("bandwidth-{key}"), tr(lang, Key::Bandwidth), bandwidth_ladder_mbps(), c.bandwidth_mbps[i], bandwidth_label(c.bandwidth_mbps[i]), edit(set_bw)) }
-                        { ladder_slider(format!("latency-{key}"), tr(lang, Key::Latency), latency_ladder_ns(), c.latency_ns[i], latency_text(lang, c.latency_ns[i]), edit(set_lat)) }
+                        { ladder_slider(format!("bandwidth-{key}"), tr(lang, Key::Bandwidth), bandwidth_ladder_mbps(), c.bandwidth_mbps[i], bandwidth_label(c.bandwidth_mbps[i]), set_bw) }
+                        { ladder_slider(format!("latency-{key}"), tr(lang, Key::Latency), latency_ladder_ns(), c.latency_ns[i], latency_text(lang, c.latency_ns[i]), set_lat) }
                     </fieldset>
                 }
             }) }
-            { ladder_slider("size".into(), tr(lang, Key::LabMessageSize), size_ladder_bytes(), c.size_bytes, size_label(c.size_bytes), edit(|c, v| c.size_bytes = v)) }
+            { ladder_slider("size".into(), tr(lang, Key::LabMessageSize), size_ladder_bytes(), c.size_bytes, size_label(c.size_bytes), edit(Edit::Size)) }
             <h2>{ tr(lang, Key::Compare) }</h2>
             <div class="field check">
                 <label><input type="checkbox" data-testid="compare-toggle" checked={props.compare} onchange={on_compare} />{ tr(lang, Key::SideBySideWith) }</label>

@@ -19,7 +19,7 @@ use crate::sim::algorithms::Algorithm;
 use crate::sim::chapter::{evaluate, ChapterScenario, Hardware, ModelPreset, Outcome};
 use crate::sim::chapter::{CHAPTER_SCENARIOS, HARDWARE};
 use crate::sim::run::Run;
-use crate::sim::scenario::{start, transfer_count, Scenario, ScenarioError};
+use crate::sim::scenario::{start, Scenario, ScenarioError};
 use crate::sim::sweep::{sizes, sweep, SweepRow};
 use crate::sim::topology::TopologySpec;
 use crate::sim::training::{resize, scaling, StepBreakdown, TrainingModel};
@@ -216,18 +216,26 @@ impl Setup {
         }
     }
 
-    /// The transfers a job makes: a proxy for how long it takes.
+    /// The transfers a job makes (the core's estimate for the topology it runs on): a proxy for
+    /// how long it takes. A job the topology cannot take costs nothing.
     pub fn cost(&self, job: &Job) -> usize {
-        let g = self.hardware.gpus_per_node;
-        match *job {
-            Job::Speedup { algorithm, gpus } => {
-                transfer_count(algorithm, gpus, g, segments(algorithm, gpus))
-            }
-            Job::Sweep { algorithm, .. } => {
-                let n = self.sweep_gpus();
-                transfer_count(algorithm, n, g, segments(algorithm, n))
-            }
-        }
+        let (algorithm, gpus) = match *job {
+            Job::Speedup { algorithm, gpus } => (algorithm, gpus),
+            Job::Sweep { algorithm, .. } => (algorithm, self.sweep_gpus()),
+        };
+        resize(&self.topology(), gpus)
+            .and_then(|topology| {
+                Scenario {
+                    topology,
+                    algorithm,
+                    size_bytes: 1,
+                    segments: segments(algorithm, gpus),
+                    gamma_secs_per_byte: 0.0,
+                }
+                .cost()
+                .ok()
+            })
+            .map_or(0, |c| c.transfers as usize)
     }
 
     /// Every point the charts need, cheapest first: the whole picture appears quickly and the

@@ -21,12 +21,12 @@ use super::logic::{
     Controls, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE, NODES_PER_RACK, SEGMENTS,
 };
 use crate::sim::algorithms::Algorithm;
-use crate::sim::scenario::Scenario;
+use crate::sim::scenario_file::read_scenario;
 use crate::sim::topology::TopologySpec;
 use crate::sim::units::{parse_bandwidth, parse_duration};
 
-/// The largest scenario file read, in bytes.
-pub const MAX_IMPORT_BYTES: usize = 64 * 1024;
+/// The largest scenario file read, in bytes: the core's, the same as the CLI's.
+pub use crate::sim::scenario_file::MAX_SCENARIO_FILE_BYTES as MAX_IMPORT_BYTES;
 
 /// The scenario the lab exports for `controls` running `algorithm`, as pretty JSON.
 pub fn export_scenario(controls: &Controls, algorithm: Algorithm) -> Result<String, String> {
@@ -34,26 +34,21 @@ pub fn export_scenario(controls: &Controls, algorithm: Algorithm) -> Result<Stri
     serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
 }
 
-/// Reads a scenario file: JSON the core's serde reads, that `Scenario::validate` accepts and that
-/// the lab's controls can show exactly (checked as a link would be).
+/// Reads a scenario file's bytes with the core's reader (the CLI's `--scenario` uses the same:
+/// UTF-8 with or without a byte-order mark, UTF-16 with one), then checks that
+/// `Scenario::validate` accepts it and that the lab's controls can show it exactly (checked as a
+/// link would be).
 ///
 /// ```
 /// use allreduce_lab::ui::logic::Controls;
 /// use allreduce_lab::ui::share::{export_scenario, import_scenario};
 /// let c = Controls::default();
 /// let json = export_scenario(&c, c.algorithm).unwrap();
-/// assert_eq!(import_scenario(&json).unwrap(), c);
-/// assert!(import_scenario("{\"topology\": 1}").is_err());
+/// assert_eq!(import_scenario(json.as_bytes()).unwrap(), c);
+/// assert!(import_scenario(b"{\"topology\": 1}").is_err());
 /// ```
-pub fn import_scenario(json: &str) -> Result<Controls, String> {
-    if json.len() > MAX_IMPORT_BYTES {
-        return Err(format!(
-            "the file is larger than {} KB",
-            MAX_IMPORT_BYTES / 1024
-        ));
-    }
-    let scenario: Scenario =
-        serde_json::from_str(json).map_err(|e| format!("not a scenario file: {e}"))?;
+pub fn import_scenario(bytes: &[u8]) -> Result<Controls, String> {
+    let scenario = read_scenario(bytes).map_err(|e| e.0)?;
     scenario.validate().map_err(|e| e.0)?;
     if scenario.gamma_secs_per_byte != 0.0 {
         return Err("the lab's controls cannot show a reduction cost (gamma)".into());
@@ -365,7 +360,7 @@ mod tests {
         }
         // A rail scenario file reads back into the same controls.
         let json = export_scenario(&s.controls, Algorithm::NcclRing).unwrap();
-        assert_eq!(import_scenario(&json).unwrap(), s.controls);
+        assert_eq!(import_scenario(json.as_bytes()).unwrap(), s.controls);
     }
 
     #[test]
@@ -404,9 +399,12 @@ mod tests {
             good.replace("\"racks\": 1", "\"racks\": 99999999"),
             " ".repeat(MAX_IMPORT_BYTES + 1),
         ] {
-            assert!(import_scenario(&bad).is_err(), "{bad}");
+            assert!(import_scenario(bad.as_bytes()).is_err(), "{bad}");
         }
-        assert_eq!(import_scenario(&good).unwrap(), Controls::default());
+        assert_eq!(
+            import_scenario(good.as_bytes()).unwrap(),
+            Controls::default()
+        );
     }
 
     #[test]

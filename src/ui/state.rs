@@ -1,7 +1,7 @@
 //! The app's one piece of shared state: the controls, the comparison choice and the simulated-time
 //! cursor. Every view reads the same cursor.
 
-use super::logic::{advance, Controls, SPEEDS};
+use super::logic::{advance, Controls, Edit, SPEEDS};
 use crate::sim::algorithms::Algorithm;
 use std::rc::Rc;
 use yew::Reducible;
@@ -42,8 +42,10 @@ impl Default for AppState {
 }
 
 pub enum Action {
-    /// New inputs: the scenario re-simulates; the cursor restarts.
+    /// New inputs (an imported file): the scenario re-simulates; the cursor restarts.
     Controls(Controls),
+    /// One control changed: applied to the current controls, like [`Action::Controls`] after.
+    Edit(Edit),
     Compare(bool),
     AlgorithmB(Algorithm),
     Play,
@@ -75,6 +77,11 @@ impl Reducible for AppState {
                 s.controls = c;
                 s.t_secs = 0.0;
                 s.hover = None;
+            }
+            Action::Edit(edit) => {
+                let mut c = s.controls.clone();
+                c.apply(edit);
+                return self.reduce(Action::Controls(c));
             }
             Action::Compare(on) => {
                 s.compare = on;

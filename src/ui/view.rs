@@ -6,16 +6,37 @@ use super::logic::Controls;
 use crate::sim::algorithms::Algorithm;
 use crate::sim::cost::Budget;
 use crate::sim::replay::Replay;
-use crate::sim::scenario::{simulate, Simulation};
+use crate::sim::scenario::{simulate, Scenario, Simulation};
 use crate::sim::trace::Trace;
+use std::rc::Rc;
 
-/// What the app lets one run cost (the core's estimate, `auto` counting all its candidates): beyond,
-/// a run takes seconds and would freeze the page; the CLI's budget is larger.
+/// What the lab lets one run cost, by the core's estimate ([`Scenario::check_cost`]; `auto` counts
+/// all its candidates): the heaviest run the sliders reach that fits, the ring at 1,024 GPUs,
+/// needs at most ~1.3 GB with details (its measured peak natively is ~400 MB); beyond, a detailed
+/// trace takes too much of a tab's memory. Large runs are sliced, so work (time) is bounded
+/// only to keep a run under about a minute. The CLI's budget is the core's `RUN_BUDGET`.
 pub const UI_BUDGET: Budget = Budget {
-    bytes: 400_000_000,
+    bytes: 1_500_000_000,
     details: true,
-    sharing_work: 100_000_000,
+    sharing_work: 400_000_000,
 };
+
+/// Runs up to this many transfers are simulated at once, as the input changes (a few
+/// milliseconds); larger ones in slices between animation frames once the input settles.
+pub const AT_ONCE_MAX_TRANSFERS: u64 = 60_000;
+
+/// Where a run on screen stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The result (or why there is none) is in `result`.
+    Done,
+    /// Waiting for the input to settle before starting.
+    Waiting,
+    /// Running in slices: transfers done so far, and in all.
+    Running { done: usize, total: usize },
+    /// Stopped by the learner before it finished.
+    Cancelled,
+}
 
 pub struct SimView {
     /// The algorithm asked for (`auto` shows what it chose in `result`).
@@ -27,20 +48,53 @@ pub struct SimView {
     pub cli: String,
     /// Wall-clock milliseconds the simulation took (set by the caller, which has a clock).
     pub sim_ms: f64,
+    pub status: Status,
+}
+
+/// How the lab runs a configuration: at once, or in slices.
+pub enum Plan {
+    /// The view is ready (the run was small, or could not run).
+    Ready(Rc<SimView>),
+    /// A run too large to do at once: the scenario, to be stepped with the core's `Simulating`.
+    Sliced(Scenario),
+}
+
+impl Plan {
+    /// What to do for `controls` running `algorithm`. Small runs are simulated here and now.
+    pub fn new(controls: &Controls, algorithm: Algorithm) -> Plan {
+        let sliced = controls.scenario(algorithm).and_then(|s| {
+            let topo = s.validate().map_err(|e| e.0)?;
+            let cost = s.check_cost(&topo, &UI_BUDGET).map_err(|over| {
+                format!(
+                    "{algorithm} on {} GPUs {over}; the browser view stops there to keep the tab's memory in bounds. Or run the command below in a terminal.",
+                    controls.gpus
+                )
+            })?;
+            Ok((cost.transfers > AT_ONCE_MAX_TRANSFERS).then_some(s))
+        });
+        match sliced {
+            Ok(Some(scenario)) => Plan::Sliced(scenario),
+            Ok(None) => Plan::Ready(Rc::new(SimView::build(controls, algorithm))),
+            Err(e) => Plan::Ready(Rc::new(SimView::new(controls, algorithm, Err(e)))),
+        }
+    }
 }
 
 impl SimView {
+    /// Simulates `controls` with `algorithm` now, whatever it costs (within the core's limits).
     pub fn build(controls: &Controls, algorithm: Algorithm) -> SimView {
-        let result = controls.scenario(algorithm).and_then(|s| {
-            let topo = s.validate().map_err(|e| e.0)?;
-            if let Err(over) = s.check_cost(&topo, &UI_BUDGET) {
-                return Err(format!(
-                    "{algorithm} on {} GPUs {over}; the browser view stops there to stay responsive. Or run the command below in a terminal.",
-                    controls.gpus
-                ));
-            }
-            simulate(&s, true).map_err(|e| e.0)
-        });
+        let result = controls
+            .scenario(algorithm)
+            .and_then(|s| simulate(&s, true).map_err(|e| e.0));
+        SimView::new(controls, algorithm, result)
+    }
+
+    /// The view of a finished run (or of why it could not run).
+    pub fn new(
+        controls: &Controls,
+        algorithm: Algorithm,
+        result: Result<Simulation, String>,
+    ) -> SimView {
         let (replay, layout) = match &result {
             Ok(sim) => (Replay::new(&sim.trace), Layout::new(&sim.trace.topology)),
             Err(_) => (Replay::default(), Layout::default()),
@@ -52,6 +106,15 @@ impl SimView {
             layout,
             cli: controls.cli_command(algorithm),
             sim_ms: 0.0,
+            status: Status::Done,
+        }
+    }
+
+    /// A run that is not finished yet (or was cancelled): no result to show, only where it stands.
+    pub fn pending(controls: &Controls, algorithm: Algorithm, status: Status) -> SimView {
+        SimView {
+            status,
+            ..SimView::new(controls, algorithm, Err(String::new()))
         }
     }
 
@@ -64,6 +127,7 @@ impl SimView {
             layout: Layout::default(),
             cli: String::new(),
             sim_ms: 0.0,
+            status: Status::Done,
         }
     }
 
@@ -100,21 +164,37 @@ mod tests {
             segments: 256,
             ..Controls::default()
         };
-        // The ring on 1024 ranks is 2M transfers: refused with a message, not run.
-        let v = SimView::build(&c, Algorithm::Ring);
-        let err = v.result.unwrap_err();
-        assert!(
-            err.contains("transfers") && err.contains("at most"),
-            "{err}"
-        );
-        assert_eq!(
-            SimView::build(&c, Algorithm::DoubleBinaryTree)
-                .result
-                .unwrap()
-                .trace
-                .schedule
-                .len(),
-            4 * 1023
-        );
+        // Auto on 1024 ranks of one switch tries the ring and hierarchical (a ring there) among
+        // others: over 4 M transfers, refused with a message, not run.
+        let Plan::Ready(v) = Plan::new(&c, Algorithm::Auto) else {
+            panic!("auto at 1024 GPUs must be refused, not planned");
+        };
+        assert!(v.result.as_ref().unwrap_err().contains("transfers"));
+        // The double binary tree is small: simulated at once.
+        let Plan::Ready(v) = Plan::new(&c, Algorithm::DoubleBinaryTree) else {
+            panic!("a small run is simulated at once");
+        };
+        assert_eq!(v.trace().unwrap().schedule.len(), 4 * 1023);
+    }
+
+    #[test]
+    fn the_lab_budgets_with_the_cores_estimate_of_the_topology_it_builds() {
+        // Hierarchical on one switch is a ring over all ranks (2.1 M transfers at 1024), not the
+        // 8-GPU nodes the controls' cluster shape would suggest: sliced, not run at once.
+        let c = Controls {
+            gpus: 1024,
+            kind: super::super::logic::TopologyKind::Uniform,
+            ..Controls::default()
+        };
+        for alg in [Algorithm::Hierarchical, Algorithm::Ring] {
+            let s = c.scenario(alg).unwrap();
+            assert_eq!(s.cost().unwrap().transfers, 2 * 1024 * 1023, "{alg}");
+            assert!(matches!(Plan::new(&c, alg), Plan::Sliced(_)), "{alg}");
+        }
+        // The default scenario is small and is simulated at once.
+        assert!(matches!(
+            Plan::new(&Controls::default(), Algorithm::Ring),
+            Plan::Ready(_)
+        ));
     }
 }

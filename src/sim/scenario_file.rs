@@ -1,0 +1,146 @@
+//! Reading a scenario file: the one reader behind the CLI's `--scenario FILE` and the lab's import.
+//!
+//! A file is bytes. Editors save JSON as UTF-8, sometimes with a byte-order mark (Notepad), or as
+//! UTF-16 with one (PowerShell's `>`); all three are read. Anything else — UTF-16 without a mark,
+//! UTF-32, invalid UTF-8, binary — is refused with a message saying what was found.
+//!
+//! ```
+//! use allreduce_lab::sim::scenario_file::{decode_text, read_scenario};
+//! let json = r#"{"topology":{"kind":"uniform","ranks":4,"bandwidth":1e10,"latency_secs":1e-6},"algorithm":"ring","size_bytes":4000}"#;
+//! // UTF-16 LE with its byte-order mark, as PowerShell writes it:
+//! let utf16: Vec<u8> = [0xFF, 0xFE].into_iter()
+//!     .chain(json.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+//! assert_eq!(decode_text(&utf16).unwrap(), json);
+//! assert_eq!(read_scenario(&utf16).unwrap(), read_scenario(json.as_bytes()).unwrap());
+//! assert!(read_scenario(b"\x00\x01garbage").is_err());
+//! ```
+
+use super::scenario::{Scenario, ScenarioError};
+
+/// The largest scenario file read, in bytes (a scenario is a few hundred).
+pub const MAX_SCENARIO_FILE_BYTES: usize = 64 * 1024;
+
+const UTF8_BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
+const UTF16_LE_BOM: &[u8] = &[0xFF, 0xFE];
+const UTF16_BE_BOM: &[u8] = &[0xFE, 0xFF];
+const UTF32_LE_BOM: &[u8] = &[0xFF, 0xFE, 0x00, 0x00];
+const UTF32_BE_BOM: &[u8] = &[0x00, 0x00, 0xFE, 0xFF];
+
+fn refuse(why: String) -> ScenarioError {
+    ScenarioError(why)
+}
+
+/// UTF-16 code units from `bytes` (without the mark), then text; an odd length or an unpaired
+/// surrogate is refused.
+fn utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16, name: &str) -> Result<String, ScenarioError> {
+    if bytes.len() % 2 != 0 {
+        return Err(refuse(format!(
+            "the file says it is {name} but has an odd number of bytes"
+        )));
+    }
+    let units = bytes.chunks_exact(2).map(|p| unit([p[0], p[1]]));
+    char::decode_utf16(units)
+        .collect::<Result<String, _>>()
+        .map_err(|e| {
+            refuse(format!(
+                "the file says it is {name} but holds an unpaired surrogate 0x{:04X}",
+                e.unpaired_surrogate()
+            ))
+        })
+}
+
+/// The text of a file: UTF-8 (with or without a byte-order mark) or UTF-16 LE/BE with a
+/// byte-order mark. The mark is not part of the text.
+pub fn decode_text(bytes: &[u8]) -> Result<String, ScenarioError> {
+    if bytes.len() > MAX_SCENARIO_FILE_BYTES {
+        return Err(refuse(format!(
+            "the file is larger than {} KB",
+            MAX_SCENARIO_FILE_BYTES / 1024
+        )));
+    }
+    if bytes.starts_with(UTF32_LE_BOM) || bytes.starts_with(UTF32_BE_BOM) {
+        return Err(refuse(
+            "the file is UTF-32 text; save it as UTF-8 (or UTF-16)".into(),
+        ));
+    }
+    if let Some(rest) = bytes.strip_prefix(UTF8_BOM) {
+        return utf8(rest);
+    }
+    if let Some(rest) = bytes.strip_prefix(UTF16_LE_BOM) {
+        return utf16(rest, u16::from_le_bytes, "UTF-16 LE");
+    }
+    if let Some(rest) = bytes.strip_prefix(UTF16_BE_BOM) {
+        return utf16(rest, u16::from_be_bytes, "UTF-16 BE");
+    }
+    if bytes.contains(&0) {
+        return Err(refuse(
+            "the file holds NUL bytes: it is binary, or UTF-16 without a byte-order mark; save it as UTF-8"
+                .into(),
+        ));
+    }
+    utf8(bytes)
+}
+
+fn utf8(bytes: &[u8]) -> Result<String, ScenarioError> {
+    String::from_utf8(bytes.to_vec()).map_err(|e| {
+        refuse(format!(
+            "the file is not UTF-8 text (byte {} is not valid); save it as UTF-8",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// A scenario from a file's bytes: [`decode_text`], then the JSON the core's serde reads. The
+/// result is not validated yet (every run validates it; see [`Scenario::validate`]).
+pub fn read_scenario(bytes: &[u8]) -> Result<Scenario, ScenarioError> {
+    let text = decode_text(bytes)?;
+    serde_json::from_str(&text).map_err(|e| refuse(format!("not a scenario file: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const JSON: &str = r#"{"topology":{"kind":"uniform","ranks":4,"bandwidth":1e10,"latency_secs":1e-6},"algorithm":"ring","size_bytes":4000}"#;
+
+    fn with(prefix: &[u8], body: impl IntoIterator<Item = u8>) -> Vec<u8> {
+        prefix.iter().copied().chain(body).collect()
+    }
+
+    #[test]
+    fn utf8_with_and_without_a_mark_and_utf16_both_ways_read_the_same_scenario() {
+        let plain = read_scenario(JSON.as_bytes()).unwrap();
+        let bom = with(UTF8_BOM, JSON.bytes());
+        let le = with(UTF16_LE_BOM, JSON.encode_utf16().flat_map(u16::to_le_bytes));
+        let be = with(UTF16_BE_BOM, JSON.encode_utf16().flat_map(u16::to_be_bytes));
+        for bytes in [bom, le, be] {
+            assert_eq!(read_scenario(&bytes).unwrap(), plain);
+        }
+    }
+
+    #[test]
+    fn other_encodings_and_junk_are_refused_saying_what_they_are() {
+        let cases: [(Vec<u8>, &str); 6] = [
+            (
+                JSON.encode_utf16().flat_map(u16::to_le_bytes).collect(),
+                "NUL",
+            ),
+            (with(UTF32_LE_BOM, [b'{', 0, 0, 0]), "UTF-32"),
+            (with(UTF16_LE_BOM, [b'{']), "odd number"),
+            (
+                with(UTF16_BE_BOM, [0xD8, 0x00, 0x00, b'{']),
+                "unpaired surrogate",
+            ),
+            (vec![b'{', 0xFF, b'}'], "byte 1"),
+            (vec![b' '; MAX_SCENARIO_FILE_BYTES + 1], "larger than 64 KB"),
+        ];
+        for (bytes, needle) in cases {
+            let err = read_scenario(&bytes).unwrap_err().0;
+            assert!(err.contains(needle), "{err} lacks {needle}");
+        }
+        assert!(read_scenario(b"{\"topology\": 1}")
+            .unwrap_err()
+            .0
+            .starts_with("not a scenario file"));
+    }
+}

@@ -1,0 +1,197 @@
+//! Running the lab's simulations without freezing the page. Small runs are simulated as the input
+//! changes; a large one waits until the input settles (a drag that stops), then runs in slices
+//! of about [`FRAME_BUDGET_MS`] between animation frames, with its progress on screen and a
+//! cancel button. A newer request drops the older one (its timer or frame, and the run with it).
+
+use super::app::Shared;
+use super::logic::Controls;
+use super::view::{Plan, SimView, Status};
+use crate::sim::algorithms::Algorithm;
+use crate::sim::scenario::{Scenario, Simulating};
+use gloo::render::{request_animation_frame, AnimationFrame};
+use gloo::timers::callback::Timeout;
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// How long the input must stay still before a large run starts.
+const SETTLE_MS: u32 = 200;
+/// The work done per animation frame: well under a 60 Hz frame's 16.7 ms, with room to draw.
+const FRAME_BUDGET_MS: f64 = 10.0;
+/// Events between looks at the clock.
+const SLICE_EVENTS: usize = 256;
+
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// What is pending: a timer until the input settles, or the next frame of a run. Dropping it
+/// cancels the request.
+enum Task {
+    Settling(#[allow(dead_code)] Timeout),
+    Running(#[allow(dead_code)] AnimationFrame),
+}
+
+type TaskSlot = Rc<RefCell<Option<Task>>>;
+
+/// What identifies a request: the result shown must be for these.
+type Key = (Controls, Algorithm);
+
+/// A run in slices and what to do with its progress and result.
+struct Job {
+    key: Key,
+    sim: Simulating,
+    started_ms: f64,
+    status: UseStateSetter<Status>,
+    result: UseStateSetter<Option<(Key, Shared)>>,
+}
+
+/// Steps `job` for one frame's budget in the next animation frame, then schedules the next frame
+/// or hands over the result.
+fn next_frame(slot: TaskSlot, mut job: Job) {
+    let next_slot = slot.clone();
+    let frame = request_animation_frame(move |_| {
+        let started = now_ms();
+        let mut finished = false;
+        while !finished && now_ms() - started < FRAME_BUDGET_MS {
+            finished = job.sim.step(SLICE_EVENTS);
+        }
+        if !finished {
+            let (done, total) = job.sim.progress();
+            job.status.set(Status::Running { done, total });
+            next_frame(next_slot, job);
+            return;
+        }
+        let Job {
+            key,
+            sim,
+            started_ms,
+            status,
+            result,
+        } = job;
+        let (controls, algorithm) = &key;
+        let mut view = SimView::new(controls, *algorithm, sim.finish().map_err(|e| e.0));
+        view.sim_ms = now_ms() - started_ms;
+        let view = Shared(Rc::new(view));
+        next_slot.borrow_mut().take();
+        result.set(Some((key, view)));
+        status.set(Status::Done);
+    });
+    *slot.borrow_mut() = Some(Task::Running(frame));
+}
+
+/// A simulation on screen, and the learner's handles on it.
+pub struct SimHandle {
+    pub view: Shared,
+    /// Stops a run in progress.
+    pub cancel: Callback<()>,
+    /// Starts a cancelled run again.
+    pub restart: Callback<()>,
+}
+
+/// The simulation of `controls` with `algorithm` (idle while not `shown`).
+#[hook]
+pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) -> SimHandle {
+    // Restarting a cancelled run is a new request for the same input.
+    let attempt = use_state(|| 0u32);
+    let plan = use_memo((controls.clone(), algorithm, shown), |(c, a, shown)| {
+        if !*shown {
+            return Plan::Ready(Rc::new(SimView::idle(*a)));
+        }
+        let started = now_ms();
+        let mut plan = Plan::new(c, *a);
+        if let Plan::Ready(view) = &mut plan {
+            if let Some(v) = Rc::get_mut(view) {
+                v.sim_ms = now_ms() - started;
+            }
+        }
+        plan
+    });
+    let status = use_state(|| Status::Done);
+    let result = use_state(|| None::<(Key, Shared)>);
+    let slot: TaskSlot = use_mut_ref(|| None);
+    {
+        let (plan, status, result, slot) =
+            (plan.clone(), status.setter(), result.setter(), slot.clone());
+        use_effect_with(
+            (controls.clone(), algorithm, shown, *attempt),
+            move |(controls, algorithm, _, _)| {
+                // A newer request replaces (and so cancels) an older one.
+                slot.borrow_mut().take();
+                if let Plan::Sliced(scenario) = &*plan {
+                    status.set(Status::Waiting);
+                    let key = (controls.clone(), *algorithm);
+                    let task = settle_then_run(slot.clone(), key, scenario.clone(), status, result);
+                    *slot.borrow_mut() = Some(task);
+                } else {
+                    status.set(Status::Done);
+                }
+                move || {
+                    slot.borrow_mut().take();
+                }
+            },
+        );
+    }
+    let key = (controls.clone(), algorithm);
+    let pending = use_memo((key.clone(), *status), |((c, a), status)| {
+        Shared(Rc::new(SimView::pending(c, *a, *status)))
+    });
+    let view = match &*plan {
+        Plan::Ready(view) => Shared(view.clone()),
+        Plan::Sliced(_) => match &*result {
+            Some((k, view)) if *k == key => view.clone(),
+            _ => (*pending).clone(),
+        },
+    };
+    let cancel = {
+        let (slot, status) = (slot.clone(), status.setter());
+        Callback::from(move |()| {
+            if slot.borrow_mut().take().is_some() {
+                status.set(Status::Cancelled);
+            }
+        })
+    };
+    let restart = Callback::from(move |()| attempt.set(attempt.wrapping_add(1)));
+    SimHandle {
+        view,
+        cancel,
+        restart,
+    }
+}
+
+/// Waits for the input to settle, then prepares the run (schedule and network) and starts it.
+fn settle_then_run(
+    slot: TaskSlot,
+    key: Key,
+    scenario: Scenario,
+    status: UseStateSetter<Status>,
+    result: UseStateSetter<Option<(Key, Shared)>>,
+) -> Task {
+    let timeout = Timeout::new(SETTLE_MS, move || {
+        let started_ms = now_ms();
+        match Simulating::new(&scenario, true) {
+            Ok(sim) => {
+                let (done, total) = sim.progress();
+                status.set(Status::Running { done, total });
+                let job = Job {
+                    key,
+                    sim,
+                    started_ms,
+                    status,
+                    result,
+                };
+                next_frame(slot, job);
+            }
+            Err(e) => {
+                let (controls, algorithm) = &key;
+                let view = Shared(Rc::new(SimView::new(controls, *algorithm, Err(e.0))));
+                slot.borrow_mut().take();
+                result.set(Some((key, view)));
+                status.set(Status::Done);
+            }
+        }
+    });
+    Task::Settling(timeout)
+}
