@@ -801,10 +801,11 @@ mod tests {
                     link.to == Endpoint::Rail(mark.rail) || link.from == Endpoint::Rail(mark.rail)
                 );
             }
+            // Its switch is drawn there; the figure names it, with its load, just above.
             assert!(layout
                 .switches
                 .iter()
-                .any(|s| s.at == mark.at && s.label == format!("rail {}", mark.rail)));
+                .any(|s| s.at == mark.at && s.label.is_empty()));
         }
         // A route across rails with PXN: from the sender, over NVLink, up its neighbour's rail, to the receiver.
         let route = topo.route(1, 10);
