@@ -15,7 +15,7 @@ use super::schedule::{Schedule, ScheduleBuilder};
 use super::topology::Topology;
 use serde::{Deserialize, Serialize};
 
-pub use tree::{binary_tree_parent, TreeShape};
+pub use tree::{binary_tree_parent, nccl_double_tree, TreeShape};
 
 /// The algorithms the simulator knows. [`Algorithm::Auto`] is not a schedule of its own: it runs the
 /// others and keeps the fastest.

@@ -1,0 +1,325 @@
+//! The "like NCCL on real hardware" model: real transfers in the flow simulation, run with NCCL's
+//! protocols, channels and latencies on a [`System`].
+//!
+//! For one message size:
+//! 1. **Candidates.** Ring and Tree with each enabled protocol (LL, LL128 where NCCL enables it,
+//!    Simple), and NVLS/Simple where the switch can reduce and `nvls` is on.
+//! 2. **Channels.** Each candidate uses [`channels_for`] channels. All channels run the same pattern
+//!    over the same links, so by symmetry they are simulated as one pattern whose GPU links carry the
+//!    channels' total: the lesser of the link's effective rate and `channels × per-channel cap`.
+//! 3. **Rates.** A GPU link carries `datasheet × link efficiency × protocol wire share`; a node's
+//!    NICs `line rate × NIC efficiency × protocol wire share`; LL is also capped by NCCL's `llMaxBw`.
+//! 4. **Latency.** Each route waits NCCL's per-hop latency for its link type and protocol (network
+//!    hops add the system's latency per message); each collective pays the system's launch cost plus
+//!    NCCL's base-latency difference for its (algorithm, protocol).
+//! 5. **Choice.** Each candidate's time is predicted by running it; the lowest wins, and the
+//!    [`Choice`] keeps every candidate so the reason can be shown.
+//!
+//! NVLS is its own transfer pattern on the NVSwitch: every GPU sends its data up once and the switch
+//! returns the sum. It is cut into pipelined chunks; per chunk, each GPU sends its share up (the switch
+//! reduces it into the chunk's owner, which receives `1/N` of it), then the owner stores the sum
+//! once and the switch multicasts it (each GPU receives the whole chunk). busbw therefore exceeds the
+//! wire rate: each link carries `S (1 + 1/N)` instead of the ring's `2 S (N − 1)/N`.
+//!
+//! ```
+//! use allreduce_lab::sim::nccl::{model::predict, system::System, protocol::NcclAlgorithm};
+//! let h100 = System::preset("dgx-h100", 1, 8).unwrap();
+//! let big = predict(&h100, 8 << 30, true).unwrap();
+//! assert_eq!(big.algorithm, NcclAlgorithm::Nvls);
+//! assert!(big.busbw_bytes_per_sec() > 450e9); // above NVLink's 450 GB/s
+//! let ring = predict(&h100, 8 << 30, false).unwrap();
+//! assert_eq!(ring.algorithm, NcclAlgorithm::Ring);
+//! assert!((ring.busbw_bytes_per_sec() / 1e9 - 365.0).abs() < 10.0);
+//! ```
+
+use super::channels::channels_for;
+use super::protocol::{HopKind, NcclAlgorithm, Protocol};
+use super::system::{System, SystemError};
+use crate::sim::algorithms::{self, nccl_double_tree, Algorithm};
+use crate::sim::network::FlowNetwork;
+use crate::sim::run::{run, RunOptions};
+use crate::sim::topology::{Topology, TopologySpec};
+use crate::sim::units::Bandwidth;
+use serde::Serialize;
+
+/// NVLS moves each channel's data in chunks of at most this size (`NCCL_STEPS` × 128 KiB steps).
+pub const NVLS_CHUNK_BYTES: u64 = 1 << 20;
+/// NVLS always pipelines at least this many chunks per channel.
+pub const NVLS_MIN_CHUNKS: u64 = 4;
+/// A tree channel pipelines its data in chunks of this size.
+pub const TREE_CHUNK_BYTES: u64 = 128 << 10;
+/// Bound on a tree run's transfers, which sets how finely it is pipelined.
+const TREE_MAX_TRANSFERS: usize = 200_000;
+
+/// One (algorithm, protocol) NCCL could use at a size, with its time.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Candidate {
+    pub algorithm: NcclAlgorithm,
+    pub protocol: Protocol,
+    pub channels: usize,
+    pub time_secs: f64,
+    /// The GPU link rate this candidate streams at, bytes/s (after efficiency, protocol and caps).
+    pub gpu_link_bytes_per_sec: f64,
+    /// The NIC rate per node, bytes/s (after efficiency and protocol); 0 on one node.
+    pub nic_bytes_per_sec: f64,
+    /// The fixed part: launch and base latency, µs.
+    pub fixed_us: f64,
+}
+
+/// What was chosen at one size, and against what.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Choice {
+    pub size_bytes: u64,
+    pub ranks: usize,
+    pub time_secs: f64,
+    pub algorithm: NcclAlgorithm,
+    pub protocol: Protocol,
+    pub channels: usize,
+    /// Every candidate, fastest first (the first is the choice).
+    pub candidates: Vec<Candidate>,
+}
+
+impl Choice {
+    /// algbw = S / t (nccl-tests).
+    pub fn algbw_bytes_per_sec(&self) -> f64 {
+        self.size_bytes as f64 / self.time_secs
+    }
+    /// busbw = algbw × 2(N−1)/N (nccl-tests).
+    pub fn busbw_bytes_per_sec(&self) -> f64 {
+        let n = self.ranks as f64;
+        self.algbw_bytes_per_sec() * 2.0 * (n - 1.0) / n
+    }
+    /// The runner-up, if any.
+    pub fn runner_up(&self) -> Option<&Candidate> {
+        self.candidates.get(1)
+    }
+}
+
+/// The candidates NCCL considers on `sys`.
+pub fn candidates(sys: &System, nvls: bool) -> Vec<(NcclAlgorithm, Protocol)> {
+    let mut out = Vec::new();
+    for a in [NcclAlgorithm::Ring, NcclAlgorithm::Tree] {
+        for p in Protocol::ALL {
+            if p == Protocol::Ll128 && !sys.ll128 {
+                continue;
+            }
+            out.push((a, p));
+        }
+    }
+    if nvls && sys.nvls_available() {
+        out.push((NcclAlgorithm::Nvls, Protocol::Simple));
+    }
+    out
+}
+
+/// The rates, channels and fixed latency of one candidate at one size.
+fn shape(sys: &System, size: u64, a: NcclAlgorithm, p: Protocol) -> Candidate {
+    let ranks = sys.ranks();
+    let arch = sys.arch;
+    if a == NcclAlgorithm::Nvls {
+        let ch = sys.nvls_channels;
+        let link = (sys.intra_effective_bytes_per_sec() * arch.nvls_efficiency())
+            .min(ch as f64 * arch.simple_channel_gbytes() * 1e9);
+        return Candidate {
+            algorithm: a,
+            protocol: p,
+            channels: ch,
+            time_secs: 0.0,
+            gpu_link_bytes_per_sec: link,
+            nic_bytes_per_sec: 0.0,
+            fixed_us: sys.launch_us + HopKind::NvLink.latency_us(a, p),
+        };
+    }
+    let ch = channels_for(size, sys.channels, a, p, ranks);
+    let per_channel = match (a, p) {
+        (NcclAlgorithm::Tree, _) => arch.tree_channel_gbytes(sys.nodes),
+        (_, Protocol::Ll128) => arch.ll128_channel_gbytes(),
+        _ => arch.simple_channel_gbytes(),
+    } * p.wire_efficiency();
+    let mut link = (sys.intra_effective_bytes_per_sec() * p.wire_efficiency())
+        .min(ch as f64 * per_channel * 1e9);
+    let mut nic = if sys.nodes > 1 {
+        sys.nic_effective_bytes_per_sec() * p.wire_efficiency()
+    } else {
+        0.0
+    };
+    if p == Protocol::Ll {
+        let cap = arch.ll_max_gbytes(sys.nodes) * 1e9;
+        link = link.min(cap);
+        if nic > 0.0 {
+            nic = nic.min(cap);
+        }
+    }
+    let fixed_us =
+        sys.launch_us + a.base_latency_us(p) - NcclAlgorithm::Ring.base_latency_us(Protocol::Ll);
+    Candidate {
+        algorithm: a,
+        protocol: p,
+        channels: ch,
+        time_secs: 0.0,
+        gpu_link_bytes_per_sec: link,
+        nic_bytes_per_sec: nic,
+        fixed_us,
+    }
+}
+
+/// Runs one candidate at one size: the fixed latency plus the flow simulation of its transfers.
+pub fn run_candidate(
+    sys: &System,
+    size: u64,
+    a: NcclAlgorithm,
+    p: Protocol,
+) -> Result<Candidate, SystemError> {
+    sys.validate()?;
+    if size == 0 {
+        return Err(SystemError("size must be at least 1 byte".into()));
+    }
+    let mut c = shape(sys, size, a, p);
+    let flow_secs = match a {
+        NcclAlgorithm::Nvls => nvls_secs(
+            sys.gpus_per_node,
+            size,
+            c.gpu_link_bytes_per_sec,
+            c.channels,
+        ),
+        _ => ring_or_tree_secs(sys, size, &c)?,
+    };
+    c.time_secs = c.fixed_us.max(0.0) * 1e-6 + flow_secs;
+    Ok(c)
+}
+
+fn ring_or_tree_secs(sys: &System, size: u64, c: &Candidate) -> Result<f64, SystemError> {
+    let intra_hop = sys.intra_link.hop().latency_us(c.algorithm, c.protocol);
+    // A network hop: NCCL's latency for it plus the network's own; Simple also flushes once more.
+    let mut net_hop = HopKind::Net.latency_us(c.algorithm, c.protocol) + sys.net_latency_us;
+    if c.protocol == Protocol::Simple {
+        net_hop += sys.net_latency_us;
+    }
+    let spec = TopologySpec::Cluster {
+        racks: 1,
+        nodes_per_rack: sys.nodes,
+        gpus_per_node: sys.gpus_per_node,
+        intra_bw: Bandwidth::from_bytes_per_sec(c.gpu_link_bytes_per_sec),
+        intra_lat_secs: intra_hop * 0.5e-6,
+        node_bw: Bandwidth::from_bytes_per_sec(c.nic_bytes_per_sec.max(1.0)),
+        node_lat_secs: ((net_hop - intra_hop) * 0.5e-6).max(0.0),
+        rack_bw: Bandwidth::from_bytes_per_sec(1e15),
+        rack_lat_secs: 0.0,
+        oversubscription: 1.0,
+    };
+    let topo = Topology::new(&spec).map_err(|e| SystemError(e.0))?;
+    let schedule = match c.algorithm {
+        NcclAlgorithm::Tree => {
+            let n = sys.ranks();
+            let per_channel = size / c.channels as u64;
+            let max_k = (TREE_MAX_TRANSFERS / (4 * (n - 1))).max(1) as u64;
+            let k = per_channel
+                .div_ceil(TREE_CHUNK_BYTES)
+                .clamp(1, max_k.min(256));
+            nccl_double_tree(sys.nodes, sys.gpus_per_node, size, k as usize)
+        }
+        _ => algorithms::schedule(Algorithm::Ring, &topo, size, 1),
+    };
+    let trace = run(
+        &topo,
+        schedule,
+        &RunOptions {
+            gamma_secs_per_byte: 0.0,
+            record_details: false,
+        },
+    );
+    if let Err(e) = &trace.verification {
+        return Err(SystemError(format!(
+            "internal: the schedule did not verify: {e}"
+        )));
+    }
+    Ok(trace.time_secs)
+}
+
+/// NVLS on one NVSwitch with `n` GPUs whose links stream at `link` bytes/s: pipelined chunks, each
+/// first sent up and reduced into its owner, then stored once and multicast down.
+fn nvls_secs(n: usize, size: u64, link: f64, channels: usize) -> f64 {
+    let per_channel = size.div_ceil(channels.max(1) as u64);
+    let k = per_channel
+        .div_ceil(NVLS_CHUNK_BYTES)
+        .max(NVLS_MIN_CHUNKS)
+        .min(size.max(1)) as usize;
+    let chunk = size as f64 / k as f64;
+    let nf = n as f64;
+    // Links: [up × n][down × n].
+    let mut net = FlowNetwork::new(&vec![link; 2 * n], false);
+    // Flow ids: (chunk, stage) encoded; stages: 0 = up and reduce, 1 = store and multicast.
+    let mut pending = vec![[0usize; 2]; k];
+    let start_stage =
+        |net: &mut FlowNetwork, j: usize, stage: usize, now: f64, pending: &mut Vec<[usize; 2]>| {
+            let (up, down) = if stage == 0 {
+                (chunk, chunk / nf)
+            } else {
+                (chunk / nf, chunk)
+            };
+            for g in 0..n {
+                let id = (j * 2 + stage) as u32;
+                net.start(id, &[g as u32], up, now);
+                net.start(id, &[(n + g) as u32], down, now);
+            }
+            pending[j][stage] = 2 * n;
+        };
+    start_stage(&mut net, 0, 0, 0.0, &mut pending);
+    let mut end = 0.0;
+    while let Some((t, slot)) = net.next_finish() {
+        let id = net.id(slot) as usize;
+        net.finish(slot, t);
+        end = t;
+        let (j, stage) = (id / 2, id % 2);
+        pending[j][stage] -= 1;
+        if pending[j][stage] == 0 && stage == 0 {
+            start_stage(&mut net, j, 1, t, &mut pending);
+            if j + 1 < k {
+                start_stage(&mut net, j + 1, 0, t, &mut pending);
+            }
+        }
+    }
+    end
+}
+
+/// Simulates every candidate at `size` and keeps the fastest, as NCCL keeps the lowest predicted time.
+pub fn predict(sys: &System, size: u64, nvls: bool) -> Result<Choice, SystemError> {
+    let mut all = Vec::new();
+    for (a, p) in candidates(sys, nvls) {
+        all.push(run_candidate(sys, size, a, p)?);
+    }
+    all.sort_by(|x, y| x.time_secs.total_cmp(&y.time_secs));
+    let best = all[0];
+    Ok(Choice {
+        size_bytes: size,
+        ranks: sys.ranks(),
+        time_secs: best.time_secs,
+        algorithm: best.algorithm,
+        protocol: best.protocol,
+        channels: best.channels,
+        candidates: all,
+    })
+}
+
+/// The bandwidth bound of one candidate's own effective rates: no run can beat streaming its
+/// busiest link's bytes at that link's rate.
+pub fn bandwidth_bound_secs(sys: &System, c: &Candidate, size: u64) -> f64 {
+    let n = sys.ranks() as f64;
+    let s = size as f64;
+    match c.algorithm {
+        // Each GPU link carries at least S(1 + 1/N) each way.
+        NcclAlgorithm::Nvls => s * (1.0 + 1.0 / n) / c.gpu_link_bytes_per_sec,
+        // With reduction at the ranks, every rank sends at least 2(N−1)/N·S (reduce-scatter plus
+        // allgather, Patarasuk & Yuan 2009), and every node at least 2(M−1)/M·S through its NICs.
+        _ => {
+            let gpu = 2.0 * (n - 1.0) / n * s / c.gpu_link_bytes_per_sec;
+            let m = sys.nodes as f64;
+            let nic = if sys.nodes > 1 {
+                2.0 * (m - 1.0) / m * s / c.nic_bytes_per_sec
+            } else {
+                0.0
+            };
+            gpu.max(nic)
+        }
+    }
+}
