@@ -64,6 +64,9 @@ pub struct Candidate {
     pub nic_bytes_per_sec: f64,
     /// The fixed part: launch and base latency, µs.
     pub fixed_us: f64,
+    /// The busiest link's bytes over its rate, seconds: no run of these transfers can be faster
+    /// than `fixed_us` plus this.
+    pub busiest_link_secs: f64,
 }
 
 /// What was chosen at one size, and against what.
@@ -128,6 +131,7 @@ fn shape(sys: &System, size: u64, a: NcclAlgorithm, p: Protocol) -> Candidate {
             gpu_link_bytes_per_sec: link,
             nic_bytes_per_sec: 0.0,
             fixed_us: sys.launch_us + HopKind::NvLink.latency_us(a, p),
+            busiest_link_secs: 0.0,
         };
     }
     let ch = channels_for(size, sys.channels, a, p, ranks);
@@ -160,6 +164,7 @@ fn shape(sys: &System, size: u64, a: NcclAlgorithm, p: Protocol) -> Candidate {
         gpu_link_bytes_per_sec: link,
         nic_bytes_per_sec: nic,
         fixed_us,
+        busiest_link_secs: 0.0,
     }
 }
 
@@ -175,7 +180,7 @@ pub fn run_candidate(
         return Err(SystemError("size must be at least 1 byte".into()));
     }
     let mut c = shape(sys, size, a, p);
-    let flow_secs = match a {
+    let (flow_secs, busiest) = match a {
         NcclAlgorithm::Nvls => nvls_secs(
             sys.gpus_per_node,
             size,
@@ -185,10 +190,11 @@ pub fn run_candidate(
         _ => ring_or_tree_secs(sys, size, &c)?,
     };
     c.time_secs = c.fixed_us.max(0.0) * 1e-6 + flow_secs;
+    c.busiest_link_secs = busiest;
     Ok(c)
 }
 
-fn ring_or_tree_secs(sys: &System, size: u64, c: &Candidate) -> Result<f64, SystemError> {
+fn ring_or_tree_secs(sys: &System, size: u64, c: &Candidate) -> Result<(f64, f64), SystemError> {
     let intra_hop = sys.intra_link.hop().latency_us(c.algorithm, c.protocol);
     // A network hop: NCCL's latency for it plus the network's own; Simple also flushes once more.
     let mut net_hop = HopKind::Net.latency_us(c.algorithm, c.protocol) + sys.net_latency_us;
@@ -233,12 +239,18 @@ fn ring_or_tree_secs(sys: &System, size: u64, c: &Candidate) -> Result<f64, Syst
             "internal: the schedule did not verify: {e}"
         )));
     }
-    Ok(trace.time_secs)
+    let busiest = topo
+        .links()
+        .iter()
+        .zip(&trace.links)
+        .map(|(l, r)| r.bytes / l.bandwidth.bytes_per_sec())
+        .fold(0.0, f64::max);
+    Ok((trace.time_secs, busiest))
 }
 
 /// NVLS on one NVSwitch with `n` GPUs whose links stream at `link` bytes/s: pipelined chunks, each
 /// first sent up and reduced into its owner, then stored once and multicast down.
-fn nvls_secs(n: usize, size: u64, link: f64, channels: usize) -> f64 {
+fn nvls_secs(n: usize, size: u64, link: f64, channels: usize) -> (f64, f64) {
     let per_channel = size.div_ceil(channels.max(1) as u64);
     let k = per_channel
         .div_ceil(NVLS_CHUNK_BYTES)
@@ -279,47 +291,89 @@ fn nvls_secs(n: usize, size: u64, link: f64, channels: usize) -> f64 {
             }
         }
     }
-    end
+    let busiest = net.link_bytes().iter().fold(0.0, |m: f64, b| m.max(*b)) / link;
+    (end, busiest)
 }
 
 /// Simulates every candidate at `size` and keeps the fastest, as NCCL keeps the lowest predicted time.
+/// Every candidate's time is kept (for showing the choice and its reason).
 pub fn predict(sys: &System, size: u64, nvls: bool) -> Result<Choice, SystemError> {
-    let mut all = Vec::new();
-    for (a, p) in candidates(sys, nvls) {
-        all.push(run_candidate(sys, size, a, p)?);
+    choose(sys, size, nvls, true)
+}
+
+/// Like [`predict`], but skips simulating a candidate whose lower bound (its fixed latency plus
+/// [`bandwidth_bound_secs`]) cannot beat the best time found so far: the same choice and time, for
+/// much less work on large clusters. Skipped candidates are left out of [`Choice::candidates`].
+pub fn predict_fast(sys: &System, size: u64, nvls: bool) -> Result<Choice, SystemError> {
+    choose(sys, size, nvls, false)
+}
+
+fn choose(sys: &System, size: u64, nvls: bool, all: bool) -> Result<Choice, SystemError> {
+    sys.validate()?;
+    if size == 0 {
+        return Err(SystemError("size must be at least 1 byte".into()));
     }
-    all.sort_by(|x, y| x.time_secs.total_cmp(&y.time_secs));
-    let best = all[0];
+    let mut bounded: Vec<(f64, NcclAlgorithm, Protocol)> = candidates(sys, nvls)
+        .into_iter()
+        .map(|(a, p)| {
+            let c = shape(sys, size, a, p);
+            (
+                c.fixed_us.max(0.0) * 1e-6 + bandwidth_bound_secs(sys, &c, size),
+                a,
+                p,
+            )
+        })
+        .collect();
+    bounded.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let mut done: Vec<Candidate> = Vec::new();
+    let mut best = f64::INFINITY;
+    for (bound, a, p) in bounded {
+        if !all && bound >= best {
+            continue;
+        }
+        let c = run_candidate(sys, size, a, p)?;
+        best = best.min(c.time_secs);
+        done.push(c);
+    }
+    done.sort_by(|x, y| x.time_secs.total_cmp(&y.time_secs));
+    let first = done[0];
     Ok(Choice {
         size_bytes: size,
         ranks: sys.ranks(),
-        time_secs: best.time_secs,
-        algorithm: best.algorithm,
-        protocol: best.protocol,
-        channels: best.channels,
-        candidates: all,
+        time_secs: first.time_secs,
+        algorithm: first.algorithm,
+        protocol: first.protocol,
+        channels: first.channels,
+        candidates: done,
     })
 }
 
-/// The bandwidth bound of one candidate's own effective rates: no run can beat streaming its
-/// busiest link's bytes at that link's rate.
+/// A bandwidth bound of one candidate from its own effective rates, before running it: no run can
+/// beat streaming what its links must carry at their rates.
 pub fn bandwidth_bound_secs(sys: &System, c: &Candidate, size: u64) -> f64 {
     let n = sys.ranks() as f64;
+    let m = sys.nodes as f64;
     let s = size as f64;
+    let nic = |bytes: f64| {
+        if sys.nodes > 1 {
+            bytes / c.nic_bytes_per_sec
+        } else {
+            0.0
+        }
+    };
     match c.algorithm {
-        // Each GPU link carries at least S(1 + 1/N) each way.
+        // Each GPU link carries S(1 + 1/N) each way.
         NcclAlgorithm::Nvls => s * (1.0 + 1.0 / n) / c.gpu_link_bytes_per_sec,
-        // With reduction at the ranks, every rank sends at least 2(N−1)/N·S (reduce-scatter plus
-        // allgather, Patarasuk & Yuan 2009), and every node at least 2(M−1)/M·S through its NICs.
-        _ => {
-            let gpu = 2.0 * (n - 1.0) / n * s / c.gpu_link_bytes_per_sec;
-            let m = sys.nodes as f64;
-            let nic = if sys.nodes > 1 {
-                2.0 * (m - 1.0) / m * s / c.nic_bytes_per_sec
-            } else {
-                0.0
-            };
-            gpu.max(nic)
+        // Every rank sends 2(N−1)/N·S, every node as much through its NICs.
+        NcclAlgorithm::Ring => {
+            let share = 2.0 * (n - 1.0) / n * s;
+            (share / c.gpu_link_bytes_per_sec).max(nic(share))
+        }
+        // Every rank but a root sends its half of each tree up: at least S/2; every node with a
+        // parent in either tree sends at least S/2 across the network, and with two nodes S.
+        NcclAlgorithm::Tree => {
+            let across = if sys.nodes == 2 { s } else { s / 2.0 };
+            (s / 2.0 / c.gpu_link_bytes_per_sec).max(nic(across) * (m > 1.0) as u8 as f64)
         }
     }
 }
