@@ -32,6 +32,9 @@ use super::protocol::{NcclAlgorithm, Protocol};
 use super::system::System;
 use serde::Serialize;
 
+/// How many times the fit may run the model over the rows.
+pub const MAX_EVALUATIONS: usize = 100;
+
 /// The fewest rows a fit needs.
 pub const MIN_ROWS: usize = 3;
 
@@ -250,7 +253,7 @@ pub fn calibrate(
         }
         sum + prior * x.iter().zip(&x0).map(|(a, b)| (a - b).powi(2)).sum::<f64>()
     };
-    let best = nelder_mead(&objective, &x0, 0.3, 200);
+    let best = nelder_mead(&objective, &x0, 0.3, MAX_EVALUATIONS);
     let system = system_at(&best);
     let before = predict_rows(preset, nvls, table)?;
     let rows = predict_rows(&system, nvls, table)?;
@@ -297,7 +300,7 @@ fn nelder_mead(f: &dyn Fn(&[f64]) -> f64, x0: &[f64], step: f64, max_evals: usiz
     };
     while evals < max_evals {
         pts.sort_by(|a, b| a.1.total_cmp(&b.1));
-        if (pts[d].1 - pts[0].1).abs() < 1e-10 {
+        if (pts[d].1 - pts[0].1).abs() < 1e-7 {
             break;
         }
         let centroid: Vec<f64> = (0..d)

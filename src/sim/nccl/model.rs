@@ -4,7 +4,8 @@
 //! For one message size:
 //! 1. **Candidates.** Ring and Tree with each enabled protocol (LL, LL128 where NCCL enables it,
 //!    Simple), and NVLS/Simple where the switch can reduce and `nvls` is on.
-//! 2. **Channels.** Each candidate uses [`channels_for`] channels. All channels run the same pattern
+//! 2. **Channels.** Each candidate uses [`channels_for`] channels (their copy rate grows with the
+//!    size until all are busy). All channels run the same pattern
 //!    over the same links, so by symmetry they are simulated as one pattern whose GPU links carry the
 //!    channels' total: the lesser of the link's effective rate and `channels × per-channel cap`.
 //! 3. **Rates.** A GPU link carries `datasheet × link efficiency × protocol wire share`; a node's
@@ -48,6 +49,8 @@ pub const NVLS_CHUNK_BYTES: u64 = 1 << 20;
 pub const NVLS_MIN_CHUNKS: u64 = 4;
 /// A tree channel pipelines its data in chunks of this size.
 pub const TREE_CHUNK_BYTES: u64 = 128 << 10;
+/// At most this many pipelined segments per tree: beyond, the pipeline fill is a few per cent.
+pub const TREE_MAX_SEGMENTS: u64 = 32;
 /// Bound on a tree run's transfers, which sets how finely it is pipelined.
 const TREE_MAX_TRANSFERS: usize = 200_000;
 
@@ -140,8 +143,12 @@ fn shape(sys: &System, size: u64, a: NcclAlgorithm, p: Protocol) -> Candidate {
         (_, Protocol::Ll128) => arch.ll128_channel_gbytes(),
         _ => arch.simple_channel_gbytes(),
     } * p.wire_efficiency();
+    // NCCL adds a channel for every `threads × threshold` bytes; a partly filled last channel still
+    // works at its share, so the copy rate grows in proportion to the size until every channel is
+    // busy (and a larger message is never faster).
+    let busy_channels = channel_share(size, sys.channels, a, p, ranks);
     let mut link = (sys.intra_effective_bytes_per_sec() * p.wire_efficiency())
-        .min(ch as f64 * per_channel * 1e9);
+        .min(busy_channels * per_channel * 1e9);
     let mut nic = if sys.nodes > 1 {
         sys.nic_effective_bytes_per_sec() * p.wire_efficiency()
     } else {
@@ -166,6 +173,19 @@ fn shape(sys: &System, size: u64, a: NcclAlgorithm, p: Protocol) -> Candidate {
         fixed_us,
         busiest_link_secs: 0.0,
     }
+}
+
+/// How many channels' worth of copying a message of `size` keeps busy: NCCL's channel count
+/// ([`channels_for`]) without rounding down, between 1 and all of them.
+fn channel_share(
+    size: u64,
+    max_channels: usize,
+    a: NcclAlgorithm,
+    p: Protocol,
+    ranks: usize,
+) -> f64 {
+    let per_channel = (p.max_threads() * p.thread_threshold(a, ranks.max(1))) as f64;
+    (size as f64 / per_channel).clamp(1.0, max_channels.max(1) as f64)
 }
 
 /// Runs one candidate at one size: the fixed latency plus the flow simulation of its transfers.
@@ -221,7 +241,7 @@ fn ring_or_tree_secs(sys: &System, size: u64, c: &Candidate) -> Result<(f64, f64
             let max_k = (TREE_MAX_TRANSFERS / (4 * (n - 1))).max(1) as u64;
             let k = per_channel
                 .div_ceil(TREE_CHUNK_BYTES)
-                .clamp(1, max_k.min(256));
+                .clamp(1, max_k.min(TREE_MAX_SEGMENTS));
             nccl_double_tree(sys.nodes, sys.gpus_per_node, size, k as usize)
         }
         _ => algorithms::schedule(Algorithm::Ring, &topo, size, 1),
