@@ -189,9 +189,10 @@ pub fn parse(text: &str) -> Result<MeasuredTable, ParseError> {
         let time_us = time(line, rest[0])?;
         let algbw = bw(line, rest[1])?;
         let busbw = bw(line, rest[2])?;
+        // In-place columns follow `#wrong`; words there (e.g. an algorithm name) are not times.
         let in_place_time_us = match rest.get(4) {
-            Some(t) => Some(time(line, t)?),
-            None => None,
+            Some(t) if t.parse::<f64>().is_ok() => Some(time(line, t)?),
+            _ => None,
         };
         if size_bytes == 0 {
             continue;
@@ -276,6 +277,12 @@ mod tests {
     }
 
     #[test]
+    fn words_after_busbw_are_not_in_place_times() {
+        let t = parse("8 2 float sum -1 13.70 0.00 0.00 Ring LL 1\n").unwrap();
+        assert_eq!(t.rows[0].in_place_time_us, None);
+    }
+
+    #[test]
     fn hostile_rows_name_their_line() {
         let cases = [
             ("#c\n8 2 float sum -1 -5 0 0 0\n", 2),
@@ -283,6 +290,7 @@ mod tests {
             ("\n\n123abc 2 float sum -1 1 0 0 0\n", 3),
             ("8 2 float\n", 1),
             ("8 2 float sum -1 1 inf 0 0\n", 1),
+            ("8 2 float sum -1 1 0 0 0 NaN 0 0 0\n", 1),
         ];
         for (text, line) in cases {
             let e = parse(text).unwrap_err();

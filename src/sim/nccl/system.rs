@@ -11,7 +11,8 @@
 //! use allreduce_lab::sim::nccl::system::System;
 //! let h100 = System::preset("dgx-h100", 2, 8).unwrap();
 //! assert_eq!(h100.ranks(), 16);
-//! assert!(h100.nvls_available());
+//! assert!(!h100.nvls_available()); // across nodes NVLS needs a SHARP network (CollNet)
+//! assert!(System::preset("dgx-h100", 1, 8).unwrap().nvls_available());
 //! assert!(System::preset("dgx-a100", 1, 8).unwrap().nvls_available() == false);
 //! assert!(System::preset("dgx-h100", 1, 4).unwrap().nvls_available() == false); // < 5 GPUs
 //! assert!(System::preset("cray-1", 1, 8).unwrap_err().to_string().contains("dgx-h100"));
