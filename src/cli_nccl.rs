@@ -3,7 +3,7 @@
 
 use crate::cli::Flags;
 use crate::sim::nccl::calibrate::{calibrate, Calibration, FitParam};
-use crate::sim::nccl::model::{predict, Choice};
+use crate::sim::nccl::model::{predict, predict_fast, Choice};
 use crate::sim::nccl::nccl_tests_parse::parse;
 use crate::sim::nccl::system::{System, MAX_NODES, PRESETS};
 use crate::sim::sweep::sizes;
@@ -113,7 +113,7 @@ pub fn nccl_sweep(
     sizes(min, max, factor)
         .map_err(|e| e.0)?
         .into_iter()
-        .map(|s| predict(sys, s, nvls).map_err(|e| e.0))
+        .map(|s| predict_fast(sys, s, nvls).map_err(|e| e.0))
         .collect()
 }
 
@@ -224,7 +224,14 @@ pub fn cmd_simulate_nccl(flags: &Flags) -> Result<String, String> {
     if size == 0 {
         return Err("--size must be at least 1 byte".into());
     }
-    let c = predict(&sys, size, nvls).map_err(|e| e.0)?;
+    // Every candidate is simulated on small clusters; on large ones, those that cannot win are
+    // skipped (their bound is above the best time).
+    let c = if sys.ranks() <= 64 {
+        predict(&sys, size, nvls)
+    } else {
+        predict_fast(&sys, size, nvls)
+    }
+    .map_err(|e| e.0)?;
     if flags.has("json") {
         let mut v = row_json(&c);
         v["model"] = json!("nccl");

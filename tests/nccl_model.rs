@@ -260,6 +260,8 @@ proptest! {
             let bound = allreduce_lab::sim::nccl::model::bandwidth_bound_secs(&sys, &c, size);
             prop_assert!(c.time_secs >= fixed + bound * (1.0 - 1e-9), "{a}/{p}: {} < {}", c.time_secs, fixed + bound);
             prop_assert!(c.time_secs >= fixed + c.busiest_link_secs * (1.0 - 1e-9));
+            let chain = allreduce_lab::sim::nccl::model::latency_bound_secs(&sys, a, p);
+            prop_assert!(c.time_secs >= fixed + chain * (1.0 - 1e-9), "{a}/{p}: latency {} > {}", fixed + chain, c.time_secs);
             let bigger = run_candidate(&sys, size * 2, a, p).unwrap();
             prop_assert!(bigger.time_secs >= c.time_secs * (1.0 - 1e-6), "{a}/{p} at {size}: {} then {}", c.time_secs, bigger.time_secs);
         }

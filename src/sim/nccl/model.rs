@@ -337,11 +337,8 @@ fn choose(sys: &System, size: u64, nvls: bool, all: bool) -> Result<Choice, Syst
         .into_iter()
         .map(|(a, p)| {
             let c = shape(sys, size, a, p);
-            (
-                c.fixed_us.max(0.0) * 1e-6 + bandwidth_bound_secs(sys, &c, size),
-                a,
-                p,
-            )
+            let floor = bandwidth_bound_secs(sys, &c, size).max(latency_bound_secs(sys, a, p));
+            (c.fixed_us.max(0.0) * 1e-6 + floor, a, p)
         })
         .collect();
     bounded.sort_by(|x, y| x.0.total_cmp(&y.0));
@@ -366,6 +363,24 @@ fn choose(sys: &System, size: u64, nvls: bool, all: bool) -> Result<Choice, Syst
         channels: first.channels,
         candidates: done,
     })
+}
+
+/// The latency every run of a candidate pays along its longest chain of dependent hops: a ring's
+/// chunk passes 2(N−1) ranks in turn, crossing the node boundary at least 2(M−1) times; a tree's
+/// segment climbs the chain and the tree between nodes and comes back down.
+pub fn latency_bound_secs(sys: &System, a: NcclAlgorithm, p: Protocol) -> f64 {
+    let (n, m, g) = (sys.ranks(), sys.nodes, sys.gpus_per_node);
+    let intra = sys.intra_link.hop().latency_us(a, p);
+    let net = (HopKind::Net.latency_us(a, p) + sys.net_latency_us).max(intra);
+    let us = match a {
+        NcclAlgorithm::Ring => 2.0 * (n - m) as f64 * intra + 2.0 * (m - 1) as f64 * net,
+        NcclAlgorithm::Tree => {
+            let levels = usize::BITS - (m.max(1)).leading_zeros() - 1;
+            2.0 * ((g - 1) as f64 * intra + levels as f64 * net)
+        }
+        NcclAlgorithm::Nvls => 0.0,
+    };
+    us * 1e-6
 }
 
 /// A bandwidth bound of one candidate from its own effective rates, before running it: no run can
