@@ -451,14 +451,12 @@ pub fn model_is_nccl(f: &Flags) -> Result<bool, String> {
     }
 }
 
-/// With `--system` under the textbook model: the system's datasheet rates as a cluster, with the
-/// lab's default latencies (1 µs per GPU hop, 2 µs per node hop). `None` without `--system`.
+/// With `--system` under the textbook model: [`System::ideal_scenario`] with the flags' algorithm,
+/// size, segments and γ. `None` without `--system`.
 pub fn ideal_scenario_for_system(
     f: &Flags,
 ) -> Result<Option<crate::sim::scenario::Scenario>, String> {
     use crate::sim::algorithms::{Algorithm, MAX_SEGMENTS};
-    use crate::sim::topology::TopologySpec;
-    use crate::sim::units::Bandwidth;
     if f.get("system").is_none() && f.get("system-file").is_none() {
         return Ok(None);
     }
@@ -468,25 +466,8 @@ pub fn ideal_scenario_for_system(
         .unwrap_or("ring")
         .parse()
         .map_err(|e| format!("--algorithm: {e}"))?;
-    let nic = Bandwidth::from_gbits_per_sec(sys.nic_gbits_per_sec * sys.nics_per_node as f64);
-    Ok(Some(crate::sim::scenario::Scenario {
-        topology: TopologySpec::Cluster {
-            racks: 1,
-            nodes_per_rack: sys.nodes,
-            gpus_per_node: sys.gpus_per_node,
-            intra_bw: Bandwidth::from_gbytes_per_sec(sys.intra_gbytes_per_sec),
-            intra_lat_secs: 1e-6,
-            node_bw: nic,
-            node_lat_secs: 2e-6,
-            rack_bw: Bandwidth::from_bytes_per_sec(
-                (nic.bytes_per_sec() * sys.nodes as f64).min(1e15),
-            ),
-            rack_lat_secs: 0.0,
-            oversubscription: 1.0,
-        },
-        algorithm,
-        size_bytes: f.size("size", "1GiB")?,
-        segments: f.count("segments", 1, MAX_SEGMENTS)?,
-        gamma_secs_per_byte: f.number("gamma", "0", 0.0, crate::sim::scenario::MAX_GAMMA)?,
-    }))
+    let mut scenario = sys.ideal_scenario(algorithm, f.size("size", "1GiB")?);
+    scenario.segments = f.count("segments", 1, MAX_SEGMENTS)?;
+    scenario.gamma_secs_per_byte = f.number("gamma", "0", 0.0, crate::sim::scenario::MAX_GAMMA)?;
+    Ok(Some(scenario))
 }

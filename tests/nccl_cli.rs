@@ -27,7 +27,7 @@ fn json(args: &[&str]) -> serde_json::Value {
 
 fn data(file: &str) -> String {
     format!(
-        "{}/tests/data/calibration/{file}",
+        "{}/src/sim/nccl/published/{file}",
         env!("CARGO_MANIFEST_DIR")
     )
 }

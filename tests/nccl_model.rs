@@ -14,7 +14,7 @@ const TABLES: [(&str, &str, usize); 4] = [
 
 fn table(file: &str) -> MeasuredTable {
     let path = format!(
-        "{}/tests/data/calibration/{file}",
+        "{}/src/sim/nccl/published/{file}",
         env!("CARGO_MANIFEST_DIR")
     );
     parse(&std::fs::read_to_string(path).unwrap()).unwrap()

@@ -4,7 +4,7 @@ use allreduce_lab::sim::nccl::nccl_tests_parse::parse;
 use proptest::prelude::*;
 
 fn shared() -> Vec<String> {
-    let dir = format!("{}/tests/data/calibration", env!("CARGO_MANIFEST_DIR"));
+    let dir = format!("{}/src/sim/nccl/published", env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();

@@ -7,10 +7,12 @@
 //! - [`model`]: one size → the chosen (algorithm, protocol), by running every candidate.
 //! - [`nccl_tests_parse`]: reading all_reduce_perf output as people paste it.
 //! - [`calibrate`]: fitting a system's few free numbers to a measured table.
+//! - [`published`]: the published tables the model is checked against.
 
 pub mod calibrate;
 pub mod channels;
 pub mod model;
 pub mod nccl_tests_parse;
 pub mod protocol;
+pub mod published;
 pub mod system;

@@ -260,7 +260,7 @@ mod tests {
             ("pcie-gen4-8-rtx4090-no-p2p.txt", 6, 8),
         ] {
             let text = std::fs::read_to_string(format!(
-                "{}/tests/data/calibration/{file}",
+                "{}/src/sim/nccl/published/{file}",
                 env!("CARGO_MANIFEST_DIR")
             ))
             .unwrap();

@@ -19,6 +19,10 @@
 //! ```
 
 use super::protocol::{Arch, HopKind};
+use crate::sim::algorithms::Algorithm;
+use crate::sim::scenario::Scenario;
+use crate::sim::topology::TopologySpec;
+use crate::sim::units::Bandwidth;
 use serde::{Deserialize, Serialize};
 
 /// The GPU-to-GPU path inside a node.
@@ -326,6 +330,40 @@ impl System {
     /// The GPU link's rate that copies reach, bytes/s (before the protocol's share).
     pub fn intra_effective_bytes_per_sec(&self) -> f64 {
         self.intra_gbytes_per_sec * 1e9 * self.intra_efficiency
+    }
+
+    /// The textbook view of this system: its datasheet rates as a cluster (one rack, non-blocking),
+    /// with the lab's default latencies (1 µs per GPU hop, 2 µs per node hop) — no protocols, no
+    /// efficiencies.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{nccl::system::System, algorithms::Algorithm, scenario::simulate};
+    /// let h100 = System::preset("dgx-h100", 1, 8).unwrap();
+    /// let sim = simulate(&h100.ideal_scenario(Algorithm::Ring, 8 << 30), false).unwrap();
+    /// assert!((sim.trace.busbw_bytes_per_sec() / 1e9 - 450.0).abs() < 1.0);
+    /// ```
+    pub fn ideal_scenario(&self, algorithm: Algorithm, size_bytes: u64) -> Scenario {
+        let nic = Bandwidth::from_gbits_per_sec(self.nic_gbits_per_sec * self.nics_per_node as f64);
+        Scenario {
+            topology: TopologySpec::Cluster {
+                racks: 1,
+                nodes_per_rack: self.nodes,
+                gpus_per_node: self.gpus_per_node,
+                intra_bw: Bandwidth::from_gbytes_per_sec(self.intra_gbytes_per_sec),
+                intra_lat_secs: 1e-6,
+                node_bw: nic,
+                node_lat_secs: 2e-6,
+                rack_bw: Bandwidth::from_bytes_per_sec(
+                    (nic.bytes_per_sec() * self.nodes as f64).min(1e15),
+                ),
+                rack_lat_secs: 0.0,
+                oversubscription: 1.0,
+            },
+            algorithm,
+            size_bytes,
+            segments: 1,
+            gamma_secs_per_byte: 0.0,
+        }
     }
 
     /// A node's NICs together, as delivered, bytes/s.
