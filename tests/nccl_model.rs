@@ -1,4 +1,5 @@
 //! The "like NCCL" model against published all_reduce_perf tables, and its invariants.
+#![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::nccl::model::predict;
 use allreduce_lab::sim::nccl::nccl_tests_parse::{parse, MeasuredTable};

@@ -1,4 +1,5 @@
 //! The all_reduce_perf parser on hostile text: never a panic, a clear error with a line.
+#![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::nccl::nccl_tests_parse::parse;
 use proptest::prelude::*;
