@@ -35,11 +35,12 @@ test('switching the model moves 8×H100 from ~450 to ~365 GB/s (NVLS off) and th
   assert.ok(nccl > 355 && nccl < 375, `like-NCCL busbw ${nccl}`);
   assert.equal(await page.getByTestId('published-point').count(), 11);
   assert.equal(await page.getByTestId('nccl-error-row').count(), 11);
-  const errors = await page.$$eval('[data-testid=nccl-error-row]', (rows) => rows.map((r) => Number(r.dataset.error)));
-  assert.ok(errors.every((e) => Math.abs(e) < 0.3), `errors ${errors}`);
-  // NVLS on: the switch reduces, busbw above the wire rate, and the change is marked and explained.
+  // NVLS on (as the published table was measured): the switch reduces, busbw above the wire rate,
+  // every row within 25 %, and the change is marked and explained.
   await page.getByTestId('nccl-nvls').check();
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=nccl-busbw]').dataset.busbw) > 450);
+  const errors = await page.$$eval('[data-testid=nccl-error-row]', (rows) => rows.map((r) => Number(r.dataset.error)));
+  assert.ok(errors.every((e) => Math.abs(e) < 0.25), `errors ${errors}`);
   assert.ok((await page.getByTestId('nccl-change').allTextContents()).some((t) => /NVLS/.test(t)));
   assert.ok(await page.getByTestId('nccl-change-marker').count() >= 1);
   await shot(page, 'nccl-h100');
