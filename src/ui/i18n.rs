@@ -297,7 +297,7 @@ strings! {
     ParseDuplicateSize => "this size already appears on line {0}", "这个大小已在第 {0} 行出现";
     FitTooFewRows => "the fit needs at least {0} rows of different sizes; the paste has {1}", "拟合至少需要 {0} 行不同大小的数据；粘贴内容只有 {1} 行";
     FitRanksMismatch => "the table's busbw/algbw ratio says {0} GPUs, but the chosen system has {1}", "表中 busbw/algbw 的比值表明有 {0} 张卡，但所选系统有 {1} 张";
-    NcclBusbwAt8Gib => "busbw of an 8 GiB allreduce: ", "8 GiB allreduce 的 busbw：";
+    NcclBusbwAt8Gib => "busbw of an 8 GiB allreduce: ", "8 GiB AllReduce 的 busbw：";
     NcclModelNcclNote => " (like NCCL: protocols, channels, efficiencies, latencies)", "（像 NCCL：协议、通道、效率、延迟）";
     NcclModelIdealNote => " (textbook: ring at the datasheet rate)", "（教科书：按标称速率的环形算法）";
     NcclPredicted => "predicted (like NCCL)", "预测（像 NCCL）";
@@ -321,7 +321,7 @@ strings! {
     NcclExplainLl128 => "LL128: 128-byte lines with 120 bytes of data and an 8-byte flag; needs NVLink, so NCCL enables it only there.", "LL128：128 字节一行，其中 120 字节数据、8 字节标志；需要 NVLink，所以 NCCL 只在那里启用。";
     NcclExplainSimple => "Simple: large copies with a fence and a flag per step — the full wire rate, the highest latency.", "Simple：大块拷贝，每步一个内存屏障和一个标志——全线路速率，延迟最高。";
     NcclExplainChannels => "Channels: NCCL runs a collective on several rings or trees at once, each driven by one thread block and sharing every link; small messages use fewer channels, which is why mid sizes ramp up slowly.", "通道：NCCL 同时在多个环或树上执行一次集合通信，每个由一个线程块驱动并共享所有链路；小消息使用更少的通道，所以中等大小的带宽爬升较慢。";
-    NcclExplainFigure => "The same 1 MiB ring allreduce on this system under each protocol:", "同一个 1 MiB 环形 allreduce 在本系统上使用各协议的时间：";
+    NcclExplainFigure => "The same 1 MiB ring allreduce on this system under each protocol:", "同一个 1 MiB 环形 AllReduce 在本系统上使用各协议的时间：";
     NcclProtoOff => "not enabled on this system", "本系统未启用";
     PasteTitle => "Compare with your cluster", "与你的集群对比";
     PasteNote => "Paste the output of all_reduce_perf from your cluster (with its comments, any number of rows); the same fit as the calibrate command runs on it for the system chosen above.", "粘贴你集群上 all_reduce_perf 的输出（可带注释，行数不限）；将对上面选中的系统运行与 calibrate 命令相同的拟合。";
