@@ -156,7 +156,8 @@ const KEEP = new Set(`allreduce-lab AllReduce Ring Tree Scatter-Reduce AllGather
 RoCE NCCL nccl-tests Lustre GPFS Slurm Kubernetes NVLink PCIe Gen4 Ethernet BERT-large ResNet DGX A100 fp32 S N IO
 B KB MB GB TB Gbps Tbps GB/s TB/s MB/s s ms µs ns log₂N
 allreduce-lab algbw busbw Rabenseifner NVSwitch NVIDIA H100 InfiniBand HDR NDR SXM GbE x16 GPT XL JPEG torchvision
-Transformer He Devlin Radford T M K KiB MiB GiB Mbps kB KB/s JSON CSV Perfetto chrome tracing SuperPOD PXN`.split(/\s+/));
+Transformer He Devlin Radford T M K KiB MiB GiB Mbps kB KB/s JSON CSV Perfetto chrome tracing SuperPOD PXN
+LL LL128 Simple NVLS SHARP Hopper all reduce perf calibrate dgx-a100 dgx-h100 dgx-h200 dgx-b200 pcie-gen4 pcie-gen5`.split(/\s+/));
 
 /** Visible text anywhere on the page (guide, lab, scaling) in the wrong language for `lang`
  * (ignoring quotes and code marked with their own `lang`). */

@@ -528,12 +528,14 @@ pub fn run_cli<A: AsRef<OsStr>>(args: &[A]) -> (String, i32) {
     let rest: Vec<&OsStr> = args[1..].iter().map(AsRef::as_ref).collect();
     let result = match utf8(cmd.as_ref(), "command") {
         Err(e) => Err(e),
-        Ok("help" | "--help" | "-h") => Ok(HELP.to_string()),
+        Ok("help" | "--help" | "-h") => Ok(format!("{HELP}\n{}", crate::cli_nccl::HELP)),
         Ok("simulate") => cmd_simulate(&rest),
         Ok("sweep") => cmd_sweep(&rest),
         Ok("speedup") => cmd_speedup(&rest),
+        Ok("nccl-tests") => crate::cli_nccl::cmd_nccl_tests(&rest),
+        Ok("calibrate") => crate::cli_nccl::cmd_calibrate(&rest),
         Ok(other) => Err(format!(
-            "unknown command '{other}'; expected simulate, sweep, speedup or help"
+            "unknown command '{other}'; expected simulate, sweep, speedup, nccl-tests, calibrate or help"
         )),
     };
     match result {
@@ -568,11 +570,18 @@ pub fn print_result(text: &str, code: i32) -> i32 {
 }
 
 fn cmd_simulate(args: &[&OsStr]) -> Result<String, String> {
-    let flags = Flags::parse(args, &SCENARIO_FLAGS)?;
+    let known = flags_with_size(&crate::cli_nccl::MODEL_FLAGS);
+    let flags = Flags::parse(args, &known)?;
     if flags.has("help") {
         return Ok(HELP.to_string());
     }
-    let scenario = scenario_from_flags(&flags)?;
+    if crate::cli_nccl::model_is_nccl(&flags)? {
+        return crate::cli_nccl::cmd_simulate_nccl(&flags);
+    }
+    let scenario = match crate::cli_nccl::ideal_scenario_for_system(&flags)? {
+        Some(s) => s,
+        None => scenario_from_flags(&flags)?,
+    };
     let sim = simulate(&scenario, false).map_err(|e| e.0)?;
     if !sim.trace.verified() {
         // Still print the report, then fail.
@@ -598,6 +607,14 @@ fn cmd_simulate(args: &[&OsStr]) -> Result<String, String> {
     })
 }
 
+fn flags_with_size(extra: &[&'static str]) -> Vec<&'static str> {
+    SCENARIO_FLAGS
+        .iter()
+        .copied()
+        .chain(extra.iter().copied())
+        .collect()
+}
+
 fn flags_with(extra: &[&'static str]) -> Vec<&'static str> {
     SCENARIO_FLAGS
         .iter()
@@ -608,12 +625,20 @@ fn flags_with(extra: &[&'static str]) -> Vec<&'static str> {
 }
 
 fn cmd_sweep(args: &[&OsStr]) -> Result<String, String> {
-    let known = flags_with(&["min-size", "max-size", "step-factor"]);
+    let mut extra = vec!["min-size", "max-size", "step-factor"];
+    extra.extend(crate::cli_nccl::MODEL_FLAGS);
+    let known = flags_with(&extra);
     let flags = Flags::parse(args, &known)?;
     if flags.has("help") {
         return Ok(HELP.to_string());
     }
-    let mut base = scenario_from_flags(&flags)?;
+    if crate::cli_nccl::model_is_nccl(&flags)? {
+        return crate::cli_nccl::nccl_tests_report(&flags);
+    }
+    let mut base = match crate::cli_nccl::ideal_scenario_for_system(&flags)? {
+        Some(s) => s,
+        None => scenario_from_flags(&flags)?,
+    };
     let min = flags.size("min-size", "8B")?;
     let max = flags.size("max-size", "1GB")?;
     let factor = flags.count("step-factor", 2, 1024)? as u64;

@@ -8,6 +8,7 @@ pub mod chart_math;
 pub mod i18n;
 pub mod layout;
 pub mod logic;
+pub mod nccl_view;
 pub mod scaling_model;
 pub mod share;
 pub mod view;
@@ -24,6 +25,8 @@ mod figure;
 mod files;
 #[cfg(target_arch = "wasm32")]
 mod hooks;
+#[cfg(target_arch = "wasm32")]
+mod nccl_section;
 #[cfg(target_arch = "wasm32")]
 mod panels;
 #[cfg(target_arch = "wasm32")]

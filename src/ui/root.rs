@@ -3,6 +3,7 @@
 use super::app::App;
 use super::chapter::ChapterGuide;
 use super::i18n::{tr, use_lang, Key, LangProvider};
+use super::nccl_section::NcclSection;
 use yew::prelude::*;
 
 #[component]
@@ -18,6 +19,7 @@ fn Page() -> Html {
                 </div>
                 <App />
             </section>
+            <NcclSection />
         </>
     }
 }

@@ -17,7 +17,7 @@ use super::topology::Topology;
 use serde::{Deserialize, Serialize};
 
 pub use nccl::{channels, nccl_rings};
-pub use tree::{binary_tree_parent, TreeShape};
+pub use tree::{binary_tree_parent, nccl_double_tree, TreeShape};
 
 /// The algorithms the simulator knows. [`Algorithm::Auto`] is not a schedule of its own: it runs the
 /// others and keeps the fastest of the simulated algorithms (it is not NCCL's choice, which also

@@ -160,6 +160,68 @@ pub(super) fn double_binary_tree(n: usize, size_bytes: u64, segments: usize) -> 
 }
 
 /// Adds a pipelined reduce + broadcast over `tree` of the chunks `base..base+k`, one per segment.
+/// NCCL's tree: a chain through the GPUs of each node and a double binary tree between nodes; two
+/// trees, each carrying half the data. The first tree's chains run towards each node's first GPU,
+/// the second's towards its last, so each node's two tree ends sit on different GPUs (and NICs).
+/// With two nodes, each tree crosses the node boundary once per direction with half the data.
+pub fn nccl_double_tree(
+    nodes: usize,
+    gpus_per_node: usize,
+    size_bytes: u64,
+    segments: usize,
+) -> Schedule {
+    let g = gpus_per_node.max(1);
+    let n = nodes * g;
+    if n < 2 {
+        return empty(n, size_bytes);
+    }
+    let k = (size_bytes / 2).max(1).min(segments.max(1) as u64) as usize;
+    let mut b = ScheduleBuilder::new(n, 2 * k, size_bytes).with_capacity(4 * (n - 1) * k, 2);
+    let mirrored = |m: usize| -> usize {
+        if nodes % 2 == 0 {
+            nodes - 1 - m
+        } else {
+            (m + nodes - 1) % nodes
+        }
+    };
+    let unmirror = |p: usize| -> usize {
+        if nodes % 2 == 0 {
+            nodes - 1 - p
+        } else {
+            (p + 1) % nodes
+        }
+    };
+    let first = Tree::from_parents(
+        (0..n)
+            .map(|r| {
+                let (node, gpu) = (r / g, r % g);
+                if gpu > 0 {
+                    Some(r - 1)
+                } else {
+                    binary_tree_parent(nodes, node).map(|p| p * g)
+                }
+            })
+            .collect(),
+        false,
+    );
+    let second = Tree::from_parents(
+        (0..n)
+            .map(|r| {
+                let (node, gpu) = (r / g, r % g);
+                if gpu + 1 < g {
+                    Some(r + 1)
+                } else {
+                    binary_tree_parent(nodes, mirrored(node)).map(|p| unmirror(p) * g + g - 1)
+                }
+            })
+            .collect(),
+        false,
+    );
+    add_tree(&mut b, &first, 0, k);
+    add_tree(&mut b, &second, k, k);
+    b.build()
+}
+
 pub(super) fn add_tree(b: &mut ScheduleBuilder, tree: &Tree, base: usize, k: usize) {
     let n = tree.parent.len();
     let post = tree.post_order();
@@ -245,6 +307,26 @@ mod tests {
     fn is_tree(t: &Tree) -> bool {
         let n = t.parent.len();
         t.pre_order().len() == n && t.parent.iter().filter(|p| p.is_none()).count() == 1
+    }
+
+    #[test]
+    fn nccl_double_tree_is_two_spanning_trees_with_chains_inside_nodes() {
+        for nodes in 1..12 {
+            for g in 1..=8 {
+                let s = nccl_double_tree(nodes, g, 1 << 20, 4);
+                if nodes * g < 2 {
+                    continue;
+                }
+                assert_eq!(s.len(), 4 * (nodes * g - 1) * 4, "nodes={nodes} g={g}");
+                // Inside a node every tree edge joins neighbouring GPUs.
+                for t in s.transfers() {
+                    let (a, b) = (t.src as usize, t.dst as usize);
+                    if a / g == b / g {
+                        assert_eq!(a.abs_diff(b), 1);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,75 @@
+// The real-hardware panel: the model switch, the published points, paste-and-fit, a garbage paste.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, open, shot, selectOption, ROOT } from './harness.mjs';
+
+let server;
+let session;
+before(async () => {
+  server = await serve();
+  session = await open(server.url);
+});
+after(async () => {
+  await session?.browser.close();
+  await server?.close();
+});
+
+async function busbw(page) {
+  return Number(await page.getByTestId('nccl-busbw').getAttribute('data-busbw'));
+}
+
+test('switching the model moves 8×H100 from ~450 to ~365 GB/s (NVLS off) and the chart shows the published points', async () => {
+  const { page, problems } = session;
+  const section = page.getByTestId('nccl-section');
+  await section.scrollIntoViewIfNeeded();
+  await selectOption(page, 'nccl-system', 'dgx-h100');
+  await page.getByTestId('nccl-nvls').uncheck();
+  await page.getByTestId('model-ideal').check();
+  const ideal = await busbw(page);
+  assert.ok(ideal > 440 && ideal <= 451, `textbook busbw ${ideal}`);
+  await page.getByTestId('model-nccl').check();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=nccl-busbw]').dataset.busbw) < 400);
+  const nccl = await busbw(page);
+  assert.ok(nccl > 355 && nccl < 375, `like-NCCL busbw ${nccl}`);
+  assert.equal(await page.getByTestId('published-point').count(), 11);
+  assert.equal(await page.getByTestId('nccl-error-row').count(), 11);
+  // NVLS on (as the published table was measured): the switch reduces, busbw above the wire rate,
+  // every row within 25 %, and the change is marked and explained.
+  await page.getByTestId('nccl-nvls').check();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=nccl-busbw]').dataset.busbw) > 450);
+  const errors = await page.$$eval('[data-testid=nccl-error-row]', (rows) => rows.map((r) => Number(r.dataset.error)));
+  assert.ok(errors.every((e) => Math.abs(e) < 0.25), `errors ${errors}`);
+  assert.ok((await page.getByTestId('nccl-change').allTextContents()).some((t) => /NVLS/.test(t)));
+  assert.ok(await page.getByTestId('nccl-change-marker').count() >= 1);
+  await shot(page, 'nccl-h100');
+  assert.deepEqual(problems, []);
+});
+
+test('a pasted all_reduce_perf table is fitted and described in plain words', async () => {
+  const { page } = session;
+  await selectOption(page, 'nccl-system', 'dgx-a100x2');
+  const text = fs.readFileSync(path.join(ROOT, 'src/sim/nccl/published/dgx-a100-2nodes-ib-hdr.txt'), 'utf8');
+  await page.getByTestId('paste-box').fill(text);
+  await page.getByTestId('paste-fit').click();
+  const result = page.getByTestId('paste-result');
+  await result.waitFor({ timeout: 120000 });
+  const words = await result.innerText();
+  assert.match(words, /NICs deliver \d+(\.\d)?% of 200 Gb\/s/);
+  assert.match(words, /costs at least 37\.3 µs/);
+});
+
+test('a garbage paste shows a message naming the line and changes nothing else', async () => {
+  const { page } = session;
+  const before = await busbw(page);
+  await page.getByTestId('paste-box').fill('# my cluster\n8 2 float sum -1 oops 0.00 0.00 0\n');
+  await page.getByTestId('paste-fit').click();
+  const err = page.getByTestId('paste-error');
+  await err.waitFor();
+  assert.match(await err.innerText(), /Line 2/);
+  assert.equal(await busbw(page), before);
+  await page.getByTestId('paste-box').fill('hello, world');
+  await page.getByTestId('paste-fit').click();
+  await page.waitForFunction(() => /all_reduce_perf/.test(document.querySelector('[data-testid=paste-error]').textContent));
+});

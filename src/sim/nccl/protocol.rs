@@ -1,0 +1,249 @@
+//! NCCL's protocols and the constants of its cost model, as mechanisms.
+//!
+//! A protocol is how a channel moves bytes between two GPUs:
+//! - **LL** (low latency): every 8-byte line carries 4 bytes of data and a 4-byte flag, written in one
+//!   store, so the receiver polls the flag instead of waiting for a fence — half the wire, lowest latency.
+//! - **LL128**: 128-byte lines of which 120 bytes are data and 8 a flag; needs NVLink (NCCL enables it
+//!   only where the path allows it).
+//! - **Simple**: full-rate copies of large steps, with a memory fence and a flag per step — full wire
+//!   rate, highest latency.
+//!
+//! The numbers are the defaults of NCCL's tuner (`src/graph/tuning.cc`, `ncclTunerConstantsDefaults`):
+//! a base latency per (algorithm, protocol), a latency per hop by link type, and per-channel caps.
+//!
+//! ```
+//! use allreduce_lab::sim::nccl::protocol::{Protocol, NcclAlgorithm, HopKind};
+//! assert_eq!(Protocol::Ll.wire_efficiency(), 0.5);
+//! assert_eq!(Protocol::Ll128.wire_efficiency(), 120.0 / 128.0);
+//! // Simple pays more per hop than LL on NVLink: a fence and a flag per step.
+//! assert!(HopKind::NvLink.latency_us(NcclAlgorithm::Ring, Protocol::Simple)
+//!     > HopKind::NvLink.latency_us(NcclAlgorithm::Ring, Protocol::Ll));
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+/// How a channel moves bytes (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+pub enum Protocol {
+    #[serde(rename = "LL")]
+    Ll,
+    #[serde(rename = "LL128")]
+    Ll128,
+    Simple,
+}
+
+impl Protocol {
+    pub const ALL: [Protocol; 3] = [Protocol::Ll, Protocol::Ll128, Protocol::Simple];
+
+    /// The name nccl-tests and NCCL's logs use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Ll => "LL",
+            Protocol::Ll128 => "LL128",
+            Protocol::Simple => "Simple",
+        }
+    }
+
+    /// The share of the wire that carries data: LL 8 of 16 bytes per line (4 + 4 flag per 8-byte
+    /// store), LL128 120 of 128, Simple all of it.
+    pub fn wire_efficiency(self) -> f64 {
+        match self {
+            Protocol::Ll => 0.5,
+            Protocol::Ll128 => 120.0 / 128.0,
+            Protocol::Simple => 1.0,
+        }
+    }
+
+    /// Bytes of work per thread before NCCL adds a channel (`NCCL_*_THREAD_THRESHOLD`, comm.h); the
+    /// ring's LL threshold is multiplied by the number of ranks (tuning.cc).
+    pub fn thread_threshold(self, algorithm: NcclAlgorithm, ranks: usize) -> u64 {
+        match (self, algorithm) {
+            (Protocol::Ll, NcclAlgorithm::Ring) => 8 * ranks as u64,
+            (Protocol::Ll, _) | (Protocol::Ll128, _) => 8,
+            (Protocol::Simple, _) => 64,
+        }
+    }
+
+    /// Threads per channel (`NCCL_LL_MAX_NTHREADS`, `NCCL_LL128_MAX_NTHREADS`,
+    /// `NCCL_SIMPLE_MAX_NTHREADS`, device.h).
+    pub fn max_threads(self) -> u64 {
+        match self {
+            Protocol::Ll => 512,
+            Protocol::Ll128 => 640,
+            Protocol::Simple => 512,
+        }
+    }
+}
+
+impl std::fmt::Display for Protocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The allreduce algorithms NCCL chooses between here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+pub enum NcclAlgorithm {
+    /// Every channel a ring through all GPUs: reduce-scatter then allgather, 2(N−1) steps.
+    Ring,
+    /// A chain inside each node and a double binary tree between nodes: reduce up, broadcast down.
+    Tree,
+    /// NVLink SHARP: the NVSwitch adds the GPUs' data and multicasts the sum.
+    #[serde(rename = "NVLS")]
+    Nvls,
+}
+
+impl NcclAlgorithm {
+    pub const ALL: [NcclAlgorithm; 3] = [
+        NcclAlgorithm::Ring,
+        NcclAlgorithm::Tree,
+        NcclAlgorithm::Nvls,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NcclAlgorithm::Ring => "Ring",
+            NcclAlgorithm::Tree => "Tree",
+            NcclAlgorithm::Nvls => "NVLS",
+        }
+    }
+
+    /// NCCL's base latency of one collective, in µs (`baseLatencies`). NVLS has none of its own: its
+    /// whole latency is the NVLink hop's (25 µs).
+    pub fn base_latency_us(self, p: Protocol) -> f64 {
+        match (self, p) {
+            (NcclAlgorithm::Tree, Protocol::Ll) => 6.8,
+            (NcclAlgorithm::Tree, Protocol::Ll128) => 14.0,
+            (NcclAlgorithm::Tree, Protocol::Simple) => 8.4,
+            (NcclAlgorithm::Ring, Protocol::Ll) => 6.6,
+            (NcclAlgorithm::Ring, Protocol::Ll128) => 14.0,
+            (NcclAlgorithm::Ring, Protocol::Simple) => 8.4,
+            (NcclAlgorithm::Nvls, _) => 0.0,
+        }
+    }
+}
+
+impl std::fmt::Display for NcclAlgorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What one hop crosses, for its latency.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HopKind {
+    NvLink,
+    Pcie,
+    Net,
+}
+
+impl HopKind {
+    /// NCCL's latency per hop in µs (`hwLatencies`), by link type, algorithm and protocol.
+    pub fn latency_us(self, a: NcclAlgorithm, p: Protocol) -> f64 {
+        use NcclAlgorithm::*;
+        use Protocol::*;
+        match (self, a, p) {
+            (HopKind::NvLink, Tree, Ll) => 0.6,
+            (HopKind::NvLink, Tree, Ll128) => 1.25,
+            (HopKind::NvLink, Tree, Simple) => 4.0,
+            (HopKind::NvLink, Ring, Ll) => 0.6,
+            (HopKind::NvLink, Ring, Ll128) => 1.9,
+            (HopKind::NvLink, Ring, Simple) => 3.4,
+            (HopKind::NvLink, Nvls, _) => 25.0,
+            (HopKind::Pcie, Tree, Ll) => 1.0,
+            (HopKind::Pcie, Tree, Ll128) => 1.9,
+            (HopKind::Pcie, Tree, Simple) => 4.0,
+            (HopKind::Pcie, Ring, Ll) => 1.0,
+            (HopKind::Pcie, Ring, Ll128) => 2.5,
+            (HopKind::Pcie, Ring, Simple) => 5.7,
+            (HopKind::Pcie, Nvls, _) => 0.0,
+            (HopKind::Net, Tree, Ll) => 5.0,
+            (HopKind::Net, Tree, Ll128) => 8.5,
+            (HopKind::Net, Tree, Simple) => 14.0,
+            (HopKind::Net, Ring, Ll) => 2.7,
+            (HopKind::Net, Ring, Ll128) => 4.0,
+            (HopKind::Net, Ring, Simple) => 14.0,
+            (HopKind::Net, Nvls, _) => 18.0,
+        }
+    }
+}
+
+/// The GPU generation, which sets NCCL's per-channel caps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arch {
+    Ampere,
+    /// Ada (RTX 40xx): Ampere's tuner row (compute capability 8.9 < 9.0).
+    Ada,
+    Hopper,
+    Blackwell,
+}
+
+impl Arch {
+    fn row(self) -> usize {
+        match self {
+            Arch::Ampere | Arch::Ada => 0,
+            Arch::Hopper => 1,
+            Arch::Blackwell => 2,
+        }
+    }
+
+    /// The most one channel moves with Simple, in GB/s: NCCL's per-channel NVLink bandwidth
+    /// (`SM80_NVLINK_BW` 20, `SM90_NVLINK_BW` 20.6, `SM100_NVLINK_BW` 40.1; topo.h), what one thread
+    /// block copies.
+    pub fn simple_channel_gbytes(self) -> f64 {
+        [20.0, 20.6, 40.1][self.row()]
+    }
+
+    /// The most one ring channel moves with LL128, in GB/s (`perChMaxRingLL128Bws`).
+    pub fn ll128_channel_gbytes(self) -> f64 {
+        [20.0, 36.7, 40.0][self.row()]
+    }
+
+    /// The most one tree channel moves, in GB/s (`perChMaxTreeBws`), for 1, 2 and more nodes.
+    pub fn tree_channel_gbytes(self, nodes: usize) -> f64 {
+        let col = nodes.clamp(1, 3) - 1;
+        [[24.0, 23.6, 17.8], [38.7, 41.4, 36.0], [70.0, 42.8, 24.0]][self.row()][col]
+    }
+
+    /// The most LL moves in total, in GB/s (`llMaxBws`): on one node by GPU generation; across nodes
+    /// NCCL uses the host CPU's row, here the AMD EPYC one (22.5 for 2 nodes, 19 beyond).
+    pub fn ll_max_gbytes(self, nodes: usize) -> f64 {
+        match nodes {
+            0 | 1 => [87.7, 141.0, 282.0][self.row()],
+            2 => 22.5,
+            _ => 19.0,
+        }
+    }
+
+    /// The share of the NVLink rate NVLS reaches (`nvlsEfficiency`): Hopper 0.85, Blackwell 0.74.
+    pub fn nvls_efficiency(self) -> f64 {
+        match self {
+            Arch::Hopper => 0.85,
+            Arch::Blackwell => 0.74,
+            Arch::Ampere | Arch::Ada => 0.0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_protocol_moves_at_most_the_wire() {
+        for p in Protocol::ALL {
+            assert!(p.wire_efficiency() > 0.0 && p.wire_efficiency() <= 1.0);
+        }
+    }
+
+    #[test]
+    fn the_network_hop_costs_more_than_nvlink_for_every_protocol() {
+        for a in [NcclAlgorithm::Ring, NcclAlgorithm::Tree] {
+            for p in Protocol::ALL {
+                assert!(HopKind::Net.latency_us(a, p) > HopKind::NvLink.latency_us(a, p));
+            }
+        }
+    }
+}

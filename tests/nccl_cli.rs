@@ -1,0 +1,388 @@
+//! The real-hardware commands, run as a user would.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::process::Command;
+
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_allreduce-lab"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = cli(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    out
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).expect("one JSON object")
+}
+
+fn data(file: &str) -> String {
+    format!(
+        "{}/src/sim/nccl/published/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn tmp(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("allreduce-lab-nccl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+/// Exit 2, nothing on stdout, one line on stderr containing every needle.
+fn refused(args: &[&str], needles: &[&str]) {
+    let (code, out, err) = cli(args);
+    assert_eq!(code, 2, "{args:?} should exit 2: {out}{err}");
+    assert!(out.is_empty(), "{args:?}: {out}");
+    assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: '{err}' lacks '{n}'");
+    }
+}
+
+#[test]
+fn nccl_tests_prints_every_size_from_b_to_e_in_all_reduce_perf_layout() {
+    let out = ok(&[
+        "nccl-tests",
+        "--system",
+        "dgx-h100",
+        "-b",
+        "8",
+        "-e",
+        "16GiB",
+        "-f",
+        "2",
+    ]);
+    let rows: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 32);
+    for (i, row) in rows.iter().enumerate() {
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        let size = 8u64 << i;
+        assert_eq!(cols[0], size.to_string());
+        assert_eq!(cols[1], (size / 4).to_string());
+        assert_eq!(&cols[2..5], &["float", "sum", "-1"]);
+        assert!(["Ring", "Tree", "NVLS"].contains(&cols[8]), "{row}");
+        assert!(["LL", "LL128", "Simple"].contains(&cols[9]), "{row}");
+    }
+    assert!(out.contains("time   algbw   busbw"));
+    // Our own table reads back as all_reduce_perf output.
+    let parsed = allreduce_lab::sim::nccl::nccl_tests_parse::parse(&out).unwrap();
+    assert_eq!(parsed.rows.len(), 32);
+    assert_eq!(parsed.implied_ranks(), Some(8));
+}
+
+#[test]
+fn nccl_tests_sizes_accept_k_m_g_and_the_projects_units() {
+    let a = ok(&[
+        "nccl-tests",
+        "--system",
+        "dgx-a100",
+        "-b",
+        "1K",
+        "-e",
+        "1M",
+        "-f",
+        "4",
+    ]);
+    let b = ok(&[
+        "nccl-tests",
+        "--system",
+        "dgx-a100",
+        "-b",
+        "1KiB",
+        "-e",
+        "1048576",
+        "-f",
+        "4",
+    ]);
+    assert_eq!(a, b);
+    assert_eq!(a.lines().filter(|l| !l.starts_with('#')).count(), 6);
+    let c = ok(&[
+        "nccl-tests",
+        "--system",
+        "dgx-a100",
+        "-b",
+        "1KB",
+        "-e",
+        "1KB",
+    ]);
+    assert!(c.lines().any(|l| l.trim_start().starts_with("1000 ")));
+}
+
+#[test]
+fn nccl_tests_json_has_the_documented_keys() {
+    let v = json(&[
+        "nccl-tests",
+        "--system",
+        "dgx-h100",
+        "--nodes",
+        "2",
+        "--gpus-per-node",
+        "8",
+        "--nvls",
+        "off",
+        "-b",
+        "8",
+        "-e",
+        "1GiB",
+        "-f",
+        "32",
+        "--json",
+    ]);
+    assert_eq!(v["system"]["name"], "dgx-h100");
+    assert_eq!(v["system"]["nodes"], 2);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 6); // 8 B × 32^k up to 1 GiB
+    for r in rows {
+        let mut keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort();
+        assert_eq!(
+            keys,
+            [
+                "algbw_GBps",
+                "algorithm",
+                "busbw_GBps",
+                "channels",
+                "protocol",
+                "size_bytes",
+                "time_us"
+            ]
+        );
+        let (s, t) = (
+            r["size_bytes"].as_f64().unwrap(),
+            r["time_us"].as_f64().unwrap(),
+        );
+        assert!((r["algbw_GBps"].as_f64().unwrap() - s / t / 1e3).abs() < 1e-9);
+        assert!(
+            (r["busbw_GBps"].as_f64().unwrap() / r["algbw_GBps"].as_f64().unwrap() - 30.0 / 16.0)
+                .abs()
+                < 1e-9
+        );
+    }
+}
+
+#[test]
+fn sweep_with_the_nccl_model_is_nccl_tests_spelled_differently() {
+    let a = ok(&[
+        "nccl-tests",
+        "--system",
+        "pcie-gen5-8",
+        "-b",
+        "8",
+        "-e",
+        "1GiB",
+        "-f",
+        "8",
+    ]);
+    let b = ok(&[
+        "sweep",
+        "--model",
+        "nccl",
+        "--system",
+        "pcie-gen5-8",
+        "--min-size",
+        "8",
+        "--max-size",
+        "1GiB",
+        "--step-factor",
+        "8",
+    ]);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn switching_the_model_moves_8_h100_from_the_wire_rate_to_what_nccl_reaches() {
+    let ideal = json(&[
+        "simulate", "--model", "ideal", "--system", "dgx-h100", "--size", "8GiB", "--json",
+    ]);
+    let ideal_busbw = ideal["busbw_GBps"].as_f64().unwrap();
+    assert!((445.0..=450.0).contains(&ideal_busbw), "{ideal_busbw}");
+    let nccl = json(&[
+        "simulate", "--model", "nccl", "--system", "dgx-h100", "--nvls", "off", "--size", "8GiB",
+        "--json",
+    ]);
+    let busbw = nccl["busbw_GBps"].as_f64().unwrap();
+    assert!((355.0..=375.0).contains(&busbw), "{busbw}");
+    assert_eq!(nccl["algorithm"], "Ring");
+    assert!(nccl["reason"]
+        .as_str()
+        .unwrap()
+        .contains("lowest predicted time"));
+    assert!(nccl["candidates"].as_array().unwrap().len() >= 3);
+}
+
+#[test]
+fn calibrate_prints_fitted_values_and_both_tables_and_writes_a_system_file() {
+    let out_file = tmp("a100-2.json", "");
+    let out = ok(&[
+        "calibrate",
+        "--system",
+        "dgx-a100",
+        "--nodes",
+        "2",
+        "--measured",
+        &data("dgx-a100-2nodes-ib-hdr.txt"),
+        "--out",
+        &out_file,
+    ]);
+    for needle in [
+        "launch_us",
+        "intra_efficiency",
+        "nic_efficiency",
+        "net_latency_us",
+        "geometric-mean error",
+        "measured (us)",
+        "predicted (us)",
+    ] {
+        assert!(out.contains(needle), "lacks {needle}:\n{out}");
+    }
+    let rows = out.lines().filter(|l| !l.starts_with('#')).count();
+    assert_eq!(rows, 8);
+    let again = ok(&[
+        "nccl-tests",
+        "--system-file",
+        &out_file,
+        "-b",
+        "8",
+        "-e",
+        "8GiB",
+        "-f",
+        "8",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&again).unwrap();
+    assert_eq!(v["system"]["name"], "dgx-a100 (calibrated)");
+    assert_eq!(v["rows"].as_array().unwrap().len(), 11);
+    let j = json(&[
+        "calibrate",
+        "--system",
+        "dgx-h100",
+        "--measured",
+        &data("dgx-h100-1node.txt"),
+        "--json",
+    ]);
+    assert!(j["geomean_error"].as_f64().unwrap() < 0.08);
+    assert_eq!(j["rows"].as_array().unwrap().len(), 11);
+    assert!(j["fitted"][0]["meaning"]
+        .as_str()
+        .unwrap()
+        .contains("latency floor"));
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_problem_and_the_line() {
+    refused(
+        &["nccl-tests", "--system", "cray-1"],
+        &["unknown system 'cray-1'", "dgx-h100"],
+    );
+    refused(
+        &["nccl-tests", "--system", "dgx-h100", "--nodes", "129"],
+        &["--nodes"],
+    );
+    refused(
+        &["nccl-tests", "--system", "dgx-h100", "--gpus-per-node", "1"],
+        &["GPUs per node"],
+    );
+    refused(
+        &["nccl-tests", "--system", "dgx-h100", "--nvls", "maybe"],
+        &["--nvls"],
+    );
+    refused(
+        &["nccl-tests", "--system", "dgx-h100", "-b", "8X"],
+        &["--min-size"],
+    );
+    refused(
+        &["nccl-tests", "--system", "dgx-h100", "-b", "1G", "-e", "1K"],
+        &["min"],
+    );
+    refused(&["nccl-tests"], &["--system is required"]);
+    refused(
+        &[
+            "sweep", "--model", "nccl", "--system", "dgx-h100", "--ranks", "4",
+        ],
+        &["--ranks"],
+    );
+    refused(&["simulate", "--model", "quantum"], &["--model"]);
+    let prose = tmp("prose.txt", "Dear diary,\nthe cluster was slow today.\n");
+    refused(
+        &["calibrate", "--system", "dgx-a100", "--measured", &prose],
+        &["not all_reduce_perf output"],
+    );
+    let nan = tmp(
+        "nan.txt",
+        "# header\n8 2 float sum -1 18.75 0 0 0\n1024 256 float sum -1 NaN 0 0 0\n",
+    );
+    refused(
+        &["calibrate", "--system", "dgx-a100", "--measured", &nan],
+        &["line 3", "NaN"],
+    );
+    let neg = tmp("neg.txt", "8 2 float sum -1 -18.75 0 0 0\n");
+    refused(
+        &["calibrate", "--system", "dgx-a100", "--measured", &neg],
+        &["line 1", "positive"],
+    );
+    let two = tmp(
+        "two.txt",
+        "8 2 float sum -1 18.75 0 0 0\n1024 256 float sum -1 20.35 0.05 0.09 0\n",
+    );
+    refused(
+        &["calibrate", "--system", "dgx-a100", "--measured", &two],
+        &["at least 3 rows"],
+    );
+    refused(
+        &[
+            "calibrate",
+            "--system",
+            "dgx-a100",
+            "--measured",
+            &data("dgx-a100-2nodes-ib-hdr.txt"),
+        ],
+        &["16 GPUs", "8"],
+    );
+    refused(
+        &[
+            "calibrate",
+            "--system",
+            "dgx-a100",
+            "--measured",
+            "/nonexistent/x.txt",
+        ],
+        &["cannot read"],
+    );
+    let notsys = tmp(
+        "notsys.json",
+        "{\n  \"name\": \"x\",\n  \"arch\": \"vacuum-tube\"\n}\n",
+    );
+    refused(
+        &["nccl-tests", "--system-file", &notsys],
+        &["not a system file", "line 3"],
+    );
+    let mut sys = json(&[
+        "nccl-tests",
+        "--system",
+        "dgx-a100",
+        "-b",
+        "8",
+        "-e",
+        "8",
+        "--json",
+    ])["system"]
+        .clone();
+    sys["intra_efficiency"] = serde_json::json!(7.5);
+    let bad = tmp("bad-eff.json", &sys.to_string());
+    refused(
+        &["nccl-tests", "--system-file", &bad],
+        &["intra_efficiency"],
+    );
+}
