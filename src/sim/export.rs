@@ -64,7 +64,9 @@ pub fn chrome_trace(trace: &Trace, label: &str) -> String {
     json!({ "traceEvents": events, "displayTimeUnit": "ns" }).to_string()
 }
 
-/// One row per transfer, times in seconds.
+/// One row per transfer, times in seconds. Numbers are plain decimals (`0.000025445`, never
+/// `2.5445e-5`): Rust's `Display` for `f64` is the shortest text that reads back to the same
+/// value and never uses an exponent, so spreadsheets and slides show what the run computed.
 pub fn transfers_csv(trace: &Trace) -> String {
     let mut out = String::from(
         "transfer,src,dst,chunk_lo,chunk_hi,bytes,step,phase,op,start_s,first_byte_s,last_byte_s,done_s\n",
@@ -78,7 +80,7 @@ pub fn transfers_csv(trace: &Trace) -> String {
     {
         let _ = writeln!(
             out,
-            "{i},{},{},{},{},{},{},{},{},{:e},{:e},{:e},{:e}",
+            "{i},{},{},{},{},{},{},{},{},{},{},{},{}",
             t.src,
             t.dst,
             t.chunk_lo,
@@ -109,7 +111,7 @@ pub fn results_csv(trace: &Trace) -> String {
         ("verified", if trace.verified() { 1.0 } else { 0.0 }),
     ];
     for (name, v) in totals {
-        let _ = writeln!(out, "total,{name},,,,,,,{v:e}");
+        let _ = writeln!(out, "total,{name},,,,,,,{v}");
     }
     for (r, x) in trace.ranks.iter().enumerate() {
         let _ = writeln!(out, "rank,{r},,,{},{},,,", x.sent_bytes, x.received_bytes);
@@ -187,6 +189,70 @@ mod tests {
         assert_eq!(
             results.lines().filter(|l| l.starts_with("link,")).count(),
             6
+        );
+    }
+
+    /// Every numeric field of both CSVs, as text.
+    fn numeric_fields(csv: &str) -> Vec<String> {
+        csv.lines()
+            .skip(1)
+            .flat_map(|l| l.split(',').map(str::to_string).collect::<Vec<_>>())
+            .filter(|f| f.starts_with(|c: char| c.is_ascii_digit() || c == '-'))
+            .collect()
+    }
+
+    #[test]
+    fn csv_numbers_are_plain_decimals_that_read_back_exactly() {
+        // 1 µs latency and 7 ranks: times like 2.544529262086514e-5 that `{:e}` wrote in
+        // scientific notation.
+        let t = simulate(
+            &Scenario {
+                topology: TopologySpec::Uniform {
+                    ranks: 7,
+                    bandwidth: Bandwidth::from_gbytes_per_sec(3.3),
+                    latency_secs: 1e-6,
+                },
+                algorithm: Algorithm::Ring,
+                size_bytes: 7777,
+                segments: 1,
+                gamma_secs_per_byte: 0.0,
+            },
+            false,
+        )
+        .unwrap()
+        .trace;
+        let transfers = transfers_csv(&t);
+        let results = results_csv(&t);
+        let fields: Vec<String> = numeric_fields(&transfers)
+            .into_iter()
+            .chain(numeric_fields(&results))
+            .collect();
+        assert!(fields.len() > 100);
+        for f in &fields {
+            assert!(
+                f.chars()
+                    .all(|c| c.is_ascii_digit() || c == '.' || c == '-'),
+                "not a plain decimal: {f}"
+            );
+        }
+        // The run's time reads back to the very f64 the trace holds.
+        let time = results
+            .lines()
+            .find_map(|l| l.strip_prefix("total,time_s,,,,,,,"))
+            .unwrap();
+        assert_eq!(time.parse::<f64>().unwrap(), t.time_secs);
+        assert!(time.starts_with("0.0000"), "{time}");
+        // And the last transfer's done time is the run's end.
+        let last = transfers
+            .lines()
+            .last()
+            .unwrap()
+            .rsplit(',')
+            .next()
+            .unwrap();
+        assert_eq!(
+            last.parse::<f64>().unwrap(),
+            t.timings.last().unwrap().done_secs
         );
     }
 }
