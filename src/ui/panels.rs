@@ -89,6 +89,7 @@ pub struct ControlsPanelProps {
     pub compare: bool,
     pub algorithm_b: Algorithm,
     pub on_change: Callback<Controls>,
+    pub on_preset: Callback<(Controls, Algorithm)>,
     pub on_compare: Callback<bool>,
     pub on_algorithm_b: Callback<Algorithm>,
     pub cli_a: String,
@@ -173,10 +174,10 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
         Callback::from(move |_: Event| on.emit(!now))
     };
     let presets = PRESETS.iter().map(|p| {
-        let (on, c) = (props.on_change.clone(), c.clone());
+        let on = props.on_preset.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
-            // A preset sets the network; the algorithm stays the learner's choice.
-            on.emit(Controls { algorithm: c.algorithm, segments: c.segments, ..Controls::from_preset(p) })
+            // A preset shows what its name promises: its network and its two algorithms side by side.
+            on.emit((Controls::from_preset(p), p.promise.b))
         });
         html! { <button class="preset" data-testid={format!("preset-{}", p.name)} title={preset_texts(lang, p).1} {onclick}>{ preset_texts(lang, p).0 }</button> }
     }).collect::<Html>();
@@ -372,7 +373,11 @@ pub fn Results(props: &ResultsProps) -> Html {
             <p class="explain muted">{ trf(lang, Key::LowerBoundIs, &[bound_explain(lang, trace.lower_bound.kind)]) }</p>
             if let Some(auto) = &sim.auto { <p class="explain">{ auto_reason(lang, auto) }</p> }
             <p class="explain" data-testid="rank-traffic">
-                { trf(lang, Key::RankSent, &[&format_bytes(min_sent as f64), &format_bytes(max_sent as f64)]) }
+                if min_sent == max_sent {
+                    { trf(lang, Key::RankSentSame, &[&format_bytes(max_sent as f64)]) }
+                } else {
+                    { trf(lang, Key::RankSent, &[&format_bytes(min_sent as f64), &format_bytes(max_sent as f64)]) }
+                }
                 { trf(lang, Key::RankSentCompare, &[&format_bytes(ring_share * s), &format_bytes((n as f64 - 1.0).max(0.0) * s)]) }
             </p>
             if let Some(l) = busiest {

@@ -46,6 +46,8 @@ pub enum Action {
     Controls(Controls),
     Compare(bool),
     AlgorithmB(Algorithm),
+    /// A preset: its controls and, side by side, the algorithm it compares with.
+    Preset(Controls, Algorithm),
     Play,
     Pause,
     TogglePlay {
@@ -83,6 +85,13 @@ impl Reducible for AppState {
             Action::AlgorithmB(a) => {
                 s.algorithm_b = a;
                 s.t_secs = 0.0;
+            }
+            Action::Preset(c, b) => {
+                s.controls = c;
+                s.compare = true;
+                s.algorithm_b = b;
+                s.t_secs = 0.0;
+                s.hover = None;
             }
             Action::Play => s.playing = true,
             Action::Pause => s.playing = false,

@@ -2,7 +2,7 @@
 //! figure's layout and the equivalent command line. Built once per scenario; pure, no web types.
 
 use super::layout::Layout;
-use super::logic::Controls;
+use super::logic::{max_segments, Controls, SEGMENTS};
 use crate::sim::algorithms::Algorithm;
 use crate::sim::replay::Replay;
 use crate::sim::scenario::{simulate, transfer_count, Simulation};
@@ -73,9 +73,111 @@ impl SimView {
     }
 }
 
+/// What pipelining does for a tree shown beside another algorithm on the same network.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SegmentsNote {
+    /// The tree wins only because it is pipelined: with one segment it takes `unpipelined_secs`,
+    /// no faster than the other run.
+    WinsOnlyPipelined {
+        segments: usize,
+        unpipelined_secs: f64,
+    },
+    /// The tree loses as it is, but pipelined into `segments` it takes `secs` and wins.
+    WouldWinWith { segments: usize, secs: f64 },
+}
+
+/// Whether the tree `tree` (run with `controls`' segments, taking `tree_secs`) needs segments to
+/// beat the other run (`other_secs`). Simulates the tree again with other segment counts (from the
+/// slider's list, within what the lab allows); `None` when segments make no difference to who wins.
+pub fn segments_note(
+    controls: &Controls,
+    tree: Algorithm,
+    tree_secs: f64,
+    other_secs: f64,
+) -> Option<SegmentsNote> {
+    if !tree.is_tree() {
+        return None;
+    }
+    let time = |segments: usize| {
+        let c = Controls {
+            segments,
+            ..controls.clone()
+        };
+        let s = c.scenario(tree).ok()?;
+        simulate(&s, false).ok().map(|sim| sim.trace.time_secs)
+    };
+    let k = controls.effective_segments();
+    if tree_secs < other_secs {
+        if k == 1 {
+            return None;
+        }
+        let t1 = time(1)?;
+        (t1 >= other_secs).then_some(SegmentsNote::WinsOnlyPipelined {
+            segments: k,
+            unpipelined_secs: t1,
+        })
+    } else {
+        SEGMENTS
+            .iter()
+            .copied()
+            .filter(|&s| s > k && s <= max_segments(controls.gpus))
+            .find_map(|s| {
+                let t = time(s)?;
+                (t < other_secs).then_some(SegmentsNote::WouldWinWith {
+                    segments: s,
+                    secs: t,
+                })
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::presets::preset;
+
+    #[test]
+    fn the_rack_preset_says_its_tree_wins_only_pipelined_and_unpipelined_says_how_to_win() {
+        let c = Controls::from_preset(preset("racks-800-200").unwrap());
+        let (ring, tree) = (
+            SimView::build(&c, Algorithm::Ring).end_secs(),
+            SimView::build(&c, Algorithm::TreeBinomial).end_secs(),
+        );
+        assert!(tree < ring);
+        let Some(SegmentsNote::WinsOnlyPipelined {
+            segments,
+            unpipelined_secs,
+        }) = segments_note(&c, Algorithm::TreeBinomial, tree, ring)
+        else {
+            panic!("no note")
+        };
+        assert_eq!(segments, 32);
+        assert!(unpipelined_secs > ring);
+        // With one segment the same note turns into advice, naming a segment count that wins.
+        let one = Controls {
+            segments: 1,
+            ..c.clone()
+        };
+        let t1 = SimView::build(&one, Algorithm::TreeBinomial).end_secs();
+        assert_eq!(t1, unpipelined_secs);
+        let Some(SegmentsNote::WouldWinWith { segments, secs }) =
+            segments_note(&one, Algorithm::TreeBinomial, t1, ring)
+        else {
+            panic!("no advice")
+        };
+        assert!(segments > 1 && secs < ring);
+        // The ring is no tree; the inverted case's ring wins whatever the tree's segments.
+        assert_eq!(segments_note(&c, Algorithm::Ring, ring, tree), None);
+        let inv = Controls::from_preset(preset("inverted-400-800").unwrap());
+        let (ring, tree) = (
+            SimView::build(&inv, Algorithm::Ring).end_secs(),
+            SimView::build(&inv, Algorithm::TreeBinomial).end_secs(),
+        );
+        assert_eq!(
+            segments_note(&inv, Algorithm::TreeBinomial, tree, ring),
+            None
+        );
+    }
 
     #[test]
     fn every_algorithm_builds_a_view_of_the_default_controls() {
