@@ -442,7 +442,7 @@ pub fn Buffers(props: &BuffersProps) -> Html {
         .collect::<Html>();
     html! {
         <div class="buffers">
-            <h3>{ tr(lang, Key::Buffers) }<span class="muted">{ trf(lang, Key::BuffersNote, &[&n.to_string(), &chunks.to_string()]) }{ if per_bin > 1 { trf(lang, Key::BuffersPerCell, &[&per_bin.to_string()]) } else { String::new() } }</span></h3>
+            <h3>{ tr(lang, Key::Buffers) }<span class="muted">{ trf(lang, if chunks == 1 { Key::BuffersNoteOneChunk } else { Key::BuffersNote }, &[&n.to_string(), &chunks.to_string()]) }{ if per_bin > 1 { trf(lang, Key::BuffersPerCell, &[&per_bin.to_string()]) } else { String::new() } }</span></h3>
             <svg class="buffer-grid" viewBox={format!("0 0 {width:.0} {height:.0}")} style={format!("max-width:{:.0}px", width * 1.4)} data-complete={complete.to_string()}>
                 { rows }
             </svg>
@@ -522,7 +522,8 @@ const GANTT_ROW: f64 = 11.0;
 /// Columns of 2 units each: finer would only add bars that no one can tell apart.
 const GANTT_COLUMNS: usize = 320;
 
-/// The links worth a row: the slower tiers first (uplinks, then NICs), then the most bytes; in id order.
+/// The links worth a row, in the order drawn: cross-rack uplinks, then NICs, then GPU links, each
+/// tier busiest first.
 fn timeline_links(trace: &Trace) -> Vec<usize> {
     let tier_rank = |l: usize| match trace.topology.links()[l].tier {
         Tier::Rack => 0,
@@ -539,7 +540,6 @@ fn timeline_links(trace: &Trace) -> Vec<usize> {
             .then(a.cmp(&b))
     });
     used.truncate(MAX_ROWS);
-    used.sort_unstable();
     used
 }
 

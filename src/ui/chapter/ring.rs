@@ -2,7 +2,7 @@
 //! byte counters are read from the simulated trace after each of its 2(N−1) steps.
 
 use super::model::{ring_frame, ring_trace, RingFrame, RING_GPUS, RING_SIZE_BYTES};
-use super::widgets::Ladder;
+use super::widgets::{use_link_state, use_link_writer, Ladder};
 use crate::sim::schedule::Phase;
 use crate::sim::units::format_bytes;
 use crate::ui::i18n::{gpus, number, tr, trf, use_lang, Key, Lang};
@@ -117,11 +117,16 @@ fn ring_svg(frame: &RingFrame, n: usize, label: &str) -> Html {
 #[component]
 pub fn RingSection() -> Html {
     let lang = use_lang();
-    let n = use_state(|| 4usize);
-    let step = use_state(|| 0usize);
+    // A link may carry `ring=GPUs.step`.
+    let link = use_link_state("ring", 2, |v| {
+        RING_GPUS.contains(&(v[0] as usize)) && v[1] <= 2 * (v[0] - 1)
+    });
+    let n = use_state(|| link.as_ref().map_or(4, |v| v[0] as usize));
+    let step = use_state(|| link.as_ref().map_or(0, |v| v[1] as usize));
     let trace = use_memo(*n, |&n| ring_trace(n));
     let steps = 2 * (*n - 1);
     let k = (*step).min(steps);
+    use_link_writer("ring", vec![*n as u64, k as u64], vec![4, 0]);
 
     let on_n = {
         let (n, step) = (n.clone(), step.clone());
