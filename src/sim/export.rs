@@ -20,14 +20,28 @@ use std::fmt::Write;
 /// The trace as Chrome trace events: every rank is a track (thread) showing, for each transfer it
 /// sends, the time from its start to its arrival (and reduction); times in microseconds.
 pub fn chrome_trace(trace: &Trace, label: &str) -> String {
-    let mut events = Vec::with_capacity(trace.timings.len() + trace.topology.ranks() + 1);
+    chrome_traces(&[(trace, label)])
+}
+
+/// Several runs in one Chrome trace, one process each (in order, from pid 0), so that runs
+/// compared side by side open side by side in Perfetto.
+pub fn chrome_traces(runs: &[(&Trace, &str)]) -> String {
+    let mut events = Vec::new();
+    for (pid, (trace, label)) in runs.iter().enumerate() {
+        push_events(&mut events, pid, trace, label);
+    }
+    json!({ "traceEvents": events, "displayTimeUnit": "ns" }).to_string()
+}
+
+fn push_events(events: &mut Vec<serde_json::Value>, pid: usize, trace: &Trace, label: &str) {
+    events.reserve(trace.timings.len() + trace.topology.ranks() + 1);
     events.push(json!({
-        "name": "process_name", "ph": "M", "pid": 0,
+        "name": "process_name", "ph": "M", "pid": pid,
         "args": { "name": format!("allreduce-lab: {label} on {} ranks", trace.topology.ranks()) }
     }));
     for r in 0..trace.topology.ranks() {
         events.push(json!({
-            "name": "thread_name", "ph": "M", "pid": 0, "tid": r,
+            "name": "thread_name", "ph": "M", "pid": pid, "tid": r,
             "args": { "name": format!("rank {r} (sends)") }
         }));
     }
@@ -47,7 +61,7 @@ pub fn chrome_trace(trace: &Trace, label: &str) -> String {
             "name": format!("{} → {} {chunks}", t.src, t.dst),
             "cat": t.phase.name(),
             "ph": "X",
-            "pid": 0,
+            "pid": pid,
             "tid": t.src,
             "ts": tm.start_secs * 1e6,
             "dur": (tm.done_secs - tm.start_secs) * 1e6,
@@ -61,7 +75,6 @@ pub fn chrome_trace(trace: &Trace, label: &str) -> String {
             }
         }));
     }
-    json!({ "traceEvents": events, "displayTimeUnit": "ns" }).to_string()
 }
 
 /// One row per transfer, times in seconds. Numbers are plain decimals (`0.000025445`, never
@@ -125,6 +138,23 @@ pub fn results_csv(trace: &Trace) -> String {
             trace.links[l].bytes,
             trace.busy_fraction(l)
         );
+    }
+    out
+}
+
+/// Several runs' results in one CSV: [`results_csv`]'s rows, each prefixed by its run's label.
+pub fn compared_results_csv(runs: &[(&Trace, &str)]) -> String {
+    let mut out = String::new();
+    for (i, (trace, label)) in runs.iter().enumerate() {
+        let csv = results_csv(trace);
+        let mut lines = csv.lines();
+        let header = lines.next().unwrap_or_default();
+        if i == 0 {
+            let _ = writeln!(out, "run,{header}");
+        }
+        for line in lines {
+            let _ = writeln!(out, "{label},{line}");
+        }
     }
     out
 }
@@ -254,5 +284,50 @@ mod tests {
             last.parse::<f64>().unwrap(),
             t.timings.last().unwrap().done_secs
         );
+    }
+
+    #[test]
+    fn compared_exports_hold_both_runs() {
+        let a = trace();
+        let b = simulate(
+            &Scenario {
+                algorithm: Algorithm::TreeBinary,
+                ..Scenario {
+                    topology: TopologySpec::Uniform {
+                        ranks: 3,
+                        bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
+                        latency_secs: 0.0,
+                    },
+                    algorithm: Algorithm::Ring,
+                    size_bytes: 3000,
+                    segments: 1,
+                    gamma_secs_per_byte: 0.0,
+                }
+            },
+            false,
+        )
+        .unwrap()
+        .trace;
+        let csv = compared_results_csv(&[(&a, "ring"), (&b, "tree-binary")]);
+        assert!(csv.starts_with("run,kind,id,"));
+        assert!(csv.contains("\nring,total,time_s,"));
+        assert!(csv.contains("\ntree-binary,total,time_s,"));
+        let rows = |label: &str| csv.lines().filter(|l| l.starts_with(label)).count();
+        assert_eq!(rows("ring,"), results_csv(&a).lines().count() - 1);
+        assert_eq!(rows("tree-binary,"), results_csv(&b).lines().count() - 1);
+        let v: serde_json::Value =
+            serde_json::from_str(&chrome_traces(&[(&a, "ring"), (&b, "tree-binary")])).unwrap();
+        let spans = |pid: u64| {
+            v["traceEvents"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|e| e["ph"] == "X" && e["pid"] == pid)
+                .count()
+        };
+        assert_eq!(spans(0), a.schedule.len());
+        assert_eq!(spans(1), b.schedule.len());
+        // One run alone is exactly the single-run export.
+        assert_eq!(chrome_traces(&[(&a, "ring")]), chrome_trace(&a, "ring"));
     }
 }

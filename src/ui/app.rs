@@ -366,7 +366,7 @@ pub fn App() -> Html {
                         { panel(Side::A, &sim_a) }
                         if state.compare { { panel(Side::B, &sim_b) } }
                     </div>
-                    <Files controls={state.controls.clone()} sim={sim_a.clone()} on_import={on_controls.clone()} />
+                    <Files controls={state.controls.clone()} sim={sim_a.clone()} sim_b={state.compare.then(|| sim_b.clone())} on_import={on_controls.clone()} />
                 </main>
             </div>
             <ScalingSection />

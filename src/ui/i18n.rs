@@ -555,6 +555,8 @@ strings! {
     ImportScenario => "Import scenario (JSON)…", "导入场景（JSON）…";
     ExportTrace => "Export trace (Perfetto / chrome://tracing)", "导出时间线（Perfetto / chrome://tracing）";
     ExportCsv => "Export results (CSV)", "导出结果（CSV）";
+    ExportSvg => "Figure as SVG (1920×1080)", "图导出为 SVG（1920×1080）";
+    ExportPng => "Figure as PNG (1920×1080)", "图导出为 PNG（1920×1080）";
     ImportError => "This file could not be imported; the scenario is unchanged. The problem: ", "无法导入此文件，场景保持不变。问题：";
     UrlError => "This link's settings could not be used, so the lab shows the default scenario. The problem: ", "无法使用此链接中的设置，实验室显示的是默认场景。问题：";
 

@@ -1,9 +1,80 @@
-//! The page: the language provider around the guided chapter and, below it, the full lab.
+//! The page: the language provider around the guided chapter and, below it, the full lab. The
+//! sections that simulate on mount are [`Deferred`]: the first frame shows the page's text at
+//! once, then each section computes in its own task (the page stays responsive between them), and
+//! once all are in place a link's `#anchor` is scrolled to.
 
 use super::app::App;
 use super::chapter::ChapterGuide;
 use super::i18n::{tr, use_lang, Key, LangProvider};
+use std::cell::Cell;
 use yew::prelude::*;
+
+thread_local! {
+    /// Deferred sections not yet mounted; `None` once the page is complete.
+    static PENDING: Cell<Option<usize>> = const { Cell::new(Some(0)) };
+}
+
+/// Scrolls to the address's `#anchor` (the browser tried before the content existed).
+fn scroll_to_hash() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let hash = window.location().hash().unwrap_or_default();
+    let id = hash.trim_start_matches('#');
+    if id.is_empty() {
+        return;
+    }
+    if let Some(el) = window.document().and_then(|d| d.get_element_by_id(id)) {
+        el.scroll_into_view();
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct DeferredProps {
+    /// Mount order: lower first.
+    pub order: u32,
+    /// The placeholder's class (it reserves the section's height so the page does not jump).
+    #[prop_or_default]
+    pub placeholder: Classes,
+    pub children: Html,
+}
+
+/// Renders its children after the first frame, in a task of its own.
+#[component]
+pub fn Deferred(props: &DeferredProps) -> Html {
+    let mounted = use_state(|| false);
+    {
+        let mounted = mounted.clone();
+        let order = props.order;
+        use_effect_with((), move |_| {
+            PENDING.with(|p| p.set(p.get().map(|n| n + 1)));
+            // A timeout per section: each one's work is its own task, so input and painting
+            // happen between them.
+            let timeout = gloo::timers::callback::Timeout::new(order, move || mounted.set(true));
+            move || drop(timeout)
+        });
+    }
+    {
+        let done = *mounted;
+        use_effect_with(done, move |&done| {
+            if done {
+                let all = PENDING.with(|p| {
+                    let left = p.get().map(|n| n.saturating_sub(1));
+                    p.set(if left == Some(0) { None } else { left });
+                    left == Some(0)
+                });
+                if all {
+                    scroll_to_hash();
+                }
+            }
+        });
+    }
+    if *mounted {
+        props.children.clone()
+    } else {
+        html! { <div class={classes!("deferred", props.placeholder.clone())} data-deferred="pending" aria-busy="true"></div> }
+    }
+}
 
 #[component]
 fn Page() -> Html {
@@ -16,12 +87,13 @@ fn Page() -> Html {
                     <h2 id="lab-title">{ tr(lang, Key::LabHeading) }</h2>
                     <p>{ tr(lang, Key::LabIntro) }</p>
                 </div>
-                <App />
+                <Deferred order={5} placeholder={classes!("deferred-lab")}>
+                    <App />
+                </Deferred>
             </section>
         </>
     }
 }
-
 /// The root component: everything inside reads the language with `use_lang`.
 #[component]
 pub fn Root() -> Html {
