@@ -352,6 +352,7 @@ pub fn App() -> Html {
                 />
                 <main class="stage">
                     <Transport
+                        runnable={sim_a.0.trace().is_some() || b.is_some_and(|b| b.trace().is_some())}
                         t_secs={t}
                         end_secs={end}
                         playing={state.playing}

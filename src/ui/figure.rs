@@ -80,7 +80,19 @@ pub fn Figure(props: &FigureProps) -> Html {
         </h2>
     };
     let Some(trace) = view.trace() else {
-        let msg = view.result.as_ref().err().cloned().unwrap_or_default();
+        let msg = match view.refused {
+            Some((gpus, count)) => trf(
+                lang,
+                Key::RefusedRun,
+                &[
+                    algorithm_label(lang, view.requested),
+                    &gpus.to_string(),
+                    &count.to_string(),
+                    &crate::ui::view::UI_MAX_TRANSFERS.to_string(),
+                ],
+            ),
+            None => view.result.as_ref().err().cloned().unwrap_or_default(),
+        };
         return html! {
             <div class="figure-wrap">
                 { title }

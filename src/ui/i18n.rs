@@ -555,6 +555,10 @@ strings! {
     ImportScenario => "Import scenario (JSON)…", "导入场景（JSON）…";
     ExportTrace => "Export trace (Perfetto / chrome://tracing)", "导出时间线（Perfetto / chrome://tracing）";
     ExportCsv => "Export results (CSV)", "导出结果（CSV）";
+    GpusRefusedFrom => "From {0} GPUs the algorithm(s) shown make more than {1} transfers: too many for the browser (greyed). Run them with the command line.", "从 {0} 张卡起，所示算法的传输数超过 {1}：浏览器无法承担（灰色部分）。请用命令行运行。";
+    NothingToPlay => "— not run", "— 未运行";
+    TooLargeHere => " — too large here", " — 此处规模过大";
+    RefusedRun => "{0} on {1} GPUs makes {2} transfers; the browser stops at {3} to stay responsive. Pick fewer GPUs or another algorithm, or run the command line shown in the controls.", "{0} 在 {1} 张卡上会产生 {2} 次传输；为保持页面响应，浏览器最多模拟 {3} 次。请减少卡数或换一种算法，或运行控制面板中显示的命令行。";
     ExportSvg => "Figure as SVG (1920×1080)", "图导出为 SVG（1920×1080）";
     ExportPng => "Figure as PNG (1920×1080)", "图导出为 PNG（1920×1080）";
     ImportError => "This file could not be imported; the scenario is unchanged. The problem: ", "无法导入此文件，场景保持不变。问题：";

@@ -12,9 +12,40 @@ use crate::sim::trace::Trace;
 /// takes seconds and would freeze the page; the CLI has no such limit.
 pub const UI_MAX_TRANSFERS: usize = 600_000;
 
+/// The transfers a run of `algorithm` on `controls` would make, when that is more than the lab
+/// simulates ([`UI_MAX_TRANSFERS`]); `None` when it may run. The one estimate every control that
+/// greys out a setting asks.
+pub fn refusal(controls: &Controls, algorithm: Algorithm) -> Option<usize> {
+    let (_, _, g) = controls.shape();
+    let segments = if algorithm.is_tree() {
+        controls.effective_segments()
+    } else {
+        1
+    };
+    let count = transfer_count(algorithm, controls.gpus, g, segments);
+    (count > UI_MAX_TRANSFERS).then_some(count)
+}
+
+/// The first GPU count of `counts` at which any of `algorithms` is refused (counts ascending).
+pub fn first_refused_gpus(
+    controls: &Controls,
+    algorithms: &[Algorithm],
+    counts: &[usize],
+) -> Option<usize> {
+    counts.iter().copied().find(|&gpus| {
+        let c = Controls {
+            gpus,
+            ..controls.clone()
+        };
+        algorithms.iter().any(|&a| refusal(&c, a).is_some())
+    })
+}
+
 pub struct SimView {
     /// The algorithm asked for (`auto` shows what it chose in `result`).
     pub requested: Algorithm,
+    /// (GPUs, transfers the run would have made) when the lab refused it (see [`refusal`]).
+    pub refused: Option<(usize, usize)>,
     pub result: Result<Simulation, String>,
     pub replay: Replay,
     pub layout: Layout,
@@ -26,10 +57,9 @@ pub struct SimView {
 
 impl SimView {
     pub fn build(controls: &Controls, algorithm: Algorithm) -> SimView {
+        let refused = refusal(controls, algorithm).map(|count| (controls.gpus, count));
         let result = controls.scenario(algorithm).and_then(|s| {
-            let (_, _, g) = controls.shape();
-            let count = transfer_count(algorithm, controls.gpus, g, s.segments);
-            if count > UI_MAX_TRANSFERS {
+            if let Some((_, count)) = refused {
                 return Err(format!(
                     "{algorithm} on {} GPUs makes {count} transfers; the browser view stops at {UI_MAX_TRANSFERS} to stay responsive. Pick fewer GPUs or another algorithm, or run the command below in a terminal.",
                     controls.gpus
@@ -43,6 +73,7 @@ impl SimView {
         };
         SimView {
             requested: algorithm,
+            refused,
             result,
             replay,
             layout,
@@ -55,6 +86,7 @@ impl SimView {
     pub fn idle(algorithm: Algorithm) -> SimView {
         SimView {
             requested: algorithm,
+            refused: None,
             result: Err("not simulated".into()),
             replay: Replay::default(),
             layout: Layout::default(),
@@ -200,7 +232,29 @@ mod tests {
         };
         // The ring on 1024 ranks is 2M transfers: refused with a message, not run.
         let v = SimView::build(&c, Algorithm::Ring);
+        assert_eq!(v.refused, Some((1024, 2 * 1024 * 1023)));
         assert!(v.result.unwrap_err().contains("transfers"));
+        // The GPU slider greys out from the first count the ring cannot run at.
+        let first = first_refused_gpus(&c, &[Algorithm::Ring], &super::super::logic::GPU_COUNTS);
+        assert_eq!(first, Some(768));
+        assert_eq!(
+            refusal(
+                &Controls {
+                    gpus: 512,
+                    ..c.clone()
+                },
+                Algorithm::Ring
+            ),
+            None
+        );
+        assert_eq!(
+            first_refused_gpus(
+                &c,
+                &[Algorithm::DoubleBinaryTree],
+                &super::super::logic::GPU_COUNTS
+            ),
+            None
+        );
         assert_eq!(
             SimView::build(&c, Algorithm::DoubleBinaryTree)
                 .result
