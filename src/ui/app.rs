@@ -330,7 +330,10 @@ pub fn App() -> Html {
     html! {
         <div class="app">
             <header class="masthead">
-                <h1>{ "allreduce-lab" }</h1>
+                <div class="masthead-row">
+                    <h1>{ "allreduce-lab" }</h1>
+                    <super::root::PresentButton testid="present-toggle-lab" />
+                </div>
                 <p class="tagline">{ tr(lang, Key::LabTagline) }</p>
             </header>
             if let Err(e) = &*link {

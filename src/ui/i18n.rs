@@ -286,6 +286,9 @@ strings! {
     Lede => "Why 8 GPUs are not 8× as fast as one, what a training cluster is made of, and how Ring and Tree AllReduce exchange gradients. Every figure below is a live simulation: change an input and the result follows at once.", "为什么 8 张卡不是单卡的 8 倍速度、训练集群由哪几层组成、环形和树形 AllReduce 如何交换梯度。下面每张图都是实时模拟：改一个输入，结果立刻跟着变。";
     Contents => "Contents", "目录";
     OpenLab => "Open the full lab", "打开完整实验室";
+    PresentEnter => "Present", "演示模式";
+    PresentLeave => "Leave presentation", "退出演示";
+    PresentKey => "Presentation mode: full width, large labels, controls in a strip (key P; Esc leaves)", "演示模式：全宽、大字号、控件收成一条（按 P 键；Esc 退出）";
     LabHeading => "The full lab: every control", "完整实验室：所有控件";
     LabIntro => "Everything above, and more: eight algorithms, any cluster shape, play and scrub through a run.", "上面的一切，以及更多：八种算法、任意集群形状、逐帧播放和拖动。";
     SwitchLanguage => "Language: English. Switch to Chinese", "语言：中文。切换到英文";

@@ -288,20 +288,20 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
     html! {
         <aside class="controls" aria-label={tr(lang, Key::Scenario)}>
             <h2>{ tr(lang, Key::Scenario) }</h2>
-            <div class="presets">{ presets }</div>
-            <label class="field compact">
+            <div class="presets strip">{ presets }</div>
+            <label class="field compact strip">
                 <span class="field-name">{ tr(lang, Key::Algorithm) }</span>
                 { algorithm_select(lang, "algorithm", tr(lang, Key::Algorithm), c.algorithm, c, on_algorithm) }
             </label>
             if c.algorithm.is_tree() || (props.compare && props.algorithm_b.is_tree()) {
-                { ladder_slider(
+                <div class="strip">{ ladder_slider(
                     "segments".into(),
                     tr(lang, Key::PipelineSegments),
                     SEGMENTS.iter().filter(|&&s| s <= max_segments(c.gpus)).map(|&s| s as u64).collect(),
                     c.effective_segments() as u64,
                     Unit::Count,
                     edit(|c, v| c.segments = v as usize),
-                ) }
+                ) }</div>
             }
             <label class="field compact">
                 <span class="field-name">{ tr(lang, Key::Topology) }</span>
@@ -310,9 +310,9 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                     <option value="uniform" selected={c.kind == TopologyKind::Uniform}>{ tr(lang, Key::TopologyUniform) }</option>
                 </select>
             </label>
-            <LadderSlider testid="gpu-count" title={tr(lang, Key::GpuCount)} values={GPU_COUNTS.iter().map(|&n| n as u64).collect::<Vec<_>>()}
+            <div class="strip"><LadderSlider testid="gpu-count" title={tr(lang, Key::GpuCount)} values={GPU_COUNTS.iter().map(|&n| n as u64).collect::<Vec<_>>()}
                           value={c.gpus as u64} unit={Unit::Count} on={edit(|c, v| c.gpus = v as usize)}
-                          refused_from={refused_gpus.map(|g| g as u64)} refused_note={refused_note} />
+                          refused_from={refused_gpus.map(|g| g as u64)} refused_note={refused_note} /></div>
             if c.kind == TopologyKind::Cluster {
                 <div class="pair">
                     { pick("gpus-per-node", tr(lang, Key::GpusPerNode), &GPUS_PER_NODE, c.gpus_per_node, |c, v| c.gpus_per_node = v) }
@@ -334,7 +334,7 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
             }) }
             { ladder_slider("size".into(), tr(lang, Key::LabMessageSize), size_ladder_bytes(), c.size_bytes, Unit::Size, edit(|c, v| c.size_bytes = v)) }
             <h2>{ tr(lang, Key::Compare) }</h2>
-            <div class="field check">
+            <div class="field check strip">
                 <label><input type="checkbox" data-testid="compare-toggle" checked={props.compare} onchange={on_compare} />{ tr(lang, Key::SideBySideWith) }</label>
                 { algorithm_select(lang, "compare-algorithm", tr(lang, Key::Compare), props.algorithm_b, c, props.on_algorithm_b.clone()) }
             </div>

@@ -76,6 +76,114 @@ pub fn Deferred(props: &DeferredProps) -> Html {
     }
 }
 
+/// Presentation mode: on or off, and how to switch it. Provided by [`Root`].
+#[derive(Clone, PartialEq)]
+pub struct Presenting {
+    pub on: bool,
+    pub toggle: Callback<()>,
+}
+
+/// Whether a key press belongs to a field (which keeps its keys).
+fn typing_in_field(e: &web_sys::KeyboardEvent) -> bool {
+    use wasm_bindgen::JsCast;
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| {
+            matches!(
+                el.tag_name().to_ascii_lowercase().as_str(),
+                "input" | "select" | "textarea"
+            )
+        })
+}
+
+/// The button that switches presentation mode (the key P does the same, Escape leaves it).
+#[component]
+pub fn PresentButton(props: &PresentButtonProps) -> Html {
+    let lang = use_lang();
+    let Some(p) = use_context::<Presenting>() else {
+        return Html::default();
+    };
+    let onclick = {
+        let toggle = p.toggle.clone();
+        Callback::from(move |_: MouseEvent| toggle.emit(()))
+    };
+    let label = tr(
+        lang,
+        if p.on {
+            Key::PresentLeave
+        } else {
+            Key::PresentEnter
+        },
+    );
+    html! {
+        <button type="button" class={classes!("present-toggle", p.on.then_some("on"))} data-testid={props.testid.clone()}
+                aria-pressed={if p.on { "true" } else { "false" }} aria-keyshortcuts="p" title={tr(lang, Key::PresentKey)} {onclick}>
+            { label }
+        </button>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PresentButtonProps {
+    pub testid: AttrValue,
+}
+
+/// Holds presentation mode: marks `<html data-present>` (the stylesheets do the rest) and listens
+/// for P and Escape.
+#[component]
+fn PresentProvider(props: &DeferredChildren) -> Html {
+    let on = use_state(|| false);
+    let latest = use_mut_ref(|| false);
+    *latest.borrow_mut() = *on;
+    let toggle = {
+        let on = on.clone();
+        let latest = latest.clone();
+        use_callback((), move |_: (), _| on.set(!*latest.borrow()))
+    };
+    use_effect_with(*on, |&on| {
+        if let Some(root) = gloo::utils::document().document_element() {
+            let _ = if on {
+                root.set_attribute("data-present", "")
+            } else {
+                root.remove_attribute("data-present")
+            };
+        }
+    });
+    {
+        let on = on.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                gloo::events::EventListener::new(&w, "keydown", move |e| {
+                    use wasm_bindgen::JsCast;
+                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                        return;
+                    };
+                    if e.ctrl_key() || e.meta_key() || e.alt_key() || typing_in_field(e) {
+                        return;
+                    }
+                    match e.key().as_str() {
+                        "p" | "P" => on.set(!*latest.borrow()),
+                        "Escape" if *latest.borrow() => on.set(false),
+                        _ => {}
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    let ctx = Presenting { on: *on, toggle };
+    html! {
+        <ContextProvider<Presenting> context={ctx}>
+            { props.children.clone() }
+        </ContextProvider<Presenting>>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct DeferredChildren {
+    pub children: Html,
+}
+
 #[component]
 fn Page() -> Html {
     let lang = use_lang();
@@ -99,7 +207,9 @@ fn Page() -> Html {
 pub fn Root() -> Html {
     html! {
         <LangProvider>
-            <Page />
+            <PresentProvider>
+                <Page />
+            </PresentProvider>
         </LangProvider>
     }
 }

@@ -27,7 +27,7 @@ mod guide {
     use super::{compare, layers, map, ring, tree, why};
     use crate::ui::claims_panel::ClaimsPanel;
     use crate::ui::i18n::{tr, use_lang, Key, LangSwitch};
-    use crate::ui::root::Deferred;
+    use crate::ui::root::{Deferred, PresentButton};
     use yew::prelude::*;
 
     /// The sections in chapter order: (anchor, title).
@@ -57,6 +57,7 @@ mod guide {
                     </ol>
                     <div class="ch-topbar-actions">
                         <LangSwitch />
+                        <PresentButton testid="present-toggle" />
                         <a class="ch-open-lab" href="#lab" data-testid="open-lab">{ tr(lang, Key::OpenLab) }{ " ↓" }</a>
                     </div>
                 </nav>
