@@ -28,6 +28,7 @@ const importFile = (page, text, name = 'scenario.json') =>
 test('exports: scenario JSON, Chrome trace and results CSV parse', async () => {
   const { page, problems } = session;
   await page.getByTestId('preset-racks-800-200').click();
+  await page.getByTestId('compare-toggle').uncheck();
   const scenario = await download(page, 'export-json');
   assert.match(scenario.name, /\.json$/);
   const s = JSON.parse(scenario.text);
