@@ -39,7 +39,7 @@ fn now_ms() -> f64 {
 /// `replaceState` beyond about 100 calls in 10 s).
 const ADDRESS_EVERY_MS: f64 = 400.0;
 
-/// Writes the lab's part of the address (its keys only; the guided figures keep theirs).
+/// Writes the lab's part of the address: every key but the guided figures' (they keep theirs).
 fn write_lab_query(query: &str) {
     let updates: Vec<(&str, String)> = query
         .trim_start_matches('?')
@@ -47,7 +47,7 @@ fn write_lab_query(query: &str) {
         .filter_map(|p| p.split_once('='))
         .map(|(k, v)| (k, v.to_string()))
         .collect();
-    query::web::write(&query::LAB_KEYS, &updates);
+    query::web::write_all_but(&query::CHAPTER_KEYS, &updates);
 }
 
 /// Keeps the address current: at once while paused, at most every [`ADDRESS_EVERY_MS`] while

@@ -60,6 +60,16 @@ pub fn merge(query: &str, owned: &[&str], updates: &[(&str, String)]) -> String 
     }
 }
 
+/// `query` keeping only the keys in `keep`, then `updates` appended: what the lab writes (it owns
+/// every key but the guided figures', so a stray or hostile key does not outlive the lab's answer).
+pub fn replace_all_but(query: &str, keep: &[&str], updates: &[(&str, String)]) -> String {
+    let others: Vec<&str> = pairs(query)
+        .map(|(k, _)| k)
+        .filter(|k| !keep.contains(k))
+        .collect();
+    merge(query, &others, updates)
+}
+
 /// In the browser: the current query and writing one (no history entry, the hash kept).
 #[cfg(target_arch = "wasm32")]
 pub mod web {
@@ -72,11 +82,19 @@ pub mod web {
 
     /// Replaces the keys in `owned` with `updates` in the address, keeping every other key.
     pub fn write(owned: &[&str], updates: &[(&str, String)]) {
+        set(&super::merge(&current(), owned, updates));
+    }
+
+    /// Keeps only the keys in `keep` and adds `updates` (see [`super::replace_all_but`]).
+    pub fn write_all_but(keep: &[&str], updates: &[(&str, String)]) {
+        set(&super::replace_all_but(&current(), keep, updates));
+    }
+
+    fn set(query: &str) {
         let Some(window) = web_sys::window() else {
             return;
         };
         let now = current();
-        let query = super::merge(&now, owned, updates);
         if query == now {
             return;
         }
@@ -109,6 +127,16 @@ mod tests {
         assert_eq!(q, "?tree=binary.8&alg=tree-flat");
         assert_eq!(get(&q, "tree"), Some("binary.8"));
         assert_eq!(get(&q, "step"), None);
+    }
+
+    #[test]
+    fn the_lab_drops_stray_keys_but_keeps_the_figures() {
+        let q = replace_all_but(
+            "?garbage&ring=4.2&alg=x",
+            &CHAPTER_KEYS,
+            &[("alg", "ring".into())],
+        );
+        assert_eq!(q, "?ring=4.2&alg=ring");
     }
 
     #[test]
