@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { serve, open, shot, setRangeTo, CHROMIUM_ARGS } from './harness.mjs';
+import { serve, open, shot, setRangeTo, allMounted, CHROMIUM_ARGS } from './harness.mjs';
 
 let server;
 before(async () => { server = await serve(); });
@@ -21,6 +21,7 @@ async function openIn(locale, { viewport = { width: 1280, height: 900 }, colorSc
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
   await page.goto(server.url);
   await page.getByTestId('chapter-guide').waitFor({ state: 'visible', timeout: 30000 });
+  await allMounted(page);
   return { browser, page, problems };
 }
 

@@ -82,6 +82,11 @@ export async function launch({ viewport = { width: 1440, height: 1000 }, colorSc
   return { browser, context, page, problems };
 }
 
+/** Waits until every section has mounted (the page defers them past the first frame). */
+export async function allMounted(page) {
+  await page.waitForFunction(() => !document.querySelector('[data-deferred=pending]'), null, { timeout: 60000 });
+}
+
 /**
  * Opens `url` and waits until every section has mounted (no deferred placeholder left) and the
  * lab's figure is visible. With `present`, switches presentation mode on with its key.
@@ -90,7 +95,7 @@ export async function openReady(url, { present = false, ...options } = {}) {
   const s = await launch(options);
   await s.page.goto(url);
   await s.page.getByTestId('cluster-figure').first().waitFor({ state: 'visible', timeout: 60000 });
-  await s.page.waitForFunction(() => !document.querySelector('[data-deferred=pending]'), null, { timeout: 60000 });
+  await allMounted(s.page);
   if (present) {
     await s.page.keyboard.press('p');
     await s.page.waitForFunction(() => document.documentElement.hasAttribute('data-present'));
@@ -160,6 +165,7 @@ export async function open(url, { viewport = { width: 1440, height: 1000 }, colo
   await page.goto(url);
   await page.getByTestId('cluster-figure').first().waitFor({ state: 'visible', timeout: 30000 });
   const loadMs = Date.now() - started;
+  await allMounted(page);
   return { browser, page, problems, loadMs };
 }
 
