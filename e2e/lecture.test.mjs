@@ -162,8 +162,10 @@ test('12.1 every preset shows its comparison and the winner its name promises; t
   try {
     for (const [name, p] of Object.entries(PROMISES)) {
       await page.getByTestId(`preset-${name}`).click();
-      await page.getByTestId('figure-b').getByTestId('time-result').waitFor();
-      assert.equal(await page.getByTestId('shape').textContent(), p.shape, name);
+      await page.waitForFunction(([shape, b]) =>
+        document.querySelector('[data-testid=shape]')?.textContent === shape &&
+        document.querySelector('[data-testid=figure-b] [data-testid=figure-algorithm]')?.dataset.algorithm === b &&
+        document.querySelector('[data-testid=figure-b] [data-testid=time-result]'), [p.shape, p.b]);
       assert.equal(await page.getByTestId('figure-a').getByTestId('figure-algorithm').getAttribute('data-algorithm'), p.a);
       assert.equal(await page.getByTestId('figure-b').getByTestId('figure-algorithm').getAttribute('data-algorithm'), p.b);
       const [ta, tb] = [await secs(page, 'figure-a'), await secs(page, 'figure-b')];
@@ -416,7 +418,7 @@ test('12.7 explanations follow the inputs and the small wording slips are gone',
     // Equal senders are one number; one chunk is singular; the timeline lists uplinks first.
     await page.getByTestId('preset-racks-800-200').click();
     await page.getByTestId('figure-b').getByTestId('time-result').waitFor();
-    assert.match(await page.getByTestId('figure-a').getByTestId('rank-traffic').textContent(), /^Every rank sent \S+ MB/);
+    assert.match(await page.getByTestId('figure-a').getByTestId('rank-traffic').textContent(), /^Every rank sent \S+ [kMG]?B/);
     const tiers = await page.getByTestId('figure-a').getByTestId('timeline-row').evaluateAll((rows) => rows.map((r) => r.dataset.tier));
     assert.equal(tiers[0], 'rack');
     assert.deepEqual(tiers, [...tiers].sort((a, b) => ['rack', 'node', 'gpu'].indexOf(a) - ['rack', 'node', 'gpu'].indexOf(b)));

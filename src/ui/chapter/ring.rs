@@ -13,8 +13,8 @@ const SIZE: f64 = 480.0;
 const CENTRE: f64 = SIZE / 2.0;
 const RADIUS: f64 = 170.0;
 const BOX_H: f64 = 48.0;
-/// Radius of a chunk's badge on its arrow (its number is 15 px in the figure's units).
-const BADGE_R: f64 = 12.0;
+/// Radius of a chunk's badge on its arrow (its number is 17 px in the figure's units).
+const BADGE_R: f64 = 13.0;
 
 /// The width of one chunk's cell: wide for a small ring, narrower as N grows.
 fn cell_width(n: usize) -> f64 {
@@ -99,8 +99,8 @@ fn ring_svg(frame: &RingFrame, n: usize, label: &str) -> Html {
             <g class="ch-arrow">
                 <path d={format!("M {x1:.1} {y1:.1} A {inner:.1} {inner:.1} 0 0 1 {x2:.1} {y2:.1}")}
                       stroke={cell_colour(a.chunk, n, n as u32)} marker-end="url(#ch-arrowhead)" />
-                <circle class="ch-badge" cx={format!("{lx:.1}")} cy={format!("{ly:.1}")} r={BADGE_R.to_string()} fill={cell_colour(a.chunk, n, n as u32)} />
-                <text class="ch-arrow-label" x={format!("{lx:.1}")} y={format!("{:.1}", ly + 5.0)}>{ a.chunk }</text>
+                <circle class="ch-chunk-badge" cx={format!("{lx:.1}")} cy={format!("{ly:.1}")} r={BADGE_R.to_string()} fill={cell_colour(a.chunk, n, n as u32)} />
+                <text class="ch-arrow-label" x={format!("{lx:.1}")} y={format!("{:.1}", ly + 6.0)}>{ a.chunk }</text>
             </g>
         }
     };
