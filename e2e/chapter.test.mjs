@@ -157,7 +157,7 @@ const KEEP = new Set(`allreduce-lab AllReduce Ring Tree Scatter-Reduce AllGather
 RoCE NCCL nccl-tests Lustre GPFS Slurm Kubernetes NVLink PCIe Gen4 Ethernet BERT-large ResNet DGX A100 fp32 S N IO
 B KB MB GB TB Gbps Tbps GB/s TB/s MB/s s ms µs ns log₂N
 allreduce-lab algbw busbw Rabenseifner NVSwitch NVIDIA H100 InfiniBand HDR NDR SXM GbE x16 GPT XL JPEG torchvision
-Transformer He Devlin Radford T M K KiB MiB GiB Mbps kB KB/s JSON CSV Perfetto chrome tracing`.split(/\s+/));
+Transformer He Devlin Radford T M K KiB MiB GiB Mbps kB KB/s JSON CSV SVG PNG Perfetto chrome tracing`.split(/\s+/));
 
 /** Visible text anywhere on the page (guide, lab, scaling) in the wrong language for `lang`
  * (ignoring quotes and code marked with their own `lang`). */
