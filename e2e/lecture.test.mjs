@@ -323,14 +323,14 @@ test('12.3 everything works from the keyboard alone', async () => {
     await tabTo(page, 'present-toggle');
     await page.keyboard.press('Enter');
     assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), false);
-    // The ring figure: its next button with Enter, its slider with arrow keys.
-    await tabTo(page, 'ring-next');
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Enter');
-    assert.equal(await page.getByTestId('ring-step').getAttribute('aria-valuetext'), '2 / 6');
-    await tabTo(page, 'ring-gpus', 20);
+    // The ring figure: its slider with arrow keys, its next button with Enter.
+    await tabTo(page, 'ring-gpus');
     await page.keyboard.press('ArrowRight');
     assert.match(await page.getByTestId('ring-gpus').getAttribute('aria-valuetext'), /5/);
+    await tabTo(page, 'ring-next', 10);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.getByTestId('ring-step').getAttribute('aria-valuetext'), '2 / 8');
     // A lab preset, the algorithm menu, the GPU slider, then the transport keys.
     await tabTo(page, 'preset-inverted-400-800', 400);
     await page.keyboard.press('Enter');
@@ -342,13 +342,15 @@ test('12.3 everything works from the keyboard alone', async () => {
     await tabTo(page, 'gpu-count', 30);
     await page.keyboard.press('ArrowLeft');
     assert.equal(await page.getByTestId('gpu-count').getAttribute('aria-valuetext'), '24');
-    await page.evaluate(() => document.activeElement?.blur());
-    await page.evaluate(() => document.getElementById('lab').scrollIntoView());
+    // The time: back to the start with the scrub slider's Home key, then the transport keys.
+    await tabTo(page, 'scrub', 60);
+    await page.keyboard.press('Home');
     const t0 = Number(await page.getByTestId('clock').getAttribute('data-secs'));
-    if (await page.getByTestId('pause').count()) await page.keyboard.press(' ');
+    assert.equal(t0, 0);
+    await page.evaluate(() => document.activeElement?.blur());
     await page.keyboard.press('ArrowRight');
     const t1 = Number(await page.getByTestId('clock').getAttribute('data-secs'));
-    assert.ok(t1 > 0 && t1 !== t0, `a step by key: ${t0} → ${t1}`);
+    assert.ok(t1 > 0, `a step by key: ${t0} → ${t1}`);
     await page.keyboard.press(' ');
     assert.equal(await page.getByTestId('pause').count(), 1, 'space plays');
     await page.keyboard.press(' ');
