@@ -76,8 +76,7 @@ export function slide_svg(selector, captions, width, height) {
     copy.removeAttribute('style');
     out.appendChild(copy);
   });
-  return '<?xml version="1.0" encoding="UTF-8"?>
-' + new XMLSerializer().serializeToString(out);
+  return '<?xml version="1.0" encoding="UTF-8"?>' + String.fromCharCode(10) + new XMLSerializer().serializeToString(out);
 }
 export async function svg_to_png(svg, width, height) {
   const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
