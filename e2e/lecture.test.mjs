@@ -215,7 +215,7 @@ test('14.7 the address stays current while a run plays and after a preset click 
     await page.waitForFunction(() => {
       const q = new URLSearchParams(location.search);
       return q.get('gpus') === '32' && q.get('cmp') === 'tree-binomial' && q.get('seg') === '32';
-    }, null, { timeout: 3000 });
+    }, null, { timeout: 10000 }).catch(async (e) => { throw new Error(`${e.message}: ${await page.evaluate(() => location.search)}`); });
     assert.equal(await page.getByTestId('pause').count(), 1, 'the preset did not stop playback');
     // A reload brings back what is on screen.
     await page.getByTestId('pause').click();
@@ -293,7 +293,7 @@ test('12.3 presentation mode at 1920×1080: full width, every label of the lab a
       const small = sizes.filter((s) => s.size < 14);
       assert.deepEqual(small.slice(0, 10), [], `${small.length} labels under 14 px`);
       // The controls collapse to a strip.
-      const strip = await page.locator('aside.controls').boundingBox();
+      const strip = await page.locator('.layout > aside.controls').boundingBox();
       assert.ok(strip.height < 260, `controls strip ${strip.height} px high`);
       assert.equal(await page.getByTestId('bandwidth-gpu').isVisible(), false);
       await page.locator('#lab').scrollIntoViewIfNeeded();
@@ -466,6 +466,8 @@ test('12.9 "as in the chapter" is a reset beside each bandwidth, not a slider po
   const { browser, page, problems } = await openReady(server.url);
   try {
     const nic = page.getByTestId('claims-nic');
+    const verdicts = () => page.locator('[data-testid^=claim-][data-verdict]').evaluateAll((rows) => rows.map((r) => [r.dataset.testid, r.dataset.verdict, r.dataset.changed]));
+    const initial = await verdicts();
     assert.match(await nic.getAttribute('aria-valuetext'), /as in the chapter/);
     assert.ok(!(await nic.getAttribute('data-values')).split(',').includes('0'));
     assert.equal(await page.getByTestId('claims-nic-chapter').isDisabled(), true);
@@ -475,8 +477,6 @@ test('12.9 "as in the chapter" is a reset beside each bandwidth, not a slider po
     assert.match(await nic.getAttribute('aria-valuetext'), /200 Gbps/);
     assert.equal(await page.getByTestId('claims-nic-chapter').isDisabled(), false);
     // A change that turns verdicts marks those rows, and only those.
-    const verdicts = () => page.locator('[data-testid^=claim-][data-verdict]').evaluateAll((rows) => rows.map((r) => [r.dataset.testid, r.dataset.verdict, r.dataset.changed]));
-    const initial = await verdicts();
     await setRangeTo(page, 'claims-nic', 25);
     const before = await verdicts();
     await setRangeTo(page, 'claims-nic', 3200);
