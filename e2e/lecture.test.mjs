@@ -297,11 +297,11 @@ test('12.3 presentation mode at 1920×1080: full width, every label of the lab a
       assert.ok(strip.height < 260, `controls strip ${strip.height} px high`);
       assert.equal(await page.getByTestId('bandwidth-gpu').isVisible(), false);
       await page.locator('#lab').scrollIntoViewIfNeeded();
-      await page.evaluate(() => document.getElementById('lab').scrollIntoView());
+      await page.evaluate(() => document.getElementById('lab').scrollIntoView({ behavior: 'instant' }));
       await page.waitForTimeout(300);
       const file = path.join(DOCS, `present-lab-${lang}.png`);
       await page.screenshot({ path: file });
-      await page.evaluate(() => document.getElementById('ring').scrollIntoView());
+      await page.evaluate(() => document.getElementById('ring').scrollIntoView({ behavior: 'instant' }));
       await page.getByTestId('ring-next').click();
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(DOCS, `present-ring-${lang}.png`) });
