@@ -70,8 +70,8 @@ test('changing the GPU count and a bandwidth gives the time the CLI prints for t
   await resetToPreset(page, 'racks-800-200');
   await expectCliAgrees(page);
   const before = await timeSecs(page);
-  await setRangeTo(page, 'gpu-count', 32);
-  assert.equal(await page.getByTestId('shape').textContent(), '4 racks × 2 nodes × 4 GPUs');
+  await setRangeTo(page, 'gpu-count', 64);
+  assert.equal(await page.getByTestId('shape').textContent(), '4 racks × 2 nodes × 8 GPUs');
   await expectCliAgrees(page);
   const label = await setRangeTo(page, 'bandwidth-rack', 100000);
   assert.match(label, /12\.5 GB\/s/);

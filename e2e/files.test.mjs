@@ -44,7 +44,7 @@ test('exports: scenario JSON, Chrome trace and results CSV parse', async () => {
 
   const csv = await download(page, 'export-csv');
   const lines = csv.text.trim().split('\n');
-  assert.match(lines[0], /^kind,id,/);
+  assert.match(lines[0], /^run,kind,id,/); // one run: the same columns as a comparison
   assert.ok(lines.length > 5);
   const width = lines[0].split(',').length;
   assert.ok(lines.every((l) => l.split(',').length === width), 'every row has the header\'s columns');
