@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { serve, open, shot, setRangeTo, CHROMIUM_ARGS } from './harness.mjs';
+import { serve, open, shot, setRangeTo, allMounted, CHROMIUM_ARGS } from './harness.mjs';
 
 let server;
 before(async () => { server = await serve(); });
@@ -21,6 +21,7 @@ async function openIn(locale, { viewport = { width: 1280, height: 900 }, colorSc
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
   await page.goto(server.url);
   await page.getByTestId('chapter-guide').waitFor({ state: 'visible', timeout: 30000 });
+  await allMounted(page);
   return { browser, page, problems };
 }
 
@@ -156,7 +157,7 @@ const KEEP = new Set(`allreduce-lab AllReduce Ring Tree Scatter-Reduce AllGather
 RoCE NCCL nccl-tests Lustre GPFS Slurm Kubernetes NVLink PCIe Gen4 Ethernet BERT-large ResNet DGX A100 fp32 S N IO
 B KB MB GB TB Gbps Tbps GB/s TB/s MB/s s ms µs ns log₂N
 allreduce-lab algbw busbw Rabenseifner NVSwitch NVIDIA H100 InfiniBand HDR NDR SXM GbE x16 GPT XL JPEG torchvision
-Transformer He Devlin Radford T M K KiB MiB GiB Mbps kB KB/s JSON CSV Perfetto chrome tracing SuperPOD PXN
+Transformer He Devlin Radford T M K KiB MiB GiB Mbps kB KB/s JSON CSV SVG PNG Perfetto chrome tracing SuperPOD PXN
 LL LL128 Simple NVLS SHARP Hopper all reduce perf calibrate dgx-a100 dgx-h100 dgx-h200 dgx-b200 pcie-gen4 pcie-gen5`.split(/\s+/));
 
 /** Visible text anywhere on the page (guide, lab, scaling) in the wrong language for `lang`

@@ -57,22 +57,16 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Launches Debian's Chromium and opens a page that records console errors and foreign requests. */
-export async function open(url, { viewport = { width: 1440, height: 1000 }, colorScheme = 'light' } = {}) {
+/**
+ * Launches Debian's Chromium with a page that records console errors and foreign requests, without
+ * navigating. Options: viewport, colorScheme, locale, javaScriptEnabled.
+ */
+export async function launch({ viewport = { width: 1440, height: 1000 }, colorScheme = 'light', locale, javaScriptEnabled = true } = {}) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
   });
-  const context = await browser.newContext({ viewport, colorScheme });
-  // Records when the first figure is in the DOM (ms since navigation start) as window.__figureMs.
-  await context.addInitScript(() => {
-    new MutationObserver((_, observer) => {
-      if (document.querySelector('[data-testid=cluster-figure]')) {
-        window.__figureMs = performance.now();
-        observer.disconnect();
-      }
-    }).observe(document, { subtree: true, childList: true });
-  });
+  const context = await browser.newContext({ viewport, colorScheme, locale, javaScriptEnabled, acceptDownloads: true });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (msg) => {
@@ -85,10 +79,93 @@ export async function open(url, { viewport = { width: 1440, height: 1000 }, colo
       problems.push(`foreign request: ${req.url()}`);
     }
   });
+  return { browser, context, page, problems };
+}
+
+/** Waits until every section has mounted (the page defers them past the first frame). */
+export async function allMounted(page) {
+  await page.waitForFunction(() => !document.querySelector('[data-deferred=pending]'), null, { timeout: 60000 });
+}
+
+/**
+ * Opens `url` and waits until every section has mounted (no deferred placeholder left) and the
+ * lab's figure is visible. With `present`, switches presentation mode on with its key.
+ */
+export async function openReady(url, { present = false, ...options } = {}) {
+  const s = await launch(options);
+  await s.page.goto(url);
+  await s.page.getByTestId('cluster-figure').first().waitFor({ state: 'visible', timeout: 60000 });
+  await allMounted(s.page);
+  if (present) {
+    await s.page.keyboard.press('p');
+    await s.page.waitForFunction(() => document.documentElement.hasAttribute('data-present'));
+  }
+  return s;
+}
+
+/** Clicks the button `testid` and returns the download: its name, bytes and text. */
+export async function download(page, testid) {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
+  const bytes = fs.readFileSync(await file.path());
+  return { name: file.suggestedFilename(), bytes, text: bytes.toString('utf8') };
+}
+
+/** Presses Tab until the element with `testid` has the focus (at most `max` presses). */
+export async function tabTo(page, testid, max = 200) {
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate((id) => document.activeElement?.getAttribute('data-testid') === id, testid)) return i;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${testid}`);
+}
+
+/**
+ * The on-screen size (px) of every visible text under `selector`: SVG text as its font size times
+ * the SVG's scale on screen, HTML text as its computed font size. Returns [{ size, text, where }].
+ */
+export async function textSizes(page, selector) {
+  return page.evaluate((sel) => {
+    const out = [];
+    const visible = (el) => {
+      const r = el.getBoundingClientRect();
+      const cs = getComputedStyle(el);
+      return r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' && cs.display !== 'none' && Number(cs.opacity) > 0;
+    };
+    for (const root of document.querySelectorAll(sel)) {
+      if (!visible(root)) continue;
+      for (const t of root.querySelectorAll('text')) {
+        if (!t.textContent.trim() || !visible(t) || t.closest('defs, marker, title')) continue;
+        const m = t.getScreenCTM();
+        const scale = Math.hypot(m.a, m.b);
+        out.push({ size: parseFloat(getComputedStyle(t).fontSize) * scale, text: t.textContent.trim().slice(0, 30), where: 'svg' });
+      }
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!n.textContent.trim() || !el || el.closest('svg') || !visible(el)) continue;
+        out.push({ size: parseFloat(getComputedStyle(el).fontSize), text: n.textContent.trim().slice(0, 30), where: el.tagName.toLowerCase() });
+      }
+    }
+    return out;
+  }, selector);
+}
+/** Launches Debian's Chromium and opens a page that records console errors and foreign requests. */
+export async function open(url, { viewport = { width: 1440, height: 1000 }, colorScheme = 'light' } = {}) {
+  const { browser, context, page, problems } = await launch({ viewport, colorScheme });
+  // Records when the first figure is in the DOM (ms since navigation start) as window.__figureMs.
+  await context.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.querySelector('[data-testid=cluster-figure]')) {
+        window.__figureMs = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document, { subtree: true, childList: true });
+  });
   const started = Date.now();
   await page.goto(url);
   await page.getByTestId('cluster-figure').first().waitFor({ state: 'visible', timeout: 30000 });
   const loadMs = Date.now() - started;
+  await allMounted(page);
   return { browser, page, problems, loadMs };
 }
 
@@ -97,8 +174,17 @@ export async function shot(page, name) {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-/** Sets a range input to `value` as a person would (an input event). */
+/** Sets a range input to `value` as a person would: the thumb moves (input), then settles (change). */
 export async function setRange(page, testid, value) {
+  await page.getByTestId(testid).evaluate((el, v) => {
+    el.value = String(v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  }, value);
+}
+
+/** Moves a range input's thumb to `value` without letting go (input events only, no change). */
+export async function dragRange(page, testid, value) {
   await page.getByTestId(testid).evaluate((el, v) => {
     el.value = String(v);
     el.dispatchEvent(new Event('input', { bubbles: true }));

@@ -20,14 +20,28 @@ use std::fmt::Write;
 /// The trace as Chrome trace events: every rank is a track (thread) showing, for each transfer it
 /// sends, the time from its start to its arrival (and reduction); times in microseconds.
 pub fn chrome_trace(trace: &Trace, label: &str) -> String {
-    let mut events = Vec::with_capacity(trace.timings.len() + trace.topology.ranks() + 1);
+    chrome_traces(&[(trace, label)])
+}
+
+/// Several runs in one Chrome trace, one process each (in order, from pid 0), so that runs
+/// compared side by side open side by side in Perfetto.
+pub fn chrome_traces(runs: &[(&Trace, &str)]) -> String {
+    let mut events = Vec::new();
+    for (pid, (trace, label)) in runs.iter().enumerate() {
+        push_events(&mut events, pid, trace, label);
+    }
+    json!({ "traceEvents": events, "displayTimeUnit": "ns" }).to_string()
+}
+
+fn push_events(events: &mut Vec<serde_json::Value>, pid: usize, trace: &Trace, label: &str) {
+    events.reserve(trace.timings.len() + trace.topology.ranks() + 1);
     events.push(json!({
-        "name": "process_name", "ph": "M", "pid": 0,
+        "name": "process_name", "ph": "M", "pid": pid,
         "args": { "name": format!("allreduce-lab: {label} on {} ranks", trace.topology.ranks()) }
     }));
     for r in 0..trace.topology.ranks() {
         events.push(json!({
-            "name": "thread_name", "ph": "M", "pid": 0, "tid": r,
+            "name": "thread_name", "ph": "M", "pid": pid, "tid": r,
             "args": { "name": format!("rank {r} (sends)") }
         }));
     }
@@ -47,7 +61,7 @@ pub fn chrome_trace(trace: &Trace, label: &str) -> String {
             "name": format!("{} → {} {chunks}", t.src, t.dst),
             "cat": t.phase.name(),
             "ph": "X",
-            "pid": 0,
+            "pid": pid,
             "tid": t.src,
             "ts": tm.start_secs * 1e6,
             "dur": (tm.done_secs - tm.start_secs) * 1e6,
@@ -61,10 +75,11 @@ pub fn chrome_trace(trace: &Trace, label: &str) -> String {
             }
         }));
     }
-    json!({ "traceEvents": events, "displayTimeUnit": "ns" }).to_string()
 }
 
-/// One row per transfer, times in seconds.
+/// One row per transfer, times in seconds. Numbers are plain decimals (`0.000025445`, never
+/// `2.5445e-5`): Rust's `Display` for `f64` is the shortest text that reads back to the same
+/// value and never uses an exponent, so spreadsheets and slides show what the run computed.
 pub fn transfers_csv(trace: &Trace) -> String {
     let mut out = String::from(
         "transfer,src,dst,chunk_lo,chunk_hi,bytes,step,phase,op,start_s,first_byte_s,last_byte_s,done_s\n",
@@ -78,7 +93,7 @@ pub fn transfers_csv(trace: &Trace) -> String {
     {
         let _ = writeln!(
             out,
-            "{i},{},{},{},{},{},{},{},{},{:e},{:e},{:e},{:e}",
+            "{i},{},{},{},{},{},{},{},{},{},{},{},{}",
             t.src,
             t.dst,
             t.chunk_lo,
@@ -109,7 +124,7 @@ pub fn results_csv(trace: &Trace) -> String {
         ("verified", if trace.verified() { 1.0 } else { 0.0 }),
     ];
     for (name, v) in totals {
-        let _ = writeln!(out, "total,{name},,,,,,,{v:e}");
+        let _ = writeln!(out, "total,{name},,,,,,,{v}");
     }
     for (r, x) in trace.ranks.iter().enumerate() {
         let _ = writeln!(out, "rank,{r},,,{},{},,,", x.sent_bytes, x.received_bytes);
@@ -123,6 +138,23 @@ pub fn results_csv(trace: &Trace) -> String {
             trace.links[l].bytes,
             trace.busy_fraction(l)
         );
+    }
+    out
+}
+
+/// Several runs' results in one CSV: [`results_csv`]'s rows, each prefixed by its run's label.
+pub fn compared_results_csv(runs: &[(&Trace, &str)]) -> String {
+    let mut out = String::new();
+    for (i, (trace, label)) in runs.iter().enumerate() {
+        let csv = results_csv(trace);
+        let mut lines = csv.lines();
+        let header = lines.next().unwrap_or_default();
+        if i == 0 {
+            let _ = writeln!(out, "run,{header}");
+        }
+        for line in lines {
+            let _ = writeln!(out, "{label},{line}");
+        }
     }
     out
 }
@@ -188,5 +220,114 @@ mod tests {
             results.lines().filter(|l| l.starts_with("link,")).count(),
             6
         );
+    }
+
+    /// Every numeric field of both CSVs, as text.
+    fn numeric_fields(csv: &str) -> Vec<String> {
+        csv.lines()
+            .skip(1)
+            .flat_map(|l| l.split(',').map(str::to_string).collect::<Vec<_>>())
+            .filter(|f| f.starts_with(|c: char| c.is_ascii_digit() || c == '-'))
+            .collect()
+    }
+
+    #[test]
+    fn csv_numbers_are_plain_decimals_that_read_back_exactly() {
+        // 1 µs latency and 7 ranks: times like 2.544529262086514e-5 that `{:e}` wrote in
+        // scientific notation.
+        let t = simulate(
+            &Scenario {
+                topology: TopologySpec::Uniform {
+                    ranks: 7,
+                    bandwidth: Bandwidth::from_gbytes_per_sec(3.3),
+                    latency_secs: 1e-6,
+                },
+                algorithm: Algorithm::Ring,
+                size_bytes: 7777,
+                segments: 1,
+                gamma_secs_per_byte: 0.0,
+            },
+            false,
+        )
+        .unwrap()
+        .trace;
+        let transfers = transfers_csv(&t);
+        let results = results_csv(&t);
+        let fields: Vec<String> = numeric_fields(&transfers)
+            .into_iter()
+            .chain(numeric_fields(&results))
+            .collect();
+        assert!(fields.len() > 100);
+        for f in &fields {
+            assert!(
+                f.chars()
+                    .all(|c| c.is_ascii_digit() || c == '.' || c == '-'),
+                "not a plain decimal: {f}"
+            );
+        }
+        // The run's time reads back to the very f64 the trace holds.
+        let time = results
+            .lines()
+            .find_map(|l| l.strip_prefix("total,time_s,,,,,,,"))
+            .unwrap();
+        assert_eq!(time.parse::<f64>().unwrap(), t.time_secs);
+        assert!(time.starts_with("0.0000"), "{time}");
+        // And the last transfer's done time is the run's end.
+        let last = transfers
+            .lines()
+            .last()
+            .unwrap()
+            .rsplit(',')
+            .next()
+            .unwrap();
+        assert_eq!(
+            last.parse::<f64>().unwrap(),
+            t.timings.last().unwrap().done_secs
+        );
+    }
+
+    #[test]
+    fn compared_exports_hold_both_runs() {
+        let a = trace();
+        let b = simulate(
+            &Scenario {
+                algorithm: Algorithm::TreeBinary,
+                ..Scenario {
+                    topology: TopologySpec::Uniform {
+                        ranks: 3,
+                        bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
+                        latency_secs: 0.0,
+                    },
+                    algorithm: Algorithm::Ring,
+                    size_bytes: 3000,
+                    segments: 1,
+                    gamma_secs_per_byte: 0.0,
+                }
+            },
+            false,
+        )
+        .unwrap()
+        .trace;
+        let csv = compared_results_csv(&[(&a, "ring"), (&b, "tree-binary")]);
+        assert!(csv.starts_with("run,kind,id,"));
+        assert!(csv.contains("\nring,total,time_s,"));
+        assert!(csv.contains("\ntree-binary,total,time_s,"));
+        let rows = |label: &str| csv.lines().filter(|l| l.starts_with(label)).count();
+        assert_eq!(rows("ring,"), results_csv(&a).lines().count() - 1);
+        assert_eq!(rows("tree-binary,"), results_csv(&b).lines().count() - 1);
+        let v: serde_json::Value =
+            serde_json::from_str(&chrome_traces(&[(&a, "ring"), (&b, "tree-binary")])).unwrap();
+        let spans = |pid: u64| {
+            v["traceEvents"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|e| e["ph"] == "X" && e["pid"] == pid)
+                .count()
+        };
+        assert_eq!(spans(0), a.schedule.len());
+        assert_eq!(spans(1), b.schedule.len());
+        // One run alone is exactly the single-run export.
+        assert_eq!(chrome_traces(&[(&a, "ring")]), chrome_trace(&a, "ring"));
     }
 }

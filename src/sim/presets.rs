@@ -1,6 +1,8 @@
 //! Named scenarios from the seed's chapter: one NVLink box, two nodes on 400 Gbps, two racks whose
-//! uplinks are slower than their in-rack network (where trees shine), and the inverted case (where the
-//! ring wins again).
+//! uplinks are slower than their in-rack network (where a pipelined tree wins), and the inverted case
+//! (where the ring wins again). The two rack presets are the chapter's §1.3.2/§1.4 scenarios
+//! themselves (2 racks × 2 nodes × 8 GPUs, the BERT-large gradient), not look-alikes, and every
+//! preset says which algorithm it compares with which and which one its name promises wins.
 //!
 //! ```
 //! use allreduce_lab::sim::{presets::PRESETS, scenario::simulate};
@@ -11,9 +13,34 @@
 //! ```
 
 use super::algorithms::Algorithm;
+use super::chapter::{ChapterScenario, CHAPTER_SCENARIOS, TREE_FOR_COMPARISON};
 use super::scenario::Scenario;
 use super::topology::TopologySpec;
 use super::units::Bandwidth;
+
+/// The network of a preset: its own, or a chapter scenario's (the same topology and message).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Network {
+    Own {
+        racks: usize,
+        nodes_per_rack: usize,
+        gpus_per_node: usize,
+        intra_gbytes_per_sec: f64,
+        node_gbits_per_sec: f64,
+        rack_gbits_per_sec: f64,
+    },
+    Chapter(&'static ChapterScenario),
+}
+
+/// Two algorithms side by side and the one the preset's name promises is faster.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Promise {
+    pub a: Algorithm,
+    pub b: Algorithm,
+    /// Pipeline segments of the tree(s).
+    pub segments: usize,
+    pub winner: Algorithm,
+}
 
 /// A scenario with a name (used in URLs and test hooks) and a one-line description.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,12 +48,18 @@ pub struct Preset {
     pub name: &'static str,
     pub title: &'static str,
     pub description: &'static str,
-    racks: usize,
-    nodes_per_rack: usize,
-    gpus_per_node: usize,
-    intra_gbytes_per_sec: f64,
-    node_gbits_per_sec: f64,
-    rack_gbits_per_sec: f64,
+    network: Network,
+    pub promise: Promise,
+}
+
+/// The chapter's tree (pipelined binomial) against the ring; `winner` is the one that must win.
+const fn ring_vs_chapter_tree(winner: Algorithm) -> Promise {
+    Promise {
+        a: Algorithm::Ring,
+        b: TREE_FOR_COMPARISON.0,
+        segments: TREE_FOR_COMPARISON.1,
+        winner,
+    }
 }
 
 /// Every preset, in the order the app lists them.
@@ -34,51 +67,54 @@ pub const PRESETS: [Preset; 4] = [
     Preset {
         name: "nvlink-8",
         title: "8 GPUs on NVLink",
-        description: "One node: 8 GPUs behind an NVSwitch, 400 GB/s per direction each.",
-        racks: 1,
-        nodes_per_rack: 1,
-        gpus_per_node: 8,
-        intra_gbytes_per_sec: 400.0,
-        node_gbits_per_sec: 400.0,
-        rack_gbits_per_sec: 400.0,
+        description: "One node: 8 GPUs behind an NVSwitch, 400 GB/s per direction each. Inside a node the ring wins.",
+        network: Network::Own {
+            racks: 1,
+            nodes_per_rack: 1,
+            gpus_per_node: 8,
+            intra_gbytes_per_sec: 400.0,
+            node_gbits_per_sec: 400.0,
+            rack_gbits_per_sec: 400.0,
+        },
+        promise: ring_vs_chapter_tree(Algorithm::Ring),
     },
     Preset {
         name: "two-nodes-400g",
         title: "2 nodes on 400 Gbps",
         description:
-            "Two 8-GPU nodes joined by one 400 Gbps NIC each: the network is the short stave.",
-        racks: 1,
-        nodes_per_rack: 2,
-        gpus_per_node: 8,
-        intra_gbytes_per_sec: 400.0,
-        node_gbits_per_sec: 400.0,
-        rack_gbits_per_sec: 400.0,
+            "Two 8-GPU nodes joined by one 400 Gbps NIC each: the network is the short stave, and the hierarchical allreduce crosses it least.",
+        network: Network::Own {
+            racks: 1,
+            nodes_per_rack: 2,
+            gpus_per_node: 8,
+            intra_gbytes_per_sec: 400.0,
+            node_gbits_per_sec: 400.0,
+            rack_gbits_per_sec: 400.0,
+        },
+        promise: Promise {
+            a: Algorithm::Ring,
+            b: Algorithm::Hierarchical,
+            segments: 1,
+            winner: Algorithm::Hierarchical,
+        },
     },
     Preset {
         name: "racks-800-200",
         title: "2 racks: 800 Gbps inside, 200 across",
-        description: "Fast in-rack network, slow cross-rack uplinks: fewer crossings pay off.",
-        racks: 2,
-        nodes_per_rack: 2,
-        gpus_per_node: 4,
-        intra_gbytes_per_sec: 400.0,
-        node_gbits_per_sec: 800.0,
-        rack_gbits_per_sec: 200.0,
+        description: "The chapter's 2 racks × 2 nodes × 8 GPUs: fast in-rack network, slow cross-rack uplinks; a pipelined tree crosses less and wins.",
+        network: Network::Chapter(&CHAPTER_SCENARIOS[4]),
+        promise: ring_vs_chapter_tree(TREE_FOR_COMPARISON.0),
     },
     Preset {
         name: "inverted-400-800",
         title: "Inverted: 400 inside, 800 across",
-        description: "The seed's inverted case: in-rack 400 Gbps, cross-rack 800 Gbps.",
-        racks: 2,
-        nodes_per_rack: 2,
-        gpus_per_node: 4,
-        intra_gbytes_per_sec: 400.0,
-        node_gbits_per_sec: 400.0,
-        rack_gbits_per_sec: 800.0,
+        description: "The seed's inverted case on the same 2 racks × 2 nodes × 8 GPUs: in-rack 400 Gbps, cross-rack 800 Gbps; the ring wins.",
+        network: Network::Chapter(&CHAPTER_SCENARIOS[5]),
+        promise: ring_vs_chapter_tree(Algorithm::Ring),
     },
 ];
 
-/// Latencies every preset shares: NVLink hop, NIC hop, cross-rack hop.
+/// Latencies the presets of their own share with the chapter: NVLink hop, NIC hop, cross-rack hop.
 const INTRA_LAT_SECS: f64 = 1e-6;
 const NODE_LAT_SECS: f64 = 2e-6;
 const RACK_LAT_SECS: f64 = 5e-6;
@@ -88,24 +124,48 @@ const SIZE_BYTES: u64 = 100_000_000;
 impl Preset {
     /// The scenario, with the ring algorithm.
     pub fn scenario(&self) -> Scenario {
-        Scenario {
-            topology: TopologySpec::Cluster {
-                racks: self.racks,
-                nodes_per_rack: self.nodes_per_rack,
-                gpus_per_node: self.gpus_per_node,
-                intra_bw: Bandwidth::from_gbytes_per_sec(self.intra_gbytes_per_sec),
-                intra_lat_secs: INTRA_LAT_SECS,
-                node_bw: Bandwidth::from_gbits_per_sec(self.node_gbits_per_sec),
-                node_lat_secs: NODE_LAT_SECS,
-                rack_bw: Bandwidth::from_gbits_per_sec(self.rack_gbits_per_sec),
-                rack_lat_secs: RACK_LAT_SECS,
-                oversubscription: 1.0,
-                nics_per_node: 1,
+        self.scenario_with(Algorithm::Ring, 1)
+    }
+
+    /// The scenario with `algorithm` (pipelined into `segments` if it is a tree).
+    pub fn scenario_with(&self, algorithm: Algorithm, segments: usize) -> Scenario {
+        let segments = if algorithm.is_tree() { segments } else { 1 };
+        match self.network {
+            Network::Chapter(c) => c.allreduce(algorithm, segments),
+            Network::Own {
+                racks,
+                nodes_per_rack,
+                gpus_per_node,
+                intra_gbytes_per_sec,
+                node_gbits_per_sec,
+                rack_gbits_per_sec,
+            } => Scenario {
+                topology: TopologySpec::Cluster {
+                    racks,
+                    nodes_per_rack,
+                    gpus_per_node,
+                    intra_bw: Bandwidth::from_gbytes_per_sec(intra_gbytes_per_sec),
+                    intra_lat_secs: INTRA_LAT_SECS,
+                    node_bw: Bandwidth::from_gbits_per_sec(node_gbits_per_sec),
+                    node_lat_secs: NODE_LAT_SECS,
+                    rack_bw: Bandwidth::from_gbits_per_sec(rack_gbits_per_sec),
+                    rack_lat_secs: RACK_LAT_SECS,
+                    oversubscription: 1.0,
+                    nics_per_node: 1,
+                },
+                algorithm,
+                size_bytes: SIZE_BYTES,
+                segments,
+                gamma_secs_per_byte: 0.0,
             },
-            algorithm: Algorithm::Ring,
-            size_bytes: SIZE_BYTES,
-            segments: 1,
-            gamma_secs_per_byte: 0.0,
+        }
+    }
+
+    /// The chapter scenario this preset is, if any.
+    pub fn chapter(&self) -> Option<&'static ChapterScenario> {
+        match self.network {
+            Network::Chapter(c) => Some(c),
+            Network::Own { .. } => None,
         }
     }
 }
@@ -128,21 +188,52 @@ mod tests {
         assert_eq!(preset("nope"), None);
     }
 
+    fn time(p: &Preset, alg: Algorithm, segments: usize) -> f64 {
+        simulate(&p.scenario_with(alg, segments), false)
+            .unwrap()
+            .trace
+            .time_secs
+    }
+
     #[test]
-    fn slow_uplinks_favour_the_hierarchy_and_the_inverted_case_does_not_punish_the_ring() {
-        let time = |name: &str, alg: Algorithm| {
-            let mut s = preset(name).unwrap().scenario();
-            s.algorithm = alg;
-            simulate(&s, false).unwrap().trace.time_secs
-        };
-        // With 200 Gbps across racks, the ring's every step crosses the slow uplink.
-        assert!(
-            time("racks-800-200", Algorithm::Hierarchical) < time("racks-800-200", Algorithm::Ring)
-        );
+    fn every_presets_promised_winner_wins() {
+        for p in &PRESETS {
+            let Promise {
+                a,
+                b,
+                segments,
+                winner,
+            } = p.promise;
+            assert!(winner == a || winner == b, "{}", p.name);
+            let (ta, tb) = (time(p, a, segments), time(p, b, segments));
+            let (won, lost) = if winner == a { (ta, tb) } else { (tb, ta) };
+            assert!(
+                won < lost,
+                "{}: {winner} takes {won} s, the other {lost} s",
+                p.name
+            );
+        }
+    }
+
+    #[test]
+    fn the_rack_presets_are_the_chapters_scenarios_and_the_tree_needs_segments_there() {
+        let racks = preset("racks-800-200").unwrap();
+        let inverted = preset("inverted-400-800").unwrap();
+        for (p, id) in [
+            (racks, "racks-800-200-tree-wins"),
+            (inverted, "inverted-400-800-ring-wins"),
+        ] {
+            let c = p.chapter().unwrap();
+            assert_eq!(c.id, id);
+            assert_eq!(p.scenario(), c.allreduce(Algorithm::Ring, 1));
+            assert_eq!(c.gpus(), 32);
+        }
+        // Unpipelined, the chapter's tree loses even where uplinks are slow: it needs segments.
+        let tree = TREE_FOR_COMPARISON.0;
+        assert!(time(racks, tree, 1) > time(racks, Algorithm::Ring, 1));
+        assert!(time(racks, tree, TREE_FOR_COMPARISON.1) < time(racks, Algorithm::Ring, 1));
         // Faster uplinks can only help the ring.
-        assert!(
-            time("inverted-400-800", Algorithm::Ring) <= time("racks-800-200", Algorithm::Ring)
-        );
+        assert!(time(inverted, Algorithm::Ring, 1) <= time(racks, Algorithm::Ring, 1));
     }
 
     #[test]
@@ -154,6 +245,7 @@ mod tests {
         };
         assert_eq!(ranks("nvlink-8"), 8);
         assert_eq!(ranks("two-nodes-400g"), 16);
-        assert_eq!(ranks("racks-800-200"), 16);
+        assert_eq!(ranks("racks-800-200"), 32);
+        assert_eq!(ranks("inverted-400-800"), 32);
     }
 }

@@ -4,16 +4,18 @@
 use super::figure::{Buffers, Figure, LinkInfo, LinkTimeline};
 use super::files::Files;
 use super::hooks::{use_animation_frames, use_window_keys};
-use super::i18n::{tr, use_lang, Key};
+use super::i18n::{algorithm_label, tr, trf, use_lang, Key};
 use super::logic::{Controls, Edit};
 use super::panels::{ControlsPanel, Results, Transport};
+use super::query;
 use super::scaling::ScalingSection;
 use super::share;
-use super::simulation::{use_simulation, SimHandle};
+use super::simulation::{now_ms, use_simulation, SimHandle};
 use super::state::{Action, AppState, Side};
-use super::view::{SimView, Status};
+use super::view::{segments_note, SegmentsNote, SimView, Status};
 use crate::sim::algorithms::Algorithm;
 use crate::sim::replay::{next_step_end, previous_step_end};
+use crate::sim::units::format_secs;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -28,30 +30,46 @@ impl PartialEq for Shared {
     }
 }
 
-/// The page's query string (`?…`), or nothing.
-fn location_search() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .unwrap_or_default()
+/// The address is rewritten at most this often while a run plays (browsers throttle
+/// `replaceState` beyond about 100 calls in 10 s).
+const ADDRESS_EVERY_MS: f64 = 400.0;
+
+/// Writes the lab's part of the address: every key but the guided figures' (they keep theirs).
+fn write_lab_query(query: &str) {
+    let updates: Vec<(&str, String)> = query
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|p| p.split_once('='))
+        .map(|(k, v)| (k, v.to_string()))
+        .collect();
+    query::web::write_all_but(&query::CHAPTER_KEYS, &updates);
 }
 
-/// Replaces the address's query without a new history entry (or a reload).
-fn replace_query(query: &str) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let hash = window.location().hash().unwrap_or_default();
-    if window.location().search().ok().as_deref() == Some(query) {
-        return;
-    }
-    if let Ok(history) = window.history() {
-        // Failing to update the address only loses the shareable link, never the lab.
-        let _ = history.replace_state_with_url(
-            &wasm_bindgen::JsValue::NULL,
-            "",
-            Some(&format!("{query}{hash}")),
-        );
-    }
+/// Keeps the address current: at once while paused, at most every [`ADDRESS_EVERY_MS`] while
+/// playing, and always with the latest state (a pending write is replaced, never lost).
+#[hook]
+fn use_address(query: String, playing: bool) {
+    let pending = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
+    let last_ms = use_mut_ref(|| f64::NEG_INFINITY);
+    use_effect_with((query, playing), move |(query, playing)| {
+        let write = {
+            let (query, last_ms) = (query.clone(), last_ms.clone());
+            move || {
+                write_lab_query(&query);
+                *last_ms.borrow_mut() = now_ms();
+            }
+        };
+        let wait = ADDRESS_EVERY_MS - (now_ms() - *last_ms.borrow());
+        if !*playing || wait <= 0.0 {
+            pending.borrow_mut().take();
+            write();
+        } else {
+            *pending.borrow_mut() = Some(gloo::timers::callback::Timeout::new(
+                wait.ceil() as u32,
+                write,
+            ));
+        }
+    });
 }
 
 /// A large run's progress, with a button to stop it; or, once stopped, a button to run it.
@@ -119,7 +137,7 @@ fn step_target(a: &SimView, b: Option<&SimView>, t: f64, forward: bool) -> f64 {
 pub fn App() -> Html {
     let lang = use_lang();
     // A shared link, read once: its scenario (or the error that replaced it by the default).
-    let link = use_memo((), |_| share::decode(&location_search()));
+    let link = use_memo((), |_| share::decode(&query::web::current()));
     let state = {
         let link = link.clone();
         use_reducer(move || match &*link {
@@ -173,19 +191,17 @@ pub fn App() -> Html {
             }
         });
     }
-    // The address follows the lab (while paused, so not on every frame).
+    // The address follows the lab, also while a run plays (throttled).
     {
         let shared = share::Shared {
             controls: state.controls.clone(),
             compare: state.compare.then_some(state.algorithm_b),
             step: share::step_at(step_ends, t),
         };
-        let playing = state.playing;
-        use_effect_with((shared, playing, lang), move |(shared, playing, lang)| {
-            if !*playing {
-                replace_query(&format!("{}&lang={}", share::encode(shared), lang.code()));
-            }
-        });
+        use_address(
+            format!("{}&lang={}", share::encode(&shared), lang.code()),
+            state.playing,
+        );
     }
 
     let step = {
@@ -221,6 +237,10 @@ pub fn App() -> Html {
         let d = dispatcher.clone();
         use_callback((), move |e: Edit, _| d.dispatch(Action::Edit(e)))
     };
+    let on_preset = {
+        let d = dispatcher.clone();
+        use_callback((), move |i: usize, _| d.dispatch(Action::Preset(i)))
+    };
     let on_compare = {
         let d = dispatcher.clone();
         use_callback((), move |on: bool, _| d.dispatch(Action::Compare(on)))
@@ -250,6 +270,62 @@ pub fn App() -> Html {
         })
     };
 
+    // Whether a tree beside another run wins or loses because of its pipeline segments.
+    let note = {
+        let (a, b) = (sim_a.clone(), sim_b.clone());
+        use_memo(
+            (state.controls.clone(), state.compare, a, b),
+            |(controls, compare, a, b)| {
+                if !*compare {
+                    return None;
+                }
+                let (ta, tb) = (a.0.trace()?.time_secs, b.0.trace()?.time_secs);
+                let (alg_a, alg_b) = (a.0.requested, b.0.requested);
+                let side = if alg_b.is_tree() && !alg_a.is_tree() {
+                    (Side::B, alg_b, tb, alg_a, ta)
+                } else if alg_a.is_tree() && !alg_b.is_tree() {
+                    (Side::A, alg_a, ta, alg_b, tb)
+                } else {
+                    return None;
+                };
+                let (s, tree, t_tree, other, t_other) = side;
+                segments_note(controls, tree, t_tree, t_other).map(|n| (s, n, other, t_other))
+            },
+        )
+    };
+    let note_html = |side: Side| match *note {
+        Some((s, n, other, t_other)) if s == side => {
+            let other = algorithm_label(lang, other);
+            let text = match n {
+                SegmentsNote::WinsOnlyPipelined {
+                    segments,
+                    unpipelined_secs,
+                } => trf(
+                    lang,
+                    Key::SegmentsWinsOnlyPipelined,
+                    &[
+                        &segments.to_string(),
+                        &format_secs(unpipelined_secs),
+                        other,
+                        &format_secs(t_other),
+                    ],
+                ),
+                SegmentsNote::WouldWinWith { segments, secs } => trf(
+                    lang,
+                    Key::SegmentsWouldWin,
+                    &[
+                        &segments.to_string(),
+                        &format_secs(secs),
+                        other,
+                        &format_secs(t_other),
+                    ],
+                ),
+            };
+            html! { <p class="segments-note" data-testid="segments-note">{ text }</p> }
+        }
+        _ => Html::default(),
+    };
+
     let panel = |side: Side, handle: &SimHandle| {
         let sim = &handle.view;
         let testid = if side == Side::A {
@@ -261,6 +337,7 @@ pub fn App() -> Html {
         html! {
             <section class="run" data-testid={testid}>
                 { progress_bar(lang, handle) }
+                { note_html(side) }
                 <Figure sim={sim.clone()} t_secs={t} side={side} hover={hover} on_hover={on_hover.clone()} />
                 <LinkInfo sim={sim.clone()} t_secs={t} line={hover} />
                 <Results sim={sim.clone()} />
@@ -273,7 +350,10 @@ pub fn App() -> Html {
     html! {
         <div class="app">
             <header class="masthead">
-                <h1>{ "allreduce-lab" }</h1>
+                <div class="masthead-row">
+                    <h1>{ "allreduce-lab" }</h1>
+                    <super::root::PresentButton testid="present-toggle-lab" />
+                </div>
                 <p class="tagline">{ tr(lang, Key::LabTagline) }</p>
             </header>
             if let Err(e) = &*link {
@@ -287,6 +367,7 @@ pub fn App() -> Html {
                     compare={state.compare}
                     algorithm_b={state.algorithm_b}
                     on_edit={on_edit}
+                    on_preset={on_preset}
                     on_compare={on_compare}
                     on_algorithm_b={on_algorithm_b}
                     cli_a={sim_a.0.cli.clone()}
@@ -294,6 +375,7 @@ pub fn App() -> Html {
                 />
                 <main class="stage">
                     <Transport
+                        runnable={sim_a.0.trace().is_some() || b.is_some_and(|b| b.trace().is_some())}
                         t_secs={t}
                         end_secs={end}
                         playing={state.playing}
@@ -308,7 +390,7 @@ pub fn App() -> Html {
                         { panel(Side::A, &handle_a) }
                         if state.compare { { panel(Side::B, &handle_b) } }
                     </div>
-                    <Files controls={state.controls.clone()} sim={sim_a.clone()} on_import={on_controls} />
+                    <Files controls={state.controls.clone()} sim={sim_a.clone()} sim_b={state.compare.then(|| sim_b.clone())} on_import={on_controls} />
                 </main>
             </div>
             <ScalingSection />

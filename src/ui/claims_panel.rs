@@ -4,9 +4,9 @@
 //! condition it reads changes.
 
 use super::chapter::model::{
-    claim_sizes, relevant, value_kind, ValueKind, CLAIM_GBITS, CLAIM_GPUS,
+    claim_sizes, relevant, value_kind, ValueKind, CLAIM_GBITS, CLAIM_GBITS_AT_REST, CLAIM_GPUS,
 };
-use super::chapter::widgets::Ladder;
+use super::chapter::widgets::{use_link_state, use_link_writer, Ladder};
 use super::i18n::{gpus, number, percent, times, tr, trf, use_lang, Key, Lang};
 use crate::sim::claims::{check, Conditions, Verdict, CLAIMS};
 use crate::sim::units::{format_bandwidth_bits, format_bytes, Bandwidth};
@@ -81,14 +81,28 @@ fn ClaimRow(props: &RowProps) -> Html {
         Err(e) => (None, html! { { "—" } }, trf(lang, Key::ClaimError, &[&e.0])),
     };
     let verdict_id = verdict.map_or("error", |v| v.0);
+    // Whether the last change of this claim's conditions changed its verdict (highlighted until
+    // its conditions change again).
+    let seen = use_mut_ref(|| (props.conditions, verdict_id, false));
+    let changed = {
+        let mut seen = seen.borrow_mut();
+        if seen.0 != props.conditions {
+            *seen = (props.conditions, verdict_id, seen.1 != verdict_id);
+        }
+        seen.2
+    };
     html! {
-        <tr class="ch-claim" data-testid={format!("claim-{}", claim.id)} data-verdict={verdict_id}>
+        <tr class={classes!("ch-claim", changed.then_some("ch-verdict-changed"))} data-testid={format!("claim-{}", claim.id)}
+            data-verdict={verdict_id} data-changed={if changed { "true" } else { "false" }}>
             <td class="ch-claim-section" data-label={tr(lang, Key::ColSection)}>{ format!("§{}", claim.section) }</td>
             <td class="ch-claim-text" data-label={tr(lang, Key::ColClaim)}>{ quote }</td>
             <td class="ch-claim-value" data-label={tr(lang, Key::ColValue)}>{ value }</td>
             <td class="ch-claim-verdict" data-label={tr(lang, Key::ColVerdict)}>
                 if let Some((id, text)) = verdict {
-                    <span class={classes!("ch-verdict", id)} data-testid="claim-verdict">{ text }</span>
+                    <span class={classes!("ch-verdict", id)} data-testid="claim-verdict">
+                        { text }
+                        if changed { <span class="ch-changed-badge">{ tr(lang, Key::VerdictChanged) }</span> }
+                    </span>
                 }
             </td>
             <td class="ch-claim-why" data-label={tr(lang, Key::ColWhy)}>{ why }</td>
@@ -96,31 +110,68 @@ fn ClaimRow(props: &RowProps) -> Html {
     }
 }
 
-fn gbits_text(lang: Lang, g: u64) -> String {
-    if g == 0 {
-        tr(lang, Key::AsInChapter).to_string()
-    } else {
-        format_bandwidth_bits(Bandwidth::from_gbits_per_sec(g as f64))
+fn gbits_text(lang: Lang, g: Option<u64>) -> String {
+    match g {
+        None => tr(lang, Key::AsInChapter).to_string(),
+        Some(g) => format_bandwidth_bits(Bandwidth::from_gbits_per_sec(g as f64)),
     }
 }
 
-fn as_option(g: u64) -> Option<f64> {
-    (g > 0).then_some(g as f64)
+/// A bandwidth condition: a slider over real values and, beside it, its own "as in the chapter"
+/// reset (pressed while the chapter's value applies).
+fn bandwidth_condition(
+    lang: Lang,
+    testid: &'static str,
+    label: Key,
+    value: &UseStateHandle<Option<u64>>,
+) -> Html {
+    let on_change = {
+        let value = value.clone();
+        Callback::from(move |v: u64| value.set(Some(v)))
+    };
+    let reset = {
+        let value = value.clone();
+        Callback::from(move |_: MouseEvent| value.set(None))
+    };
+    let chapter = value.is_none();
+    html! {
+        <div class={classes!("ch-condition", chapter.then_some("as-chapter"))}>
+            <Ladder testid={testid} label={tr(lang, label)} values={CLAIM_GBITS.to_vec()}
+                    value={value.unwrap_or(CLAIM_GBITS_AT_REST)} text={gbits_text(lang, **value)} on_change={on_change} />
+            <button type="button" class="ch-as-chapter" data-testid={format!("{testid}-chapter")}
+                    aria-pressed={if chapter { "true" } else { "false" }} disabled={chapter} onclick={reset}>
+                { "↺ " }{ tr(lang, Key::AsInChapter) }
+            </button>
+        </div>
+    }
+}
+
+/// `claims=GPUs.bytes.NIC.uplink` (0: as in the chapter).
+fn valid_link(v: &[u64]) -> bool {
+    let gbits = |g: u64| g == 0 || CLAIM_GBITS.contains(&g);
+    CLAIM_GPUS.contains(&v[0]) && claim_sizes().contains(&v[1]) && gbits(v[2]) && gbits(v[3])
 }
 
 #[component]
 pub fn ClaimsPanel() -> Html {
     let lang = use_lang();
     let d = Conditions::default();
-    let gpu_count = use_state(|| d.gpus as u64);
-    let size = use_state(|| d.size_bytes);
-    let node = use_state(|| 0u64);
-    let rack = use_state(|| 0u64);
+    let link = use_link_state("claims", 4, valid_link);
+    let at = |i: usize, default: u64| link.as_ref().map_or(default, |v| v[i]);
+    let gpu_count = use_state(|| at(0, d.gpus as u64));
+    let size = use_state(|| at(1, d.size_bytes));
+    let node = use_state(|| Some(at(2, 0)).filter(|&g| g > 0));
+    let rack = use_state(|| Some(at(3, 0)).filter(|&g| g > 0));
+    use_link_writer(
+        "claims",
+        vec![*gpu_count, *size, node.unwrap_or(0), rack.unwrap_or(0)],
+        vec![d.gpus as u64, d.size_bytes, 0, 0],
+    );
     let conditions = Conditions {
         gpus: *gpu_count as usize,
         size_bytes: *size,
-        node_gbits_per_sec: as_option(*node),
-        rack_gbits_per_sec: as_option(*rack),
+        node_gbits_per_sec: node.map(|g| g as f64),
+        rack_gbits_per_sec: rack.map(|g| g as f64),
         ..d
     };
     let setter = |s: &UseStateHandle<u64>| {
@@ -132,8 +183,8 @@ pub fn ClaimsPanel() -> Html {
         Callback::from(move |_| {
             g.set(d.gpus as u64);
             s.set(d.size_bytes);
-            n.set(0);
-            r.set(0);
+            n.set(None);
+            r.set(None);
         })
     };
     html! {
@@ -146,12 +197,11 @@ pub fn ClaimsPanel() -> Html {
                         value={*gpu_count} text={gpus(lang, *gpu_count as usize)} on_change={setter(&gpu_count)} />
                 <Ladder testid="claims-size" label={tr(lang, Key::MessageSize)} values={claim_sizes()}
                         value={*size} text={format_bytes(*size as f64)} on_change={setter(&size)} />
-                <Ladder testid="claims-nic" label={tr(lang, Key::NodeNic)} values={CLAIM_GBITS.to_vec()}
-                        value={*node} text={gbits_text(lang, *node)} on_change={setter(&node)} />
-                <Ladder testid="claims-uplink" label={tr(lang, Key::RackUplink)} values={CLAIM_GBITS.to_vec()}
-                        value={*rack} text={gbits_text(lang, *rack)} on_change={setter(&rack)} />
+                { bandwidth_condition(lang, "claims-nic", Key::NodeNic, &node) }
+                { bandwidth_condition(lang, "claims-uplink", Key::RackUplink, &rack) }
                 <button type="button" class="ch-reset" data-testid="claims-reset" onclick={reset}>{ tr(lang, Key::ResetConditions) }</button>
             </fieldset>
+            <p class="ch-note" aria-live="polite" data-testid="claims-changed">{ tr(lang, Key::VerdictChangedNote) }</p>
             <div class="ch-table-wrap">
                 <table class="ch-table ch-claims-table">
                     <thead><tr>

@@ -87,7 +87,19 @@ pub fn Figure(props: &FigureProps) -> Html {
             // Still running (its progress is shown above) or cancelled: nothing to draw yet.
             return html! { <div class="figure-wrap" data-testid="figure-pending">{ title }</div> };
         }
-        let msg = view.result.as_ref().err().cloned().unwrap_or_default();
+        let msg = match &view.refused {
+            Some((gpus, over)) => trf(
+                lang,
+                Key::RefusedRun,
+                &[
+                    algorithm_label(lang, view.requested),
+                    &gpus.to_string(),
+                    &over.cost.transfers.to_string(),
+                    &crate::sim::units::format_bytes(over.cost.peak_bytes_with_details as f64),
+                ],
+            ),
+            None => view.result.as_ref().err().cloned().unwrap_or_default(),
+        };
         return html! {
             <div class="figure-wrap">
                 { title }
@@ -469,7 +481,7 @@ pub fn Buffers(props: &BuffersProps) -> Html {
         .collect::<Html>();
     html! {
         <div class="buffers">
-            <h3>{ tr(lang, Key::Buffers) }<span class="muted">{ trf(lang, Key::BuffersNote, &[&n.to_string(), &chunks.to_string()]) }{ if per_bin > 1 { trf(lang, Key::BuffersPerCell, &[&per_bin.to_string()]) } else { String::new() } }</span></h3>
+            <h3>{ tr(lang, Key::Buffers) }<span class="muted">{ trf(lang, if chunks == 1 { Key::BuffersNoteOneChunk } else { Key::BuffersNote }, &[&n.to_string(), &chunks.to_string()]) }{ if per_bin > 1 { trf(lang, Key::BuffersPerCell, &[&per_bin.to_string()]) } else { String::new() } }</span></h3>
             <svg class="buffer-grid" viewBox={format!("0 0 {width:.0} {height:.0}")} style={format!("max-width:{:.0}px", width * 1.4)} data-complete={complete.to_string()}>
                 { rows }
             </svg>
@@ -549,7 +561,8 @@ const GANTT_ROW: f64 = 11.0;
 /// Columns of 2 units each: finer would only add bars that no one can tell apart.
 const GANTT_COLUMNS: usize = 320;
 
-/// The links worth a row: the slower tiers first (uplinks, then NICs), then the most bytes; in id order.
+/// The links worth a row, in the order drawn: cross-rack uplinks, then NICs, then GPU links, each
+/// tier busiest first.
 fn timeline_links(trace: &Trace) -> Vec<usize> {
     let tier_rank = |l: usize| match trace.topology.links()[l].tier {
         Tier::Rack => 0,
@@ -566,7 +579,6 @@ fn timeline_links(trace: &Trace) -> Vec<usize> {
             .then(a.cmp(&b))
     });
     used.truncate(MAX_ROWS);
-    used.sort_unstable();
     used
 }
 
@@ -684,7 +696,7 @@ fn GanttBars(props: &GanttBarsProps) -> Html {
             <path class={classes!("bar", tier_class(tier))} {d} style={format!("fill-opacity:{}", fixed(0.25 + 0.75 * load, 100))} />
         }).collect::<Html>();
         html! {
-            <g>
+            <g data-testid="timeline-row" data-tier={format!("{tier:?}").to_lowercase()}>
                 <text class="row-label" x={f(GANTT_LABEL - 6.0)} y={f(y + GANTT_ROW * 0.8)}>{ place_name(lang, &link_name(&trace.topology, l)) }</text>
                 { bars }
             </g>

@@ -356,6 +356,9 @@ strings! {
     Lede => "Why 8 GPUs are not 8× as fast as one, what a training cluster is made of, and how Ring and Tree AllReduce exchange gradients. Every figure below is a live simulation: change an input and the result follows at once.", "为什么 8 张卡不是单卡的 8 倍速度、训练集群由哪几层组成、环形和树形 AllReduce 如何交换梯度。下面每张图都是实时模拟：改一个输入，结果立刻跟着变。";
     Contents => "Contents", "目录";
     OpenLab => "Open the full lab", "打开完整实验室";
+    PresentEnter => "Present", "演示模式";
+    PresentLeave => "Leave presentation", "退出演示";
+    PresentKey => "Presentation mode: full width, large labels, controls in a strip (key P; Esc leaves)", "演示模式：全宽、大字号、控件收成一条（按 P 键；Esc 退出）";
     LabHeading => "The full lab: every control", "完整实验室：所有控件";
     LabIntro => "Everything above, and more: ten algorithms (NCCL's own ring and tree among them), any cluster shape, several NICs per node, rail-optimized networks, play and scrub through a run.", "上面的一切，以及更多：十种算法（包括 NCCL 自己的环和树）、任意集群形状、每节点多块网卡、轨道优化网络、逐帧播放和拖动。";
     SwitchLanguage => "Language: English. Switch to Chinese", "语言：中文。切换到英文";
@@ -427,7 +430,7 @@ strings! {
     RingTry => "Try N = 2 and N = 8: the volume per GPU stays under 2 × S whatever N is.", "试试 N = 2 和 N = 8：无论 N 多大，每张卡的通信量都低于 2 × S。";
     Sent => "Sent", "已发送";
     Received => "Received", "已接收";
-    PerGpuCounters => "Bytes per GPU so far (S = {0})", "到目前为止每张卡的字节数（S = {0}）";
+    PerGpuCounters => "Bytes per GPU so far (S = {0}, the data each GPU starts with and must end up with summed)", "到目前为止每张卡的字节数（S = {0}，即每张卡开始时持有、最后要得到其总和的数据量）";
 
     // §1.3.2
     TreeTitle => "1.3.2 Tree AllReduce", "1.3.2 树形 AllReduce";
@@ -494,6 +497,8 @@ strings! {
     RackUplink => "Rack uplink bandwidth", "机柜上行带宽";
     AsInChapter => "as in the chapter", "按原文设定";
     ResetConditions => "Reset to the chapter's conditions", "恢复原文条件";
+    VerdictChanged => "changed", "已改变";
+    VerdictChangedNote => "Verdicts that the last change of conditions turned are marked “changed”.", "上一次改变条件后结论发生变化的行标有“已改变”。";
     ColSection => "Section", "小节";
     ColClaim => "The chapter says", "原文";
     ColValue => "Simulated", "模拟值";
@@ -571,11 +576,12 @@ strings! {
     BoundTermLatency => "latency", "延迟";
     BoundTermBandwidth => "bandwidth", "带宽";
     BoundInjection => "every rank must send and receive 2(N−1)/N × S in total: 2(N−1)·S over the sum of the ranks' port bandwidths", "每个进程总共必须收发 2(N−1)/N × S：即 2(N−1)·S 除以所有进程端口带宽之和";
-    BoundNode => "the nodes' NICs are the tighter cut: the nodes together must exchange 2(M−1)·S over their NICs", "节点网卡是更紧的割：M 个节点之间必须经各自的网卡交换 2(M−1)·S";
-    BoundRack => "the racks' uplinks are the tighter cut: the racks together must exchange 2(K−1)·S over K uplinks", "机柜上行链路是更紧的割：K 个机柜之间必须经 K 条上行链路交换 2(K−1)·S";
+    BoundNode => "the nodes' NICs are the tighter cut (the links that split the cluster into parts): the nodes together must exchange 2(M−1)·S over their NICs", "节点网卡是更紧的“割”（把集群分成两部分的一组链路）：M 个节点之间必须经各自的网卡交换 2(M−1)·S";
+    BoundRack => "the racks' uplinks are the tighter cut (the links that split the cluster into parts): the racks together must exchange 2(K−1)·S over K uplinks", "机柜上行链路是更紧的“割”（把集群分成两部分的一组链路）：K 个机柜之间必须经 K 条上行链路交换 2(K−1)·S";
     AutoFastest => "{0} is the fastest of the simulated algorithms here (not NCCL's own choice): {1} vs {2} for the runner-up {3} ({4} faster), out of {5} algorithms simulated on this scenario", "{0} 是这里模拟的算法中最快的（并非 NCCL 自己的选择）：{1}，第二名 {3} 为 {2}（快 {4}），共在此场景上模拟了 {5} 种算法";
     AutoNothing => "{0} is the fastest of the simulated algorithms here (nothing to exchange)", "{0} 是这里模拟的算法中最快的（没有数据要交换）";
     RankSent => "Per rank, sent: {0} to {1}", "每个进程发送：{0} 到 {1}";
+    RankSentSame => "Every rank sent {0}", "每个进程都发送了 {0}";
     RankSentCompare => " (ring: 2(N−1)/N × S = {0}; a flat tree's root: (N−1) × S = {1}).", "（环形：2(N−1)/N × S = {0}；扁平树的根节点：(N−1) × S = {1}）。";
     BusiestLink => "Busiest link: {0} carried {1}, busy {2} of the run.", "最忙的链路：{0}，传输了 {1}，运行中 {2} 的时间在忙。";
     SentRow => "sent", "发送";
@@ -599,10 +605,11 @@ strings! {
     Buffers => "Buffers", "缓冲区";
     BuffersDone => "{0} of {1} chunk cells hold every rank's contribution ({2}).", "{1} 个数据块格子中有 {0} 个已含所有进程的贡献（{2}）。";
     BuffersNote => " — {0} ranks × {1} chunks; a cell darkens as it gathers contributions", " — {0} 个进程 × {1} 个数据块；格子收集到越多贡献颜色越深";
+    BuffersNoteOneChunk => " — {0} ranks × 1 chunk (the whole message); a cell darkens as it gathers contributions", " — {0} 个进程 × 1 个数据块（整条消息）；格子收集到越多贡献颜色越深";
     BuffersPerCell => " ({0} chunks per cell)", "（每格 {0} 个数据块）";
     BufferRowTitle => "GPU {0}: each cell darkens as it gathers the {1} ranks' contributions", "GPU {0}：格子收集 {1} 个进程的贡献时逐渐变深";
     TimelineTitle => "When each link was busy", "每条链路何时繁忙";
-    TimelineNote => " — {0} links, slowest tiers first; darker = closer to capacity", " — {0} 条链路，最慢的层级在前；越深 = 越接近容量";
+    TimelineNote => " — {0} links: cross-rack uplinks first, then NICs, then GPU links, busiest first in each; darker = closer to capacity", " — {0} 条链路：先是跨机柜上行链路，再是网卡，然后是 GPU 链路，每层最繁忙的在前；越深 = 越接近容量";
     TierLegendPort => "rank port", "进程端口";
     TierLegendGpu => "NVLink (GPU ↔ node switch)", "NVLink（GPU ↔ 节点交换机）";
     TierLegendNode => "NIC (node ↔ rack switch)", "网卡（节点 ↔ 机柜交换机）";
@@ -611,13 +618,15 @@ strings! {
     TierLegendRailSpine => "uplink (rail leaf ↔ spine)", "上行链路（轨道叶交换机 ↔ 主干）";
     LegendRails => "above each rail's switch: its NICs' load now and the bytes they carried", "每条轨道交换机上方：其网卡当前的负载和已传输的字节";
     PresetNvlinkTitle => "8 GPUs on NVLink", "NVLink 上的 8 张卡";
-    PresetNvlinkText => "One node: 8 GPUs behind an NVSwitch, 400 GB/s per direction each.", "一个节点：8 张卡接在 NVSwitch 上，每张卡每个方向 400 GB/s。";
+    PresetNvlinkText => "One node: 8 GPUs behind an NVSwitch, 400 GB/s per direction each. Inside a node the ring wins.", "一个节点：8 张卡接在 NVSwitch 上，每张卡每个方向 400 GB/s。节点内环形胜出。";
     PresetTwoNodesTitle => "2 nodes on 400 Gbps", "400 Gbps 上的 2 个节点";
-    PresetTwoNodesText => "Two 8-GPU nodes joined by one 400 Gbps NIC each: the network is the short stave.", "两个 8 卡节点，各用一块 400 Gbps 网卡相连：网络是短板。";
+    PresetTwoNodesText => "Two 8-GPU nodes joined by one 400 Gbps NIC each: the network is the short stave, and the hierarchical allreduce crosses it least.", "两个 8 卡节点，各用一块 400 Gbps 网卡相连：网络是短板，分层 AllReduce 跨网卡的流量最少。";
     PresetRacksTitle => "2 racks: 800 Gbps inside, 200 across", "2 个机柜：柜内 800 Gbps，跨柜 200";
-    PresetRacksText => "Fast in-rack network, slow cross-rack uplinks: fewer crossings pay off.", "柜内网络快、跨机柜上行链路慢：跨柜次数越少越划算。";
+    PresetRacksText => "The chapter's 2 racks × 2 nodes × 8 GPUs: fast in-rack network, slow cross-rack uplinks; a pipelined tree crosses less and wins.", "原文的 2 个机柜 × 2 个节点 × 8 张卡：柜内网络快、跨机柜上行链路慢；流水线化的树跨柜更少，胜出。";
     PresetInvertedTitle => "Inverted: 400 inside, 800 across", "反转：柜内 400，跨柜 800";
-    PresetInvertedText => "The seed's inverted case: in-rack 400 Gbps, cross-rack 800 Gbps.", "原文中的反转情形：柜内 400 Gbps，跨机柜 800 Gbps。";
+    PresetInvertedText => "The seed's inverted case on the same 2 racks × 2 nodes × 8 GPUs: in-rack 400 Gbps, cross-rack 800 Gbps; the ring wins.", "原文中的反转情形，同样是 2 个机柜 × 2 个节点 × 8 张卡：柜内 400 Gbps，跨机柜 800 Gbps；环形胜出。";
+    SegmentsWinsOnlyPipelined => "The tree wins here only because it is pipelined into {0} segments: unpipelined it takes {1}, slower than {2}’s {3}.", "树在这里胜出全靠流水线（分成 {0} 段）：不分段时它要 {1}，比{2}的 {3} 慢。";
+    SegmentsWouldWin => "Unpipelined the tree loses here; split into {0} segments it takes {1} and beats {2}’s {3}. Try the pipeline segments slider.", "不分段时树在这里落后；分成 {0} 段后它只要 {1}，快过{2}的 {3}。试试“流水线分段数”滑块。";
     AlgRing => "ring", "环形";
     AlgTreeFlat => "tree-flat", "扁平树";
     AlgTreeBinomial => "tree-binomial", "二项树";
@@ -639,6 +648,12 @@ strings! {
     ImportScenario => "Import scenario (JSON)…", "导入场景（JSON）…";
     ExportTrace => "Export trace (Perfetto / chrome://tracing)", "导出时间线（Perfetto / chrome://tracing）";
     ExportCsv => "Export results (CSV)", "导出结果（CSV）";
+    GpusRefusedFrom => "From {0} GPUs the algorithm(s) shown need more memory or work than the browser allows, by the core's estimate (greyed). Run them with the command line.", "按核心的估算，从 {0} 张卡起，所示算法所需的内存或计算量超出浏览器的上限（灰色部分）。请用命令行运行。";
+    NothingToPlay => "— not run", "— 未运行";
+    TooLargeHere => " — too large here", " — 此处规模过大";
+    RefusedRun => "{0} on {1} GPUs is too large for the browser by the core's estimate ({2} transfers, about {3} of memory). Pick fewer GPUs or another algorithm, or run the command line shown in the controls.", "按核心的估算，{0} 在 {1} 张卡上对浏览器来说规模过大（{2} 次传输，约需 {3} 内存）。请减少卡数或换一种算法，或运行控制面板中显示的命令行。";
+    ExportSvg => "Figure as SVG (1920×1080)", "图导出为 SVG（1920×1080）";
+    ExportPng => "Figure as PNG (1920×1080)", "图导出为 PNG（1920×1080）";
     ImportError => "This file could not be imported; the scenario is unchanged. The problem: ", "无法导入此文件，场景保持不变。问题：";
     Simulating => "Simulating…", "正在模拟…";
     CancelRun => "Cancel", "取消";
@@ -692,6 +707,12 @@ strings! {
     Holds => "holds", "成立";
     DoesNotHold => "does not hold", "不成立";
     Because => "Because: ", "原因：";
+    BecauseComputed => "{0} ({1} of fp32 gradients) on {2} GPUs of {3}: the ring sends {4} × {1} from every GPU, each step limited by {5}; {6} of the backward pass overlaps it.", "{0}（fp32 梯度 {1}）在 {2} 张 {3} 的卡上：环形 AllReduce 每张卡发送 {4} × {1}，每一步受限于{5}；反向传播的 {6} 与之重叠。";
+    BecauseLargest => " The largest part of a step is {0}: {1} of {2}.", "一步中占比最大的是{0}：{2} 中的 {1}。";
+    SlowestGpuLink => "the GPU links at {0}", "GPU 链路 {0}";
+    SlowestNic => "the node NICs at {0}", "节点网卡 {0}";
+    SlowestUplink => "the rack uplinks at {0}", "机柜上行链路 {0}";
+    ChapterBecause => "In the chapter's setting: ", "原文设定：";
     ClusterLabel => "Cluster", "集群";
     TrainingLabel => "Training", "训练";
     ClusterShape => "{0} rack(s) × {1} node(s) × {2} GPUs = {3} GPUs", "{0} 个机柜 × {1} 个节点 × {2} 张卡 = {3} 张卡";

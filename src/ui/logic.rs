@@ -312,9 +312,14 @@ impl Controls {
         }
     }
 
-    /// The controls showing a preset.
+    /// The controls showing a preset: its network and message, the first algorithm of its
+    /// comparison and the segments its tree uses.
     pub fn from_preset(preset: &Preset) -> Controls {
-        Controls::from_scenario(&preset.scenario())
+        let promise = preset.promise;
+        Controls {
+            segments: promise.segments,
+            ..Controls::from_scenario(&preset.scenario_with(promise.a, promise.segments))
+        }
     }
 
     /// The controls for a scenario (bandwidths rounded to Mbps, latencies to ns); whether the

@@ -9,6 +9,7 @@ pub mod i18n;
 pub mod layout;
 pub mod logic;
 pub mod nccl_view;
+pub mod query;
 pub mod scaling_model;
 pub mod share;
 pub mod view;
@@ -38,8 +39,11 @@ mod simulation;
 #[cfg(target_arch = "wasm32")]
 mod state;
 
-/// Mounts the app on the page's body.
+/// Mounts the app on the page's body, replacing index.html's loading note.
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
+    if let Some(loading) = gloo::utils::document().get_element_by_id("loading") {
+        loading.remove();
+    }
     yew::Renderer::<root::Root>::new().render();
 }

@@ -13,6 +13,7 @@ use super::logic::{
     Controls, Edit, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE, NODES_PER_RACK,
     SCRUB_STEPS, SEGMENTS, SPEEDS, TIERS,
 };
+use super::view::{first_refused_gpus, refusal};
 use crate::sim::algorithms::Algorithm;
 use crate::sim::presets::PRESETS;
 use crate::sim::rail_preset::SUPERPOD;
@@ -33,16 +34,50 @@ fn select_value(e: &Event) -> String {
     e.target_unchecked_into::<HtmlSelectElement>().value()
 }
 
-/// A slider over a list of values, showing the current one with `label`.
-fn ladder_slider(
-    testid: String,
-    title: &str,
+/// How a slider's values read.
+#[derive(Clone, Copy, PartialEq)]
+enum Unit {
+    Count,
+    Bandwidth,
+    Latency,
+    Size,
+}
+
+fn unit_label(lang: Lang, unit: Unit, v: u64) -> String {
+    match unit {
+        Unit::Count => v.to_string(),
+        Unit::Bandwidth => bandwidth_label(v),
+        Unit::Latency => latency_text(lang, v),
+        Unit::Size => size_label(v),
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LadderSliderProps {
+    testid: AttrValue,
+    title: AttrValue,
+    /// The values in slider order.
     values: Vec<u64>,
     value: u64,
-    label: String,
+    unit: Unit,
     on: Callback<u64>,
-) -> Html {
-    let pos = slider_position(&values, value);
+    /// The first value the lab cannot run, greyed out from there on with `refused_note`.
+    #[prop_or_default]
+    refused_from: Option<u64>,
+    #[prop_or_default]
+    refused_note: Option<AttrValue>,
+}
+
+/// A slider over a list of values. Dragging only moves the thumb and its label; the value is
+/// committed (and the scenario simulated) when the drag settles (`change`), so a drag across
+/// big settings does not simulate every one on the way.
+#[component]
+fn LadderSlider(props: &LadderSliderProps) -> Html {
+    let lang = use_lang();
+    let pending = use_state(|| None::<u64>);
+    let shown = pending.unwrap_or(props.value);
+    let values = &props.values;
+    let pos = slider_position(values, shown);
     let max = values.len().saturating_sub(1);
     // The values in slider order, so tests can pick one without guessing positions.
     let listed = values
@@ -50,16 +85,63 @@ fn ladder_slider(
         .map(u64::to_string)
         .collect::<Vec<_>>()
         .join(",");
-    let oninput =
-        Callback::from(move |e: InputEvent| on.emit(slider_value(&values, input_value(&e))));
+    let oninput = {
+        let (values, pending) = (values.clone(), pending.clone());
+        Callback::from(move |e: InputEvent| {
+            pending.set(Some(slider_value(&values, input_value(&e))))
+        })
+    };
+    let onchange = {
+        let (values, pending, on) = (values.clone(), pending.clone(), props.on.clone());
+        Callback::from(move |e: Event| {
+            let v = slider_value(
+                &values,
+                e.target_unchecked_into::<HtmlInputElement>()
+                    .value()
+                    .parse()
+                    .unwrap_or(0),
+            );
+            pending.set(None);
+            on.emit(v);
+        })
+    };
+    let label = unit_label(lang, props.unit, shown);
+    let refused_at = props
+        .refused_from
+        .and_then(|r| values.iter().position(|&v| v == r));
+    let refused_here = refused_at.is_some_and(|r| pos >= r);
     html! {
-        <label class="field">
-            <span class="field-name">{ title }</span>
-            <input type="range" min="0" max={max.to_string()} step="1" value={pos.to_string()}
-                   data-testid={testid} data-values={listed} aria-valuetext={label.clone()} {oninput} />
+        <label class={classes!("field", refused_here.then_some("refused"))}>
+            <span class="field-name">{ props.title.clone() }</span>
+            <span class="range-wrap">
+                if let Some(r) = refused_at {
+                    // Where the track is greyed: the positions the lab cannot run.
+                    <span class="refused-band" aria-hidden="true"
+                          style={format!("left: calc({:.2}% - 4px)", r as f64 / max.max(1) as f64 * 100.0)}></span>
+                }
+                <input type="range" min="0" max={max.to_string()} step="1" value={pos.to_string()}
+                       data-testid={props.testid.clone()} data-values={listed}
+                       data-refused-from={props.refused_from.map(|v| v.to_string())}
+                       aria-valuetext={label.clone()} {oninput} {onchange} />
+            </span>
             <output class="field-value">{ label }</output>
+            if let Some(note) = &props.refused_note {
+                <span class={classes!("refused-note", refused_here.then_some("now"))} data-testid={format!("{}-refused", props.testid)}>{ note.clone() }</span>
+            }
         </label>
     }
+}
+
+/// A slider over a list of values (see [`LadderSlider`]).
+fn ladder_slider(
+    testid: String,
+    title: &str,
+    values: Vec<u64>,
+    value: u64,
+    unit: Unit,
+    on: Callback<u64>,
+) -> Html {
+    html! { <LadderSlider testid={testid} title={title.to_string()} {values} {value} {unit} {on} /> }
 }
 
 fn algorithm_select(
@@ -67,6 +149,7 @@ fn algorithm_select(
     testid: &str,
     label: &str,
     value: Algorithm,
+    controls: &Controls,
     on: Callback<Algorithm>,
 ) -> Html {
     let onchange = Callback::from(move |e: Event| {
@@ -77,8 +160,16 @@ fn algorithm_select(
     html! {
         // Keyed by the value: a select the user changed keeps its own choice otherwise.
         <select key={value.name()} data-testid={testid.to_string()} aria-label={label.to_string()} {onchange}>
-            { for Algorithm::ALL.iter().map(|a| html! {
-                <option value={a.name()} selected={*a == value}>{ algorithm_label(lang, *a) }</option>
+            { for Algorithm::ALL.iter().map(|a| {
+                // What the lab cannot run here is greyed out and says so (the current choice stays
+                // selectable: its figure explains the refusal).
+                let refused = *a != value && refusal(controls, *a).is_some();
+                html! {
+                    <option value={a.name()} selected={*a == value} disabled={refused}>
+                        { algorithm_label(lang, *a) }
+                        if refused { { tr(lang, Key::TooLargeHere) } }
+                    </option>
+                }
             }) }
         </select>
     }
@@ -91,6 +182,8 @@ pub struct ControlsPanelProps {
     pub algorithm_b: Algorithm,
     /// Each control sends its change only; the reducer applies it to the current controls.
     pub on_edit: Callback<Edit>,
+    /// A preset: its index in [`PRESETS`] (its network, both algorithms it promises about).
+    pub on_preset: Callback<usize>,
     pub on_compare: Callback<bool>,
     pub on_algorithm_b: Callback<Algorithm>,
     pub cli_a: String,
@@ -170,9 +263,16 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
         let (on, now) = (props.on_compare.clone(), props.compare);
         Callback::from(move |_: Event| on.emit(!now))
     };
+    // The GPU counts the lab cannot simulate with the algorithm(s) on screen: greyed, with why.
+    let on_screen: Vec<Algorithm> = std::iter::once(c.algorithm)
+        .chain(props.compare.then_some(props.algorithm_b))
+        .collect();
+    let refused_gpus = first_refused_gpus(c, &on_screen, &GPU_COUNTS);
+    let refused_note =
+        refused_gpus.map(|g| AttrValue::from(trf(lang, Key::GpusRefusedFrom, &[&g.to_string()])));
     let presets = PRESETS.iter().enumerate().map(|(i, p)| {
-        // A preset sets the network; the algorithm stays the learner's choice.
-        let onclick = props.on_edit.reform(move |_: MouseEvent| Edit::Preset(i));
+        // A preset shows what its name promises: its network and its two algorithms side by side.
+        let onclick = props.on_preset.reform(move |_: MouseEvent| i);
         html! { <button class="preset" data-testid={format!("preset-{}", p.name)} title={preset_texts(lang, p).1} {onclick}>{ preset_texts(lang, p).0 }</button> }
     }).collect::<Html>();
     let rail_preset = {
@@ -197,23 +297,23 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
     html! {
         <aside class="controls" aria-label={tr(lang, Key::Scenario)}>
             <h2>{ tr(lang, Key::Scenario) }</h2>
-            <div class="presets">{ presets }{ rail_preset }</div>
-            <label class="field compact">
+            <div class="presets strip">{ presets }{ rail_preset }</div>
+            <label class="field compact strip">
                 <span class="field-name">{ tr(lang, Key::Algorithm) }</span>
-                { algorithm_select(lang, "algorithm", tr(lang, Key::Algorithm), c.algorithm, on_algorithm) }
+                { algorithm_select(lang, "algorithm", tr(lang, Key::Algorithm), c.algorithm, c, on_algorithm) }
             </label>
             if let Some(note) = nccl_note {
                 <p class="explain muted" data-testid="algorithm-note">{ tr(lang, note) }</p>
             }
             if c.algorithm.pipelines() || (props.compare && props.algorithm_b.pipelines()) {
-                { ladder_slider(
+                <div class="strip">{ ladder_slider(
                     "segments".into(),
                     tr(lang, Key::PipelineSegments),
                     SEGMENTS.iter().filter(|&&s| s <= max_segments(c.gpus)).map(|&s| s as u64).collect(),
                     c.effective_segments() as u64,
-                    c.effective_segments().to_string(),
+                    Unit::Count,
                     edit(|v| Edit::Segments(v as usize)),
-                ) }
+                ) }</div>
             }
             <label class="field compact">
                 <span class="field-name">{ tr(lang, Key::Topology) }</span>
@@ -223,7 +323,9 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                     <option value="uniform" selected={c.kind == TopologyKind::Uniform}>{ tr(lang, Key::TopologyUniform) }</option>
                 </select>
             </label>
-            { ladder_slider("gpu-count".into(), tr(lang, Key::GpuCount), GPU_COUNTS.iter().map(|&n| n as u64).collect(), c.gpus as u64, c.gpus.to_string(), edit(|v| Edit::Gpus(v as usize))) }
+            <div class="strip"><LadderSlider testid="gpu-count" title={tr(lang, Key::GpuCount)} values={GPU_COUNTS.iter().map(|&n| n as u64).collect::<Vec<_>>()}
+                          value={c.gpus as u64} unit={Unit::Count} on={edit(|v| Edit::Gpus(v as usize))}
+                          refused_from={refused_gpus.map(|g| g as u64)} refused_note={refused_note} /></div>
             if c.kind == TopologyKind::Cluster {
                 <div class="pair">
                     { pick("gpus-per-node", tr(lang, Key::GpusPerNode), &GPUS_PER_NODE, c.gpus_per_node, Edit::GpusPerNode) }
@@ -251,16 +353,16 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                 html! {
                     <fieldset class={classes!("tier", format!("tier-box-{key}"))}>
                         <legend>{ title }</legend>
-                        { ladder_slider(format!("bandwidth-{key}"), tr(lang, Key::Bandwidth), bandwidth_ladder_mbps(), c.bandwidth_mbps[i], bandwidth_label(c.bandwidth_mbps[i]), set_bw) }
-                        { ladder_slider(format!("latency-{key}"), tr(lang, Key::Latency), latency_ladder_ns(), c.latency_ns[i], latency_text(lang, c.latency_ns[i]), set_lat) }
+                        { ladder_slider(format!("bandwidth-{key}"), tr(lang, Key::Bandwidth), bandwidth_ladder_mbps(), c.bandwidth_mbps[i], Unit::Bandwidth, set_bw) }
+                        { ladder_slider(format!("latency-{key}"), tr(lang, Key::Latency), latency_ladder_ns(), c.latency_ns[i], Unit::Latency, set_lat) }
                     </fieldset>
                 }
             }) }
-            { ladder_slider("size".into(), tr(lang, Key::LabMessageSize), size_ladder_bytes(), c.size_bytes, size_label(c.size_bytes), edit(Edit::Size)) }
+            { ladder_slider("size".into(), tr(lang, Key::LabMessageSize), size_ladder_bytes(), c.size_bytes, Unit::Size, edit(Edit::Size)) }
             <h2>{ tr(lang, Key::Compare) }</h2>
-            <div class="field check">
+            <div class="field check strip">
                 <label><input type="checkbox" data-testid="compare-toggle" checked={props.compare} onchange={on_compare} />{ tr(lang, Key::SideBySideWith) }</label>
-                { algorithm_select(lang, "compare-algorithm", tr(lang, Key::Compare), props.algorithm_b, props.on_algorithm_b.clone()) }
+                { algorithm_select(lang, "compare-algorithm", tr(lang, Key::Compare), props.algorithm_b, c, props.on_algorithm_b.clone()) }
             </div>
             <h2>{ tr(lang, Key::CommandLine) }</h2>
             <code class="cli" lang="en" translate="no" data-testid="cli-command">{ &props.cli_a }</code>
@@ -286,6 +388,9 @@ fn plural(n: usize) -> &'static str {
 
 #[derive(Properties, PartialEq)]
 pub struct TransportProps {
+    /// Whether any run on screen ran (a refused one has no time to play).
+    #[prop_or(true)]
+    pub runnable: bool,
     pub t_secs: f64,
     pub end_secs: f64,
     pub playing: bool,
@@ -326,20 +431,21 @@ pub fn Transport(props: &TransportProps) -> Html {
         let on = props.on_step.clone();
         click(Callback::from(move |_| on.emit(true)))
     };
+    let off = !props.runnable;
     html! {
-        <div class="transport" role="group" aria-label={tr(lang, Key::TimeGroup)}>
-            <button data-testid="step-back" title={tr(lang, Key::PreviousStepKey)} aria-label={tr(lang, Key::PreviousStep)} onclick={back}>{ icon("M6 5h2v14H6zM20 5v14L9 12z") }</button>
+        <div class={classes!("transport", off.then_some("off"))} role="group" aria-label={tr(lang, Key::TimeGroup)}>
+            <button data-testid="step-back" disabled={off} title={tr(lang, Key::PreviousStepKey)} aria-label={tr(lang, Key::PreviousStep)} onclick={back}>{ icon("M6 5h2v14H6zM20 5v14L9 12z") }</button>
             if props.playing {
-                <button class="primary" data-testid="pause" title={tr(lang, Key::PauseKey)} aria-label={tr(lang, Key::Pause)} onclick={pause}>{ icon("M7 5h4v14H7zM13 5h4v14h-4z") }</button>
+                <button class="primary" data-testid="pause" disabled={off} title={tr(lang, Key::PauseKey)} aria-label={tr(lang, Key::Pause)} onclick={pause}>{ icon("M7 5h4v14H7zM13 5h4v14h-4z") }</button>
             } else {
-                <button class="primary" data-testid="play" title={tr(lang, Key::PlayKey)} aria-label={tr(lang, Key::Play)} onclick={play}>{ icon("M7 5v14l12-7z") }</button>
+                <button class="primary" data-testid="play" disabled={off} title={tr(lang, Key::PlayKey)} aria-label={tr(lang, Key::Play)} onclick={play}>{ icon("M7 5v14l12-7z") }</button>
             }
-            <button data-testid="step-forward" title={tr(lang, Key::NextStepKey)} aria-label={tr(lang, Key::NextStep)} onclick={fwd}>{ icon("M16 5h2v14h-2zM4 5v14l11-7z") }</button>
-            <input class="scrub" type="range" min="0" max={SCRUB_STEPS.to_string()} step="1"
+            <button data-testid="step-forward" disabled={off} title={tr(lang, Key::NextStepKey)} aria-label={tr(lang, Key::NextStep)} onclick={fwd}>{ icon("M16 5h2v14h-2zM4 5v14l11-7z") }</button>
+            <input class="scrub" type="range" disabled={off} min="0" max={SCRUB_STEPS.to_string()} step="1"
                    value={secs_to_scrub(props.t_secs, end).to_string()} data-testid="scrub" aria-label={tr(lang, Key::SimulatedTime)}
                    aria-valuetext={format_secs(props.t_secs)} oninput={on_scrub} />
             <span class="clock" data-testid="clock" data-secs={format!("{:e}", props.t_secs)}>
-                { format!("{} / {}", format_secs(props.t_secs), format_secs(end)) }
+                if off { { tr(lang, Key::NothingToPlay) } } else { { format!("{} / {}", format_secs(props.t_secs), format_secs(end)) } }
             </span>
             <label class="speed">
                 <span class="muted">{ tr(lang, Key::Speed) }</span>
@@ -407,7 +513,11 @@ pub fn Results(props: &ResultsProps) -> Html {
             ]) }</p>
             if let Some(auto) = &sim.auto { <p class="explain">{ auto_reason(lang, auto) }</p> }
             <p class="explain" data-testid="rank-traffic">
-                { trf(lang, Key::RankSent, &[&format_bytes(min_sent as f64), &format_bytes(max_sent as f64)]) }
+                if min_sent == max_sent {
+                    { trf(lang, Key::RankSentSame, &[&format_bytes(max_sent as f64)]) }
+                } else {
+                    { trf(lang, Key::RankSent, &[&format_bytes(min_sent as f64), &format_bytes(max_sent as f64)]) }
+                }
                 { trf(lang, Key::RankSentCompare, &[&format_bytes(ring_share * s), &format_bytes((n as f64 - 1.0).max(0.0) * s)]) }
             </p>
             if let Some(l) = busiest {

@@ -12,8 +12,8 @@ use super::i18n::{
 };
 use super::logic::{bandwidth_label, bandwidth_ladder_mbps, slider_position, slider_value};
 use super::scaling_model::{
-    hardware_choices, segments, Computation, Point, Setup, SWEEP_FACTOR, SWEEP_MAX_BYTES,
-    SWEEP_MIN_BYTES, TREE_SEGMENTS,
+    because as because_text, hardware_choices, segments, Computation, Point, Setup, SWEEP_FACTOR,
+    SWEEP_MAX_BYTES, SWEEP_MIN_BYTES, TREE_SEGMENTS,
 };
 use crate::sim::algorithms::Algorithm;
 use crate::sim::chapter::{ChapterScenario, Metric, CHAPTER_SCENARIOS, MODELS};
@@ -221,6 +221,11 @@ fn Verdict(props: &VerdictProps) -> Html {
         }
         Err(e) => html! { <p class="error">{ e.0.clone() }</p> },
     };
+    let computed_because = because_text(
+        lang,
+        &props.setup,
+        outcome.as_ref().as_ref().ok().map(|o| &o.step),
+    );
     let (value, holds) = match &*outcome {
         Ok(o) => (o.value.to_string(), o.holds.to_string()),
         Err(_) => (String::new(), String::new()),
@@ -229,7 +234,10 @@ fn Verdict(props: &VerdictProps) -> Html {
         <section class="verdict" data-testid="preset-verdict" data-value={value} data-holds={holds}>
             <h3 class="claim">{ claim }</h3>
             { result }
-            <p class="because"><span class="muted">{ tr(lang, Key::Because) }</span>{ because }</p>
+            <p class="because" data-testid="verdict-because"><span class="muted">{ tr(lang, Key::Because) }</span>{ computed_because }</p>
+            if changes.is_empty() {
+                <p class="because"><span class="muted">{ tr(lang, Key::ChapterBecause) }</span>{ because }</p>
+            }
             <dl class="params">
                 <div><dt>{ tr(lang, Key::Hardware) }</dt><dd>{ hw_name }<span class="source">{ hw_source }</span></dd></div>
                 <div><dt>{ tr(lang, Key::Model) }</dt><dd>{ model_name }<span class="source">{ model_source }</span></dd></div>

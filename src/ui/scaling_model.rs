@@ -13,7 +13,7 @@
 //! assert!(outcome.holds);
 //! ```
 
-use super::i18n::{hardware_texts, model_texts, percent, trf, Key, Lang};
+use super::i18n::{hardware_texts, model_texts, percent, tr, trf, Key, Lang};
 use super::logic::max_segments;
 use crate::sim::algorithms::Algorithm;
 use crate::sim::chapter::{evaluate, ChapterScenario, Hardware, ModelPreset, Outcome};
@@ -23,6 +23,9 @@ use crate::sim::scenario::{start, Scenario, ScenarioError};
 use crate::sim::sweep::{sizes, sweep, SweepRow};
 use crate::sim::topology::TopologySpec;
 use crate::sim::training::{resize, scaling, StepBreakdown, TrainingModel};
+use crate::sim::units::{
+    format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
+};
 
 /// The GPU counts of the speedup chart.
 pub const GPU_COUNTS: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
@@ -410,6 +413,84 @@ impl Computation {
     }
 }
 
+/// The "because" of a setup, from its current inputs: the model and its gradient, the GPUs and
+/// hardware, the slowest link the allreduce crosses, the overlap, and (from the simulated step)
+/// the part that takes longest.
+pub fn because(lang: Lang, setup: &Setup, step: Option<&StepBreakdown>) -> String {
+    let s = setup.scenario();
+    let h = &s.hardware;
+    let model = s.training();
+    let gradient = format_bytes(model.gradient_bytes() as f64);
+    // The tiers the allreduce crosses: GPU links inside a node, NICs between nodes, uplinks
+    // between racks; the slowest one bounds every ring step.
+    let mut tiers = Vec::new();
+    if h.gpus_per_node > 1 {
+        tiers.push((
+            Key::SlowestGpuLink,
+            Bandwidth::from_gbytes_per_sec(h.intra_gbytes_per_sec),
+        ));
+    }
+    if s.racks * s.nodes_per_rack > 1 {
+        tiers.push((
+            Key::SlowestNic,
+            Bandwidth::from_gbits_per_sec(h.node_gbits_per_sec),
+        ));
+    }
+    if s.racks > 1 {
+        tiers.push((
+            Key::SlowestUplink,
+            Bandwidth::from_gbits_per_sec(h.rack_gbits_per_sec),
+        ));
+    }
+    let slowest = tiers
+        .iter()
+        .min_by(|a, b| a.1.bytes_per_sec().total_cmp(&b.1.bytes_per_sec()))
+        .map_or(String::new(), |(key, bw)| {
+            trf(
+                lang,
+                *key,
+                &[&format!(
+                    "{} ({})",
+                    format_bandwidth(*bw),
+                    format_bandwidth_bits(*bw)
+                )],
+            )
+        });
+    let n = s.gpus() as f64;
+    let mut text = trf(
+        lang,
+        Key::BecauseComputed,
+        &[
+            model_texts(lang, &s.model).0,
+            &gradient,
+            &s.gpus().to_string(),
+            hardware_texts(lang, h).0,
+            &format!("{:.2}", 2.0 * (n - 1.0) / n.max(1.0)),
+            &slowest,
+            &percent(lang, s.overlap, 0),
+        ],
+    );
+    if let Some(step) = step {
+        let parts = [
+            (Key::PartCompute, step.compute_secs),
+            (Key::PartIo, step.exposed_io_secs),
+            (Key::PartComm, step.exposed_comm_secs),
+        ];
+        if let Some((key, secs)) = parts.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
+            text.push_str(&trf(
+                lang,
+                Key::BecauseLargest,
+                &[
+                    tr(lang, *key),
+                    &format_secs(*secs),
+                    &format_secs(step.step_secs),
+                ],
+            ));
+        }
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -486,5 +567,28 @@ mod tests {
         };
         assert_eq!(row.size_bytes, 1 << 20);
         assert!(row.busbw_bytes_per_sec > 0.0);
+    }
+
+    #[test]
+    fn the_because_text_follows_the_hardware() {
+        let mut setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
+        let step = setup.verdict().unwrap().step;
+        let pcie = because(Lang::En, &setup, Some(&step));
+        assert!(pcie.contains("PCIe"), "{pcie}");
+        assert!(pcie.contains("25 GB/s"), "{pcie}");
+        assert!(
+            pcie.contains("1.36 GB") && pcie.contains("8 GPUs"),
+            "{pcie}"
+        );
+        setup.hardware = crate::sim::chapter::DGX_H100;
+        let step = setup.verdict().unwrap().step;
+        let h100 = because(Lang::En, &setup, Some(&step));
+        assert!(
+            !h100.contains("PCIe") && !h100.contains("25 GB/s"),
+            "{h100}"
+        );
+        assert!(h100.contains("DGX H100"), "{h100}");
+        let zh = because(Lang::Zh, &setup, Some(&step));
+        assert!(zh.contains("DGX H100") && zh.contains("张卡"), "{zh}");
     }
 }

@@ -198,7 +198,12 @@ pub fn decode(query: &str) -> Result<Option<Shared>, String> {
         .filter(|p| !p.is_empty())
         .map(|p| p.split_once('=').unwrap_or((p, "")))
         .collect();
-    // The language is the language switch's business; nothing else here means no lab state.
+    // The language is the language switch's business and the guided figures read their own keys;
+    // nothing else here means no lab state.
+    let pairs: Vec<(&str, &str)> = pairs
+        .into_iter()
+        .filter(|(k, _)| !super::query::CHAPTER_KEYS.contains(k))
+        .collect();
     if pairs.iter().all(|(k, _)| *k == "lang") {
         return Ok(None);
     }

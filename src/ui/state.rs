@@ -48,6 +48,10 @@ pub enum Action {
     Edit(Edit),
     Compare(bool),
     AlgorithmB(Algorithm),
+    /// The preset at this index of [`crate::sim::presets::PRESETS`], as its name promises: its
+    /// network, its first algorithm and segments, and side by side the algorithm it compares with
+    /// (an unknown index changes nothing).
+    Preset(usize),
     Play,
     Pause,
     TogglePlay {
@@ -90,6 +94,16 @@ impl Reducible for AppState {
             Action::AlgorithmB(a) => {
                 s.algorithm_b = a;
                 s.t_secs = 0.0;
+            }
+            Action::Preset(i) => {
+                let Some(p) = crate::sim::presets::PRESETS.get(i) else {
+                    return self;
+                };
+                s.controls = Controls::from_preset(p);
+                s.compare = true;
+                s.algorithm_b = p.promise.b;
+                s.t_secs = 0.0;
+                s.hover = None;
             }
             Action::Play => s.playing = true,
             Action::Pause => s.playing = false,

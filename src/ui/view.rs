@@ -2,9 +2,9 @@
 //! figure's layout and the equivalent command line. Built once per scenario; pure, no web types.
 
 use super::layout::Layout;
-use super::logic::Controls;
+use super::logic::{max_segments, Controls, SEGMENTS};
 use crate::sim::algorithms::Algorithm;
-use crate::sim::cost::Budget;
+use crate::sim::cost::{Budget, OverBudget};
 use crate::sim::replay::Replay;
 use crate::sim::scenario::{simulate, Scenario, Simulation};
 use crate::sim::trace::Trace;
@@ -38,9 +38,37 @@ pub enum Status {
     Cancelled,
 }
 
+/// Why the lab will not run `algorithm` on `controls`: the core's estimate
+/// ([`Scenario::check_cost`]) of the topology the run would build, over [`UI_BUDGET`]; `None`
+/// when it may run (or cannot be built at all, which its figure explains). The one estimate
+/// every control that greys out a setting asks, and the one [`Plan::new`] refuses with.
+pub fn refusal(controls: &Controls, algorithm: Algorithm) -> Option<Box<OverBudget>> {
+    let s = controls.scenario(algorithm).ok()?;
+    let topo = s.validate().ok()?;
+    s.check_cost(&topo, &UI_BUDGET).err()
+}
+
+/// The first GPU count of `counts` at which any of `algorithms` is refused (counts ascending).
+pub fn first_refused_gpus(
+    controls: &Controls,
+    algorithms: &[Algorithm],
+    counts: &[usize],
+) -> Option<usize> {
+    counts.iter().copied().find(|&gpus| {
+        let c = Controls {
+            gpus,
+            ..controls.clone()
+        };
+        algorithms.iter().any(|&a| refusal(&c, a).is_some())
+    })
+}
+
 pub struct SimView {
     /// The algorithm asked for (`auto` shows what it chose in `result`).
     pub requested: Algorithm,
+    /// (GPUs, the core's estimate over [`UI_BUDGET`]) when the lab refused the run (see
+    /// [`refusal`]).
+    pub refused: Option<(usize, Box<OverBudget>)>,
     pub result: Result<Simulation, String>,
     pub replay: Replay,
     pub layout: Layout,
@@ -62,20 +90,32 @@ pub enum Plan {
 impl Plan {
     /// What to do for `controls` running `algorithm`. Small runs are simulated here and now.
     pub fn new(controls: &Controls, algorithm: Algorithm) -> Plan {
-        let sliced = controls.scenario(algorithm).and_then(|s| {
-            let topo = s.validate().map_err(|e| e.0)?;
-            let cost = s.check_cost(&topo, &UI_BUDGET).map_err(|over| {
-                format!(
-                    "{algorithm} on {} GPUs {over}; the browser view stops there to keep the tab's memory in bounds. Or run the command below in a terminal.",
-                    controls.gpus
-                )
-            })?;
-            Ok((cost.transfers > AT_ONCE_MAX_TRANSFERS).then_some(s))
-        });
-        match sliced {
-            Ok(Some(scenario)) => Plan::Sliced(scenario),
-            Ok(None) => Plan::Ready(Rc::new(SimView::build(controls, algorithm))),
-            Err(e) => Plan::Ready(Rc::new(SimView::new(controls, algorithm, Err(e)))),
+        let ready = |result: Result<Simulation, String>| {
+            Plan::Ready(Rc::new(SimView::new(controls, algorithm, result)))
+        };
+        let s = match controls.scenario(algorithm) {
+            Ok(s) => s,
+            Err(e) => return ready(Err(e)),
+        };
+        let topo = match s.validate() {
+            Ok(topo) => topo,
+            Err(e) => return ready(Err(e.0)),
+        };
+        match s.check_cost(&topo, &UI_BUDGET) {
+            Err(over) => {
+                let mut view = SimView::new(
+                    controls,
+                    algorithm,
+                    Err(format!(
+                        "{algorithm} on {} GPUs {over}; the browser view stops there to keep the tab's memory in bounds. Or run the command below in a terminal.",
+                        controls.gpus
+                    )),
+                );
+                view.refused = Some((controls.gpus, over));
+                Plan::Ready(Rc::new(view))
+            }
+            Ok(cost) if cost.transfers > AT_ONCE_MAX_TRANSFERS => Plan::Sliced(s),
+            Ok(_) => Plan::Ready(Rc::new(SimView::build(controls, algorithm))),
         }
     }
 }
@@ -101,6 +141,7 @@ impl SimView {
         };
         SimView {
             requested: algorithm,
+            refused: None,
             result,
             replay,
             layout,
@@ -122,6 +163,7 @@ impl SimView {
     pub fn idle(algorithm: Algorithm) -> SimView {
         SimView {
             requested: algorithm,
+            refused: None,
             result: Err("not simulated".into()),
             replay: Replay::default(),
             layout: Layout::default(),
@@ -141,9 +183,111 @@ impl SimView {
     }
 }
 
+/// What pipelining does for a tree shown beside another algorithm on the same network.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SegmentsNote {
+    /// The tree wins only because it is pipelined: with one segment it takes `unpipelined_secs`,
+    /// no faster than the other run.
+    WinsOnlyPipelined {
+        segments: usize,
+        unpipelined_secs: f64,
+    },
+    /// The tree loses as it is, but pipelined into `segments` it takes `secs` and wins.
+    WouldWinWith { segments: usize, secs: f64 },
+}
+
+/// Whether the tree `tree` (run with `controls`' segments, taking `tree_secs`) needs segments to
+/// beat the other run (`other_secs`). Simulates the tree again with other segment counts (from the
+/// slider's list, within what the lab allows); `None` when segments make no difference to who wins.
+pub fn segments_note(
+    controls: &Controls,
+    tree: Algorithm,
+    tree_secs: f64,
+    other_secs: f64,
+) -> Option<SegmentsNote> {
+    if !tree.is_tree() {
+        return None;
+    }
+    let time = |segments: usize| {
+        let c = Controls {
+            segments,
+            ..controls.clone()
+        };
+        let s = c.scenario(tree).ok()?;
+        simulate(&s, false).ok().map(|sim| sim.trace.time_secs)
+    };
+    let k = controls.effective_segments();
+    if tree_secs < other_secs {
+        if k == 1 {
+            return None;
+        }
+        let t1 = time(1)?;
+        (t1 >= other_secs).then_some(SegmentsNote::WinsOnlyPipelined {
+            segments: k,
+            unpipelined_secs: t1,
+        })
+    } else {
+        SEGMENTS
+            .iter()
+            .copied()
+            .filter(|&s| s > k && s <= max_segments(controls.gpus))
+            .find_map(|s| {
+                let t = time(s)?;
+                (t < other_secs).then_some(SegmentsNote::WouldWinWith {
+                    segments: s,
+                    secs: t,
+                })
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::presets::preset;
+
+    #[test]
+    fn the_rack_preset_says_its_tree_wins_only_pipelined_and_unpipelined_says_how_to_win() {
+        let c = Controls::from_preset(preset("racks-800-200").unwrap());
+        let (ring, tree) = (
+            SimView::build(&c, Algorithm::Ring).end_secs(),
+            SimView::build(&c, Algorithm::TreeBinomial).end_secs(),
+        );
+        assert!(tree < ring);
+        let Some(SegmentsNote::WinsOnlyPipelined {
+            segments,
+            unpipelined_secs,
+        }) = segments_note(&c, Algorithm::TreeBinomial, tree, ring)
+        else {
+            panic!("no note")
+        };
+        assert_eq!(segments, 32);
+        assert!(unpipelined_secs > ring);
+        // With one segment the same note turns into advice, naming a segment count that wins.
+        let one = Controls {
+            segments: 1,
+            ..c.clone()
+        };
+        let t1 = SimView::build(&one, Algorithm::TreeBinomial).end_secs();
+        assert_eq!(t1, unpipelined_secs);
+        let Some(SegmentsNote::WouldWinWith { segments, secs }) =
+            segments_note(&one, Algorithm::TreeBinomial, t1, ring)
+        else {
+            panic!("no advice")
+        };
+        assert!(segments > 1 && secs < ring);
+        // The ring is no tree; the inverted case's ring wins whatever the tree's segments.
+        assert_eq!(segments_note(&c, Algorithm::Ring, ring, tree), None);
+        let inv = Controls::from_preset(preset("inverted-400-800").unwrap());
+        let (ring, tree) = (
+            SimView::build(&inv, Algorithm::Ring).end_secs(),
+            SimView::build(&inv, Algorithm::TreeBinomial).end_secs(),
+        );
+        assert_eq!(
+            segments_note(&inv, Algorithm::TreeBinomial, tree, ring),
+            None
+        );
+    }
 
     #[test]
     fn every_algorithm_builds_a_view_of_the_default_controls() {
@@ -158,19 +302,24 @@ mod tests {
 
     #[test]
     fn an_impossible_scenario_is_an_error_not_a_panic() {
+        // The ring on 1024 GPUs of a rail network needs about 1.51 GB with details by the
+        // core's estimate, over the lab's budget: refused with a message, not run.
+        let c = Controls {
+            gpus: 1024,
+            kind: super::super::logic::TopologyKind::Rail,
+            ..Controls::default()
+        };
+        let Plan::Ready(v) = Plan::new(&c, Algorithm::Ring) else {
+            panic!("the ring at 1024 rail GPUs must be refused, not planned");
+        };
+        assert!(v.result.as_ref().unwrap_err().contains("transfers"));
+        // The double binary tree on one switch is small: simulated at once.
         let c = Controls {
             gpus: 1024,
             kind: super::super::logic::TopologyKind::Uniform,
             segments: 256,
             ..Controls::default()
         };
-        // Auto on 1024 ranks of one switch tries the ring and hierarchical (a ring there) among
-        // others: over 4 M transfers, refused with a message, not run.
-        let Plan::Ready(v) = Plan::new(&c, Algorithm::Auto) else {
-            panic!("auto at 1024 GPUs must be refused, not planned");
-        };
-        assert!(v.result.as_ref().unwrap_err().contains("transfers"));
-        // The double binary tree is small: simulated at once.
         let Plan::Ready(v) = Plan::new(&c, Algorithm::DoubleBinaryTree) else {
             panic!("a small run is simulated at once");
         };
@@ -196,5 +345,43 @@ mod tests {
             Plan::new(&Controls::default(), Algorithm::Ring),
             Plan::Ready(_)
         ));
+    }
+
+    #[test]
+    fn the_controls_grey_out_what_the_cores_estimate_refuses() {
+        let c = Controls {
+            gpus: 1024,
+            kind: super::super::logic::TopologyKind::Rail,
+            ..Controls::default()
+        };
+        // Refused by the core's estimate, and the figure says why with the same estimate.
+        let Plan::Ready(v) = Plan::new(&c, Algorithm::Ring) else {
+            panic!("refused, not planned");
+        };
+        let (gpus, over) = v.refused.as_ref().expect("refused");
+        assert_eq!(*gpus, 1024);
+        assert_eq!(over.cost.transfers, 2 * 1024 * 1023);
+        assert_eq!(Some(over.as_ref()), refusal(&c, Algorithm::Ring).as_deref());
+        // The GPU slider greys out from the first count the estimate refuses; below it runs.
+        let counts = &super::super::logic::GPU_COUNTS;
+        assert_eq!(
+            first_refused_gpus(&c, &[Algorithm::Ring], counts),
+            Some(1024)
+        );
+        let c768 = Controls {
+            gpus: 768,
+            ..c.clone()
+        };
+        assert!(refusal(&c768, Algorithm::Ring).is_none());
+        // The double binary tree fits everywhere; on one switch so does the ring.
+        assert_eq!(
+            first_refused_gpus(&c, &[Algorithm::DoubleBinaryTree], counts),
+            None
+        );
+        let uniform = Controls {
+            kind: super::super::logic::TopologyKind::Uniform,
+            ..c.clone()
+        };
+        assert!(refusal(&uniform, Algorithm::Ring).is_none());
     }
 }

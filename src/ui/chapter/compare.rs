@@ -2,7 +2,7 @@
 //! and the inverted 400/800) with ring and tree simulated on them, time and cross-rack bytes.
 
 use super::model::{rack_comparison, RACK_GBITS_PER_SEC, RACK_SCENARIOS};
-use super::widgets::{bar, Choice, Ladder};
+use super::widgets::{bar, use_link_state, use_link_writer, Choice, Ladder};
 use crate::sim::units::{format_bandwidth_bits, format_bytes, format_secs, Bandwidth};
 use crate::ui::i18n::{times, tr, trf, use_lang, Key, Lang};
 use yew::prelude::*;
@@ -41,8 +41,17 @@ fn gbps(g: u64) -> String {
 #[component]
 pub fn CompareSection() -> Html {
     let lang = use_lang();
-    let node = use_state(|| RACK_SCENARIOS[0].1);
-    let rack = use_state(|| RACK_SCENARIOS[0].2);
+    // A link may carry `rack=NIC Gbps.uplink Gbps`.
+    let link = use_link_state("rack", 2, |v| {
+        v.iter().all(|g| RACK_GBITS_PER_SEC.contains(g))
+    });
+    let node = use_state(|| link.as_ref().map_or(RACK_SCENARIOS[0].1, |v| v[0]));
+    let rack = use_state(|| link.as_ref().map_or(RACK_SCENARIOS[0].2, |v| v[1]));
+    use_link_writer(
+        "rack",
+        vec![*node, *rack],
+        vec![RACK_SCENARIOS[0].1, RACK_SCENARIOS[0].2],
+    );
     let result = use_memo((*node, *rack), |&(n, r)| {
         rack_comparison(n as f64, r as f64)
     });

@@ -27,6 +27,7 @@ mod guide {
     use super::{compare, layers, map, ring, tree, why};
     use crate::ui::claims_panel::ClaimsPanel;
     use crate::ui::i18n::{tr, use_lang, Key, LangSwitch};
+    use crate::ui::root::{Deferred, PresentButton};
     use yew::prelude::*;
 
     /// The sections in chapter order: (anchor, title).
@@ -56,6 +57,7 @@ mod guide {
                     </ol>
                     <div class="ch-topbar-actions">
                         <LangSwitch />
+                        <PresentButton testid="present-toggle" />
                         <a class="ch-open-lab" href="#lab" data-testid="open-lab">{ tr(lang, Key::OpenLab) }{ " ↓" }</a>
                     </div>
                 </nav>
@@ -63,13 +65,14 @@ mod guide {
                     <h1>{ tr(lang, Key::ChapterTitle) }</h1>
                     <p class="ch-lede">{ tr(lang, Key::Lede) }</p>
                 </header>
-                <why::WhySection />
-                <layers::LayersSection />
-                <ring::RingSection />
-                <tree::TreeSection />
-                <compare::CompareSection />
-                <map::MapSection />
-                <ClaimsPanel />
+                // Each section simulates as it mounts: after the first frame, one task each.
+                <Deferred order={0} placeholder={classes!("deferred-section")}><why::WhySection /></Deferred>
+                <Deferred order={1} placeholder={classes!("deferred-section")}><layers::LayersSection /></Deferred>
+                <Deferred order={2} placeholder={classes!("deferred-section")}><ring::RingSection /></Deferred>
+                <Deferred order={3} placeholder={classes!("deferred-section")}><tree::TreeSection /></Deferred>
+                <Deferred order={4} placeholder={classes!("deferred-section")}><compare::CompareSection /></Deferred>
+                <Deferred order={6} placeholder={classes!("deferred-section")}><map::MapSection /></Deferred>
+                <Deferred order={7} placeholder={classes!("deferred-section")}><ClaimsPanel /></Deferred>
             </div>
         }
     }

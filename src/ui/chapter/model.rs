@@ -385,8 +385,12 @@ pub const CLAIM_SIZES: [u64; 9] = [
     10_000_000_000,
     100,
 ];
-/// NIC and uplink bandwidths the claims panel offers, Gbps; 0 stands for "as in the chapter".
-pub const CLAIM_GBITS: [u64; 9] = [0, 25, 50, 100, 200, 400, 800, 1600, 3200];
+/// NIC and uplink bandwidths the claims panel offers, Gbps ("as in the chapter" is a separate
+/// reset, not a slider position).
+pub const CLAIM_GBITS: [u64; 8] = [25, 50, 100, 200, 400, 800, 1600, 3200];
+/// Where a bandwidth slider's thumb rests while it shows "as in the chapter": the chapter's 100
+/// Gbps network, so that the first step moves to a neighbour of it, not to an extreme.
+pub const CLAIM_GBITS_AT_REST: u64 = 100;
 
 /// The claims panel's sizes in slider order.
 pub fn claim_sizes() -> Vec<u64> {

@@ -2,7 +2,7 @@
 //! byte counters are read from the simulated trace after each of its 2(N−1) steps.
 
 use super::model::{ring_frame, ring_trace, RingFrame, RING_GPUS, RING_SIZE_BYTES};
-use super::widgets::Ladder;
+use super::widgets::{use_link_state, use_link_writer, Ladder};
 use crate::sim::schedule::Phase;
 use crate::sim::units::format_bytes;
 use crate::ui::i18n::{gpus, number, tr, trf, use_lang, Key, Lang};
@@ -13,6 +13,8 @@ const SIZE: f64 = 480.0;
 const CENTRE: f64 = SIZE / 2.0;
 const RADIUS: f64 = 170.0;
 const BOX_H: f64 = 48.0;
+/// Radius of a chunk's badge on its arrow (its number is 17 px in the figure's units).
+const BADGE_R: f64 = 13.0;
 
 /// The width of one chunk's cell: wide for a small ring, narrower as N grows.
 fn cell_width(n: usize) -> f64 {
@@ -81,7 +83,9 @@ fn ring_svg(frame: &RingFrame, n: usize, label: &str) -> Html {
             </g>
         }
     };
-    let inner = RADIUS - BOX_H / 2.0 - 26.0;
+    // The arrows run on a circle inside every GPU box (the boxes widen with N), so that no
+    // arrowhead ends under a box.
+    let inner = (RADIUS - BOX_H / 2.0 - 26.0).min(RADIUS - w / 2.0 - 16.0);
     let arrow = |a: &super::model::Arrow| {
         let gap = (PI / n as f64).min(0.5) * 0.35;
         let (a1, a2) = (
@@ -90,13 +94,13 @@ fn ring_svg(frame: &RingFrame, n: usize, label: &str) -> Html {
         );
         let (x1, y1) = point(a1, inner);
         let (x2, y2) = point(a2, inner);
-        let (lx, ly) = point((a1 + a2) / 2.0, inner - 18.0);
+        let (lx, ly) = point((a1 + a2) / 2.0, inner - BADGE_R - 8.0);
         html! {
             <g class="ch-arrow">
                 <path d={format!("M {x1:.1} {y1:.1} A {inner:.1} {inner:.1} 0 0 1 {x2:.1} {y2:.1}")}
                       stroke={cell_colour(a.chunk, n, n as u32)} marker-end="url(#ch-arrowhead)" />
-                <circle cx={format!("{lx:.1}")} cy={format!("{ly:.1}")} r="9" fill={cell_colour(a.chunk, n, n as u32)} />
-                <text class="ch-arrow-label" x={format!("{lx:.1}")} y={format!("{:.1}", ly + 4.0)}>{ a.chunk }</text>
+                <circle class="ch-chunk-badge" cx={format!("{lx:.1}")} cy={format!("{ly:.1}")} r={BADGE_R.to_string()} fill={cell_colour(a.chunk, n, n as u32)} />
+                <text class="ch-arrow-label" x={format!("{lx:.1}")} y={format!("{:.1}", ly + 6.0)}>{ a.chunk }</text>
             </g>
         }
     };
@@ -117,11 +121,16 @@ fn ring_svg(frame: &RingFrame, n: usize, label: &str) -> Html {
 #[component]
 pub fn RingSection() -> Html {
     let lang = use_lang();
-    let n = use_state(|| 4usize);
-    let step = use_state(|| 0usize);
+    // A link may carry `ring=GPUs.step`.
+    let link = use_link_state("ring", 2, |v| {
+        RING_GPUS.contains(&(v[0] as usize)) && v[1] <= 2 * (v[0] - 1)
+    });
+    let n = use_state(|| link.as_ref().map_or(4, |v| v[0] as usize));
+    let step = use_state(|| link.as_ref().map_or(0, |v| v[1] as usize));
     let trace = use_memo(*n, |&n| ring_trace(n));
     let steps = 2 * (*n - 1);
     let k = (*step).min(steps);
+    use_link_writer("ring", vec![*n as u64, k as u64], vec![4, 0]);
 
     let on_n = {
         let (n, step) = (n.clone(), step.clone());

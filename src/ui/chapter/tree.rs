@@ -4,7 +4,7 @@
 use super::model::{
     tree_layout, tree_parents, tree_run, TreeKind, TreeRun, TREE_GPUS, TREE_SIZE_BYTES,
 };
-use super::widgets::{Choice, Ladder};
+use super::widgets::{use_link_state, use_link_writer, Choice, Ladder};
 use crate::sim::units::{format_bytes, format_secs};
 use crate::ui::i18n::{gpus, number, tr, trf, use_lang, Key, Lang};
 use yew::prelude::*;
@@ -109,8 +109,17 @@ fn load_columns(lang: Lang, run: &TreeRun) -> Html {
 #[component]
 pub fn TreeSection() -> Html {
     let lang = use_lang();
-    let kind = use_state(|| TreeKind::Flat);
-    let n = use_state(|| 8usize);
+    // A link may carry `tree=shape.GPUs` (shape: 0 flat, 1 binary, 2 double binary).
+    let link = use_link_state("tree", 2, |v| {
+        (v[0] as usize) < TreeKind::ALL.len() && TREE_GPUS.contains(&(v[1] as usize))
+    });
+    let kind = use_state(|| {
+        link.as_ref()
+            .map_or(TreeKind::Flat, |v| TreeKind::ALL[v[0] as usize])
+    });
+    let n = use_state(|| link.as_ref().map_or(8, |v| v[1] as usize));
+    let kind_index = TreeKind::ALL.iter().position(|k| k == &*kind).unwrap_or(0);
+    use_link_writer("tree", vec![kind_index as u64, *n as u64], vec![0, 8]);
     let run = use_memo((*kind, *n), |&(k, n)| tree_run(k, n));
     let on_kind = {
         let kind = kind.clone();

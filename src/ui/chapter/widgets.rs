@@ -160,3 +160,33 @@ pub fn stacked(title: &str, parts: &[Part], testid: &str) -> Html {
         </div>
     }
 }
+
+/// A guided figure's state as read from a shared link: `key`'s `count` numbers when `valid`
+/// accepts them, read once when the figure mounts.
+#[hook]
+pub fn use_link_state(
+    key: &'static str,
+    count: usize,
+    valid: fn(&[u64]) -> bool,
+) -> Option<Vec<u64>> {
+    let read = use_memo((), move |_| {
+        crate::ui::query::numbers(&crate::ui::query::web::current(), key, count)
+            .filter(|v| valid(v))
+    });
+    (*read).clone()
+}
+
+/// Keeps a guided figure's state in the address under `key`: its numbers, or no key at all while
+/// the figure shows its default (so an untouched page keeps a clean address).
+#[hook]
+pub fn use_link_writer(key: &'static str, values: Vec<u64>, default: Vec<u64>) {
+    use_effect_with(values, move |values| {
+        let updates: Vec<(&str, String)> = if *values == default {
+            Vec::new()
+        } else {
+            let text: Vec<String> = values.iter().map(u64::to_string).collect();
+            vec![(key, text.join("."))]
+        };
+        crate::ui::query::web::write(&[key], &updates);
+    });
+}

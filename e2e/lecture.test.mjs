@@ -1,0 +1,498 @@
+// In front of a class (issue 12): the page is never blank while loading; exports for slides hold
+// both compared runs and the figure as SVG/PNG; presets keep their promise; links open where they
+// point and stay current; presentation mode is readable at 1920×1080 and works from the keyboard;
+// what cannot run is greyed out with the reason; explanations follow the inputs; the §1.3.1 ring
+// is readable at 8 GPUs; the claims' "as in the chapter" is a reset and changed verdicts stand out.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  serve, launch, openReady, download, tabTo, textSizes, shot, setRange, setRangeTo, dragRange,
+  selectOption, timeSecs, ROOT,
+} from './harness.mjs';
+
+let server;
+before(async () => { server = await serve(); });
+after(async () => { await server?.close(); });
+
+const DOCS = path.join(ROOT, 'docs');
+const secs = async (page, side) => timeSecs(page, side);
+
+// 12.4 ------------------------------------------------------------------------------------------
+
+test('12.4 before the wasm runs the page shows its title and a loading note; without JavaScript a noscript note', async () => {
+  const s = await launch();
+  try {
+    // The wasm never arrives: what a reader on a slow network sees meanwhile.
+    await s.page.route('**/*.wasm', (route) => route.abort());
+    await s.page.goto(server.url);
+    const loading = s.page.getByTestId('loading');
+    await loading.waitFor({ state: 'visible' });
+    assert.match(await loading.innerText(), /allreduce-lab/);
+    assert.match(await loading.innerText(), /Loading the lab/);
+    assert.match(await loading.innerText(), /正在加载/);
+    assert.equal(await s.page.getByTestId('cluster-figure').count(), 0, 'the app has not started');
+  } finally { await s.browser.close(); }
+
+  const off = await launch({ javaScriptEnabled: false });
+  try {
+    await off.page.goto(server.url);
+    const note = off.page.getByTestId('noscript');
+    await note.waitFor({ state: 'visible' });
+    assert.match(await note.innerText(), /needs JavaScript/);
+    assert.match(await note.innerText(), /需要启用 JavaScript/);
+  } finally { await off.browser.close(); }
+});
+
+test('12.4 the app replaces the loading note, paints the chapter first and simulates after the first frame', async () => {
+  const s = await launch();
+  try {
+    // Records what the first rendered frame held and the longest main-thread task.
+    await s.context.addInitScript(() => {
+      window.__long = [];
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); })
+        .observe({ type: 'longtask', buffered: true });
+      new MutationObserver((_, observer) => {
+        if (document.querySelector('.ch-hero h1')) {
+          window.__firstFrame = {
+            ms: performance.now(),
+            pending: document.querySelectorAll('[data-deferred=pending]').length,
+            figures: document.querySelectorAll('[data-testid=cluster-figure]').length,
+          };
+          observer.disconnect();
+        }
+      }).observe(document, { subtree: true, childList: true });
+    });
+    await s.page.goto(server.url);
+    await s.page.waitForFunction(() => !document.querySelector('[data-deferred=pending]'), null, { timeout: 60000 });
+    const first = await s.page.evaluate(() => window.__firstFrame);
+    assert.ok(first.pending >= 5, `sections waiting at the first frame: ${first.pending}`);
+    assert.equal(first.figures, 0, 'no simulation before the first frame');
+    assert.equal(await s.page.getByTestId('loading').count(), 0, 'the loading note is gone');
+    const long = await s.page.evaluate(() => window.__long);
+    console.log(`# first frame at ${first.ms.toFixed(0)} ms; longest task ${Math.max(0, ...long).toFixed(0)} ms over ${long.length} long tasks`);
+    assert.deepEqual(s.problems, []);
+  } finally { await s.browser.close(); }
+});
+
+// 12.5 ------------------------------------------------------------------------------------------
+
+test('12.5 comparison exports hold both runs; the figure exports as SVG and PNG at 1920×1080; CSV numbers are plain decimals', async () => {
+  const { browser, page, problems } = await openReady(server.url);
+  try {
+    await page.getByTestId('preset-racks-800-200').click();
+    await page.getByTestId('figure-b').getByTestId('time-result').waitFor();
+    const trace = await download(page, 'export-trace');
+    assert.match(trace.name, /ring-vs-tree-binomial\.trace\.json$/);
+    const events = JSON.parse(trace.text).traceEvents;
+    const pids = new Set(events.filter((e) => e.ph === 'X').map((e) => e.pid));
+    assert.deepEqual([...pids].sort(), [0, 1], 'both runs in the trace');
+
+    const csv = await download(page, 'export-csv');
+    const lines = csv.text.trim().split('\n');
+    assert.match(lines[0], /^run,kind,id,/);
+    const runs = new Set(lines.slice(1).map((l) => l.split(',')[0]));
+    assert.deepEqual([...runs].sort(), ['ring', 'tree-binomial']);
+    for (const l of lines.slice(1)) {
+      for (const field of l.split(',').slice(3)) {
+        assert.ok(!/^-?\d.*e/i.test(field), `plain decimals only: ${field} in ${l}`);
+      }
+    }
+    const time = lines.find((l) => l.startsWith('ring,total,time_s'));
+    assert.match(time.split(',').at(-1), /^0\.\d+$/);
+
+    const svg = await download(page, 'export-svg');
+    assert.match(svg.name, /\.figure\.svg$/);
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      const root = doc.documentElement;
+      return {
+        error: doc.querySelector('parsererror') !== null,
+        width: root.getAttribute('width'),
+        height: root.getAttribute('height'),
+        figures: root.querySelectorAll(':scope > svg').length,
+        texts: root.querySelectorAll('text').length,
+        styled: [...root.querySelectorAll('text')].every((t) => /font-size/.test(t.getAttribute('style') ?? '')),
+      };
+    }, svg.text);
+    assert.deepEqual(
+      { ...parsed, texts: parsed.texts > 20 },
+      { error: false, width: '1920', height: '1080', figures: 2, texts: true, styled: true },
+    );
+
+    const png = await download(page, 'export-png');
+    assert.match(png.name, /\.figure\.png$/);
+    assert.equal(png.bytes.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.deepEqual([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)], [1920, 1080]);
+    // It opens: the browser decodes it to a 1920×1080 image with more than one colour.
+    const opened = await page.evaluate(async (b64) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = 64; c.height = 36;
+      const ctx = c.getContext('2d');
+      ctx.drawImage(img, 0, 0, 64, 36);
+      const px = ctx.getImageData(0, 0, 64, 36).data;
+      const colours = new Set();
+      for (let i = 0; i < px.length; i += 4) colours.add(`${px[i]},${px[i + 1]},${px[i + 2]}`);
+      return { w: img.naturalWidth, h: img.naturalHeight, colours: colours.size };
+    }, png.bytes.toString('base64'));
+    assert.equal(opened.w, 1920);
+    assert.equal(opened.h, 1080);
+    assert.ok(opened.colours > 5, `${opened.colours} colours`);
+    fs.mkdirSync(path.join(ROOT, 'e2e', 'out'), { recursive: true });
+    fs.writeFileSync(path.join(ROOT, 'e2e', 'out', 'figure.png'), png.bytes);
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});
+
+// 12.1 ------------------------------------------------------------------------------------------
+
+const PROMISES = {
+  'nvlink-8': { shape: '1 rack × 1 node × 8 GPUs', a: 'ring', b: 'tree-binomial', winner: 'ring' },
+  'two-nodes-400g': { shape: '1 rack × 2 nodes × 8 GPUs', a: 'ring', b: 'hierarchical', winner: 'hierarchical' },
+  'racks-800-200': { shape: '2 racks × 2 nodes × 8 GPUs', a: 'ring', b: 'tree-binomial', winner: 'tree-binomial' },
+  'inverted-400-800': { shape: '2 racks × 2 nodes × 8 GPUs', a: 'ring', b: 'tree-binomial', winner: 'ring' },
+};
+
+test('12.1 every preset shows its comparison and the winner its name promises; the rack preset says the tree needs segments', async () => {
+  const { browser, page, problems } = await openReady(server.url);
+  try {
+    for (const [name, p] of Object.entries(PROMISES)) {
+      await page.getByTestId(`preset-${name}`).click();
+      await page.waitForFunction(([shape, b]) =>
+        document.querySelector('[data-testid=shape]')?.textContent === shape &&
+        document.querySelector('[data-testid=figure-b] [data-testid=figure-algorithm]')?.dataset.algorithm === b &&
+        document.querySelector('[data-testid=figure-b] [data-testid=time-result]'), [p.shape, p.b]);
+      assert.equal(await page.getByTestId('figure-a').getByTestId('figure-algorithm').getAttribute('data-algorithm'), p.a);
+      assert.equal(await page.getByTestId('figure-b').getByTestId('figure-algorithm').getAttribute('data-algorithm'), p.b);
+      const [ta, tb] = [await secs(page, 'figure-a'), await secs(page, 'figure-b')];
+      const winner = ta < tb ? p.a : p.b;
+      assert.equal(winner, p.winner, `${name}: ${p.a} ${ta} s, ${p.b} ${tb} s`);
+    }
+    // The chapter's tree-wins case: the figure says the win comes from the 32 segments.
+    await page.getByTestId('preset-racks-800-200').click();
+    const note = page.getByTestId('figure-b').getByTestId('segments-note');
+    await note.waitFor();
+    assert.match(await note.textContent(), /only because it is pipelined into 32 segments/);
+    // With one segment the tree loses, and the note says how many segments win.
+    await setRangeTo(page, 'segments', 1);
+    assert.ok(await secs(page, 'figure-b') > await secs(page, 'figure-a'));
+    assert.match(await page.getByTestId('segments-note').textContent(), /Unpipelined the tree loses here; split into \d+ segments/);
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});
+
+// 12.2 + 14.7 -----------------------------------------------------------------------------------
+
+test('12.2 a shared #lab link scrolls to the lab once it is rendered', async () => {
+  const s = await launch({ viewport: { width: 1440, height: 900 } });
+  try {
+    await s.page.goto(`${server.url}?alg=tree-binary&topo=cluster&gpus=32&gpn=8&npr=2&bw=400Gbps,400Gbps,200Gbps&lat=1us,2us,5us&size=100000000&seg=1&step=2#lab`);
+    await s.page.waitForFunction(() => !document.querySelector('[data-deferred=pending]'), null, { timeout: 60000 });
+    await s.page.waitForFunction(() => Math.abs(document.getElementById('lab').getBoundingClientRect().top) < 80, null, { timeout: 10000 });
+    assert.ok(await s.page.evaluate(() => window.scrollY) > 2000, 'the lab is far below the top');
+    assert.equal(await s.page.getByTestId('algorithm').inputValue(), 'tree-binary');
+    assert.deepEqual(s.problems, []);
+  } finally { await s.browser.close(); }
+});
+
+test('14.7 the address stays current while a run plays and after a preset click during playback', async () => {
+  const { browser, page, problems } = await openReady(server.url);
+  try {
+    await selectOption(page, 'speed', '1'); // 0.25×: the run lasts 24 s
+    await setRange(page, 'scrub', 0);
+    await page.getByTestId('play').click();
+    const step = () => page.evaluate(() => Number(new URLSearchParams(location.search).get('step')));
+    await page.waitForFunction(() => Number(new URLSearchParams(location.search).get('step')) >= 2, null, { timeout: 15000 });
+    const early = await step();
+    await page.waitForFunction((s) => Number(new URLSearchParams(location.search).get('step')) > s, early, { timeout: 15000 });
+    assert.equal(await page.getByTestId('pause').count(), 1, 'still playing');
+    // A preset while playing: the address has it within the throttle interval.
+    await page.getByTestId('preset-racks-800-200').click();
+    await page.waitForFunction(() => {
+      const q = new URLSearchParams(location.search);
+      return q.get('gpus') === '32' && q.get('cmp') === 'tree-binomial' && q.get('seg') === '32';
+    }, null, { timeout: 10000 }).catch(async (e) => { throw new Error(`${e.message}: ${await page.evaluate(() => location.search)}`); });
+    assert.equal(await page.getByTestId('pause').count(), 1, 'the preset did not stop playback');
+    // A reload brings back what is on screen.
+    await page.getByTestId('pause').click();
+    const before = await page.getByTestId('cli-command').textContent();
+    await page.reload();
+    await page.getByTestId('cluster-figure').first().waitFor();
+    assert.equal(await page.getByTestId('cli-command').textContent(), before);
+    assert.equal(await page.getByTestId('compare-toggle').isChecked(), true);
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});
+
+test('12.2 the guided figures\' state is in the link: ring step, tree shape, §1.4 scenario, claim conditions', async () => {
+  const { browser, page, problems } = await openReady(server.url);
+  try {
+    const q = (key) => page.evaluate((k) => new URLSearchParams(location.search).get(k), key);
+    assert.equal(await q('ring'), null, 'an untouched figure keeps the address clean');
+    await setRangeTo(page, 'ring-gpus', 6);
+    for (let i = 0; i < 3; i++) await page.getByTestId('ring-next').click();
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('ring') === '6.3');
+    await page.getByTestId('tree-shape').getByRole('button').nth(1).click();
+    await setRangeTo(page, 'tree-gpus', 12);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('tree') === '1.12');
+    await page.getByTestId('compare-scenario').getByRole('button').nth(1).click();
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('rack') === '400.800');
+    await setRangeTo(page, 'claims-gpus', 16);
+    await setRangeTo(page, 'claims-nic', 400);
+    await page.waitForFunction(() => /^16\.\d+\.400\.0$/.test(new URLSearchParams(location.search).get('claims') ?? ''));
+    // The lab's keys are still there: writers keep each other's.
+    assert.ok(await q('alg'));
+    const link = page.url();
+
+    const other = await openReady(link);
+    try {
+      const p = other.page;
+      assert.equal(await p.getByTestId('ring-step').getAttribute('aria-valuetext'), '3 / 10');
+      assert.match(await p.getByTestId('ring-gpus').getAttribute('aria-valuetext'), /6/);
+      assert.equal(await p.getByTestId('tree-shape').getByRole('button').nth(1).getAttribute('aria-pressed'), 'true');
+      assert.match(await p.getByTestId('tree-gpus').getAttribute('aria-valuetext'), /12/);
+      assert.equal(await p.getByTestId('compare-winner').getAttribute('data-winner'), 'ring');
+      assert.equal(await p.getByTestId('compare-scenario').getByRole('button').nth(1).getAttribute('aria-pressed'), 'true');
+      assert.match(await p.getByTestId('claims-gpus').getAttribute('aria-valuetext'), /16/);
+      assert.match(await p.getByTestId('claims-nic').getAttribute('aria-valuetext'), /400 Gbps/);
+      assert.deepEqual(other.problems, []);
+    } finally { await other.browser.close(); }
+    // A hostile value is ignored (the figure shows its default), never a broken page.
+    const bad = await openReady(`${server.url}?ring=99.99&tree=7.1&rack=1.2&claims=x`);
+    try {
+      assert.equal(await bad.page.getByTestId('ring-step').getAttribute('aria-valuetext'), '0 / 6');
+      assert.equal(await bad.page.getByTestId('url-error').count(), 0);
+      assert.deepEqual(bad.problems, []);
+    } finally { await bad.browser.close(); }
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});
+
+// 12.3 ------------------------------------------------------------------------------------------
+
+const FIGURES = ['#lab .run', '.ch-figure'];
+
+test('12.3 presentation mode at 1920×1080: full width, every label of the lab and the guided figures at least 14 px, controls in a strip', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { browser, page, problems } = await openReady(`${server.url}?lang=${lang}`, { viewport: { width: 1920, height: 1080 } });
+    try {
+      await page.getByTestId('present-toggle').click();
+      assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), true);
+      await page.getByTestId('preset-racks-800-200').click();
+      await page.getByTestId('figure-b').getByTestId('time-result').waitFor();
+      await setRange(page, 'scrub', 400);
+      // Full width: the lab's figure spans (nearly) the screen.
+      const fig = await page.getByTestId('figure-a').getByTestId('cluster-figure').boundingBox();
+      assert.ok(fig.width > 1700, `lab figure ${fig.width} px wide`);
+      const sizes = await textSizes(page, FIGURES.join(', '));
+      assert.ok(sizes.length > 300, `${sizes.length} labels measured`);
+      const small = sizes.filter((s) => s.size < 14);
+      assert.deepEqual(small.slice(0, 10), [], `${small.length} labels under 14 px`);
+      // The controls collapse to a strip.
+      const strip = await page.locator('.layout > aside.controls').boundingBox();
+      assert.ok(strip.height < 260, `controls strip ${strip.height} px high`);
+      assert.equal(await page.getByTestId('bandwidth-gpu').isVisible(), false);
+      await page.locator('#lab').scrollIntoViewIfNeeded();
+      await page.evaluate(() => document.getElementById('lab').scrollIntoView({ behavior: 'instant' }));
+      await page.waitForTimeout(300);
+      const file = path.join(DOCS, `present-lab-${lang}.png`);
+      await page.screenshot({ path: file });
+      await page.evaluate(() => document.getElementById('ring').scrollIntoView({ behavior: 'instant' }));
+      await page.getByTestId('ring-next').click();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(DOCS, `present-ring-${lang}.png`) });
+      // The button and the key leave it again.
+      await page.keyboard.press('Escape');
+      assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), false);
+      assert.deepEqual(problems, []);
+    } finally { await browser.close(); }
+  }
+});
+
+test('12.3 everything works from the keyboard alone', async () => {
+  const { browser, page, problems } = await openReady(server.url, { viewport: { width: 1920, height: 1080 } });
+  try {
+    // Presentation mode: the key, and the button reached with Tab and pressed with Enter.
+    await page.keyboard.press('p');
+    assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), true);
+    await page.evaluate(() => document.activeElement?.blur());
+    await tabTo(page, 'present-toggle');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), false);
+    // The ring figure: its slider with arrow keys, its next button with Enter.
+    await tabTo(page, 'ring-gpus');
+    await page.keyboard.press('ArrowRight');
+    assert.match(await page.getByTestId('ring-gpus').getAttribute('aria-valuetext'), /5/);
+    await tabTo(page, 'ring-next', 10);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.getByTestId('ring-step').getAttribute('aria-valuetext'), '2 / 8');
+    // A lab preset, the algorithm menu, the GPU slider, then the transport keys.
+    await tabTo(page, 'preset-inverted-400-800', 400);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('figure-b').waitFor();
+    assert.equal(await page.getByTestId('shape').textContent(), '2 racks × 2 nodes × 8 GPUs');
+    await tabTo(page, 'algorithm', 20);
+    await page.keyboard.press('ArrowDown');
+    assert.notEqual(await page.getByTestId('algorithm').inputValue(), 'ring');
+    await tabTo(page, 'gpu-count', 30);
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await page.getByTestId('gpu-count').getAttribute('aria-valuetext'), '24');
+    // The time: back to the start with the scrub slider's Home key, then the transport keys.
+    await tabTo(page, 'scrub', 60);
+    await page.keyboard.press('Home');
+    const t0 = Number(await page.getByTestId('clock').getAttribute('data-secs'));
+    assert.equal(t0, 0);
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.keyboard.press('ArrowRight');
+    const t1 = Number(await page.getByTestId('clock').getAttribute('data-secs'));
+    assert.ok(t1 > 0, `a step by key: ${t0} → ${t1}`);
+    await page.keyboard.press(' ');
+    assert.equal(await page.getByTestId('pause').count(), 1, 'space plays');
+    await page.keyboard.press(' ');
+    assert.equal(await page.getByTestId('play').count(), 1, 'space pauses');
+    // The claims' per-condition reset.
+    await tabTo(page, 'claims-nic', 400);
+    await page.keyboard.press('ArrowRight');
+    await tabTo(page, 'claims-nic-chapter', 5);
+    await page.keyboard.press('Enter');
+    assert.match(await page.getByTestId('claims-nic').getAttribute('aria-valuetext'), /as in the chapter/);
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});
+
+// 12.6 ------------------------------------------------------------------------------------------
+
+test('12.6 settings the lab cannot run are greyed out with the reason; a drag simulates only when it settles', async () => {
+  const { browser, page, problems } = await openReady(server.url);
+  try {
+    await page.getByTestId('preset-two-nodes-400g').click();
+    await page.getByTestId('compare-toggle').uncheck();
+    await selectOption(page, 'algorithm', 'ring');
+    assert.equal(await page.getByTestId('gpu-count').getAttribute('data-refused-from'), '768');
+    assert.match(await page.getByTestId('gpu-count-refused').textContent(), /From 768 GPUs .* too many for the browser/);
+    // Dragging through big counts: nothing is simulated until the thumb settles.
+    const cli = await page.getByTestId('cli-command').textContent();
+    const values = (await page.getByTestId('gpu-count').getAttribute('data-values')).split(',');
+    for (const v of ['64', '256', '512', '1024']) await dragRange(page, 'gpu-count', values.indexOf(v));
+    assert.equal(await page.getByTestId('gpu-count').getAttribute('aria-valuetext'), '1024', 'the label follows the thumb');
+    assert.equal(await page.getByTestId('cli-command').textContent(), cli, 'no simulation during the drag');
+    await page.getByTestId('gpu-count').dispatchEvent('change');
+    await page.getByTestId('scenario-error').waitFor();
+    assert.match(await page.getByTestId('scenario-error').textContent(), /makes 2095104 transfers/);
+    // Nothing to play or export: disabled, and the clock does not pretend "0 s / 0 s".
+    for (const id of ['play', 'step-forward', 'scrub', 'export-csv', 'export-trace', 'export-svg', 'export-png']) {
+      const el = page.getByTestId(id);
+      if (await el.count()) assert.equal(await el.isDisabled(), true, id);
+    }
+    assert.match(await page.getByTestId('clock').textContent(), /not run/);
+    // Other algorithms that cannot run here are greyed in the menu; those that can are not.
+    const options = await page.getByTestId('algorithm').locator('option').evaluateAll((os) => os.map((o) => [o.value, o.disabled]));
+    const disabled = Object.fromEntries(options);
+    assert.equal(disabled['auto'], true);
+    assert.equal(disabled['double-binary-tree'], false);
+    // In Chinese too.
+    await page.getByTestId('lang-switch').click();
+    assert.match(await page.getByTestId('scenario-error').textContent(), /次传输/);
+    await page.getByTestId('lang-switch').click();
+    await setRangeTo(page, 'gpu-count', 16);
+    assert.equal(await page.getByTestId('export-csv').isDisabled(), false);
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});
+
+// 12.7 ------------------------------------------------------------------------------------------
+
+test('12.7 explanations follow the inputs and the small wording slips are gone', async () => {
+  const { browser, page, problems } = await openReady(server.url);
+  try {
+    const because = page.getByTestId('verdict-because');
+    assert.match(await because.textContent(), /PCIe/);
+    assert.match(await because.textContent(), /25 GB\/s/);
+    await selectOption(page, 'scaling-hardware', 'dgx-h100');
+    await page.waitForFunction(() => !/PCIe/.test(document.querySelector('[data-testid=verdict-because]').textContent));
+    assert.match(await because.textContent(), /DGX H100/);
+    assert.doesNotMatch(await because.textContent(), /25 GB\/s/);
+    // Equal senders are one number; one chunk is singular; the timeline lists uplinks first.
+    await page.getByTestId('preset-racks-800-200').click();
+    await page.getByTestId('figure-b').getByTestId('time-result').waitFor();
+    assert.match(await page.getByTestId('figure-a').getByTestId('rank-traffic').textContent(), /^Every rank sent \S+ [kMG]?B/);
+    const tiers = await page.getByTestId('figure-a').getByTestId('timeline-row').evaluateAll((rows) => rows.map((r) => r.dataset.tier));
+    assert.equal(tiers[0], 'rack');
+    assert.deepEqual(tiers, [...tiers].sort((a, b) => ['rack', 'node', 'gpu'].indexOf(a) - ['rack', 'node', 'gpu'].indexOf(b)));
+    assert.match(await page.locator('.timeline h3').first().textContent(), /uplinks first/);
+    assert.doesNotMatch(await page.locator('#lab').innerText(), /× 1 chunks/);
+    assert.match(await page.getByTestId('ring-counters').locator('caption').textContent(), /S = 840 MB, the data each GPU starts with/);
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});
+
+// 12.8 ------------------------------------------------------------------------------------------
+
+test('12.8 the §1.3.1 ring at 8 GPUs: arrowheads clear of the boxes, badges at least 12 px, no shift as the table widens', async () => {
+  const { browser, page, problems } = await openReady(server.url);
+  try {
+    await setRangeTo(page, 'ring-gpus', 8);
+    await page.getByTestId('ring-next').click();
+    const ring = page.getByTestId('ring-figure');
+    const box0 = await ring.boundingBox();
+    const check = await ring.evaluate((svg) => {
+      const boxes = [...svg.querySelectorAll('.ch-gpu-box')].map((r) => r.getBBox());
+      const ends = [...svg.querySelectorAll('.ch-arrow path')].map((p) => p.getPointAtLength(p.getTotalLength()));
+      const inside = ends.filter((e) => boxes.some((b) => e.x > b.x - 4 && e.x < b.x + b.width + 4 && e.y > b.y - 4 && e.y < b.y + b.height + 4));
+      const scale = svg.getScreenCTM().a;
+      const badges = [...svg.querySelectorAll('.ch-arrow-label')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+      return { arrows: ends.length, inside: inside.length, badges };
+    });
+    assert.equal(check.arrows, 8);
+    assert.equal(check.inside, 0, 'an arrowhead ends under a GPU box');
+    assert.ok(check.badges.every((s) => s >= 12), `badges ${check.badges.map((s) => s.toFixed(1)).join(' ')} px`);
+    // Step to the end: the byte counts grow, the figure stays put.
+    await setRangeTo(page, 'ring-step', 14);
+    const box1 = await ring.boundingBox();
+    assert.deepEqual([box1.x, box1.width], [box0.x, box0.width]);
+    await ring.screenshot({ path: path.join(ROOT, 'e2e', 'screenshots', 'ring-8.png') }).catch(() => {});
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});
+
+// 12.9 ------------------------------------------------------------------------------------------
+
+test('12.9 "as in the chapter" is a reset beside each bandwidth, not a slider position; changed verdicts are marked', async () => {
+  const { browser, page, problems } = await openReady(server.url);
+  try {
+    const nic = page.getByTestId('claims-nic');
+    const verdicts = () => page.locator('[data-testid^=claim-][data-verdict]').evaluateAll((rows) => rows.map((r) => [r.dataset.testid, r.dataset.verdict, r.dataset.changed]));
+    const initial = await verdicts();
+    assert.match(await nic.getAttribute('aria-valuetext'), /as in the chapter/);
+    assert.ok(!(await nic.getAttribute('data-values')).split(',').includes('0'));
+    assert.equal(await page.getByTestId('claims-nic-chapter').isDisabled(), true);
+    // One step from "as in the chapter" goes to a neighbour of the chapter's 100 Gbps, not to 25.
+    await nic.focus();
+    await page.keyboard.press('ArrowRight');
+    assert.match(await nic.getAttribute('aria-valuetext'), /200 Gbps/);
+    assert.equal(await page.getByTestId('claims-nic-chapter').isDisabled(), false);
+    // A change that turns verdicts marks those rows, and only those.
+    await setRangeTo(page, 'claims-nic', 25);
+    const before = await verdicts();
+    await setRangeTo(page, 'claims-nic', 3200);
+    const after = await verdicts();
+    const turned = after.filter(([id, v]) => before.find((b) => b[0] === id)[1] !== v).map(([id]) => id);
+    const marked = after.filter(([, , c]) => c === 'true').map(([id]) => id);
+    assert.ok(turned.length > 0, 'a NIC from 25 to 3200 Gbps turns some verdict');
+    assert.deepEqual(marked, turned, 'exactly the turned verdicts are marked');
+    assert.equal(await page.locator('.ch-verdict-changed').count(), marked.length);
+    await setRangeTo(page, 'claims-uplink', 25);
+    // The per-bandwidth reset, then the reset of all conditions.
+    await page.getByTestId('claims-nic-chapter').click();
+    assert.match(await nic.getAttribute('aria-valuetext'), /as in the chapter/);
+    await page.getByTestId('claims-reset').click();
+    assert.match(await page.getByTestId('claims-uplink').getAttribute('aria-valuetext'), /as in the chapter/);
+    assert.deepEqual((await verdicts()).map(([id, v]) => [id, v]), initial.map(([id, v]) => [id, v]));
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});
