@@ -107,9 +107,12 @@ test('two inputs in one task both land, and the algorithm select and the figure 
             el.value = String(value);
             el.dispatchEvent(new Event(type, { bubbles: true }));
           };
+          // Sliders commit on release (input moves the thumb, change commits).
           fire('gpu-count', gi, 'input');
+          fire('gpu-count', gi, 'change');
           fire('algorithm', 'tree-binary', 'change');
           fire('size', si, 'input');
+          fire('size', si, 'change');
         },
         [gpus.indexOf(g), sizes.indexOf(s)],
       );
@@ -223,7 +226,10 @@ test('a large run can be cancelled and run again; dragging starts nothing until 
         const p = document.querySelector('[data-testid=sim-progress]');
         seen.push(p ? Number(p.dataset.done) : -1);
       }
-      return { started, ended: performance.now(), seen };
+      const ended = performance.now();
+      // The release commits the last position.
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+      return { started, ended, seen };
     });
     const { gap, median } = await maxGap(page, dragged.started, dragged.ended);
     measured.drag_size_slider_1024 = {
