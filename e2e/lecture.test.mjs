@@ -318,7 +318,8 @@ test('12.3 everything works from the keyboard alone', async () => {
   try {
     // Presentation mode: the key, and the button reached with Tab and pressed with Enter.
     await page.keyboard.press('p');
-    assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), true);
+    // The attribute is set after the next render: wait for it (a loaded machine is slow).
+    await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'), null, { timeout: 5000 });
     await page.evaluate(() => document.activeElement?.blur());
     await tabTo(page, 'present-toggle');
     await page.keyboard.press('Enter');
@@ -335,7 +336,7 @@ test('12.3 everything works from the keyboard alone', async () => {
     await tabTo(page, 'preset-inverted-400-800', 400);
     await page.keyboard.press('Enter');
     await page.getByTestId('figure-b').waitFor();
-    assert.equal(await page.getByTestId('shape').textContent(), '2 racks × 2 nodes × 8 GPUs');
+    await page.waitForFunction(() => document.querySelector('[data-testid=shape]')?.textContent === '2 racks × 2 nodes × 8 GPUs', null, { timeout: 5000 });
     await tabTo(page, 'algorithm', 20);
     await page.keyboard.press('ArrowDown');
     assert.notEqual(await page.getByTestId('algorithm').inputValue(), 'ring');
