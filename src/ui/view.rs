@@ -157,19 +157,30 @@ mod tests {
     }
 
     #[test]
-    fn an_impossible_scenario_is_an_error_not_a_panic() {
+    fn the_heaviest_lab_settings_are_sliced_or_refused_never_run_at_once() {
         let c = Controls {
             gpus: 1024,
             kind: super::super::logic::TopologyKind::Uniform,
             segments: 256,
             ..Controls::default()
         };
-        // Auto on 1024 ranks of one switch tries the ring and hierarchical (a ring there) among
-        // others: over 4 M transfers, refused with a message, not run.
-        let Plan::Ready(v) = Plan::new(&c, Algorithm::Auto) else {
-            panic!("auto at 1024 GPUs must be refused, not planned");
-        };
-        assert!(v.result.as_ref().unwrap_err().contains("transfers"));
+        // The heaviest settings the sliders reach: each algorithm is either planned in slices or
+        // refused with the core's advice on how to shrink it; none is run at once, none panics.
+        for alg in Algorithm::ALL {
+            match Plan::new(&c, alg) {
+                Plan::Sliced(s) => assert!(s.cost().unwrap().transfers > AT_ONCE_MAX_TRANSFERS),
+                Plan::Ready(v) => match &v.result {
+                    Err(e) => assert!(
+                        e.contains("at most") || e.contains("another algorithm"),
+                        "{alg}: {e}"
+                    ),
+                    Ok(sim) => assert!(
+                        sim.trace.schedule.len() as u64 <= AT_ONCE_MAX_TRANSFERS,
+                        "{alg} ran at once"
+                    ),
+                },
+            }
+        }
         // The double binary tree is small: simulated at once.
         let Plan::Ready(v) = Plan::new(&c, Algorithm::DoubleBinaryTree) else {
             panic!("a small run is simulated at once");
