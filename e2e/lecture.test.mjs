@@ -331,6 +331,12 @@ test('12.3 everything works from the keyboard alone', async () => {
     await tabTo(page, 'ring-next', 10);
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
+    // Under load the second Enter's re-render can land after the first read: wait for it.
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=ring-step]')?.getAttribute('aria-valuetext') === '2 / 8',
+      null,
+      { timeout: 10000 },
+    );
     assert.equal(await page.getByTestId('ring-step').getAttribute('aria-valuetext'), '2 / 8');
     // A lab preset, the algorithm menu, the GPU slider, then the transport keys.
     await tabTo(page, 'preset-inverted-400-800', 400);
