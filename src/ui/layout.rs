@@ -747,36 +747,11 @@ mod tests {
 
     #[test]
     fn several_nics_and_rails_draw_every_link_once_and_rails_carry_their_own_nics() {
-        let mut with_nics = cluster(2, 2, 8);
-        with_nics = Topology::new(&match with_nics.spec().clone() {
-            TopologySpec::Cluster {
-                racks,
-                nodes_per_rack,
-                gpus_per_node,
-                intra_bw,
-                intra_lat_secs,
-                node_bw,
-                node_lat_secs,
-                rack_bw,
-                rack_lat_secs,
-                oversubscription,
-                ..
-            } => TopologySpec::Cluster {
-                racks,
-                nodes_per_rack,
-                gpus_per_node,
-                intra_bw,
-                intra_lat_secs,
-                node_bw,
-                node_lat_secs,
-                rack_bw,
-                rack_lat_secs,
-                oversubscription,
-                nics_per_node: 4,
-            },
-            _ => unreachable!(),
-        })
-        .unwrap();
+        let mut spec = cluster(2, 2, 8).spec().clone();
+        if let TopologySpec::Cluster { nics_per_node, .. } = &mut spec {
+            *nics_per_node = 4;
+        }
+        let with_nics = Topology::new(&spec).unwrap();
         for topo in [with_nics, rail(4, 8), rail(2, 3)] {
             let layout = Layout::new(&topo);
             assert!(layout.detailed);
