@@ -263,13 +263,17 @@ proptest! {
             prop_assert!(c.time_secs >= fixed + c.busiest_link_secs * (1.0 - 1e-9));
             let chain = allreduce_lab::sim::nccl::model::latency_bound_secs(&sys, a, p);
             prop_assert!(c.time_secs >= fixed + chain * (1.0 - 1e-9), "{a}/{p}: latency {} > {}", fixed + chain, c.time_secs);
+            // Where the busy channels grow in proportion to the size, the flow time is flat by design;
+            // whole-byte chunks (each within a byte of size/n) may then move it by a few bytes' worth.
+            let rounding = 2.0 * sys.ranks() as f64 / size as f64;
             let bigger = run_candidate(&sys, size * 2, a, p).unwrap();
-            prop_assert!(bigger.time_secs >= c.time_secs * (1.0 - 1e-6), "{a}/{p} at {size}: {} then {}", c.time_secs, bigger.time_secs);
+            prop_assert!(bigger.time_secs >= c.time_secs * (1.0 - 1e-6 - rounding), "{a}/{p} at {size}: {} then {}", c.time_secs, bigger.time_secs);
         }
         let chosen = predict(&sys, size, nvls).unwrap();
         let fast = predict_fast(&sys, size, nvls).unwrap();
         prop_assert_eq!(chosen.time_secs, fast.time_secs);
         prop_assert_eq!((chosen.algorithm, chosen.protocol), (fast.algorithm, fast.protocol));
-        prop_assert!(predict_fast(&sys, size * 2, nvls).unwrap().time_secs >= chosen.time_secs * (1.0 - 1e-6));
+        let rounding = 2.0 * sys.ranks() as f64 / size as f64;
+        prop_assert!(predict_fast(&sys, size * 2, nvls).unwrap().time_secs >= chosen.time_secs * (1.0 - 1e-6 - rounding));
     }
 }
