@@ -75,6 +75,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 size_bytes,
                 segments,
                 gamma_secs_per_byte: gamma,
+                faults: Default::default(),
             },
         )
 }
@@ -116,7 +117,7 @@ proptest! {
 
     #[test]
     fn auto_is_never_slower_than_any_single_algorithm(topology in topology(), size in 1u64..10_000_000) {
-        let sc = Scenario { topology, algorithm: Algorithm::Auto, size_bytes: size, segments: 1, gamma_secs_per_byte: 0.0 };
+        let sc = Scenario { topology, algorithm: Algorithm::Auto, size_bytes: size, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
         let best = simulate(&sc, false).unwrap();
         for alg in Algorithm::CONCRETE {
             let t = simulate(&Scenario { algorithm: alg, ..sc.clone() }, false).unwrap();

@@ -370,6 +370,7 @@ impl ChapterScenario {
             size_bytes: self.training().gradient_bytes(),
             segments,
             gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
         }
     }
 }

@@ -172,6 +172,7 @@ fn uniform(c: &Conditions, algorithm: Algorithm, gpus: usize, segments: usize) -
         size_bytes: c.size_bytes,
         segments,
         gamma_secs_per_byte: 0.0,
+        faults: Default::default(),
     }
 }
 
@@ -400,6 +401,7 @@ fn rack_scenario(c: &Conditions, node_gbps: f64, rack_gbps: f64) -> Scenario {
         size_bytes: c.size_bytes,
         segments: 1,
         gamma_secs_per_byte: 0.0,
+        faults: Default::default(),
     }
 }
 

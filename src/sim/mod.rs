@@ -7,6 +7,7 @@ pub mod buffers;
 pub mod chapter;
 pub mod claims;
 pub mod export;
+pub mod faults;
 pub mod network;
 pub mod presets;
 pub mod replay;

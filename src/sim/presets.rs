@@ -105,6 +105,7 @@ impl Preset {
             size_bytes: SIZE_BYTES,
             segments: 1,
             gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
         }
     }
 }

@@ -8,6 +8,7 @@
 //!     size_bytes: 1 << 30,
 //!     segments: 1,
 //!     gamma_secs_per_byte: 0.0,
+//!     faults: Default::default(),
 //! };
 //! let sim = simulate(&scenario, true).unwrap();
 //! assert!(sim.trace.verified());
@@ -17,6 +18,7 @@
 //! ```
 
 use super::algorithms::{self, Algorithm, MAX_SEGMENTS};
+use super::faults::Faults;
 use super::run::{run, Run, RunOptions};
 use super::topology::{Topology, TopologySpec};
 use super::trace::Trace;
@@ -42,6 +44,9 @@ pub struct Scenario {
     /// γ: seconds per byte a receiver spends reducing.
     #[serde(default)]
     pub gamma_secs_per_byte: f64,
+    /// Slowed cables and late ranks; none by default.
+    #[serde(default, skip_serializing_if = "Faults::is_empty")]
+    pub faults: Faults,
 }
 
 fn one() -> usize {
@@ -87,9 +92,19 @@ pub fn transfer_count(algorithm: Algorithm, n: usize, g: usize, k: usize) -> usi
 }
 
 impl Scenario {
-    /// Checks every bound and builds the topology.
+    /// Checks every bound and builds the topology, with any slowed cable applied.
     pub fn validate(&self) -> Result<Topology, ScenarioError> {
         let topo = Topology::new(&self.topology).map_err(|e| ScenarioError(e.0))?;
+        let topo = if self.faults.slow_links.is_empty() {
+            self.faults
+                .validate(&topo)
+                .map_err(|e| ScenarioError(e.to_string()))?;
+            topo
+        } else {
+            self.faults
+                .apply(&topo)
+                .map_err(|e| ScenarioError(e.to_string()))?
+        };
         if self.size_bytes < 1 || self.size_bytes > MAX_SIZE_BYTES {
             return Err(ScenarioError(format!(
                 "size must be between 1 B and 1 TB, got {} bytes",
@@ -160,13 +175,14 @@ pub fn start(scenario: &Scenario, details: bool) -> Result<Run, ScenarioError> {
         scenario.size_bytes,
         scenario.segments,
     );
-    Ok(Run::new(
+    Ok(Run::with_start_delays(
         &topo,
         schedule,
         &RunOptions {
             gamma_secs_per_byte: scenario.gamma_secs_per_byte,
             record_details: details,
         },
+        &scenario.faults.start_delays(topo.ranks()),
     ))
 }
 
@@ -177,9 +193,14 @@ pub fn simulate(scenario: &Scenario, details: bool) -> Result<Simulation, Scenar
         gamma_secs_per_byte: scenario.gamma_secs_per_byte,
         record_details: details,
     };
+    let delays = scenario.faults.start_delays(topo.ranks());
     let run_one = |alg: Algorithm, options: &RunOptions| {
         let schedule = algorithms::schedule(alg, &topo, scenario.size_bytes, scenario.segments);
-        run(&topo, schedule, options)
+        if delays.iter().any(|&d| d > 0.0) {
+            Run::with_start_delays(&topo, schedule, options, &delays).finish()
+        } else {
+            run(&topo, schedule, options)
+        }
     };
     if scenario.algorithm != Algorithm::Auto {
         return Ok(Simulation {

@@ -212,6 +212,7 @@ pub fn scaling(
                     size_bytes: model.gradient_bytes(),
                     segments,
                     gamma_secs_per_byte: 0.0,
+                    faults: Default::default(),
                 },
                 false,
             )?;

@@ -364,6 +364,7 @@ impl Controls {
                 1
             },
             gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
         })
     }
 }

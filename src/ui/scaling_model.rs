@@ -288,6 +288,7 @@ pub fn compute(setup: &Setup, job: Job) -> Point {
                         size_bytes,
                         segments: segments(algorithm, n),
                         gamma_secs_per_byte: 0.0,
+                        faults: Default::default(),
                     },
                     size_bytes,
                     size_bytes,
@@ -386,6 +387,7 @@ impl Computation {
             size_bytes: self.setup.training().gradient_bytes(),
             segments: segments(algorithm, gpus),
             gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
         };
         start(&scenario, false).ok()
     }

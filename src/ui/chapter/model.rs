@@ -42,6 +42,7 @@ fn uniform(gpus: usize, algorithm: Algorithm, size_bytes: u64) -> Scenario {
         size_bytes,
         segments: 1,
         gamma_secs_per_byte: 0.0,
+        faults: Default::default(),
     }
 }
 
