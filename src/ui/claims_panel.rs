@@ -15,6 +15,7 @@ use yew::prelude::*;
 fn verdict_text(lang: Lang, v: Verdict) -> (&'static str, &'static str) {
     match v {
         Verdict::Holds => ("holds", tr(lang, Key::VerdictHolds)),
+        Verdict::Approximately => ("approximately", tr(lang, Key::VerdictApproximately)),
         Verdict::HoldsUnder => ("holds-under", tr(lang, Key::VerdictHoldsUnder)),
         Verdict::DoesNotHold => ("does-not-hold", tr(lang, Key::VerdictDoesNotHold)),
     }

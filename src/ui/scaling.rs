@@ -229,7 +229,11 @@ fn Verdict(props: &VerdictProps) -> Html {
         <section class="verdict" data-testid="preset-verdict" data-value={value} data-holds={holds}>
             <h3 class="claim">{ claim }</h3>
             { result }
-            <p class="because"><span class="muted">{ tr(lang, Key::Because) }</span>{ because }</p>
+            <p class="because"><span class="muted">{ tr(lang, Key::Because) }</span>{ because }{ lang.pick(".", "。") }
+                if let (Ok(o), false) = (&*outcome, s.metric == Metric::RingOverTree) {
+                    { " " }<span data-testid="verdict-step-form">{ trf(lang, crate::ui::chapter::model::step_form_key(&o.step), &[&format_secs(o.step.io_secs)]) }</span>
+                }
+            </p>
             <dl class="params">
                 <div><dt>{ tr(lang, Key::Hardware) }</dt><dd>{ hw_name }<span class="source">{ hw_source }</span></dd></div>
                 <div><dt>{ tr(lang, Key::Model) }</dt><dd>{ model_name }<span class="source">{ model_source }</span></dd></div>

@@ -3,9 +3,11 @@
 //! `chapter::evaluate`.
 
 use super::model::{
-    layers_outcome, short_stave, Layer, Story, NIC_GBITS_PER_SEC, STORAGE_MBYTES_PER_SEC,
+    layers_outcome, short_stave, step_form_key, Layer, Story, NIC_GBITS_PER_SEC,
+    STORAGE_MBYTES_PER_SEC,
 };
 use super::widgets::{stacked, Choice, Ladder, Part};
+use crate::sim::units::format_secs;
 use crate::sim::units::{format_bandwidth, format_bandwidth_bits, Bandwidth};
 use crate::ui::i18n::{percent, tr, trf, use_lang, Key, Lang};
 use yew::prelude::*;
@@ -128,6 +130,7 @@ pub fn LayersSection() -> Html {
                 html! {
                     <>
                         { stacked(tr(lang, Key::StepTime), &parts, "layers-step") }
+                        <p class="ch-note" data-testid="layers-step-form">{ trf(lang, step_form_key(s), &[&format_secs(s.io_secs)]) }</p>
                         <dl class="ch-numbers">
                             <div data-testid="layers-utilisation" data-value={format!("{:.4}", s.gpu_utilisation)}>
                                 <dt>{ tr(lang, Key::GpuUtilisation) }</dt><dd>{ percent(lang, s.gpu_utilisation, 0) }</dd>

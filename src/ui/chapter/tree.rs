@@ -2,7 +2,8 @@
 //! the schedule's reduce transfers, and every GPU's traffic from the trace, the root's above all.
 
 use super::model::{
-    tree_layout, tree_parents, tree_run, TreeKind, TreeRun, TREE_GPUS, TREE_SIZE_BYTES,
+    tree_layout, tree_parents, tree_run, TreeKind, TreeRun, DEFAULT_SEGMENTS, SEGMENT_CHOICES,
+    TREE_GPUS, TREE_SIZE_BYTES,
 };
 use super::widgets::{Choice, Ladder};
 use crate::sim::units::{format_bytes, format_secs};
@@ -111,7 +112,14 @@ pub fn TreeSection() -> Html {
     let lang = use_lang();
     let kind = use_state(|| TreeKind::Flat);
     let n = use_state(|| 8usize);
-    let run = use_memo((*kind, *n), |&(k, n)| tree_run(k, n));
+    let segments = use_state(|| DEFAULT_SEGMENTS as u64);
+    let run = use_memo((*kind, *n, *segments), |&(k, n, g)| {
+        tree_run(k, n, g as usize)
+    });
+    let on_segments = {
+        let segments = segments.clone();
+        Callback::from(move |v: u64| segments.set(v))
+    };
     let on_kind = {
         let kind = kind.clone();
         Callback::from(move |i: usize| kind.set(TreeKind::ALL[i.min(2)]))
@@ -146,7 +154,9 @@ pub fn TreeSection() -> Html {
                         { trf(lang, Key::TreeReadout, &[&root.to_string(), &number(r.received_bytes as f64 / s, 2),
                             &number(r.sent_bytes as f64 / s, 2), &number(busiest / s, 2), &number(ring / s, 2)]) }
                     </p>
-                    <p class="ch-note">{ trf(lang, Key::TreeTime, &[&format_bytes(s), &format_secs(run.tree.time_secs), &format_secs(run.ring.time_secs)]) }</p>
+                    <p class="ch-note" data-testid="tree-time" data-tree-secs={run.tree.time_secs.to_string()} data-ring-secs={run.ring.time_secs.to_string()}>
+                        { trf(lang, Key::TreeTime, &[&format_bytes(s), &format_secs(run.tree.time_secs), &segments.to_string(), &format_secs(run.ring.time_secs)]) }
+                    </p>
                 </>
             }
         }
@@ -156,6 +166,7 @@ pub fn TreeSection() -> Html {
         <section id="tree" class="ch-section" data-testid="section-tree" aria-labelledby="tree-title">
             <h2 id="tree-title">{ tr(lang, Key::TreeTitle) }</h2>
             <p>{ tr(lang, Key::TreeBody) }</p>
+            <p class="ch-note" data-testid="tree-pipeline-note">{ trf(lang, Key::TreePipelineNote, &[&DEFAULT_SEGMENTS.to_string()]) }</p>
             <div class="ch-figure">
                 <div class="ch-controls">
                     <Choice testid="tree-shape" label={tr(lang, Key::TreeShape)}
@@ -163,6 +174,8 @@ pub fn TreeSection() -> Html {
                             selected={selected} on_select={on_kind} />
                     <Ladder testid="tree-gpus" label={tr(lang, Key::Gpus)} values={TREE_GPUS.map(|g| g as u64).collect::<Vec<_>>()}
                             value={*n as u64} text={gpus(lang, *n)} on_change={on_n} />
+                    <Ladder testid="tree-segments" label={tr(lang, Key::TreeSegments)} values={SEGMENT_CHOICES.to_vec()}
+                            value={*segments} text={segments.to_string()} on_change={on_segments} />
                 </div>
                 <div class="ch-plot">{ figure }</div>
             </div>

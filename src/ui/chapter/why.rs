@@ -1,8 +1,9 @@
 //! §1.1: why 8 GPUs are not 8×. A GPU-count slider and a choice of cluster; the speedup, the step's
 //! parts and the scaling efficiency at every count, all from `training::scaling`.
 
-use super::model::{speedup_curve, WhyCluster, SPEEDUP_COUNTS};
+use super::model::{speedup_curve, step_form_key, WhyCluster, SPEEDUP_COUNTS};
 use super::widgets::{bar, stacked, Choice, Ladder, Part};
+use crate::sim::units::format_secs;
 use crate::ui::i18n::{gpus, percent, times, tr, trf, use_lang, Key};
 use yew::prelude::*;
 
@@ -15,13 +16,7 @@ pub fn WhySection() -> Html {
 
     let on_cluster = {
         let cluster = cluster.clone();
-        Callback::from(move |i: usize| {
-            cluster.set(if i == 0 {
-                WhyCluster::PcieServers
-            } else {
-                WhyCluster::SingleGpuServers
-            })
-        })
+        Callback::from(move |i: usize| cluster.set(WhyCluster::ALL[i.min(2)]))
     };
     let on_count = {
         let count = count.clone();
@@ -47,6 +42,7 @@ pub fn WhySection() -> Html {
                         { bar(tr(lang, Key::Speedup), s.speedup / n as f64, &speedup_text, "speedup", "why-speedup-bar") }
                     </div>
                     { stacked(tr(lang, Key::StepTime), &parts, "why-step") }
+                    <p class="ch-note" data-testid="why-step-form">{ trf(lang, step_form_key(s), &[&format_secs(s.io_secs)]) }</p>
                     <div class="ch-columns-title">{ tr(lang, Key::EfficiencyTitle) }</div>
                     <ol class="ch-columns" data-testid="why-efficiency">
                         { for steps.iter().map(|p| {
@@ -80,8 +76,8 @@ pub fn WhySection() -> Html {
                     <Ladder testid="why-gpus" label={tr(lang, Key::Gpus)} values={SPEEDUP_COUNTS.iter().map(|&n| n as u64).collect::<Vec<_>>()}
                             value={*count} text={gpus(lang, *count as usize)} on_change={on_count} />
                     <Choice testid="why-cluster" label={tr(lang, Key::WhyCluster)}
-                            options={vec![AttrValue::from(tr(lang, Key::WhyGood)), AttrValue::from(tr(lang, Key::WhyBad))]}
-                            selected={if *cluster == WhyCluster::PcieServers { 0 } else { 1 }} on_select={on_cluster} />
+                            options={vec![AttrValue::from(tr(lang, Key::WhyGood)), AttrValue::from(tr(lang, Key::WhyBadTopology)), AttrValue::from(tr(lang, Key::WhyBad))]}
+                            selected={WhyCluster::ALL.iter().position(|c| c == &*cluster).unwrap_or(0)} on_select={on_cluster} />
                 </div>
                 <div class="ch-plot">{ figure }</div>
             </div>
