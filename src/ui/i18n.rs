@@ -305,7 +305,7 @@ strings! {
     ComputedBy => "computed by simulating the allreduce", "由模拟 AllReduce 计算得出";
 
     // §1.1
-    WhyTitle => "1.1 Why 8 GPUs are not 8×", "1.1 为什么 8 张卡不是 8 倍";
+    WhyTitle => "1.1 The core logic of distributed training: why 8 GPUs are not 8×", "1.1 分布式训练的核心逻辑：为什么 8 张卡不是 8 倍";
     WhyBody => "A newcomer asks: “I train on 8 GPUs — is that 8 times as fast as one?” No. After every step the GPUs must exchange their gradients: communication costs time, and synchronising means waiting. The chapter says a speedup of 6–7× is typical, and that with a badly chosen topology it may not even reach 4×. Here BERT-large trains with a fixed batch per GPU, and after every step a simulated AllReduce sums its 1.36 GB of gradients: a ring, or in the badly chosen case a flat tree on the very same server.", "常有新手问：「我用 8 张卡训练，速度是不是单卡的 8 倍？」答案是否定的。每一步之后，各卡都要交换梯度：通信有开销，同步有等待。原文说实际加速比通常在 6–7 倍左右，如果拓扑选得不好，可能连 4 倍都到不了。这里用 BERT-large 训练（每卡批量固定），每一步之后用模拟的 AllReduce 汇总 1.36 GB 的梯度：用环形；或者在拓扑选得不好的情况下，在同一台服务器上改用扁平树。";
     WhyCluster => "Cluster", "集群";
     WhyGood => "8-GPU PCIe server, ring", "8 卡 PCIe 服务器，环形";
@@ -321,7 +321,7 @@ strings! {
     WhyMoral => "The chapter: the larger the share of communication, the worse the speedup.", "原文：通信占比越大，加速比越难看。";
 
     // §1.2
-    LayersTitle => "1.2 Four layers, and the short stave", "1.2 集群的四层结构与短板";
+    LayersTitle => "1.2 How a cluster is built, and its shortest stave", "1.2 集群架构组成与木桶效应";
     LayersBody => "A training cluster has four layers. A step goes only as fast as its slowest layer allows: like a barrel that holds water only up to its shortest stave. Pick one of the chapter's two stories, then change the storage and network bandwidth.", "一个典型的训练集群可以分成四层。训练的一步只能跑得和最慢的一层一样快：就像木桶能装多少水，取决于最短的那块板。选一个原文中的故事，然后调节存储和网络带宽。";
     LayerCompute => "Compute layer", "计算层";
     LayerComputeParts => "GPU/NPU cards", "GPU/NPU 卡";
@@ -349,7 +349,7 @@ strings! {
     StoryNetQuote => "The chapter: with only 100 Gbps of network, communication took over 40% of training time.", "原文：网络带宽只有 100 Gbps，结果通信开销占了训练时间的 40% 以上。";
 
     // §1.3.1
-    RingTitle => "1.3.1 Ring AllReduce", "1.3.1 环形 AllReduce";
+    RingTitle => "1.3.1 Ring AllReduce", "1.3.1 Ring AllReduce";
     RingBody => "Arrange the GPUs in a ring and cut each GPU's data into N chunks. Scatter-Reduce: in each of N−1 steps every GPU passes one chunk to the next GPU, which adds it to its own. Afterwards each GPU holds one chunk summed over all GPUs. AllGather: in N−1 more steps the finished chunks travel on round the ring until every GPU holds all of them.", "把 GPU 排成一个环，每张卡把自己的数据分成 N 份。Scatter-Reduce：在 N−1 步中，每张卡把一份数据传给下一张卡，下一张卡把它累加到自己的数据上。之后每张卡都持有一份汇总了所有卡的数据。AllGather：再经过 N−1 步，汇总好的数据沿环继续传递，直到每张卡都拿到全部结果。";
     RingGpus => "GPUs in the ring", "环上的 GPU 数";
     RingStart => "Start: every GPU holds only its own data.", "开始：每张卡只有自己的数据。";
@@ -363,7 +363,7 @@ strings! {
     PerGpuCounters => "Bytes per GPU so far (S = {0})", "到目前为止每张卡的字节数（S = {0}）";
 
     // §1.3.2
-    TreeTitle => "1.3.2 Tree AllReduce", "1.3.2 树形 AllReduce";
+    TreeTitle => "1.3.2 Tree AllReduce", "1.3.2 Tree AllReduce";
     TreeBody => "Organise the GPUs as a tree. Reduce: from the leaves to the root, each level adds up the gradients. Broadcast: from the root back to the leaves, each level passes the result on. The chapter says the root carries (N−1) × the data: true for a flat tree, a star in which every GPU talks to the root. A binary tree spreads that load; NCCL uses a double binary tree, two complementary binary trees that each carry half of the data.", "把 GPU 组织成树形结构。Reduce：从叶子到根，逐层累加梯度。Broadcast：从根到叶子，逐层广播结果。原文说根节点的通信量是 (N−1) × 数据量：这对扁平树（星形，每张卡都直接与根通信）成立。二叉树把这份负载分散开；NCCL 使用双二叉树：两棵互补的二叉树，各传一半数据。";
     TreeShape => "Tree shape", "树的形状";
     TreeFlat => "Flat (star)", "扁平树（星形）";
@@ -479,7 +479,7 @@ strings! {
     NextStepKey => "Next step (→)", "下一步（→）";
     PlayKey => "Play (space)", "播放（空格）";
     PauseKey => "Pause (space)", "暂停（空格）";
-    SimulatedTime => "Simulated time", "模拟时间";
+    SimulatedTime => "Simulated time at this size", "当前大小的模拟耗时";
     Speed => "speed", "速度";
     ResultVerified => "✓ verified", "✓ 结果已验证";
     ResultWrong => "✗ wrong result: {0}", "✗ 结果错误：{0}";
@@ -519,7 +519,7 @@ strings! {
     BuffersNote => " — {0} ranks × {1} chunks; a cell darkens as it gathers contributions", " — {0} 个进程 × {1} 个数据块；格子收集到越多贡献颜色越深";
     BuffersPerCell => " ({0} chunks per cell)", "（每格 {0} 个数据块）";
     BufferRowTitle => "GPU {0}: each cell darkens as it gathers the {1} ranks' contributions", "GPU {0}：格子收集 {1} 个进程的贡献时逐渐变深";
-    TimelineTitle => "When each link was busy", "每条链路何时繁忙";
+    TimelineTitle => "Link use over the run ({0}); darker = busier", "整个运行过程中的链路占用（{0}）；颜色越深越忙";
     TimelineNote => " — {0} links, slowest tiers first; darker = closer to capacity", " — {0} 条链路，最慢的层级在前；越深 = 越接近容量";
     TierLegendPort => "rank port", "进程端口";
     TierLegendGpu => "NVLink (GPU ↔ node switch)", "NVLink（GPU ↔ 节点交换机）";
@@ -653,6 +653,41 @@ strings! {
     ModelGpt2Source => "Radford et al. 2019: 1.56 B parameters (1,557,611,200). Batch 8 × 1024 tokens per GPU, ~0.8 s per step", "Radford 等，2019：15.6 亿参数（1,557,611,200）。每卡批量 8 × 1024 个词元，每步约 0.8 秒";
     Model10b => "A 10 B-parameter model", "一个 100 亿参数的模型";
     Model10bSource => "A dense 10 B transformer, batch 4 × 2048 tokens per GPU, ~3 s per step (gradients alone: 40 GB in fp32). Plain data parallelism cannot train it: weights, gradients and Adam state take about 160 GB per GPU. It needs ZeRO/FSDP, which shards that state and moves the same volume as one reduce-scatter + allgather — what is simulated here", "一个 100 亿参数的稠密 Transformer，每卡批量 4 × 2048 个词元，每步约 3 秒（仅 fp32 梯度就有 40 GB）。纯数据并行无法训练它：权重、梯度和 Adam 状态每卡约需 160 GB。它需要 ZeRO/FSDP：把这些状态分片存放，通信量与一次 Reduce-Scatter + AllGather 相同——也就是这里模拟的量";
+    YourGuess => "Your guess", "你的猜测";
+    NavClaims => "Claims checked", "论断核验";
+    NavMap => "1.5 Map", "1.5 总览";
+    NavCompare => "1.4 Compare and choose", "1.4 对比与选型";
+    NavTree => "1.3.2 Tree", "1.3.2 Tree";
+    NavRing => "1.3.1 Ring", "1.3.1 Ring";
+    NavLayers => "1.2 Cluster layers", "1.2 集群架构";
+    NavWhy => "1.1 Core logic", "1.1 核心逻辑";
+    VersusNav => "Ring vs Tree", "Ring 与 Tree 对比";
+    VersusMoral => "The ring is bandwidth-optimal but its latency grows linearly with N; a pipelined tree keeps latency logarithmic. That is why NCCL uses both and picks one by size.", "环形的带宽最优，但延迟随 N 线性增长；流水线化的树把延迟保持在对数级。这正是 NCCL 两者都用、按消息大小选择的原因。";
+    RackLatency => "Rack uplink latency", "机柜上行延迟";
+    NodeLatency => "NIC latency", "网卡延迟";
+    IntraLatency => "GPU link latency", "GPU 链路延迟";
+    IntraBandwidth => "GPU link (NVLink/PCIe)", "GPU 链路（NVLink/PCIe）";
+    NoCrossover => "One algorithm is faster at every simulated size here.", "在这里模拟的所有大小下，都是同一种算法更快。";
+    CrossoverTreeAbove => "The ring is faster below about {0}, the tree above (between the simulated sizes {1} and {2}).", "约 {0} 以下环形更快，以上树形更快（交叉点位于模拟的 {1} 与 {2} 之间）。";
+    CrossoverRingAbove => "The tree is faster below about {0}, the ring above (between the simulated sizes {1} and {2}).", "约 {0} 以下树形更快，以上环形更快（交叉点位于模拟的 {1} 与 {2} 之间）。";
+    SimulatingOf => "simulating… {0} of {1} runs", "模拟中……已完成 {1} 次中的 {0} 次";
+    Simulating => "simulating…", "模拟中……";
+    BandwidthPart => "Bandwidth part (this size, no latency)", "带宽部分（当前大小，延迟为 0）";
+    LatencyPart => "Latency part (an 8-byte allreduce)", "延迟部分（8 字节的 AllReduce）";
+    PredictAnswer => "Simulated: ring {0}, tree {1}; the {2} is faster. Now slide the GPU count and the size below to see where that changes.", "模拟结果：环形 {0}，树形 {1}；{2}更快。再拖动下面的卡数和消息大小，看看结论在哪里改变。";
+    PredictWrong => "Not this time.", "这次没猜对。";
+    PredictRight => "Right.", "猜对了。";
+    PredictQuestion => "Predict first: at {0} on {1}, which is faster?", "先猜一猜：{1}、消息 {0} 时，哪个更快？";
+    PredictTreeShort => "Tree", "树形";
+    VersusTree => "Double binary tree, {0} segments", "双二叉树，{0} 段流水线";
+    VersusRing => "Ring", "环形";
+    TierUplinks => "Rack uplinks", "机柜上行";
+    TierNics => "NICs", "网卡";
+    TierGpuLinks => "GPU links", "GPU 链路";
+    CrossoverLabel => "crossover", "交叉点";
+    VersusChartTitle => "Allreduce time versus message size, ring and tree, with the crossover", "环形与树形的 AllReduce 时间随消息大小的变化，并标出交叉点";
+    VersusBody => "One set of controls for both algorithms: the ring and the tree NCCL ships (a double binary tree, pipelined). The ring pays 2(N−1) latencies but moves the least data, 2(N−1)/N × S per GPU each way; the tree pays only about 2·log₂N latencies, but matches the ring's bandwidth only when it is pipelined. Slide the GPU count and watch the crossover move to larger messages; set 1 segment, or slow the rack uplink, and see what changes.", "两种算法共用一组控件：环形，以及 NCCL 实际采用的树（双二叉树，流水线化）。环形要付出 2(N−1) 次延迟，但传输的数据最少，每卡每个方向 2(N−1)/N × S；树形只需约 2·log₂N 次延迟，但只有流水线化之后，带宽才能与环形相当。拖动卡数，看交叉点如何移向更大的消息；把分段数设为 1，或者调慢机柜上行，看看有什么变化。";
+    VersusTitle => "Ring or Tree? The chapter's comparison in one figure", "Ring 还是 Tree？一张图看懂本章的对比";
     NcclComplexity => "No manual tuning needed: NCCL builds both and chooses; NCCL_ALGO overrides the choice.", "无需手动调优：NCCL 同时构建两者并自动选择；NCCL_ALGO 可以覆盖这个选择。";
     SimComplexity => "A tree must be pipelined to compete: with 1 segment it takes several times the ring's time, with 32 it comes close (§1.3.2).", "树形必须流水线化才有竞争力：只有 1 段时耗时是环形的好几倍，分 32 段时就接近环形（§1.3.2）。";
     NcclUse => "Inside a node it uses rings (or NVLink SHARP on NVSwitch systems); across nodes it chooses per message size, not by a fixed rule.", "节点内用环形（在 NVSwitch 系统上还可用 NVLink SHARP）；跨节点时按消息大小选择，而不是按固定规则。";
@@ -778,7 +813,17 @@ mod tests {
             if k != Key::OtherLanguageName {
                 assert!(!has_cjk(en), "{k:?} English has Chinese: {en}");
             }
-            let term_only = matches!(k, Key::OtherLanguageName | Key::MapRing | Key::MapTree);
+            // The chapter's own headings for §1.3.1 and §1.3.2 are its English terms.
+            let term_only = matches!(
+                k,
+                Key::OtherLanguageName
+                    | Key::MapRing
+                    | Key::MapTree
+                    | Key::RingTitle
+                    | Key::TreeTitle
+                    | Key::NavRing
+                    | Key::NavTree
+            );
             assert!(
                 has_cjk(zh) || term_only,
                 "{k:?} Chinese is untranslated: {zh}"

@@ -3,6 +3,7 @@
 //! components draw it.
 
 pub mod model;
+pub mod versus_model;
 
 #[cfg(target_arch = "wasm32")]
 mod compare;
@@ -15,6 +16,8 @@ mod ring;
 #[cfg(target_arch = "wasm32")]
 mod tree;
 #[cfg(target_arch = "wasm32")]
+mod versus;
+#[cfg(target_arch = "wasm32")]
 mod why;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod widgets;
@@ -24,20 +27,21 @@ pub use guide::ChapterGuide;
 
 #[cfg(target_arch = "wasm32")]
 mod guide {
-    use super::{compare, layers, map, ring, tree, why};
+    use super::{compare, layers, map, ring, tree, versus, why};
     use crate::ui::claims_panel::ClaimsPanel;
     use crate::ui::i18n::{tr, use_lang, Key, LangSwitch};
     use yew::prelude::*;
 
-    /// The sections in chapter order: (anchor, title).
-    pub const SECTIONS: [(&str, Key); 7] = [
-        ("why-not-8x", Key::WhyTitle),
-        ("four-layers", Key::LayersTitle),
-        ("ring", Key::RingTitle),
-        ("tree", Key::TreeTitle),
-        ("compare", Key::CompareTitle),
-        ("map", Key::MapTitle),
-        ("claims", Key::ClaimsTitle),
+    /// The sections in chapter order: (anchor, short title for the navigation).
+    pub const SECTIONS: [(&str, Key); 8] = [
+        ("why-not-8x", Key::NavWhy),
+        ("four-layers", Key::NavLayers),
+        ("ring", Key::NavRing),
+        ("tree", Key::NavTree),
+        ("versus", Key::VersusNav),
+        ("compare", Key::NavCompare),
+        ("map", Key::NavMap),
+        ("claims", Key::NavClaims),
     ];
 
     /// The guided chapter: a top bar (language, contents, the way to the lab), then one section
@@ -67,6 +71,7 @@ mod guide {
                 <layers::LayersSection />
                 <ring::RingSection />
                 <tree::TreeSection />
+                <versus::VersusSection />
                 <compare::CompareSection />
                 <map::MapSection />
                 <ClaimsPanel />
