@@ -1,7 +1,7 @@
 //! The app: state, the two simulations (A and, when comparing, B), the animation loop, keyboard
 //! shortcuts, and the page layout.
 
-use super::figure::{Buffers, Figure, LinkInfo, LinkTimeline};
+use super::figure::{Buffers, FaultsLine, Figure, LinkInfo, LinkTimeline};
 use super::files::Files;
 use super::hooks::{use_animation_frames, use_window_keys};
 use super::i18n::{tr, use_lang, Key};
@@ -237,10 +237,24 @@ pub fn App() -> Html {
             "figure-b"
         };
         let hover = state.hover.filter(|h| h.0 == side).map(|h| h.1);
+        let faults = state.controls.faults_for_shape();
+        let stragglers: Vec<usize> = faults.stragglers.iter().map(|s| s.rank).collect();
+        let on_gpu = {
+            let (c, on) = (state.controls.clone(), on_controls.clone());
+            // A clicked GPU joins late by half of this run's time (at least 1 µs), enough to see.
+            let delay = ((end / 2.0) * 1e6).round().max(1.0) / 1e6;
+            Callback::from(move |rank: usize| {
+                let late = c.faults.stragglers.iter().any(|s| s.rank == rank);
+                on.emit(c.with_straggler(rank, if late { 0.0 } else { delay }));
+            })
+        };
         html! {
             <section class="run" data-testid={testid}>
-                <Figure sim={sim.clone()} t_secs={t} side={side} hover={hover} on_hover={on_hover.clone()} />
-                <LinkInfo sim={sim.clone()} t_secs={t} line={hover} />
+                <Figure sim={sim.clone()} t_secs={t} side={side} hover={hover} on_hover={on_hover.clone()}
+                        on_gpu={on_gpu} stragglers={stragglers} />
+                <FaultsLine faults={faults} />
+                <LinkInfo sim={sim.clone()} t_secs={t} line={hover}
+                          controls={Some(state.controls.clone())} on_change={on_controls.clone()} />
                 <Results sim={sim.clone()} />
                 <Buffers sim={sim.clone()} t_secs={t} />
                 <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} />

@@ -3,9 +3,10 @@
 //! labels for display, and the time cursor's arithmetic. Tested natively and in the browser.
 
 use crate::sim::algorithms::Algorithm;
+use crate::sim::faults::{Cable, Faults, SlowLink, Straggler};
 use crate::sim::presets::Preset;
 use crate::sim::scenario::Scenario;
-use crate::sim::topology::{Tier, TopologySpec};
+use crate::sim::topology::{Tier, Topology, TopologySpec};
 use crate::sim::units::{
     format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, parse_bandwidth,
     parse_duration, parse_size, Bandwidth,
@@ -170,6 +171,9 @@ pub struct Controls {
     pub latency_ns: [u64; 3],
     pub size_bytes: u64,
     pub segments: usize,
+    /// A slowed cable or a late GPU set by clicking in the figure; kept only while the topology
+    /// has them (see [`Controls::scenario`]).
+    pub faults: Faults,
 }
 
 impl Default for Controls {
@@ -254,6 +258,7 @@ impl Controls {
                 latency_ns: [ns(intra_lat_secs), ns(node_lat_secs), ns(rack_lat_secs)],
                 size_bytes: scenario.size_bytes,
                 segments: scenario.segments,
+                faults: scenario.faults.clone(),
             },
             TopologySpec::Uniform {
                 ranks,
@@ -269,6 +274,7 @@ impl Controls {
                 latency_ns: [ns(latency_secs); 3],
                 size_bytes: scenario.size_bytes,
                 segments: scenario.segments,
+                faults: scenario.faults.clone(),
             },
         }
     }
@@ -316,7 +322,59 @@ impl Controls {
         if algorithm.is_tree() {
             flag("segments", self.effective_segments().to_string());
         }
+        let faults = self.faults_for_shape();
+        for f in &faults.slow_links {
+            flag("slow-link", format!("{}={}", f.cable, f.factor));
+        }
+        for f in &faults.stragglers {
+            flag(
+                "straggler",
+                format!(
+                    "{}={}",
+                    f.rank,
+                    latency_flag((f.delay_secs * 1e9).round() as u64)
+                ),
+            );
+        }
         args
+    }
+
+    /// The faults that still apply to the current shape (a slowed cable the topology has, a
+    /// straggler within the GPU count); a fault of another shape is dropped, not an error.
+    pub fn faults_for_shape(&self) -> Faults {
+        let topology = match self.scenario_without_faults(Algorithm::Ring) {
+            Ok(s) => s.topology,
+            Err(_) => return Faults::default(),
+        };
+        let Ok(topo) = Topology::new(&topology) else {
+            return Faults::default();
+        };
+        let mut f = self.faults.clone();
+        f.slow_links
+            .retain(|s| topo.links().iter().any(|l| s.cable.carries(l.from, l.to)));
+        f.stragglers.retain(|s| s.rank < topo.ranks());
+        f
+    }
+
+    /// The faults with the cable `cable` slowed to `factor` (1 restores it).
+    pub fn with_slow_cable(&self, cable: Cable, factor: f64) -> Controls {
+        let mut c = self.clone();
+        let (a, b) = cable.ends();
+        c.faults.slow_links.retain(|s| !s.cable.carries(a, b));
+        if factor < 1.0 {
+            c.faults.slow_links.push(SlowLink { cable, factor });
+        }
+        c
+    }
+
+    /// The faults with GPU `rank` joining `delay_secs` late (0 makes it punctual again).
+    pub fn with_straggler(&self, rank: usize, delay_secs: f64) -> Controls {
+        let mut c = self.clone();
+        c.faults.stragglers.retain(|s| s.rank != rank);
+        if delay_secs > 0.0 {
+            c.faults.stragglers.push(Straggler { rank, delay_secs });
+        }
+        c
     }
 
     /// The equivalent command line.
@@ -327,8 +385,15 @@ impl Controls {
         )
     }
 
-    /// The scenario, built by parsing the same flag strings the CLI gets.
+    /// The scenario, built by parsing the same flag strings the CLI gets, with the faults that
+    /// apply to its shape.
     pub fn scenario(&self, algorithm: Algorithm) -> Result<Scenario, String> {
+        let mut s = self.scenario_without_faults(algorithm)?;
+        s.faults = self.faults_for_shape();
+        Ok(s)
+    }
+
+    fn scenario_without_faults(&self, algorithm: Algorithm) -> Result<Scenario, String> {
         let bw =
             |i: usize| parse_bandwidth(&bandwidth_flag(self.bandwidth_mbps[i])).map_err(|e| e.0);
         let lat = |i: usize| parse_duration(&latency_flag(self.latency_ns[i])).map_err(|e| e.0);
@@ -542,6 +607,47 @@ mod tests {
             assert!(cmd.contains(flag), "{cmd}");
         }
         assert!(!c.cli_command(Algorithm::Ring).contains("--segments"));
+    }
+
+    #[test]
+    fn a_clicked_cable_and_a_clicked_gpu_become_faults_of_the_scenario_and_the_cli() {
+        use crate::sim::scenario::simulate;
+        let c = Controls::default();
+        let healthy = simulate(&c.scenario(Algorithm::Ring).unwrap(), false)
+            .unwrap()
+            .trace;
+        let cable: Cable = "rack0-node1".parse().unwrap();
+        let slowed = c.with_slow_cable(cable, 0.25).with_straggler(3, 1e-4);
+        let s = slowed.scenario(Algorithm::Ring).unwrap();
+        assert_eq!(s.faults.slow_links.len(), 1);
+        assert_eq!(
+            s.faults.stragglers,
+            vec![Straggler {
+                rank: 3,
+                delay_secs: 1e-4
+            }]
+        );
+        let cmd = slowed.cli_command(Algorithm::Ring);
+        assert!(cmd.contains("--slow-link rack0-node1=0.25"), "{cmd}");
+        assert!(cmd.contains("--straggler 3=100us"), "{cmd}");
+        // The ring runs at the slowed NIC's speed: time up, and the busiest link is that NIC.
+        let t = simulate(&s, false).unwrap().trace;
+        assert!(t.time_secs > 3.0 * healthy.time_secs);
+        let busiest = &t.topology.links()[t.busiest_link().unwrap()];
+        assert!(cable.carries(busiest.from, busiest.to), "{busiest:?}");
+        assert_ne!(healthy.busiest_link(), t.busiest_link());
+        // Restoring and making punctual give the healthy scenario back.
+        let back = slowed.with_slow_cable(cable, 1.0).with_straggler(3, 0.0);
+        assert_eq!(
+            back.scenario(Algorithm::Ring).unwrap(),
+            c.scenario(Algorithm::Ring).unwrap()
+        );
+        // A shape without that cable or that GPU drops the faults instead of failing.
+        let small = Controls {
+            gpus: 2,
+            ..slowed.clone()
+        };
+        assert!(small.scenario(Algorithm::Ring).unwrap().faults.is_empty());
     }
 
     #[test]

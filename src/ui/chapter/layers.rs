@@ -3,8 +3,8 @@
 //! `chapter::evaluate`.
 
 use super::model::{
-    layers_outcome, short_stave, step_form_key, Layer, Story, NIC_GBITS_PER_SEC,
-    STORAGE_MBYTES_PER_SEC,
+    barrel, layers_outcome, short_stave, step_form_key, Layer, Story, BARREL_LATE_MS,
+    BARREL_LATE_RANK, BARREL_NIC_PERCENT, NIC_GBITS_PER_SEC, STORAGE_MBYTES_PER_SEC,
 };
 use super::widgets::{stacked, Choice, Ladder, Part};
 use crate::sim::units::format_secs;
@@ -75,6 +75,56 @@ fn layer_cards(lang: Lang, stave: Option<Layer>) -> Html {
                 }
             }) }
         </ul>
+    }
+}
+
+/// The shortest stave, live: one NIC slowed and one GPU late, simulated.
+#[component]
+fn BarrelFigure() -> Html {
+    let lang = use_lang();
+    let nic = use_state(|| 100u64);
+    let late = use_state(|| 0u64);
+    let outcome = use_memo((*nic, *late), |&(n, l)| {
+        barrel(n as f64 / 100.0, l as f64 / 1000.0)
+    });
+    let on_nic = {
+        let nic = nic.clone();
+        Callback::from(move |v: u64| nic.set(v))
+    };
+    let on_late = {
+        let late = late.clone();
+        Callback::from(move |v: u64| late.set(v))
+    };
+    let plot = match &*outcome {
+        Err(e) => html! { <p class="ch-error">{ e.to_string() }</p> },
+        Ok(b) => html! {
+            <p class="ch-readout" aria-live="polite" data-testid="barrel-readout"
+               data-ring-secs={b.ring_secs.to_string()} data-tree-secs={b.tree_secs.to_string()}
+               data-speedup={b.speedup.to_string()}>
+                { trf(lang, Key::BarrelReadout, &[
+                    &format_secs(b.ring_secs),
+                    &format_bandwidth(crate::sim::units::Bandwidth::from_bytes_per_sec(b.ring_busbw_bytes_per_sec)),
+                    &format_secs(b.tree_secs),
+                    &crate::ui::i18n::times(lang, b.speedup, 1),
+                    &crate::ui::i18n::times(lang, b.healthy_speedup, 1),
+                ]) }
+            </p>
+        },
+    };
+    html! {
+        <div class="ch-figure" data-testid="barrel">
+            <div class="ch-controls">
+                <p class="ch-field-name"><strong>{ tr(lang, Key::BarrelTitle) }</strong></p>
+                <Ladder testid="barrel-nic" label={tr(lang, Key::BarrelNic)} values={BARREL_NIC_PERCENT.to_vec()}
+                        value={*nic} text={format!("{}%", *nic)} on_change={on_nic} />
+                <Ladder testid="barrel-late" label={trf(lang, Key::BarrelLate, &[&BARREL_LATE_RANK.to_string()])} values={BARREL_LATE_MS.to_vec()}
+                        value={*late} text={format_secs(*late as f64 / 1000.0)} on_change={on_late} />
+            </div>
+            <div class="ch-plot">
+                { plot }
+                <p class="ch-note">{ tr(lang, Key::BarrelNote) }</p>
+            </div>
+        </div>
     }
 }
 
@@ -164,6 +214,7 @@ pub fn LayersSection() -> Html {
                 </div>
                 <div class="ch-plot">{ plot }</div>
             </div>
+            <BarrelFigure />
         </section>
     }
 }

@@ -169,6 +169,61 @@ pub fn step_form_key(step: &StepBreakdown) -> crate::ui::i18n::Key {
     }
 }
 
+/// The live shortest stave of §1.2: the network story's gradient allreduce (BERT-large on 4 nodes
+/// × 8 GPUs, 100 Gbps NICs) with one NIC slowed and one GPU late, ring and pipelined double binary
+/// tree, each simulated with the fault.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Barrel {
+    pub ring_secs: f64,
+    pub ring_busbw_bytes_per_sec: f64,
+    pub tree_secs: f64,
+    /// 32-GPU speedup with the ring, faulty and healthy.
+    pub speedup: f64,
+    pub healthy_speedup: f64,
+}
+
+/// The cable the barrel slows and the GPU it makes late.
+pub const BARREL_CABLE: &str = "node1-rack0";
+pub const BARREL_LATE_RANK: usize = 5;
+/// The share of its bandwidth the slowed NIC keeps, percent.
+pub const BARREL_NIC_PERCENT: [u64; 5] = [100, 50, 25, 10, 5];
+/// How late the GPU joins, milliseconds.
+pub const BARREL_LATE_MS: [u64; 5] = [0, 10, 50, 100, 200];
+
+pub fn barrel(nic_share: f64, late_secs: f64) -> Result<Barrel, ScenarioError> {
+    use crate::sim::faults::{Faults, SlowLink, Straggler};
+    let story = Story::Network.scenario();
+    let mut faults = Faults::default();
+    if nic_share < 1.0 {
+        faults.slow_links.push(SlowLink {
+            cable: BARREL_CABLE.parse().map_err(ScenarioError)?,
+            factor: nic_share,
+        });
+    }
+    if late_secs > 0.0 {
+        faults.stragglers.push(Straggler {
+            rank: BARREL_LATE_RANK,
+            delay_secs: late_secs,
+        });
+    }
+    let run = |alg: Algorithm, k: usize, faults: &Faults| -> Result<Trace, ScenarioError> {
+        let mut sc = story.allreduce(alg, k);
+        sc.faults = faults.clone();
+        Ok(simulate(&sc, false)?.trace)
+    };
+    let ring = run(Algorithm::Ring, 1, &faults)?;
+    let tree = run(Algorithm::DoubleBinaryTree, TREE_SEGMENTS, &faults)?;
+    let healthy = run(Algorithm::Ring, 1, &Default::default())?;
+    let model = story.training();
+    Ok(Barrel {
+        ring_secs: ring.time_secs,
+        ring_busbw_bytes_per_sec: ring.busbw_bytes_per_sec(),
+        tree_secs: tree.time_secs,
+        speedup: model.step(story.gpus(), ring.time_secs).speedup,
+        healthy_speedup: model.step(story.gpus(), healthy.time_secs).speedup,
+    })
+}
+
 // §1.3.1 ----------------------------------------------------------------------------------------
 
 /// S of the ring figure: 840 MB divides evenly into N chunks for every N from 2 to 8.
@@ -607,6 +662,28 @@ mod tests {
         assert!(net.step.comm_share > 0.4);
         let fixed = layers_outcome(Story::Io, 100e9, 1600.0).unwrap();
         assert_eq!(short_stave(&fixed.step), None);
+    }
+
+    #[test]
+    fn one_slow_nic_drags_the_ring_down_to_its_speed_and_a_straggler_delays_the_step() {
+        let healthy = barrel(1.0, 0.0).unwrap();
+        assert_eq!(healthy.speedup, healthy.healthy_speedup);
+        // 100 Gbps NICs: the ring's busbw is about 12.5 GB/s; with one at 25%, about a quarter.
+        let slow = barrel(0.25, 0.0).unwrap();
+        let nic = 100e9 / 8.0;
+        assert!((healthy.ring_busbw_bytes_per_sec / nic - 1.0).abs() < 0.01);
+        assert!((slow.ring_busbw_bytes_per_sec / (0.25 * nic) - 1.0).abs() < 0.01);
+        assert!(slow.speedup < healthy.speedup);
+        // No algorithm escapes it: all of node 1's gradients must leave through that NIC, so the
+        // pipelined tree slows about as much.
+        let tree_ratio = slow.tree_secs / healthy.tree_secs;
+        assert!(tree_ratio > 3.5, "{tree_ratio}");
+        // A GPU 100 ms late delays the ring by at most those 100 ms (its fast NVLink hops have
+        // slack to absorb a little), and the step with it.
+        let late = barrel(1.0, 0.1).unwrap();
+        let delay = late.ring_secs - healthy.ring_secs;
+        assert!(delay > 0.05 && delay <= 0.1 + 1e-9, "{delay}");
+        assert!(late.speedup < healthy.speedup);
     }
 
     #[test]
