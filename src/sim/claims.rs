@@ -333,8 +333,8 @@ pub fn check(claim: &Claim, c: &Conditions) -> Result<ClaimCheck, ScenarioError>
                 if tree < ring { Verdict::Holds } else { Verdict::DoesNotHold },
                 ratio,
                 text(
-                    format!("On 2 racks × 2 nodes × 8 GPUs the ring moves {} across the rack uplinks, the binomial tree {} ({ratio:.1}× less): only the tree edges that join the racks cross.", super::units::format_bytes(ring), super::units::format_bytes(tree)),
-                    format!("在 2 个机柜 × 2 个节点 × 8 张卡上，环形经机柜上行链路传输 {}，二项树只有 {}（少 {ratio:.1} 倍）：只有连接两个机柜的那几条树边跨机柜。", super::units::format_bytes(ring), super::units::format_bytes(tree)),
+                    format!("On 2 racks × 2 nodes × 8 GPUs the ring moves {} across the rack uplinks, the binomial tree {} ({:.0}% of the ring's): only the tree edges that join the racks cross.", super::units::format_bytes(ring), super::units::format_bytes(tree), 100.0 / ratio),
+                    format!("在 2 个机柜 × 2 个节点 × 8 张卡上，环形经机柜上行链路传输 {}，二项树只有 {}（为环形的 {:.0}%）：只有连接两个机柜的那几条树边跨机柜。", super::units::format_bytes(ring), super::units::format_bytes(tree), 100.0 / ratio),
                 ),
             )
         }

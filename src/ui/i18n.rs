@@ -322,7 +322,7 @@ strings! {
 
     // §1.2
     LayersTitle => "1.2 How a cluster is built, and its shortest stave", "1.2 集群架构组成与木桶效应";
-    LayersBody => "A training cluster has four layers. A step goes only as fast as its slowest layer allows: like a barrel that holds water only up to its shortest stave. Pick one of the chapter's two stories, then change the storage and network bandwidth.", "一个典型的训练集群可以分成四层。训练的一步只能跑得和最慢的一层一样快：就像木桶能装多少水，取决于最短的那块板。选一个原文中的故事，然后调节存储和网络带宽。";
+    LayersBody => "A training cluster has four layers. A step goes only as fast as its slowest layer allows: the chapter's barrel holds water only up to its shortest stave. Pick one of the chapter's two stories, then change the storage and network bandwidth; below, slow one NIC or make one GPU late.", "一个典型的训练集群可以分成四层。训练的一步只能跑得和最慢的一层一样快：这就是原文说的木桶效应，木桶能装多少水，取决于最短的那块板。选一个原文中的故事，然后调节存储和网络带宽；在下面还可以调慢一块网卡，或者让一张卡晚到。";
     LayerCompute => "Compute layer", "计算层";
     LayerComputeParts => "GPU/NPU cards", "GPU/NPU 卡";
     LayerComputeNote => "Look beyond raw FLOPS: memory bandwidth and HBM capacity matter as much.", "别只看算力，显存带宽和 HBM 容量同样关键。";
@@ -350,7 +350,7 @@ strings! {
 
     // §1.3.1
     RingTitle => "1.3.1 Ring AllReduce", "1.3.1 Ring AllReduce";
-    RingBody => "Arrange the GPUs in a ring and cut each GPU's data into N chunks. Scatter-Reduce: in each of N−1 steps every GPU passes one chunk to the next GPU, which adds it to its own. Afterwards each GPU holds one chunk summed over all GPUs. AllGather: in N−1 more steps the finished chunks travel on round the ring until every GPU holds all of them.", "把 GPU 排成一个环，每张卡把自己的数据分成 N 份。Scatter-Reduce：在 N−1 步中，每张卡把一份数据传给下一张卡，下一张卡把它累加到自己的数据上。之后每张卡都持有一份汇总了所有卡的数据。AllGather：再经过 N−1 步，汇总好的数据沿环继续传递，直到每张卡都拿到全部结果。";
+    RingBody => "Arrange the GPUs in a ring and cut each GPU's data into N chunks. Scatter-Reduce (the standard name is Reduce-Scatter): in each of N−1 steps every GPU passes one chunk to the next GPU, which adds it to its own. Afterwards each GPU holds one chunk summed over all GPUs. AllGather: in N−1 more steps the finished chunks travel on round the ring until every GPU holds all of them.", "把 GPU 排成一个环，每张卡把自己的数据分成 N 份。Scatter-Reduce（标准名称是 Reduce-Scatter）：在 N−1 步中，每张卡把一份数据传给下一张卡，下一张卡把它累加到自己的数据上。之后每张卡都持有一份汇总了所有卡的数据。AllGather：再经过 N−1 步，汇总好的数据沿环继续传递，直到每张卡都拿到全部结果。";
     RingGpus => "GPUs in the ring", "环上的 GPU 数";
     RingStart => "Start: every GPU holds only its own data.", "开始：每张卡只有自己的数据。";
     RingStepScatter => "Step {0} of {1} · Scatter-Reduce: each GPU adds the chunk it receives to its own.", "第 {0}/{1} 步 · Scatter-Reduce：每张卡把收到的数据块累加到自己的数据上。";
@@ -400,8 +400,8 @@ strings! {
     CrossRackBandwidth => "Cross-rack bandwidth (rack uplink)", "机柜间带宽（机柜上行）";
     AllreduceTime => "Allreduce time", "AllReduce 耗时";
     CrossRackBytes => "Bytes across the rack uplinks", "经过机柜上行链路的字节数";
-    TreeWins => "The tree is {0} faster here.", "这里树形快 {0}。";
-    RingWins => "The ring is {0} faster here.", "这里环形快 {0}。";
+    TreeWins => "The tree takes {0} of the ring's time here.", "这里树形的耗时只有环形的 {0}。";
+    RingWins => "The ring takes {0} of the tree's time here.", "这里环形的耗时只有树形的 {0}。";
     CompareAdvice => "Don't trust any one topology blindly. Measure your own network with NCCL's tests (nccl-tests) before choosing; the full lab below runs a virtual version.", "不要迷信某种拓扑。实际选型前，先用 NCCL 的测试工具（nccl-tests）在你自己的网络上跑一遍；下面的完整实验室可以做虚拟测试。";
 
     // §1.5
@@ -491,7 +491,7 @@ strings! {
     BoundInjection => "every rank must send 2(N−1)/N × S and receive as much: 2(N−1)·S over the sum of the ranks' port bandwidths", "每个进程必须发送 2(N−1)/N × S，并接收同样多：即 2(N−1)·S 除以所有进程端口带宽之和";
     BoundNode => "the nodes' NICs are the tighter cut: the nodes together must exchange 2(M−1)·S over M NICs", "节点网卡是更紧的割：M 个节点之间必须经 M 块网卡交换 2(M−1)·S";
     BoundRack => "the racks' uplinks are the tighter cut: the racks together must exchange 2(K−1)·S over K uplinks", "机柜上行链路是更紧的割：K 个机柜之间必须经 K 条上行链路交换 2(K−1)·S";
-    AutoFastest => "{0} is the fastest here: {1} vs {2} for the runner-up {3} ({4} faster), out of {5} algorithms simulated on this scenario", "{0} 在这里最快：{1}，第二名 {3} 为 {2}（快 {4}），共在此场景上模拟了 {5} 种算法";
+    AutoFastest => "{0} is the fastest here: {1} vs {2} for the runner-up {3} (which takes {4} longer), out of {5} algorithms simulated on this scenario", "{0} 在这里最快：{1}；第二名 {3} 为 {2}（多用 {4} 的时间），共在此场景上模拟了 {5} 种算法";
     AutoNothing => "{0} is the fastest here (nothing to exchange)", "{0} 在这里最快（没有数据要交换）";
     RankSent => "Per rank, sent: {0} to {1}", "每个进程发送：{0} 到 {1}";
     RankSentCompare => " (ring: 2(N−1)/N × S = {0}; a flat tree's root: (N−1) × S = {1}).", "（环形：2(N−1)/N × S = {0}；扁平树的根节点：(N−1) × S = {1}）。";

@@ -4,7 +4,7 @@
 use super::model::{rack_comparison, RACK_GBITS_PER_SEC, RACK_SCENARIOS};
 use super::widgets::{bar, Choice, Ladder};
 use crate::sim::units::{format_bandwidth_bits, format_bytes, format_secs, Bandwidth};
-use crate::ui::i18n::{times, tr, trf, use_lang, Key, Lang};
+use crate::ui::i18n::{percent, tr, trf, use_lang, Key, Lang};
 use yew::prelude::*;
 
 /// (row, the chapter's ring cell, its tree cell, what the simulation shows, what NCCL does).
@@ -113,7 +113,7 @@ pub fn CompareSection() -> Html {
                     trf(
                         lang,
                         Key::TreeWins,
-                        &[&times(lang, c.ring_secs / c.tree_secs, 2)],
+                        &[&percent(lang, c.tree_secs / c.ring_secs, 0)],
                     ),
                 )
             } else {
@@ -122,7 +122,7 @@ pub fn CompareSection() -> Html {
                     trf(
                         lang,
                         Key::RingWins,
-                        &[&times(lang, c.tree_secs / c.ring_secs, 2)],
+                        &[&percent(lang, c.ring_secs / c.tree_secs, 0)],
                     ),
                 )
             };
