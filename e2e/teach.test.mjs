@@ -85,6 +85,17 @@ test('a prediction prompt asks first, then reveals the simulated answer', async 
     assert.match(await answer.innerText(), /Not this time\. Simulated: ring .+, tree .+; the Tree is faster/);
     await page.getByTestId('predict-tree').click();
     assert.match(await answer.innerText(), /^Right\./);
+    // §1.1 asks too: the simulated speedup of the PCIe box is revealed only after a guess.
+    assert.equal(await page.getByTestId('why-predict-answer').count(), 0);
+    await page.getByTestId('why-guess-1').click();
+    const why = page.getByTestId('why-predict-answer');
+    const s = Number(await why.getAttribute('data-speedup'));
+    assert.ok(s >= 6 && s <= 7, `${s}`);
+    assert.match(await why.innerText(), /^Right\. Simulated: \d\.\d×/);
+    // Verdict chips sit next to the text that makes each claim, linking to its row.
+    assert.equal(await page.getByTestId('chip-tree-3.5x-ring').getAttribute('data-verdict'), 'approximately');
+    assert.equal(await page.getByTestId('chip-bad-topology-under-4x').getAttribute('data-verdict'), 'holds');
+    assert.equal(await page.getByTestId('chip-tree-3.5x-ring').locator('a').getAttribute('href'), '#claim-tree-3.5x-ring');
     assert.deepEqual(problems, []);
   } finally { await browser.close(); }
 });

@@ -83,7 +83,7 @@ fn ClaimRow(props: &RowProps) -> Html {
     };
     let verdict_id = verdict.map_or("error", |v| v.0);
     html! {
-        <tr class="ch-claim" data-testid={format!("claim-{}", claim.id)} data-verdict={verdict_id}>
+        <tr class="ch-claim" id={format!("claim-{}", claim.id)} data-testid={format!("claim-{}", claim.id)} data-verdict={verdict_id}>
             <td class="ch-claim-section" data-label={tr(lang, Key::ColSection)}>{ format!("§{}", claim.section) }</td>
             <td class="ch-claim-text" data-label={tr(lang, Key::ColClaim)}>{ quote }</td>
             <td class="ch-claim-value" data-label={tr(lang, Key::ColValue)}>{ value }</td>
@@ -94,6 +94,44 @@ fn ClaimRow(props: &RowProps) -> Html {
             </td>
             <td class="ch-claim-why" data-label={tr(lang, Key::ColWhy)}>{ why }</td>
         </tr>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ClaimChipsProps {
+    /// The claims this passage of the chapter makes.
+    pub ids: Vec<&'static str>,
+}
+
+/// The verdicts of the claims a section's text makes, next to that text: each the chapter's
+/// words and the simulation's verdict under the chapter's own conditions, linking to its row in
+/// the claims table, where its conditions can be changed.
+#[component]
+pub fn ClaimChips(props: &ClaimChipsProps) -> Html {
+    let lang = use_lang();
+    let checks = use_memo(props.ids.clone(), |ids| {
+        ids.iter()
+            .filter_map(|id| CLAIMS.iter().find(|c| c.id == *id))
+            .map(|c| (c, check(c, &Conditions::default())))
+            .collect::<Vec<_>>()
+    });
+    html! {
+        <ul class="ch-chips" aria-label={tr(lang, Key::ClaimsHere)}>
+            { for checks.iter().map(|(c, r)| {
+                let (id, text) = match r {
+                    Ok(r) => verdict_text(lang, r.verdict),
+                    Err(_) => ("error", tr(lang, Key::VerdictDoesNotHold)),
+                };
+                let quote = lang.pick(c.quote_en, c.quote_zh);
+                html! {
+                    <li class="ch-chip" data-testid={format!("chip-{}", c.id)} data-verdict={id}>
+                        <q>{ quote }</q>{ " " }
+                        <a class={classes!("ch-verdict", id)} href={format!("#claim-{}", c.id)}
+                           title={tr(lang, Key::ChipHint)}>{ text }</a>
+                    </li>
+                }
+            }) }
+        </ul>
     }
 }
 

@@ -653,6 +653,13 @@ strings! {
     ModelGpt2Source => "Radford et al. 2019: 1.56 B parameters (1,557,611,200). Batch 8 × 1024 tokens per GPU, ~0.8 s per step", "Radford 等，2019：15.6 亿参数（1,557,611,200）。每卡批量 8 × 1024 个词元，每步约 0.8 秒";
     Model10b => "A 10 B-parameter model", "一个 100 亿参数的模型";
     Model10bSource => "A dense 10 B transformer, batch 4 × 2048 tokens per GPU, ~3 s per step (gradients alone: 40 GB in fp32). Plain data parallelism cannot train it: weights, gradients and Adam state take about 160 GB per GPU. It needs ZeRO/FSDP, which shards that state and moves the same volume as one reduce-scatter + allgather — what is simulated here", "一个 100 亿参数的稠密 Transformer，每卡批量 4 × 2048 个词元，每步约 3 秒（仅 fp32 梯度就有 40 GB）。纯数据并行无法训练它：权重、梯度和 Adam 状态每卡约需 160 GB。它需要 ZeRO/FSDP：把这些状态分片存放，通信量与一次 Reduce-Scatter + AllGather 相同——也就是这里模拟的量";
+    WhyPredictAnswer => "Simulated: {0}. On the same server with a flat tree instead of the ring, {1}. Now slide the GPU count below.", "模拟结果：{0}。同一台服务器改用扁平树而不是环形，则是 {1}。再拖动下面的卡数看看。";
+    WhyPredictQuestion => "Predict first: BERT-large on one 8-GPU PCIe server, gradients summed by a ring. What speedup over one GPU?", "先猜一猜：在一台 8 卡 PCIe 服务器上训练 BERT-large，用环形汇总梯度。相对单卡的加速比是多少？";
+    GuessUnderFour => "Under 4×", "不到 4 倍";
+    GuessSixSeven => "6–7×", "6–7 倍";
+    GuessEight => "About 8×", "接近 8 倍";
+    ChipHint => "Checked under the chapter's own conditions; change them in the claims table", "按原文自身的条件核验；可在论断核验表中修改条件";
+    ClaimsHere => "What the chapter claims here, checked", "原文在这里的论断及核验";
     BarrelNote => "One slow NIC and the whole ring runs at its speed: every step waits for the chunk crossing it. The tree does no better here: all of node 1's gradients must leave through that NIC. A late GPU holds everyone up until it joins.", "只要一块网卡慢下来，整个环就以它的速度运行：每一步都要等经过它的那块数据。这里树形也好不到哪里去：节点 1 的梯度都必须经过这块网卡。一张卡晚到，所有人都要等它。";
     BarrelReadout => "The network story's allreduce (32 GPUs, 100 Gbps NICs): ring {0} (busbw {1}), pipelined double binary tree {2}. Speedup on 32 GPUs: {3} (all healthy: {4}).", "网络故事中的 AllReduce（32 张卡，100 Gbps 网卡）：环形 {0}（busbw {1}），流水线双二叉树 {2}。32 卡加速比：{3}（全部正常时：{4}）。";
     BarrelLate => "GPU {0} joins late by", "GPU {0} 晚到";

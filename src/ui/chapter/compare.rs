@@ -149,6 +149,7 @@ pub fn CompareSection() -> Html {
             <h2 id="compare-title">{ tr(lang, Key::CompareTitle) }</h2>
             { table(lang) }
             <p>{ tr(lang, Key::CompareBody) }</p>
+            <crate::ui::claims_panel::ClaimChips ids={vec!["tree-lower-latency", "inverted-400-800-ring-wins"]} />
             <div class="ch-figure">
                 <div class="ch-controls">
                     <Choice testid="compare-scenario" label={tr(lang, Key::Scenario)}

@@ -201,6 +201,7 @@ pub fn LayersSection() -> Html {
         <section id="four-layers" class="ch-section" data-testid="section-four-layers" aria-labelledby="four-layers-title">
             <h2 id="four-layers-title">{ tr(lang, Key::LayersTitle) }</h2>
             <p>{ tr(lang, Key::LayersBody) }</p>
+            <crate::ui::claims_panel::ClaimChips ids={vec!["network-100g-over-40pct", "io-bound-30pct"]} />
             { cards }
             <div class="ch-figure">
                 <div class="ch-controls">

@@ -166,6 +166,7 @@ pub fn TreeSection() -> Html {
         <section id="tree" class="ch-section" data-testid="section-tree" aria-labelledby="tree-title">
             <h2 id="tree-title">{ tr(lang, Key::TreeTitle) }</h2>
             <p>{ tr(lang, Key::TreeBody) }</p>
+            <crate::ui::claims_panel::ClaimChips ids={vec!["tree-root-n-minus-1", "tree-3.5x-ring", "tree-fewer-cross-rack", "racks-800-200-tree-wins"]} />
             <p class="ch-note" data-testid="tree-pipeline-note">{ trf(lang, Key::TreePipelineNote, &[&DEFAULT_SEGMENTS.to_string()]) }</p>
             <div class="ch-figure">
                 <div class="ch-controls">
