@@ -427,6 +427,64 @@ pub fn predict_answer() -> Result<(f64, f64), ScenarioError> {
     Ok((t(Side::Ring)?, t(Side::Tree)?))
 }
 
+/// The figure's jobs, run a slice at a time so that a large ring never blocks the page.
+pub struct VersusWork {
+    setup: VersusSetup,
+    jobs: Vec<VersusJob>,
+    next: usize,
+    running: Option<(VersusJob, Run)>,
+}
+
+/// Events a run advances per slice.
+pub const VERSUS_SLICE_EVENTS: usize = 2_000;
+
+impl VersusWork {
+    pub fn new(setup: VersusSetup) -> VersusWork {
+        VersusWork {
+            jobs: setup.jobs(),
+            setup,
+            next: 0,
+            running: None,
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.jobs.len()
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.running.is_none() && self.next >= self.jobs.len()
+    }
+
+    /// Works until `out_of_time()` (asked after every slice) or the end; returns the jobs
+    /// finished meanwhile, with their traces or why they could not run.
+    pub fn work(
+        &mut self,
+        mut out_of_time: impl FnMut() -> bool,
+    ) -> Vec<(VersusJob, Result<Trace, String>)> {
+        let mut out = Vec::new();
+        loop {
+            if let Some((job, run)) = self.running.as_mut() {
+                if run.step(VERSUS_SLICE_EVENTS) {
+                    let job = *job;
+                    let (_, run) = self.running.take().expect("a run in progress");
+                    out.push((job, Ok(run.finish())));
+                }
+            } else if self.next < self.jobs.len() {
+                let job = self.jobs[self.next];
+                self.next += 1;
+                match self.setup.start(job) {
+                    Ok(run) => self.running = Some((job, run)),
+                    Err(e) => out.push((job, Err(e.0))),
+                }
+            }
+            if self.is_done() || out_of_time() {
+                return out;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -530,63 +588,5 @@ mod tests {
         assert!(ring > 0.0 && tree > 0.0);
         // At 1 MB on 64 GPUs the ring's 126 latencies dominate: the tree is faster.
         assert!(tree < ring, "ring {ring} tree {tree}");
-    }
-}
-
-/// The figure's jobs, run a slice at a time so that a large ring never blocks the page.
-pub struct VersusWork {
-    setup: VersusSetup,
-    jobs: Vec<VersusJob>,
-    next: usize,
-    running: Option<(VersusJob, Run)>,
-}
-
-/// Events a run advances per slice.
-pub const VERSUS_SLICE_EVENTS: usize = 2_000;
-
-impl VersusWork {
-    pub fn new(setup: VersusSetup) -> VersusWork {
-        VersusWork {
-            jobs: setup.jobs(),
-            setup,
-            next: 0,
-            running: None,
-        }
-    }
-
-    pub fn total(&self) -> usize {
-        self.jobs.len()
-    }
-
-    pub fn is_done(&self) -> bool {
-        self.running.is_none() && self.next >= self.jobs.len()
-    }
-
-    /// Works until `out_of_time()` (asked after every slice) or the end; returns the jobs
-    /// finished meanwhile, with their traces or why they could not run.
-    pub fn work(
-        &mut self,
-        mut out_of_time: impl FnMut() -> bool,
-    ) -> Vec<(VersusJob, Result<Trace, String>)> {
-        let mut out = Vec::new();
-        loop {
-            if let Some((job, run)) = self.running.as_mut() {
-                if run.step(VERSUS_SLICE_EVENTS) {
-                    let job = *job;
-                    let (_, run) = self.running.take().expect("a run in progress");
-                    out.push((job, Ok(run.finish())));
-                }
-            } else if self.next < self.jobs.len() {
-                let job = self.jobs[self.next];
-                self.next += 1;
-                match self.setup.start(job) {
-                    Ok(run) => self.running = Some((job, run)),
-                    Err(e) => out.push((job, Err(e.0))),
-                }
-            }
-            if self.is_done() || out_of_time() {
-                return out;
-            }
-        }
     }
 }
