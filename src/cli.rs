@@ -57,7 +57,8 @@ SWEEP OPTIONS (plus the scenario options above, without --size):
 SPEEDUP OPTIONS (plus the scenario options above, without --size):
   --preset ID          one of the course chapter's scenarios (sets topology, model and algorithm):
                        eight-gpus-6-7x, bad-topology-under-4x, network-100g-over-40pct,
-                       io-bound-30pct, racks-800-200-tree-wins, inverted-400-800-ring-wins
+                       io-bound-30pct, racks-800-200-tree-wins, inverted-400-800-ring-wins,
+                       slow-network-under-4x
   --model ID           resnet50 | bert-large | gpt2-xl | 10b                       (default bert-large)
   --parameters N       instead of --model: parameter count
   --compute T          forward + backward on one GPU per step                      (default: the model's)
@@ -624,7 +625,7 @@ fn cmd_speedup(args: &[String]) -> Result<String, String> {
         None => None,
     };
     let (topology, mut model, algorithm, segments) = match preset {
-        Some(p) => (p.topology(), p.training(), p.algorithm, 1),
+        Some(p) => (p.topology(), p.training(), p.algorithm, p.segments),
         None => {
             let base = ModelPreset::find(flags.get("model").unwrap_or("bert-large"))
                 .map_err(|e| format!("--model: {e}"))?;
