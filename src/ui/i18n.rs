@@ -697,7 +697,7 @@ strings! {
     PredictRight => "Right.", "猜对了。";
     PredictQuestion => "Predict first: at {0} on {1}, which is faster?", "先猜一猜：{1}、消息 {0} 时，哪个更快？";
     PredictTreeShort => "Tree", "树形";
-    VersusTree => "Double binary tree, {0} segments", "双二叉树，{0} 段流水线";
+    VersusTree => "Double binary tree, up to {0} segments of at least 32 KiB", "双二叉树，最多 {0} 段流水线（每段至少 32 KiB）";
     VersusRing => "Ring", "环形";
     TierUplinks => "Rack uplinks", "机柜上行";
     TierNics => "NICs", "网卡";

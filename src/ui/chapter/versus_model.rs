@@ -51,6 +51,10 @@ pub const INTRA_GBYTES: [u64; 6] = [15, 25, 50, 150, 300, 450];
 pub const NET_GBITS: [u64; 8] = [25, 50, 100, 200, 400, 800, 1600, 3200];
 /// Latencies per hop, nanoseconds.
 pub const LATENCY_NS: [u64; 8] = [0, 250, 500, 1000, 2000, 5000, 10_000, 50_000];
+/// The smallest pipeline segment: a tree is cut into at most `segments` pieces of at least this
+/// size, as NCCL streams a tree in chunks of this order (a tiny message is one segment; cutting it
+/// further would only add latencies).
+pub const MIN_SEGMENT_BYTES: u64 = 32 << 10;
 /// Buckets of the link-use timelines.
 pub const TIMELINE_BUCKETS: usize = 48;
 /// GPUs per node and nodes per rack of the figure's cluster.
@@ -155,10 +159,21 @@ impl VersusSetup {
             topology,
             algorithm: side.algorithm(),
             size_bytes,
-            segments: if side == Side::Tree { self.segments } else { 1 },
+            segments: if side == Side::Tree {
+                self.tree_segments(size_bytes)
+            } else {
+                1
+            },
             gamma_secs_per_byte: 0.0,
             faults: Default::default(),
         })
+    }
+
+    /// The segments the tree uses for `size_bytes`: the chosen count, but none under
+    /// [`MIN_SEGMENT_BYTES`].
+    pub fn tree_segments(&self, size_bytes: u64) -> usize {
+        let by_size = (size_bytes / MIN_SEGMENT_BYTES).max(1);
+        (self.segments as u64).min(by_size) as usize
     }
 
     /// Whether a job's trace is drawn as a timeline (so the run keeps its link timelines).
