@@ -479,7 +479,7 @@ strings! {
     NextStepKey => "Next step (→)", "下一步（→）";
     PlayKey => "Play (space)", "播放（空格）";
     PauseKey => "Pause (space)", "暂停（空格）";
-    SimulatedTime => "Simulated time at this size", "当前大小的模拟耗时";
+    SimulatedTime => "Simulated time", "模拟时间";
     Speed => "speed", "速度";
     ResultVerified => "✓ verified", "✓ 结果已验证";
     ResultWrong => "✗ wrong result: {0}", "✗ 结果错误：{0}";
@@ -519,7 +519,7 @@ strings! {
     BuffersNote => " — {0} ranks × {1} chunks; a cell darkens as it gathers contributions", " — {0} 个进程 × {1} 个数据块；格子收集到越多贡献颜色越深";
     BuffersPerCell => " ({0} chunks per cell)", "（每格 {0} 个数据块）";
     BufferRowTitle => "GPU {0}: each cell darkens as it gathers the {1} ranks' contributions", "GPU {0}：格子收集 {1} 个进程的贡献时逐渐变深";
-    TimelineTitle => "Link use over the run ({0}); darker = busier", "整个运行过程中的链路占用（{0}）；颜色越深越忙";
+    TimelineTitle => "When each link was busy", "每条链路何时繁忙";
     TimelineNote => " — {0} links, slowest tiers first; darker = closer to capacity", " — {0} 条链路，最慢的层级在前；越深 = 越接近容量";
     TierLegendPort => "rank port", "进程端口";
     TierLegendGpu => "NVLink (GPU ↔ node switch)", "NVLink（GPU ↔ 节点交换机）";
@@ -653,6 +653,8 @@ strings! {
     ModelGpt2Source => "Radford et al. 2019: 1.56 B parameters (1,557,611,200). Batch 8 × 1024 tokens per GPU, ~0.8 s per step", "Radford 等，2019：15.6 亿参数（1,557,611,200）。每卡批量 8 × 1024 个词元，每步约 0.8 秒";
     Model10b => "A 10 B-parameter model", "一个 100 亿参数的模型";
     Model10bSource => "A dense 10 B transformer, batch 4 × 2048 tokens per GPU, ~3 s per step (gradients alone: 40 GB in fp32). Plain data parallelism cannot train it: weights, gradients and Adam state take about 160 GB per GPU. It needs ZeRO/FSDP, which shards that state and moves the same volume as one reduce-scatter + allgather — what is simulated here", "一个 100 亿参数的稠密 Transformer，每卡批量 4 × 2048 个词元，每步约 3 秒（仅 fp32 梯度就有 40 GB）。纯数据并行无法训练它：权重、梯度和 Adam 状态每卡约需 160 GB。它需要 ZeRO/FSDP：把这些状态分片存放，通信量与一次 Reduce-Scatter + AllGather 相同——也就是这里模拟的量";
+    VsSimulatedTime => "Simulated time at this size", "当前大小的模拟耗时";
+    VsTimelineTitle => "Link use over the run ({0}); darker = busier", "整个运行过程中的链路占用（{0}）；颜色越深越忙";
     WhyPredictAnswer => "Simulated: {0}. On the same server with a flat tree instead of the ring, {1}. Now slide the GPU count below.", "模拟结果：{0}。同一台服务器改用扁平树而不是环形，则是 {1}。再拖动下面的卡数看看。";
     WhyPredictQuestion => "Predict first: BERT-large on one 8-GPU PCIe server, gradients summed by a ring. What speedup over one GPU?", "先猜一猜：在一台 8 卡 PCIe 服务器上训练 BERT-large，用环形汇总梯度。相对单卡的加速比是多少？";
     GuessUnderFour => "Under 4×", "不到 4 倍";

@@ -164,7 +164,7 @@ fn tier_key(t: Tier) -> Key {
 fn timeline(lang: Lang, side: Side, lu: &LinkUse) -> Html {
     html! {
         <div class="vs-timeline" data-testid={format!("versus-timeline-{}", side.name())}>
-            <div class="vs-timeline-title">{ trf(lang, Key::TimelineTitle, &[&format_secs(lu.time_secs)]) }</div>
+            <div class="vs-timeline-title">{ trf(lang, Key::VsTimelineTitle, &[&format_secs(lu.time_secs)]) }</div>
             { for lu.tiers.iter().map(|(tier, buckets)| html! {
                 <div class="vs-lane">
                     <span class="vs-lane-name">{ tr(lang, tier_key(*tier)) }</span>
@@ -293,7 +293,7 @@ pub fn VersusSection() -> Html {
                 if let Some(sp) = split {
                     { bar(tr(lang, Key::LatencyPart), sp.latency_secs / max_total, &format_secs(sp.latency_secs), "latency", &format!("versus-{}-latency", side.name())) }
                     { bar(tr(lang, Key::BandwidthPart), sp.bandwidth_secs / max_total, &format_secs(sp.bandwidth_secs), "bandwidth", &format!("versus-{}-bandwidth", side.name())) }
-                    { bar(tr(lang, Key::SimulatedTime), sp.total_secs / max_total, &format_secs(sp.total_secs), side.name(), &format!("versus-{}-total", side.name())) }
+                    { bar(tr(lang, Key::VsSimulatedTime), sp.total_secs / max_total, &format_secs(sp.total_secs), side.name(), &format!("versus-{}-total", side.name())) }
                 } else {
                     <p class="ch-note">{ tr(lang, Key::Simulating) }</p>
                 }
