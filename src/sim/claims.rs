@@ -355,7 +355,10 @@ pub fn check(claim: &Claim, c: &Conditions) -> Result<ClaimCheck, ScenarioError>
             } else {
                 Verdict::DoesNotHold
             };
-            let band = band(sc.metric, sc.expected);
+            let (band, band_zh) = (
+                band(sc.metric, sc.expected, false),
+                band(sc.metric, sc.expected, true),
+            );
             (
                 verdict,
                 o.value,
@@ -370,7 +373,7 @@ pub fn check(claim: &Claim, c: &Conditions) -> Result<ClaimCheck, ScenarioError>
                         sc.hardware.rack_gbits_per_sec
                     ),
                     format!(
-                        "{}。模拟结果：{:.3}。原文：“{}”；本应用把 {band} 算作相符。节点网卡 {} Gbps，机柜上行 {} Gbps。",
+                        "{}。模拟结果：{:.3}。原文：“{}”；本应用把 {band_zh} 算作相符。节点网卡 {} Gbps，机柜上行 {} Gbps。",
                         zh_because(id),
                         o.value,
                         claim.quote_zh,
@@ -389,19 +392,23 @@ pub fn check(claim: &Claim, c: &Conditions) -> Result<ClaimCheck, ScenarioError>
     })
 }
 
-/// The app's tolerance band for a metric, as a formula (the same in both languages): the chapter
+/// The app's tolerance band for a metric, as a formula (in English or Chinese): the chapter
 /// gives a word or a round number, the app decides which values agree with it.
-pub fn band(metric: Metric, (lo, hi): (f64, f64)) -> String {
+pub fn band(metric: Metric, (lo, hi): (f64, f64), zh: bool) -> String {
     let v = |x: f64| match metric {
         Metric::CommShare | Metric::GpuUtilisation => format!("{}%", (x * 100.0).round()),
         Metric::Speedup => format!("{x}×"),
         Metric::RingOverTree => format!("{x}"),
     };
-    let name = match metric {
-        Metric::Speedup => "speedup",
-        Metric::CommShare => "comm share",
-        Metric::GpuUtilisation => "GPU util",
-        Metric::RingOverTree => "ring/tree",
+    let name = match (metric, zh) {
+        (Metric::Speedup, false) => "speedup",
+        (Metric::CommShare, false) => "comm share",
+        (Metric::GpuUtilisation, false) => "GPU util",
+        (Metric::RingOverTree, false) => "ring/tree",
+        (Metric::Speedup, true) => "加速比",
+        (Metric::CommShare, true) => "通信占比",
+        (Metric::GpuUtilisation, true) => "GPU 利用率",
+        (Metric::RingOverTree, true) => "环形耗时/树形耗时",
     };
     match (lo > 0.0, hi.is_finite()) {
         (true, true) => format!("{} ≤ {name} ≤ {}", v(lo), v(hi)),
