@@ -238,7 +238,7 @@ test('12.2 the guided figures\' state is in the link: ring step, tree shape, §1
     await page.waitForFunction(() => new URLSearchParams(location.search).get('ring') === '6.3');
     await page.getByTestId('tree-shape').getByRole('button').nth(1).click();
     await setRangeTo(page, 'tree-gpus', 12);
-    await page.waitForFunction(() => new URLSearchParams(location.search).get('tree') === '1.12');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('tree') === '1.12.32');
     await page.getByTestId('compare-scenario').getByRole('button').nth(1).click();
     await page.waitForFunction(() => new URLSearchParams(location.search).get('rack') === '400.800');
     await setRangeTo(page, 'claims-gpus', 16);

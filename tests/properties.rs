@@ -115,6 +115,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 size_bytes,
                 segments,
                 gamma_secs_per_byte: gamma,
+                faults: Default::default(),
             },
         )
         .prop_filter("a run a debug build finishes quickly", small)
@@ -164,7 +165,7 @@ proptest! {
 
     #[test]
     fn auto_is_never_slower_than_any_single_algorithm(topology in light_topology(), size in 1u64..10_000_000) {
-        let sc = Scenario { topology, algorithm: Algorithm::Auto, size_bytes: size, segments: 1, gamma_secs_per_byte: 0.0 };
+        let sc = Scenario { topology, algorithm: Algorithm::Auto, size_bytes: size, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
         let best = simulate(&sc, false).unwrap();
         for alg in Algorithm::CONCRETE {
             let t = simulate(&Scenario { algorithm: alg, ..sc.clone() }, false).unwrap();
@@ -200,7 +201,7 @@ proptest! {
         // Small messages make the latency term dominate; every algorithm must still be at or above it.
         let topo = Topology::new(&topology).unwrap();
         for alg in Algorithm::CONCRETE {
-            let sc = Scenario { topology: topology.clone(), algorithm: alg, size_bytes: size, segments: 2, gamma_secs_per_byte: 0.0 };
+            let sc = Scenario { topology: topology.clone(), algorithm: alg, size_bytes: size, segments: 2, faults: Default::default(), gamma_secs_per_byte: 0.0 };
             if !small(&sc) {
                 continue;
             }

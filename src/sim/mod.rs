@@ -8,6 +8,7 @@ pub mod chapter;
 pub mod claims;
 pub mod cost;
 pub mod export;
+pub mod faults;
 pub mod nccl;
 pub mod network;
 pub mod presets;

@@ -3,9 +3,10 @@
 //! labels for display, and the time cursor's arithmetic. Tested natively and in the browser.
 
 use crate::sim::algorithms::Algorithm;
+use crate::sim::faults::{Cable, Faults, SlowLink, Straggler};
 use crate::sim::presets::Preset;
 use crate::sim::scenario::Scenario;
-use crate::sim::topology::{Tier, TopologySpec};
+use crate::sim::topology::{Tier, Topology, TopologySpec};
 use crate::sim::units::{
     format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, parse_bandwidth,
     parse_duration, parse_size, Bandwidth,
@@ -179,6 +180,9 @@ pub struct Controls {
     pub nics_per_node: usize,
     /// Rail: traffic between rails hops over NVLink first (PXN) instead of crossing the spine.
     pub pxn: bool,
+    /// A slowed cable or a late GPU set by clicking in the figure; kept only while the topology
+    /// has them (see [`Controls::scenario`]).
+    pub faults: Faults,
 }
 
 impl Default for Controls {
@@ -268,7 +272,18 @@ pub enum Edit {
     NicsPerNode(usize),
     /// Rail: PXN on or off.
     Pxn(bool),
+    /// A cable clicked in the figure: slowed to [`SLOW_FACTOR`] of its bandwidth, or restored if
+    /// it was slowed.
+    ToggleCable(Cable),
+    /// A GPU clicked in the figure: it joins `delay_ns` late, or on time again if it was late.
+    ToggleStraggler {
+        rank: usize,
+        delay_ns: u64,
+    },
 }
+
+/// What a clicked cable keeps of its bandwidth.
+pub const SLOW_FACTOR: f64 = 0.25;
 
 impl Controls {
     /// Applies one edit (an unknown tier or preset changes nothing).
@@ -309,6 +324,16 @@ impl Controls {
             }
             Edit::NicsPerNode(k) => self.nics_per_node = k,
             Edit::Pxn(on) => self.pxn = on,
+            Edit::ToggleCable(cable) => {
+                let (a, b) = cable.ends();
+                let slowed = self.faults.slow_links.iter().any(|s| s.cable.carries(a, b));
+                *self = self.with_slow_cable(cable, if slowed { 1.0 } else { SLOW_FACTOR });
+            }
+            Edit::ToggleStraggler { rank, delay_ns } => {
+                let late = self.faults.stragglers.iter().any(|s| s.rank == rank);
+                let delay = if late { 0.0 } else { delay_ns as f64 * 1e-9 };
+                *self = self.with_straggler(rank, delay);
+            }
         }
     }
 
@@ -353,6 +378,7 @@ impl Controls {
                 segments: scenario.segments,
                 nics_per_node,
                 pxn: true,
+                faults: scenario.faults.clone(),
             },
             TopologySpec::Rail {
                 nodes,
@@ -377,6 +403,7 @@ impl Controls {
                 segments: scenario.segments,
                 nics_per_node: 1,
                 pxn,
+                faults: scenario.faults.clone(),
             },
             TopologySpec::Uniform {
                 ranks,
@@ -394,6 +421,7 @@ impl Controls {
                 segments: scenario.segments,
                 nics_per_node: 1,
                 pxn: true,
+                faults: scenario.faults.clone(),
             },
         }
     }
@@ -471,7 +499,59 @@ impl Controls {
         if algorithm.pipelines() {
             flag("segments", self.effective_segments().to_string());
         }
+        let faults = self.faults_for_shape();
+        for f in &faults.slow_links {
+            flag("slow-link", format!("{}={}", f.cable, f.factor));
+        }
+        for f in &faults.stragglers {
+            flag(
+                "straggler",
+                format!(
+                    "{}={}",
+                    f.rank,
+                    latency_flag((f.delay_secs * 1e9).round() as u64)
+                ),
+            );
+        }
         args
+    }
+
+    /// The faults that still apply to the current shape (a slowed cable the topology has, a
+    /// straggler within the GPU count); a fault of another shape is dropped, not an error.
+    pub fn faults_for_shape(&self) -> Faults {
+        let topology = match self.scenario_without_faults(Algorithm::Ring) {
+            Ok(s) => s.topology,
+            Err(_) => return Faults::default(),
+        };
+        let Ok(topo) = Topology::new(&topology) else {
+            return Faults::default();
+        };
+        let mut f = self.faults.clone();
+        f.slow_links
+            .retain(|s| topo.links().iter().any(|l| s.cable.carries(l.from, l.to)));
+        f.stragglers.retain(|s| s.rank < topo.ranks());
+        f
+    }
+
+    /// The faults with the cable `cable` slowed to `factor` (1 restores it).
+    pub fn with_slow_cable(&self, cable: Cable, factor: f64) -> Controls {
+        let mut c = self.clone();
+        let (a, b) = cable.ends();
+        c.faults.slow_links.retain(|s| !s.cable.carries(a, b));
+        if factor < 1.0 {
+            c.faults.slow_links.push(SlowLink { cable, factor });
+        }
+        c
+    }
+
+    /// The faults with GPU `rank` joining `delay_secs` late (0 makes it punctual again).
+    pub fn with_straggler(&self, rank: usize, delay_secs: f64) -> Controls {
+        let mut c = self.clone();
+        c.faults.stragglers.retain(|s| s.rank != rank);
+        if delay_secs > 0.0 {
+            c.faults.stragglers.push(Straggler { rank, delay_secs });
+        }
+        c
     }
 
     /// The equivalent command line.
@@ -482,8 +562,15 @@ impl Controls {
         )
     }
 
-    /// The scenario, built by parsing the same flag strings the CLI gets.
+    /// The scenario, built by parsing the same flag strings the CLI gets, with the faults that
+    /// apply to its shape.
     pub fn scenario(&self, algorithm: Algorithm) -> Result<Scenario, String> {
+        let mut s = self.scenario_without_faults(algorithm)?;
+        s.faults = self.faults_for_shape();
+        Ok(s)
+    }
+
+    fn scenario_without_faults(&self, algorithm: Algorithm) -> Result<Scenario, String> {
         let bw =
             |i: usize| parse_bandwidth(&bandwidth_flag(self.bandwidth_mbps[i])).map_err(|e| e.0);
         let lat = |i: usize| parse_duration(&latency_flag(self.latency_ns[i])).map_err(|e| e.0);
@@ -535,6 +622,7 @@ impl Controls {
                 1
             },
             gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
         })
     }
 }
@@ -751,6 +839,47 @@ mod tests {
             .unwrap()
             .validate()
             .is_ok());
+    }
+
+    #[test]
+    fn a_clicked_cable_and_a_clicked_gpu_become_faults_of_the_scenario_and_the_cli() {
+        use crate::sim::scenario::simulate;
+        let c = Controls::default();
+        let healthy = simulate(&c.scenario(Algorithm::Ring).unwrap(), false)
+            .unwrap()
+            .trace;
+        let cable: Cable = "rack0-node1".parse().unwrap();
+        let slowed = c.with_slow_cable(cable, 0.25).with_straggler(3, 1e-4);
+        let s = slowed.scenario(Algorithm::Ring).unwrap();
+        assert_eq!(s.faults.slow_links.len(), 1);
+        assert_eq!(
+            s.faults.stragglers,
+            vec![Straggler {
+                rank: 3,
+                delay_secs: 1e-4
+            }]
+        );
+        let cmd = slowed.cli_command(Algorithm::Ring);
+        assert!(cmd.contains("--slow-link rack0-node1=0.25"), "{cmd}");
+        assert!(cmd.contains("--straggler 3=100us"), "{cmd}");
+        // The ring runs at the slowed NIC's speed: time up, and the busiest link is that NIC.
+        let t = simulate(&s, false).unwrap().trace;
+        assert!(t.time_secs > 3.0 * healthy.time_secs);
+        let busiest = &t.topology.links()[t.busiest_link().unwrap()];
+        assert!(cable.carries(busiest.from, busiest.to), "{busiest:?}");
+        assert_ne!(healthy.busiest_link(), t.busiest_link());
+        // Restoring and making punctual give the healthy scenario back.
+        let back = slowed.with_slow_cable(cable, 1.0).with_straggler(3, 0.0);
+        assert_eq!(
+            back.scenario(Algorithm::Ring).unwrap(),
+            c.scenario(Algorithm::Ring).unwrap()
+        );
+        // A shape without that cable or that GPU drops the faults instead of failing.
+        let small = Controls {
+            gpus: 2,
+            ..slowed.clone()
+        };
+        assert!(small.scenario(Algorithm::Ring).unwrap().faults.is_empty());
     }
 
     #[test]
