@@ -61,6 +61,8 @@ test('the Ring-vs-Tree crossover moves to larger messages when GPUs are added', 
       piped, { timeout: 60000 },
     );
     if (process.env.DOCS_SHOTS) {
+      // The sticky top bar would cover the section's heading in an element screenshot.
+      await page.addStyleTag({ content: '.ch-topbar, .transport { position: static !important; }' });
       await setRangeTo(page, 'versus-segments', 32);
       await setRangeTo(page, 'versus-gpus', 64);
       await page.waitForFunction(() => document.querySelector('[data-testid=versus-readout]').dataset.complete === 'true', null, { timeout: 120000 });
