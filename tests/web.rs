@@ -160,8 +160,10 @@ async fn the_mounted_app_shows_a_shared_link_as_the_learner_sees_it() {
             .is_none(),
         "a valid link shows no error"
     );
+    // The guided chapter's sections mount one after another after the first frame.
+    let claims = wait_for(&host, "[data-testid=claims]").await;
     assert!(
-        host.query_selector("[data-testid=claims]").unwrap().is_some(),
+        claims.compare_document_position(&lab) & web_sys::Node::DOCUMENT_POSITION_FOLLOWING != 0,
         "the guided chapter renders above the lab"
     );
     app.unmount();
