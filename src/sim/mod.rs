@@ -6,6 +6,7 @@ pub mod algorithms;
 pub mod buffers;
 pub mod chapter;
 pub mod claims;
+pub mod command;
 pub mod cost;
 pub mod export;
 pub mod faults;

@@ -1,15 +1,17 @@
-//! The app's pure logic, with no web types: log-slider ladders, the controls' model and how it becomes
-//! a [`Scenario`] (through the very flag strings the CLI would parse, so both agree to the last bit),
-//! labels for display, and the time cursor's arithmetic. Tested natively and in the browser.
+//! The app's pure logic, with no web types: log-slider ladders, the controls' model and the
+//! [`Scenario`] it stands for (built with the core's typed constructors; the command line shown
+//! beside a run is printed from that scenario by [`crate::sim::command`]), labels for display, and
+//! the time cursor's arithmetic. Tested natively and in the browser.
 
 use crate::sim::algorithms::Algorithm;
+use crate::sim::command::simulate_args;
 use crate::sim::faults::{Cable, Faults, SlowLink, Straggler};
 use crate::sim::presets::Preset;
 use crate::sim::scenario::Scenario;
 use crate::sim::topology::{Tier, Topology, TopologySpec};
 use crate::sim::units::{
-    format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, parse_bandwidth,
-    parse_duration, parse_size, Bandwidth,
+    bandwidth_arg, duration_arg, format_bandwidth, format_bandwidth_bits, format_bytes,
+    format_secs, secs_from_ns, Bandwidth,
 };
 
 /// The R10-like mantissas (×100) of one decade: each step is about ×1.26, so a slider over a ladder
@@ -193,24 +195,12 @@ impl Default for Controls {
 
 /// `3_200_000` Mbps → `"3200Gbps"`; a string `units::parse_bandwidth` reads back exactly.
 pub fn bandwidth_flag(mbps: u64) -> String {
-    if mbps % 1000 == 0 {
-        format!("{}Gbps", mbps / 1000)
-    } else {
-        format!("{mbps}Mbps")
-    }
+    bandwidth_arg(Bandwidth::from_mbps(mbps))
 }
 
 /// `5000` ns → `"5us"`; a string `units::parse_duration` reads back exactly.
 pub fn latency_flag(ns: u64) -> String {
-    if ns == 0 {
-        "0ns".into()
-    } else if ns % 1_000_000 == 0 {
-        format!("{}ms", ns / 1_000_000)
-    } else if ns % 1000 == 0 {
-        format!("{}us", ns / 1000)
-    } else {
-        format!("{ns}ns")
-    }
+    duration_arg(secs_from_ns(ns))
 }
 
 /// A bandwidth in both units the field uses: `"50 GB/s · 400 Gbps"`.
@@ -450,70 +440,9 @@ impl Controls {
 
     /// The `simulate` flags of the CLI for this configuration with `algorithm`.
     pub fn cli_args(&self, algorithm: Algorithm) -> Vec<String> {
-        let mut args: Vec<String> = vec!["--algorithm".into(), algorithm.name().into()];
-        let mut flag = |name: &str, value: String| {
-            args.push(format!("--{name}"));
-            args.push(value);
-        };
-        match self.kind {
-            TopologyKind::Uniform => {
-                flag("topology", "uniform".into());
-                flag("ranks", self.gpus.to_string());
-                flag("bandwidth", bandwidth_flag(self.bandwidth_mbps[0]));
-                flag("latency", latency_flag(self.latency_ns[0]));
-            }
-            TopologyKind::Cluster => {
-                let (racks, npr, g) = self.shape();
-                flag("topology", "cluster".into());
-                flag("racks", racks.to_string());
-                flag("nodes-per-rack", npr.to_string());
-                flag("gpus-per-node", g.to_string());
-                for (i, tier) in ["intra", "node", "rack"].iter().enumerate() {
-                    flag(
-                        &format!("{tier}-bw"),
-                        bandwidth_flag(self.bandwidth_mbps[i]),
-                    );
-                    flag(&format!("{tier}-lat"), latency_flag(self.latency_ns[i]));
-                }
-                let k = self.effective_nics();
-                if k > 1 {
-                    flag("nics-per-node", k.to_string());
-                }
-            }
-            TopologyKind::Rail => {
-                let (nodes, g) = self.rail_shape();
-                flag("topology", "rail".into());
-                flag("nodes", nodes.to_string());
-                flag("gpus-per-node", g.to_string());
-                for (i, tier) in ["intra", "nic", "spine"].iter().enumerate() {
-                    flag(
-                        &format!("{tier}-bw"),
-                        bandwidth_flag(self.bandwidth_mbps[i]),
-                    );
-                    flag(&format!("{tier}-lat"), latency_flag(self.latency_ns[i]));
-                }
-                flag("pxn", if self.pxn { "on" } else { "off" }.into());
-            }
-        }
-        flag("size", self.size_bytes.to_string());
-        if algorithm.pipelines() {
-            flag("segments", self.effective_segments().to_string());
-        }
-        let faults = self.faults_for_shape();
-        for f in &faults.slow_links {
-            flag("slow-link", format!("{}={}", f.cable, f.factor));
-        }
-        for f in &faults.stragglers {
-            flag(
-                "straggler",
-                format!(
-                    "{}={}",
-                    f.rank,
-                    latency_flag((f.delay_secs * 1e9).round() as u64)
-                ),
-            );
-        }
-        args
+        self.scenario(algorithm)
+            .map(|s| simulate_args(&s))
+            .unwrap_or_default()
     }
 
     /// The faults that still apply to the current shape (a slowed cable the topology has, a
@@ -562,8 +491,7 @@ impl Controls {
         )
     }
 
-    /// The scenario, built by parsing the same flag strings the CLI gets, with the faults that
-    /// apply to its shape.
+    /// The scenario the controls show, with the faults that apply to its shape.
     pub fn scenario(&self, algorithm: Algorithm) -> Result<Scenario, String> {
         let mut s = self.scenario_without_faults(algorithm)?;
         s.faults = self.faults_for_shape();
@@ -571,14 +499,13 @@ impl Controls {
     }
 
     fn scenario_without_faults(&self, algorithm: Algorithm) -> Result<Scenario, String> {
-        let bw =
-            |i: usize| parse_bandwidth(&bandwidth_flag(self.bandwidth_mbps[i])).map_err(|e| e.0);
-        let lat = |i: usize| parse_duration(&latency_flag(self.latency_ns[i])).map_err(|e| e.0);
+        let bw = |i: usize| Bandwidth::from_mbps(self.bandwidth_mbps[i]);
+        let lat = |i: usize| secs_from_ns(self.latency_ns[i]);
         let topology = match self.kind {
             TopologyKind::Uniform => TopologySpec::Uniform {
                 ranks: self.gpus,
-                bandwidth: bw(0)?,
-                latency_secs: lat(0)?,
+                bandwidth: bw(0),
+                latency_secs: lat(0),
             },
             TopologyKind::Cluster => {
                 let (racks, nodes_per_rack, gpus_per_node) = self.shape();
@@ -586,12 +513,12 @@ impl Controls {
                     racks,
                     nodes_per_rack,
                     gpus_per_node,
-                    intra_bw: bw(0)?,
-                    intra_lat_secs: lat(0)?,
-                    node_bw: bw(1)?,
-                    node_lat_secs: lat(1)?,
-                    rack_bw: bw(2)?,
-                    rack_lat_secs: lat(2)?,
+                    intra_bw: bw(0),
+                    intra_lat_secs: lat(0),
+                    node_bw: bw(1),
+                    node_lat_secs: lat(1),
+                    rack_bw: bw(2),
+                    rack_lat_secs: lat(2),
                     oversubscription: 1.0,
                     nics_per_node: self.effective_nics(),
                 }
@@ -601,12 +528,12 @@ impl Controls {
                 TopologySpec::Rail {
                     nodes,
                     gpus_per_node,
-                    intra_bw: bw(0)?,
-                    intra_lat_secs: lat(0)?,
-                    nic_bw: bw(1)?,
-                    nic_lat_secs: lat(1)?,
-                    spine_bw: bw(2)?,
-                    spine_lat_secs: lat(2)?,
+                    intra_bw: bw(0),
+                    intra_lat_secs: lat(0),
+                    nic_bw: bw(1),
+                    nic_lat_secs: lat(1),
+                    spine_bw: bw(2),
+                    spine_lat_secs: lat(2),
                     oversubscription: 1.0,
                     pxn: self.pxn,
                 }
@@ -615,7 +542,7 @@ impl Controls {
         Ok(Scenario {
             topology,
             algorithm,
-            size_bytes: parse_size(&self.size_bytes.to_string()).map_err(|e| e.0)?,
+            size_bytes: self.size_bytes,
             segments: if algorithm.pipelines() {
                 self.effective_segments()
             } else {
