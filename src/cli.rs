@@ -3,8 +3,8 @@
 //! Every flag is checked; a bad one ends the program with one line saying what is wrong and what is
 //! allowed, and a non-zero exit code.
 
+use crate::course::chapter::{evaluate, ModelPreset, CHAPTER_SCENARIOS};
 use crate::sim::algorithms::{Algorithm, MAX_SEGMENTS};
-use crate::sim::chapter::{evaluate, ModelPreset, CHAPTER_SCENARIOS};
 use crate::sim::faults::{Cable, Faults, SlowLink, Straggler, MAX_DELAY_SECS};
 use crate::sim::scenario::{simulate, Scenario, Simulation};
 use crate::sim::scenario_file::{read_scenario, MAX_SCENARIO_FILE_BYTES};

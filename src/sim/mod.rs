@@ -4,15 +4,12 @@
 
 pub mod algorithms;
 pub mod buffers;
-pub mod chapter;
-pub mod claims;
 pub mod command;
 pub mod cost;
 pub mod export;
 pub mod faults;
 pub mod nccl;
 pub mod network;
-pub mod presets;
 pub mod rail_preset;
 pub mod replay;
 pub mod run;

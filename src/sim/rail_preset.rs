@@ -1,5 +1,5 @@
 //! A rail-optimized cluster as large training systems are built: the lab's "DGX H100 SuperPOD-style"
-//! preset. Kept apart from the chapter's presets ([`super::presets`]), which are all `cluster`s.
+//! preset. Kept apart from the chapter's presets ([`crate::course::presets`]), which are all `cluster`s.
 //!
 //! ```
 //! use allreduce_lab::sim::{rail_preset::SUPERPOD, scenario::simulate, topology::Topology};

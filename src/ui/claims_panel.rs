@@ -8,7 +8,7 @@ use super::chapter::model::{
 };
 use super::chapter::widgets::{use_link_state, use_link_writer, Ladder};
 use super::i18n::{gpus, number, percent, times, tr, trf, use_lang, Key, Lang};
-use crate::sim::claims::{check, Conditions, Verdict, CLAIMS};
+use crate::course::claims::{check, Conditions, Verdict, CLAIMS};
 use crate::sim::units::{format_bandwidth_bits, format_bytes, Bandwidth};
 use yew::prelude::*;
 

@@ -203,7 +203,7 @@ pub fn auto_reason(lang: Lang, auto: &crate::sim::scenario::AutoChoice) -> Strin
 /// A chapter scenario's (button name, claim, because) in `lang`, by its id.
 pub fn scenario_texts(
     lang: Lang,
-    s: &crate::sim::chapter::ChapterScenario,
+    s: &crate::course::chapter::ChapterScenario,
 ) -> (String, &'static str, &'static str) {
     let keys = match s.id {
         "eight-gpus-6-7x" => Some((Key::ShortEight, Key::ClaimEight, Key::BecauseEight)),
@@ -228,7 +228,7 @@ pub fn scenario_texts(
 /// A hardware's (name, source) in `lang`, by its id; product names stay as they are.
 pub fn hardware_texts(
     lang: Lang,
-    h: &crate::sim::chapter::Hardware,
+    h: &crate::course::chapter::Hardware,
 ) -> (&'static str, &'static str) {
     let (name, source) = match h.id {
         "pcie-gen4" => (Some(Key::HwPcie), Some(Key::HwPcieSource)),
@@ -250,7 +250,7 @@ pub fn hardware_texts(
 /// A model's (name, source) in `lang`, by its id; model names stay as they are.
 pub fn model_texts(
     lang: Lang,
-    m: &crate::sim::chapter::ModelPreset,
+    m: &crate::course::chapter::ModelPreset,
 ) -> (&'static str, &'static str) {
     let (name, source) = match m.id {
         "resnet50" => (None, Some(Key::ModelResnetSource)),
@@ -266,7 +266,10 @@ pub fn model_texts(
 }
 
 /// A preset's (title, description) in `lang`, by its name; the core's English for unknown names.
-pub fn preset_texts(lang: Lang, p: &crate::sim::presets::Preset) -> (&'static str, &'static str) {
+pub fn preset_texts(
+    lang: Lang,
+    p: &crate::course::presets::Preset,
+) -> (&'static str, &'static str) {
     let keys = match p.name {
         "nvlink-8" => Some((Key::PresetNvlinkTitle, Key::PresetNvlinkText)),
         "two-nodes-400g" => Some((Key::PresetTwoNodesTitle, Key::PresetTwoNodesText)),
@@ -967,8 +970,8 @@ mod tests {
 
     #[test]
     fn every_core_text_the_ui_shows_has_chinese() {
-        use crate::sim::chapter::{CHAPTER_SCENARIOS, MODELS};
-        use crate::sim::presets::PRESETS;
+        use crate::course::chapter::{CHAPTER_SCENARIOS, MODELS};
+        use crate::course::presets::PRESETS;
         for p in &PRESETS {
             let (t, d) = preset_texts(Lang::Zh, p);
             assert!(has_cjk(t) && has_cjk(d), "preset {}", p.name);

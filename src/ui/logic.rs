@@ -3,10 +3,10 @@
 //! beside a run is printed from that scenario by [`crate::sim::command`]), labels for display, and
 //! the time cursor's arithmetic. Tested natively and in the browser.
 
+use crate::course::presets::Preset;
 use crate::sim::algorithms::Algorithm;
 use crate::sim::command::simulate_args;
 use crate::sim::faults::{Cable, Faults, SlowLink, Straggler};
-use crate::sim::presets::Preset;
 use crate::sim::scenario::Scenario;
 use crate::sim::topology::{Tier, Topology, TopologySpec};
 use crate::sim::units::{
@@ -189,7 +189,7 @@ pub struct Controls {
 
 impl Default for Controls {
     fn default() -> Self {
-        Controls::from_preset(&crate::sim::presets::PRESETS[1])
+        Controls::from_preset(&crate::course::presets::PRESETS[1])
     }
 }
 
@@ -254,7 +254,7 @@ pub enum Edit {
     },
     Size(u64),
     Segments(usize),
-    /// The preset at this index of [`crate::sim::presets::PRESETS`]: it sets the network; the
+    /// The preset at this index of [`crate::course::presets::PRESETS`]: it sets the network; the
     /// algorithm and segments stay the learner's.
     Preset(usize),
     /// The rail-optimized SuperPOD-style preset, likewise.
@@ -297,7 +297,7 @@ impl Controls {
             Edit::Size(bytes) => self.size_bytes = bytes,
             Edit::Segments(k) => self.segments = k,
             Edit::Preset(i) => {
-                if let Some(p) = crate::sim::presets::PRESETS.get(i) {
+                if let Some(p) = crate::course::presets::PRESETS.get(i) {
                     *self = Controls {
                         algorithm: self.algorithm,
                         segments: self.segments,
@@ -619,7 +619,7 @@ pub fn chunk_hue(c: usize, chunks: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::presets::PRESETS;
+    use crate::course::presets::PRESETS;
     use crate::sim::units::{parse_bandwidth, parse_duration};
 
     #[test]

@@ -14,8 +14,8 @@ use super::logic::{
     SCRUB_STEPS, SEGMENTS, SPEEDS, TIERS,
 };
 use super::view::{first_refused_gpus, refusal};
+use crate::course::presets::PRESETS;
 use crate::sim::algorithms::Algorithm;
-use crate::sim::presets::PRESETS;
 use crate::sim::rail_preset::SUPERPOD;
 use crate::sim::units::{
     format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,

@@ -15,8 +15,8 @@ use super::scaling_model::{
     because as because_text, hardware_choices, segments, Computation, Point, Setup, SWEEP_FACTOR,
     SWEEP_MAX_BYTES, SWEEP_MIN_BYTES, TREE_SEGMENTS,
 };
+use crate::course::chapter::{ChapterScenario, Metric, CHAPTER_SCENARIOS, MODELS};
 use crate::sim::algorithms::Algorithm;
-use crate::sim::chapter::{ChapterScenario, Metric, CHAPTER_SCENARIOS, MODELS};
 use crate::sim::sweep::{crossovers, SweepRow};
 use crate::sim::training::StepBreakdown;
 use crate::sim::units::{format_bytes, format_secs, Bandwidth};

@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use allreduce_lab::ui::scaling_model::{Setup, Job};
-//! use allreduce_lab::sim::chapter::CHAPTER_SCENARIOS;
+//! use allreduce_lab::course::chapter::CHAPTER_SCENARIOS;
 //! let setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
 //! let jobs = setup.jobs();
 //! assert!(jobs.iter().any(|j| matches!(j, Job::Speedup { gpus: 1024, .. })));
@@ -15,9 +15,9 @@
 
 use super::i18n::{hardware_texts, model_texts, percent, tr, trf, Key, Lang};
 use super::logic::max_segments;
+use crate::course::chapter::{evaluate, ChapterScenario, Hardware, ModelPreset, Outcome};
+use crate::course::chapter::{CHAPTER_SCENARIOS, HARDWARE};
 use crate::sim::algorithms::Algorithm;
-use crate::sim::chapter::{evaluate, ChapterScenario, Hardware, ModelPreset, Outcome};
-use crate::sim::chapter::{CHAPTER_SCENARIOS, HARDWARE};
 use crate::sim::run::Run;
 use crate::sim::scenario::{start, Scenario, ScenarioError};
 use crate::sim::sweep::{sizes, sweep, SweepRow};
@@ -322,7 +322,7 @@ pub const SLICE_EVENTS: usize = 2_000;
 ///
 /// ```
 /// use allreduce_lab::ui::scaling_model::{Computation, Setup, compute};
-/// use allreduce_lab::sim::chapter::CHAPTER_SCENARIOS;
+/// use allreduce_lab::course::chapter::CHAPTER_SCENARIOS;
 /// let setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
 /// let jobs: Vec<_> = setup.jobs().into_iter().take(12).collect();
 /// let mut work = Computation::new(setup.clone(), jobs.clone());
@@ -497,7 +497,7 @@ pub fn because(lang: Lang, setup: &Setup, step: Option<&StepBreakdown>) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::chapter::{DGX_H100, MODEL_10B};
+    use crate::course::chapter::{DGX_H100, MODEL_10B};
 
     #[test]
     fn every_chapter_scenario_plans_the_full_gpu_range_and_the_sweep() {
@@ -583,7 +583,7 @@ mod tests {
             pcie.contains("1.36 GB") && pcie.contains("8 GPUs"),
             "{pcie}"
         );
-        setup.hardware = crate::sim::chapter::DGX_H100;
+        setup.hardware = crate::course::chapter::DGX_H100;
         let step = setup.verdict().unwrap().step;
         let h100 = because(Lang::En, &setup, Some(&step));
         assert!(

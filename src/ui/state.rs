@@ -48,7 +48,7 @@ pub enum Action {
     Edit(Edit),
     Compare(bool),
     AlgorithmB(Algorithm),
-    /// The preset at this index of [`crate::sim::presets::PRESETS`], as its name promises: its
+    /// The preset at this index of [`crate::course::presets::PRESETS`], as its name promises: its
     /// network, its first algorithm and segments, and side by side the algorithm it compares with
     /// (an unknown index changes nothing).
     Preset(usize),
@@ -96,7 +96,7 @@ impl Reducible for AppState {
                 s.t_secs = 0.0;
             }
             Action::Preset(i) => {
-                let Some(p) = crate::sim::presets::PRESETS.get(i) else {
+                let Some(p) = crate::course::presets::PRESETS.get(i) else {
                     return self;
                 };
                 s.controls = Controls::from_preset(p);

@@ -244,7 +244,7 @@ pub fn segments_note(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::presets::preset;
+    use crate::course::presets::preset;
 
     #[test]
     fn the_rack_preset_says_its_tree_wins_only_pipelined_and_unpipelined_says_how_to_win() {

@@ -11,11 +11,11 @@
 //! assert!(end.cells.iter().all(|&c| c == 4));
 //! ```
 
-use crate::sim::algorithms::Algorithm;
-use crate::sim::chapter::{
+use crate::course::chapter::{
     evaluate, ChapterScenario, Outcome, CHAPTER_SCENARIOS, TREE_FOR_COMPARISON, TREE_SEGMENTS,
 };
-use crate::sim::claims::Conditions;
+use crate::course::claims::Conditions;
+use crate::sim::algorithms::Algorithm;
 use crate::sim::scenario::{simulate, Scenario, ScenarioError};
 use crate::sim::schedule::Phase;
 use crate::sim::topology::{Tier, TopologySpec};
@@ -556,7 +556,7 @@ pub fn value_kind(claim_id: &str) -> ValueKind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::claims::{check, CLAIMS};
+    use crate::course::claims::{check, CLAIMS};
 
     #[test]
     fn ring_counters_grow_to_2_n_minus_1_over_n_times_s_for_every_n() {

@@ -6,18 +6,18 @@
 //! produce its figure, and the figure is computed by simulating the gradient allreduce.
 //!
 //! ```
-//! use allreduce_lab::sim::chapter::{CHAPTER_SCENARIOS, evaluate};
+//! use allreduce_lab::course::chapter::{CHAPTER_SCENARIOS, evaluate};
 //! for s in &CHAPTER_SCENARIOS {
 //!     let outcome = evaluate(s).unwrap();
 //!     assert!(outcome.holds, "{}: {} = {}", s.id, s.metric.name(), outcome.value);
 //! }
 //! ```
 
-use super::algorithms::Algorithm;
-use super::scenario::{simulate, Scenario, ScenarioError};
-use super::topology::TopologySpec;
-use super::training::{StepBreakdown, TrainingModel};
-use super::units::Bandwidth;
+use crate::sim::algorithms::Algorithm;
+use crate::sim::scenario::{simulate, Scenario, ScenarioError};
+use crate::sim::topology::TopologySpec;
+use crate::sim::training::{StepBreakdown, TrainingModel};
+use crate::sim::units::Bandwidth;
 
 /// A cluster shape with its bandwidths and latencies.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -2,7 +2,7 @@
 //! change, with a verdict and a short explanation in English and Chinese.
 //!
 //! ```
-//! use allreduce_lab::sim::claims::{check, Conditions, Verdict, CLAIMS};
+//! use allreduce_lab::course::claims::{check, Conditions, Verdict, CLAIMS};
 //! let c = CLAIMS.iter().find(|c| c.id == "tree-3.5x-ring").unwrap();
 //! // At N = 8 the flat tree's root moves 7·S, the ring 1.75·S per GPU: exactly 4×. The chapter's
 //! // 3.5× divides 7 by the ring's rounded 2: approximately right.
@@ -11,11 +11,11 @@
 //! assert!((r.value - 4.0).abs() < 1e-12);
 //! ```
 
-use super::algorithms::Algorithm;
 use super::chapter::{evaluate, Metric, CHAPTER_SCENARIOS};
-use super::scenario::{simulate, Scenario, ScenarioError, Simulation};
-use super::topology::{Tier, TopologySpec};
-use super::units::{format_secs, Bandwidth};
+use crate::sim::algorithms::Algorithm;
+use crate::sim::scenario::{simulate, Scenario, ScenarioError, Simulation};
+use crate::sim::topology::{Tier, TopologySpec};
+use crate::sim::units::{format_secs, Bandwidth};
 use serde::Serialize;
 
 /// What the simulation says about a claim.
@@ -304,8 +304,8 @@ pub fn check(claim: &Claim, c: &Conditions) -> Result<ClaimCheck, ScenarioError>
                 verdict,
                 ring_small / tree_small,
                 text(
-                    format!("An 8-byte allreduce on {n} GPUs: ring {} (2(N−1) = {} latency-bound steps), binomial tree {} (2⌈log₂N⌉ steps). At {} per GPU: ring {}, tree {}. Lower latency holds for small messages; for large ones bandwidth decides.", format_secs(ring_small), 2 * (n - 1), format_secs(tree_small), super::units::format_bytes(s), format_secs(ring), format_secs(tree)),
-                    format!("{n} 张卡上 8 字节的 AllReduce：环形 {}（2(N−1) = {} 步，每步受延迟限制），二项树 {}（2⌈log₂N⌉ 步）。每卡 {} 时：环形 {}，树形 {}。小消息时树形延迟更低；大消息由带宽决定。", format_secs(ring_small), 2 * (n - 1), format_secs(tree_small), super::units::format_bytes(s), format_secs(ring), format_secs(tree)),
+                    format!("An 8-byte allreduce on {n} GPUs: ring {} (2(N−1) = {} latency-bound steps), binomial tree {} (2⌈log₂N⌉ steps). At {} per GPU: ring {}, tree {}. Lower latency holds for small messages; for large ones bandwidth decides.", format_secs(ring_small), 2 * (n - 1), format_secs(tree_small), crate::sim::units::format_bytes(s), format_secs(ring), format_secs(tree)),
+                    format!("{n} 张卡上 8 字节的 AllReduce：环形 {}（2(N−1) = {} 步，每步受延迟限制），二项树 {}（2⌈log₂N⌉ 步）。每卡 {} 时：环形 {}，树形 {}。小消息时树形延迟更低；大消息由带宽决定。", format_secs(ring_small), 2 * (n - 1), format_secs(tree_small), crate::sim::units::format_bytes(s), format_secs(ring), format_secs(tree)),
                 ),
             )
         }
@@ -333,8 +333,8 @@ pub fn check(claim: &Claim, c: &Conditions) -> Result<ClaimCheck, ScenarioError>
                 if tree < ring { Verdict::Holds } else { Verdict::DoesNotHold },
                 ratio,
                 text(
-                    format!("On 2 racks × 2 nodes × 8 GPUs the ring moves {} across the rack uplinks, the binomial tree {} ({:.0}% of the ring's): only the tree edges that join the racks cross.", super::units::format_bytes(ring), super::units::format_bytes(tree), 100.0 / ratio),
-                    format!("在 2 个机柜 × 2 个节点 × 8 张卡上，环形经机柜上行链路传输 {}，二项树只有 {}（为环形的 {:.0}%）：只有连接两个机柜的那几条树边跨机柜。", super::units::format_bytes(ring), super::units::format_bytes(tree), 100.0 / ratio),
+                    format!("On 2 racks × 2 nodes × 8 GPUs the ring moves {} across the rack uplinks, the binomial tree {} ({:.0}% of the ring's): only the tree edges that join the racks cross.", crate::sim::units::format_bytes(ring), crate::sim::units::format_bytes(tree), 100.0 / ratio),
+                    format!("在 2 个机柜 × 2 个节点 × 8 张卡上，环形经机柜上行链路传输 {}，二项树只有 {}（为环形的 {:.0}%）：只有连接两个机柜的那几条树边跨机柜。", crate::sim::units::format_bytes(ring), crate::sim::units::format_bytes(tree), 100.0 / ratio),
                 ),
             )
         }

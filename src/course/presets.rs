@@ -5,18 +5,18 @@
 //! preset says which algorithm it compares with which and which one its name promises wins.
 //!
 //! ```
-//! use allreduce_lab::sim::{presets::PRESETS, scenario::simulate};
+//! use allreduce_lab::{course::presets::PRESETS, sim::scenario::simulate};
 //! for preset in PRESETS {
 //!     let scenario = preset.scenario();
 //!     assert!(simulate(&scenario, false).unwrap().trace.verified(), "{}", preset.name);
 //! }
 //! ```
 
-use super::algorithms::Algorithm;
 use super::chapter::{ChapterScenario, CHAPTER_SCENARIOS, TREE_FOR_COMPARISON};
-use super::scenario::Scenario;
-use super::topology::TopologySpec;
-use super::units::Bandwidth;
+use crate::sim::algorithms::Algorithm;
+use crate::sim::scenario::Scenario;
+use crate::sim::topology::TopologySpec;
+use crate::sim::units::Bandwidth;
 
 /// The network of a preset: its own, or a chapter scenario's (the same topology and message).
 #[derive(Clone, Copy, Debug, PartialEq)]
