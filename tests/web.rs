@@ -114,6 +114,21 @@ async fn wait_for(host: &web_sys::Element, selector: &str) -> web_sys::Element {
     panic!("{selector} never rendered");
 }
 
+/// Puts `query` in the address, as a shared link would, and mounts the whole app in a new element.
+fn mount_at(query: &str) -> (web_sys::Element, allreduce_lab::ui::MountedApp) {
+    let window = web_sys::window().unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(query))
+        .unwrap();
+    let document = window.document().unwrap();
+    let host = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&host).unwrap();
+    let app = allreduce_lab::ui::mount(host.clone());
+    (host, app)
+}
+
 #[wasm_bindgen_test]
 async fn the_mounted_app_shows_a_shared_link_as_the_learner_sees_it() {
     use allreduce_lab::ui::share::{encode, Shared};
@@ -127,16 +142,7 @@ async fn the_mounted_app_shows_a_shared_link_as_the_learner_sees_it() {
         compare: None,
         step: 0,
     });
-    let window = web_sys::window().unwrap();
-    window
-        .history()
-        .unwrap()
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&query))
-        .unwrap();
-    let document = window.document().unwrap();
-    let host = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&host).unwrap();
-    let app = allreduce_lab::ui::mount(host.clone());
+    let (host, app) = mount_at(&query);
 
     let lab = wait_for(&host, "[data-testid=lab]").await;
     let shown = wait_for(&lab, "[data-testid=figure-algorithm]").await;
@@ -172,20 +178,7 @@ async fn the_mounted_app_shows_a_shared_link_as_the_learner_sees_it() {
 
 #[wasm_bindgen_test]
 async fn a_hostile_link_shows_a_message_and_the_default_lab() {
-    let window = web_sys::window().unwrap();
-    window
-        .history()
-        .unwrap()
-        .replace_state_with_url(
-            &wasm_bindgen::JsValue::NULL,
-            "",
-            Some("?alg=ring&gpus=99999999&size=-1"),
-        )
-        .unwrap();
-    let document = window.document().unwrap();
-    let host = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&host).unwrap();
-    let app = allreduce_lab::ui::mount(host.clone());
+    let (host, app) = mount_at("?alg=ring&gpus=99999999&size=-1");
     let lab = wait_for(&host, "[data-testid=lab]").await;
     let error = wait_for(&lab, "[data-testid=url-error]").await;
     assert!(!error.text_content().unwrap().is_empty());
