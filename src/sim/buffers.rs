@@ -127,20 +127,38 @@ pub struct Buffers {
 impl Buffers {
     /// Every rank starts with its own contribution in every chunk.
     pub fn new(ranks: usize, chunks: usize) -> Self {
-        let mut cells = Vec::with_capacity(ranks * chunks);
-        for r in 0..ranks {
-            for c in 0..chunks {
-                cells.push(Cell {
-                    value: contribution(r, c),
-                    contributors: Contributors::single(r as u32),
-                });
-            }
-        }
+        let mut b = Buffers::start(ranks, chunks);
+        b.fill(usize::MAX);
+        b
+    }
+
+    /// Buffers to be filled with [`fill`](Self::fill) (a bounded number of cells at a time).
+    pub fn start(ranks: usize, chunks: usize) -> Self {
         Buffers {
             ranks,
             chunks,
-            cells,
+            cells: Vec::with_capacity(ranks * chunks),
         }
+    }
+
+    /// Cells set so far.
+    pub fn filled(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Sets the next `max` cells (rank by rank, chunk by chunk) to their rank's contribution;
+    /// `true` once every cell is set.
+    pub fn fill(&mut self, max: usize) -> bool {
+        let total = self.ranks * self.chunks;
+        let end = total.min(self.cells.len().saturating_add(max));
+        for i in self.cells.len()..end {
+            let (r, c) = (i / self.chunks, i % self.chunks);
+            self.cells.push(Cell {
+                value: contribution(r, c),
+                contributors: Contributors::single(r as u32),
+            });
+        }
+        self.cells.len() == total
     }
 
     pub fn cell(&self, rank: usize, chunk: usize) -> &Cell {

@@ -48,6 +48,17 @@ struct Job {
     result: UseStateSetter<Option<(Key, Shared)>>,
 }
 
+/// Where `sim` stands: preparing its first run, or running.
+fn status_of(sim: &Simulating) -> Status {
+    match sim.preparing() {
+        Some((done, total)) => Status::Preparing { done, total },
+        None => {
+            let (done, total) = sim.progress();
+            Status::Running { done, total }
+        }
+    }
+}
+
 /// Steps `job` for one frame's budget in the next animation frame, then schedules the next frame
 /// or hands over the result.
 fn next_frame(slot: TaskSlot, mut job: Job) {
@@ -59,8 +70,7 @@ fn next_frame(slot: TaskSlot, mut job: Job) {
             finished = job.sim.step(SLICE_EVENTS);
         }
         if !finished {
-            let (done, total) = job.sim.progress();
-            job.status.set(Status::Running { done, total });
+            job.status.set(status_of(&job.sim));
             next_frame(next_slot, job);
             return;
         }
@@ -171,10 +181,10 @@ fn settle_then_run(
 ) -> Task {
     let timeout = Timeout::new(SETTLE_MS, move || {
         let started_ms = now_ms();
+        // Only validates: the run's schedule, indexes and buffers are built in the frames' slices.
         match Simulating::new(&scenario, true) {
             Ok(sim) => {
-                let (done, total) = sim.progress();
-                status.set(Status::Running { done, total });
+                status.set(status_of(&sim));
                 let job = Job {
                     key,
                     sim,

@@ -32,6 +32,9 @@ pub enum Status {
     Done,
     /// Waiting for the input to settle before starting.
     Waiting,
+    /// Preparing the run in slices (its schedule, indexes and buffers): how far, as `done` of
+    /// `total` (thousandths).
+    Preparing { done: usize, total: usize },
     /// Running in slices: transfers done so far, and in all.
     Running { done: usize, total: usize },
     /// Stopped by the learner before it finished.
