@@ -235,8 +235,9 @@ fn preparing_a_1024_rank_ring_is_done_in_bounded_slices() {
         let mut prep = PreparingRun::new(&topo, schedule, &RunOptions::default());
         let (mut last, total) = prep.progress();
         assert_eq!(last, 0);
-        // Two passes over the dependencies, a million buffer cells, a record per transfer.
-        assert_eq!(total, 2 * 2_095_104 + 1024 * 1024 + 2_095_104);
+        // Two passes over the dependencies, a million buffer cells, a record per transfer and its
+        // route counted (to size the link timelines).
+        assert_eq!(total, 2 * 2_095_104 + 1024 * 1024 + 2 * 2_095_104);
         while !prep.step(65_536) {
             let done = prep.progress().0;
             assert!(done - last <= 3 * 65_536);

@@ -191,28 +191,38 @@ impl Buffers {
         self.cells[base..base + payload.len()].clone_from_slice(payload);
     }
 
-    /// Checks that every rank holds every contribution exactly once in every chunk.
+    /// Checks that every rank holds every contribution exactly once in every chunk. Reports the
+    /// first wrong cell in chunk order (then rank order); reads the cells in memory order.
     pub fn verify(&self) -> Result<(), String> {
-        for c in 0..self.chunks {
-            let expected: i64 = (0..self.ranks).map(|r| contribution(r, c)).sum();
-            for r in 0..self.ranks {
-                let cell = self.cell(r, c);
-                if !cell.contributors.is_all(self.ranks as u32) {
-                    return Err(format!(
-                        "rank {r} ends with chunk {c} holding the contributions of {} of {} ranks",
-                        cell.contributors.len(),
-                        self.ranks
-                    ));
-                }
-                if cell.value != expected {
-                    return Err(format!(
-                        "rank {r} ends with chunk {c} = {} instead of {expected}",
-                        cell.value
-                    ));
-                }
+        let expected: Vec<i64> = (0..self.chunks)
+            .map(|c| (0..self.ranks).map(|r| contribution(r, c)).sum())
+            .collect();
+        // The first wrong cell as (chunk, rank).
+        let mut first: Option<(usize, usize)> = None;
+        for (i, cell) in self.cells.iter().enumerate() {
+            let (r, c) = (i / self.chunks.max(1), i % self.chunks.max(1));
+            if first.is_some_and(|(fc, _)| c >= fc) {
+                continue;
+            }
+            if !cell.contributors.is_all(self.ranks as u32) || cell.value != expected[c] {
+                first = Some((c, r));
             }
         }
-        Ok(())
+        let Some((c, r)) = first else {
+            return Ok(());
+        };
+        let cell = self.cell(r, c);
+        if !cell.contributors.is_all(self.ranks as u32) {
+            return Err(format!(
+                "rank {r} ends with chunk {c} holding the contributions of {} of {} ranks",
+                cell.contributors.len(),
+                self.ranks
+            ));
+        }
+        Err(format!(
+            "rank {r} ends with chunk {c} = {} instead of {}",
+            cell.value, expected[c]
+        ))
     }
 }
 

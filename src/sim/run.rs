@@ -270,6 +270,9 @@ impl ReverseDeps {
                 }
             };
             for t in self.t..end {
+                if pass == 0 {
+                    self.waiting[t] = schedule.deps(t).len() as u32;
+                }
                 for &d in schedule.deps(t) {
                     let node = if d & JOIN != 0 {
                         let j = (d & !JOIN) as usize;
@@ -299,9 +302,6 @@ impl ReverseDeps {
     fn end_pass(&mut self, schedule: &Schedule) {
         let (n, nodes) = (schedule.len(), schedule.len() + schedule.joins());
         if self.pass == 0 {
-            for (t, w) in self.waiting.iter_mut().enumerate().take(n) {
-                *w = schedule.deps(t).len() as u32;
-            }
             for j in 0..schedule.joins() {
                 self.waiting[n + j] = schedule.join_members(j).len() as u32;
             }
@@ -346,6 +346,13 @@ pub struct PreparingRun {
     deps: ReverseDeps,
     buffers: Buffers,
     timings: Vec<TransferTiming>,
+    /// With details: the transfers counted so far, how many cross each link and how many cell
+    /// changes they make, so that the run's records are allocated once, not grown (a large
+    /// vector grown by doubling copies itself in one piece; thousands of link timelines grown in
+    /// step all copy in the same slice).
+    counted: usize,
+    link_transfers: Vec<usize>,
+    cell_changes: usize,
 }
 
 impl PreparingRun {
@@ -356,6 +363,9 @@ impl PreparingRun {
             deps: ReverseDeps::new(&schedule),
             buffers: Buffers::start(topo.ranks(), schedule.chunks()),
             timings: Vec::with_capacity(n),
+            counted: if options.record_details { 0 } else { n },
+            link_transfers: vec![0; topo.links().len()],
+            cell_changes: 0,
             schedule,
             options: options.clone(),
         }
@@ -372,7 +382,19 @@ impl PreparingRun {
         let more = (n - self.timings.len()).min(max);
         self.timings
             .extend(std::iter::repeat_n(TransferTiming::default(), more));
-        self.timings.len() == n
+        if self.timings.len() < n {
+            return false;
+        }
+        let end = n.min(self.counted.saturating_add(max));
+        for t in self.counted..end {
+            let tr = self.schedule.transfer(t);
+            for &l in self.topo.route(tr.src as usize, tr.dst as usize).links() {
+                self.link_transfers[l as usize] += 1;
+            }
+            self.cell_changes += tr.chunks().len();
+        }
+        self.counted = end;
+        self.counted == n
     }
 
     /// The transfers of the run being prepared.
@@ -385,9 +407,14 @@ impl PreparingRun {
         let (deps, deps_total) = self.deps.progress(&self.schedule);
         let cells = self.topo.ranks() * self.schedule.chunks();
         let n = self.schedule.len();
+        let (counted, to_count) = if self.options.record_details {
+            (self.counted, n)
+        } else {
+            (0, 0)
+        };
         (
-            deps + self.buffers.filled() + self.timings.len(),
-            deps_total + cells + n,
+            deps + self.buffers.filled() + self.timings.len() + counted,
+            deps_total + cells + n + to_count,
         )
     }
 
@@ -419,6 +446,9 @@ impl Run {
             deps,
             buffers,
             timings,
+            link_transfers,
+            cell_changes,
+            ..
         } = prep;
         let n = schedule.len();
         let capacities: Vec<f64> = topo
@@ -428,10 +458,15 @@ impl Run {
             .collect();
         let (waiting, dependents_start, dependents) = (deps.waiting, deps.start, deps.dependents);
         let ranks = topo.ranks();
+        let mut net = FlowNetwork::new(&capacities, options.record_details);
+        // A transfer changes its links' rates when it starts and when it ends (more often only
+        // where flows contend): room for that, as a hint.
+        let changes: Vec<usize> = link_transfers.iter().map(|&c| 2 * c + 1).collect();
+        net.reserve_timelines(&changes);
         let mut r = Run {
             topo,
             schedule,
-            net: FlowNetwork::new(&capacities, options.record_details),
+            net,
             capacities,
             now: 0.0,
             gamma: options.gamma_secs_per_byte.max(0.0),
@@ -448,7 +483,9 @@ impl Run {
             traffic: vec![RankTraffic::default(); ranks],
             done: 0,
             error: None,
-            cell_changes: options.record_details.then(Vec::new),
+            cell_changes: options
+                .record_details
+                .then(|| Vec::with_capacity(cell_changes)),
         };
         for t in 0..n {
             if r.waiting_or_slot[t] == 0 {

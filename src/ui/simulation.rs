@@ -7,7 +7,8 @@ use super::app::Shared;
 use super::logic::Controls;
 use super::view::{Plan, SimView, Status};
 use crate::sim::algorithms::Algorithm;
-use crate::sim::scenario::{Scenario, Simulating};
+use crate::sim::replay::ReplayBuilder;
+use crate::sim::scenario::{Scenario, Simulating, Simulation};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
@@ -20,6 +21,8 @@ const SETTLE_MS: u32 = 200;
 const FRAME_BUDGET_MS: f64 = 10.0;
 /// Events between looks at the clock.
 const SLICE_EVENTS: usize = 256;
+/// Transfers indexed for the replay between looks at the clock.
+const INDEX_SLICE: usize = 16_384;
 
 pub fn now_ms() -> f64 {
     web_sys::window()
@@ -42,10 +45,19 @@ type Key = (Controls, Algorithm);
 /// A run in slices and what to do with its progress and result.
 struct Job {
     key: Key,
-    sim: Simulating,
+    work: Work,
     started_ms: f64,
     status: UseStateSetter<Status>,
     result: UseStateSetter<Option<(Key, Shared)>>,
+}
+
+/// What a job is doing: preparing and running the simulation, then indexing its trace for the
+/// replay (a sort of millions of transfers, also in slices).
+enum Work {
+    Simulating(Simulating),
+    Indexing(Simulation, ReplayBuilder),
+    /// Only while one stage hands over to the next.
+    Between,
 }
 
 /// Where `sim` stands: preparing its first run, or running.
@@ -65,24 +77,57 @@ fn next_frame(slot: TaskSlot, mut job: Job) {
     let next_slot = slot.clone();
     let frame = request_animation_frame(move |_| {
         let started = now_ms();
-        let mut finished = false;
-        while !finished && now_ms() - started < FRAME_BUDGET_MS {
-            finished = job.sim.step(SLICE_EVENTS);
-        }
-        if !finished {
-            job.status.set(status_of(&job.sim));
+        let outcome = loop {
+            if now_ms() - started >= FRAME_BUDGET_MS {
+                break None;
+            }
+            match std::mem::replace(&mut job.work, Work::Between) {
+                Work::Simulating(mut sim) => {
+                    if !sim.step(SLICE_EVENTS) {
+                        job.work = Work::Simulating(sim);
+                        continue;
+                    }
+                    let (done, total) = sim.progress();
+                    job.status.set(Status::Running { done, total });
+                    match sim.finish() {
+                        Ok(sim) => {
+                            let index = ReplayBuilder::new(&sim.trace);
+                            job.work = Work::Indexing(sim, index);
+                            // Finishing the run took a share of this frame: index from the next.
+                            break None;
+                        }
+                        Err(e) => break Some(Err(e.0)),
+                    }
+                }
+                Work::Indexing(sim, mut index) => {
+                    if index.step(&sim.trace, INDEX_SLICE) {
+                        let replay = index.finish(&sim.trace);
+                        break Some(Ok((sim, replay)));
+                    }
+                    job.work = Work::Indexing(sim, index);
+                }
+                Work::Between => break None,
+            }
+        };
+        let Some(outcome) = outcome else {
+            if let Work::Simulating(sim) = &job.work {
+                job.status.set(status_of(sim));
+            }
             next_frame(next_slot, job);
             return;
-        }
+        };
         let Job {
             key,
-            sim,
             started_ms,
             status,
             result,
+            ..
         } = job;
         let (controls, algorithm) = &key;
-        let mut view = SimView::new(controls, *algorithm, sim.finish().map_err(|e| e.0));
+        let mut view = match outcome {
+            Ok((sim, replay)) => SimView::with_replay(controls, *algorithm, Ok(sim), replay),
+            Err(e) => SimView::new(controls, *algorithm, Err(e)),
+        };
         view.sim_ms = now_ms() - started_ms;
         let view = Shared(Rc::new(view));
         next_slot.borrow_mut().take();
@@ -187,7 +232,7 @@ fn settle_then_run(
                 status.set(status_of(&sim));
                 let job = Job {
                     key,
-                    sim,
+                    work: Work::Simulating(sim),
                     started_ms,
                     status,
                     result,
