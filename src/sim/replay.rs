@@ -112,6 +112,7 @@ pub struct ReplayBuilder {
     longest_secs: f64,
     change_secs: Vec<f64>,
     latest: f64,
+    by_start: Vec<u32>,
 }
 
 /// Keys sorted in blocks of this many before they are merged.
@@ -134,6 +135,8 @@ enum Stage {
     },
     /// Timing the cell changes, from this one on.
     Changes(usize),
+    /// Taking the ids out of the sorted keys, from this one on.
+    Ids(usize),
     Done,
 }
 
@@ -157,6 +160,7 @@ impl ReplayBuilder {
             longest_secs: 0.0,
             change_secs: Vec::with_capacity(trace.cell_changes.len()),
             latest: 0.0,
+            by_start: Vec::with_capacity(n),
         }
     }
 
@@ -269,6 +273,18 @@ impl ReplayBuilder {
                     self.stage = if to < m {
                         Stage::Changes(to)
                     } else {
+                        Stage::Ids(0)
+                    };
+                }
+                Stage::Ids(from) => {
+                    let to = n.min(from.saturating_add(left));
+                    self.by_start
+                        .extend(self.keys[from..to].iter().map(|&(_, id)| id));
+                    left -= to - from;
+                    self.stage = if to < n {
+                        Stage::Ids(to)
+                    } else {
+                        self.keys = Vec::new();
                         Stage::Done
                     };
                 }
@@ -282,7 +298,7 @@ impl ReplayBuilder {
     pub fn finish(mut self, trace: &Trace) -> Replay {
         while !self.step(trace, usize::MAX) {}
         Replay {
-            by_start: self.keys.iter().map(|&(_, id)| id).collect(),
+            by_start: self.by_start,
             longest_secs: self.longest_secs,
             change_secs: self.change_secs,
         }

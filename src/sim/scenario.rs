@@ -308,10 +308,10 @@ pub struct Simulating {
 /// Where one run of a [`Simulating`] stands.
 enum Stage {
     /// Building its schedule.
-    Scheduling(Scheduling, RunOptions),
+    Scheduling(Box<Scheduling>, RunOptions),
     /// Building its indexes and buffers.
-    Preparing(PreparingRun),
-    Running(Run),
+    Preparing(Box<PreparingRun>),
+    Running(Box<Run>),
 }
 
 impl Stage {
@@ -358,7 +358,7 @@ impl Simulating {
             self.scenario.segments,
         );
         Stage::Scheduling(
-            scheduling,
+            Box::new(scheduling),
             RunOptions {
                 gamma_secs_per_byte: self.scenario.gamma_secs_per_byte,
                 record_details: details,
@@ -402,7 +402,7 @@ impl Simulating {
                 if scheduling.step(max_events) {
                     if let Some(Stage::Scheduling(scheduling, options)) = self.run.take() {
                         let prep = PreparingRun::new(&self.topo, scheduling.finish(), &options);
-                        self.run = Some(Stage::Preparing(prep));
+                        self.run = Some(Stage::Preparing(Box::new(prep)));
                     }
                 }
                 return false;
@@ -410,7 +410,7 @@ impl Simulating {
             Stage::Preparing(prep) => {
                 if prep.step(max_events) {
                     if let Some(Stage::Preparing(prep)) = self.run.take() {
-                        self.run = Some(Stage::Running(prep.finish()));
+                        self.run = Some(Stage::Running(Box::new(prep.finish())));
                     }
                 }
                 return false;
@@ -465,7 +465,7 @@ impl Simulating {
         };
         Ok(Simulation {
             algorithm: self.algorithm,
-            trace: run.finish(),
+            trace: (*run).finish(),
             auto: self.auto,
         })
     }

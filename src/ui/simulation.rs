@@ -17,10 +17,15 @@ use yew::prelude::*;
 
 /// How long the input must stay still before a large run starts.
 const SETTLE_MS: u32 = 200;
-/// The work done per animation frame: well under a 60 Hz frame's 16.7 ms, with room to draw.
+/// The work done per animation frame (shared by the runs in progress): well under a 60 Hz
+/// frame's 16.7 ms, with room to draw.
 const FRAME_BUDGET_MS: f64 = 10.0;
+/// How often a run's progress on screen is updated at most.
+const PROGRESS_EVERY_MS: f64 = 100.0;
 /// Events between looks at the clock.
 const SLICE_EVENTS: usize = 256;
+/// The performance mark set when a sliced run's result is handed over to be drawn.
+const RESULT_MARK: &str = "allreduce-lab:sliced-result";
 /// Transfers indexed for the replay between looks at the clock.
 const INDEX_SLICE: usize = 16_384;
 
@@ -48,7 +53,48 @@ struct Job {
     work: Work,
     started_ms: f64,
     status: UseStateSetter<Status>,
+    /// When the progress on screen was last updated, and to what.
+    shown: (f64, Status),
     result: UseStateSetter<Option<(Key, Shared)>>,
+    _active: Active,
+}
+
+thread_local! {
+    /// Jobs in progress: they share a frame's budget (a comparison runs two).
+    static ACTIVE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts a job in [`ACTIVE`] while it lives.
+struct Active;
+
+impl Active {
+    fn new() -> Active {
+        ACTIVE.with(|a| a.set(a.get() + 1));
+        Active
+    }
+}
+
+impl Drop for Active {
+    fn drop(&mut self) {
+        ACTIVE.with(|a| a.set(a.get().saturating_sub(1)));
+    }
+}
+
+/// This job's share of a frame's budget.
+fn budget_ms() -> f64 {
+    FRAME_BUDGET_MS / ACTIVE.with(|a| a.get()).max(1) as f64
+}
+
+/// Shows `status` unless only its numbers changed and they were shown less than
+/// [`PROGRESS_EVERY_MS`] ago (each update redraws the lab).
+fn show_progress(job: &mut Job, status: Status) {
+    let now = now_ms();
+    let (at, shown) = job.shown;
+    let same_kind = std::mem::discriminant(&shown) == std::mem::discriminant(&status);
+    if !same_kind || now - at >= PROGRESS_EVERY_MS {
+        job.status.set(status);
+        job.shown = (now, status);
+    }
 }
 
 /// What a job is doing: preparing and running the simulation, then indexing its trace for the
@@ -56,6 +102,8 @@ struct Job {
 enum Work {
     Simulating(Simulating),
     Indexing(Simulation, ReplayBuilder),
+    /// Ready to be shown.
+    Indexed(Simulation, ReplayBuilder),
     /// Only while one stage hands over to the next.
     Between,
 }
@@ -76,9 +124,9 @@ fn status_of(sim: &Simulating) -> Status {
 fn next_frame(slot: TaskSlot, mut job: Job) {
     let next_slot = slot.clone();
     let frame = request_animation_frame(move |_| {
-        let started = now_ms();
+        let (started, budget) = (now_ms(), budget_ms());
         let outcome = loop {
-            if now_ms() - started >= FRAME_BUDGET_MS {
+            if now_ms() - started >= budget {
                 break None;
             }
             match std::mem::replace(&mut job.work, Work::Between) {
@@ -88,7 +136,7 @@ fn next_frame(slot: TaskSlot, mut job: Job) {
                         continue;
                     }
                     let (done, total) = sim.progress();
-                    job.status.set(Status::Running { done, total });
+                    show_progress(&mut job, Status::Running { done, total });
                     match sim.finish() {
                         Ok(sim) => {
                             let index = ReplayBuilder::new(&sim.trace);
@@ -100,18 +148,28 @@ fn next_frame(slot: TaskSlot, mut job: Job) {
                     }
                 }
                 Work::Indexing(sim, mut index) => {
-                    if index.step(&sim.trace, INDEX_SLICE) {
-                        let replay = index.finish(&sim.trace);
-                        break Some(Ok((sim, replay)));
-                    }
+                    let indexed = index.step(&sim.trace, INDEX_SLICE);
                     job.work = Work::Indexing(sim, index);
+                    if indexed {
+                        // Shown from a frame of its own: drawing a large run takes most of one.
+                        job.work = match std::mem::replace(&mut job.work, Work::Between) {
+                            Work::Indexing(sim, index) => Work::Indexed(sim, index),
+                            other => other,
+                        };
+                        break None;
+                    }
+                }
+                Work::Indexed(sim, index) => {
+                    let replay = index.finish(&sim.trace);
+                    break Some(Ok((sim, replay)));
                 }
                 Work::Between => break None,
             }
         };
         let Some(outcome) = outcome else {
             if let Work::Simulating(sim) = &job.work {
-                job.status.set(status_of(sim));
+                let status = status_of(sim);
+                show_progress(&mut job, status);
             }
             next_frame(next_slot, job);
             return;
@@ -130,6 +188,10 @@ fn next_frame(slot: TaskSlot, mut job: Job) {
         };
         view.sim_ms = now_ms() - started_ms;
         let view = Shared(Rc::new(view));
+        // For measurements (e2e): the moment a sliced run's result is handed over to be drawn.
+        if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+            let _ = p.mark(RESULT_MARK);
+        }
         next_slot.borrow_mut().take();
         result.set(Some((key, view)));
         status.set(Status::Done);
@@ -229,13 +291,16 @@ fn settle_then_run(
         // Only validates: the run's schedule, indexes and buffers are built in the frames' slices.
         match Simulating::new(&scenario, true) {
             Ok(sim) => {
-                status.set(status_of(&sim));
+                let shown = status_of(&sim);
+                status.set(shown);
                 let job = Job {
                     key,
                     work: Work::Simulating(sim),
                     started_ms,
                     status,
+                    shown: (started_ms, shown),
                     result,
+                    _active: Active::new(),
                 };
                 next_frame(slot, job);
             }
