@@ -155,7 +155,7 @@ impl ReplayBuilder {
         let n = trace.timings.len();
         ReplayBuilder {
             keys: Vec::with_capacity(n),
-            scratch: Vec::new(),
+            scratch: Vec::with_capacity(if n > BLOCK { n } else { 0 }),
             stage: Stage::Keys(0),
             longest_secs: 0.0,
             change_secs: Vec::with_capacity(trace.cell_changes.len()),
@@ -178,6 +178,10 @@ impl ReplayBuilder {
                             .push((order_key(t.start_secs), (from + id) as u32));
                         self.longest_secs = self.longest_secs.max(t.done_secs - t.start_secs);
                     }
+                    if n > BLOCK {
+                        // The merge's room, made here a slice at a time rather than at once.
+                        self.scratch.extend_from_slice(&self.keys[from..to]);
+                    }
                     left -= to - from;
                     self.stage = if to < n {
                         Stage::Keys(to)
@@ -192,7 +196,6 @@ impl ReplayBuilder {
                     self.stage = if to < n {
                         Stage::Blocks(to)
                     } else if n > BLOCK {
-                        self.scratch = vec![(0, 0); n];
                         Stage::Merge {
                             width: BLOCK,
                             lo: 0,
