@@ -238,7 +238,7 @@ test('12.2 the guided figures\' state is in the link: ring step, tree shape, §1
     await page.waitForFunction(() => new URLSearchParams(location.search).get('ring') === '6.3');
     await page.getByTestId('tree-shape').getByRole('button').nth(1).click();
     await setRangeTo(page, 'tree-gpus', 12);
-    await page.waitForFunction(() => new URLSearchParams(location.search).get('tree') === '1.12');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('tree') === '1.12.32');
     await page.getByTestId('compare-scenario').getByRole('button').nth(1).click();
     await page.waitForFunction(() => new URLSearchParams(location.search).get('rack') === '400.800');
     await setRangeTo(page, 'claims-gpus', 16);
@@ -423,11 +423,11 @@ test('12.7 explanations follow the inputs and the small wording slips are gone',
   try {
     const because = page.getByTestId('verdict-because');
     assert.match(await because.textContent(), /PCIe/);
-    assert.match(await because.textContent(), /25 GB\/s/);
+    assert.match(await because.textContent(), /14\.5 GB\/s/);
     await selectOption(page, 'scaling-hardware', 'dgx-h100');
     await page.waitForFunction(() => !/PCIe/.test(document.querySelector('[data-testid=verdict-because]').textContent));
     assert.match(await because.textContent(), /DGX H100/);
-    assert.doesNotMatch(await because.textContent(), /25 GB\/s/);
+    assert.doesNotMatch(await because.textContent(), /14\.5 GB\/s/);
     // Equal senders are one number; one chunk is singular; the timeline lists uplinks first.
     await page.getByTestId('preset-racks-800-200').click();
     await page.getByTestId('figure-b').getByTestId('time-result').waitFor();

@@ -55,6 +55,7 @@ const SCENARIOS = [
   'io-bound-30pct',
   'racks-800-200-tree-wins',
   'inverted-400-800-ring-wins',
+  'slow-network-under-4x',
 ];
 
 test('every chapter scenario shows its claim, sources and the simulated figure the CLI prints', async () => {

@@ -5,6 +5,7 @@
 
 use crate::sim::algorithms::{Algorithm, MAX_SEGMENTS};
 use crate::sim::chapter::{evaluate, ModelPreset, CHAPTER_SCENARIOS};
+use crate::sim::faults::{Cable, Faults, SlowLink, Straggler, MAX_DELAY_SECS};
 use crate::sim::scenario::{simulate, Scenario, Simulation};
 use crate::sim::scenario_file::{read_scenario, MAX_SCENARIO_FILE_BYTES};
 use crate::sim::sweep::sweep;
@@ -37,6 +38,10 @@ SIMULATE OPTIONS:
   --segments K         pipeline segments for the trees and NCCL's shapes, 1..256  (default 1)
   --gamma SECS         reduction cost in seconds per byte, e.g. 1e-12            (default 0)
   --json               print one JSON object instead of a table
+  --slow-link FROM-TO=FACTOR   that cable keeps FACTOR (0..1] of its bandwidth, both directions;
+                       ends as the JSON 'links' name them: node0-rack0=0.25, rank3-spine=0.5
+                       (repeatable)
+  --straggler RANK=DELAY       that rank joins DELAY late: 3=200us (repeatable)
   --scenario FILE      read the whole scenario from a JSON file (other flags ignored)
  uniform:
   --ranks N            1..4096                                                   (default 8)
@@ -67,7 +72,8 @@ SPEEDUP OPTIONS (plus the scenario options above, without --size):
   --preset ID          one of the course chapter's scenarios (sets topology, model and algorithm;
                        only --overlap, --max-gpus and --json may be added):
                        eight-gpus-6-7x, bad-topology-under-4x, network-100g-over-40pct,
-                       io-bound-30pct, racks-800-200-tree-wins, inverted-400-800-ring-wins
+                       io-bound-30pct, racks-800-200-tree-wins, inverted-400-800-ring-wins,
+                       slow-network-under-4x
   --model ID           resnet50 | bert-large | gpt2-xl | 10b                       (default bert-large)
   --parameters N       instead of --model: parameter count
   --compute T          forward + backward on one GPU per step                      (default: the model's)
@@ -125,9 +131,13 @@ pub struct Flags {
     /// Values of [`PATH_FLAGS`], kept as the OS gave them: a file name need not be UTF-8.
     paths: BTreeMap<String, OsString>,
     switches: Vec<String>,
+    /// The values of repeatable flags, in order.
+    lists: BTreeMap<String, Vec<String>>,
 }
 
 const SWITCHES: [&str; 2] = ["json", "help"];
+/// Flags that may be given more than once.
+const REPEATABLE: [&str; 2] = ["slow-link", "straggler"];
 /// Flags whose value is a file name, taken as bytes rather than text.
 const PATH_FLAGS: [&str; 1] = ["scenario"];
 
@@ -187,6 +197,12 @@ impl Flags {
                         .ok_or_else(|| format!("flag '--{name}' needs a value"))?
                 }
             };
+            if REPEATABLE.contains(&name.as_str()) {
+                let text = utf8(value, &format!("--{name}: the value"))?;
+                flags.lists.entry(name).or_default().push(text.to_string());
+                i += 1;
+                continue;
+            }
             let twice = if PATH_FLAGS.contains(&name.as_str()) {
                 flags.paths.insert(name.clone(), value.to_owned()).is_some()
             } else {
@@ -209,6 +225,7 @@ impl Flags {
         self.values
             .keys()
             .chain(self.paths.keys())
+            .chain(self.lists.keys())
             .map(String::as_str)
     }
 
@@ -223,6 +240,11 @@ impl Flags {
 
     pub fn get(&self, name: &str) -> Option<&str> {
         self.values.get(name).map(String::as_str)
+    }
+
+    /// Every value of a repeatable flag, in the order given.
+    pub fn all(&self, name: &str) -> &[String] {
+        self.lists.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
 
     fn parsed<T>(
@@ -275,7 +297,7 @@ impl Flags {
 }
 
 /// The flags every scenario-taking command knows.
-pub const SCENARIO_FLAGS: [&str; 27] = [
+pub const SCENARIO_FLAGS: [&str; 29] = [
     "algorithm",
     "topology",
     "size",
@@ -303,6 +325,8 @@ pub const SCENARIO_FLAGS: [&str; 27] = [
     "spine-lat",
     "pxn",
     "json",
+    "slow-link",
+    "straggler",
 ];
 
 /// Reads the topology flags.
@@ -379,7 +403,49 @@ pub fn scenario_from_flags(f: &Flags) -> Result<Scenario, String> {
         size_bytes: f.size("size", "1GiB")?,
         segments: f.count("segments", 1, MAX_SEGMENTS)?,
         gamma_secs_per_byte: f.number("gamma", "0", 0.0, crate::sim::scenario::MAX_GAMMA)?,
+        faults: faults_from_flags(f)?,
     })
+}
+
+/// Reads `--slow-link FROM-TO=FACTOR` and `--straggler RANK=DELAY` (each repeatable). Whether the
+/// link and the rank exist is checked with the rest of the scenario.
+pub fn faults_from_flags(f: &Flags) -> Result<Faults, String> {
+    let mut faults = Faults::default();
+    for v in f.all("slow-link") {
+        let (cable, factor) = v.rsplit_once('=').ok_or_else(|| {
+            format!(
+                "--slow-link: '{v}' lacks =FACTOR; expected FROM-TO=FACTOR, e.g. node0-rack0=0.25"
+            )
+        })?;
+        let cable: Cable = cable.parse().map_err(|e| format!("--slow-link: {e}"))?;
+        let factor: f64 = factor.trim().parse().map_err(|_| {
+            format!(
+                "--slow-link: '{factor}' is not a number; expected a factor in (0, 1], e.g. 0.25"
+            )
+        })?;
+        if !(factor.is_finite() && factor > 0.0 && factor <= 1.0) {
+            return Err(format!(
+                "--slow-link: factor {factor} is out of range; expected a number in (0, 1], e.g. 0.25"
+            ));
+        }
+        faults.slow_links.push(SlowLink { cable, factor });
+    }
+    for v in f.all("straggler") {
+        let (rank, delay) = v.split_once('=').ok_or_else(|| {
+            format!("--straggler: '{v}' lacks =DELAY; expected RANK=DELAY, e.g. 3=200us")
+        })?;
+        let rank: usize = rank.trim().parse().map_err(|_| {
+            format!("--straggler: '{rank}' is not a rank number; expected RANK=DELAY, e.g. 3=200us")
+        })?;
+        let delay_secs = parse_duration(delay).map_err(|e| format!("--straggler: {}", e.0))?;
+        if delay_secs > MAX_DELAY_SECS {
+            return Err(format!(
+                "--straggler: delay {delay} is out of range; expected 0..{MAX_DELAY_SECS} s"
+            ));
+        }
+        faults.stragglers.push(Straggler { rank, delay_secs });
+    }
+    Ok(faults)
 }
 
 fn endpoint_name(e: Endpoint) -> String {
@@ -445,7 +511,8 @@ pub fn simulation_json(scenario: &Scenario, sim: &Simulation) -> Value {
 }
 
 /// The human-readable report of a simulation.
-pub fn simulation_table(sim: &Simulation) -> String {
+pub fn simulation_table(scenario: &Scenario, sim: &Simulation) -> String {
+    let faults = &scenario.faults;
     let t = &sim.trace;
     let topo = &t.topology;
     let mut out = String::new();
@@ -458,6 +525,20 @@ pub fn simulation_table(sim: &Simulation) -> String {
     );
     if let Some(a) = &sim.auto {
         out += &format!("  auto: {}\n", a.reason);
+    }
+    for s in &faults.slow_links {
+        out += &format!(
+            "  slow link    {} keeps {}% of its bandwidth\n",
+            s.cable,
+            s.factor * 100.0
+        );
+    }
+    for s in &faults.stragglers {
+        out += &format!(
+            "  straggler    rank {} joins {} late\n",
+            s.rank,
+            format_secs(s.delay_secs)
+        );
     }
     let bw = |b: f64| {
         let b = Bandwidth::from_bytes_per_sec(b);
@@ -588,7 +669,7 @@ fn cmd_simulate(args: &[&OsStr]) -> Result<String, String> {
         let report = if flags.has("json") {
             simulation_json(&scenario, &sim).to_string()
         } else {
-            simulation_table(&sim)
+            simulation_table(&scenario, &sim)
         };
         return Err(format!(
             "the result did not verify: {}\n{report}",
@@ -603,7 +684,7 @@ fn cmd_simulate(args: &[&OsStr]) -> Result<String, String> {
     Ok(if flags.has("json") {
         simulation_json(&scenario, &sim).to_string()
     } else {
-        simulation_table(&sim)
+        simulation_table(&scenario, &sim)
     })
 }
 
@@ -735,7 +816,7 @@ fn cmd_speedup(args: &[&OsStr]) -> Result<String, String> {
         }
     }
     let (topology, mut model, algorithm, segments, gamma) = match preset {
-        Some(p) => (p.topology(), p.training(), p.algorithm, 1, 0.0),
+        Some(p) => (p.topology(), p.training(), p.algorithm, p.segments, 0.0),
         None => {
             let base = ModelPreset::find(flags.get("model").unwrap_or("bert-large"))
                 .map_err(|e| format!("--model: {e}"))?;

@@ -707,3 +707,129 @@ fn microseconds_are_read_with_the_micro_sign_and_with_greek_mu() {
     assert_eq!(t("5\u{b5}s"), ascii);
     assert_eq!(t("5\u{3bc}s"), ascii);
 }
+
+#[test]
+fn a_slow_link_and_a_straggler_change_the_run_and_show_in_the_report() {
+    let base = [
+        "simulate",
+        "--topology",
+        "cluster",
+        "--racks",
+        "1",
+        "--nodes-per-rack",
+        "2",
+        "--gpus-per-node",
+        "8",
+        "--node-lat",
+        "0",
+        "--intra-lat",
+        "0",
+        "--size",
+        "1600MB",
+        "--json",
+    ];
+    let healthy = json(&base);
+    let mut args = base.to_vec();
+    // Repeatable, in either of the two flag forms; ends in either order.
+    args.extend([
+        "--slow-link",
+        "node1-rack0=0.25",
+        "--slow-link=rank2-node0=0.5",
+        "--straggler",
+        "3=200us",
+    ]);
+    let v = json(&args);
+    let links = v["links"].as_array().unwrap();
+    let bw = |from: &str, to: &str| {
+        links
+            .iter()
+            .find(|l| l["from"] == from && l["to"] == to)
+            .unwrap()["bandwidth_GBps"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(bw("node1", "rack0"), 12.5);
+    assert_eq!(bw("rack0", "node1"), 12.5);
+    assert_eq!(bw("node0", "rack0"), 50.0);
+    assert_eq!(bw("rank2", "node0"), 225.0);
+    assert_eq!(bw("node0", "rank2"), 225.0);
+    // The ring runs at the slowed NIC's 12.5 GB/s; rank 3's 200 µs are absorbed, since every
+    // step waits for the slow NIC far longer than that anyway.
+    let want = 1.875 * 1.6e9 / 12.5e9;
+    let t = v["time_s"].as_f64().unwrap();
+    assert!((t / want - 1.0).abs() < 1e-9, "{t} vs {want}");
+    assert!(t > healthy["time_s"].as_f64().unwrap());
+    assert_eq!(
+        v["scenario"]["faults"]["slow_links"][0]["cable"],
+        "node1-rack0"
+    );
+    assert_eq!(v["scenario"]["faults"]["stragglers"][0]["rank"], 3);
+    assert!(healthy["scenario"].get("faults").is_none());
+    let (code, table, _) = cli(&[
+        "simulate",
+        "--slow-link",
+        "rank3-spine=0.25",
+        "--straggler",
+        "1=1ms",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        table.contains("rank3-spine keeps 25% of its bandwidth"),
+        "{table}"
+    );
+    assert!(table.contains("rank 1 joins 1 ms late"), "{table}");
+}
+
+#[test]
+fn bad_faults_are_refused_with_exit_2_and_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["simulate", "--slow-link", "rank3-spine=0"], "(0, 1]"),
+        (&["simulate", "--slow-link", "rank3-spine=1.5"], "(0, 1]"),
+        (&["simulate", "--slow-link", "rank3-spine=-1"], "(0, 1]"),
+        (&["simulate", "--slow-link", "rank3-spine=NaN"], "(0, 1]"),
+        (
+            &["simulate", "--slow-link", "rank3-spine=fast"],
+            "not a number",
+        ),
+        (
+            &["simulate", "--slow-link", "rank3-spine"],
+            "FROM-TO=FACTOR",
+        ),
+        (&["simulate", "--slow-link", "rank3=0.5"], "FROM-TO"),
+        (
+            &["simulate", "--slow-link", "gpu3-spine=0.5"],
+            "rankN, nodeN",
+        ),
+        (
+            &["simulate", "--slow-link", "rank8-spine=0.5"],
+            "no such link",
+        ),
+        (
+            &["simulate", "--slow-link", "node0-rack0=0.5"],
+            "no such link",
+        ),
+        (
+            &[
+                "simulate",
+                "--slow-link",
+                "rank1-spine=0.5",
+                "--slow-link",
+                "spine-rank1=0.2",
+            ],
+            "given twice",
+        ),
+        (&["simulate", "--straggler", "8=1us"], "0..7"),
+        (&["simulate", "--straggler", "-1=1us"], "not a rank"),
+        (&["simulate", "--straggler", "3"], "RANK=DELAY"),
+        (&["simulate", "--straggler", "3=soon"], "--straggler"),
+        (&["simulate", "--straggler", "3=11s"], "0..10 s"),
+        (
+            &["simulate", "--straggler", "3=1us", "--straggler", "3=2us"],
+            "given twice",
+        ),
+    ];
+    assert_refused(cases);
+    for (args, _) in cases {
+        assert_eq!(cli(args).0, 2, "{args:?}");
+    }
+}

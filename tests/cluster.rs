@@ -26,6 +26,7 @@ fn racks(node_gbps: f64, rack_gbps: f64, algorithm: Algorithm, segments: usize) 
         size_bytes: 1_000_000_000,
         segments,
         gamma_secs_per_byte: 0.0,
+        faults: Default::default(),
     }
 }
 

@@ -100,6 +100,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 size_bytes,
                 segments,
                 gamma_secs_per_byte: gamma,
+                faults: Default::default(),
             },
         )
 }
@@ -148,6 +149,7 @@ fn flat_tree(ranks: usize, segments: usize) -> Scenario {
         size_bytes: 1 << 30,
         segments,
         gamma_secs_per_byte: 0.0,
+        faults: Default::default(),
     }
 }
 

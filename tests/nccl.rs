@@ -28,6 +28,7 @@ fn dgx_pair(nics: usize, algorithm: Algorithm, segments: usize) -> Scenario {
         size_bytes: GIB,
         segments,
         gamma_secs_per_byte: 0.0,
+        faults: Default::default(),
     }
 }
 
@@ -50,6 +51,7 @@ fn rail(nodes: usize, g: usize, pxn: bool, algorithm: Algorithm) -> Scenario {
         size_bytes: 64 << 20,
         segments: 1,
         gamma_secs_per_byte: 0.0,
+        faults: Default::default(),
     }
 }
 

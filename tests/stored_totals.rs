@@ -96,6 +96,7 @@ fn scenarios() -> Vec<(String, Scenario)> {
                         size_bytes,
                         segments,
                         gamma_secs_per_byte: gamma,
+                        faults: Default::default(),
                     };
                     out.push((
                         format!("{tname} {algorithm} S={size_bytes} k={segments} g={gamma:e}"),
@@ -126,6 +127,7 @@ fn scenarios() -> Vec<(String, Scenario)> {
                 size_bytes: 1 << 28,
                 segments,
                 gamma_secs_per_byte: 1e-11,
+                faults: Default::default(),
             },
         ));
     }

@@ -1,5 +1,6 @@
 //! Component tests in headless Chromium (wasm-bindgen-test): the app's own logic as the browser runs
-//! it — unit formatting, the log sliders, the time cursor — plus one mounted page.
+//! it — unit formatting, the log sliders, the time cursor — and the whole page mounted at a fixed
+//! URL, asserted on its DOM.
 //!
 //! `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test web`
 #![cfg(target_arch = "wasm32")]
@@ -89,4 +90,110 @@ fn every_algorithm_simulates_and_verifies_in_the_browser() {
         let view = SimView::build(&controls, a);
         assert!(view.trace().unwrap().verified(), "{a}");
     }
+}
+
+/// Waits `ms` milliseconds of wall time, letting Yew's scheduler render.
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+/// Polls until `selector` matches inside `host` (up to ~10 s), then returns the element.
+async fn wait_for(host: &web_sys::Element, selector: &str) -> web_sys::Element {
+    for _ in 0..200 {
+        if let Some(e) = host.query_selector(selector).unwrap() {
+            return e;
+        }
+        sleep(50).await;
+    }
+    panic!("{selector} never rendered");
+}
+
+#[wasm_bindgen_test]
+async fn the_mounted_app_shows_a_shared_link_as_the_learner_sees_it() {
+    use allreduce_lab::ui::share::{encode, Shared};
+    let controls = Controls {
+        algorithm: Algorithm::TreeBinary,
+        gpus: 8,
+        ..Controls::default()
+    };
+    let query = encode(&Shared {
+        controls: controls.clone(),
+        compare: None,
+        step: 0,
+    });
+    let window = web_sys::window().unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&query))
+        .unwrap();
+    let document = window.document().unwrap();
+    let host = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&host).unwrap();
+    let app = allreduce_lab::ui::mount(host.clone());
+
+    let lab = wait_for(&host, "[data-testid=lab]").await;
+    let shown = wait_for(&lab, "[data-testid=figure-algorithm]").await;
+    assert_eq!(
+        shown.get_attribute("data-algorithm").as_deref(),
+        Some("tree-binary")
+    );
+    let gpus = lab
+        .query_selector_all("[data-testid=cluster-figure] [data-testid^=gpu-]")
+        .unwrap();
+    assert_eq!(gpus.length(), 8, "one box per GPU of the link");
+    let cli = wait_for(&lab, "[data-testid=cli-command]").await;
+    assert_eq!(
+        cli.text_content().unwrap(),
+        controls.cli_command(Algorithm::TreeBinary),
+        "the command line shown is the one for the link's scenario"
+    );
+    assert!(
+        lab.query_selector("[data-testid=url-error]")
+            .unwrap()
+            .is_none(),
+        "a valid link shows no error"
+    );
+    // The guided chapter's sections mount one after another after the first frame.
+    let claims = wait_for(&host, "[data-testid=claims]").await;
+    assert!(
+        claims.compare_document_position(&lab) & web_sys::Node::DOCUMENT_POSITION_FOLLOWING != 0,
+        "the guided chapter renders above the lab"
+    );
+    app.unmount();
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_hostile_link_shows_a_message_and_the_default_lab() {
+    let window = web_sys::window().unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some("?alg=ring&gpus=99999999&size=-1"),
+        )
+        .unwrap();
+    let document = window.document().unwrap();
+    let host = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&host).unwrap();
+    let app = allreduce_lab::ui::mount(host.clone());
+    let lab = wait_for(&host, "[data-testid=lab]").await;
+    let error = wait_for(&lab, "[data-testid=url-error]").await;
+    assert!(!error.text_content().unwrap().is_empty());
+    let shown = wait_for(&lab, "[data-testid=figure-algorithm]").await;
+    assert_eq!(
+        shown.get_attribute("data-algorithm").as_deref(),
+        Some(Controls::default().algorithm.name())
+    );
+    app.unmount();
+    host.remove();
 }

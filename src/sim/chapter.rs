@@ -33,46 +33,60 @@ pub struct Hardware {
     pub node_gbits_per_sec: f64,
     /// Rack uplink, per direction.
     pub rack_gbits_per_sec: f64,
+    /// Per-message latency of a node's network (NIC, cable and switch): InfiniBand is lower than
+    /// RoCE over Ethernet.
+    pub node_lat_secs: f64,
 }
+
+/// The network latency of presets that do not name their fabric.
+pub const GENERIC_NODE_LAT_SECS: f64 = 2e-6;
+/// InfiniBand HDR/NDR through one switch: about 1 µs per message (perftest `ib_send_lat`).
+pub const IB_NODE_LAT_SECS: f64 = 1e-6;
+/// RoCE v2 through an Ethernet switch: about 2–3 µs per message (`ib_send_lat` over RoCE).
+pub const ROCE_NODE_LAT_SECS: f64 = 2.5e-6;
 
 pub const PCIE_GEN4_BOX: Hardware = Hardware {
     id: "pcie-gen4",
     name: "8-GPU PCIe Gen4 server",
-    source: "PCIe 4.0 x16: 32 GB/s raw per direction, about 25 GB/s achieved; 100 Gbps NIC",
+    source: "8 GPUs on PCIe 4.0 x16 without peer-to-peer: an 8-GPU ring through the CPUs reaches about 14.5 GB/s busbw (published all_reduce_perf, 8× RTX 4090, 128 MB; calibration/pcie-gen4-8-rtx4090-no-p2p.txt) — far below the ~25 GB/s one host↔device copy achieves; 100 Gbps NIC",
     gpus_per_node: 8,
-    intra_gbytes_per_sec: 25.0,
+    intra_gbytes_per_sec: 14.5,
     node_gbits_per_sec: 100.0,
     rack_gbits_per_sec: 400.0,
+    node_lat_secs: GENERIC_NODE_LAT_SECS,
 };
 
 pub const DGX_A100: Hardware = Hardware {
     id: "dgx-a100",
     name: "DGX A100",
-    source: "NVIDIA DGX A100 datasheet: NVLink 3 600 GB/s bidirectional (300 GB/s per direction) per GPU, 8× 200 Gbps HDR InfiniBand",
+    source: "NVIDIA DGX A100 datasheet: NVLink 3 600 GB/s bidirectional (300 GB/s per direction) per GPU, 8× 200 Gbps HDR InfiniBand (about 1 µs per message)",
     gpus_per_node: 8,
     intra_gbytes_per_sec: 300.0,
     node_gbits_per_sec: 1600.0,
     rack_gbits_per_sec: 6400.0,
+    node_lat_secs: IB_NODE_LAT_SECS,
 };
 
 pub const DGX_H100: Hardware = Hardware {
     id: "dgx-h100",
     name: "DGX H100",
-    source: "NVIDIA DGX H100 datasheet: NVLink 4 900 GB/s bidirectional (450 GB/s per direction) per GPU, 8× 400 Gbps NDR InfiniBand",
+    source: "NVIDIA DGX H100 datasheet: NVLink 4 900 GB/s bidirectional (450 GB/s per direction) per GPU, 8× 400 Gbps NDR InfiniBand (about 1 µs per message)",
     gpus_per_node: 8,
     intra_gbytes_per_sec: 450.0,
     node_gbits_per_sec: 3200.0,
     rack_gbits_per_sec: 12800.0,
+    node_lat_secs: IB_NODE_LAT_SECS,
 };
 
 pub const ROCE_CLUSTER: Hardware = Hardware {
     id: "roce",
     name: "RoCE cluster (8× A100, 2× 100 GbE)",
-    source: "A typical Ethernet build: A100 SXM with NVLink 300 GB/s per direction, two 100 GbE RoCE NICs per node",
+    source: "A typical Ethernet build: A100 SXM with NVLink 300 GB/s per direction, two 100 GbE RoCE NICs per node (about 2.5 µs per message through an Ethernet switch)",
     gpus_per_node: 8,
     intra_gbytes_per_sec: 300.0,
     node_gbits_per_sec: 200.0,
     rack_gbits_per_sec: 800.0,
+    node_lat_secs: ROCE_NODE_LAT_SECS,
 };
 
 pub const CHAPTER_100G: Hardware = Hardware {
@@ -83,6 +97,7 @@ pub const CHAPTER_100G: Hardware = Hardware {
     intra_gbytes_per_sec: 300.0,
     node_gbits_per_sec: 100.0,
     rack_gbits_per_sec: 400.0,
+    node_lat_secs: GENERIC_NODE_LAT_SECS,
 };
 
 pub const HARDWARE: [Hardware; 5] = [
@@ -103,7 +118,7 @@ impl Hardware {
             intra_bw: Bandwidth::from_gbytes_per_sec(self.intra_gbytes_per_sec),
             intra_lat_secs: 1e-6,
             node_bw: Bandwidth::from_gbits_per_sec(self.node_gbits_per_sec),
-            node_lat_secs: 2e-6,
+            node_lat_secs: self.node_lat_secs,
             rack_bw: Bandwidth::from_gbits_per_sec(self.rack_gbits_per_sec),
             rack_lat_secs: 5e-6,
             oversubscription: 1.0,
@@ -155,7 +170,7 @@ pub const GPT2_XL: ModelPreset = ModelPreset {
 pub const MODEL_10B: ModelPreset = ModelPreset {
     id: "10b",
     name: "A 10 B-parameter model",
-    source: "A dense 10 B transformer, batch 4 × 2048 tokens per GPU, ~3 s per step (gradients alone: 40 GB in fp32)",
+    source: "A dense 10 B transformer, batch 4 × 2048 tokens per GPU, ~3 s per step (gradients alone: 40 GB in fp32). It cannot train with plain data parallelism: weights, gradients and Adam state take about 160 GB per GPU. It needs ZeRO/FSDP, which shards that state and moves the same volume as one reduce-scatter + allgather — what is simulated here",
     parameters: 10_000_000_000,
     compute_secs: 3.0,
     input_bytes_per_gpu: 4.0 * 2048.0 * 4.0,
@@ -163,7 +178,25 @@ pub const MODEL_10B: ModelPreset = ModelPreset {
 
 pub const MODELS: [ModelPreset; 4] = [RESNET50, BERT_LARGE, GPT2_XL, MODEL_10B];
 
+/// Bytes of training state per parameter with Adam in mixed precision (ZeRO paper, §3): 2 (fp16
+/// weights) + 2 (fp16 gradients) + 12 (fp32 master weights, momentum, variance).
+pub const STATE_BYTES_PER_PARAMETER: u64 = 16;
+/// The memory of the largest GPUs of the presets (A100/H100 80 GB).
+pub const GPU_MEMORY_BYTES: u64 = 80_000_000_000;
+
 impl ModelPreset {
+    /// Weights, gradients and optimizer state of plain data parallelism, on every GPU.
+    pub fn state_bytes(&self) -> u64 {
+        self.parameters.saturating_mul(STATE_BYTES_PER_PARAMETER)
+    }
+
+    /// Whether plain data parallelism fits (state alone, before activations); otherwise the state
+    /// must be sharded (ZeRO/FSDP), whose reduce-scatter + allgather moves the same bytes as the
+    /// allreduce simulated here.
+    pub fn needs_sharding(&self) -> bool {
+        self.state_bytes() > GPU_MEMORY_BYTES
+    }
+
     /// The preset called `id`.
     pub fn find(id: &str) -> Result<&'static ModelPreset, String> {
         MODELS.iter().find(|m| m.id == id).ok_or_else(|| {
@@ -221,6 +254,8 @@ pub struct ChapterScenario {
     pub nodes_per_rack: usize,
     pub model: ModelPreset,
     pub algorithm: Algorithm,
+    /// Pipeline segments of `algorithm` if it is a tree (real trees always pipeline).
+    pub segments: usize,
     pub overlap: f64,
     pub storage_bytes_per_sec: f64,
     pub metric: Metric,
@@ -228,20 +263,26 @@ pub struct ChapterScenario {
     pub expected: (f64, f64),
 }
 
-/// Tree side of [`Metric::RingOverTree`]: a pipelined binomial tree.
-pub const TREE_FOR_COMPARISON: (Algorithm, usize) = (Algorithm::TreeBinomial, 32);
+/// The pipeline segments every guided figure cuts a tree into: real tree implementations always
+/// pipeline (NCCL streams a tree in chunks of a few hundred kilobytes), and unpipelined trees
+/// would look several times slower than they are.
+pub const TREE_SEGMENTS: usize = 32;
 
-pub const CHAPTER_SCENARIOS: [ChapterScenario; 6] = [
+/// Tree side of [`Metric::RingOverTree`]: a pipelined binomial tree.
+pub const TREE_FOR_COMPARISON: (Algorithm, usize) = (Algorithm::TreeBinomial, TREE_SEGMENTS);
+
+pub const CHAPTER_SCENARIOS: [ChapterScenario; 7] = [
     ChapterScenario {
         id: "eight-gpus-6-7x",
         claim: "§1.1: 8 GPUs are not 8× — 6–7× is typical",
-        because: "BERT-large with fp32 gradients (1.36 GB) on an 8-GPU PCIe Gen4 server: the ring moves 1.75 × 1.36 GB per GPU at ~25 GB/s, and a third of the backward pass hides part of it",
+        because: "BERT-large with fp32 gradients (1.36 GB) on an 8-GPU PCIe Gen4 server without peer-to-peer: the ring moves 1.75 × 1.36 GB per GPU at the 14.5 GB/s busbw such a box measures, and DDP's gradient buckets hide part of it under 60% of the backward pass. The 6–7× rests on all three: without overlap it is about 5×, with NVLink nearly 8×",
         hardware: PCIE_GEN4_BOX,
         racks: 1,
         nodes_per_rack: 1,
         model: BERT_LARGE,
         algorithm: Algorithm::Ring,
-        overlap: 0.33,
+        segments: TREE_SEGMENTS,
+        overlap: 0.6,
         storage_bytes_per_sec: 10e9,
         metric: Metric::Speedup,
         expected: (6.0, 7.0),
@@ -249,21 +290,14 @@ pub const CHAPTER_SCENARIOS: [ChapterScenario; 6] = [
     ChapterScenario {
         id: "bad-topology-under-4x",
         claim: "§1.1: with a badly chosen topology, not even 4×",
-        because: "The same BERT-large job on the same 8 GPUs, but one GPU per server on 50 Gbps Ethernet: every ring step crosses a 6.25 GB/s NIC instead of PCIe",
-        hardware: Hardware {
-            id: "one-gpu-per-server-50g",
-            name: "8 single-GPU servers on 50 Gbps Ethernet",
-            source: "A cloud-style build: one GPU per instance, 50 GbE between instances",
-            gpus_per_node: 1,
-            intra_gbytes_per_sec: 25.0,
-            node_gbits_per_sec: 50.0,
-            rack_gbits_per_sec: 400.0,
-        },
+        because: "The same BERT-large job on the same 8-GPU PCIe box, but the gradients flow through a flat tree (a star): the root receives 7 × 1.36 GB and sends as much back, while in the ring each GPU moves 1.75 × 1.36 GB each way",
+        hardware: PCIE_GEN4_BOX,
         racks: 1,
-        nodes_per_rack: 8,
+        nodes_per_rack: 1,
         model: BERT_LARGE,
-        algorithm: Algorithm::Ring,
-        overlap: 0.33,
+        algorithm: Algorithm::TreeFlat,
+        segments: TREE_SEGMENTS,
+        overlap: 0.6,
         storage_bytes_per_sec: 10e9,
         metric: Metric::Speedup,
         expected: (0.0, 4.0),
@@ -277,6 +311,7 @@ pub const CHAPTER_SCENARIOS: [ChapterScenario; 6] = [
         nodes_per_rack: 4,
         model: BERT_LARGE,
         algorithm: Algorithm::Ring,
+        segments: TREE_SEGMENTS,
         overlap: 0.0,
         storage_bytes_per_sec: 10e9,
         metric: Metric::CommShare,
@@ -291,6 +326,7 @@ pub const CHAPTER_SCENARIOS: [ChapterScenario; 6] = [
         nodes_per_rack: 4,
         model: RESNET50,
         algorithm: Algorithm::Ring,
+        segments: TREE_SEGMENTS,
         overlap: 0.5,
         storage_bytes_per_sec: 2.8e9,
         metric: Metric::GpuUtilisation,
@@ -308,11 +344,13 @@ pub const CHAPTER_SCENARIOS: [ChapterScenario; 6] = [
             intra_gbytes_per_sec: 450.0,
             node_gbits_per_sec: 800.0,
             rack_gbits_per_sec: 200.0,
+            node_lat_secs: GENERIC_NODE_LAT_SECS,
         },
         racks: 2,
         nodes_per_rack: 2,
         model: BERT_LARGE,
         algorithm: Algorithm::Ring,
+        segments: TREE_SEGMENTS,
         overlap: 0.0,
         storage_bytes_per_sec: 10e9,
         metric: Metric::RingOverTree,
@@ -330,15 +368,41 @@ pub const CHAPTER_SCENARIOS: [ChapterScenario; 6] = [
             intra_gbytes_per_sec: 450.0,
             node_gbits_per_sec: 400.0,
             rack_gbits_per_sec: 800.0,
+            node_lat_secs: GENERIC_NODE_LAT_SECS,
         },
         racks: 2,
         nodes_per_rack: 2,
         model: BERT_LARGE,
         algorithm: Algorithm::Ring,
+        segments: TREE_SEGMENTS,
         overlap: 0.0,
         storage_bytes_per_sec: 10e9,
         metric: Metric::RingOverTree,
         expected: (0.0, 0.95),
+    },
+    ChapterScenario {
+        id: "slow-network-under-4x",
+        claim: "§1.1: a network too slow for the job: not even 4×",
+        because: "The same BERT-large job on 8 GPUs, but one GPU per server on 50 Gbps Ethernet: every ring step crosses a 6.25 GB/s NIC instead of PCIe. This is different hardware, not a badly chosen topology",
+        hardware: Hardware {
+            id: "one-gpu-per-server-50g",
+            name: "8 single-GPU servers on 50 Gbps Ethernet",
+            source: "A cloud-style build: one GPU per instance, 50 GbE between instances",
+            gpus_per_node: 1,
+            intra_gbytes_per_sec: 25.0,
+            node_gbits_per_sec: 50.0,
+            rack_gbits_per_sec: 400.0,
+            node_lat_secs: ROCE_NODE_LAT_SECS,
+        },
+        racks: 1,
+        nodes_per_rack: 8,
+        model: BERT_LARGE,
+        algorithm: Algorithm::Ring,
+        segments: TREE_SEGMENTS,
+        overlap: 0.6,
+        storage_bytes_per_sec: 10e9,
+        metric: Metric::Speedup,
+        expected: (0.0, 4.0),
     },
 ];
 
@@ -371,6 +435,7 @@ impl ChapterScenario {
             size_bytes: self.training().gradient_bytes(),
             segments,
             gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
         }
     }
 }
@@ -379,7 +444,7 @@ impl ChapterScenario {
 pub fn evaluate(s: &ChapterScenario) -> Result<Outcome, ScenarioError> {
     let model = s.training();
     model.validate()?;
-    let ring = simulate(&s.allreduce(s.algorithm, 1), false)?
+    let ring = simulate(&s.allreduce(s.algorithm, s.segments), false)?
         .trace
         .time_secs;
     let step = model.step(s.gpus(), ring);
@@ -435,6 +500,78 @@ mod tests {
         let mut s = CHAPTER_SCENARIOS[3];
         s.storage_bytes_per_sec *= 10.0;
         assert!(evaluate(&s).unwrap().value > 0.9);
+    }
+
+    fn find(id: &str) -> ChapterScenario {
+        *CHAPTER_SCENARIOS.iter().find(|s| s.id == id).unwrap()
+    }
+
+    #[test]
+    fn the_bad_topology_is_the_same_box_with_a_badly_chosen_pattern() {
+        let good = find("eight-gpus-6-7x");
+        let bad = find("bad-topology-under-4x");
+        assert_eq!(bad.hardware, good.hardware);
+        assert_eq!(bad.topology(), good.topology());
+        assert_eq!((bad.model, bad.overlap), (good.model, good.overlap));
+        assert_eq!(bad.algorithm, Algorithm::TreeFlat);
+        let (g, b) = (evaluate(&good).unwrap(), evaluate(&bad).unwrap());
+        assert!((6.0..=7.0).contains(&g.value), "{}", g.value);
+        assert!(b.value < 4.0 && b.holds, "{}", b.value);
+        // A network too slow is a different cluster, under its own name.
+        let slow = find("slow-network-under-4x");
+        assert_ne!(slow.hardware, good.hardware);
+        assert!(evaluate(&slow).unwrap().value < 4.0);
+    }
+
+    #[test]
+    fn every_guided_tree_is_pipelined_as_stated() {
+        assert_eq!(TREE_FOR_COMPARISON.1, TREE_SEGMENTS);
+        const { assert!(TREE_SEGMENTS > 1) };
+        for s in &CHAPTER_SCENARIOS {
+            assert_eq!(s.segments, TREE_SEGMENTS, "{}", s.id);
+        }
+        // The pipelined flat tree on the PCIe box: the root streams in and out at once, so the
+        // allreduce takes about 7·S/B, not 14·S/B.
+        let bad = find("bad-topology-under-4x");
+        let once = |k| {
+            simulate(&bad.allreduce(Algorithm::TreeFlat, k), false)
+                .unwrap()
+                .trace
+                .time_secs
+        };
+        let s = bad.training().gradient_bytes() as f64;
+        let b = bad.hardware.intra_gbytes_per_sec * 1e9;
+        assert!((once(1) / (14.0 * s / b) - 1.0).abs() < 0.01, "{}", once(1));
+        assert!(once(TREE_SEGMENTS) < 0.55 * once(1));
+    }
+
+    #[test]
+    fn presets_carry_real_numbers() {
+        // The PCIe box's ring reaches the measured 14.5 GB/s busbw, not a host copy's 25 GB/s.
+        let good = find("eight-gpus-6-7x");
+        let ring = simulate(&good.allreduce(Algorithm::Ring, 1), false)
+            .unwrap()
+            .trace;
+        let busbw = ring.busbw_bytes_per_sec() / 1e9;
+        assert!((14.0..=14.5).contains(&busbw), "{busbw}");
+        // InfiniBand answers faster than RoCE: a tiny allreduce across two nodes shows it.
+        let tiny = |h: &Hardware| {
+            let s = Scenario {
+                topology: h.topology(1, 2),
+                algorithm: Algorithm::Ring,
+                size_bytes: 8,
+                segments: 1,
+                gamma_secs_per_byte: 0.0,
+                faults: Default::default(),
+            };
+            simulate(&s, false).unwrap().trace.time_secs
+        };
+        assert!(tiny(&DGX_A100) < tiny(&ROCE_CLUSTER));
+        assert!(tiny(&DGX_H100) < tiny(&ROCE_CLUSTER));
+        // 10 B parameters: 160 GB of state per GPU; plain data parallelism does not fit.
+        assert_eq!(MODEL_10B.state_bytes(), 160_000_000_000);
+        assert!(MODEL_10B.needs_sharding());
+        assert!(!BERT_LARGE.needs_sharding() && !GPT2_XL.needs_sharding());
     }
 
     #[test]

@@ -4,14 +4,15 @@
 //! ```
 //! use allreduce_lab::sim::claims::{check, Conditions, Verdict, CLAIMS};
 //! let c = CLAIMS.iter().find(|c| c.id == "tree-3.5x-ring").unwrap();
-//! // At N = 8 the flat tree's root moves 7·S, the ring 1.75·S per GPU: 4×, not 3.5×.
+//! // At N = 8 the flat tree's root moves 7·S, the ring 1.75·S per GPU: exactly 4×. The chapter's
+//! // 3.5× divides 7 by the ring's rounded 2: approximately right.
 //! let r = check(c, &Conditions::default()).unwrap();
-//! assert_eq!(r.verdict, Verdict::DoesNotHold);
+//! assert_eq!(r.verdict, Verdict::Approximately);
 //! assert!((r.value - 4.0).abs() < 1e-12);
 //! ```
 
 use super::algorithms::Algorithm;
-use super::chapter::{evaluate, CHAPTER_SCENARIOS};
+use super::chapter::{evaluate, Metric, CHAPTER_SCENARIOS};
 use super::scenario::{simulate, Scenario, ScenarioError, Simulation};
 use super::topology::{Tier, TopologySpec};
 use super::units::{format_secs, Bandwidth};
@@ -22,6 +23,8 @@ use serde::Serialize;
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     Holds,
+    /// Right to within the rounding the chapter itself uses; the explanation gives the exact value.
+    Approximately,
     /// True only under conditions the explanation names.
     HoldsUnder,
     DoesNotHold,
@@ -81,7 +84,7 @@ pub const CLAIMS: [Claim; 12] = [
         id: "ring-2-n-minus-1-over-n",
         section: "1.3.1",
         quote_zh: "每个GPU发送和接收的数据总量是 2*(N-1)/N * 数据量",
-        quote_en: "Each GPU sends and receives 2(N−1)/N × the data",
+        quote_en: "The total data each GPU sends and receives is 2(N−1)/N × the data size",
     },
     Claim {
         id: "ring-independent-of-n",
@@ -172,6 +175,7 @@ fn uniform(c: &Conditions, algorithm: Algorithm, gpus: usize, segments: usize) -
         size_bytes: c.size_bytes,
         segments,
         gamma_secs_per_byte: 0.0,
+        faults: Default::default(),
     }
 }
 
@@ -191,14 +195,19 @@ pub fn check(claim: &Claim, c: &Conditions) -> Result<ClaimCheck, ScenarioError>
         "ring-2-n-minus-1-over-n" => {
             let sim = run(&uniform(c, Algorithm::Ring, n, 1))?;
             let per_gpu = sim.trace.ranks[0].sent_bytes as f64 / s;
+            let received = sim.trace.ranks[0].received_bytes as f64 / s;
             let formula = 2.0 * (n as f64 - 1.0) / n as f64;
-            let exact = (per_gpu - formula).abs() < 1e-6 * formula + 2.0 * n as f64 / s;
+            let close = |x: f64| (x - formula).abs() < 1e-6 * formula + 2.0 * n as f64 / s;
             (
-                if exact { Verdict::Holds } else { Verdict::DoesNotHold },
+                if close(per_gpu) && close(received) {
+                    Verdict::Holds
+                } else {
+                    Verdict::DoesNotHold
+                },
                 per_gpu,
                 text(
-                    format!("Simulated ring on {n} GPUs: every GPU sent and received {per_gpu:.4} × S; 2(N−1)/N = {formula:.4}."),
-                    format!("模拟 {n} 张卡的环形 AllReduce：每张卡发送和接收 {per_gpu:.4} × S；2(N−1)/N = {formula:.4}。"),
+                    format!("Simulated ring on {n} GPUs: every GPU sent {per_gpu:.4} × S and received {received:.4} × S; 2(N−1)/N = {formula:.4}. The formula holds per direction: each GPU sends that much and receives that much again (together twice that), not that much in total."),
+                    format!("模拟 {n} 张卡的环形 AllReduce：每张卡发送 {per_gpu:.4} × S，接收 {received:.4} × S；2(N−1)/N = {formula:.4}。这个公式是按单个方向算的：每张卡发送这么多，另外再接收这么多（合计是它的两倍），而不是收发加起来这么多。"),
                 ),
             )
         }
@@ -253,8 +262,10 @@ pub fn check(claim: &Claim, c: &Conditions) -> Result<ClaimCheck, ScenarioError>
             let flat = run(&uniform(c, Algorithm::TreeFlat, n, 1))?.trace;
             let ring = run(&uniform(c, Algorithm::Ring, n, 1))?.trace;
             let ratio = flat.ranks[0].received_bytes as f64 / ring.ranks[0].received_bytes as f64;
-            let verdict = if (ratio - 3.5).abs() < 0.05 {
-                Verdict::Holds
+            // The chapter reads "≈ 2 × data" off its own table for the ring where the exact value
+            // at N = 8 is 1.75: its 3.5× is off by that rounding, 0.5. Within it, approximately.
+            let verdict = if (ratio - 3.5).abs() <= 0.5 + 1e-9 {
+                Verdict::Approximately
             } else {
                 Verdict::DoesNotHold
             };
@@ -262,8 +273,8 @@ pub fn check(claim: &Claim, c: &Conditions) -> Result<ClaimCheck, ScenarioError>
                 verdict,
                 ratio,
                 text(
-                    format!("At N = {n} the star's root receives {:.2} × S and a ring GPU {:.3} × S: {ratio:.2}×. The chapter's 3.5× divides (N−1) = 7 by the ring's large-N value 2; with the exact 2(N−1)/N = 1.75 it is N/2 = 4×.", flat.ranks[0].received_bytes as f64 / s, ring.ranks[0].received_bytes as f64 / s),
-                    format!("N = {n} 时星形树根节点接收 {:.2} × S，环形每卡 {:.3} × S：{ratio:.2} 倍。原文的 3.5 倍是用 (N−1) = 7 除以环形在 N 很大时的近似值 2；用精确值 2(N−1)/N = 1.75 则是 N/2 = 4 倍。", flat.ranks[0].received_bytes as f64 / s, ring.ranks[0].received_bytes as f64 / s),
+                    format!("At N = {n} the star's root receives {:.2} × S and a ring GPU {:.3} × S: exactly {ratio:.2}× (N/2). The chapter's 3.5× divides (N−1) = 7 by the ring's “about 2 × the data” from its own table; with the exact 2(N−1)/N = 1.75 it is N/2 = 4×. Approximately right, as the chapter's own rounding.", flat.ranks[0].received_bytes as f64 / s, ring.ranks[0].received_bytes as f64 / s),
+                    format!("N = {n} 时星形树根节点接收 {:.2} × S，环形每卡 {:.3} × S：精确值为 {ratio:.2} 倍（N/2）。原文的 3.5 倍是用 (N−1) = 7 除以原文表格中环形的“约 2 倍数据量”；用精确值 2(N−1)/N = 1.75，则是 N/2 = 4 倍。在原文自身的近似程度内，这个说法大致成立。", flat.ranks[0].received_bytes as f64 / s, ring.ranks[0].received_bytes as f64 / s),
                 ),
             )
         }
@@ -322,8 +333,8 @@ pub fn check(claim: &Claim, c: &Conditions) -> Result<ClaimCheck, ScenarioError>
                 if tree < ring { Verdict::Holds } else { Verdict::DoesNotHold },
                 ratio,
                 text(
-                    format!("On 2 racks × 2 nodes × 8 GPUs the ring moves {} across the rack uplinks, the binomial tree {} ({ratio:.1}× less): only the tree edges that join the racks cross.", super::units::format_bytes(ring), super::units::format_bytes(tree)),
-                    format!("在 2 个机柜 × 2 个节点 × 8 张卡上，环形经机柜上行链路传输 {}，二项树只有 {}（少 {ratio:.1} 倍）：只有连接两个机柜的那几条树边跨机柜。", super::units::format_bytes(ring), super::units::format_bytes(tree)),
+                    format!("On 2 racks × 2 nodes × 8 GPUs the ring moves {} across the rack uplinks, the binomial tree {} ({:.0}% of the ring's): only the tree edges that join the racks cross.", super::units::format_bytes(ring), super::units::format_bytes(tree), 100.0 / ratio),
+                    format!("在 2 个机柜 × 2 个节点 × 8 张卡上，环形经机柜上行链路传输 {}，二项树只有 {}（为环形的 {:.0}%）：只有连接两个机柜的那几条树边跨机柜。", super::units::format_bytes(ring), super::units::format_bytes(tree), 100.0 / ratio),
                 ),
             )
         }
@@ -344,29 +355,28 @@ pub fn check(claim: &Claim, c: &Conditions) -> Result<ClaimCheck, ScenarioError>
             } else {
                 Verdict::DoesNotHold
             };
-            let range = |(lo, hi): (f64, f64)| match (lo > 0.0, hi.is_finite()) {
-                (true, true) => format!("{lo}–{hi}"),
-                (true, false) => format!("≥ {lo}"),
-                (false, _) => format!("≤ {hi}"),
-            };
+            let (band, band_zh) = (
+                band(sc.metric, sc.expected, false),
+                band(sc.metric, sc.expected, true),
+            );
             (
                 verdict,
                 o.value,
                 text(
                     format!(
-                        "{}. Simulated {} = {:.3} (the chapter: {}). Node NIC {} Gbps, rack uplink {} Gbps.",
+                        "{}. Simulated {} = {:.3}. The chapter says “{}”; this app counts {band} as agreeing. Node NIC {} Gbps, rack uplink {} Gbps.",
                         sc.because,
                         sc.metric.name(),
                         o.value,
-                        range(sc.expected),
+                        claim.quote_en,
                         sc.hardware.node_gbits_per_sec,
                         sc.hardware.rack_gbits_per_sec
                     ),
                     format!(
-                        "{}。模拟结果：{:.3}（原文：{}）。节点网卡 {} Gbps，机柜上行 {} Gbps。",
+                        "{}。模拟结果：{:.3}。原文：“{}”；本应用把 {band_zh} 算作相符。节点网卡 {} Gbps，机柜上行 {} Gbps。",
                         zh_because(id),
                         o.value,
-                        range(sc.expected),
+                        claim.quote_zh,
                         sc.hardware.node_gbits_per_sec,
                         sc.hardware.rack_gbits_per_sec
                     ),
@@ -380,6 +390,31 @@ pub fn check(claim: &Claim, c: &Conditions) -> Result<ClaimCheck, ScenarioError>
         value,
         explanation,
     })
+}
+
+/// The app's tolerance band for a metric, as a formula (in English or Chinese): the chapter
+/// gives a word or a round number, the app decides which values agree with it.
+pub fn band(metric: Metric, (lo, hi): (f64, f64), zh: bool) -> String {
+    let v = |x: f64| match metric {
+        Metric::CommShare | Metric::GpuUtilisation => format!("{}%", (x * 100.0).round()),
+        Metric::Speedup => format!("{x}×"),
+        Metric::RingOverTree => format!("{x}"),
+    };
+    let name = match (metric, zh) {
+        (Metric::Speedup, false) => "speedup",
+        (Metric::CommShare, false) => "comm share",
+        (Metric::GpuUtilisation, false) => "GPU util",
+        (Metric::RingOverTree, false) => "ring/tree",
+        (Metric::Speedup, true) => "加速比",
+        (Metric::CommShare, true) => "通信占比",
+        (Metric::GpuUtilisation, true) => "GPU 利用率",
+        (Metric::RingOverTree, true) => "环形耗时/树形耗时",
+    };
+    match (lo > 0.0, hi.is_finite()) {
+        (true, true) => format!("{} ≤ {name} ≤ {}", v(lo), v(hi)),
+        (true, false) => format!("{name} ≥ {}", v(lo)),
+        (false, _) => format!("{name} ≤ {}", v(hi)),
+    }
 }
 
 fn rack_scenario(c: &Conditions, node_gbps: f64, rack_gbps: f64) -> Scenario {
@@ -401,14 +436,16 @@ fn rack_scenario(c: &Conditions, node_gbps: f64, rack_gbps: f64) -> Scenario {
         size_bytes: c.size_bytes,
         segments: 1,
         gamma_secs_per_byte: 0.0,
+        faults: Default::default(),
     }
 }
 
 /// The Chinese version of each chapter scenario's "because".
 fn zh_because(id: &str) -> &'static str {
     match id {
-        "eight-gpus-6-7x" => "BERT-large 的 fp32 梯度（1.36 GB）在一台 8 卡 PCIe Gen4 服务器上：环形每卡传输 1.75 × 1.36 GB，带宽约 25 GB/s，三分之一的反向传播可以掩盖部分通信",
-        "bad-topology-under-4x" => "同样的 BERT-large、同样 8 张卡，但每台服务器只有一张卡，走 50 Gbps 以太网：环形每一步都要经过 6.25 GB/s 的网卡",
+        "eight-gpus-6-7x" => "BERT-large 的 fp32 梯度（1.36 GB）在一台无 P2P 的 8 卡 PCIe Gen4 服务器上：环形每卡传输 1.75 × 1.36 GB，速度为这类机器实测的 14.5 GB/s busbw，DDP 的梯度分桶让 60% 的反向传播时间掩盖了一部分通信。6–7 倍取决于这三点：没有重叠约 5 倍，换成 NVLink 接近 8 倍",
+        "bad-topology-under-4x" => "同样的 BERT-large 任务、同一台 8 卡 PCIe 服务器，但梯度走扁平树（星形）：根节点要接收 7 × 1.36 GB，再发回同样多；而环形中每卡每个方向只传 1.75 × 1.36 GB",
+        "slow-network-under-4x" => "同样的 BERT-large 任务、8 张卡，但每台服务器只有一张卡，走 50 Gbps 以太网：环形每一步都要经过 6.25 GB/s 的网卡而不是 PCIe。这是换了硬件，而不是选错了拓扑",
         "network-100g-over-40pct" => "BERT-large 在 4 个节点 × 8 卡上训练，每个节点一块 100 Gbps 网卡，通信不与计算重叠：网卡就是短板",
         "io-bound-30pct" => "ResNet-50 在 4 台 DGX A100（32 卡）上训练，每卡每步从总带宽仅 2.8 GB/s 的 Lustre 读取 28 MB 图片：加载时间约为计算的 3 倍",
         "racks-800-200-tree-wins" => "2 个机柜 × 2 个节点，网卡 800 Gbps，机柜上行 200 Gbps；BERT-large 梯度；树为二项树，流水线 32 段",
@@ -445,7 +482,8 @@ mod tests {
         // 100 MB on 8 → 16 GPUs: the volume holds, the time grows ~11% through latency.
         assert_eq!(v("ring-independent-of-n"), Verdict::HoldsUnder);
         assert_eq!(v("tree-root-n-minus-1"), Verdict::HoldsUnder);
-        assert_eq!(v("tree-3.5x-ring"), Verdict::DoesNotHold);
+        // 3.5× against the exact 4×: approximately, as the chapter rounds the ring's volume to 2·S.
+        assert_eq!(v("tree-3.5x-ring"), Verdict::Approximately);
         assert_eq!(v("tree-fewer-cross-rack"), Verdict::Holds);
         for id in [
             "eight-gpus-6-7x",
@@ -460,13 +498,47 @@ mod tests {
     }
 
     #[test]
+    fn the_corrected_verdicts_and_their_words() {
+        let d = Conditions::default();
+        let r = check(claim("tree-3.5x-ring"), &d).unwrap();
+        assert_eq!((r.verdict, r.value), (Verdict::Approximately, 4.0));
+        assert!(r.explanation.en.contains("exactly 4.00×"));
+        assert!(r.explanation.zh.contains("4.00 倍"));
+        // 2(N−1)/N·S is what each GPU sends, and again what it receives: per direction.
+        let r = check(claim("ring-2-n-minus-1-over-n"), &d).unwrap();
+        assert_eq!((r.verdict, r.value), (Verdict::Holds, 1.75));
+        assert!(r.explanation.en.contains("per direction"));
+        assert!(r.explanation.zh.contains("单个方向"));
+        // The chapter's words are quoted verbatim; the band is the app's, named as such.
+        let r = check(claim("io-bound-30pct"), &d).unwrap();
+        assert!(r.explanation.zh.contains("“存储IO打满，GPU利用率掉到30%”"));
+        assert!(r
+            .explanation
+            .en
+            .contains("this app counts 25% ≤ GPU util ≤ 35% as agreeing"));
+        let r = check(claim("racks-800-200-tree-wins"), &d).unwrap();
+        assert!(
+            r.explanation.en.contains("ring/tree ≥ 1.05"),
+            "{}",
+            r.explanation.en
+        );
+        // A bad topology is the same PCIe box with a flat tree: 8 GPUs give about 2.4×, while the
+        // ring on that box gives 6–7×. A slow network is its own case.
+        let bad = check(claim("bad-topology-under-4x"), &d).unwrap();
+        assert_eq!(bad.verdict, Verdict::Holds);
+        assert!((2.0..3.0).contains(&bad.value), "{}", bad.value);
+        let good = check(claim("eight-gpus-6-7x"), &d).unwrap();
+        assert!((6.0..=7.0).contains(&good.value), "{}", good.value);
+    }
+
+    #[test]
     fn changing_the_conditions_changes_the_verdict() {
         let at = |id: &str, c: Conditions| check(claim(id), &c).unwrap().verdict;
         let d = Conditions::default();
-        // 3.5× is exact when N = 7: (N−1)/(2(N−1)/N) = N/2.
+        // Far from N = 8 the root's share N/2 leaves the chapter's 3.5× behind.
         assert_eq!(
-            at("tree-3.5x-ring", Conditions { gpus: 7, ..d }),
-            Verdict::Holds
+            at("tree-3.5x-ring", Conditions { gpus: 16, ..d }),
+            Verdict::DoesNotHold
         );
         // Large messages: latency vanishes and the ring's time is nearly independent of N too.
         assert_eq!(

@@ -5,6 +5,7 @@
 //! let sim = simulate(&Scenario {
 //!     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
 //!     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
+//!     faults: Default::default(),
 //! }, false).unwrap();
 //! let json: serde_json::Value = serde_json::from_str(&chrome_trace(&sim.trace, "ring")).unwrap();
 //! // One complete ("X") event per transfer, plus a name for every rank's track.
@@ -179,6 +180,7 @@ mod tests {
                 size_bytes: 3000,
                 segments: 1,
                 gamma_secs_per_byte: 0.0,
+                faults: Default::default(),
             },
             false,
         )
@@ -246,6 +248,7 @@ mod tests {
                 size_bytes: 7777,
                 segments: 1,
                 gamma_secs_per_byte: 0.0,
+                faults: Default::default(),
             },
             false,
         )
@@ -302,6 +305,7 @@ mod tests {
                     size_bytes: 3000,
                     segments: 1,
                     gamma_secs_per_byte: 0.0,
+                    faults: Default::default(),
                 }
             },
             false,

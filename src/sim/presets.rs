@@ -67,12 +67,12 @@ pub const PRESETS: [Preset; 4] = [
     Preset {
         name: "nvlink-8",
         title: "8 GPUs on NVLink",
-        description: "One node: 8 GPUs behind an NVSwitch, 400 GB/s per direction each. Inside a node the ring wins.",
+        description: "One node: 8 H100 GPUs behind NVSwitches, 450 GB/s per direction each (A100: 300). Inside a node the ring wins.",
         network: Network::Own {
             racks: 1,
             nodes_per_rack: 1,
             gpus_per_node: 8,
-            intra_gbytes_per_sec: 400.0,
+            intra_gbytes_per_sec: 450.0,
             node_gbits_per_sec: 400.0,
             rack_gbits_per_sec: 400.0,
         },
@@ -87,7 +87,7 @@ pub const PRESETS: [Preset; 4] = [
             racks: 1,
             nodes_per_rack: 2,
             gpus_per_node: 8,
-            intra_gbytes_per_sec: 400.0,
+            intra_gbytes_per_sec: 450.0,
             node_gbits_per_sec: 400.0,
             rack_gbits_per_sec: 400.0,
         },
@@ -157,6 +157,7 @@ impl Preset {
                 size_bytes: SIZE_BYTES,
                 segments,
                 gamma_secs_per_byte: 0.0,
+                faults: Default::default(),
             },
         }
     }

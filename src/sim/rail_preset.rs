@@ -60,6 +60,7 @@ impl RailPreset {
             size_bytes: 100_000_000,
             segments: 1,
             gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
         }
     }
 }

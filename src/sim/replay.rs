@@ -9,6 +9,7 @@
 //! let scenario = Scenario {
 //!     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
 //!     algorithm: Algorithm::Ring, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0,
+//!     faults: Default::default(),
 //! };
 //! let trace = simulate(&scenario, true).unwrap().trace;
 //! let replay = Replay::new(&trace);
@@ -349,6 +350,7 @@ fn slack(trace: &Trace) -> f64 {
 /// let scenario = Scenario {
 ///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 },
 ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0,
+///     faults: Default::default(),
 /// };
 /// let trace = simulate(&scenario, true).unwrap().trace;
 /// // Ring on 4 ranks: 6 steps of 1 MB at 1 GB/s each.
@@ -444,6 +446,7 @@ mod tests {
             size_bytes: 8_000_000,
             segments: 2,
             gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
         };
         simulate(&scenario, true).unwrap().trace
     }

@@ -50,6 +50,8 @@ enum Event {
     FirstByte(u32),
     /// The receiver has finished reducing the transfer.
     Reduced(u32),
+    /// A straggler has joined: the transfer, ready before, may start now.
+    Joined(u32),
 }
 
 /// A run in progress: [`Run::step`] advances it a bounded amount, so a caller that must stay
@@ -76,6 +78,8 @@ pub struct Run {
     in_flight: Vec<InFlight>,
     free_slots: Vec<u32>,
     reducer_free_at: Vec<f64>,
+    /// When each rank joins; empty when every rank starts at 0 (no straggler).
+    joins_at: Vec<f64>,
     buffers: Buffers,
     traffic: Vec<RankTraffic>,
     done: usize,
@@ -100,6 +104,14 @@ impl Run {
 
     fn ready(&mut self, t: u32, now: f64) {
         let tr = *self.schedule.transfer(t as usize);
+        if !self.joins_at.is_empty() {
+            // A transfer needs both ends present: it waits for a straggler at either end.
+            let joins = self.joins_at[tr.src as usize].max(self.joins_at[tr.dst as usize]);
+            if joins > now {
+                self.push(joins, Event::Joined(t));
+                return;
+            }
+        }
         self.timings[t as usize].start_secs = now;
         let slot = self.free_slots.pop().unwrap_or_else(|| {
             self.in_flight.push(InFlight::default());
@@ -353,10 +365,22 @@ pub struct PreparingRun {
     counted: usize,
     link_transfers: Vec<usize>,
     cell_changes: usize,
+    /// When each rank joins (see [`Run::with_start_delays`]).
+    start_delays: Vec<f64>,
 }
 
 impl PreparingRun {
     pub fn new(topo: &Topology, schedule: Schedule, options: &RunOptions) -> PreparingRun {
+        PreparingRun::with_start_delays(topo, schedule, options, &[])
+    }
+
+    /// Prepares the run of [`Run::with_start_delays`].
+    pub fn with_start_delays(
+        topo: &Topology,
+        schedule: Schedule,
+        options: &RunOptions,
+        start_delays: &[f64],
+    ) -> PreparingRun {
         let n = schedule.len();
         PreparingRun {
             topo: topo.clone(),
@@ -366,6 +390,7 @@ impl PreparingRun {
             counted: if options.record_details { 0 } else { n },
             link_transfers: vec![0; topo.links().len()],
             cell_changes: 0,
+            start_delays: start_delays.to_vec(),
             schedule,
             options: options.clone(),
         }
@@ -434,7 +459,28 @@ pub fn run(topo: &Topology, schedule: Schedule, options: &RunOptions) -> Trace {
 impl Run {
     /// Prepares a run; nothing has happened yet.
     pub fn new(topo: &Topology, schedule: Schedule, options: &RunOptions) -> Run {
-        PreparingRun::new(topo, schedule, options).finish()
+        Run::with_start_delays(topo, schedule, options, &[])
+    }
+
+    /// Prepares a run in which rank `r` joins at `start_delays[r]` seconds (missing or 0: at
+    /// once): no transfer to or from it starts earlier.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::*};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
+    /// let late = Run::with_start_delays(&topo, schedule, &RunOptions::default(), &[0.0, 1e-3]).finish();
+    /// // The ring waits for rank 1 once: 6 ms of streaming after 1 ms of waiting.
+    /// assert!((late.time_secs - 7e-3).abs() < 1e-12);
+    /// ```
+    pub fn with_start_delays(
+        topo: &Topology,
+        schedule: Schedule,
+        options: &RunOptions,
+        start_delays: &[f64],
+    ) -> Run {
+        PreparingRun::with_start_delays(topo, schedule, options, start_delays).finish()
     }
 
     /// The run `prep` prepared; the transfers that wait for nothing start.
@@ -448,6 +494,7 @@ impl Run {
             timings,
             link_transfers,
             cell_changes,
+            start_delays,
             ..
         } = prep;
         let n = schedule.len();
@@ -479,6 +526,13 @@ impl Run {
             in_flight: Vec::new(),
             free_slots: Vec::new(),
             reducer_free_at: vec![0.0; ranks],
+            joins_at: if start_delays.iter().any(|&d| d > 0.0) {
+                (0..ranks)
+                    .map(|r| start_delays.get(r).copied().unwrap_or(0.0).max(0.0))
+                    .collect()
+            } else {
+                Vec::new()
+            },
             buffers,
             traffic: vec![RankTraffic::default(); ranks],
             done: 0,
@@ -536,6 +590,7 @@ impl Run {
                 match ev {
                     Event::FirstByte(t) => self.first_byte(t, self.now),
                     Event::Reduced(t) => self.complete(t, self.now),
+                    Event::Joined(t) => self.ready(t, self.now),
                 }
             }
             return true;

@@ -8,6 +8,7 @@
 //!     size_bytes: 1 << 30,
 //!     segments: 1,
 //!     gamma_secs_per_byte: 0.0,
+//!     faults: Default::default(),
 //! };
 //! let sim = simulate(&scenario, true).unwrap();
 //! assert!(sim.trace.verified());
@@ -18,6 +19,7 @@
 
 use super::algorithms::{self, Algorithm, Scheduling, MAX_SEGMENTS};
 use super::cost::{Budget, OverBudget, RunCost, RUN_BUDGET};
+use super::faults::Faults;
 use super::run::{PreparingRun, Run, RunOptions};
 use super::topology::{Topology, TopologySpec, MAX_NICS_PER_NODE};
 use super::trace::Trace;
@@ -41,6 +43,9 @@ pub struct Scenario {
     /// γ: seconds per byte a receiver spends reducing.
     #[serde(default)]
     pub gamma_secs_per_byte: f64,
+    /// Slowed cables and late ranks; none by default.
+    #[serde(default, skip_serializing_if = "Faults::is_empty")]
+    pub faults: Faults,
 }
 
 fn one() -> usize {
@@ -104,9 +109,19 @@ fn transfer_count_with(algorithm: Algorithm, n: usize, g: usize, k: usize, c: us
 }
 
 impl Scenario {
-    /// Checks every bound and builds the topology.
+    /// Checks every bound and builds the topology, with any slowed cable applied.
     pub fn validate(&self) -> Result<Topology, ScenarioError> {
         let topo = Topology::new(&self.topology).map_err(|e| ScenarioError(e.0))?;
+        let topo = if self.faults.slow_links.is_empty() {
+            self.faults
+                .validate(&topo)
+                .map_err(|e| ScenarioError(e.to_string()))?;
+            topo
+        } else {
+            self.faults
+                .apply(&topo)
+                .map_err(|e| ScenarioError(e.to_string()))?
+        };
         if self.size_bytes < 1 || self.size_bytes > MAX_SIZE_BYTES {
             return Err(ScenarioError(format!(
                 "size must be between 1 B and 1 TB, got {} bytes",
@@ -248,13 +263,14 @@ pub fn start(scenario: &Scenario, details: bool) -> Result<Run, ScenarioError> {
         scenario.size_bytes,
         scenario.segments,
     );
-    Ok(Run::new(
+    Ok(Run::with_start_delays(
         &topo,
         schedule,
         &RunOptions {
             gamma_secs_per_byte: scenario.gamma_secs_per_byte,
             record_details: details,
         },
+        &scenario.faults.start_delays(topo.ranks()),
     ))
 }
 
@@ -275,6 +291,7 @@ pub fn simulate(scenario: &Scenario, details: bool) -> Result<Simulation, Scenar
 /// let scenario = Scenario {
 ///     topology: TopologySpec::Uniform { ranks: 16, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
 ///     algorithm: Algorithm::Auto, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0,
+///     faults: Default::default(),
 /// };
 /// let mut sliced = Simulating::new(&scenario, false).unwrap();
 /// let mut slices = 0;
@@ -290,6 +307,8 @@ pub fn simulate(scenario: &Scenario, details: bool) -> Result<Simulation, Scenar
 pub struct Simulating {
     scenario: Scenario,
     topo: Topology,
+    /// When each rank joins (empty: all at once).
+    delays: Vec<f64>,
     details: bool,
     /// While `auto` is choosing: the candidate running now, and the times of those before it.
     choosing: Option<(usize, Vec<(Algorithm, f64)>)>,
@@ -335,9 +354,11 @@ impl Simulating {
         } else {
             scenario.algorithm
         };
+        let topo = scenario.validate()?;
         let mut s = Simulating {
             scenario: scenario.clone(),
-            topo: scenario.validate()?,
+            delays: scenario.faults.start_delays(topo.ranks()),
+            topo,
             details,
             choosing: auto.then(|| (0, Vec::new())),
             algorithm: first,
@@ -401,7 +422,12 @@ impl Simulating {
             Stage::Scheduling(scheduling, _) => {
                 if scheduling.step(max_events) {
                     if let Some(Stage::Scheduling(scheduling, options)) = self.run.take() {
-                        let prep = PreparingRun::new(&self.topo, scheduling.finish(), &options);
+                        let prep = PreparingRun::with_start_delays(
+                            &self.topo,
+                            scheduling.finish(),
+                            &options,
+                            &self.delays,
+                        );
                         self.run = Some(Stage::Preparing(Box::new(prep)));
                     }
                 }
@@ -477,7 +503,7 @@ fn auto_choice(mut candidates: Vec<(Algorithm, f64)>) -> AutoChoice {
     let (chosen, best) = candidates[0];
     let reason = match candidates.get(1) {
         Some(&(next, t)) if t.is_finite() && best > 0.0 => format!(
-            "{chosen} is the fastest of the simulated algorithms here (not NCCL's own choice): {} vs {} for the runner-up {next} ({:.1}% faster), out of {} algorithms simulated on this scenario",
+            "{chosen} is the fastest of the simulated algorithms here (not NCCL's own choice): {} vs {} for the runner-up {next} (which takes {:.1}% longer), out of {} algorithms simulated on this scenario",
             super::units::format_secs(best),
             super::units::format_secs(t),
             (t / best - 1.0) * 100.0,

@@ -5,6 +5,7 @@
 //! let base = Scenario {
 //!     topology: TopologySpec::Uniform { ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
 //!     algorithm: Algorithm::Ring, size_bytes: 8, segments: 1, gamma_secs_per_byte: 0.0,
+//!     faults: Default::default(),
 //! };
 //! let rows = sweep(&base, 8, 1 << 30, 4).unwrap();
 //! assert_eq!(rows.first().unwrap().size_bytes, 8);
@@ -135,6 +136,7 @@ mod tests {
             size_bytes: 1,
             segments: 1,
             gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
         }
     }
 

@@ -579,6 +579,12 @@ impl Topology {
         &self.links[id as usize]
     }
 
+    /// Keeps `factor` of link `id`'s bandwidth (a slowed cable, see [`faults`](super::faults)).
+    pub(crate) fn scale_link_bandwidth(&mut self, id: u32, factor: f64) {
+        let l = &mut self.links[id as usize];
+        l.bandwidth = Bandwidth::from_bytes_per_sec(l.bandwidth.bytes_per_sec() * factor);
+    }
+
     /// The bandwidth of a rank's own port (its injection bandwidth).
     pub fn injection_bandwidth(&self, rank: usize) -> Bandwidth {
         self.links[rank].bandwidth

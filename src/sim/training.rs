@@ -2,14 +2,17 @@
 //!
 //! One step on one GPU = compute (forward + backward on a fixed per-GPU batch). On N GPUs, the
 //! gradients (parameters × bytes per gradient) are allreduced — simulated by the core on the
-//! scenario's topology and algorithm — and that allreduce may overlap a share of the backward pass;
-//! the input batch is read from a storage system shared by all GPUs, prefetched while the GPU
-//! computes:
+//! scenario's topology and algorithm — and that allreduce may overlap a share of the backward pass.
+//! The input batch is read from a storage system shared by all GPUs and prefetched (the next
+//! batch loads while this step computes and communicates, as data loaders with worker processes
+//! do), so a step takes whichever is longer, loading or computing plus what communication leaves
+//! exposed:
 //!
 //! ```text
-//! T(N) = compute + exposed IO + exposed communication
-//! exposed IO   = max(0, N · input bytes / storage bandwidth − compute)
+//! T(N)         = max(IO, compute + exposed comm) = compute + exposed comm + exposed IO
+//! IO           = N · input bytes / storage bandwidth
 //! exposed comm = max(0, allreduce time − overlap · backward share · compute)
+//! exposed IO   = max(0, IO − compute − exposed comm)
 //! speedup      = N · T(1) / T(N)
 //! ```
 //!
@@ -52,6 +55,8 @@ pub struct StepBreakdown {
     pub gpus: usize,
     pub compute_secs: f64,
     pub exposed_io_secs: f64,
+    /// Loading the step's input from shared storage, hidden (prefetched) or not.
+    pub io_secs: f64,
     /// The allreduce's own time, hidden or not.
     pub comm_secs: f64,
     pub exposed_comm_secs: f64,
@@ -73,12 +78,13 @@ impl TrainingModel {
             .saturating_mul(self.bytes_per_gradient as u64)
     }
 
-    fn exposed_io(&self, gpus: usize) -> f64 {
-        let io = gpus as f64 * self.input_bytes_per_gpu / self.storage_bytes_per_sec;
-        (io - self.compute_secs).max(0.0)
+    /// Seconds to load one step's input for `gpus` GPUs from the shared storage.
+    fn io_secs(&self, gpus: usize) -> f64 {
+        gpus as f64 * self.input_bytes_per_gpu / self.storage_bytes_per_sec
     }
 
-    /// The step on `gpus` GPUs whose gradient allreduce takes `comm_secs`.
+    /// The step on `gpus` GPUs whose gradient allreduce takes `comm_secs`:
+    /// max(IO, compute + exposed communication).
     pub fn step(&self, gpus: usize, comm_secs: f64) -> StepBreakdown {
         let hidden = self.overlap * self.backward_share * self.compute_secs;
         let exposed_comm = if gpus > 1 {
@@ -86,14 +92,14 @@ impl TrainingModel {
         } else {
             0.0
         };
-        let exposed_io = self.exposed_io(gpus);
-        let step = self.compute_secs + exposed_io + exposed_comm;
-        let single = self.compute_secs + self.exposed_io(1);
+        let (step, exposed_io, io) = self.step_secs(gpus, exposed_comm);
+        let single = self.step_secs(1, 0.0).0;
         let speedup = gpus as f64 * single / step;
         StepBreakdown {
             gpus,
             compute_secs: self.compute_secs,
             exposed_io_secs: exposed_io,
+            io_secs: io,
             comm_secs: if gpus > 1 { comm_secs } else { 0.0 },
             exposed_comm_secs: exposed_comm,
             step_secs: step,
@@ -102,6 +108,15 @@ impl TrainingModel {
             gpu_utilisation: self.compute_secs / step,
             comm_share: exposed_comm / step,
         }
+    }
+
+    /// (step, exposed IO, IO): the GPUs are busy for compute + exposed communication while the
+    /// next batch loads; only loading beyond that shows.
+    fn step_secs(&self, gpus: usize, exposed_comm: f64) -> (f64, f64, f64) {
+        let busy = self.compute_secs + exposed_comm;
+        let io = self.io_secs(gpus);
+        let exposed_io = (io - busy).max(0.0);
+        (busy + exposed_io, exposed_io, io)
     }
 
     /// Checks the model's bounds.
@@ -261,6 +276,7 @@ pub fn scaling_with_gamma(
                 size_bytes: model.gradient_bytes(),
                 segments,
                 gamma_secs_per_byte,
+                faults: Default::default(),
             });
             Some((n, scenario))
         })
@@ -333,6 +349,38 @@ mod tests {
                     < 1e-15
             );
         }
+    }
+
+    #[test]
+    fn a_step_is_the_longer_of_loading_and_computing_plus_exposed_communication() {
+        // 1 GB/s storage: 8 GPUs load 8 MB in 8 ms, 64 GPUs 64 MB in 64 ms, 512 GPUs in 512 ms.
+        let m = TrainingModel {
+            input_bytes_per_gpu: 1e6,
+            storage_bytes_per_sec: 1e9,
+            overlap: 0.0,
+            ..model()
+        };
+        for (n, comm) in [
+            (8, 0.0),
+            (8, 0.1),
+            (64, 0.25),
+            (512, 0.1),
+            (512, 0.3),
+            (4096, 0.5),
+        ] {
+            let s = m.step(n, comm);
+            let io = n as f64 * 1e6 / 1e9;
+            assert_eq!(s.io_secs, io);
+            assert_eq!(s.step_secs, io.max(0.3 + comm), "n={n} comm={comm}");
+            // Loading hides behind communication too, not only behind compute.
+            assert!((s.exposed_io_secs - (io - (0.3 + comm)).max(0.0)).abs() < 1e-15);
+            assert!(
+                (s.compute_secs + s.exposed_io_secs + s.exposed_comm_secs - s.step_secs).abs()
+                    <= 1e-15 * s.step_secs
+            );
+        }
+        // At 512 GPUs loading takes 0.512 s: 0.1 s of communication fits under it for free.
+        assert_eq!(m.step(512, 0.1).step_secs, m.step(512, 0.0).step_secs);
     }
 
     #[test]

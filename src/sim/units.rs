@@ -34,6 +34,17 @@ impl Bandwidth {
     pub fn from_gbits_per_sec(gbit: f64) -> Self {
         Bandwidth(gbit * 1e9 / 8.0)
     }
+    /// `mbps` × 10^6 bits per second: exactly what parsing `"{mbps}Mbps"` (or the same in Gbps)
+    /// gives.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::units::{parse_bandwidth, Bandwidth};
+    /// assert_eq!(Bandwidth::from_mbps(400_000), parse_bandwidth("400Gbps").unwrap());
+    /// assert_eq!(Bandwidth::from_mbps(1_234), parse_bandwidth("1234Mbps").unwrap());
+    /// ```
+    pub fn from_mbps(mbps: u64) -> Self {
+        Bandwidth(mbps as f64 * (1e6 / 8.0))
+    }
     pub const fn bytes_per_sec(self) -> f64 {
         self.0
     }
@@ -194,6 +205,62 @@ pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
         return Err(UnitError(format!("duration '{text}' must not be negative")));
     }
     Ok(secs)
+}
+
+/// Seconds in `ns` nanoseconds: the double nearest the exact value, which is also what parsing
+/// `"{ns}ns"`, `"{ns/1000}us"` or `"{ns/10^6}ms"` gives (each divides exact numbers once).
+///
+/// ```
+/// use allreduce_lab::sim::units::{parse_duration, secs_from_ns};
+/// assert_eq!(secs_from_ns(5_000), parse_duration("5us").unwrap());
+/// assert_eq!(secs_from_ns(1_500_000), parse_duration("1.5ms").unwrap());
+/// ```
+pub fn secs_from_ns(ns: u64) -> f64 {
+    ns as f64 / 1e9
+}
+
+/// A bandwidth as a command-line value that [`parse_bandwidth`] reads back exactly: whole Gbps or
+/// Mbps where that is exact, else bytes per second.
+///
+/// ```
+/// use allreduce_lab::sim::units::{bandwidth_arg, parse_bandwidth, Bandwidth};
+/// assert_eq!(bandwidth_arg(Bandwidth::from_gbits_per_sec(400.0)), "400Gbps");
+/// assert_eq!(bandwidth_arg(Bandwidth::from_mbps(1_234)), "1234Mbps");
+/// let odd = Bandwidth::from_bytes_per_sec(1.0 / 3.0);
+/// assert_eq!(parse_bandwidth(&bandwidth_arg(odd)).unwrap(), odd);
+/// ```
+pub fn bandwidth_arg(bw: Bandwidth) -> String {
+    let b = bw.bytes_per_sec();
+    for (unit, per) in [("Gbps", 1e9 / 8.0), ("Mbps", 1e6 / 8.0)] {
+        let n = b / per;
+        if n.fract() == 0.0 && n >= 1.0 && n < 2f64.powi(53) && n * per == b {
+            return format!("{n}{unit}");
+        }
+    }
+    format!("{b}B/s")
+}
+
+/// A duration as a command-line value that [`parse_duration`] reads back exactly: whole ms, µs or
+/// ns where that is exact (`0ns` for 0), else seconds.
+///
+/// ```
+/// use allreduce_lab::sim::units::{duration_arg, parse_duration, secs_from_ns};
+/// assert_eq!(duration_arg(secs_from_ns(5_000)), "5us");
+/// assert_eq!(duration_arg(0.0), "0ns");
+/// let odd = 1e-7 / 3.0;
+/// assert_eq!(parse_duration(&duration_arg(odd)).unwrap(), odd);
+/// ```
+pub fn duration_arg(secs: f64) -> String {
+    if secs == 0.0 {
+        return "0ns".into();
+    }
+    for (unit, per) in [("ms", 1e3), ("us", 1e6), ("ns", 1e9)] {
+        let n = (secs * per).round();
+        if n >= 1.0 && n < 2f64.powi(53) && n / per == secs {
+            return format!("{n}{unit}");
+        }
+    }
+    format!("{secs}s")
 }
 
 /// Formats a number with up to 3 significant digits, trimming trailing zeros.

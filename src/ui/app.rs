@@ -1,7 +1,7 @@
 //! The app: state, the two simulations (A and, when comparing, B), the animation loop, keyboard
 //! shortcuts, and the page layout.
 
-use super::figure::{Buffers, Figure, LinkInfo, LinkTimeline};
+use super::figure::{Buffers, FaultsLine, Figure, LinkInfo, LinkTimeline};
 use super::files::Files;
 use super::hooks::{use_animation_frames, use_window_keys};
 use super::i18n::{algorithm_label, tr, trf, use_lang, Key};
@@ -337,12 +337,23 @@ pub fn App() -> Html {
             "figure-b"
         };
         let hover = state.hover.filter(|h| h.0 == side).map(|h| h.1);
+        let faults = state.controls.faults_for_shape();
+        let stragglers: Vec<usize> = faults.stragglers.iter().map(|s| s.rank).collect();
+        let on_gpu = {
+            let on = on_edit.clone();
+            // A clicked GPU joins late by half of this run's time (at least 1 µs), enough to see.
+            let delay_ns = (((end / 2.0) * 1e6).round().max(1.0) * 1e3) as u64;
+            Callback::from(move |rank: usize| on.emit(Edit::ToggleStraggler { rank, delay_ns }))
+        };
         html! {
             <section class="run" data-testid={testid}>
                 { progress_bar(lang, handle) }
                 { note_html(side) }
-                <Figure sim={sim.clone()} t_secs={t} side={side} hover={hover} on_hover={on_hover.clone()} />
-                <LinkInfo sim={sim.clone()} t_secs={t} line={hover} />
+                <Figure sim={sim.clone()} t_secs={t} side={side} hover={hover} on_hover={on_hover.clone()}
+                        on_gpu={on_gpu} stragglers={stragglers} />
+                <FaultsLine faults={faults.clone()} />
+                <LinkInfo sim={sim.clone()} t_secs={t} line={hover}
+                          faults={Some(faults)} on_edit={on_edit.clone()} />
                 <Results sim={sim.clone()} />
                 <Buffers sim={sim.clone()} t_secs={t} />
                 <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} />
@@ -369,7 +380,7 @@ pub fn App() -> Html {
                     controls={state.controls.clone()}
                     compare={state.compare}
                     algorithm_b={state.algorithm_b}
-                    on_edit={on_edit}
+                    on_edit={on_edit.clone()}
                     on_preset={on_preset}
                     on_compare={on_compare}
                     on_algorithm_b={on_algorithm_b}

@@ -15,6 +15,7 @@ use yew::prelude::*;
 fn verdict_text(lang: Lang, v: Verdict) -> (&'static str, &'static str) {
     match v {
         Verdict::Holds => ("holds", tr(lang, Key::VerdictHolds)),
+        Verdict::Approximately => ("approximately", tr(lang, Key::VerdictApproximately)),
         Verdict::HoldsUnder => ("holds-under", tr(lang, Key::VerdictHoldsUnder)),
         Verdict::DoesNotHold => ("does-not-hold", tr(lang, Key::VerdictDoesNotHold)),
     }
@@ -92,7 +93,7 @@ fn ClaimRow(props: &RowProps) -> Html {
         seen.2
     };
     html! {
-        <tr class={classes!("ch-claim", changed.then_some("ch-verdict-changed"))} data-testid={format!("claim-{}", claim.id)}
+        <tr class={classes!("ch-claim", changed.then_some("ch-verdict-changed"))} id={format!("claim-{}", claim.id)} data-testid={format!("claim-{}", claim.id)}
             data-verdict={verdict_id} data-changed={if changed { "true" } else { "false" }}>
             <td class="ch-claim-section" data-label={tr(lang, Key::ColSection)}>{ format!("§{}", claim.section) }</td>
             <td class="ch-claim-text" data-label={tr(lang, Key::ColClaim)}>{ quote }</td>
@@ -107,6 +108,44 @@ fn ClaimRow(props: &RowProps) -> Html {
             </td>
             <td class="ch-claim-why" data-label={tr(lang, Key::ColWhy)}>{ why }</td>
         </tr>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ClaimChipsProps {
+    /// The claims this passage of the chapter makes.
+    pub ids: Vec<&'static str>,
+}
+
+/// The verdicts of the claims a section's text makes, next to that text: each the chapter's
+/// words and the simulation's verdict under the chapter's own conditions, linking to its row in
+/// the claims table, where its conditions can be changed.
+#[component]
+pub fn ClaimChips(props: &ClaimChipsProps) -> Html {
+    let lang = use_lang();
+    let checks = use_memo(props.ids.clone(), |ids| {
+        ids.iter()
+            .filter_map(|id| CLAIMS.iter().find(|c| c.id == *id))
+            .map(|c| (c, check(c, &Conditions::default())))
+            .collect::<Vec<_>>()
+    });
+    html! {
+        <ul class="ch-chips" aria-label={tr(lang, Key::ClaimsHere)}>
+            { for checks.iter().map(|(c, r)| {
+                let (id, text) = match r {
+                    Ok(r) => verdict_text(lang, r.verdict),
+                    Err(_) => ("error", tr(lang, Key::VerdictDoesNotHold)),
+                };
+                let quote = lang.pick(c.quote_en, c.quote_zh);
+                html! {
+                    <li class="ch-chip" data-testid={format!("chip-{}", c.id)} data-verdict={id}>
+                        <q>{ quote }</q>{ " " }
+                        <a class={classes!("ch-verdict", id)} href={format!("#claim-{}", c.id)}
+                           title={tr(lang, Key::ChipHint)}>{ text }</a>
+                    </li>
+                }
+            }) }
+        </ul>
     }
 }
 

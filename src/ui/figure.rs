@@ -3,10 +3,12 @@
 
 use super::app::Shared;
 use super::i18n::{algorithm_label, percent, place_name, tr, trf, use_lang, Key, Lang};
+use super::layout::endpoint_name;
 use super::layout::{link_name, DrawnLink, Point};
-use super::logic::chunk_hue;
+use super::logic::{chunk_hue, Edit};
 use super::state::Side;
 use super::view::Status;
+use crate::sim::faults::{Cable, Faults};
 use crate::sim::replay::link_load_at;
 use crate::sim::topology::{Tier, Topology};
 use crate::sim::trace::Trace;
@@ -67,6 +69,12 @@ pub struct FigureProps {
     pub side: Side,
     pub hover: Option<usize>,
     pub on_hover: Callback<Option<(Side, usize)>>,
+    /// A GPU was clicked: make it a straggler, or punctual again.
+    #[prop_or_default]
+    pub on_gpu: Callback<usize>,
+    /// The GPUs that join late, drawn as such.
+    #[prop_or_default]
+    pub stragglers: Vec<usize>,
 }
 
 #[component]
@@ -141,7 +149,8 @@ pub fn Figure(props: &FigureProps) -> Html {
         .iter()
         .enumerate()
         .map(|(r, &at)| {
-            html! { <GpuBox rank={r} at={at} size={layout.gpu_size} done={quantise(complete_share(r, r + 1), 64.0)} /> }
+            html! { <GpuBox rank={r} at={at} size={layout.gpu_size} done={quantise(complete_share(r, r + 1), 64.0)}
+                            late={props.stragglers.contains(&r)} on_click={props.on_gpu.clone()} /> }
         })
         .collect::<Html>();
 
@@ -356,13 +365,20 @@ struct GpuBoxProps {
     size: f64,
     /// Share of its buffer that holds every contribution.
     done: f64,
+    late: bool,
+    on_click: Callback<usize>,
 }
 
 #[component]
 fn GpuBox(props: &GpuBoxProps) -> Html {
     let (p, s) = (props.at, props.size);
+    let onclick = {
+        let (cb, r) = (props.on_click.clone(), props.rank);
+        Callback::from(move |_: MouseEvent| cb.emit(r))
+    };
     html! {
-        <g class="gpu" data-testid={format!("gpu-{}", props.rank)}>
+        <g class={classes!("gpu", props.late.then_some("late"))} data-testid={format!("gpu-{}", props.rank)}
+           data-late={props.late.to_string()} {onclick}>
             <rect class="gpu-body" x={f(p.x - s / 2.0)} y={f(p.y - s / 2.0)} width={f(s)} height={f(s)} rx="4" />
             <rect class="gpu-done" x={f(p.x - s / 2.0)} y={f(p.y + s / 2.0 + 3.0)} width={f(s * props.done)} height="3" rx="1.5" />
             <text class="gpu-label" x={f(p.x)} y={f(p.y + 4.0)}>{ props.rank }</text>
@@ -371,10 +387,58 @@ fn GpuBox(props: &GpuBoxProps) -> Html {
 }
 
 #[derive(Properties, PartialEq)]
+pub struct FaultsLineProps {
+    pub faults: Faults,
+}
+
+/// The lab's faults in words, or how to make one.
+#[component]
+pub fn FaultsLine(props: &FaultsLineProps) -> Html {
+    let lang = use_lang();
+    let f = &props.faults;
+    if f.is_empty() {
+        return html! { <p class="faults muted" data-testid="faults">{ tr(lang, Key::FaultsHint) }</p> };
+    }
+    let items = f
+        .slow_links
+        .iter()
+        .map(|s| {
+            let (a, b) = s.cable.ends();
+            let end = |e| endpoint_name(e, false);
+            trf(
+                lang,
+                Key::FaultSlow,
+                &[
+                    &place_name(lang, &format!("{} ↔ {}", end(a), end(b))),
+                    &percent(lang, s.factor, 0),
+                ],
+            )
+        })
+        .chain(f.stragglers.iter().map(|s| {
+            trf(
+                lang,
+                Key::FaultLate,
+                &[&s.rank.to_string(), &format_secs(s.delay_secs)],
+            )
+        }))
+        .collect::<Vec<_>>();
+    html! {
+        <p class="faults" data-testid="faults" data-count={items.len().to_string()}>
+            <strong>{ tr(lang, Key::ShortestStave) }</strong>{ items.join(lang.pick("; ", "；")) }
+        </p>
+    }
+}
+
+#[derive(Properties, PartialEq)]
 pub struct LinkInfoProps {
     pub sim: Shared,
     pub t_secs: f64,
     pub line: Option<usize>,
+    /// The lab's faults, to slow or restore the shown cable (absent outside the lab).
+    #[prop_or_default]
+    pub faults: Option<Faults>,
+    #[prop_or_default]
+    pub on_edit: Callback<Edit>,
 }
 
 /// The hovered (or tapped) link: bandwidth, bytes carried so far, busy share so far.
@@ -419,8 +483,27 @@ pub fn LinkInfo(props: &LinkInfoProps) -> Html {
         )
     };
     let bw = Bandwidth::from_bytes_per_sec(bw);
+    // One cable can be slowed from here: the shortest stave, made on purpose.
+    let slow = match (&props.faults, line.links.as_slice()) {
+        (Some(faults), &[l]) => {
+            let link = &trace.topology.links()[l];
+            let cable = Cable::new(link.from, link.to);
+            let slowed = faults
+                .slow_links
+                .iter()
+                .any(|s| s.cable.carries(link.from, link.to));
+            let on = props.on_edit.clone();
+            let onclick = Callback::from(move |_: MouseEvent| on.emit(Edit::ToggleCable(cable)));
+            html! {
+                <button type="button" class="slow-link" data-testid="slow-link" data-slowed={slowed.to_string()} {onclick}>
+                    { tr(lang, if slowed { Key::RestoreCable } else { Key::SlowCable }) }
+                </button>
+            }
+        }
+        _ => Html::default(),
+    };
     html! {
-        <p class="link-info" data-testid="link-info">
+        <p class="link-info" data-testid="link-info">{ slow }
             <strong>{ name }</strong>{ " · " }{ tier_title(lang, line.tier, &trace.topology) }
             { " · " }{ format_bandwidth(bw) }{ " (" }{ format_bandwidth_bits(bw) }{ ")" }
             { tr(lang, Key::Carried) }<span data-testid="link-bytes">{ format_bytes(bytes) }</span>

@@ -208,6 +208,9 @@ pub fn scenario_texts(
     let keys = match s.id {
         "eight-gpus-6-7x" => Some((Key::ShortEight, Key::ClaimEight, Key::BecauseEight)),
         "bad-topology-under-4x" => Some((Key::ShortBad, Key::ClaimBad, Key::BecauseBad)),
+        "slow-network-under-4x" => {
+            Some((Key::ShortSlowNet, Key::ClaimSlowNet, Key::BecauseSlowNet))
+        }
         "network-100g-over-40pct" => Some((Key::ShortNet, Key::ClaimNet, Key::BecauseNet)),
         "io-bound-30pct" => Some((Key::ShortIo, Key::ClaimIo, Key::BecauseIo)),
         "racks-800-200-tree-wins" => Some((Key::ShortRacks, Key::ClaimRacks, Key::BecauseRacks)),
@@ -375,24 +378,24 @@ strings! {
     ComputedBy => "computed by simulating the allreduce", "由模拟 AllReduce 计算得出";
 
     // §1.1
-    WhyTitle => "1.1 Why 8 GPUs are not 8×", "1.1 为什么 8 张卡不是 8 倍";
-    WhyBody => "A newcomer asks: “I train on 8 GPUs — is that 8 times as fast as one?” No. After every step the GPUs must exchange their gradients: communication costs time, and synchronising means waiting. The chapter says a speedup of 6–7× is typical, and that with a badly chosen topology it may not even reach 4×. Here BERT-large trains with a fixed batch per GPU, and after every step a simulated Ring AllReduce sums its 1.36 GB of gradients.", "常有新手问：「我用 8 张卡训练，速度是不是单卡的 8 倍？」答案是否定的。每一步之后，各卡都要交换梯度：通信有开销，同步有等待。原文说实际加速比通常在 6–7 倍左右，如果拓扑选得不好，可能连 4 倍都到不了。这里用 BERT-large 训练（每卡批量固定），每一步之后用模拟的环形 AllReduce 汇总 1.36 GB 的梯度。";
+    WhyTitle => "1.1 The core logic of distributed training: why 8 GPUs are not 8×", "1.1 分布式训练的核心逻辑：为什么 8 张卡不是 8 倍";
+    WhyBody => "A newcomer asks: “I train on 8 GPUs — is that 8 times as fast as one?” No. After every step the GPUs must exchange their gradients: communication costs time, and synchronising means waiting. The chapter says a speedup of 6–7× is typical, and that with a badly chosen topology it may not even reach 4×. Here BERT-large trains with a fixed batch per GPU, and after every step a simulated AllReduce sums its 1.36 GB of gradients: a ring, or in the badly chosen case a flat tree on the very same server.", "常有新手问：「我用 8 张卡训练，速度是不是单卡的 8 倍？」答案是否定的。每一步之后，各卡都要交换梯度：通信有开销，同步有等待。原文说实际加速比通常在 6–7 倍左右，如果拓扑选得不好，可能连 4 倍都到不了。这里用 BERT-large 训练（每卡批量固定），每一步之后用模拟的 AllReduce 汇总 1.36 GB 的梯度：用环形；或者在拓扑选得不好的情况下，在同一台服务器上改用扁平树。";
     WhyCluster => "Cluster", "集群";
-    WhyGood => "8-GPU PCIe servers (100 Gbps between servers)", "8 卡 PCIe 服务器（服务器间 100 Gbps）";
-    WhyBad => "One GPU per server, 50 Gbps Ethernet", "每台服务器一张卡，50 Gbps 以太网";
+    WhyGood => "8-GPU PCIe server, ring", "8 卡 PCIe 服务器，环形";
+    WhyBad => "Network too slow: one GPU per server, 50 Gbps Ethernet", "网络太慢：每台服务器一张卡，50 Gbps 以太网";
     Speedup => "Speedup", "加速比";
     SpeedupOf => "{0} of an ideal {1}", "理想值为 {1}，实际 {0}";
     StepTime => "One training step", "一个训练步";
     Compute => "Compute", "计算";
-    ExposedComm => "Communication (not hidden)", "通信（未被掩盖）";
-    StorageWait => "Waiting for storage", "等待存储 IO";
+    ExposedComm => "Exposed communication", "未被掩盖的通信";
+    StorageWait => "Exposed storage IO", "未被掩盖的存储 IO";
     EfficiencyTitle => "Scaling efficiency (speedup ÷ GPUs) by GPU count", "不同卡数下的扩展效率（加速比 ÷ 卡数）";
     WhyReadout => "On {0}: a speedup of {1}; communication takes {2} of every step.", "{0}：加速比 {1}；通信占每一步的 {2}。";
     WhyMoral => "The chapter: the larger the share of communication, the worse the speedup.", "原文：通信占比越大，加速比越难看。";
 
     // §1.2
-    LayersTitle => "1.2 Four layers, and the short stave", "1.2 集群的四层结构与短板";
-    LayersBody => "A training cluster has four layers. A step goes only as fast as its slowest layer allows: like a barrel that holds water only up to its shortest stave. Pick one of the chapter's two stories, then change the storage and network bandwidth.", "一个典型的训练集群可以分成四层。训练的一步只能跑得和最慢的一层一样快：就像木桶能装多少水，取决于最短的那块板。选一个原文中的故事，然后调节存储和网络带宽。";
+    LayersTitle => "1.2 How a cluster is built, and its shortest stave", "1.2 集群架构组成与木桶效应";
+    LayersBody => "A training cluster has four layers. A step goes only as fast as its slowest layer allows: the chapter's barrel holds water only up to its shortest stave. Pick one of the chapter's two stories, then change the storage and network bandwidth; below, slow one NIC or make one GPU late.", "一个典型的训练集群可以分成四层。训练的一步只能跑得和最慢的一层一样快：这就是原文说的木桶效应，木桶能装多少水，取决于最短的那块板。选一个原文中的故事，然后调节存储和网络带宽；在下面还可以调慢一块网卡，或者让一张卡晚到。";
     LayerCompute => "Compute layer", "计算层";
     LayerComputeParts => "GPU/NPU cards", "GPU/NPU 卡";
     LayerComputeNote => "Look beyond raw FLOPS: memory bandwidth and HBM capacity matter as much.", "别只看算力，显存带宽和 HBM 容量同样关键。";
@@ -419,13 +422,13 @@ strings! {
     StoryNetQuote => "The chapter: with only 100 Gbps of network, communication took over 40% of training time.", "原文：网络带宽只有 100 Gbps，结果通信开销占了训练时间的 40% 以上。";
 
     // §1.3.1
-    RingTitle => "1.3.1 Ring AllReduce", "1.3.1 环形 AllReduce";
-    RingBody => "Arrange the GPUs in a ring and cut each GPU's data into N chunks. Scatter-Reduce: in each of N−1 steps every GPU passes one chunk to the next GPU, which adds it to its own. Afterwards each GPU holds one chunk summed over all GPUs. AllGather: in N−1 more steps the finished chunks travel on round the ring until every GPU holds all of them.", "把 GPU 排成一个环，每张卡把自己的数据分成 N 份。Scatter-Reduce：在 N−1 步中，每张卡把一份数据传给下一张卡，下一张卡把它累加到自己的数据上。之后每张卡都持有一份汇总了所有卡的数据。AllGather：再经过 N−1 步，汇总好的数据沿环继续传递，直到每张卡都拿到全部结果。";
+    RingTitle => "1.3.1 Ring AllReduce", "1.3.1 Ring AllReduce";
+    RingBody => "Arrange the GPUs in a ring and cut each GPU's data into N chunks. Scatter-Reduce (the standard name is Reduce-Scatter): in each of N−1 steps every GPU passes one chunk to the next GPU, which adds it to its own. Afterwards each GPU holds one chunk summed over all GPUs. AllGather: in N−1 more steps the finished chunks travel on round the ring until every GPU holds all of them.", "把 GPU 排成一个环，每张卡把自己的数据分成 N 份。Scatter-Reduce（标准名称是 Reduce-Scatter）：在 N−1 步中，每张卡把一份数据传给下一张卡，下一张卡把它累加到自己的数据上。之后每张卡都持有一份汇总了所有卡的数据。AllGather：再经过 N−1 步，汇总好的数据沿环继续传递，直到每张卡都拿到全部结果。";
     RingGpus => "GPUs in the ring", "环上的 GPU 数";
     RingStart => "Start: every GPU holds only its own data.", "开始：每张卡只有自己的数据。";
     RingStepScatter => "Step {0} of {1} · Scatter-Reduce: each GPU adds the chunk it receives to its own.", "第 {0}/{1} 步 · Scatter-Reduce：每张卡把收到的数据块累加到自己的数据上。";
     RingStepGather => "Step {0} of {1} · AllGather: each GPU passes a finished chunk on.", "第 {0}/{1} 步 · AllGather：每张卡把汇总好的数据块继续传下去。";
-    RingDone => "Done: every GPU holds the full sum. Each sent and received {0} × S, and 2(N−1)/N = {1}.", "完成：每张卡都得到了完整的和。每张卡发送和接收 {0} × S，而 2(N−1)/N = {1}。";
+    RingDone => "Done: every GPU holds the full sum. Each GPU sent {0} × S and received as much again; 2(N−1)/N = {1} (per direction).", "完成：每张卡都得到了完整的和。每张卡发送 {0} × S，另外又接收了同样多；2(N−1)/N = {1}（单个方向）。";
     RingLegend => "Each GPU's N cells are its chunks; the darker a cell, the more GPUs' data it holds. Arrows: this step's transfers.", "每张卡的 N 个格子是它的 N 份数据；颜色越深，汇总的卡越多。箭头：这一步的传输。";
     RingTry => "Try N = 2 and N = 8: the volume per GPU stays under 2 × S whatever N is.", "试试 N = 2 和 N = 8：无论 N 多大，每张卡的通信量都低于 2 × S。";
     Sent => "Sent", "已发送";
@@ -433,7 +436,7 @@ strings! {
     PerGpuCounters => "Bytes per GPU so far (S = {0}, the data each GPU starts with and must end up with summed)", "到目前为止每张卡的字节数（S = {0}，即每张卡开始时持有、最后要得到其总和的数据量）";
 
     // §1.3.2
-    TreeTitle => "1.3.2 Tree AllReduce", "1.3.2 树形 AllReduce";
+    TreeTitle => "1.3.2 Tree AllReduce", "1.3.2 Tree AllReduce";
     TreeBody => "Organise the GPUs as a tree. Reduce: from the leaves to the root, each level adds up the gradients. Broadcast: from the root back to the leaves, each level passes the result on. The chapter says the root carries (N−1) × the data: true for a flat tree, a star in which every GPU talks to the root. A binary tree spreads that load; NCCL uses a double binary tree, two complementary binary trees that each carry half of the data.", "把 GPU 组织成树形结构。Reduce：从叶子到根，逐层累加梯度。Broadcast：从根到叶子，逐层广播结果。原文说根节点的通信量是 (N−1) × 数据量：这对扁平树（星形，每张卡都直接与根通信）成立。二叉树把这份负载分散开；NCCL 使用双二叉树：两棵互补的二叉树，各传一半数据。";
     TreeShape => "Tree shape", "树的形状";
     TreeFlat => "Flat (star)", "扁平树（星形）";
@@ -441,7 +444,7 @@ strings! {
     TreeDouble => "Double binary", "双二叉树";
     TreeLoadTitle => "Bytes each GPU sends and receives, in units of S", "每张卡发送和接收的字节数（以 S 为单位）";
     TreeReadout => "Root (GPU {0}) receives {1} × S and sends {2} × S. The busiest GPU moves {3} × S each way; in a ring every GPU moves {4} × S.", "根节点（GPU {0}）接收 {1} × S、发送 {2} × S。最忙的卡单向传输 {3} × S；环形中每张卡单向只需 {4} × S。";
-    TreeTime => "Allreduce time for S = {0}: tree {1}, ring {2}.", "S = {0} 时 AllReduce 耗时：树形 {1}，环形 {2}。";
+    TreeTime => "Allreduce time for S = {0}: tree {1} ({2} segments), ring {3}.", "S = {0} 时 AllReduce 耗时：树形 {1}（{2} 段流水线），环形 {3}。";
     SecondTree => "second tree", "第二棵树";
     FirstTree => "first tree", "第一棵树";
     Root => "root", "根";
@@ -470,8 +473,8 @@ strings! {
     CrossRackBandwidth => "Cross-rack bandwidth (rack uplink)", "机柜间带宽（机柜上行）";
     AllreduceTime => "Allreduce time", "AllReduce 耗时";
     CrossRackBytes => "Bytes across the rack uplinks", "经过机柜上行链路的字节数";
-    TreeWins => "The tree is {0} faster here.", "这里树形快 {0}。";
-    RingWins => "The ring is {0} faster here.", "这里环形快 {0}。";
+    TreeWins => "The tree takes {0} of the ring's time here.", "这里树形的耗时只有环形的 {0}。";
+    RingWins => "The ring takes {0} of the tree's time here.", "这里环形的耗时只有树形的 {0}。";
     CompareAdvice => "Don't trust any one topology blindly. Measure your own network with NCCL's tests (nccl-tests) before choosing; the full lab below runs a virtual version.", "不要迷信某种拓扑。实际选型前，先用 NCCL 的测试工具（nccl-tests）在你自己的网络上跑一遍；下面的完整实验室可以做虚拟测试。";
 
     // §1.5
@@ -575,10 +578,10 @@ strings! {
     LowerBoundIs => "Lower bound: {0} latency + {1} bandwidth, {2} dominates: {3}; and nothing crosses before one message latency (one, not ⌈log₂N⌉: ranks here send to many peers at once).", "下界：{0} 延迟 + {1} 带宽，{2}占主导：{3}；且一条消息的延迟过去之前没有数据能通过（是一条而非 ⌈log₂N⌉ 条：这里的进程可同时向多个对端发送）。";
     BoundTermLatency => "latency", "延迟";
     BoundTermBandwidth => "bandwidth", "带宽";
-    BoundInjection => "every rank must send and receive 2(N−1)/N × S in total: 2(N−1)·S over the sum of the ranks' port bandwidths", "每个进程总共必须收发 2(N−1)/N × S：即 2(N−1)·S 除以所有进程端口带宽之和";
+    BoundInjection => "every rank must send 2(N−1)/N × S and receive as much: 2(N−1)·S over the sum of the ranks' port bandwidths", "每个进程必须发送 2(N−1)/N × S，并接收同样多：即 2(N−1)·S 除以所有进程端口带宽之和";
     BoundNode => "the nodes' NICs are the tighter cut (the links that split the cluster into parts): the nodes together must exchange 2(M−1)·S over their NICs", "节点网卡是更紧的“割”（把集群分成两部分的一组链路）：M 个节点之间必须经各自的网卡交换 2(M−1)·S";
     BoundRack => "the racks' uplinks are the tighter cut (the links that split the cluster into parts): the racks together must exchange 2(K−1)·S over K uplinks", "机柜上行链路是更紧的“割”（把集群分成两部分的一组链路）：K 个机柜之间必须经 K 条上行链路交换 2(K−1)·S";
-    AutoFastest => "{0} is the fastest of the simulated algorithms here (not NCCL's own choice): {1} vs {2} for the runner-up {3} ({4} faster), out of {5} algorithms simulated on this scenario", "{0} 是这里模拟的算法中最快的（并非 NCCL 自己的选择）：{1}，第二名 {3} 为 {2}（快 {4}），共在此场景上模拟了 {5} 种算法";
+    AutoFastest => "{0} is the fastest of the simulated algorithms here (not NCCL's own choice): {1} vs {2} for the runner-up {3} (which takes {4} longer), out of {5} algorithms simulated on this scenario", "{0} 是这里模拟的算法中最快的（并非 NCCL 自己的选择）：{1}；第二名 {3} 为 {2}（多用 {4} 的时间），共在此场景上模拟了 {5} 种算法";
     AutoNothing => "{0} is the fastest of the simulated algorithms here (nothing to exchange)", "{0} 是这里模拟的算法中最快的（没有数据要交换）";
     RankSent => "Per rank, sent: {0} to {1}", "每个进程发送：{0} 到 {1}";
     RankSentSame => "Every rank sent {0}", "每个进程都发送了 {0}";
@@ -618,7 +621,7 @@ strings! {
     TierLegendRailSpine => "uplink (rail leaf ↔ spine)", "上行链路（轨道叶交换机 ↔ 主干）";
     LegendRails => "above each rail's switch: its NICs' load now and the bytes they carried", "每条轨道交换机上方：其网卡当前的负载和已传输的字节";
     PresetNvlinkTitle => "8 GPUs on NVLink", "NVLink 上的 8 张卡";
-    PresetNvlinkText => "One node: 8 GPUs behind an NVSwitch, 400 GB/s per direction each. Inside a node the ring wins.", "一个节点：8 张卡接在 NVSwitch 上，每张卡每个方向 400 GB/s。节点内环形胜出。";
+    PresetNvlinkText => "One node: 8 H100 GPUs behind NVSwitches, 450 GB/s per direction each (A100: 300). Inside a node the ring wins.", "一个节点：8 张 H100 接在 NVSwitch 上，每张卡每个方向 450 GB/s（A100 为 300 GB/s）。节点内环形胜出。";
     PresetTwoNodesTitle => "2 nodes on 400 Gbps", "400 Gbps 上的 2 个节点";
     PresetTwoNodesText => "Two 8-GPU nodes joined by one 400 Gbps NIC each: the network is the short stave, and the hierarchical allreduce crosses it least.", "两个 8 卡节点，各用一块 400 Gbps 网卡相连：网络是短板，分层 AllReduce 跨网卡的流量最少。";
     PresetRacksTitle => "2 racks: 800 Gbps inside, 200 across", "2 个机柜：柜内 800 Gbps，跨柜 200";
@@ -682,11 +685,11 @@ strings! {
     SpeedupLog => "speedup vs 1 GPU (×, log scale)", "相对单卡的加速比（倍，对数坐标）";
     Ideal => "ideal (N×)", "理想（N 倍）";
     WhereTimeGoes => "Where a step's time goes: ", "一步的时间花在哪里：";
-    BreakdownNote => "stacked: compute, exposed storage IO, exposed communication; {0} GPUs highlighted", "堆叠：计算、未被隐藏的存储 IO、未被隐藏的通信；突出显示 {0} 卡";
-    BreakdownTitle => "Step time broken into compute, exposed IO and exposed communication", "一步的时间分解为计算、未隐藏的 IO 和未隐藏的通信";
+    BreakdownNote => "stacked: compute, exposed storage IO, exposed communication; {0} GPUs highlighted", "堆叠：计算、未被掩盖的存储 IO、未被掩盖的通信；突出显示 {0} 卡";
+    BreakdownTitle => "Step time broken into compute, exposed IO and exposed communication", "一步的时间分解为计算、未被掩盖的存储 IO 和未被掩盖的通信";
     PartCompute => "compute", "计算";
-    PartIo => "exposed IO", "未隐藏的 IO";
-    PartComm => "exposed communication", "未隐藏的通信";
+    PartIo => "exposed IO", "未被掩盖的存储 IO";
+    PartComm => "exposed communication", "未被掩盖的通信";
     StepTimeAxis => "step time", "每步时间";
     GpusAxis => "GPUs", "GPU 数";
     SweepTitle => "Virtual nccl-tests: time vs message size, {0} GPUs", "虚拟 nccl-tests：时间与消息大小，{0} 卡";
@@ -722,7 +725,7 @@ strings! {
     AllreduceWith => "allreduce: {0}", "AllReduce 算法：{0}";
     ChangedFrom => "Changed from the chapter's setup: ", "相对原文设置的改动：";
     RingVsTree => " (ring {0} vs pipelined binomial tree {1})", "（环形 {0}，流水线二项树 {1}）";
-    StepDetail => " (step {0}: compute {1}, exposed IO {2}, exposed communication {3} of a {4} allreduce)", "（每步 {0}：计算 {1}，未隐藏的 IO {2}，{4} 的 AllReduce 中未隐藏的通信 {3}）";
+    StepDetail => " (step {0}: compute {1}, exposed IO {2}, exposed communication {3} of a {4} allreduce)", "（每步 {0}：计算 {1}，未被掩盖的存储 IO {2}；AllReduce 共 {4}，其中未被掩盖的通信 {3}）";
     Under => "under {0}", "低于 {0}";
     Over => "over {0}", "高于 {0}";
     MetricSpeedup => "speedup", "加速比";
@@ -730,15 +733,15 @@ strings! {
     MetricUtilisation => "GPU utilisation", "GPU 利用率";
     MetricRingOverTree => "ring time / tree time", "环形耗时 / 树形耗时";
     ShortEight => "8 GPUs give 6–7×", "8 张卡只有 6–7 倍";
-    ShortBad => "Bad topology: under 4×", "拓扑不当：不到 4 倍";
+    ShortBad => "Bad topology (flat tree): under 4×", "拓扑不当（扁平树）：不到 4 倍";
     ShortNet => "100 Gbps: comm over 40%", "100 Gbps：通信超过 40%";
     ShortIo => "IO-bound: 30% GPU use", "IO 瓶颈：GPU 利用率 30%";
     ShortRacks => "800 in-rack / 200 across: tree wins", "柜内 800 / 跨柜 200：树形胜出";
     ShortInverted => "400 in-rack / 800 across: ring wins", "柜内 400 / 跨柜 800：环形胜出";
     ClaimEight => "§1.1: 8 GPUs are not 8× — 6–7× is typical", "§1.1：8 张卡不是 8 倍——通常是 6–7 倍";
-    BecauseEight => "BERT-large with fp32 gradients (1.36 GB) on an 8-GPU PCIe Gen4 server: the ring moves 1.75 × 1.36 GB per GPU at ~25 GB/s, and a third of the backward pass hides part of it", "BERT-large 的 fp32 梯度（1.36 GB）在一台 8 卡 PCIe Gen4 服务器上：环形 AllReduce 每卡以约 25 GB/s 传输 1.75 × 1.36 GB，反向传播的三分之一能隐藏其中一部分";
+    BecauseEight => "BERT-large with fp32 gradients (1.36 GB) on an 8-GPU PCIe Gen4 server without peer-to-peer: the ring moves 1.75 × 1.36 GB per GPU at the 14.5 GB/s busbw such a box measures, and DDP's gradient buckets hide part of it under 60% of the backward pass. The 6–7× rests on all three: without overlap it is about 5×, with NVLink nearly 8×", "BERT-large 的 fp32 梯度（1.36 GB）在一台无 P2P 的 8 卡 PCIe Gen4 服务器上：环形每卡传输 1.75 × 1.36 GB，速度为这类机器实测的 14.5 GB/s busbw，DDP 的梯度分桶让 60% 的反向传播时间掩盖了一部分通信。6–7 倍取决于这三点：没有重叠约 5 倍，换成 NVLink 接近 8 倍";
     ClaimBad => "§1.1: with a badly chosen topology, not even 4×", "§1.1：拓扑选得不好，连 4 倍都到不了";
-    BecauseBad => "The same BERT-large job on the same 8 GPUs, but one GPU per server on 50 Gbps Ethernet: every ring step crosses a 6.25 GB/s NIC instead of PCIe", "同样的 BERT-large 任务、同样 8 张卡，但每台服务器只有一张卡、用 50 Gbps 以太网相连：环形的每一步都要经过 6.25 GB/s 的网卡而不是 PCIe";
+    BecauseBad => "The same BERT-large job on the same 8-GPU PCIe box, but the gradients flow through a flat tree (a star): the root receives 7 × 1.36 GB and sends as much back, while in the ring each GPU moves 1.75 × 1.36 GB each way", "同样的 BERT-large 任务、同一台 8 卡 PCIe 服务器，但梯度走扁平树（星形）：根节点要接收 7 × 1.36 GB，再发回同样多；而环形中每卡每个方向只传 1.75 × 1.36 GB";
     ClaimNet => "§1.2: a 100 Gbps network made communication over 40% of training time", "§1.2：100 Gbps 网络让通信占到训练时间的 40% 以上";
     BecauseNet => "BERT-large on 4 nodes × 8 GPUs with one 100 Gbps NIC per node and no overlap: the NIC is the short stave", "BERT-large 在 4 个节点 × 8 张卡上，每节点一块 100 Gbps 网卡、没有重叠：网卡就是短板";
     ClaimIo => "§1.2: storage IO saturated and GPU utilisation dropped to 30%", "§1.2：存储 IO 饱和，GPU 利用率降到 30%";
@@ -748,11 +751,11 @@ strings! {
     ClaimInverted => "§1.4: in-rack 400 Gbps but cross-rack 800 Gbps — the ring wins again", "§1.4：柜内 400 Gbps 而跨柜 800 Gbps——环形再次胜出";
     BecauseInverted => "The same 2 racks × 2 nodes, now with 400 Gbps NICs and 800 Gbps uplinks: bandwidth across racks is no longer the bottleneck", "同样的 2 个机柜 × 2 个节点，现在是 400 Gbps 网卡和 800 Gbps 上行：跨机柜带宽不再是瓶颈";
     HwPcie => "8-GPU PCIe Gen4 server", "8 卡 PCIe Gen4 服务器";
-    HwPcieSource => "PCIe 4.0 x16: 32 GB/s raw per direction, about 25 GB/s achieved; 100 Gbps NIC", "PCIe 4.0 x16：单向理论 32 GB/s，实际约 25 GB/s；100 Gbps 网卡";
-    HwA100Source => "NVIDIA DGX A100 datasheet: NVLink 3 600 GB/s bidirectional (300 GB/s per direction) per GPU, 8× 200 Gbps HDR InfiniBand", "NVIDIA DGX A100 规格：每卡 NVLink 3 双向 600 GB/s（单向 300 GB/s），8 × 200 Gbps HDR InfiniBand";
-    HwH100Source => "NVIDIA DGX H100 datasheet: NVLink 4 900 GB/s bidirectional (450 GB/s per direction) per GPU, 8× 400 Gbps NDR InfiniBand", "NVIDIA DGX H100 规格：每卡 NVLink 4 双向 900 GB/s（单向 450 GB/s），8 × 400 Gbps NDR InfiniBand";
+    HwPcieSource => "8 GPUs on PCIe 4.0 x16 without peer-to-peer: an 8-GPU ring through the CPUs reaches about 14.5 GB/s busbw (published all_reduce_perf, 8× RTX 4090, 128 MB) — far below the ~25 GB/s of one host↔device copy; 100 Gbps NIC", "8 张卡走 PCIe 4.0 x16、无 P2P：经处理器中转的 8 卡环形约 14.5 GB/s busbw（公开的 nccl-tests 测量结果，8 张 RTX 4090，128 MB），远低于单次主机↔显卡拷贝的约 25 GB/s；100 Gbps 网卡";
+    HwA100Source => "NVIDIA DGX A100 datasheet: NVLink 3 600 GB/s bidirectional (300 GB/s per direction) per GPU, 8× 200 Gbps HDR InfiniBand (about 1 µs per message)", "NVIDIA DGX A100 规格：每卡 NVLink 3 双向 600 GB/s（单向 300 GB/s），8 × 200 Gbps HDR InfiniBand（每条消息约 1 µs）";
+    HwH100Source => "NVIDIA DGX H100 datasheet: NVLink 4 900 GB/s bidirectional (450 GB/s per direction) per GPU, 8× 400 Gbps NDR InfiniBand (about 1 µs per message)", "NVIDIA DGX H100 规格：每卡 NVLink 4 双向 900 GB/s（单向 450 GB/s），8 × 400 Gbps NDR InfiniBand（每条消息约 1 µs）";
     HwRoce => "RoCE cluster (8× A100, 2× 100 GbE)", "RoCE 集群（8 × A100，2 × 100 GbE）";
-    HwRoceSource => "A typical Ethernet build: A100 SXM with NVLink 300 GB/s per direction, two 100 GbE RoCE NICs per node", "典型的以太网方案：A100 SXM，NVLink 单向 300 GB/s，每节点两块 100 GbE RoCE 网卡";
+    HwRoceSource => "A typical Ethernet build: A100 SXM with NVLink 300 GB/s per direction, two 100 GbE RoCE NICs per node (about 2.5 µs per message through an Ethernet switch)", "典型的以太网方案：A100 SXM，NVLink 单向 300 GB/s，每节点两块 100 GbE RoCE 网卡（经以太网交换机，每条消息约 2.5 µs）";
     Hw100g => "The chapter's 100 Gbps cluster", "原文中的 100 Gbps 集群";
     Hw100gSource => "Course chapter §1.2: plenty of GPU compute, but a 100 Gbps network", "课程原文 §1.2：GPU 算力充足，但网络只有 100 Gbps";
     HwOnePerServer => "8 single-GPU servers on 50 Gbps Ethernet", "8 台单卡服务器，50 Gbps 以太网";
@@ -765,7 +768,80 @@ strings! {
     ModelBertSource => "Devlin et al. 2018: 340 M parameters. Batch 16 × 512 tokens per GPU, ~0.25 s per step", "Devlin 等，2018：3.4 亿参数。每卡批量 16 × 512 个词元，每步约 0.25 秒";
     ModelGpt2Source => "Radford et al. 2019: 1.56 B parameters (1,557,611,200). Batch 8 × 1024 tokens per GPU, ~0.8 s per step", "Radford 等，2019：15.6 亿参数（1,557,611,200）。每卡批量 8 × 1024 个词元，每步约 0.8 秒";
     Model10b => "A 10 B-parameter model", "一个 100 亿参数的模型";
-    Model10bSource => "A dense 10 B transformer, batch 4 × 2048 tokens per GPU, ~3 s per step (gradients alone: 40 GB in fp32)", "一个 100 亿参数的稠密 Transformer，每卡批量 4 × 2048 个词元，每步约 3 秒（仅 fp32 梯度就有 40 GB）";
+    Model10bSource => "A dense 10 B transformer, batch 4 × 2048 tokens per GPU, ~3 s per step (gradients alone: 40 GB in fp32). Plain data parallelism cannot train it: weights, gradients and Adam state take about 160 GB per GPU. It needs ZeRO/FSDP, which shards that state and moves the same volume as one reduce-scatter + allgather — what is simulated here", "一个 100 亿参数的稠密 Transformer，每卡批量 4 × 2048 个词元，每步约 3 秒（仅 fp32 梯度就有 40 GB）。纯数据并行无法训练它：权重、梯度和 Adam 状态每卡约需 160 GB。它需要 ZeRO/FSDP：把这些状态分片存放，通信量与一次 Reduce-Scatter + AllGather 相同——也就是这里模拟的量";
+    VsSimulatedTime => "Simulated time at this size", "当前大小的模拟耗时";
+    VsTimelineTitle => "Link use over the run ({0}); darker = busier", "整个运行过程中的链路占用（{0}）；颜色越深越忙";
+    WhyPredictAnswer => "Simulated: {0}. On the same server with a flat tree instead of the ring, {1}. Now slide the GPU count below.", "模拟结果：{0}。同一台服务器改用扁平树而不是环形，则是 {1}。再拖动下面的卡数看看。";
+    WhyPredictQuestion => "Predict first: BERT-large on one 8-GPU PCIe server, gradients summed by a ring. What speedup over one GPU?", "先猜一猜：在一台 8 卡 PCIe 服务器上训练 BERT-large，用环形汇总梯度。相对单卡的加速比是多少？";
+    GuessUnderFour => "Under 4×", "不到 4 倍";
+    GuessSixSeven => "6–7×", "6–7 倍";
+    GuessEight => "About 8×", "接近 8 倍";
+    ChipHint => "Checked under the chapter's own conditions; change them in the claims table", "按原文自身的条件核验；可在论断核验表中修改条件";
+    ClaimsHere => "What the chapter claims here, checked", "原文在这里的论断及核验";
+    BarrelNote => "One slow NIC and the whole ring runs at its speed: every step waits for the chunk crossing it. The tree does no better here: all of node 1's gradients must leave through that NIC. A late GPU holds everyone up until it joins.", "只要一块网卡慢下来，整个环就以它的速度运行：每一步都要等经过它的那块数据。这里树形也好不到哪里去：节点 1 的梯度都必须经过这块网卡。一张卡晚到，所有人都要等它。";
+    BarrelReadout => "The network story's allreduce (32 GPUs, 100 Gbps NICs): ring {0} (busbw {1}), pipelined double binary tree {2}. Speedup on 32 GPUs: {3} (all healthy: {4}).", "网络故事中的 AllReduce（32 张卡，100 Gbps 网卡）：环形 {0}（busbw {1}），流水线双二叉树 {2}。32 卡加速比：{3}（全部正常时：{4}）。";
+    BarrelLate => "GPU {0} joins late by", "GPU {0} 晚到";
+    BarrelNic => "Node 1's NIC keeps", "节点 1 的网卡保留的带宽";
+    BarrelTitle => "The shortest stave, live: slow one NIC, or make one GPU late", "木桶效应：调慢一块网卡，或者让一张卡晚到";
+    RestoreCable => "Restore this cable", "恢复这条线缆";
+    SlowCable => "Slow this cable to 25%", "把这条线缆调慢到 25%";
+    ShortestStave => "The shortest stave: ", "木桶效应：";
+    FaultLate => "GPU {0} joins {1} late", "GPU {0} 晚到 {1}";
+    FaultSlow => "{0} keeps {1} of its bandwidth", "{0} 只剩 {1} 的带宽";
+    FaultsHint => "The shortest stave (the barrel effect): click a link, then “Slow this cable”, or click a GPU to make it join late (a straggler).", "木桶效应：点一条链路，再点“把这条线缆调慢到 25%”；或者点一张卡，让它晚到（掉队者）。";
+    YourGuess => "Your guess", "你的猜测";
+    NavClaims => "Claims checked", "论断核验";
+    NavMap => "1.5 Map", "1.5 总览";
+    NavCompare => "1.4 Compare and choose", "1.4 对比与选型";
+    NavTree => "1.3.2 Tree", "1.3.2 Tree";
+    NavRing => "1.3.1 Ring", "1.3.1 Ring";
+    NavLayers => "1.2 Cluster layers", "1.2 集群架构";
+    NavWhy => "1.1 Core logic", "1.1 核心逻辑";
+    VersusNav => "Ring vs Tree", "Ring 与 Tree 对比";
+    VersusMoral => "The ring is bandwidth-optimal but its latency grows linearly with N; a pipelined tree keeps latency logarithmic. That is why NCCL uses both and picks one by size.", "环形的带宽最优，但延迟随 N 线性增长；流水线化的树把延迟保持在对数级。这正是 NCCL 两者都用、按消息大小选择的原因。";
+    RackLatency => "Rack uplink latency", "机柜上行延迟";
+    NodeLatency => "NIC latency", "网卡延迟";
+    IntraLatency => "GPU link latency", "GPU 链路延迟";
+    IntraBandwidth => "GPU link (NVLink/PCIe)", "GPU 链路（NVLink/PCIe）";
+    NoCrossover => "One algorithm is faster at every simulated size here.", "在这里模拟的所有大小下，都是同一种算法更快。";
+    CrossoverTreeAbove => "The ring is faster below about {0}, the tree above (between the simulated sizes {1} and {2}).", "约 {0} 以下环形更快，以上树形更快（交叉点位于模拟的 {1} 与 {2} 之间）。";
+    CrossoverRingAbove => "The tree is faster below about {0}, the ring above (between the simulated sizes {1} and {2}).", "约 {0} 以下树形更快，以上环形更快（交叉点位于模拟的 {1} 与 {2} 之间）。";
+    SimulatingOf => "simulating… {0} of {1} runs", "模拟中……已完成 {1} 次中的 {0} 次";
+    BandwidthPart => "Bandwidth part (this size, no latency)", "带宽部分（当前大小，延迟为 0）";
+    LatencyPart => "Latency part (an 8-byte allreduce)", "延迟部分（8 字节的 AllReduce）";
+    PredictAnswer => "Simulated: ring {0}, tree {1}; the {2} is faster. Now slide the GPU count and the size below to see where that changes.", "模拟结果：环形 {0}，树形 {1}；{2}更快。再拖动下面的卡数和消息大小，看看结论在哪里改变。";
+    PredictWrong => "Not this time.", "这次没猜对。";
+    PredictRight => "Right.", "猜对了。";
+    PredictQuestion => "Predict first: at {0} on {1}, which is faster?", "先猜一猜：{1}、消息 {0} 时，哪个更快？";
+    PredictTreeShort => "Tree", "树形";
+    VersusTree => "Double binary tree, up to {0} segments of at least 32 KiB", "双二叉树，最多 {0} 段流水线（每段至少 32 KiB）";
+    VersusRing => "Ring", "环形";
+    TierUplinks => "Rack uplinks", "机柜上行";
+    TierNics => "NICs", "网卡";
+    TierGpuLinks => "GPU links", "GPU 链路";
+    CrossoverLabel => "crossover", "交叉点";
+    VersusChartTitle => "Allreduce time versus message size, ring and tree, with the crossover", "环形与树形的 AllReduce 时间随消息大小的变化，并标出交叉点";
+    VersusBody => "One set of controls for both algorithms: the ring and the tree NCCL ships (a double binary tree, pipelined). The ring pays 2(N−1) latencies but moves the least data, 2(N−1)/N × S per GPU each way; the tree pays only about 2·log₂N latencies, but matches the ring's bandwidth only when it is pipelined. Slide the GPU count and watch the crossover move to larger messages; set 1 segment, or slow the rack uplink, and see what changes.", "两种算法共用一组控件：环形，以及 NCCL 实际采用的树（双二叉树，流水线化）。环形要付出 2(N−1) 次延迟，但传输的数据最少，每卡每个方向 2(N−1)/N × S；树形只需约 2·log₂N 次延迟，但只有流水线化之后，带宽才能与环形相当。拖动卡数，看交叉点如何移向更大的消息；把分段数设为 1，或者调慢机柜上行，看看有什么变化。";
+    VersusTitle => "Ring or Tree? The chapter's comparison in one figure", "Ring 还是 Tree？一张图看懂本章的对比";
+    NcclComplexity => "No manual tuning needed: NCCL builds both and chooses; NCCL_ALGO overrides the choice.", "无需手动调优：NCCL 同时构建两者并自动选择；NCCL_ALGO 可以覆盖这个选择。";
+    SimComplexity => "A tree must be pipelined to compete: with 1 segment it takes several times the ring's time, with 32 it comes close (§1.3.2).", "树形必须流水线化才有竞争力：只有 1 段时耗时是环形的好几倍，分 32 段时就接近环形（§1.3.2）。";
+    NcclUse => "Inside a node it uses rings (or NVLink SHARP on NVSwitch systems); across nodes it chooses per message size, not by a fixed rule.", "节点内用环形（在 NVSwitch 系统上还可用 NVLink SHARP）；跨节点时按消息大小选择，而不是按固定规则。";
+    SimUse => "Across slow rack uplinks the pipelined tree crosses them less and wins; with fast uplinks the ring wins again (below).", "机柜上行较慢时，流水线化的树跨柜流量少，树形胜出；上行较快时，环形再次胜出（见下）。";
+    NcclLatency => "Predicts each algorithm's time from its latency and bandwidth model and picks Ring or Tree per message size and GPU count automatically.", "按每种算法的延迟与带宽模型预测耗时，根据消息大小和卡数自动选择 Ring 或 Tree。";
+    SimLatency => "The ring pays 2(N−1) latencies, a tree about 2·log₂N: the tree wins for small messages, the ring for large ones; the crossover moves to larger messages as N grows (figure above).", "环形要付出 2(N−1) 次延迟，树形约 2·log₂N 次：小消息时树形更快，大消息时环形更快；N 越大，交叉点越往大消息方向移动（见上图）。";
+    NcclVolume => "Ships double binary trees since NCCL 2.4 (2019), so per-GPU tree traffic stays about 2 × S.", "自 NCCL 2.4（2019 年）起提供双二叉树，树形的每卡通信量保持在约 2 × S。";
+    SimVolume => "The ring moves 2(N−1)/N × S per GPU in each direction (§1.3.1). Only the flat tree's root carries (N−1) × S; in a binary tree no GPU moves more than 3 × S each way, in a double binary tree about 2 × S (§1.3.2): bounded, whatever the GPU count.", "环形每卡每个方向传输 2(N−1)/N × S（§1.3.1）。只有扁平树的根节点承担 (N−1) × S；二叉树中任何一张卡单向都不超过 3 × S，双二叉树约为 2 × S（§1.3.2）：无论卡数多少都有上限。";
+    NcclDoes => "What NCCL does: ", "NCCL 的做法：";
+    SimShows => "Simulated here: ", "本应用的模拟：";
+    BecauseSlowNet => "The same BERT-large job on 8 GPUs, but one GPU per server on 50 Gbps Ethernet: every ring step crosses a 6.25 GB/s NIC instead of PCIe. This is different hardware, not a badly chosen topology", "同样的 BERT-large 任务、8 张卡，但每台服务器只有一张卡，走 50 Gbps 以太网：环形每一步都要经过 6.25 GB/s 的网卡而不是 PCIe。这是换了硬件，而不是选错了拓扑";
+    ClaimSlowNet => "§1.1: a network too slow for the job: not even 4×", "§1.1：网络太慢，连 4 倍都到不了";
+    ShortSlowNet => "Network too slow: under 4×", "网络太慢：不到 4 倍";
+    TreePipelineNote => "Real tree implementations pipeline: NCCL streams a tree in small chunks, so a GPU forwards one piece while the next arrives. Every tree in this chapter runs in {0} segments; set 1 to see why it matters.", "实际的树形实现都会流水线化：NCCL 把数据切成小块在树上流动，一张卡转发一块的同时，下一块已经在路上。本章所有的树都按 {0} 段流水线运行；设为 1 段，就能看出流水线为什么重要。";
+    TreeSegments => "Pipeline segments", "流水线分段数";
+    VerdictApproximately => "Approximately holds", "大致成立";
+    StepFormBusy => "A step takes max(storage IO, compute + exposed communication): the next batch is prefetched while the GPUs compute and communicate. Here loading ({0}) fits underneath; compute and communication set the pace.", "一步的时间 = max(存储 IO, 计算 + 未被掩盖的通信)：GPU 计算和通信时，下一批数据已在预取。此处加载（{0}）完全被掩盖，节奏由计算和通信决定。";
+    StepFormIo => "A step takes max(storage IO, compute + exposed communication): the next batch is prefetched while the GPUs compute and communicate. Here loading ({0}) takes longer and sets the pace.", "一步的时间 = max(存储 IO, 计算 + 未被掩盖的通信)：GPU 计算和通信时，下一批数据已在预取。此处加载（{0}）更慢，决定了每一步的节奏。";
+    WhyBadTopology => "Same server, flat tree (a badly chosen topology)", "同一台服务器，扁平树（拓扑选得不好）";
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -872,7 +948,17 @@ mod tests {
             if k != Key::OtherLanguageName {
                 assert!(!has_cjk(en), "{k:?} English has Chinese: {en}");
             }
-            let term_only = matches!(k, Key::OtherLanguageName | Key::MapRing | Key::MapTree);
+            // The chapter's own headings for §1.3.1 and §1.3.2 are its English terms.
+            let term_only = matches!(
+                k,
+                Key::OtherLanguageName
+                    | Key::MapRing
+                    | Key::MapTree
+                    | Key::RingTitle
+                    | Key::TreeTitle
+                    | Key::NavRing
+                    | Key::NavTree
+            );
             assert!(
                 has_cjk(zh) || term_only,
                 "{k:?} Chinese is untranslated: {zh}"

@@ -676,19 +676,29 @@ fn top(p: Point, size: f64) -> Point {
     }
 }
 
-/// A short name for a link: `"GPU 3 → node 0"`.
-pub fn link_name(topo: &Topology, link: usize) -> String {
-    let l = &topo.links()[link];
-    let name = |e: Endpoint| match e {
+/// A short name for a link's end: `"GPU 3"`, `"node 0 NIC 1"` (the spine of a uniform topology is
+/// its one switch).
+pub fn endpoint_name(e: Endpoint, uniform: bool) -> String {
+    match e {
         Endpoint::Rank(r) => format!("GPU {r}"),
         Endpoint::NodeSwitch(n) => format!("node {n}"),
         Endpoint::RackSwitch(k) => format!("rack {k}"),
-        Endpoint::Spine if topo.is_uniform() => "switch".to_string(),
+        Endpoint::Spine if uniform => "switch".to_string(),
         Endpoint::Spine => "spine".to_string(),
         Endpoint::Nic(n, k) => format!("node {n} NIC {k}"),
         Endpoint::Rail(i) => format!("rail {i}"),
-    };
-    format!("{} → {}", name(l.from), name(l.to))
+    }
+}
+
+/// A short name for a link: `"GPU 3 → node 0"`.
+pub fn link_name(topo: &Topology, link: usize) -> String {
+    let l = &topo.links()[link];
+    let uniform = topo.is_uniform();
+    format!(
+        "{} → {}",
+        endpoint_name(l.from, uniform),
+        endpoint_name(l.to, uniform)
+    )
 }
 
 #[cfg(test)]

@@ -1,14 +1,17 @@
-//! The app's pure logic, with no web types: log-slider ladders, the controls' model and how it becomes
-//! a [`Scenario`] (through the very flag strings the CLI would parse, so both agree to the last bit),
-//! labels for display, and the time cursor's arithmetic. Tested natively and in the browser.
+//! The app's pure logic, with no web types: log-slider ladders, the controls' model and the
+//! [`Scenario`] it stands for (built with the core's typed constructors; the command line shown
+//! beside a run is printed from that scenario by [`crate::sim::command`]), labels for display, and
+//! the time cursor's arithmetic. Tested natively and in the browser.
 
 use crate::sim::algorithms::Algorithm;
+use crate::sim::command::simulate_args;
+use crate::sim::faults::{Cable, Faults, SlowLink, Straggler};
 use crate::sim::presets::Preset;
 use crate::sim::scenario::Scenario;
-use crate::sim::topology::{Tier, TopologySpec};
+use crate::sim::topology::{Tier, Topology, TopologySpec};
 use crate::sim::units::{
-    format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, parse_bandwidth,
-    parse_duration, parse_size, Bandwidth,
+    bandwidth_arg, duration_arg, format_bandwidth, format_bandwidth_bits, format_bytes,
+    format_secs, secs_from_ns, Bandwidth,
 };
 
 /// The R10-like mantissas (×100) of one decade: each step is about ×1.26, so a slider over a ladder
@@ -179,6 +182,9 @@ pub struct Controls {
     pub nics_per_node: usize,
     /// Rail: traffic between rails hops over NVLink first (PXN) instead of crossing the spine.
     pub pxn: bool,
+    /// A slowed cable or a late GPU set by clicking in the figure; kept only while the topology
+    /// has them (see [`Controls::scenario`]).
+    pub faults: Faults,
 }
 
 impl Default for Controls {
@@ -189,24 +195,12 @@ impl Default for Controls {
 
 /// `3_200_000` Mbps → `"3200Gbps"`; a string `units::parse_bandwidth` reads back exactly.
 pub fn bandwidth_flag(mbps: u64) -> String {
-    if mbps % 1000 == 0 {
-        format!("{}Gbps", mbps / 1000)
-    } else {
-        format!("{mbps}Mbps")
-    }
+    bandwidth_arg(Bandwidth::from_mbps(mbps))
 }
 
 /// `5000` ns → `"5us"`; a string `units::parse_duration` reads back exactly.
 pub fn latency_flag(ns: u64) -> String {
-    if ns == 0 {
-        "0ns".into()
-    } else if ns % 1_000_000 == 0 {
-        format!("{}ms", ns / 1_000_000)
-    } else if ns % 1000 == 0 {
-        format!("{}us", ns / 1000)
-    } else {
-        format!("{ns}ns")
-    }
+    duration_arg(secs_from_ns(ns))
 }
 
 /// A bandwidth in both units the field uses: `"50 GB/s · 400 Gbps"`.
@@ -268,7 +262,18 @@ pub enum Edit {
     NicsPerNode(usize),
     /// Rail: PXN on or off.
     Pxn(bool),
+    /// A cable clicked in the figure: slowed to [`SLOW_FACTOR`] of its bandwidth, or restored if
+    /// it was slowed.
+    ToggleCable(Cable),
+    /// A GPU clicked in the figure: it joins `delay_ns` late, or on time again if it was late.
+    ToggleStraggler {
+        rank: usize,
+        delay_ns: u64,
+    },
 }
+
+/// What a clicked cable keeps of its bandwidth.
+pub const SLOW_FACTOR: f64 = 0.25;
 
 impl Controls {
     /// Applies one edit (an unknown tier or preset changes nothing).
@@ -309,6 +314,16 @@ impl Controls {
             }
             Edit::NicsPerNode(k) => self.nics_per_node = k,
             Edit::Pxn(on) => self.pxn = on,
+            Edit::ToggleCable(cable) => {
+                let (a, b) = cable.ends();
+                let slowed = self.faults.slow_links.iter().any(|s| s.cable.carries(a, b));
+                *self = self.with_slow_cable(cable, if slowed { 1.0 } else { SLOW_FACTOR });
+            }
+            Edit::ToggleStraggler { rank, delay_ns } => {
+                let late = self.faults.stragglers.iter().any(|s| s.rank == rank);
+                let delay = if late { 0.0 } else { delay_ns as f64 * 1e-9 };
+                *self = self.with_straggler(rank, delay);
+            }
         }
     }
 
@@ -353,6 +368,7 @@ impl Controls {
                 segments: scenario.segments,
                 nics_per_node,
                 pxn: true,
+                faults: scenario.faults.clone(),
             },
             TopologySpec::Rail {
                 nodes,
@@ -377,6 +393,7 @@ impl Controls {
                 segments: scenario.segments,
                 nics_per_node: 1,
                 pxn,
+                faults: scenario.faults.clone(),
             },
             TopologySpec::Uniform {
                 ranks,
@@ -394,6 +411,7 @@ impl Controls {
                 segments: scenario.segments,
                 nics_per_node: 1,
                 pxn: true,
+                faults: scenario.faults.clone(),
             },
         }
     }
@@ -422,56 +440,47 @@ impl Controls {
 
     /// The `simulate` flags of the CLI for this configuration with `algorithm`.
     pub fn cli_args(&self, algorithm: Algorithm) -> Vec<String> {
-        let mut args: Vec<String> = vec!["--algorithm".into(), algorithm.name().into()];
-        let mut flag = |name: &str, value: String| {
-            args.push(format!("--{name}"));
-            args.push(value);
+        self.scenario(algorithm)
+            .map(|s| simulate_args(&s))
+            .unwrap_or_default()
+    }
+
+    /// The faults that still apply to the current shape (a slowed cable the topology has, a
+    /// straggler within the GPU count); a fault of another shape is dropped, not an error.
+    pub fn faults_for_shape(&self) -> Faults {
+        let topology = match self.scenario_without_faults(Algorithm::Ring) {
+            Ok(s) => s.topology,
+            Err(_) => return Faults::default(),
         };
-        match self.kind {
-            TopologyKind::Uniform => {
-                flag("topology", "uniform".into());
-                flag("ranks", self.gpus.to_string());
-                flag("bandwidth", bandwidth_flag(self.bandwidth_mbps[0]));
-                flag("latency", latency_flag(self.latency_ns[0]));
-            }
-            TopologyKind::Cluster => {
-                let (racks, npr, g) = self.shape();
-                flag("topology", "cluster".into());
-                flag("racks", racks.to_string());
-                flag("nodes-per-rack", npr.to_string());
-                flag("gpus-per-node", g.to_string());
-                for (i, tier) in ["intra", "node", "rack"].iter().enumerate() {
-                    flag(
-                        &format!("{tier}-bw"),
-                        bandwidth_flag(self.bandwidth_mbps[i]),
-                    );
-                    flag(&format!("{tier}-lat"), latency_flag(self.latency_ns[i]));
-                }
-                let k = self.effective_nics();
-                if k > 1 {
-                    flag("nics-per-node", k.to_string());
-                }
-            }
-            TopologyKind::Rail => {
-                let (nodes, g) = self.rail_shape();
-                flag("topology", "rail".into());
-                flag("nodes", nodes.to_string());
-                flag("gpus-per-node", g.to_string());
-                for (i, tier) in ["intra", "nic", "spine"].iter().enumerate() {
-                    flag(
-                        &format!("{tier}-bw"),
-                        bandwidth_flag(self.bandwidth_mbps[i]),
-                    );
-                    flag(&format!("{tier}-lat"), latency_flag(self.latency_ns[i]));
-                }
-                flag("pxn", if self.pxn { "on" } else { "off" }.into());
-            }
+        let Ok(topo) = Topology::new(&topology) else {
+            return Faults::default();
+        };
+        let mut f = self.faults.clone();
+        f.slow_links
+            .retain(|s| topo.links().iter().any(|l| s.cable.carries(l.from, l.to)));
+        f.stragglers.retain(|s| s.rank < topo.ranks());
+        f
+    }
+
+    /// The faults with the cable `cable` slowed to `factor` (1 restores it).
+    pub fn with_slow_cable(&self, cable: Cable, factor: f64) -> Controls {
+        let mut c = self.clone();
+        let (a, b) = cable.ends();
+        c.faults.slow_links.retain(|s| !s.cable.carries(a, b));
+        if factor < 1.0 {
+            c.faults.slow_links.push(SlowLink { cable, factor });
         }
-        flag("size", self.size_bytes.to_string());
-        if algorithm.pipelines() {
-            flag("segments", self.effective_segments().to_string());
+        c
+    }
+
+    /// The faults with GPU `rank` joining `delay_secs` late (0 makes it punctual again).
+    pub fn with_straggler(&self, rank: usize, delay_secs: f64) -> Controls {
+        let mut c = self.clone();
+        c.faults.stragglers.retain(|s| s.rank != rank);
+        if delay_secs > 0.0 {
+            c.faults.stragglers.push(Straggler { rank, delay_secs });
         }
-        args
+        c
     }
 
     /// The equivalent command line.
@@ -482,16 +491,21 @@ impl Controls {
         )
     }
 
-    /// The scenario, built by parsing the same flag strings the CLI gets.
+    /// The scenario the controls show, with the faults that apply to its shape.
     pub fn scenario(&self, algorithm: Algorithm) -> Result<Scenario, String> {
-        let bw =
-            |i: usize| parse_bandwidth(&bandwidth_flag(self.bandwidth_mbps[i])).map_err(|e| e.0);
-        let lat = |i: usize| parse_duration(&latency_flag(self.latency_ns[i])).map_err(|e| e.0);
+        let mut s = self.scenario_without_faults(algorithm)?;
+        s.faults = self.faults_for_shape();
+        Ok(s)
+    }
+
+    fn scenario_without_faults(&self, algorithm: Algorithm) -> Result<Scenario, String> {
+        let bw = |i: usize| Bandwidth::from_mbps(self.bandwidth_mbps[i]);
+        let lat = |i: usize| secs_from_ns(self.latency_ns[i]);
         let topology = match self.kind {
             TopologyKind::Uniform => TopologySpec::Uniform {
                 ranks: self.gpus,
-                bandwidth: bw(0)?,
-                latency_secs: lat(0)?,
+                bandwidth: bw(0),
+                latency_secs: lat(0),
             },
             TopologyKind::Cluster => {
                 let (racks, nodes_per_rack, gpus_per_node) = self.shape();
@@ -499,12 +513,12 @@ impl Controls {
                     racks,
                     nodes_per_rack,
                     gpus_per_node,
-                    intra_bw: bw(0)?,
-                    intra_lat_secs: lat(0)?,
-                    node_bw: bw(1)?,
-                    node_lat_secs: lat(1)?,
-                    rack_bw: bw(2)?,
-                    rack_lat_secs: lat(2)?,
+                    intra_bw: bw(0),
+                    intra_lat_secs: lat(0),
+                    node_bw: bw(1),
+                    node_lat_secs: lat(1),
+                    rack_bw: bw(2),
+                    rack_lat_secs: lat(2),
                     oversubscription: 1.0,
                     nics_per_node: self.effective_nics(),
                 }
@@ -514,12 +528,12 @@ impl Controls {
                 TopologySpec::Rail {
                     nodes,
                     gpus_per_node,
-                    intra_bw: bw(0)?,
-                    intra_lat_secs: lat(0)?,
-                    nic_bw: bw(1)?,
-                    nic_lat_secs: lat(1)?,
-                    spine_bw: bw(2)?,
-                    spine_lat_secs: lat(2)?,
+                    intra_bw: bw(0),
+                    intra_lat_secs: lat(0),
+                    nic_bw: bw(1),
+                    nic_lat_secs: lat(1),
+                    spine_bw: bw(2),
+                    spine_lat_secs: lat(2),
                     oversubscription: 1.0,
                     pxn: self.pxn,
                 }
@@ -528,13 +542,14 @@ impl Controls {
         Ok(Scenario {
             topology,
             algorithm,
-            size_bytes: parse_size(&self.size_bytes.to_string()).map_err(|e| e.0)?,
+            size_bytes: self.size_bytes,
             segments: if algorithm.pipelines() {
                 self.effective_segments()
             } else {
                 1
             },
             gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
         })
     }
 }
@@ -751,6 +766,47 @@ mod tests {
             .unwrap()
             .validate()
             .is_ok());
+    }
+
+    #[test]
+    fn a_clicked_cable_and_a_clicked_gpu_become_faults_of_the_scenario_and_the_cli() {
+        use crate::sim::scenario::simulate;
+        let c = Controls::default();
+        let healthy = simulate(&c.scenario(Algorithm::Ring).unwrap(), false)
+            .unwrap()
+            .trace;
+        let cable: Cable = "rack0-node1".parse().unwrap();
+        let slowed = c.with_slow_cable(cable, 0.25).with_straggler(3, 1e-4);
+        let s = slowed.scenario(Algorithm::Ring).unwrap();
+        assert_eq!(s.faults.slow_links.len(), 1);
+        assert_eq!(
+            s.faults.stragglers,
+            vec![Straggler {
+                rank: 3,
+                delay_secs: 1e-4
+            }]
+        );
+        let cmd = slowed.cli_command(Algorithm::Ring);
+        assert!(cmd.contains("--slow-link rack0-node1=0.25"), "{cmd}");
+        assert!(cmd.contains("--straggler 3=100us"), "{cmd}");
+        // The ring runs at the slowed NIC's speed: time up, and the busiest link is that NIC.
+        let t = simulate(&s, false).unwrap().trace;
+        assert!(t.time_secs > 3.0 * healthy.time_secs);
+        let busiest = &t.topology.links()[t.busiest_link().unwrap()];
+        assert!(cable.carries(busiest.from, busiest.to), "{busiest:?}");
+        assert_ne!(healthy.busiest_link(), t.busiest_link());
+        // Restoring and making punctual give the healthy scenario back.
+        let back = slowed.with_slow_cable(cable, 1.0).with_straggler(3, 0.0);
+        assert_eq!(
+            back.scenario(Algorithm::Ring).unwrap(),
+            c.scenario(Algorithm::Ring).unwrap()
+        );
+        // A shape without that cable or that GPU drops the faults instead of failing.
+        let small = Controls {
+            gpus: 2,
+            ..slowed.clone()
+        };
+        assert!(small.scenario(Algorithm::Ring).unwrap().faults.is_empty());
     }
 
     #[test]

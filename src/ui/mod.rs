@@ -47,3 +47,21 @@ pub fn start() {
     }
     yew::Renderer::<root::Root>::new().render();
 }
+
+/// The app mounted inside an element by [`mount`]; dropping it leaves the app running.
+#[cfg(target_arch = "wasm32")]
+pub struct MountedApp(yew::AppHandle<root::Root>);
+
+#[cfg(target_arch = "wasm32")]
+impl MountedApp {
+    /// Removes the app and its listeners from the page.
+    pub fn unmount(self) {
+        self.0.destroy();
+    }
+}
+
+/// Mounts the app inside `host` (the component tests render the whole page this way).
+#[cfg(target_arch = "wasm32")]
+pub fn mount(host: web_sys::Element) -> MountedApp {
+    MountedApp(yew::Renderer::<root::Root>::with_root(host).render())
+}

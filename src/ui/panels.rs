@@ -521,7 +521,7 @@ pub fn Results(props: &ResultsProps) -> Html {
                 { trf(lang, Key::RankSentCompare, &[&format_bytes(ring_share * s), &format_bytes((n as f64 - 1.0).max(0.0) * s)]) }
             </p>
             if let Some(l) = busiest {
-                <p class="explain" data-testid="busiest-link">
+                <p class="explain" data-testid="busiest-link" data-link={l.to_string()}>
                     { trf(lang, Key::BusiestLink, &[&place_name(lang, &link_name(&trace.topology, l)), &format_bytes(trace.links[l].bytes), &percent(lang, trace.busy_fraction(l), 0)]) }
                 </p>
             }

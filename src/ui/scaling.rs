@@ -234,7 +234,11 @@ fn Verdict(props: &VerdictProps) -> Html {
         <section class="verdict" data-testid="preset-verdict" data-value={value} data-holds={holds}>
             <h3 class="claim">{ claim }</h3>
             { result }
-            <p class="because" data-testid="verdict-because"><span class="muted">{ tr(lang, Key::Because) }</span>{ computed_because }</p>
+            <p class="because" data-testid="verdict-because"><span class="muted">{ tr(lang, Key::Because) }</span>{ computed_because }
+                if let (Ok(o), false) = (&*outcome, s.metric == Metric::RingOverTree) {
+                    { " " }<span data-testid="verdict-step-form">{ trf(lang, crate::ui::chapter::model::step_form_key(&o.step), &[&format_secs(o.step.io_secs)]) }</span>
+                }
+            </p>
             if changes.is_empty() {
                 <p class="because"><span class="muted">{ tr(lang, Key::ChapterBecause) }</span>{ because }</p>
             }

@@ -233,6 +233,7 @@ impl Setup {
                     size_bytes: 1,
                     segments: segments(algorithm, gpus),
                     gamma_secs_per_byte: 0.0,
+                    faults: Default::default(),
                 }
                 .cost()
                 .ok()
@@ -298,6 +299,7 @@ pub fn compute(setup: &Setup, job: Job) -> Point {
                         size_bytes,
                         segments: segments(algorithm, n),
                         gamma_secs_per_byte: 0.0,
+                        faults: Default::default(),
                     },
                     size_bytes,
                     size_bytes,
@@ -397,6 +399,7 @@ impl Computation {
             size_bytes: self.setup.training().gradient_bytes(),
             segments: segments(algorithm, gpus),
             gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
         };
         Simulating::new(&scenario, false).ok()
     }
@@ -578,7 +581,7 @@ mod tests {
         let step = setup.verdict().unwrap().step;
         let pcie = because(Lang::En, &setup, Some(&step));
         assert!(pcie.contains("PCIe"), "{pcie}");
-        assert!(pcie.contains("25 GB/s"), "{pcie}");
+        assert!(pcie.contains("14.5 GB/s"), "{pcie}");
         assert!(
             pcie.contains("1.36 GB") && pcie.contains("8 GPUs"),
             "{pcie}"
@@ -587,7 +590,7 @@ mod tests {
         let step = setup.verdict().unwrap().step;
         let h100 = because(Lang::En, &setup, Some(&step));
         assert!(
-            !h100.contains("PCIe") && !h100.contains("25 GB/s"),
+            !h100.contains("PCIe") && !h100.contains("14.5 GB/s"),
             "{h100}"
         );
         assert!(h100.contains("DGX H100"), "{h100}");

@@ -365,6 +365,7 @@ impl System {
             size_bytes,
             segments: 1,
             gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
         }
     }
 

@@ -4,14 +4,39 @@
 use super::model::{rack_comparison, RACK_GBITS_PER_SEC, RACK_SCENARIOS};
 use super::widgets::{bar, use_link_state, use_link_writer, Choice, Ladder};
 use crate::sim::units::{format_bandwidth_bits, format_bytes, format_secs, Bandwidth};
-use crate::ui::i18n::{times, tr, trf, use_lang, Key, Lang};
+use crate::ui::i18n::{percent, tr, trf, use_lang, Key, Lang};
 use yew::prelude::*;
 
-const ROWS: [(Key, Key, Key); 4] = [
-    (Key::RowVolume, Key::RingVolume, Key::TreeVolume),
-    (Key::RowLatency, Key::RingLatency, Key::TreeLatency),
-    (Key::RowUse, Key::RingUse, Key::TreeUse),
-    (Key::RowComplexity, Key::RingComplexity, Key::TreeComplexity),
+/// (row, the chapter's ring cell, its tree cell, what the simulation shows, what NCCL does).
+const ROWS: [(Key, Key, Key, Key, Key); 4] = [
+    (
+        Key::RowVolume,
+        Key::RingVolume,
+        Key::TreeVolume,
+        Key::SimVolume,
+        Key::NcclVolume,
+    ),
+    (
+        Key::RowLatency,
+        Key::RingLatency,
+        Key::TreeLatency,
+        Key::SimLatency,
+        Key::NcclLatency,
+    ),
+    (
+        Key::RowUse,
+        Key::RingUse,
+        Key::TreeUse,
+        Key::SimUse,
+        Key::NcclUse,
+    ),
+    (
+        Key::RowComplexity,
+        Key::RingComplexity,
+        Key::TreeComplexity,
+        Key::SimComplexity,
+        Key::NcclComplexity,
+    ),
 ];
 
 fn table(lang: Lang) -> Html {
@@ -25,8 +50,16 @@ fn table(lang: Lang) -> Html {
                     <th scope="col">{ "Tree AllReduce" }</th>
                 </tr></thead>
                 <tbody>
-                    { for ROWS.iter().map(|&(row, ring, tree)| html! {
-                        <tr><th scope="row">{ tr(lang, row) }</th><td>{ tr(lang, ring) }</td><td>{ tr(lang, tree) }</td></tr>
+                    { for ROWS.iter().map(|&(row, ring, tree, sim, nccl)| html! {
+                        <>
+                            <tr><th scope="row">{ tr(lang, row) }</th><td>{ tr(lang, ring) }</td><td>{ tr(lang, tree) }</td></tr>
+                            <tr class="ch-annotation" data-testid="compare-annotation">
+                                <td colspan="3">
+                                    <p><strong>{ tr(lang, Key::SimShows) }</strong>{ tr(lang, sim) }</p>
+                                    <p><strong>{ tr(lang, Key::NcclDoes) }</strong>{ tr(lang, nccl) }</p>
+                                </td>
+                            </tr>
+                        </>
                     }) }
                 </tbody>
             </table>
@@ -89,7 +122,7 @@ pub fn CompareSection() -> Html {
                     trf(
                         lang,
                         Key::TreeWins,
-                        &[&times(lang, c.ring_secs / c.tree_secs, 2)],
+                        &[&percent(lang, c.tree_secs / c.ring_secs, 0)],
                     ),
                 )
             } else {
@@ -98,7 +131,7 @@ pub fn CompareSection() -> Html {
                     trf(
                         lang,
                         Key::RingWins,
-                        &[&times(lang, c.tree_secs / c.ring_secs, 2)],
+                        &[&percent(lang, c.ring_secs / c.tree_secs, 0)],
                     ),
                 )
             };
@@ -125,6 +158,7 @@ pub fn CompareSection() -> Html {
             <h2 id="compare-title">{ tr(lang, Key::CompareTitle) }</h2>
             { table(lang) }
             <p>{ tr(lang, Key::CompareBody) }</p>
+            <crate::ui::claims_panel::ClaimChips ids={vec!["tree-lower-latency", "inverted-400-800-ring-wins"]} />
             <div class="ch-figure">
                 <div class="ch-controls">
                     <Choice testid="compare-scenario" label={tr(lang, Key::Scenario)}

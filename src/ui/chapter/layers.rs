@@ -3,9 +3,11 @@
 //! `chapter::evaluate`.
 
 use super::model::{
-    layers_outcome, short_stave, Layer, Story, NIC_GBITS_PER_SEC, STORAGE_MBYTES_PER_SEC,
+    barrel, layers_outcome, short_stave, step_form_key, Layer, Story, BARREL_LATE_MS,
+    BARREL_LATE_RANK, BARREL_NIC_PERCENT, NIC_GBITS_PER_SEC, STORAGE_MBYTES_PER_SEC,
 };
 use super::widgets::{stacked, Choice, Ladder, Part};
+use crate::sim::units::format_secs;
 use crate::sim::units::{format_bandwidth, format_bandwidth_bits, Bandwidth};
 use crate::ui::i18n::{percent, tr, trf, use_lang, Key, Lang};
 use yew::prelude::*;
@@ -76,6 +78,56 @@ fn layer_cards(lang: Lang, stave: Option<Layer>) -> Html {
     }
 }
 
+/// The shortest stave, live: one NIC slowed and one GPU late, simulated.
+#[component]
+fn BarrelFigure() -> Html {
+    let lang = use_lang();
+    let nic = use_state(|| 100u64);
+    let late = use_state(|| 0u64);
+    let outcome = use_memo((*nic, *late), |&(n, l)| {
+        barrel(n as f64 / 100.0, l as f64 / 1000.0)
+    });
+    let on_nic = {
+        let nic = nic.clone();
+        Callback::from(move |v: u64| nic.set(v))
+    };
+    let on_late = {
+        let late = late.clone();
+        Callback::from(move |v: u64| late.set(v))
+    };
+    let plot = match &*outcome {
+        Err(e) => html! { <p class="ch-error">{ e.to_string() }</p> },
+        Ok(b) => html! {
+            <p class="ch-readout" aria-live="polite" data-testid="barrel-readout"
+               data-ring-secs={b.ring_secs.to_string()} data-tree-secs={b.tree_secs.to_string()}
+               data-speedup={b.speedup.to_string()}>
+                { trf(lang, Key::BarrelReadout, &[
+                    &format_secs(b.ring_secs),
+                    &format_bandwidth(crate::sim::units::Bandwidth::from_bytes_per_sec(b.ring_busbw_bytes_per_sec)),
+                    &format_secs(b.tree_secs),
+                    &crate::ui::i18n::times(lang, b.speedup, 1),
+                    &crate::ui::i18n::times(lang, b.healthy_speedup, 1),
+                ]) }
+            </p>
+        },
+    };
+    html! {
+        <div class="ch-figure" data-testid="barrel">
+            <div class="ch-controls">
+                <p class="ch-field-name"><strong>{ tr(lang, Key::BarrelTitle) }</strong></p>
+                <Ladder testid="barrel-nic" label={tr(lang, Key::BarrelNic)} values={BARREL_NIC_PERCENT.to_vec()}
+                        value={*nic} text={format!("{}%", *nic)} on_change={on_nic} />
+                <Ladder testid="barrel-late" label={trf(lang, Key::BarrelLate, &[&BARREL_LATE_RANK.to_string()])} values={BARREL_LATE_MS.to_vec()}
+                        value={*late} text={format_secs(*late as f64 / 1000.0)} on_change={on_late} />
+            </div>
+            <div class="ch-plot">
+                { plot }
+                <p class="ch-note">{ tr(lang, Key::BarrelNote) }</p>
+            </div>
+        </div>
+    }
+}
+
 #[component]
 pub fn LayersSection() -> Html {
     let lang = use_lang();
@@ -128,6 +180,7 @@ pub fn LayersSection() -> Html {
                 html! {
                     <>
                         { stacked(tr(lang, Key::StepTime), &parts, "layers-step") }
+                        <p class="ch-note" data-testid="layers-step-form">{ trf(lang, step_form_key(s), &[&format_secs(s.io_secs)]) }</p>
                         <dl class="ch-numbers">
                             <div data-testid="layers-utilisation" data-value={format!("{:.4}", s.gpu_utilisation)}>
                                 <dt>{ tr(lang, Key::GpuUtilisation) }</dt><dd>{ percent(lang, s.gpu_utilisation, 0) }</dd>
@@ -148,6 +201,7 @@ pub fn LayersSection() -> Html {
         <section id="four-layers" class="ch-section" data-testid="section-four-layers" aria-labelledby="four-layers-title">
             <h2 id="four-layers-title">{ tr(lang, Key::LayersTitle) }</h2>
             <p>{ tr(lang, Key::LayersBody) }</p>
+            <crate::ui::claims_panel::ClaimChips ids={vec!["network-100g-over-40pct", "io-bound-30pct"]} />
             { cards }
             <div class="ch-figure">
                 <div class="ch-controls">
@@ -161,6 +215,7 @@ pub fn LayersSection() -> Html {
                 </div>
                 <div class="ch-plot">{ plot }</div>
             </div>
+            <BarrelFigure />
         </section>
     }
 }

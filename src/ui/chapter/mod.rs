@@ -3,6 +3,7 @@
 //! components draw it.
 
 pub mod model;
+pub mod versus_model;
 
 #[cfg(target_arch = "wasm32")]
 mod compare;
@@ -15,6 +16,8 @@ mod ring;
 #[cfg(target_arch = "wasm32")]
 mod tree;
 #[cfg(target_arch = "wasm32")]
+mod versus;
+#[cfg(target_arch = "wasm32")]
 mod why;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod widgets;
@@ -24,21 +27,22 @@ pub use guide::ChapterGuide;
 
 #[cfg(target_arch = "wasm32")]
 mod guide {
-    use super::{compare, layers, map, ring, tree, why};
+    use super::{compare, layers, map, ring, tree, versus, why};
     use crate::ui::claims_panel::ClaimsPanel;
     use crate::ui::i18n::{tr, use_lang, Key, LangSwitch};
     use crate::ui::root::{Deferred, PresentButton};
     use yew::prelude::*;
 
-    /// The sections in chapter order: (anchor, title).
-    pub const SECTIONS: [(&str, Key); 7] = [
-        ("why-not-8x", Key::WhyTitle),
-        ("four-layers", Key::LayersTitle),
-        ("ring", Key::RingTitle),
-        ("tree", Key::TreeTitle),
-        ("compare", Key::CompareTitle),
-        ("map", Key::MapTitle),
-        ("claims", Key::ClaimsTitle),
+    /// The sections in chapter order: (anchor, short title for the navigation).
+    pub const SECTIONS: [(&str, Key); 8] = [
+        ("why-not-8x", Key::NavWhy),
+        ("four-layers", Key::NavLayers),
+        ("ring", Key::NavRing),
+        ("tree", Key::NavTree),
+        ("versus", Key::VersusNav),
+        ("compare", Key::NavCompare),
+        ("map", Key::NavMap),
+        ("claims", Key::NavClaims),
     ];
 
     /// The guided chapter: a top bar (language, contents, the way to the lab), then one section
@@ -70,7 +74,8 @@ mod guide {
                 <Deferred order={1} placeholder={classes!("deferred-section")}><layers::LayersSection /></Deferred>
                 <Deferred order={2} placeholder={classes!("deferred-section")}><ring::RingSection /></Deferred>
                 <Deferred order={3} placeholder={classes!("deferred-section")}><tree::TreeSection /></Deferred>
-                <Deferred order={4} placeholder={classes!("deferred-section")}><compare::CompareSection /></Deferred>
+                <Deferred order={4} placeholder={classes!("deferred-section")}><versus::VersusSection /></Deferred>
+                <Deferred order={5} placeholder={classes!("deferred-section")}><compare::CompareSection /></Deferred>
                 <Deferred order={6} placeholder={classes!("deferred-section")}><map::MapSection /></Deferred>
                 <Deferred order={7} placeholder={classes!("deferred-section")}><ClaimsPanel /></Deferred>
             </div>

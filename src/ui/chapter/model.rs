@@ -13,7 +13,7 @@
 
 use crate::sim::algorithms::Algorithm;
 use crate::sim::chapter::{
-    evaluate, ChapterScenario, Outcome, CHAPTER_SCENARIOS, TREE_FOR_COMPARISON,
+    evaluate, ChapterScenario, Outcome, CHAPTER_SCENARIOS, TREE_FOR_COMPARISON, TREE_SEGMENTS,
 };
 use crate::sim::claims::Conditions;
 use crate::sim::scenario::{simulate, Scenario, ScenarioError};
@@ -31,7 +31,7 @@ fn scenario(id: &str) -> ChapterScenario {
 }
 
 /// The textbook α-β network of the ring and tree figures: 100 GB/s ports, 5 µs per message.
-fn uniform(gpus: usize, algorithm: Algorithm, size_bytes: u64) -> Scenario {
+fn uniform(gpus: usize, algorithm: Algorithm, size_bytes: u64, segments: usize) -> Scenario {
     Scenario {
         topology: TopologySpec::Uniform {
             ranks: gpus,
@@ -40,8 +40,9 @@ fn uniform(gpus: usize, algorithm: Algorithm, size_bytes: u64) -> Scenario {
         },
         algorithm,
         size_bytes,
-        segments: 1,
+        segments,
         gamma_secs_per_byte: 0.0,
+        faults: Default::default(),
     }
 }
 
@@ -50,18 +51,26 @@ fn uniform(gpus: usize, algorithm: Algorithm, size_bytes: u64) -> Scenario {
 /// The GPU counts of the speedup figure.
 pub const SPEEDUP_COUNTS: [usize; 7] = [1, 2, 4, 8, 16, 32, 64];
 
-/// The two clusters of §1.1: the chapter's 6–7× and its "under 4×".
+/// The three cases of §1.1: the chapter's 6–7×, its "under 4× with a badly chosen topology" (the
+/// same box, gradients through a star), and a network too slow (other hardware).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WhyCluster {
     PcieServers,
+    BadTopology,
     SingleGpuServers,
 }
 
 impl WhyCluster {
+    pub const ALL: [WhyCluster; 3] = [
+        WhyCluster::PcieServers,
+        WhyCluster::BadTopology,
+        WhyCluster::SingleGpuServers,
+    ];
     pub fn scenario(self) -> ChapterScenario {
         scenario(match self {
             WhyCluster::PcieServers => "eight-gpus-6-7x",
-            WhyCluster::SingleGpuServers => "bad-topology-under-4x",
+            WhyCluster::BadTopology => "bad-topology-under-4x",
+            WhyCluster::SingleGpuServers => "slow-network-under-4x",
         })
     }
 }
@@ -73,7 +82,7 @@ pub fn speedup_curve(cluster: WhyCluster) -> Result<Vec<StepBreakdown>, Scenario
         &s.training(),
         &s.topology(),
         s.algorithm,
-        1,
+        s.segments,
         &SPEEDUP_COUNTS,
     )
 }
@@ -145,6 +154,76 @@ pub fn short_stave(step: &StepBreakdown) -> Option<Layer> {
     (secs >= 0.1 * step.step_secs).then_some(layer)
 }
 
+/// Which side of max(storage IO, compute + exposed communication) sets a step's pace: true when
+/// loading the next batch takes longer than the GPUs' work, so part of it shows.
+pub fn loading_sets_pace(step: &StepBreakdown) -> bool {
+    step.exposed_io_secs > 0.0
+}
+
+/// The step-model sentence for a step: which form, and which side of it decides here.
+pub fn step_form_key(step: &StepBreakdown) -> crate::ui::i18n::Key {
+    if loading_sets_pace(step) {
+        crate::ui::i18n::Key::StepFormIo
+    } else {
+        crate::ui::i18n::Key::StepFormBusy
+    }
+}
+
+/// The live shortest stave of §1.2: the network story's gradient allreduce (BERT-large on 4 nodes
+/// × 8 GPUs, 100 Gbps NICs) with one NIC slowed and one GPU late, ring and pipelined double binary
+/// tree, each simulated with the fault.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Barrel {
+    pub ring_secs: f64,
+    pub ring_busbw_bytes_per_sec: f64,
+    pub tree_secs: f64,
+    /// 32-GPU speedup with the ring, faulty and healthy.
+    pub speedup: f64,
+    pub healthy_speedup: f64,
+}
+
+/// The cable the barrel slows and the GPU it makes late.
+pub const BARREL_CABLE: &str = "node1-rack0";
+pub const BARREL_LATE_RANK: usize = 5;
+/// The share of its bandwidth the slowed NIC keeps, percent.
+pub const BARREL_NIC_PERCENT: [u64; 5] = [100, 50, 25, 10, 5];
+/// How late the GPU joins, milliseconds.
+pub const BARREL_LATE_MS: [u64; 5] = [0, 10, 50, 100, 200];
+
+pub fn barrel(nic_share: f64, late_secs: f64) -> Result<Barrel, ScenarioError> {
+    use crate::sim::faults::{Faults, SlowLink, Straggler};
+    let story = Story::Network.scenario();
+    let mut faults = Faults::default();
+    if nic_share < 1.0 {
+        faults.slow_links.push(SlowLink {
+            cable: BARREL_CABLE.parse().map_err(ScenarioError)?,
+            factor: nic_share,
+        });
+    }
+    if late_secs > 0.0 {
+        faults.stragglers.push(Straggler {
+            rank: BARREL_LATE_RANK,
+            delay_secs: late_secs,
+        });
+    }
+    let run = |alg: Algorithm, k: usize, faults: &Faults| -> Result<Trace, ScenarioError> {
+        let mut sc = story.allreduce(alg, k);
+        sc.faults = faults.clone();
+        Ok(simulate(&sc, false)?.trace)
+    };
+    let ring = run(Algorithm::Ring, 1, &faults)?;
+    let tree = run(Algorithm::DoubleBinaryTree, TREE_SEGMENTS, &faults)?;
+    let healthy = run(Algorithm::Ring, 1, &Default::default())?;
+    let model = story.training();
+    Ok(Barrel {
+        ring_secs: ring.time_secs,
+        ring_busbw_bytes_per_sec: ring.busbw_bytes_per_sec(),
+        tree_secs: tree.time_secs,
+        speedup: model.step(story.gpus(), ring.time_secs).speedup,
+        healthy_speedup: model.step(story.gpus(), healthy.time_secs).speedup,
+    })
+}
+
 // §1.3.1 ----------------------------------------------------------------------------------------
 
 /// S of the ring figure: 840 MB divides evenly into N chunks for every N from 2 to 8.
@@ -154,7 +233,7 @@ pub const RING_GPUS: std::ops::RangeInclusive<usize> = 2..=8;
 
 /// A ring allreduce of [`RING_SIZE_BYTES`] on `gpus` GPUs, with buffer changes recorded.
 pub fn ring_trace(gpus: usize) -> Result<Trace, ScenarioError> {
-    Ok(simulate(&uniform(gpus, Algorithm::Ring, RING_SIZE_BYTES), true)?.trace)
+    Ok(simulate(&uniform(gpus, Algorithm::Ring, RING_SIZE_BYTES, 1), true)?.trace)
 }
 
 /// A transfer drawn as an arrow.
@@ -225,6 +304,10 @@ pub fn ring_frame(trace: &Trace, step: usize) -> RingFrame {
 pub const TREE_SIZE_BYTES: u64 = 100_000_000;
 /// The tree sizes the figure offers.
 pub const TREE_GPUS: std::ops::RangeInclusive<usize> = 2..=16;
+/// The pipeline segments the tree figures offer; they start at [`TREE_SEGMENTS`], as every
+/// guided figure does, and 1 shows why trees must pipeline.
+pub const SEGMENT_CHOICES: [u64; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+pub const DEFAULT_SEGMENTS: usize = TREE_SEGMENTS;
 
 /// The tree shapes of §1.3.2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -260,11 +343,16 @@ pub struct TreeRun {
     pub ring: Trace,
 }
 
-pub fn tree_run(kind: TreeKind, gpus: usize) -> Result<TreeRun, ScenarioError> {
+/// A tree cut into `segments` pipeline segments, and the ring, on `gpus` GPUs.
+pub fn tree_run(kind: TreeKind, gpus: usize, segments: usize) -> Result<TreeRun, ScenarioError> {
     Ok(TreeRun {
         kind,
-        tree: simulate(&uniform(gpus, kind.algorithm(), TREE_SIZE_BYTES), false)?.trace,
-        ring: simulate(&uniform(gpus, Algorithm::Ring, TREE_SIZE_BYTES), false)?.trace,
+        tree: simulate(
+            &uniform(gpus, kind.algorithm(), TREE_SIZE_BYTES, segments),
+            false,
+        )?
+        .trace,
+        ring: simulate(&uniform(gpus, Algorithm::Ring, TREE_SIZE_BYTES, 1), false)?.trace,
     })
 }
 
@@ -371,7 +459,7 @@ pub fn rack_comparison(
 
 // Claims ----------------------------------------------------------------------------------------
 
-/// GPU counts the claims panel offers (7 makes the chapter's 3.5× exact).
+/// GPU counts the claims panel offers.
 pub const CLAIM_GPUS: [u64; 11] = [2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32];
 /// Message sizes the claims panel offers, bytes.
 pub const CLAIM_SIZES: [u64; 9] = [
@@ -507,7 +595,7 @@ mod tests {
     #[test]
     fn the_flat_trees_root_carries_n_minus_1_times_s_and_binary_trees_spread_it() {
         for n in [4, 8, 13, 16] {
-            let flat = tree_run(TreeKind::Flat, n).unwrap();
+            let flat = tree_run(TreeKind::Flat, n, DEFAULT_SEGMENTS).unwrap();
             assert_eq!(
                 flat.tree.ranks[0].received_bytes,
                 (n as u64 - 1) * TREE_SIZE_BYTES
@@ -515,7 +603,7 @@ mod tests {
             let parents = tree_parents(&flat.tree, 1);
             assert!(parents[0].iter().skip(1).all(|&p| p == Some(0)));
             for kind in [TreeKind::Binary, TreeKind::DoubleBinary] {
-                let run = tree_run(kind, n).unwrap();
+                let run = tree_run(kind, n, DEFAULT_SEGMENTS).unwrap();
                 let busiest = run
                     .tree
                     .ranks
@@ -543,9 +631,23 @@ mod tests {
     }
 
     #[test]
+    fn the_double_binary_tree_pipelined_as_every_figure_states_is_close_to_the_ring() {
+        // 100 MB on 8 GPUs: unpipelined, the tree takes about 3× the ring's time; pipelined as
+        // every guided figure runs it, it is within a few tens of percent.
+        let one = tree_run(TreeKind::DoubleBinary, 8, 1).unwrap();
+        let piped = tree_run(TreeKind::DoubleBinary, 8, DEFAULT_SEGMENTS).unwrap();
+        let ratio = |r: &TreeRun| r.tree.time_secs / r.ring.time_secs;
+        assert!(ratio(&one) > 2.5, "{}", ratio(&one));
+        assert!(ratio(&piped) < 1.5, "{}", ratio(&piped));
+        assert_eq!(piped.tree.schedule.chunks(), 2 * DEFAULT_SEGMENTS);
+    }
+
+    #[test]
     fn speedup_falls_short_of_n_and_the_bad_topology_falls_under_4x() {
         let good = speedup_curve(WhyCluster::PcieServers).unwrap();
-        let bad = speedup_curve(WhyCluster::SingleGpuServers).unwrap();
+        let bad = speedup_curve(WhyCluster::BadTopology).unwrap();
+        let slow = speedup_curve(WhyCluster::SingleGpuServers).unwrap();
+        assert!(slow.iter().find(|s| s.gpus == 8).unwrap().speedup < 4.0);
         assert_eq!(good.len(), SPEEDUP_COUNTS.len());
         assert_eq!(bad.len(), SPEEDUP_COUNTS.len());
         let at8 = |v: &[StepBreakdown]| v.iter().find(|s| s.gpus == 8).unwrap().speedup;
@@ -564,6 +666,28 @@ mod tests {
         assert!(net.step.comm_share > 0.4);
         let fixed = layers_outcome(Story::Io, 100e9, 1600.0).unwrap();
         assert_eq!(short_stave(&fixed.step), None);
+    }
+
+    #[test]
+    fn one_slow_nic_drags_the_ring_down_to_its_speed_and_a_straggler_delays_the_step() {
+        let healthy = barrel(1.0, 0.0).unwrap();
+        assert_eq!(healthy.speedup, healthy.healthy_speedup);
+        // 100 Gbps NICs: the ring's busbw is about 12.5 GB/s; with one at 25%, about a quarter.
+        let slow = barrel(0.25, 0.0).unwrap();
+        let nic = 100e9 / 8.0;
+        assert!((healthy.ring_busbw_bytes_per_sec / nic - 1.0).abs() < 0.01);
+        assert!((slow.ring_busbw_bytes_per_sec / (0.25 * nic) - 1.0).abs() < 0.01);
+        assert!(slow.speedup < healthy.speedup);
+        // No algorithm escapes it: all of node 1's gradients must leave through that NIC, so the
+        // pipelined tree slows about as much.
+        let tree_ratio = slow.tree_secs / healthy.tree_secs;
+        assert!(tree_ratio > 3.5, "{tree_ratio}");
+        // A GPU 100 ms late delays the ring by at most those 100 ms (its fast NVLink hops have
+        // slack to absorb a little), and the step with it.
+        let late = barrel(1.0, 0.1).unwrap();
+        let delay = late.ring_secs - healthy.ring_secs;
+        assert!(delay > 0.05 && delay <= 0.1 + 1e-9, "{delay}");
+        assert!(late.speedup < healthy.speedup);
     }
 
     #[test]

@@ -183,6 +183,7 @@ pub fn RingSection() -> Html {
         <section id="ring" class="ch-section" data-testid="section-ring" aria-labelledby="ring-title">
             <h2 id="ring-title">{ tr(lang, Key::RingTitle) }</h2>
             <p>{ tr(lang, Key::RingBody) }</p>
+            <crate::ui::claims_panel::ClaimChips ids={vec!["ring-2-n-minus-1-over-n", "ring-independent-of-n"]} />
             <div class="ch-figure">
                 <div class="ch-controls">
                     <Ladder testid="ring-gpus" label={tr(lang, Key::RingGpus)} values={RING_GPUS.map(|g| g as u64).collect::<Vec<_>>()}

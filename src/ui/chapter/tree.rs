@@ -2,7 +2,8 @@
 //! the schedule's reduce transfers, and every GPU's traffic from the trace, the root's above all.
 
 use super::model::{
-    tree_layout, tree_parents, tree_run, TreeKind, TreeRun, TREE_GPUS, TREE_SIZE_BYTES,
+    tree_layout, tree_parents, tree_run, TreeKind, TreeRun, DEFAULT_SEGMENTS, SEGMENT_CHOICES,
+    TREE_GPUS, TREE_SIZE_BYTES,
 };
 use super::widgets::{use_link_state, use_link_writer, Choice, Ladder};
 use crate::sim::units::{format_bytes, format_secs};
@@ -109,18 +110,31 @@ fn load_columns(lang: Lang, run: &TreeRun) -> Html {
 #[component]
 pub fn TreeSection() -> Html {
     let lang = use_lang();
-    // A link may carry `tree=shape.GPUs` (shape: 0 flat, 1 binary, 2 double binary).
-    let link = use_link_state("tree", 2, |v| {
-        (v[0] as usize) < TreeKind::ALL.len() && TREE_GPUS.contains(&(v[1] as usize))
+    // A link may carry `tree=shape.GPUs.segments` (shape: 0 flat, 1 binary, 2 double binary).
+    let link = use_link_state("tree", 3, |v| {
+        (v[0] as usize) < TreeKind::ALL.len()
+            && TREE_GPUS.contains(&(v[1] as usize))
+            && SEGMENT_CHOICES.contains(&v[2])
     });
     let kind = use_state(|| {
         link.as_ref()
             .map_or(TreeKind::Flat, |v| TreeKind::ALL[v[0] as usize])
     });
     let n = use_state(|| link.as_ref().map_or(8, |v| v[1] as usize));
+    let segments = use_state(|| link.as_ref().map_or(DEFAULT_SEGMENTS as u64, |v| v[2]));
     let kind_index = TreeKind::ALL.iter().position(|k| k == &*kind).unwrap_or(0);
-    use_link_writer("tree", vec![kind_index as u64, *n as u64], vec![0, 8]);
-    let run = use_memo((*kind, *n), |&(k, n)| tree_run(k, n));
+    use_link_writer(
+        "tree",
+        vec![kind_index as u64, *n as u64, *segments],
+        vec![0, 8, DEFAULT_SEGMENTS as u64],
+    );
+    let run = use_memo((*kind, *n, *segments), |&(k, n, g)| {
+        tree_run(k, n, g as usize)
+    });
+    let on_segments = {
+        let segments = segments.clone();
+        Callback::from(move |v: u64| segments.set(v))
+    };
     let on_kind = {
         let kind = kind.clone();
         Callback::from(move |i: usize| kind.set(TreeKind::ALL[i.min(2)]))
@@ -155,7 +169,9 @@ pub fn TreeSection() -> Html {
                         { trf(lang, Key::TreeReadout, &[&root.to_string(), &number(r.received_bytes as f64 / s, 2),
                             &number(r.sent_bytes as f64 / s, 2), &number(busiest / s, 2), &number(ring / s, 2)]) }
                     </p>
-                    <p class="ch-note">{ trf(lang, Key::TreeTime, &[&format_bytes(s), &format_secs(run.tree.time_secs), &format_secs(run.ring.time_secs)]) }</p>
+                    <p class="ch-note" data-testid="tree-time" data-tree-secs={run.tree.time_secs.to_string()} data-ring-secs={run.ring.time_secs.to_string()}>
+                        { trf(lang, Key::TreeTime, &[&format_bytes(s), &format_secs(run.tree.time_secs), &segments.to_string(), &format_secs(run.ring.time_secs)]) }
+                    </p>
                 </>
             }
         }
@@ -165,6 +181,8 @@ pub fn TreeSection() -> Html {
         <section id="tree" class="ch-section" data-testid="section-tree" aria-labelledby="tree-title">
             <h2 id="tree-title">{ tr(lang, Key::TreeTitle) }</h2>
             <p>{ tr(lang, Key::TreeBody) }</p>
+            <crate::ui::claims_panel::ClaimChips ids={vec!["tree-root-n-minus-1", "tree-3.5x-ring", "tree-fewer-cross-rack", "racks-800-200-tree-wins"]} />
+            <p class="ch-note" data-testid="tree-pipeline-note">{ trf(lang, Key::TreePipelineNote, &[&DEFAULT_SEGMENTS.to_string()]) }</p>
             <div class="ch-figure">
                 <div class="ch-controls">
                     <Choice testid="tree-shape" label={tr(lang, Key::TreeShape)}
@@ -172,6 +190,8 @@ pub fn TreeSection() -> Html {
                             selected={selected} on_select={on_kind} />
                     <Ladder testid="tree-gpus" label={tr(lang, Key::Gpus)} values={TREE_GPUS.map(|g| g as u64).collect::<Vec<_>>()}
                             value={*n as u64} text={gpus(lang, *n)} on_change={on_n} />
+                    <Ladder testid="tree-segments" label={tr(lang, Key::TreeSegments)} values={SEGMENT_CHOICES.to_vec()}
+                            value={*segments} text={segments.to_string()} on_change={on_segments} />
                 </div>
                 <div class="ch-plot">{ figure }</div>
             </div>

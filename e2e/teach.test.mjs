@@ -1,0 +1,172 @@
+// Teaching it true: the Ring-vs-Tree figure (its crossover moves to larger messages as GPUs are
+// added), the predict-then-reveal prompt, the shortest stave in the lab (a clicked cable slows the
+// run and becomes the busiest link; a clicked GPU becomes a straggler), the navigation at laptop
+// width and the page at phone width. With DOCS_SHOTS=1 it also writes the docs/ screenshots.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { serve, open, setRangeTo, timeSecs, CHROMIUM_ARGS, ROOT } from './harness.mjs';
+
+let server;
+before(async () => { server = await serve(); });
+after(async () => { await server?.close(); });
+
+const DOCS = path.join(ROOT, 'docs');
+
+async function openIn(locale, viewport = { width: 1440, height: 1000 }) {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ locale, viewport });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+  await page.goto(server.url);
+  await page.getByTestId('chapter-guide').waitFor({ state: 'visible', timeout: 30000 });
+  return { browser, page, problems };
+}
+
+/** The crossover (bytes) the figure shows once all its simulations are done. */
+async function crossoverAt(page, gpus) {
+  await setRangeTo(page, 'versus-gpus', gpus);
+  const readout = page.getByTestId('versus-readout');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=versus-readout]').dataset.complete === 'true',
+    null,
+    { timeout: 120000 },
+  );
+  return Number(await readout.getAttribute('data-crossover'));
+}
+
+test('the Ring-vs-Tree crossover moves to larger messages when GPUs are added', async () => {
+  const { browser, page, problems } = await openIn('en-US');
+  try {
+    await page.getByTestId('section-versus').scrollIntoViewIfNeeded();
+    const at8 = await crossoverAt(page, 8);
+    const at64 = await crossoverAt(page, 64);
+    assert.ok(at8 > 0 && at64 > at8, `crossover at 8 GPUs ${at8} B, at 64 GPUs ${at64} B`);
+    assert.match(await page.getByTestId('versus-readout').innerText(), /tree is faster below about/);
+    // Both sides show their parts, from simulations: the ring pays more latency than the tree.
+    const ring = page.getByTestId('versus-ring');
+    const tree = page.getByTestId('versus-tree');
+    assert.ok(Number(await ring.getAttribute('data-latency')) > Number(await tree.getAttribute('data-latency')));
+    assert.ok(Number(await ring.getAttribute('data-bandwidth')) < Number(await tree.getAttribute('data-bandwidth')));
+    assert.equal(await page.getByTestId('versus-timeline-ring').locator('.vs-lane').count(), 3);
+    assert.equal(await page.getByTestId('versus-crossover-mark').count(), 1);
+    // One segment: the tree's bandwidth part grows (it no longer pipelines).
+    const piped = Number(await tree.getAttribute('data-bandwidth'));
+    await setRangeTo(page, 'versus-segments', 1);
+    await page.waitForFunction(
+      (p) => { const b = Number(document.querySelector('[data-testid=versus-tree]').dataset.bandwidth); return b > p; },
+      piped, { timeout: 60000 },
+    );
+    if (process.env.DOCS_SHOTS) {
+      // The sticky top bar would cover the section's heading in an element screenshot.
+      await page.addStyleTag({ content: '.ch-topbar, .transport { position: static !important; }' });
+      await setRangeTo(page, 'versus-segments', 32);
+      await setRangeTo(page, 'versus-gpus', 64);
+      await page.waitForFunction(() => document.querySelector('[data-testid=versus-readout]').dataset.complete === 'true', null, { timeout: 120000 });
+      await page.getByTestId('section-versus').screenshot({ path: path.join(DOCS, 'versus-en-light.png') });
+      await page.getByTestId('lang-switch').click();
+      await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+      await page.getByTestId('section-versus').screenshot({ path: path.join(DOCS, 'versus-zh-light.png') });
+    }
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});
+
+test('a prediction prompt asks first, then reveals the simulated answer', async () => {
+  const { browser, page, problems } = await openIn('en-US');
+  try {
+    assert.equal(await page.getByTestId('predict-answer').count(), 0, 'no answer before a guess');
+    await page.getByTestId('predict-ring').click();
+    const answer = page.getByTestId('predict-answer');
+    await answer.waitFor();
+    // At 1 MB on 64 GPUs the ring's 126 latencies cost more than the tree's extra bandwidth.
+    assert.equal(await answer.getAttribute('data-faster'), 'tree');
+    assert.match(await answer.innerText(), /Not this time\. Simulated: ring .+, tree .+; the Tree is faster/);
+    await page.getByTestId('predict-tree').click();
+    assert.match(await answer.innerText(), /^Right\./);
+    // §1.1 asks too: the simulated speedup of the PCIe box is revealed only after a guess.
+    assert.equal(await page.getByTestId('why-predict-answer').count(), 0);
+    await page.getByTestId('why-guess-1').click();
+    const why = page.getByTestId('why-predict-answer');
+    const s = Number(await why.getAttribute('data-speedup'));
+    assert.ok(s >= 6 && s <= 7, `${s}`);
+    assert.match(await why.innerText(), /^Right\. Simulated: \d\.\d×/);
+    // Verdict chips sit next to the text that makes each claim, linking to its row.
+    assert.equal(await page.getByTestId('chip-tree-3.5x-ring').getAttribute('data-verdict'), 'approximately');
+    assert.equal(await page.getByTestId('chip-bad-topology-under-4x').getAttribute('data-verdict'), 'holds');
+    assert.equal(await page.getByTestId('chip-tree-3.5x-ring').locator('a').getAttribute('href'), '#claim-tree-3.5x-ring');
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});
+
+test('slowing one cable in the lab changes the time and the busiest link; a clicked GPU straggles', async () => {
+  const { browser, page, problems } = await open(server.url);
+  try {
+    await page.getByTestId('pause').click();
+    const figure = page.getByTestId('figure-a');
+    const before = await timeSecs(page);
+    const busiestBefore = await figure.getByTestId('busiest-link').getAttribute('data-link');
+    // Pick node 1's NIC (node 0's is the busiest already, by tie) and slow its cable.
+    const nics = figure.locator('g.link.tier-node .hit');
+    const count = await nics.count();
+    let found = false;
+    for (let i = 0; i < count && !found; i++) {
+      await nics.nth(i).click({ force: true });
+      found = /node 1/.test(await figure.getByTestId('link-info').innerText());
+    }
+    assert.ok(found, "node 1's NIC is drawn and can be picked");
+    // A click from the keyboard's point of view: moving the pointer there would hover other links.
+    await figure.getByTestId('slow-link').evaluate((b) => b.click());
+    await page.waitForFunction((b) => Number(document.querySelector('[data-testid=figure-a] [data-testid=time-result]').dataset.secs) > b, before);
+    const after = await timeSecs(page);
+    assert.ok(after > 3 * before, `a quarter of one NIC: ${before} → ${after} s`);
+    assert.notEqual(await figure.getByTestId('busiest-link').getAttribute('data-link'), busiestBefore);
+    assert.match(await figure.getByTestId('busiest-link').innerText(), /node 1/);
+    assert.equal(await figure.getByTestId('faults').getAttribute('data-count'), '1');
+    assert.match(await page.getByTestId('cli-command').innerText(), /--slow-link (node1-rack0|rack0-node1)=0\.25/);
+    // Restore it (pick the cable again: a new run clears the selection): the healthy time is back.
+    for (let i = 0; i < count; i++) {
+      await nics.nth(i).click({ force: true });
+      if (/node 1/.test(await figure.getByTestId('link-info').innerText())) break;
+    }
+    await figure.getByTestId('slow-link').evaluate((b) => b.click());
+    await page.waitForFunction((b) => Number(document.querySelector('[data-testid=figure-a] [data-testid=time-result]').dataset.secs) === b, before);
+    // A clicked GPU joins late: the run takes longer and the GPU is marked.
+    await figure.getByTestId('gpu-3').click({ force: true });
+    await page.waitForFunction((b) => Number(document.querySelector('[data-testid=figure-a] [data-testid=time-result]').dataset.secs) > b, before);
+    assert.equal(await figure.getByTestId('gpu-3').getAttribute('data-late'), 'true');
+    assert.match(await figure.getByTestId('faults').innerText(), /GPU 3 joins .+ late/);
+    if (process.env.DOCS_SHOTS) {
+      await figure.screenshot({ path: path.join(DOCS, 'straggler-en-light.png') });
+      await page.getByTestId('lang-switch').first().click();
+      await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+      await figure.screenshot({ path: path.join(DOCS, 'straggler-zh-light.png') });
+    }
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});
+
+test('the top navigation shows every section at 1440 px, and nothing scrolls sideways at 375 px', async () => {
+  for (const locale of ['en-US', 'zh-CN']) {
+    const { browser, page } = await openIn(locale);
+    try {
+      const links = page.locator('.ch-toc a');
+      assert.equal(await links.count(), 8);
+      const bar = await page.locator('.ch-topbar').boundingBox();
+      for (let i = 0; i < 8; i++) {
+        const box = await links.nth(i).boundingBox();
+        assert.ok(box && box.x >= 0 && box.x + box.width <= 1440, `${locale} link ${i} inside the width`);
+        assert.ok(box.y >= bar.y && box.y + box.height <= bar.y + bar.height, `${locale} link ${i} inside the bar`);
+      }
+    } finally { await browser.close(); }
+    const phone = await openIn(locale, { width: 375, height: 800 });
+    try {
+      await phone.page.getByTestId('section-versus').scrollIntoViewIfNeeded();
+      const wide = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= 375, `${locale}: page is ${wide} px wide at 375`);
+    } finally { await phone.browser.close(); }
+  }
+});

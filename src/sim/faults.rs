@@ -1,0 +1,378 @@
+//! Faults: one cable slower than the rest, one rank that joins late (a straggler). They are part
+//! of a [`Scenario`](super::scenario::Scenario) and go through the same simulation: a slowed cable
+//! keeps a fraction of its bandwidth in both directions (the flow network shares what is left), a
+//! straggler's transfers — to it and from it — cannot start before it joins.
+//!
+//! A cable is named by its two ends as the JSON report names a link's ends: `rank3-spine` on
+//! `uniform`, `rank0-node0`, `node0-rack0`, `rack1-spine` on `cluster`; either order.
+//!
+//! ```
+//! use allreduce_lab::sim::faults::{Cable, Faults, SlowLink, Straggler};
+//! use allreduce_lab::sim::topology::{Endpoint, Topology, TopologySpec};
+//! use allreduce_lab::sim::units::Bandwidth;
+//! let cable: Cable = "node0-rack0".parse().unwrap();
+//! assert_eq!(cable.ends(), (Endpoint::NodeSwitch(0), Endpoint::RackSwitch(0)));
+//! let topo = Topology::new(&TopologySpec::Uniform {
+//!     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 0.0 }).unwrap();
+//! let faults = Faults {
+//!     slow_links: vec![SlowLink { cable: "rank3-spine".parse().unwrap(), factor: 0.25 }],
+//!     stragglers: vec![Straggler { rank: 1, delay_secs: 200e-6 }],
+//! };
+//! let slowed = faults.apply(&topo).unwrap();
+//! // Both directions of rank 3's cable keep a quarter of 100 GB/s.
+//! assert_eq!(slowed.links()[3].bandwidth.gbytes_per_sec(), 25.0);
+//! assert_eq!(slowed.links()[4 + 3].bandwidth.gbytes_per_sec(), 25.0);
+//! assert_eq!(faults.start_delays(4), vec![0.0, 200e-6, 0.0, 0.0]);
+//! ```
+
+use super::topology::{Endpoint, Topology};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// The longest a straggler may be late: 10 s.
+pub const MAX_DELAY_SECS: f64 = 10.0;
+/// The most faults of each kind a scenario may carry.
+pub const MAX_FAULTS: usize = 4096;
+
+/// A cable: the two directed links between two ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Cable {
+    a: Endpoint,
+    b: Endpoint,
+}
+
+impl Cable {
+    pub fn new(a: Endpoint, b: Endpoint) -> Cable {
+        Cable { a, b }
+    }
+    pub fn ends(&self) -> (Endpoint, Endpoint) {
+        (self.a, self.b)
+    }
+    /// Whether the directed link `from → to` belongs to this cable.
+    pub fn carries(&self, from: Endpoint, to: Endpoint) -> bool {
+        (from, to) == (self.a, self.b) || (from, to) == (self.b, self.a)
+    }
+}
+
+impl fmt::Display for Cable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.a, self.b)
+    }
+}
+
+impl From<Cable> for String {
+    fn from(c: Cable) -> String {
+        c.to_string()
+    }
+}
+
+impl TryFrom<String> for Cable {
+    type Error = String;
+    fn try_from(s: String) -> Result<Cable, String> {
+        s.parse()
+    }
+}
+
+fn parse_endpoint(text: &str) -> Result<Endpoint, String> {
+    let t = text.trim();
+    if t == "spine" {
+        return Ok(Endpoint::Spine);
+    }
+    if let Some((node, nic)) = t.split_once(".nic") {
+        let node = node.strip_prefix("node").and_then(|n| n.parse().ok());
+        return match (node, nic.parse()) {
+            (Some(n), Ok(k)) => Ok(Endpoint::Nic(n, k)),
+            _ => Err(format!(
+                "'{t}' is not a link end; expected rankN, nodeN, nodeN.nicK, rackN, railN or spine"
+            )),
+        };
+    }
+    let split = t.find(|c: char| c.is_ascii_digit()).unwrap_or(t.len());
+    let (kind, index) = t.split_at(split);
+    let index: usize = index.parse().map_err(|_| {
+        format!("'{t}' is not a link end; expected rankN, nodeN, nodeN.nicK, rackN, railN or spine")
+    })?;
+    match kind {
+        "rank" => Ok(Endpoint::Rank(index)),
+        "node" => Ok(Endpoint::NodeSwitch(index)),
+        "rack" => Ok(Endpoint::RackSwitch(index)),
+        "rail" => Ok(Endpoint::Rail(index)),
+        _ => Err(format!(
+            "'{t}' is not a link end; expected rankN, nodeN, nodeN.nicK, rackN, railN or spine"
+        )),
+    }
+}
+
+impl FromStr for Cable {
+    type Err = String;
+    /// `FROM-TO`, the ends as the JSON report names them (`node0-rack0`, `rank3-spine`).
+    fn from_str(s: &str) -> Result<Cable, String> {
+        let (a, b) = s
+            .split_once('-')
+            .ok_or_else(|| format!("'{s}' is not a link; expected FROM-TO, e.g. node0-rack0"))?;
+        Ok(Cable {
+            a: parse_endpoint(a)?,
+            b: parse_endpoint(b)?,
+        })
+    }
+}
+
+/// A cable that keeps `factor` of its bandwidth, in both directions.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SlowLink {
+    pub cable: Cable,
+    /// In (0, 1]: 1 leaves the cable as it is, 0.25 keeps a quarter.
+    pub factor: f64,
+}
+
+/// A rank that joins `delay_secs` after the others.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Straggler {
+    pub rank: usize,
+    pub delay_secs: f64,
+}
+
+/// Every fault of a scenario; the default has none.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Faults {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slow_links: Vec<SlowLink>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stragglers: Vec<Straggler>,
+}
+
+/// Why a fault cannot apply, with its data; [`fmt::Display`] words it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FaultError {
+    FactorOutOfRange { cable: Cable, factor: f64 },
+    NoSuchCable { cable: Cable },
+    CableTwice { cable: Cable },
+    RankOutOfRange { rank: usize, ranks: usize },
+    DelayOutOfRange { rank: usize, delay_secs: f64 },
+    RankTwice { rank: usize },
+    TooMany { count: usize },
+}
+
+impl fmt::Display for FaultError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FaultError::FactorOutOfRange { cable, factor } => write!(
+                f,
+                "slow link {cable}: factor {factor} is out of range; expected a number in (0, 1], e.g. 0.25"
+            ),
+            FaultError::NoSuchCable { cable } => write!(
+                f,
+                "slow link {cable}: this topology has no such link (name its ends as the JSON 'links' do, e.g. rank0-node0, node0-rack0, rack0-spine, or rank3-spine on uniform)"
+            ),
+            FaultError::CableTwice { cable } => write!(f, "slow link {cable} is given twice"),
+            FaultError::RankOutOfRange { rank, ranks } => write!(
+                f,
+                "straggler rank {rank} does not exist; expected 0..{}",
+                ranks.saturating_sub(1)
+            ),
+            FaultError::DelayOutOfRange { rank, delay_secs } => write!(
+                f,
+                "straggler rank {rank}: delay {delay_secs} s is out of range; expected 0..{MAX_DELAY_SECS} s, e.g. 200us"
+            ),
+            FaultError::RankTwice { rank } => write!(f, "straggler rank {rank} is given twice"),
+            FaultError::TooMany { count } => write!(
+                f,
+                "{count} faults of one kind; at most {MAX_FAULTS} are allowed"
+            ),
+        }
+    }
+}
+
+impl Faults {
+    pub fn is_empty(&self) -> bool {
+        self.slow_links.is_empty() && self.stragglers.is_empty()
+    }
+
+    /// Checks every fault against `topo`.
+    pub fn validate(&self, topo: &Topology) -> Result<(), FaultError> {
+        for count in [self.slow_links.len(), self.stragglers.len()] {
+            if count > MAX_FAULTS {
+                return Err(FaultError::TooMany { count });
+            }
+        }
+        for (i, s) in self.slow_links.iter().enumerate() {
+            if !(s.factor.is_finite() && s.factor > 0.0 && s.factor <= 1.0) {
+                return Err(FaultError::FactorOutOfRange {
+                    cable: s.cable,
+                    factor: s.factor,
+                });
+            }
+            if !topo.links().iter().any(|l| s.cable.carries(l.from, l.to)) {
+                return Err(FaultError::NoSuchCable { cable: s.cable });
+            }
+            let (a, b) = s.cable.ends();
+            if self.slow_links[..i].iter().any(|o| o.cable.carries(a, b)) {
+                return Err(FaultError::CableTwice { cable: s.cable });
+            }
+        }
+        for (i, s) in self.stragglers.iter().enumerate() {
+            if s.rank >= topo.ranks() {
+                return Err(FaultError::RankOutOfRange {
+                    rank: s.rank,
+                    ranks: topo.ranks(),
+                });
+            }
+            if !(s.delay_secs.is_finite() && (0.0..=MAX_DELAY_SECS).contains(&s.delay_secs)) {
+                return Err(FaultError::DelayOutOfRange {
+                    rank: s.rank,
+                    delay_secs: s.delay_secs,
+                });
+            }
+            if self.stragglers[..i].iter().any(|o| o.rank == s.rank) {
+                return Err(FaultError::RankTwice { rank: s.rank });
+            }
+        }
+        Ok(())
+    }
+
+    /// `topo` with every slowed cable's links carrying their share of the bandwidth; checks first.
+    pub fn apply(&self, topo: &Topology) -> Result<Topology, FaultError> {
+        self.validate(topo)?;
+        let mut out = topo.clone();
+        for s in &self.slow_links {
+            let ids: Vec<u32> = topo
+                .links()
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| s.cable.carries(l.from, l.to))
+                .map(|(i, _)| i as u32)
+                .collect();
+            for id in ids {
+                out.scale_link_bandwidth(id, s.factor);
+            }
+        }
+        Ok(out)
+    }
+
+    /// When each of `ranks` ranks joins (0 for all but the stragglers).
+    pub fn start_delays(&self, ranks: usize) -> Vec<f64> {
+        let mut d = vec![0.0; ranks];
+        for s in &self.stragglers {
+            if let Some(x) = d.get_mut(s.rank) {
+                *x = s.delay_secs;
+            }
+        }
+        d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::topology::TopologySpec;
+    use crate::sim::units::Bandwidth;
+
+    fn cluster() -> Topology {
+        Topology::new(&TopologySpec::Cluster {
+            racks: 2,
+            nodes_per_rack: 2,
+            gpus_per_node: 2,
+            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
+            intra_lat_secs: 1e-6,
+            node_bw: Bandwidth::from_gbits_per_sec(400.0),
+            node_lat_secs: 2e-6,
+            rack_bw: Bandwidth::from_gbits_per_sec(200.0),
+            rack_lat_secs: 5e-6,
+            oversubscription: 1.0,
+            nics_per_node: 1,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn cable_names_round_trip_and_either_order_names_the_same_cable() {
+        for name in ["rank3-node1", "node0-rack0", "rack1-spine", "rank0-spine"] {
+            let c: Cable = name.parse().unwrap();
+            assert_eq!(c.to_string(), name);
+        }
+        let a: Cable = "node0-rack0".parse().unwrap();
+        let b: Cable = "rack0-node0".parse().unwrap();
+        let (x, y) = a.ends();
+        assert!(b.carries(x, y) && b.carries(y, x));
+        for bad in ["node0", "gpu0-node0", "node-rack0", "node0-rackx", ""] {
+            assert!(bad.parse::<Cable>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_slowed_cable_slows_both_directions_and_nothing_else() {
+        let topo = cluster();
+        let f = Faults {
+            slow_links: vec![SlowLink {
+                cable: "rack0-node1".parse().unwrap(),
+                factor: 0.5,
+            }],
+            stragglers: vec![],
+        };
+        let slowed = f.apply(&topo).unwrap();
+        let mut changed = 0;
+        for (before, after) in topo.links().iter().zip(slowed.links()) {
+            if f.slow_links[0].cable.carries(before.from, before.to) {
+                assert_eq!(
+                    after.bandwidth.bytes_per_sec(),
+                    before.bandwidth.bytes_per_sec() * 0.5
+                );
+                changed += 1;
+            } else {
+                assert_eq!(after, before);
+            }
+        }
+        assert_eq!(changed, 2);
+    }
+
+    #[test]
+    fn bad_faults_are_refused_with_their_data() {
+        let topo = cluster();
+        let slow = |name: &str, factor: f64| Faults {
+            slow_links: vec![SlowLink {
+                cable: name.parse().unwrap(),
+                factor,
+            }],
+            stragglers: vec![],
+        };
+        for factor in [0.0, -0.5, 1.5, f64::NAN, f64::INFINITY] {
+            assert!(matches!(
+                slow("node0-rack0", factor).validate(&topo),
+                Err(FaultError::FactorOutOfRange { .. })
+            ));
+        }
+        // node2 sits in rack 1, not rack 0; rank 0 has no direct cable to the spine.
+        for name in ["node2-rack0", "rank0-spine", "rank9-node4"] {
+            assert!(matches!(
+                slow(name, 0.5).validate(&topo),
+                Err(FaultError::NoSuchCable { .. })
+            ));
+        }
+        let mut twice = slow("node0-rack0", 0.5);
+        twice.slow_links.push(SlowLink {
+            cable: "rack0-node0".parse().unwrap(),
+            factor: 0.9,
+        });
+        assert!(matches!(
+            twice.validate(&topo),
+            Err(FaultError::CableTwice { .. })
+        ));
+        let late = |rank, delay_secs| Faults {
+            slow_links: vec![],
+            stragglers: vec![Straggler { rank, delay_secs }],
+        };
+        assert!(matches!(
+            late(8, 1e-3).validate(&topo),
+            Err(FaultError::RankOutOfRange { rank: 8, ranks: 8 })
+        ));
+        for d in [-1e-6, 11.0, f64::NAN] {
+            assert!(matches!(
+                late(1, d).validate(&topo),
+                Err(FaultError::DelayOutOfRange { .. })
+            ));
+        }
+        assert!(late(7, 10.0).validate(&topo).is_ok());
+    }
+}
