@@ -127,20 +127,38 @@ pub struct Buffers {
 impl Buffers {
     /// Every rank starts with its own contribution in every chunk.
     pub fn new(ranks: usize, chunks: usize) -> Self {
-        let mut cells = Vec::with_capacity(ranks * chunks);
-        for r in 0..ranks {
-            for c in 0..chunks {
-                cells.push(Cell {
-                    value: contribution(r, c),
-                    contributors: Contributors::single(r as u32),
-                });
-            }
-        }
+        let mut b = Buffers::start(ranks, chunks);
+        b.fill(usize::MAX);
+        b
+    }
+
+    /// Buffers to be filled with [`fill`](Self::fill) (a bounded number of cells at a time).
+    pub fn start(ranks: usize, chunks: usize) -> Self {
         Buffers {
             ranks,
             chunks,
-            cells,
+            cells: Vec::with_capacity(ranks * chunks),
         }
+    }
+
+    /// Cells set so far.
+    pub fn filled(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Sets the next `max` cells (rank by rank, chunk by chunk) to their rank's contribution;
+    /// `true` once every cell is set.
+    pub fn fill(&mut self, max: usize) -> bool {
+        let total = self.ranks * self.chunks;
+        let end = total.min(self.cells.len().saturating_add(max));
+        for i in self.cells.len()..end {
+            let (r, c) = (i / self.chunks, i % self.chunks);
+            self.cells.push(Cell {
+                value: contribution(r, c),
+                contributors: Contributors::single(r as u32),
+            });
+        }
+        self.cells.len() == total
     }
 
     pub fn cell(&self, rank: usize, chunk: usize) -> &Cell {
@@ -173,28 +191,38 @@ impl Buffers {
         self.cells[base..base + payload.len()].clone_from_slice(payload);
     }
 
-    /// Checks that every rank holds every contribution exactly once in every chunk.
+    /// Checks that every rank holds every contribution exactly once in every chunk. Reports the
+    /// first wrong cell in chunk order (then rank order); reads the cells in memory order.
     pub fn verify(&self) -> Result<(), String> {
-        for c in 0..self.chunks {
-            let expected: i64 = (0..self.ranks).map(|r| contribution(r, c)).sum();
-            for r in 0..self.ranks {
-                let cell = self.cell(r, c);
-                if !cell.contributors.is_all(self.ranks as u32) {
-                    return Err(format!(
-                        "rank {r} ends with chunk {c} holding the contributions of {} of {} ranks",
-                        cell.contributors.len(),
-                        self.ranks
-                    ));
-                }
-                if cell.value != expected {
-                    return Err(format!(
-                        "rank {r} ends with chunk {c} = {} instead of {expected}",
-                        cell.value
-                    ));
-                }
+        let expected: Vec<i64> = (0..self.chunks)
+            .map(|c| (0..self.ranks).map(|r| contribution(r, c)).sum())
+            .collect();
+        // The first wrong cell as (chunk, rank).
+        let mut first: Option<(usize, usize)> = None;
+        for (i, cell) in self.cells.iter().enumerate() {
+            let (r, c) = (i / self.chunks.max(1), i % self.chunks.max(1));
+            if first.is_some_and(|(fc, _)| c >= fc) {
+                continue;
+            }
+            if !cell.contributors.is_all(self.ranks as u32) || cell.value != expected[c] {
+                first = Some((c, r));
             }
         }
-        Ok(())
+        let Some((c, r)) = first else {
+            return Ok(());
+        };
+        let cell = self.cell(r, c);
+        if !cell.contributors.is_all(self.ranks as u32) {
+            return Err(format!(
+                "rank {r} ends with chunk {c} holding the contributions of {} of {} ranks",
+                cell.contributors.len(),
+                self.ranks
+            ));
+        }
+        Err(format!(
+            "rank {r} ends with chunk {c} = {} instead of {}",
+            cell.value, expected[c]
+        ))
     }
 }
 

@@ -243,6 +243,16 @@ impl FlowNetwork {
         }
     }
 
+    /// With timelines kept: reserves room for about `changes[l]` rate changes of each link `l` (a
+    /// hint; a timeline still grows beyond it).
+    pub fn reserve_timelines(&mut self, changes: &[usize]) {
+        if let Some(timelines) = self.timeline.as_mut() {
+            for (tl, &c) in timelines.iter_mut().zip(changes) {
+                tl.reserve_exact(c);
+            }
+        }
+    }
+
     /// Starts streaming `bytes` (> 0) for flow `id` over `links` at time `now`.
     ///
     /// Rates are recomputed lazily, once for all the flows started or finished at the same instant

@@ -43,32 +43,7 @@ pub struct Replay {
 
 impl Replay {
     pub fn new(trace: &Trace) -> Replay {
-        let mut by_start: Vec<u32> = (0..trace.timings.len() as u32).collect();
-        by_start.sort_by(|&a, &b| {
-            trace.timings[a as usize]
-                .start_secs
-                .total_cmp(&trace.timings[b as usize].start_secs)
-        });
-        let longest_secs = trace
-            .timings
-            .iter()
-            .map(|t| t.done_secs - t.start_secs)
-            .fold(0.0, f64::max);
-        let mut latest = 0.0f64;
-        // Changes are appended in time order; the running max guards against rounding ties.
-        let change_secs = trace
-            .cell_changes
-            .iter()
-            .map(|c| {
-                latest = latest.max(trace.timings[c.transfer as usize].done_secs);
-                latest
-            })
-            .collect();
-        Replay {
-            by_start,
-            longest_secs,
-            change_secs,
-        }
+        ReplayBuilder::new(trace).finish(trace)
     }
 
     /// The transfers in flight at `t` (started, not yet done), in start order, with their progress.
@@ -104,6 +79,233 @@ impl Replay {
             cells[change.rank as usize * chunks + change.chunk as usize] = change.contributors;
         }
         cells
+    }
+}
+
+/// Builds a [`Replay`] a bounded amount of work at a time ([`ReplayBuilder::step`]), so that a
+/// caller that must stay responsive can index a trace of millions of transfers between frames.
+/// [`Replay::new`] is this, run to the end.
+///
+/// The transfers are put in start order by a merge sort of (start time, id) keys: blocks sorted
+/// one at a time, then merged pairwise a bounded number of elements per call. As the ids are
+/// unique, the order is exactly that of a stable sort by start time.
+///
+/// ```
+/// use allreduce_lab::sim::{replay::*, scenario::*, algorithms::Algorithm,
+///     topology::TopologySpec, units::Bandwidth};
+/// let scenario = Scenario {
+///     topology: TopologySpec::Uniform { ranks: 32, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
+///     algorithm: Algorithm::Ring, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0,
+/// };
+/// let trace = simulate(&scenario, true).unwrap().trace;
+/// let mut builder = ReplayBuilder::new(&trace);
+/// while !builder.step(&trace, 100) {}
+/// let (a, b) = (builder.finish(&trace), Replay::new(&trace));
+/// let t = trace.time_secs / 3.0;
+/// assert_eq!(a.in_flight(&trace, t), b.in_flight(&trace, t));
+/// ```
+pub struct ReplayBuilder {
+    /// (start time as an ordered integer, transfer id), being sorted.
+    keys: Vec<(u64, u32)>,
+    /// The merge's other half.
+    scratch: Vec<(u64, u32)>,
+    stage: Stage,
+    longest_secs: f64,
+    change_secs: Vec<f64>,
+    latest: f64,
+    by_start: Vec<u32>,
+}
+
+/// Keys sorted in blocks of this many before they are merged.
+const BLOCK: usize = 4096;
+
+#[derive(Clone, Copy, Debug)]
+enum Stage {
+    /// Making the keys (and the longest span), from this transfer on.
+    Keys(usize),
+    /// Sorting blocks of keys, from this one on.
+    Blocks(usize),
+    /// Merging runs of `width` sorted keys pairwise: the pair starting at `lo`, its two cursors
+    /// and the output position.
+    Merge {
+        width: usize,
+        lo: usize,
+        a: usize,
+        b: usize,
+        out: usize,
+    },
+    /// Timing the cell changes, from this one on.
+    Changes(usize),
+    /// Taking the ids out of the sorted keys, from this one on.
+    Ids(usize),
+    Done,
+}
+
+/// `x`'s place in `f64::total_cmp`'s order, as an integer.
+fn order_key(x: f64) -> u64 {
+    let bits = x.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    }
+}
+
+impl ReplayBuilder {
+    pub fn new(trace: &Trace) -> ReplayBuilder {
+        let n = trace.timings.len();
+        ReplayBuilder {
+            keys: Vec::with_capacity(n),
+            scratch: Vec::with_capacity(if n > BLOCK { n } else { 0 }),
+            stage: Stage::Keys(0),
+            longest_secs: 0.0,
+            change_secs: Vec::with_capacity(trace.cell_changes.len()),
+            latest: 0.0,
+            by_start: Vec::with_capacity(n),
+        }
+    }
+
+    /// Does about `max` elements' work (at least one); `true` once
+    /// [`finish`](Self::finish) has nothing left to do.
+    pub fn step(&mut self, trace: &Trace, max: usize) -> bool {
+        let n = trace.timings.len();
+        let mut left = max.max(1);
+        while left > 0 {
+            match self.stage {
+                Stage::Keys(from) => {
+                    let to = n.min(from.saturating_add(left));
+                    for (id, t) in trace.timings[from..to].iter().enumerate() {
+                        self.keys
+                            .push((order_key(t.start_secs), (from + id) as u32));
+                        self.longest_secs = self.longest_secs.max(t.done_secs - t.start_secs);
+                    }
+                    if n > BLOCK {
+                        // The merge's room, made here a slice at a time rather than at once.
+                        self.scratch.extend_from_slice(&self.keys[from..to]);
+                    }
+                    left -= to - from;
+                    self.stage = if to < n {
+                        Stage::Keys(to)
+                    } else {
+                        Stage::Blocks(0)
+                    };
+                }
+                Stage::Blocks(from) => {
+                    let to = n.min(from + BLOCK);
+                    self.keys[from..to].sort_unstable();
+                    left = left.saturating_sub(to - from);
+                    self.stage = if to < n {
+                        Stage::Blocks(to)
+                    } else if n > BLOCK {
+                        Stage::Merge {
+                            width: BLOCK,
+                            lo: 0,
+                            a: 0,
+                            b: BLOCK,
+                            out: 0,
+                        }
+                    } else {
+                        Stage::Changes(0)
+                    };
+                }
+                Stage::Merge {
+                    width,
+                    lo,
+                    mut a,
+                    mut b,
+                    mut out,
+                } => {
+                    let (mid, hi) = (n.min(lo + width), n.min(lo + 2 * width));
+                    let (src, dst) = (&self.keys, &mut self.scratch);
+                    let first = out;
+                    let stop = hi.min(out.saturating_add(left));
+                    while out < stop {
+                        if b >= hi || (a < mid && src[a] < src[b]) {
+                            dst[out] = src[a];
+                            a += 1;
+                        } else {
+                            dst[out] = src[b];
+                            b += 1;
+                        }
+                        out += 1;
+                    }
+                    left -= out - first;
+                    self.stage = if out < hi {
+                        Stage::Merge {
+                            width,
+                            lo,
+                            a,
+                            b,
+                            out,
+                        }
+                    } else if hi < n {
+                        Stage::Merge {
+                            width,
+                            lo: hi,
+                            a: hi,
+                            b: n.min(hi + width),
+                            out: hi,
+                        }
+                    } else {
+                        std::mem::swap(&mut self.keys, &mut self.scratch);
+                        if 2 * width < n {
+                            Stage::Merge {
+                                width: 2 * width,
+                                lo: 0,
+                                a: 0,
+                                b: 2 * width,
+                                out: 0,
+                            }
+                        } else {
+                            self.scratch = Vec::new();
+                            Stage::Changes(0)
+                        }
+                    };
+                }
+                Stage::Changes(from) => {
+                    let m = trace.cell_changes.len();
+                    let to = m.min(from.saturating_add(left));
+                    // Changes are appended in time order; the running max guards against
+                    // rounding ties.
+                    for c in &trace.cell_changes[from..to] {
+                        self.latest = self
+                            .latest
+                            .max(trace.timings[c.transfer as usize].done_secs);
+                        self.change_secs.push(self.latest);
+                    }
+                    left -= to - from;
+                    self.stage = if to < m {
+                        Stage::Changes(to)
+                    } else {
+                        Stage::Ids(0)
+                    };
+                }
+                Stage::Ids(from) => {
+                    let to = n.min(from.saturating_add(left));
+                    self.by_start
+                        .extend(self.keys[from..to].iter().map(|&(_, id)| id));
+                    left -= to - from;
+                    self.stage = if to < n {
+                        Stage::Ids(to)
+                    } else {
+                        self.keys = Vec::new();
+                        Stage::Done
+                    };
+                }
+                Stage::Done => return true,
+            }
+        }
+        matches!(self.stage, Stage::Done)
+    }
+
+    /// Does what is left and returns the index.
+    pub fn finish(mut self, trace: &Trace) -> Replay {
+        while !self.step(trace, usize::MAX) {}
+        Replay {
+            by_start: self.by_start,
+            longest_secs: self.longest_secs,
+            change_secs: self.change_secs,
+        }
     }
 }
 
@@ -189,6 +391,45 @@ pub fn step_index_at(trace: &Trace, t: f64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The index as it was built before it could be built in slices: a stable sort by start.
+    fn by_start_stable_sort(trace: &Trace) -> Vec<u32> {
+        let mut by_start: Vec<u32> = (0..trace.timings.len() as u32).collect();
+        by_start.sort_by(|&a, &b| {
+            trace.timings[a as usize]
+                .start_secs
+                .total_cmp(&trace.timings[b as usize].start_secs)
+        });
+        by_start
+    }
+
+    #[test]
+    fn the_index_built_in_slices_is_the_stable_sort_by_start() {
+        // Enough transfers for several merge passes, ties in start times (a ring's steps), and
+        // a tree whose ids are far from start order.
+        for (ranks, algorithm) in [
+            (100, Algorithm::Ring),
+            (7, Algorithm::Ring),
+            (64, Algorithm::TreeBinomial),
+            (90, Algorithm::DoubleBinaryTree),
+        ] {
+            let trace = uniform(ranks, algorithm, 1e-6);
+            let whole = Replay::new(&trace);
+            assert_eq!(
+                whole.by_start,
+                by_start_stable_sort(&trace),
+                "{algorithm} {ranks}"
+            );
+            for slice in [1, 7, 1000, 5000] {
+                let mut b = ReplayBuilder::new(&trace);
+                while !b.step(&trace, slice) {}
+                let sliced = b.finish(&trace);
+                assert_eq!(sliced.by_start, whole.by_start);
+                assert_eq!(sliced.change_secs, whole.change_secs);
+                assert_eq!(sliced.longest_secs.to_bits(), whole.longest_secs.to_bits());
+            }
+        }
+    }
     use crate::sim::algorithms::Algorithm;
     use crate::sim::scenario::{simulate, Scenario};
     use crate::sim::topology::TopologySpec;

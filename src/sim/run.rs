@@ -232,58 +232,222 @@ impl Run {
 /// Per node (transfers `0..n`, then join j as `n + j`): how many dependencies it waits for, and in
 /// CSR form who waits for it. A join enters its members' lists where the first transfer that waits
 /// for it would have, had that transfer listed the members itself: transfers become ready in the
-/// same order either way.
-fn reverse_dependencies(schedule: &Schedule) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
-    let n = schedule.len();
-    let nodes = n + schedule.joins();
-    let mut waiting = vec![0u32; nodes];
-    let mut start = vec![0u32; nodes + 1];
-    // Pass 0 counts, pass 1 fills; both visit edges in the same order.
-    let mut fill = Vec::new();
-    let mut dependents = Vec::new();
-    let mut seen = vec![false; schedule.joins()];
-    for pass in 0..2 {
-        seen.iter_mut().for_each(|s| *s = false);
-        let mut edge = |from: usize, to: u32, start: &mut Vec<u32>| {
-            if pass == 0 {
-                start[from + 1] += 1;
-            } else {
-                dependents[fill[from] as usize] = to;
-                fill[from] += 1;
-            }
-        };
-        for t in 0..n {
-            for &d in schedule.deps(t) {
-                let node = if d & JOIN != 0 {
-                    let j = (d & !JOIN) as usize;
-                    if !seen[j] {
-                        seen[j] = true;
-                        for &m in schedule.join_members(j) {
-                            edge(m as usize, (n + j) as u32, &mut start);
-                        }
-                    }
-                    n + j
-                } else {
-                    d as usize
-                };
-                edge(node, t as u32, &mut start);
-            }
-        }
-        if pass == 0 {
-            for (t, w) in waiting.iter_mut().enumerate().take(n) {
-                *w = schedule.deps(t).len() as u32;
-            }
-            for j in 0..schedule.joins() {
-                waiting[n + j] = schedule.join_members(j).len() as u32;
-            }
-            for i in 0..nodes {
-                start[i + 1] += start[i];
-            }
-            fill = start[..nodes].to_vec();
-            dependents = vec![0u32; start[nodes] as usize];
+/// same order either way. Built a bounded number of transfers at a time ([`ReverseDeps::step`]).
+struct ReverseDeps {
+    waiting: Vec<u32>,
+    start: Vec<u32>,
+    dependents: Vec<u32>,
+    fill: Vec<u32>,
+    seen: Vec<bool>,
+    /// Pass 0 counts, pass 1 fills; both visit edges in the same order. 2 when done.
+    pass: u8,
+    /// The next transfer of this pass.
+    t: usize,
+}
+
+impl ReverseDeps {
+    fn new(schedule: &Schedule) -> ReverseDeps {
+        let nodes = schedule.len() + schedule.joins();
+        ReverseDeps {
+            waiting: vec![0u32; nodes],
+            start: vec![0u32; nodes + 1],
+            dependents: Vec::new(),
+            fill: Vec::new(),
+            seen: vec![false; schedule.joins()],
+            pass: 0,
+            t: 0,
         }
     }
-    (waiting, start, dependents)
+
+    /// Visits at least `max` transfers' edges (or to the end); `true` once the index is built.
+    fn step(&mut self, schedule: &Schedule, max: usize) -> bool {
+        let n = schedule.len();
+        let mut left = max;
+        while self.pass < 2 && left > 0 {
+            let end = n.min(self.t.saturating_add(left));
+            left -= end - self.t;
+            let pass = self.pass;
+            let (start, dependents, fill, seen) = (
+                &mut self.start,
+                &mut self.dependents,
+                &mut self.fill,
+                &mut self.seen,
+            );
+            let mut edge = |from: usize, to: u32| {
+                if pass == 0 {
+                    start[from + 1] += 1;
+                } else {
+                    dependents[fill[from] as usize] = to;
+                    fill[from] += 1;
+                }
+            };
+            for t in self.t..end {
+                if pass == 0 {
+                    self.waiting[t] = schedule.deps(t).len() as u32;
+                }
+                for &d in schedule.deps(t) {
+                    let node = if d & JOIN != 0 {
+                        let j = (d & !JOIN) as usize;
+                        if !seen[j] {
+                            seen[j] = true;
+                            for &m in schedule.join_members(j) {
+                                edge(m as usize, (n + j) as u32);
+                            }
+                        }
+                        n + j
+                    } else {
+                        d as usize
+                    };
+                    edge(node, t as u32);
+                }
+            }
+            self.t = end;
+            if self.t == n {
+                self.end_pass(schedule);
+                // A pass's end is worth one transfer, so that an empty schedule finishes.
+                left = left.saturating_sub(1);
+            }
+        }
+        self.pass == 2
+    }
+
+    fn end_pass(&mut self, schedule: &Schedule) {
+        let (n, nodes) = (schedule.len(), schedule.len() + schedule.joins());
+        if self.pass == 0 {
+            for j in 0..schedule.joins() {
+                self.waiting[n + j] = schedule.join_members(j).len() as u32;
+            }
+            for i in 0..nodes {
+                self.start[i + 1] += self.start[i];
+            }
+            self.fill = self.start[..nodes].to_vec();
+            self.dependents = vec![0u32; self.start[nodes] as usize];
+            self.seen.iter_mut().for_each(|s| *s = false);
+        }
+        self.pass += 1;
+        self.t = 0;
+    }
+
+    fn progress(&self, schedule: &Schedule) -> (usize, usize) {
+        let n = schedule.len();
+        ((self.pass as usize * n + self.t).min(2 * n), 2 * n)
+    }
+}
+
+/// A run being prepared a bounded piece at a time (its dependency index, its buffers, its
+/// per-transfer records), so that a caller that must stay responsive can prepare a large run
+/// between frames. [`Run::new`] is this, run to the end.
+///
+/// ```
+/// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::*};
+/// let topo = Topology::new(&TopologySpec::Uniform {
+///     ranks: 16, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+/// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 1 << 20, 1);
+/// let mut preparing = PreparingRun::new(&topo, schedule.clone(), &RunOptions::default());
+/// while !preparing.step(50) {
+///     let (done, total) = preparing.progress();
+///     assert!(done < total);
+/// }
+/// let whole = run(&topo, schedule, &RunOptions::default());
+/// assert_eq!(preparing.finish().finish().time_secs, whole.time_secs);
+/// ```
+pub struct PreparingRun {
+    topo: Topology,
+    schedule: Schedule,
+    options: RunOptions,
+    deps: ReverseDeps,
+    buffers: Buffers,
+    timings: Vec<TransferTiming>,
+    /// With details: the transfers counted so far, how many cross each link and how many cell
+    /// changes they make, so that the run's records are allocated once, not grown (a large
+    /// vector grown by doubling copies itself in one piece; thousands of link timelines grown in
+    /// step all copy in the same slice).
+    counted: usize,
+    link_transfers: Vec<usize>,
+    cell_changes: usize,
+    /// When each rank joins (see [`Run::with_start_delays`]).
+    start_delays: Vec<f64>,
+}
+
+impl PreparingRun {
+    pub fn new(topo: &Topology, schedule: Schedule, options: &RunOptions) -> PreparingRun {
+        PreparingRun::with_start_delays(topo, schedule, options, &[])
+    }
+
+    /// Prepares the run of [`Run::with_start_delays`].
+    pub fn with_start_delays(
+        topo: &Topology,
+        schedule: Schedule,
+        options: &RunOptions,
+        start_delays: &[f64],
+    ) -> PreparingRun {
+        let n = schedule.len();
+        PreparingRun {
+            topo: topo.clone(),
+            deps: ReverseDeps::new(&schedule),
+            buffers: Buffers::start(topo.ranks(), schedule.chunks()),
+            timings: Vec::with_capacity(n),
+            counted: if options.record_details { 0 } else { n },
+            link_transfers: vec![0; topo.links().len()],
+            cell_changes: 0,
+            start_delays: start_delays.to_vec(),
+            schedule,
+            options: options.clone(),
+        }
+    }
+
+    /// Does about `max` items of work (a transfer's edges, a buffer cell, a transfer's record;
+    /// at most three times `max` where one stage ends and the next begins); `true` once
+    /// [`finish`](Self::finish) has nothing left to do.
+    pub fn step(&mut self, max: usize) -> bool {
+        if !self.deps.step(&self.schedule, max) || !self.buffers.fill(max) {
+            return false;
+        }
+        let n = self.schedule.len();
+        let more = (n - self.timings.len()).min(max);
+        self.timings
+            .extend(std::iter::repeat_n(TransferTiming::default(), more));
+        if self.timings.len() < n {
+            return false;
+        }
+        let end = n.min(self.counted.saturating_add(max));
+        for t in self.counted..end {
+            let tr = self.schedule.transfer(t);
+            for &l in self.topo.route(tr.src as usize, tr.dst as usize).links() {
+                self.link_transfers[l as usize] += 1;
+            }
+            self.cell_changes += tr.chunks().len();
+        }
+        self.counted = end;
+        self.counted == n
+    }
+
+    /// The transfers of the run being prepared.
+    pub fn transfers(&self) -> usize {
+        self.schedule.len()
+    }
+
+    /// Items done, and in all.
+    pub fn progress(&self) -> (usize, usize) {
+        let (deps, deps_total) = self.deps.progress(&self.schedule);
+        let cells = self.topo.ranks() * self.schedule.chunks();
+        let n = self.schedule.len();
+        let (counted, to_count) = if self.options.record_details {
+            (self.counted, n)
+        } else {
+            (0, 0)
+        };
+        (
+            deps + self.buffers.filled() + self.timings.len() + counted,
+            deps_total + cells + n + to_count,
+        )
+    }
+
+    /// Does what is left and returns the run, ready to [`step`](Run::step).
+    pub fn finish(mut self) -> Run {
+        while !self.step(usize::MAX) {}
+        Run::assemble(self)
+    }
 }
 
 /// Runs `schedule` on `topo` and reports what happened. The run checks the buffers at the end:
@@ -316,18 +480,40 @@ impl Run {
         options: &RunOptions,
         start_delays: &[f64],
     ) -> Run {
+        PreparingRun::with_start_delays(topo, schedule, options, start_delays).finish()
+    }
+
+    /// The run `prep` prepared; the transfers that wait for nothing start.
+    fn assemble(prep: PreparingRun) -> Run {
+        let PreparingRun {
+            topo,
+            schedule,
+            options,
+            deps,
+            buffers,
+            timings,
+            link_transfers,
+            cell_changes,
+            start_delays,
+            ..
+        } = prep;
         let n = schedule.len();
         let capacities: Vec<f64> = topo
             .links()
             .iter()
             .map(|l| l.bandwidth.bytes_per_sec())
             .collect();
-        let (waiting, dependents_start, dependents) = reverse_dependencies(&schedule);
-        let buffers = Buffers::new(topo.ranks(), schedule.chunks());
+        let (waiting, dependents_start, dependents) = (deps.waiting, deps.start, deps.dependents);
+        let ranks = topo.ranks();
+        let mut net = FlowNetwork::new(&capacities, options.record_details);
+        // A transfer changes its links' rates when it starts and when it ends (more often only
+        // where flows contend): room for that, as a hint.
+        let changes: Vec<usize> = link_transfers.iter().map(|&c| 2 * c + 1).collect();
+        net.reserve_timelines(&changes);
         let mut r = Run {
-            topo: topo.clone(),
+            topo,
             schedule,
-            net: FlowNetwork::new(&capacities, options.record_details),
+            net,
             capacities,
             now: 0.0,
             gamma: options.gamma_secs_per_byte.max(0.0),
@@ -336,22 +522,24 @@ impl Run {
             waiting_or_slot: waiting,
             dependents_start,
             dependents,
-            timings: vec![TransferTiming::default(); n],
+            timings,
             in_flight: Vec::new(),
             free_slots: Vec::new(),
-            reducer_free_at: vec![0.0; topo.ranks()],
+            reducer_free_at: vec![0.0; ranks],
             joins_at: if start_delays.iter().any(|&d| d > 0.0) {
-                (0..topo.ranks())
+                (0..ranks)
                     .map(|r| start_delays.get(r).copied().unwrap_or(0.0).max(0.0))
                     .collect()
             } else {
                 Vec::new()
             },
             buffers,
-            traffic: vec![RankTraffic::default(); topo.ranks()],
+            traffic: vec![RankTraffic::default(); ranks],
             done: 0,
             error: None,
-            cell_changes: options.record_details.then(Vec::new),
+            cell_changes: options
+                .record_details
+                .then(|| Vec::with_capacity(cell_changes)),
         };
         for t in 0..n {
             if r.waiting_or_slot[t] == 0 {

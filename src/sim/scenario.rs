@@ -17,10 +17,10 @@
 //! assert!(auto.reason.contains("the fastest of the simulated algorithms"));
 //! ```
 
-use super::algorithms::{self, Algorithm, MAX_SEGMENTS};
+use super::algorithms::{self, Algorithm, Scheduling, MAX_SEGMENTS};
 use super::cost::{Budget, OverBudget, RunCost, RUN_BUDGET};
 use super::faults::Faults;
-use super::run::{Run, RunOptions};
+use super::run::{PreparingRun, Run, RunOptions};
 use super::topology::{Topology, TopologySpec, MAX_NICS_PER_NODE};
 use super::trace::Trace;
 use serde::{Deserialize, Serialize};
@@ -281,7 +281,9 @@ pub fn simulate(scenario: &Scenario, details: bool) -> Result<Simulation, Scenar
 
 /// A simulation in progress, advanced a slice at a time by [`Simulating::step`], so that a caller
 /// that must stay responsive (the browser's main thread) can run a large scenario between frames
-/// and drop it to cancel. `auto` runs every candidate, then the chosen one (with details).
+/// and drop it to cancel. Each run is prepared in slices too: its schedule is built a step at a
+/// time ([`Scheduling`]), then its indexes and buffers ([`PreparingRun`]); [`Simulating::new`]
+/// only validates. `auto` runs every candidate, then the chosen one (with details).
 /// [`simulate`] is this, run to the end.
 ///
 /// ```
@@ -313,16 +315,37 @@ pub struct Simulating {
     /// The algorithm of the run in progress, and `auto`'s choice once made.
     algorithm: Algorithm,
     auto: Option<AutoChoice>,
-    /// The run in progress (absent only while one run hands over to the next).
-    run: Option<Run>,
+    /// The run in progress, from building its schedule on (absent only while one stage hands
+    /// over to the next).
+    run: Option<Stage>,
     /// Transfers of the runs finished so far.
     finished_transfers: usize,
     /// Transfers of every run this simulation makes (for `auto`: every candidate, then the chosen).
     total_transfers: usize,
 }
 
+/// Where one run of a [`Simulating`] stands.
+enum Stage {
+    /// Building its schedule.
+    Scheduling(Box<Scheduling>, RunOptions),
+    /// Building its indexes and buffers.
+    Preparing(Box<PreparingRun>),
+    Running(Box<Run>),
+}
+
+impl Stage {
+    /// Transfers done so far, and in all (0 of the schedule's total until the run starts).
+    fn progress(&self) -> (usize, usize) {
+        match self {
+            Stage::Scheduling(s, _) => (0, s.progress().1),
+            Stage::Preparing(p) => (0, p.transfers()),
+            Stage::Running(r) => r.progress(),
+        }
+    }
+}
+
 impl Simulating {
-    /// Validates the scenario and prepares its first run; nothing has happened yet.
+    /// Validates the scenario; nothing is built or run yet.
     pub fn new(scenario: &Scenario, details: bool) -> Result<Simulating, ScenarioError> {
         let cost = scenario.cost()?;
         let auto = scenario.algorithm == Algorithm::Auto;
@@ -348,21 +371,19 @@ impl Simulating {
         Ok(s)
     }
 
-    fn start(&self, algorithm: Algorithm, details: bool) -> Run {
-        let schedule = algorithms::schedule(
+    fn start(&self, algorithm: Algorithm, details: bool) -> Stage {
+        let scheduling = Scheduling::new_for(
             algorithm,
             &self.topo,
             self.scenario.size_bytes,
             self.scenario.segments,
         );
-        Run::with_start_delays(
-            &self.topo,
-            schedule,
-            &RunOptions {
+        Stage::Scheduling(
+            Box::new(scheduling),
+            RunOptions {
                 gamma_secs_per_byte: self.scenario.gamma_secs_per_byte,
                 record_details: details,
             },
-            &self.delays,
         )
     }
 
@@ -373,11 +394,54 @@ impl Simulating {
         (done, self.total_transfers.max(done))
     }
 
+    /// While the first run is being prepared (its schedule built, then its indexes and buffers;
+    /// before any transfer moved): how far, in thousandths (`(done, 1000)`). The schedule counts
+    /// for the first half, the rest for the second.
+    pub fn preparing(&self) -> Option<(usize, usize)> {
+        let first_run = self.auto.is_none() && matches!(self.choosing, None | Some((0, _)));
+        if !first_run {
+            return None;
+        }
+        let share = |(done, total): (usize, usize)| done as f64 / total.max(1) as f64;
+        let half = match self.run.as_ref()? {
+            Stage::Scheduling(s, _) => share(s.progress()) / 2.0,
+            Stage::Preparing(p) => 0.5 + share(p.progress()) / 2.0,
+            Stage::Running(_) => return None,
+        };
+        Some(((half * 1000.0) as usize, 1000))
+    }
+
     /// Advances by at most `max_events` events (or to the end of one of `auto`'s candidates);
     /// `true` once the result is ready for [`Simulating::finish`].
     pub fn step(&mut self, max_events: usize) -> bool {
-        let Some(run) = self.run.as_mut() else {
+        let Some(stage) = self.run.as_mut() else {
             return true;
+        };
+        // Preparing counts a transfer built or indexed (or a buffer cell set) as an event.
+        let run = match stage {
+            Stage::Scheduling(scheduling, _) => {
+                if scheduling.step(max_events) {
+                    if let Some(Stage::Scheduling(scheduling, options)) = self.run.take() {
+                        let prep = PreparingRun::with_start_delays(
+                            &self.topo,
+                            scheduling.finish(),
+                            &options,
+                            &self.delays,
+                        );
+                        self.run = Some(Stage::Preparing(Box::new(prep)));
+                    }
+                }
+                return false;
+            }
+            Stage::Preparing(prep) => {
+                if prep.step(max_events) {
+                    if let Some(Stage::Preparing(prep)) = self.run.take() {
+                        self.run = Some(Stage::Running(Box::new(prep.finish())));
+                    }
+                }
+                return false;
+            }
+            Stage::Running(run) => run,
         };
         if !run.step(max_events) {
             return false;
@@ -386,7 +450,7 @@ impl Simulating {
             return true;
         };
         // One of auto's candidates is done: note its time, start the next one (or the chosen).
-        if let Some(done) = self.run.take() {
+        if let Some(Stage::Running(done)) = self.run.take() {
             self.finished_transfers += done.progress().1;
             let trace = done.finish();
             let secs = if trace.verified() {
@@ -420,12 +484,14 @@ impl Simulating {
     /// Runs to the end and returns the result.
     pub fn finish(mut self) -> Result<Simulation, ScenarioError> {
         while !self.step(usize::MAX) {}
-        let run = self.run.ok_or_else(|| {
-            ScenarioError("the simulation ended without a run (a bug: please report it)".into())
-        })?;
+        let Some(Stage::Running(run)) = self.run else {
+            return Err(ScenarioError(
+                "the simulation ended without a run (a bug: please report it)".into(),
+            ));
+        };
         Ok(Simulation {
             algorithm: self.algorithm,
-            trace: run.finish(),
+            trace: (*run).finish(),
             auto: self.auto,
         })
     }

@@ -215,6 +215,11 @@ impl ScheduleBuilder {
         }
     }
 
+    /// A builder that continues `schedule`.
+    pub fn from_schedule(schedule: Schedule) -> Self {
+        ScheduleBuilder { s: schedule }
+    }
+
     /// Reserves room for `n` transfers with about `deps_each` dependencies each.
     pub fn with_capacity(mut self, n: usize, deps_each: usize) -> Self {
         self.s.transfers.reserve(n);

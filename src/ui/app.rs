@@ -78,16 +78,19 @@ fn progress_bar(lang: super::i18n::Lang, handle: &SimHandle) -> Html {
     let restart = handle.restart.reform(|_: MouseEvent| ());
     match handle.view.0.status {
         Status::Done => Html::default(),
-        Status::Waiting | Status::Running { .. } => {
-            let (done, total) = match handle.view.0.status {
-                Status::Running { done, total } => (done, total.max(1)),
-                _ => (0, 1),
+        Status::Waiting | Status::Preparing { .. } | Status::Running { .. } => {
+            let (done, total, phase, label) = match handle.view.0.status {
+                Status::Running { done, total } => (done, total.max(1), "running", Key::Simulating),
+                Status::Preparing { done, total } => {
+                    (done, total.max(1), "preparing", Key::PreparingRun)
+                }
+                _ => (0, 1, "waiting", Key::Simulating),
             };
             let share = done as f64 / total as f64;
             html! {
-                <div class="sim-progress" role="status" data-testid="sim-progress" data-done={done.to_string()} data-total={total.to_string()}>
-                    <span>{ tr(lang, Key::Simulating) }</span>
-                    <progress max="1" value={format!("{share:.3}")} aria-label={tr(lang, Key::Simulating)}></progress>
+                <div class="sim-progress" role="status" data-testid="sim-progress" data-phase={phase} data-done={done.to_string()} data-total={total.to_string()}>
+                    <span>{ tr(lang, label) }</span>
+                    <progress max="1" value={format!("{share:.3}")} aria-label={tr(lang, label)}></progress>
                     <span class="muted">{ super::i18n::percent(lang, share, 0) }</span>
                     <button type="button" data-testid="sim-cancel" onclick={cancel}>{ tr(lang, Key::CancelRun) }</button>
                 </div>

@@ -662,6 +662,7 @@ strings! {
     ExportPng => "Figure as PNG (1920×1080)", "图导出为 PNG（1920×1080）";
     ImportError => "This file could not be imported; the scenario is unchanged. The problem: ", "无法导入此文件，场景保持不变。问题：";
     Simulating => "Simulating…", "正在模拟…";
+    PreparingRun => "Preparing the run…", "正在准备运行…";
     CancelRun => "Cancel", "取消";
     RunCancelled => "Simulation cancelled.", "模拟已取消。";
     RunAgain => "Run it", "重新运行";

@@ -18,8 +18,7 @@ use super::logic::max_segments;
 use crate::course::chapter::{evaluate, ChapterScenario, Hardware, ModelPreset, Outcome};
 use crate::course::chapter::{CHAPTER_SCENARIOS, HARDWARE};
 use crate::sim::algorithms::Algorithm;
-use crate::sim::run::Run;
-use crate::sim::scenario::{start, Scenario, ScenarioError};
+use crate::sim::scenario::{Scenario, ScenarioError, Simulating};
 use crate::sim::sweep::{sizes, sweep, SweepRow};
 use crate::sim::topology::TopologySpec;
 use crate::sim::training::{resize, scaling, StepBreakdown, TrainingModel};
@@ -337,7 +336,7 @@ pub struct Computation {
     setup: Setup,
     jobs: Vec<Job>,
     next: usize,
-    running: Option<(Job, Run)>,
+    running: Option<(Job, Simulating)>,
 }
 
 impl Computation {
@@ -384,8 +383,9 @@ impl Computation {
         }
     }
 
-    /// A speedup point on more than one GPU is a run that can be sliced; other points are quick.
-    fn start(&self, job: Job) -> Option<Run> {
+    /// A speedup point on more than one GPU is a run that can be sliced (its preparation too);
+    /// other points are quick.
+    fn start(&self, job: Job) -> Option<Simulating> {
         let Job::Speedup { algorithm, gpus } = job else {
             return None;
         };
@@ -401,14 +401,17 @@ impl Computation {
             gamma_secs_per_byte: 0.0,
             faults: Default::default(),
         };
-        start(&scenario, false).ok()
+        Simulating::new(&scenario, false).ok()
     }
 
-    fn finish(&self, job: Job, run: Run) -> Point {
+    fn finish(&self, job: Job, run: Simulating) -> Point {
         let Job::Speedup { algorithm, gpus } = job else {
             return compute(&self.setup, job);
         };
-        let trace = run.finish();
+        let trace = match run.finish() {
+            Ok(sim) => sim.trace,
+            Err(e) => return Point::Failed(job, e.0),
+        };
         match trace.verification {
             Ok(()) => Point::Speedup(algorithm, self.setup.training().step(gpus, trace.time_secs)),
             Err(e) => Point::Failed(job, e),

@@ -7,7 +7,8 @@ use super::app::Shared;
 use super::logic::Controls;
 use super::view::{Plan, SimView, Status};
 use crate::sim::algorithms::Algorithm;
-use crate::sim::scenario::{Scenario, Simulating};
+use crate::sim::replay::ReplayBuilder;
+use crate::sim::scenario::{Scenario, Simulating, Simulation};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
@@ -16,10 +17,17 @@ use yew::prelude::*;
 
 /// How long the input must stay still before a large run starts.
 const SETTLE_MS: u32 = 200;
-/// The work done per animation frame: well under a 60 Hz frame's 16.7 ms, with room to draw.
+/// The work done per animation frame (shared by the runs in progress): well under a 60 Hz
+/// frame's 16.7 ms, with room to draw.
 const FRAME_BUDGET_MS: f64 = 10.0;
+/// How often a run's progress on screen is updated at most.
+const PROGRESS_EVERY_MS: f64 = 100.0;
 /// Events between looks at the clock.
 const SLICE_EVENTS: usize = 256;
+/// The performance mark set when a sliced run's result is handed over to be drawn.
+const RESULT_MARK: &str = "allreduce-lab:sliced-result";
+/// Transfers indexed for the replay between looks at the clock.
+const INDEX_SLICE: usize = 16_384;
 
 pub fn now_ms() -> f64 {
     web_sys::window()
@@ -42,10 +50,73 @@ type Key = (Controls, Algorithm);
 /// A run in slices and what to do with its progress and result.
 struct Job {
     key: Key,
-    sim: Simulating,
+    work: Work,
     started_ms: f64,
     status: UseStateSetter<Status>,
+    /// When the progress on screen was last updated, and to what.
+    shown: (f64, Status),
     result: UseStateSetter<Option<(Key, Shared)>>,
+    _active: Active,
+}
+
+thread_local! {
+    /// Jobs in progress: they share a frame's budget (a comparison runs two).
+    static ACTIVE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts a job in [`ACTIVE`] while it lives.
+struct Active;
+
+impl Active {
+    fn new() -> Active {
+        ACTIVE.with(|a| a.set(a.get() + 1));
+        Active
+    }
+}
+
+impl Drop for Active {
+    fn drop(&mut self) {
+        ACTIVE.with(|a| a.set(a.get().saturating_sub(1)));
+    }
+}
+
+/// This job's share of a frame's budget.
+fn budget_ms() -> f64 {
+    FRAME_BUDGET_MS / ACTIVE.with(|a| a.get()).max(1) as f64
+}
+
+/// Shows `status` unless only its numbers changed and they were shown less than
+/// [`PROGRESS_EVERY_MS`] ago (each update redraws the lab).
+fn show_progress(job: &mut Job, status: Status) {
+    let now = now_ms();
+    let (at, shown) = job.shown;
+    let same_kind = std::mem::discriminant(&shown) == std::mem::discriminant(&status);
+    if !same_kind || now - at >= PROGRESS_EVERY_MS {
+        job.status.set(status);
+        job.shown = (now, status);
+    }
+}
+
+/// What a job is doing: preparing and running the simulation, then indexing its trace for the
+/// replay (a sort of millions of transfers, also in slices).
+enum Work {
+    Simulating(Simulating),
+    Indexing(Simulation, ReplayBuilder),
+    /// Ready to be shown.
+    Indexed(Simulation, ReplayBuilder),
+    /// Only while one stage hands over to the next.
+    Between,
+}
+
+/// Where `sim` stands: preparing its first run, or running.
+fn status_of(sim: &Simulating) -> Status {
+    match sim.preparing() {
+        Some((done, total)) => Status::Preparing { done, total },
+        None => {
+            let (done, total) = sim.progress();
+            Status::Running { done, total }
+        }
+    }
 }
 
 /// Steps `job` for one frame's budget in the next animation frame, then schedules the next frame
@@ -53,28 +124,74 @@ struct Job {
 fn next_frame(slot: TaskSlot, mut job: Job) {
     let next_slot = slot.clone();
     let frame = request_animation_frame(move |_| {
-        let started = now_ms();
-        let mut finished = false;
-        while !finished && now_ms() - started < FRAME_BUDGET_MS {
-            finished = job.sim.step(SLICE_EVENTS);
-        }
-        if !finished {
-            let (done, total) = job.sim.progress();
-            job.status.set(Status::Running { done, total });
+        let (started, budget) = (now_ms(), budget_ms());
+        let outcome = loop {
+            if now_ms() - started >= budget {
+                break None;
+            }
+            match std::mem::replace(&mut job.work, Work::Between) {
+                Work::Simulating(mut sim) => {
+                    if !sim.step(SLICE_EVENTS) {
+                        job.work = Work::Simulating(sim);
+                        continue;
+                    }
+                    let (done, total) = sim.progress();
+                    show_progress(&mut job, Status::Running { done, total });
+                    match sim.finish() {
+                        Ok(sim) => {
+                            let index = ReplayBuilder::new(&sim.trace);
+                            job.work = Work::Indexing(sim, index);
+                            // Finishing the run took a share of this frame: index from the next.
+                            break None;
+                        }
+                        Err(e) => break Some(Err(e.0)),
+                    }
+                }
+                Work::Indexing(sim, mut index) => {
+                    let indexed = index.step(&sim.trace, INDEX_SLICE);
+                    job.work = Work::Indexing(sim, index);
+                    if indexed {
+                        // Shown from a frame of its own: drawing a large run takes most of one.
+                        job.work = match std::mem::replace(&mut job.work, Work::Between) {
+                            Work::Indexing(sim, index) => Work::Indexed(sim, index),
+                            other => other,
+                        };
+                        break None;
+                    }
+                }
+                Work::Indexed(sim, index) => {
+                    let replay = index.finish(&sim.trace);
+                    break Some(Ok((sim, replay)));
+                }
+                Work::Between => break None,
+            }
+        };
+        let Some(outcome) = outcome else {
+            if let Work::Simulating(sim) = &job.work {
+                let status = status_of(sim);
+                show_progress(&mut job, status);
+            }
             next_frame(next_slot, job);
             return;
-        }
+        };
         let Job {
             key,
-            sim,
             started_ms,
             status,
             result,
+            ..
         } = job;
         let (controls, algorithm) = &key;
-        let mut view = SimView::new(controls, *algorithm, sim.finish().map_err(|e| e.0));
+        let mut view = match outcome {
+            Ok((sim, replay)) => SimView::with_replay(controls, *algorithm, Ok(sim), replay),
+            Err(e) => SimView::new(controls, *algorithm, Err(e)),
+        };
         view.sim_ms = now_ms() - started_ms;
         let view = Shared(Rc::new(view));
+        // For measurements (e2e): the moment a sliced run's result is handed over to be drawn.
+        if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+            let _ = p.mark(RESULT_MARK);
+        }
         next_slot.borrow_mut().take();
         result.set(Some((key, view)));
         status.set(Status::Done);
@@ -171,16 +288,19 @@ fn settle_then_run(
 ) -> Task {
     let timeout = Timeout::new(SETTLE_MS, move || {
         let started_ms = now_ms();
+        // Only validates: the run's schedule, indexes and buffers are built in the frames' slices.
         match Simulating::new(&scenario, true) {
             Ok(sim) => {
-                let (done, total) = sim.progress();
-                status.set(Status::Running { done, total });
+                let shown = status_of(&sim);
+                status.set(shown);
                 let job = Job {
                     key,
-                    sim,
+                    work: Work::Simulating(sim),
                     started_ms,
                     status,
+                    shown: (started_ms, shown),
                     result,
+                    _active: Active::new(),
                 };
                 next_frame(slot, job);
             }

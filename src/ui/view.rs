@@ -32,6 +32,9 @@ pub enum Status {
     Done,
     /// Waiting for the input to settle before starting.
     Waiting,
+    /// Preparing the run in slices (its schedule, indexes and buffers): how far, as `done` of
+    /// `total` (thousandths).
+    Preparing { done: usize, total: usize },
     /// Running in slices: transfers done so far, and in all.
     Running { done: usize, total: usize },
     /// Stopped by the learner before it finished.
@@ -135,9 +138,24 @@ impl SimView {
         algorithm: Algorithm,
         result: Result<Simulation, String>,
     ) -> SimView {
-        let (replay, layout) = match &result {
-            Ok(sim) => (Replay::new(&sim.trace), Layout::new(&sim.trace.topology)),
-            Err(_) => (Replay::default(), Layout::default()),
+        let replay = match &result {
+            Ok(sim) => Replay::new(&sim.trace),
+            Err(_) => Replay::default(),
+        };
+        SimView::with_replay(controls, algorithm, result, replay)
+    }
+
+    /// The view of a finished run whose replay index is built already (in slices, for a large
+    /// run: see [`ReplayBuilder`](crate::sim::replay::ReplayBuilder)).
+    pub fn with_replay(
+        controls: &Controls,
+        algorithm: Algorithm,
+        result: Result<Simulation, String>,
+        replay: Replay,
+    ) -> SimView {
+        let layout = match &result {
+            Ok(sim) => Layout::new(&sim.trace.topology),
+            Err(_) => Layout::default(),
         };
         SimView {
             requested: algorithm,

@@ -7,44 +7,50 @@
 //! allgather inside every node then spreads the shards. Only 1/g of the data crosses the slow tier per
 //! GPU, and all g GPUs of a node use the network at once.
 
-use super::ring::{ring_allgather, ring_reduce_scatter};
-use super::{empty, Cursors};
-use crate::sim::schedule::{Phase, Schedule, ScheduleBuilder};
+use super::ring::RingPass;
+use super::{empty, Part, Scheduling};
+use crate::sim::schedule::{Phase, ScheduleBuilder};
 use std::ops::Range;
+use std::rc::Rc;
 
-pub(super) fn hierarchical(n: usize, gpus_per_node: usize, size_bytes: u64) -> Schedule {
+pub(super) fn hierarchical(n: usize, gpus_per_node: usize, size_bytes: u64) -> Scheduling {
     if n < 2 {
-        return empty(n, size_bytes);
+        return Scheduling::done(empty(n, size_bytes));
     }
     let g = gpus_per_node.clamp(1, n);
     let m = n / g;
-    let mut b = ScheduleBuilder::new(n, g * m, size_bytes);
-    let mut cur = Cursors::new(n);
-    let shards: Vec<Range<usize>> = (0..g).map(|j| j * m..(j + 1) * m).collect();
-    let nodes: Vec<Vec<usize>> = (0..m)
+    let b = ScheduleBuilder::new(n, g * m, size_bytes);
+    let shards: Rc<[Range<usize>]> = (0..g).map(|j| j * m..(j + 1) * m).collect();
+    let nodes: Vec<Rc<[usize]>> = (0..m)
         .map(|node| (node * g..(node + 1) * g).collect())
         .collect();
+    let mut parts = Vec::with_capacity(2 * m + 2 * g);
     let mut step = 0;
     for members in &nodes {
-        step = ring_reduce_scatter(&mut b, &mut cur, members, &shards, 0, Phase::ReduceScatter);
+        let pass =
+            RingPass::reduce_scatter(members.clone(), shards.clone(), 0, Phase::ReduceScatter);
+        step = pass.end_step();
+        parts.push(Part::Ring(pass));
     }
     let mut inter_end = step;
     for l in 0..g {
-        let members: Vec<usize> = (0..m).map(|node| node * g + l).collect();
+        let members: Rc<[usize]> = (0..m).map(|node| node * g + l).collect();
         let shard = (l + 1) % g;
-        let pieces: Vec<Range<usize>> = shards[shard].clone().map(|c| c..c + 1).collect();
-        let s = ring_reduce_scatter(&mut b, &mut cur, &members, &pieces, step, Phase::InterNode);
-        inter_end = ring_allgather(&mut b, &mut cur, &members, &pieces, s, Phase::InterNode);
+        let pieces: Rc<[Range<usize>]> = shards[shard].clone().map(|c| c..c + 1).collect();
+        let rs = RingPass::reduce_scatter(members.clone(), pieces.clone(), step, Phase::InterNode);
+        let ag = RingPass::allgather(members, pieces, rs.end_step(), Phase::InterNode);
+        inter_end = ag.end_step();
+        parts.push(Part::Ring(rs));
+        parts.push(Part::Ring(ag));
     }
-    for members in &nodes {
-        ring_allgather(
-            &mut b,
-            &mut cur,
+    for members in nodes {
+        parts.push(Part::Ring(RingPass::allgather(
             members,
-            &shards,
+            shards.clone(),
             inter_end,
             Phase::AllGather,
-        );
+        )));
     }
-    b.build()
+    let total = 2 * m * g * (g - 1) + 2 * g * m * (m - 1);
+    Scheduling::new(b, n, total, parts)
 }

@@ -15,6 +15,7 @@ mod tree;
 use super::schedule::{Schedule, ScheduleBuilder};
 use super::topology::Topology;
 use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 
 pub use nccl::{channels, nccl_rings};
 pub use tree::{binary_tree_parent, nccl_double_tree, TreeShape};
@@ -128,25 +129,137 @@ pub const MAX_SEGMENTS: usize = 256;
 
 /// The schedule of `algorithm` for buffers of `size_bytes` on `topo`; trees and NCCL's shapes are cut
 /// into `segments` pipelined pieces. [`Algorithm::Auto`] has no schedule of its own and gets the ring's.
+/// This is [`Scheduling`] run to the end.
 pub fn schedule(
     algorithm: Algorithm,
     topo: &Topology,
     size_bytes: u64,
     segments: usize,
 ) -> Schedule {
-    let n = topo.ranks();
-    let k = segments.clamp(1, MAX_SEGMENTS);
-    match algorithm {
-        Algorithm::Ring | Algorithm::Auto => ring::ring(n, size_bytes),
-        Algorithm::TreeFlat => tree::single_tree(n, size_bytes, k, TreeShape::Flat),
-        Algorithm::TreeBinomial => tree::single_tree(n, size_bytes, k, TreeShape::Binomial),
-        Algorithm::TreeBinary => tree::single_tree(n, size_bytes, k, TreeShape::Binary),
-        Algorithm::DoubleBinaryTree => tree::double_binary_tree(n, size_bytes, k),
-        Algorithm::RecursiveDoubling => recursive::recursive_doubling(n, size_bytes),
-        Algorithm::Rabenseifner => recursive::rabenseifner(n, size_bytes),
-        Algorithm::Hierarchical => hierarchical::hierarchical(n, topo.gpus_per_node(), size_bytes),
-        Algorithm::NcclRing => nccl::nccl_ring(topo, size_bytes, k),
-        Algorithm::NcclTree => nccl::nccl_tree(topo, size_bytes, k),
+    Scheduling::new_for(algorithm, topo, size_bytes, segments).finish()
+}
+
+/// A schedule being built a bounded piece at a time (a ring step, a tree segment), so that a
+/// caller that must stay responsive can build a large one between frames. The transfers come out
+/// in the same order, with the same dependencies, as [`schedule`]'s: it is this, run to the end.
+///
+/// ```
+/// use allreduce_lab::sim::algorithms::{self, Algorithm, Scheduling};
+/// use allreduce_lab::sim::topology::{Topology, TopologySpec};
+/// use allreduce_lab::sim::units::Bandwidth;
+/// let topo = Topology::new(&TopologySpec::Uniform {
+///     ranks: 64, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+/// let mut sliced = Scheduling::new_for(Algorithm::Ring, &topo, 1 << 20, 1);
+/// let mut slices = 0;
+/// while !sliced.step(500) {
+///     slices += 1;
+///     let (done, total) = sliced.progress();
+///     assert!(done < total);
+/// }
+/// assert!(slices >= 15);
+/// let (a, b) = (sliced.finish(), algorithms::schedule(Algorithm::Ring, &topo, 1 << 20, 1));
+/// assert_eq!(a.transfers(), b.transfers());
+/// ```
+pub struct Scheduling {
+    b: ScheduleBuilder,
+    cur: Cursors,
+    /// What is left to add, in order.
+    parts: VecDeque<Part>,
+    /// Transfers the finished schedule will have (for progress).
+    total: usize,
+}
+
+/// A piece of an algorithm that adds its transfers a step at a time.
+enum Part {
+    Ring(ring::RingPass),
+    NcclRing(nccl::NcclRings),
+    Tree(tree::TreeAdd),
+}
+
+impl Part {
+    /// Adds the next step; `false` when the part has none left.
+    fn step(&mut self, b: &mut ScheduleBuilder, cur: &mut Cursors) -> bool {
+        match self {
+            Part::Ring(pass) => pass.step(b, cur),
+            Part::NcclRing(rings) => rings.step(b),
+            Part::Tree(tree) => tree.step(b),
+        }
+    }
+}
+
+impl Scheduling {
+    /// Starts building the schedule of `algorithm` (see [`schedule`]); nothing is added yet,
+    /// except for the recursive algorithms, whose schedules are small (N·log N) and built at once.
+    pub fn new_for(
+        algorithm: Algorithm,
+        topo: &Topology,
+        size_bytes: u64,
+        segments: usize,
+    ) -> Scheduling {
+        let n = topo.ranks();
+        let k = segments.clamp(1, MAX_SEGMENTS);
+        match algorithm {
+            Algorithm::Ring | Algorithm::Auto => ring::ring(n, size_bytes),
+            Algorithm::TreeFlat => tree::single_tree(n, size_bytes, k, TreeShape::Flat),
+            Algorithm::TreeBinomial => tree::single_tree(n, size_bytes, k, TreeShape::Binomial),
+            Algorithm::TreeBinary => tree::single_tree(n, size_bytes, k, TreeShape::Binary),
+            Algorithm::DoubleBinaryTree => tree::double_binary_tree(n, size_bytes, k),
+            Algorithm::RecursiveDoubling => {
+                Scheduling::done(recursive::recursive_doubling(n, size_bytes))
+            }
+            Algorithm::Rabenseifner => Scheduling::done(recursive::rabenseifner(n, size_bytes)),
+            Algorithm::Hierarchical => {
+                hierarchical::hierarchical(n, topo.gpus_per_node(), size_bytes)
+            }
+            Algorithm::NcclRing => nccl::nccl_ring(topo, size_bytes, k),
+            Algorithm::NcclTree => nccl::nccl_tree(topo, size_bytes, k),
+        }
+    }
+
+    fn new(b: ScheduleBuilder, ranks: usize, total: usize, parts: Vec<Part>) -> Scheduling {
+        Scheduling {
+            b,
+            cur: Cursors::new(ranks),
+            parts: parts.into(),
+            total,
+        }
+    }
+
+    /// A schedule already complete.
+    fn done(schedule: Schedule) -> Scheduling {
+        let total = schedule.len();
+        Scheduling {
+            b: ScheduleBuilder::from_schedule(schedule),
+            cur: Cursors::new(0),
+            parts: VecDeque::new(),
+            total,
+        }
+    }
+
+    /// Adds steps until at least `max_transfers` transfers were added (or the schedule is
+    /// complete); `true` once it is complete.
+    pub fn step(&mut self, max_transfers: usize) -> bool {
+        let start = self.b.len();
+        while self.b.len() - start < max_transfers {
+            let Some(part) = self.parts.front_mut() else {
+                break;
+            };
+            if !part.step(&mut self.b, &mut self.cur) {
+                self.parts.pop_front();
+            }
+        }
+        self.parts.is_empty()
+    }
+
+    /// Transfers added so far, and in all.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.b.len(), self.total.max(self.b.len()))
+    }
+
+    /// Builds what is left and returns the schedule.
+    pub fn finish(mut self) -> Schedule {
+        while !self.step(usize::MAX) {}
+        self.b.build()
     }
 }
 

@@ -37,9 +37,9 @@
 //! assert_eq!(s.len(), 2 * 2 * 8 * 7);
 //! ```
 
-use super::tree::{add_tree, binary_tree_parent, Tree};
-use super::{empty, ScheduleBuilder};
-use crate::sim::schedule::{Op, Phase, Schedule};
+use super::tree::{binary_tree_parent, Tree, TreeAdd};
+use super::{empty, Part, ScheduleBuilder, Scheduling};
+use crate::sim::schedule::{Op, Phase};
 use crate::sim::topology::Topology;
 
 /// How many channels NCCL's shapes use on `topo`: one per NIC of a node.
@@ -65,61 +65,94 @@ pub fn nccl_rings(topo: &Topology) -> Vec<Vec<usize>> {
         .collect()
 }
 
-pub(super) fn nccl_ring(topo: &Topology, size_bytes: u64, segments: usize) -> Schedule {
+pub(super) fn nccl_ring(topo: &Topology, size_bytes: u64, segments: usize) -> Scheduling {
     let n = topo.ranks();
     if n < 2 {
-        return empty(n, size_bytes);
+        return Scheduling::done(empty(n, size_bytes));
     }
     let rings = nccl_rings(topo);
     let c = rings.len();
-    // Slices smaller than a byte per chunk would only add messages.
     let loops = (size_bytes / (c * n) as u64).clamp(1, segments.max(1) as u64) as usize;
     let steps = 2 * (n - 1);
-    let mut b =
-        ScheduleBuilder::new(n, c * loops * n, size_bytes).with_capacity(c * loops * steps * n, 2);
-    for (ch, ring) in rings.iter().enumerate() {
-        // The id of the send by ring position p in step k of the previous slice.
-        let mut prev: Vec<Vec<Option<u32>>> = vec![vec![None; n]; steps];
-        for i in 0..loops {
-            let base = (ch * loops + i) * n;
-            let mut last_recv: Vec<Option<u32>> = vec![None; n];
-            for (k, prev_k) in prev.iter_mut().enumerate() {
-                let (op, phase, block_of): (Op, Phase, Box<dyn Fn(usize) -> usize>) = if k < n - 1 {
-                    // Reduce-scatter: position p sends block (p − k); it ends holding block p+1.
-                    (
-                        Op::Reduce,
-                        Phase::ReduceScatter,
-                        Box::new(move |p| (p + n - k) % n),
-                    )
-                } else {
-                    let j = k - (n - 1);
-                    (
-                        Op::Copy,
-                        Phase::AllGather,
-                        Box::new(move |p| (p + 1 + n - j) % n),
-                    )
-                };
-                let mut recv: Vec<Option<u32>> = vec![None; n];
-                for p in 0..n {
-                    let (src, dst) = (ring[p], ring[(p + 1) % n]);
-                    let block = base + block_of(p);
-                    let id = b.add_after(
-                        src,
-                        dst,
-                        block..block + 1,
-                        op,
-                        (i + k) as u32,
-                        phase,
-                        [last_recv[p], prev_k[p]],
-                    );
-                    prev_k[p] = Some(id);
-                    recv[(p + 1) % n] = Some(id);
-                }
-                last_recv = recv;
+    let total = c * loops * steps * n;
+    let b = ScheduleBuilder::new(n, c * loops * n, size_bytes).with_capacity(total, 2);
+    let part = NcclRings {
+        rings,
+        loops,
+        ch: 0,
+        i: 0,
+        k: 0,
+        prev: Vec::new(),
+        last_recv: Vec::new(),
+    };
+    Scheduling::new(b, n, total, vec![Part::NcclRing(part)])
+}
+
+/// Every channel's ring, `loops` slices each, added a ring step (one send per rank) at a time.
+pub(super) struct NcclRings {
+    rings: Vec<Vec<usize>>,
+    loops: usize,
+    /// The next step to add: channel, slice, step.
+    ch: usize,
+    i: usize,
+    k: usize,
+    /// This channel's last send of each step by each ring position.
+    prev: Vec<Vec<Option<u32>>>,
+    /// This slice's last receive by each ring position.
+    last_recv: Vec<Option<u32>>,
+}
+
+impl NcclRings {
+    /// Adds the next ring step; `false` when none is left.
+    pub(super) fn step(&mut self, b: &mut ScheduleBuilder) -> bool {
+        let Some(ring) = self.rings.get(self.ch) else {
+            return false;
+        };
+        let n = ring.len();
+        let steps = 2 * (n - 1);
+        let (ch, i, k) = (self.ch, self.i, self.k);
+        if i == 0 && k == 0 {
+            self.prev = vec![vec![None; n]; steps];
+        }
+        if k == 0 {
+            self.last_recv = vec![None; n];
+        }
+        let base = (ch * self.loops + i) * n;
+        let (op, phase, block_of): (Op, Phase, &dyn Fn(usize) -> usize) = if k < n - 1 {
+            (Op::Reduce, Phase::ReduceScatter, &|p| (p + n - k) % n)
+        } else {
+            let j = k - (n - 1);
+            (Op::Copy, Phase::AllGather, &move |p| (p + 1 + n - j) % n)
+        };
+        let prev_k = &mut self.prev[k];
+        let mut recv: Vec<Option<u32>> = vec![None; n];
+        for p in 0..n {
+            let (src, dst) = (ring[p], ring[(p + 1) % n]);
+            let block = base + block_of(p);
+            let id = b.add_after(
+                src,
+                dst,
+                block..block + 1,
+                op,
+                (i + k) as u32,
+                phase,
+                [self.last_recv[p], prev_k[p]],
+            );
+            prev_k[p] = Some(id);
+            recv[(p + 1) % n] = Some(id);
+        }
+        self.last_recv = recv;
+        self.k += 1;
+        if self.k == steps {
+            self.k = 0;
+            self.i += 1;
+            if self.i == self.loops {
+                self.i = 0;
+                self.ch += 1;
             }
         }
+        true
     }
-    b.build()
 }
 
 /// The parent node of node `m` of `nodes` in half `h` (0 or 1) of the double binary tree: the
@@ -152,19 +185,19 @@ fn channel_tree(topo: &Topology, c: usize, h: usize) -> Tree {
     Tree::from_parents(parent, false)
 }
 
-pub(super) fn nccl_tree(topo: &Topology, size_bytes: u64, segments: usize) -> Schedule {
+pub(super) fn nccl_tree(topo: &Topology, size_bytes: u64, segments: usize) -> Scheduling {
     let n = topo.ranks();
     if n < 2 {
-        return empty(n, size_bytes);
+        return Scheduling::done(empty(n, size_bytes));
     }
     let trees = 2 * channels(topo);
     let k = (size_bytes / trees as u64).clamp(1, segments.max(1) as u64) as usize;
-    let mut b =
-        ScheduleBuilder::new(n, trees * k, size_bytes).with_capacity(2 * (n - 1) * k * trees, 2);
-    for t in 0..trees {
-        add_tree(&mut b, &channel_tree(topo, t / 2, t % 2), t * k, k);
-    }
-    b.build()
+    let total = 2 * (n - 1) * k * trees;
+    let b = ScheduleBuilder::new(n, trees * k, size_bytes).with_capacity(total, 2);
+    let parts = (0..trees)
+        .map(|t| Part::Tree(TreeAdd::new(channel_tree(topo, t / 2, t % 2), t * k, k)))
+        .collect();
+    Scheduling::new(b, n, total, parts)
 }
 
 #[cfg(test)]

@@ -5,65 +5,84 @@
 //! (i+1) mod N fully reduced. The allgather then passes the reduced chunks on for N−1 more steps.
 //! Every rank sends and receives 2(N−1)/N × S, whatever N is.
 
-use super::{empty, Cursors};
-use crate::sim::schedule::{Op, Phase, Schedule, ScheduleBuilder};
+use super::{empty, Cursors, Part, Scheduling};
+use crate::sim::schedule::{Op, Phase, ScheduleBuilder};
 use std::ops::Range;
+use std::rc::Rc;
 
-pub(super) fn ring(n: usize, size_bytes: u64) -> Schedule {
+pub(super) fn ring(n: usize, size_bytes: u64) -> Scheduling {
     if n < 2 {
-        return empty(n, size_bytes);
+        return Scheduling::done(empty(n, size_bytes));
     }
-    let mut b = ScheduleBuilder::new(n, n, size_bytes).with_capacity(2 * n * (n - 1), 2);
-    let mut cur = Cursors::new(n);
-    let members: Vec<usize> = (0..n).collect();
-    let blocks: Vec<Range<usize>> = (0..n).map(|c| c..c + 1).collect();
-    let step = ring_reduce_scatter(&mut b, &mut cur, &members, &blocks, 0, Phase::ReduceScatter);
-    ring_allgather(&mut b, &mut cur, &members, &blocks, step, Phase::AllGather);
-    b.build()
+    let total = 2 * n * (n - 1);
+    let b = ScheduleBuilder::new(n, n, size_bytes).with_capacity(total, 2);
+    let members: Rc<[usize]> = (0..n).collect();
+    let blocks: Rc<[Range<usize>]> = (0..n).map(|c| c..c + 1).collect();
+    let rs = RingPass::reduce_scatter(members.clone(), blocks.clone(), 0, Phase::ReduceScatter);
+    let ag = RingPass::allgather(members, blocks, rs.end_step(), Phase::AllGather);
+    Scheduling::new(b, n, total, vec![Part::Ring(rs), Part::Ring(ag)])
 }
 
-/// Reduce-scatter around `members` (in ring order) over `blocks`, one block per member. Afterwards
-/// member i holds block (i+1) mod m reduced over all members. Returns the next free step.
-pub(super) fn ring_reduce_scatter(
-    b: &mut ScheduleBuilder,
-    cur: &mut Cursors,
-    members: &[usize],
-    blocks: &[Range<usize>],
-    step0: u32,
-    phase: Phase,
-) -> u32 {
-    ring_pass(b, cur, members, blocks, step0, phase, Op::Reduce, 0)
-}
-
-/// Allgather around `members` after [`ring_reduce_scatter`]: member i starts with block (i+1) mod m.
-pub(super) fn ring_allgather(
-    b: &mut ScheduleBuilder,
-    cur: &mut Cursors,
-    members: &[usize],
-    blocks: &[Range<usize>],
-    step0: u32,
-    phase: Phase,
-) -> u32 {
-    ring_pass(b, cur, members, blocks, step0, phase, Op::Copy, 1)
-}
-
-/// m−1 steps; in step k member i sends block (i + offset − k) mod m to member i+1.
-#[allow(clippy::too_many_arguments)]
-fn ring_pass(
-    b: &mut ScheduleBuilder,
-    cur: &mut Cursors,
-    members: &[usize],
-    blocks: &[Range<usize>],
+/// One pass around a ring, m−1 steps, added a step at a time: in step k member i sends block
+/// (i + offset − k) mod m to member i+1. A reduce-scatter (offset 0, reduce) leaves member i
+/// with block (i+1) mod m reduced over all members; an allgather after it (offset 1, copy) passes
+/// the reduced blocks on.
+pub(super) struct RingPass {
+    /// The ranks, in ring order.
+    members: Rc<[usize]>,
+    /// One block of chunks per member.
+    blocks: Rc<[Range<usize>]>,
     step0: u32,
     phase: Phase,
     op: Op,
     offset: usize,
-) -> u32 {
-    let m = members.len();
-    if m < 2 {
-        return step0;
+    /// The next step to add.
+    k: usize,
+}
+
+impl RingPass {
+    pub(super) fn reduce_scatter(
+        members: Rc<[usize]>,
+        blocks: Rc<[Range<usize>]>,
+        step0: u32,
+        phase: Phase,
+    ) -> RingPass {
+        RingPass {
+            members,
+            blocks,
+            step0,
+            phase,
+            op: Op::Reduce,
+            offset: 0,
+            k: 0,
+        }
     }
-    for k in 0..m - 1 {
+
+    pub(super) fn allgather(
+        members: Rc<[usize]>,
+        blocks: Rc<[Range<usize>]>,
+        step0: u32,
+        phase: Phase,
+    ) -> RingPass {
+        RingPass {
+            op: Op::Copy,
+            offset: 1,
+            ..RingPass::reduce_scatter(members, blocks, step0, phase)
+        }
+    }
+
+    /// The first step after this pass.
+    pub(super) fn end_step(&self) -> u32 {
+        self.step0 + self.members.len().saturating_sub(1) as u32
+    }
+
+    /// Adds the pass's next step; `false` when it has none left.
+    pub(super) fn step(&mut self, b: &mut ScheduleBuilder, cur: &mut Cursors) -> bool {
+        let m = self.members.len();
+        if self.k + 1 >= m {
+            return false;
+        }
+        let (k, members) = (self.k, &*self.members);
         // Decide every send of this step before recording any, so each depends on the previous step.
         let deps: Vec<[Option<u32>; 2]> = members
             .iter()
@@ -71,18 +90,19 @@ fn ring_pass(
             .collect();
         for i in 0..m {
             let (src, dst) = (members[i], members[(i + 1) % m]);
-            let block = (i + offset + m - k % m) % m;
+            let block = (i + self.offset + m - k % m) % m;
             let id = b.add_after(
                 src,
                 dst,
-                blocks[block].clone(),
-                op,
-                step0 + k as u32,
-                phase,
+                self.blocks[block].clone(),
+                self.op,
+                self.step0 + k as u32,
+                self.phase,
                 deps[i],
             );
             cur.record(src, dst, id);
         }
+        self.k += 1;
+        true
     }
-    step0 + (m - 1) as u32
 }

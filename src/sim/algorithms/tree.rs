@@ -14,7 +14,7 @@
 //! With k segments the buffer is cut into k pieces that flow through the tree one behind another
 //! (pipelining): a rank forwards segment s as soon as it has it, while segment s+1 is still coming.
 
-use super::{empty, ScheduleBuilder};
+use super::{empty, Part, ScheduleBuilder, Scheduling};
 use crate::sim::schedule::{Op, Phase, Schedule};
 
 /// The shape of a single tree.
@@ -130,22 +130,24 @@ pub(super) fn single_tree(
     size_bytes: u64,
     segments: usize,
     shape: TreeShape,
-) -> Schedule {
+) -> Scheduling {
     if n < 2 {
-        return empty(n, size_bytes);
+        return Scheduling::done(empty(n, size_bytes));
     }
     let k = size_bytes.max(1).min(segments as u64) as usize;
-    let mut b = ScheduleBuilder::new(n, k, size_bytes).with_capacity(2 * (n - 1) * k, 2);
-    add_tree(&mut b, &Tree::new(n, shape), 0, k);
-    b.build()
+    let total = 2 * (n - 1) * k;
+    let b = ScheduleBuilder::new(n, k, size_bytes).with_capacity(total, 2);
+    let tree = TreeAdd::new(Tree::new(n, shape), 0, k);
+    Scheduling::new(b, n, total, vec![Part::Tree(tree)])
 }
 
-pub(super) fn double_binary_tree(n: usize, size_bytes: u64, segments: usize) -> Schedule {
+pub(super) fn double_binary_tree(n: usize, size_bytes: u64, segments: usize) -> Scheduling {
     if n < 2 {
-        return empty(n, size_bytes);
+        return Scheduling::done(empty(n, size_bytes));
     }
     let k = (size_bytes / 2).max(1).min(segments as u64) as usize;
-    let mut b = ScheduleBuilder::new(n, 2 * k, size_bytes).with_capacity(4 * (n - 1) * k, 2);
+    let total = 4 * (n - 1) * k;
+    let b = ScheduleBuilder::new(n, 2 * k, size_bytes).with_capacity(total, 2);
     let first = Tree::binary(n, |r| r, |p| p);
     // The second tree mirrors the first (even N) or shifts it by one (odd N), so that the first
     // tree's leaves, the odd ranks, are inner ranks of the second.
@@ -154,9 +156,11 @@ pub(super) fn double_binary_tree(n: usize, size_bytes: u64, segments: usize) -> 
     } else {
         Tree::binary(n, |r| (r + n - 1) % n, |p| (p + 1) % n)
     };
-    add_tree(&mut b, &first, 0, k);
-    add_tree(&mut b, &second, k, k);
-    b.build()
+    let parts = vec![
+        Part::Tree(TreeAdd::new(first, 0, k)),
+        Part::Tree(TreeAdd::new(second, k, k)),
+    ];
+    Scheduling::new(b, n, total, parts)
 }
 
 /// Adds a pipelined reduce + broadcast over `tree` of the chunks `base..base+k`, one per segment.
@@ -176,7 +180,8 @@ pub fn nccl_double_tree(
         return empty(n, size_bytes);
     }
     let k = (size_bytes / 2).max(1).min(segments.max(1) as u64) as usize;
-    let mut b = ScheduleBuilder::new(n, 2 * k, size_bytes).with_capacity(4 * (n - 1) * k, 2);
+    let total = 4 * (n - 1) * k;
+    let b = ScheduleBuilder::new(n, 2 * k, size_bytes).with_capacity(total, 2);
     let mirrored = |m: usize| -> usize {
         if nodes % 2 == 0 {
             nodes - 1 - m
@@ -217,84 +222,137 @@ pub fn nccl_double_tree(
             .collect(),
         false,
     );
-    add_tree(&mut b, &first, 0, k);
-    add_tree(&mut b, &second, k, k);
-    b.build()
+    let parts = vec![
+        Part::Tree(TreeAdd::new(first, 0, k)),
+        Part::Tree(TreeAdd::new(second, k, k)),
+    ];
+    Scheduling::new(b, n, total, parts).finish()
 }
 
-pub(super) fn add_tree(b: &mut ScheduleBuilder, tree: &Tree, base: usize, k: usize) {
-    let n = tree.parent.len();
-    let post = tree.post_order();
-    let pre = tree.pre_order();
-    // Height (leaves 0) for reduce steps; depth (root 0) for broadcast steps.
-    let mut height = vec![0u32; n];
-    for &r in &post {
-        if let Some(p) = tree.parent[r] {
-            height[p] = height[p].max(height[r] + 1);
+/// A pipelined reduce + broadcast over a tree of the chunks `base..base+k`, one per segment,
+/// added a segment at a time: first every segment's reduce towards the root, then every
+/// segment's broadcast away from it.
+pub(super) struct TreeAdd {
+    tree: Tree,
+    base: usize,
+    k: usize,
+    post: Vec<usize>,
+    pre: Vec<usize>,
+    /// Height (leaves 0) for reduce steps; depth (root 0) for broadcast steps.
+    height: Vec<u32>,
+    depth: Vec<u32>,
+    received: Vec<Vec<u32>>,
+    last_up: Vec<Option<u32>>,
+    /// Per segment, a join of the reductions into the root: its broadcast waits for them all.
+    root_has: Vec<u32>,
+    last_send: Vec<Option<u32>>,
+    last_to: Vec<Option<u32>>,
+    /// The next segment to add: `0..k` reduce, `k..2k` broadcast.
+    next: usize,
+}
+
+impl TreeAdd {
+    pub(super) fn new(tree: Tree, base: usize, k: usize) -> TreeAdd {
+        let n = tree.parent.len();
+        let post = tree.post_order();
+        let pre = tree.pre_order();
+        let mut height = vec![0u32; n];
+        for &r in &post {
+            if let Some(p) = tree.parent[r] {
+                height[p] = height[p].max(height[r] + 1);
+            }
+        }
+        let mut depth = vec![0u32; n];
+        for &r in &pre {
+            if let Some(p) = tree.parent[r] {
+                depth[r] = depth[p] + 1;
+            }
+        }
+        TreeAdd {
+            tree,
+            base,
+            k,
+            post,
+            pre,
+            height,
+            depth,
+            received: vec![Vec::new(); n],
+            last_up: vec![None; n],
+            root_has: Vec::with_capacity(k),
+            last_send: vec![None; n],
+            last_to: vec![None; n],
+            next: 0,
         }
     }
-    let mut depth = vec![0u32; n];
-    for &r in &pre {
-        if let Some(p) = tree.parent[r] {
-            depth[r] = depth[p] + 1;
+
+    /// Adds the next segment's reduce or broadcast; `false` when none is left.
+    pub(super) fn step(&mut self, b: &mut ScheduleBuilder) -> bool {
+        let (base, k, s) = (self.base, self.k, self.next);
+        if s < k {
+            self.reduce(b, base + s, s as u32);
+        } else if s < 2 * k {
+            self.broadcast(b, base + s - k, s - k);
+        } else {
+            return false;
         }
+        self.next += 1;
+        true
     }
-    let bcast_base = k as u32 + height[tree.root];
-    let mut received: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let mut last_up: Vec<Option<u32>> = vec![None; n];
-    // Per segment, a join of the reductions into the root: its broadcast waits for them all.
-    let mut root_has: Vec<u32> = Vec::with_capacity(k);
-    for s in 0..k {
-        for r in received.iter_mut() {
+
+    fn reduce(&mut self, b: &mut ScheduleBuilder, chunk: usize, s: u32) {
+        let tree = &self.tree;
+        for r in self.received.iter_mut() {
             r.clear();
         }
-        for &r in &post {
+        for &r in &self.post {
             let Some(p) = tree.parent[r] else { continue };
             // Wait for every child's segment s, and for this rank's previous send to its parent.
-            let mut deps = received[r].clone();
-            deps.extend(last_up[r]);
+            let mut deps = self.received[r].clone();
+            deps.extend(self.last_up[r]);
             let id = b.add(
                 r,
                 p,
-                base + s..base + s + 1,
+                chunk..chunk + 1,
                 Op::Reduce,
-                s as u32 + height[r],
+                s + self.height[r],
                 Phase::Reduce,
                 &deps,
             );
-            last_up[r] = Some(id);
-            received[p].push(id);
+            self.last_up[r] = Some(id);
+            self.received[p].push(id);
         }
-        root_has.push(b.join(&received[tree.root]));
+        self.root_has.push(b.join(&self.received[tree.root]));
     }
-    let mut last_send: Vec<Option<u32>> = vec![None; n];
-    let mut last_to: Vec<Option<u32>> = vec![None; n];
-    for (s, &root_join) in root_has.iter().enumerate() {
-        for &r in &pre {
+
+    fn broadcast(&mut self, b: &mut ScheduleBuilder, chunk: usize, s: usize) {
+        let tree = &self.tree;
+        let bcast_base = self.k as u32 + self.height[tree.root];
+        let root_join = self.root_has[s];
+        for &r in &self.pre {
             for &c in &tree.children[r] {
                 // The root waits for the whole reduce of segment s; any other rank for the segment
                 // from its parent, sent earlier in this pre-order pass.
                 let mut deps: Vec<u32> = match tree.parent[r] {
-                    Some(_) => last_to[r].into_iter().collect(),
+                    Some(_) => self.last_to[r].into_iter().collect(),
                     None => vec![root_join],
                 };
                 let before = if tree.sequential_sends {
-                    last_send[r]
+                    self.last_send[r]
                 } else {
-                    last_to[c]
+                    self.last_to[c]
                 };
                 deps.extend(before);
                 let id = b.add(
                     r,
                     c,
-                    base + s..base + s + 1,
+                    chunk..chunk + 1,
                     Op::Copy,
-                    bcast_base + s as u32 + depth[r],
+                    bcast_base + s as u32 + self.depth[r],
                     Phase::Broadcast,
                     &deps,
                 );
-                last_send[r] = Some(id);
-                last_to[c] = Some(id);
+                self.last_send[r] = Some(id);
+                self.last_to[c] = Some(id);
             }
         }
     }
@@ -371,8 +429,14 @@ mod tests {
     fn segments_are_capped_by_bytes_without_overflow_on_32_bit_targets() {
         // 8 GiB does not fit a 32-bit usize: the cap must be computed in u64.
         let big = 8u64 << 30;
-        assert_eq!(single_tree(4, big, 32, TreeShape::Binary).chunks(), 32);
-        assert_eq!(double_binary_tree(4, big, 32).chunks(), 64);
-        assert_eq!(single_tree(4, 3, 32, TreeShape::Binary).chunks(), 3);
+        assert_eq!(
+            single_tree(4, big, 32, TreeShape::Binary).finish().chunks(),
+            32
+        );
+        assert_eq!(double_binary_tree(4, big, 32).finish().chunks(), 64);
+        assert_eq!(
+            single_tree(4, 3, 32, TreeShape::Binary).finish().chunks(),
+            3
+        );
     }
 }
