@@ -145,6 +145,7 @@ pub fn App() -> Html {
                 controls: s.controls.clone(),
                 compare: s.compare.is_some(),
                 algorithm_b: s.compare.unwrap_or(AppState::default().algorithm_b),
+                nccl: s.nccl,
                 playing: false,
                 ..AppState::default()
             },
@@ -197,6 +198,7 @@ pub fn App() -> Html {
             controls: state.controls.clone(),
             compare: state.compare.then_some(state.algorithm_b),
             step: share::step_at(step_ends, t),
+            nccl: state.nccl,
         };
         use_address(
             format!("{}&lang={}", share::encode(&shared), lang.code()),
@@ -401,6 +403,9 @@ pub fn App() -> Html {
                         { panel(Side::A, &handle_a) }
                         if state.compare { { panel(Side::B, &handle_b) } }
                     </div>
+                    <super::lab_nccl::LabNccl controls={state.controls.clone()} pick={state.nccl}
+                        textbook={sim_a.0.trace().map(|t| (t.time_secs, t.algbw_bytes_per_sec(), t.busbw_bytes_per_sec()))}
+                        on_edit={on_edit.clone()} />
                     <Files controls={state.controls.clone()} sim={sim_a.clone()} sim_b={state.compare.then(|| sim_b.clone())} on_import={on_controls} />
                 </main>
             </div>

@@ -10,9 +10,11 @@ use super::i18n::{
     algorithm_label, hardware_texts, model_texts, percent, scenario_texts, times, tr, trf,
     use_lang, Key, Lang,
 };
-use super::logic::{bandwidth_label, bandwidth_ladder_mbps, slider_position, slider_value};
+use super::logic::{
+    bandwidth_label, bandwidth_ladder_mbps, slider_position, slider_value, NcclPick,
+};
 use super::scaling_model::{
-    because as because_text, hardware_choices, segments, Computation, NcclPick, Point, Setup,
+    because as because_text, hardware_choices, segments, Computation, Point, Setup,
     NCCL_CHART_MAX_GPUS, SWEEP_FACTOR, SWEEP_MAX_BYTES, SWEEP_MIN_BYTES, TREE_SEGMENTS,
 };
 use crate::sim::algorithms::Algorithm;
@@ -447,6 +449,7 @@ pub fn ScalingSection() -> Html {
             <label><input type="radio" name="scaling-network" data-testid="scaling-model-nccl" checked={nccl.is_some()}
                 onchange={let m = on_network.clone(); Callback::from(move |_: Event| m.emit(true))} />{ tr(lang, Key::NcclModelNccl) }</label>
             if let Some(pick) = nccl {
+                <>
                 <label class="field compact">
                     <span class="field-name">{ tr(lang, Key::NcclSystem) }</span>
                     <select data-testid="scaling-nccl-system" onchange={on_nccl_system} key={pick.system}>
@@ -457,6 +460,7 @@ pub fn ScalingSection() -> Html {
                 </label>
                 <label><input type="checkbox" data-testid="scaling-nccl-nvls" checked={pick.nvls} onchange={on_nccl_nvls} />{ tr(lang, Key::NcclNvls) }</label>
                 <p class="source" data-testid="scaling-nccl-note">{ trf(lang, Key::ScalingNcclNote, &[pick.system, &NCCL_CHART_MAX_GPUS.to_string()]) }</p>
+                </>
             }
         </div>
     };

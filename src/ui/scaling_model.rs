@@ -14,7 +14,7 @@
 //! ```
 
 use super::i18n::{hardware_texts, model_texts, percent, tr, trf, Key, Lang};
-use super::logic::max_segments;
+use super::logic::{max_segments, NcclPick};
 use crate::sim::algorithms::Algorithm;
 use crate::sim::chapter::{evaluate, ChapterScenario, Hardware, ModelPreset, Outcome};
 use crate::sim::chapter::{CHAPTER_SCENARIOS, HARDWARE};
@@ -77,25 +77,6 @@ pub fn hardware_choices() -> Vec<Hardware> {
 /// The most GPUs the charts ask the nccl model about: each of its points is one prediction that
 /// cannot be sliced, and beyond 128 GPUs one takes seconds in the browser.
 pub const NCCL_CHART_MAX_GPUS: usize = 128;
-
-/// "Like NCCL on this system": the charts' allreduce times come from the nccl model instead of
-/// the textbook simulation.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NcclPick {
-    /// A preset id of [`crate::sim::nccl::system::PRESETS`]; 8 GPUs per node.
-    pub system: &'static str,
-    /// Let NCCL use NVLink SHARP where the switch can reduce.
-    pub nvls: bool,
-}
-
-impl Default for NcclPick {
-    fn default() -> Self {
-        NcclPick {
-            system: "dgx-h100",
-            nvls: true,
-        }
-    }
-}
 
 /// GPUs per node of the nccl model's systems in the charts.
 pub const NCCL_GPUS_PER_NODE: usize = 8;
