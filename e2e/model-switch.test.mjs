@@ -64,7 +64,9 @@ test('the lab shows NCCL on 8×H100 beside the textbook run: ~450 GB/s textbook,
   fs.mkdirSync(path.join(ROOT, 'e2e', 'screenshots'), { recursive: true });
   await card.screenshot({ path: path.join(ROOT, 'e2e', 'screenshots', 'lab-nccl-card.png') });
   // The lab with the switch on: the run, its results and NCCL's card beside them.
-  await page.locator('main.stage').screenshot({ path: path.join(ROOT, 'docs', 'lab-nccl-en-light.png') });
+  // (the sticky transport bar hidden, as it would cover the middle of an element's picture; the buffers and the link timeline left out)
+  await page.getByTestId('figure-a').screenshot({ path: path.join(ROOT, 'docs', 'lab-nccl-en-light.png'),
+    style: '.transport { visibility: hidden; } .buffers, .timeline { display: none; }' });
   // A shared link keeps the switch.
   await page.goto(page.url());
   await page.getByTestId('lab-nccl-busbw').waitFor();

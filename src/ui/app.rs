@@ -354,6 +354,12 @@ pub fn App() -> Html {
                 <LinkInfo sim={sim.clone()} t_secs={t} line={hover}
                           faults={Some(faults)} on_edit={on_edit.clone()} />
                 <Results sim={sim.clone()} />
+                if side == Side::A {
+                    // The model switch, and what NCCL would do for this run beside its results.
+                    <super::lab_nccl::LabNccl controls={state.controls.clone()} pick={state.nccl}
+                        textbook={sim.0.trace().map(|t| (t.time_secs, t.algbw_bytes_per_sec(), t.busbw_bytes_per_sec()))}
+                        on_edit={on_edit.clone()} />
+                }
                 <Buffers sim={sim.clone()} t_secs={t} />
                 <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} />
             </section>
@@ -403,9 +409,6 @@ pub fn App() -> Html {
                         { panel(Side::A, &handle_a) }
                         if state.compare { { panel(Side::B, &handle_b) } }
                     </div>
-                    <super::lab_nccl::LabNccl controls={state.controls.clone()} pick={state.nccl}
-                        textbook={sim_a.0.trace().map(|t| (t.time_secs, t.algbw_bytes_per_sec(), t.busbw_bytes_per_sec()))}
-                        on_edit={on_edit.clone()} />
                     <Files controls={state.controls.clone()} sim={sim_a.clone()} sim_b={state.compare.then(|| sim_b.clone())} on_import={on_controls} />
                 </main>
             </div>
