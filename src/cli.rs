@@ -75,6 +75,9 @@ SPEEDUP OPTIONS (plus the scenario options above, without --size):
                        io-bound-30pct, racks-800-200-tree-wins, inverted-400-800-ring-wins,
                        slow-network-under-4x
   --model ID           resnet50 | bert-large | gpt2-xl | 10b                       (default bert-large)
+                       or the network model: ideal | nccl (give --model twice for both);
+                       with nccl: --system ID [--nodes K] [--gpus-per-node G] [--nvls on|off],
+                       each GPU count's allreduce as NCCL would run it on that system
   --parameters N       instead of --model: parameter count
   --compute T          forward + backward on one GPU per step                      (default: the model's)
   --gradient-bytes B   4 (fp32) or 2 (bf16/fp16)                                   (default 4)
@@ -774,7 +777,78 @@ fn cmd_sweep(args: &[&OsStr]) -> Result<String, String> {
     Ok(out)
 }
 
+/// `speedup`'s `--model` names the training model (resnet50 …) or the network model (ideal |
+/// nccl); given twice, one of each. Returns the arguments without the network model's `--model`,
+/// and that model if one was given.
+fn split_network_model<'a>(
+    args: &[&'a OsStr],
+) -> Result<(Vec<&'a OsStr>, Option<&'a str>), String> {
+    let mut rest = Vec::with_capacity(args.len());
+    let mut network: Option<&'a str> = None;
+    let mut i = 0;
+    while i < args.len() {
+        let (value, used) = match args[i].to_str() {
+            Some("--model") => (args.get(i + 1).and_then(|v| v.to_str()), 2),
+            Some(a) if a.starts_with("--model=") => (Some(&a["--model=".len()..]), 1),
+            _ => (None, 1),
+        };
+        match value {
+            Some(v @ ("ideal" | "nccl")) => {
+                if network.replace(v).is_some() {
+                    return Err("--model names the network model (ideal or nccl) twice".into());
+                }
+                i += used;
+            }
+            _ => {
+                rest.push(args[i]);
+                i += 1;
+            }
+        }
+    }
+    Ok((rest, network))
+}
+
+/// The training model of `speedup`'s flags (without `--preset`).
+pub fn training_from_flags(flags: &Flags) -> Result<crate::sim::training::TrainingModel, String> {
+    let base = ModelPreset::find(flags.get("model").unwrap_or("bert-large"))
+        .map_err(|e| format!("--model: {e}"))?;
+    let mut m = base.training(0.0, 10e9);
+    if flags.get("parameters").is_some() {
+        m.parameters = flags.number("parameters", "1", 1.0, 1e13)? as u64;
+    }
+    if flags.get("compute").is_some() {
+        m.compute_secs = flags.duration("compute", "0.25")?;
+    }
+    m.bytes_per_gradient = flags.count("gradient-bytes", 4, 8)? as u32;
+    m.overlap = flags.number("overlap", "0", 0.0, 1.0)?;
+    m.backward_share = flags.number("backward-share", "0.6666666666666666", 0.0, 1.0)?;
+    if flags.get("input").is_some() {
+        m.input_bytes_per_gpu = flags.size("input", "0")? as f64;
+    }
+    m.storage_bytes_per_sec = flags.bandwidth("storage-bw", "10GB/s")?.bytes_per_sec();
+    m.validate().map_err(|e| e.0)?;
+    Ok(m)
+}
+
+/// The flags of `speedup`'s training model.
+pub const TRAINING_FLAGS: [&str; 9] = [
+    "model",
+    "parameters",
+    "compute",
+    "gradient-bytes",
+    "overlap",
+    "backward-share",
+    "input",
+    "storage-bw",
+    "max-gpus",
+];
+
 fn cmd_speedup(args: &[&OsStr]) -> Result<String, String> {
+    let (args, network) = split_network_model(args)?;
+    let args = &args[..];
+    if network == Some("nccl") {
+        return crate::cli_nccl::cmd_speedup_nccl(args);
+    }
     let known = flags_with(&[
         "preset",
         "model",
@@ -818,22 +892,7 @@ fn cmd_speedup(args: &[&OsStr]) -> Result<String, String> {
     let (topology, mut model, algorithm, segments, gamma) = match preset {
         Some(p) => (p.topology(), p.training(), p.algorithm, p.segments, 0.0),
         None => {
-            let base = ModelPreset::find(flags.get("model").unwrap_or("bert-large"))
-                .map_err(|e| format!("--model: {e}"))?;
-            let mut m = base.training(0.0, 10e9);
-            if flags.get("parameters").is_some() {
-                m.parameters = flags.number("parameters", "1", 1.0, 1e13)? as u64;
-            }
-            if flags.get("compute").is_some() {
-                m.compute_secs = flags.duration("compute", "0.25")?;
-            }
-            m.bytes_per_gradient = flags.count("gradient-bytes", 4, 8)? as u32;
-            m.overlap = flags.number("overlap", "0", 0.0, 1.0)?;
-            m.backward_share = flags.number("backward-share", "0.6666666666666666", 0.0, 1.0)?;
-            if flags.get("input").is_some() {
-                m.input_bytes_per_gpu = flags.size("input", "0")? as f64;
-            }
-            m.storage_bytes_per_sec = flags.bandwidth("storage-bw", "10GB/s")?.bytes_per_sec();
+            let m = training_from_flags(&flags)?;
             let sc = scenario_from_flags(&flags)?;
             (
                 sc.topology,

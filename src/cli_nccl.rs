@@ -469,3 +469,78 @@ pub fn ideal_scenario_for_system(
     scenario.gamma_secs_per_byte = f.number("gamma", "0", 0.0, crate::sim::scenario::MAX_GAMMA)?;
     Ok(Some(scenario))
 }
+
+/// `speedup --model nccl`: data-parallel speedup on 1, 2, 4, … GPUs of a system, each count's
+/// allreduce as the nccl model predicts NCCL runs it there.
+pub fn cmd_speedup_nccl(args: &[&OsStr]) -> Result<String, String> {
+    use crate::sim::nccl::scaling::{nccl_scaling, MAX_SCALING_GPUS};
+    let known: Vec<&str> = crate::cli::TRAINING_FLAGS
+        .iter()
+        .copied()
+        .chain(["system", "nodes", "gpus-per-node", "nvls"])
+        .collect();
+    let flags = Flags::parse(args, &known).map_err(|e| {
+        format!("{e} (speedup --model nccl takes --system, --nodes, --gpus-per-node, --nvls and the training flags)")
+    })?;
+    if flags.has("help") {
+        return Ok(crate::cli::HELP.to_string());
+    }
+    let sys = system_from_flags(&flags)?;
+    let nvls = nvls_from_flags(&flags)?;
+    let model = crate::cli::training_from_flags(&flags)?;
+    let g = sys.gpus_per_node;
+    let max_gpus = flags.count("max-gpus", sys.ranks(), MAX_SCALING_GPUS)?;
+    let counts: Vec<usize> = std::iter::successors(Some(1usize), |&n| Some(n * 2))
+        .take_while(|&n| n <= max_gpus)
+        .chain((!max_gpus.is_power_of_two()).then_some(max_gpus))
+        .collect();
+    let rows = nccl_scaling(&model, &sys.name, g, nvls, &counts).map_err(|e| e.0)?;
+    if flags.has("json") {
+        return Ok(json!({
+            "model": "nccl",
+            "system": sys.name,
+            "gpus_per_node": g,
+            "nvls": nvls,
+            "gradient_bytes": model.gradient_bytes(),
+            "training": model,
+            "rows": rows.iter().map(|r| {
+                let mut v = json!(r.step);
+                if let Some(c) = &r.choice {
+                    v["algorithm"] = json!(c.algorithm.name());
+                    v["protocol"] = json!(c.protocol.name());
+                    v["channels"] = json!(c.channels);
+                }
+                v
+            }).collect::<Vec<_>>(),
+        })
+        .to_string());
+    }
+    let mut out = format!(
+        "like NCCL on {} ({g} GPUs per node, NVLS {}), {} of gradients per GPU, compute {} per step\n",
+        sys.name,
+        if nvls { "on where available" } else { "off" },
+        crate::sim::units::format_bytes(model.gradient_bytes() as f64),
+        format_secs(model.compute_secs)
+    );
+    out += " GPUs   allreduce    exposed  storage IO       step  speedup  efficiency  GPU util  comm share  NCCL's choice\n";
+    for r in &rows {
+        let s = &r.step;
+        out += &format!(
+            "{:>5} {:>11} {:>10} {:>11} {:>10} {:>8.2} {:>10.1}% {:>8.1}% {:>10.1}%  {}\n",
+            s.gpus,
+            format_secs(s.comm_secs),
+            format_secs(s.exposed_comm_secs),
+            format_secs(s.exposed_io_secs),
+            format_secs(s.step_secs),
+            s.speedup,
+            s.scaling_efficiency * 100.0,
+            s.gpu_utilisation * 100.0,
+            s.comm_share * 100.0,
+            r.choice.as_ref().map_or("-".to_string(), |c| format!(
+                "{}/{} × {} channels",
+                c.algorithm, c.protocol, c.channels
+            ))
+        );
+    }
+    Ok(out)
+}

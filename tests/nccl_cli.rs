@@ -386,3 +386,81 @@ fn bad_input_exits_2_naming_the_problem_and_the_line() {
         &["intra_efficiency"],
     );
 }
+
+#[test]
+fn speedup_with_the_nccl_model_uses_each_counts_predicted_allreduce() {
+    use allreduce_lab::course::chapter::ModelPreset;
+    use allreduce_lab::sim::nccl::model::predict_fast;
+    use allreduce_lab::sim::nccl::system::System;
+    let v = json(&[
+        "speedup", "--model", "nccl", "--system", "dgx-h100", "--nodes", "2", "--nvls", "off",
+        "--model", "gpt2-xl", "--json",
+    ]);
+    assert_eq!(v["model"], "nccl");
+    let rows = v["rows"].as_array().unwrap();
+    let gpus: Vec<u64> = rows.iter().map(|r| r["gpus"].as_u64().unwrap()).collect();
+    assert_eq!(gpus, vec![1, 2, 4, 8, 16]);
+    let model = ModelPreset::find("gpt2-xl").unwrap().training(0.0, 10e9);
+    assert_eq!(v["gradient_bytes"], model.gradient_bytes());
+    // 8 GPUs: one box, NVLS off → NCCL's ring; 16: two boxes.
+    for (i, nodes, g) in [(3, 1, 8), (4, 2, 8)] {
+        let c = predict_fast(
+            &System::preset("dgx-h100", nodes, g).unwrap(),
+            model.gradient_bytes(),
+            false,
+        )
+        .unwrap();
+        assert_eq!(rows[i]["comm_secs"].as_f64().unwrap(), c.time_secs);
+        assert_eq!(rows[i]["algorithm"], c.algorithm.name());
+        assert_eq!(rows[i]["protocol"], c.protocol.name());
+        let step = model.step(gpus[i] as usize, c.time_secs);
+        assert_eq!(rows[i]["speedup"].as_f64().unwrap(), step.speedup);
+    }
+    assert_eq!(rows[0]["speedup"].as_f64().unwrap(), 1.0);
+    // The text table names NCCL's choice per count.
+    let text = ok(&["speedup", "--model=nccl", "--system", "dgx-a100"]);
+    assert!(text.starts_with("like NCCL on dgx-a100"), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.contains(" channels")).count(),
+        3,
+        "{text}"
+    );
+    // The textbook model stays the default, and `--model ideal` says so explicitly.
+    assert_eq!(
+        ok(&["speedup", "--max-gpus", "8"]),
+        ok(&["speedup", "--model", "ideal", "--max-gpus", "8"])
+    );
+}
+
+#[test]
+fn speedup_with_the_nccl_model_refuses_what_it_cannot_take() {
+    refused(&["speedup", "--model", "nccl"], &["--system is required"]);
+    refused(
+        &[
+            "speedup", "--model", "nccl", "--system", "dgx-h100", "--ranks", "8",
+        ],
+        &["unknown flag '--ranks'"],
+    );
+    refused(
+        &["speedup", "--model", "nccl", "--model", "ideal"],
+        &["twice"],
+    );
+    refused(
+        &[
+            "speedup",
+            "--model",
+            "nccl",
+            "--system",
+            "dgx-h100",
+            "--max-gpus",
+            "2048",
+        ],
+        &["--max-gpus", "1024"],
+    );
+    refused(
+        &[
+            "speedup", "--model", "nccl", "--system", "dgx-h100", "--nvls", "maybe",
+        ],
+        &["--nvls"],
+    );
+}

@@ -141,6 +141,7 @@ async fn the_mounted_app_shows_a_shared_link_as_the_learner_sees_it() {
         controls: controls.clone(),
         compare: None,
         step: 0,
+        nccl: None,
     });
     let (host, app) = mount_at(&query);
 

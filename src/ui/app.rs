@@ -148,6 +148,7 @@ pub fn App() -> Html {
                 controls: s.controls.clone(),
                 compare: s.compare.is_some(),
                 algorithm_b: s.compare.unwrap_or(AppState::default().algorithm_b),
+                nccl: s.nccl,
                 playing: false,
                 ..AppState::default()
             },
@@ -200,6 +201,7 @@ pub fn App() -> Html {
             controls: state.controls.clone(),
             compare: state.compare.then_some(state.algorithm_b),
             step: share::step_at(step_ends, t),
+            nccl: state.nccl,
         };
         use_address(
             format!("{}&lang={}", share::encode(&shared), lang.code()),
@@ -355,6 +357,12 @@ pub fn App() -> Html {
                 <LinkInfo sim={sim.clone()} t_secs={t} line={hover}
                           faults={Some(faults)} on_edit={on_edit.clone()} />
                 <Results sim={sim.clone()} />
+                if side == Side::A {
+                    // The model switch, and what NCCL would do for this run beside its results.
+                    <super::lab_nccl::LabNccl controls={state.controls.clone()} pick={state.nccl}
+                        textbook={sim.0.trace().map(|t| (t.time_secs, t.algbw_bytes_per_sec(), t.busbw_bytes_per_sec()))}
+                        on_edit={on_edit.clone()} />
+                }
                 <Buffers sim={sim.clone()} t_secs={t} />
                 <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} />
             </section>

@@ -270,6 +270,83 @@ pub enum Edit {
         rank: usize,
         delay_ns: u64,
     },
+    /// The model switch: like NCCL (on, with the last system picked) or the textbook model.
+    /// This and the next two change the lab's [`NcclPick`] ([`apply_nccl`]), not the controls.
+    NcclModel(bool),
+    /// The system the nccl model runs on (a preset id; an unknown one changes nothing).
+    NcclSystem(&'static str),
+    NcclNvls(bool),
+}
+
+/// Applies a model-switch edit to the lab's pick; other edits leave it as it is.
+///
+/// ```
+/// use allreduce_lab::ui::logic::{apply_nccl, Edit, NcclPick};
+/// let on = apply_nccl(None, Edit::NcclModel(true)).unwrap();
+/// assert_eq!(on, NcclPick::default());
+/// let a100 = apply_nccl(Some(on), Edit::NcclSystem("dgx-a100")).unwrap();
+/// assert_eq!((a100.system, a100.nvls), ("dgx-a100", true));
+/// assert_eq!(apply_nccl(Some(a100), Edit::NcclNvls(false)).unwrap().nvls, false);
+/// assert_eq!(apply_nccl(Some(a100), Edit::NcclSystem("cray-1")), Some(a100));
+/// assert_eq!(apply_nccl(Some(a100), Edit::NcclModel(false)), None);
+/// assert_eq!(apply_nccl(None, Edit::NcclNvls(false)), None);
+/// ```
+pub fn apply_nccl(pick: Option<NcclPick>, edit: Edit) -> Option<NcclPick> {
+    match (pick, edit) {
+        (_, Edit::NcclModel(false)) => None,
+        (None, Edit::NcclModel(true)) => Some(NcclPick::default()),
+        (Some(p), Edit::NcclSystem(id)) => {
+            let known = crate::sim::nccl::system::PRESETS
+                .iter()
+                .find(|s| **s == id)
+                .copied();
+            Some(NcclPick {
+                system: known.unwrap_or(p.system),
+                ..p
+            })
+        }
+        (Some(p), Edit::NcclNvls(nvls)) => Some(NcclPick { nvls, ..p }),
+        (p, _) => p,
+    }
+}
+
+/// The lab's GPUs as the nccl model's systems have them, (nodes, GPUs per node): the cluster's
+/// or rail network's own shape; on one switch, up to a box's 8 GPUs on one node and beyond in
+/// nodes of 8. `None` when the count does not fill whole nodes of 8.
+pub fn nccl_shape(c: &Controls) -> Option<(usize, usize)> {
+    match c.kind {
+        TopologyKind::Cluster => {
+            let (racks, npr, g) = c.shape();
+            Some((racks * npr, g))
+        }
+        TopologyKind::Rail => Some(c.rail_shape()),
+        TopologyKind::Uniform => {
+            if c.gpus <= 8 {
+                Some((1, c.gpus))
+            } else {
+                (c.gpus % 8 == 0).then_some((c.gpus / 8, 8))
+            }
+        }
+    }
+}
+
+/// "Like NCCL on this system": the lab's and the charts' model switch. With it, allreduce
+/// times come from the nccl model ([`crate::sim::nccl`]) instead of the textbook simulation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NcclPick {
+    /// A preset id of [`crate::sim::nccl::system::PRESETS`]; 8 GPUs per node.
+    pub system: &'static str,
+    /// Let NCCL use NVLink SHARP where the switch can reduce.
+    pub nvls: bool,
+}
+
+impl Default for NcclPick {
+    fn default() -> Self {
+        NcclPick {
+            system: "dgx-h100",
+            nvls: true,
+        }
+    }
 }
 
 /// What a clicked cable keeps of its bandwidth.
@@ -324,6 +401,8 @@ impl Controls {
                 let delay = if late { 0.0 } else { delay_ns as f64 * 1e-9 };
                 *self = self.with_straggler(rank, delay);
             }
+            // The model switch is the lab's, not the controls' (see [`apply_nccl`]).
+            Edit::NcclModel(_) | Edit::NcclSystem(_) | Edit::NcclNvls(_) => {}
         }
     }
 

@@ -27,6 +27,8 @@ mod files;
 #[cfg(target_arch = "wasm32")]
 mod hooks;
 #[cfg(target_arch = "wasm32")]
+mod lab_nccl;
+#[cfg(target_arch = "wasm32")]
 mod nccl_section;
 #[cfg(target_arch = "wasm32")]
 mod panels;

@@ -14,7 +14,7 @@
 
 use crate::sim::algorithms::Algorithm;
 use crate::sim::nccl::calibrate::{calibrate, CalibrateError, Calibration};
-use crate::sim::nccl::model::{predict_fast, Choice};
+use crate::sim::nccl::model::{predict, predict_fast, Choice};
 use crate::sim::nccl::nccl_tests_parse::{parse, ParseError};
 use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
 use crate::sim::nccl::published::{for_system, Published};
@@ -272,6 +272,123 @@ mod tests {
         assert!(matches!(
             e,
             PasteError::Parse(ParseError { line: Some(1), .. })
+        ));
+    }
+}
+
+/// The most GPUs the lab asks the nccl model about: one prediction cannot be sliced, and beyond
+/// this it takes seconds in the browser (the CLI takes up to 1,024).
+pub const LAB_NCCL_MAX_GPUS: usize = 128;
+
+/// Why the lab's run has no "like NCCL" prediction.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LabNcclError {
+    /// One GPU: nothing to reduce.
+    OneGpu,
+    /// The count does not fill whole nodes of 8 (one switch).
+    NotWholeNodes { gpus: usize },
+    /// More GPUs than [`LAB_NCCL_MAX_GPUS`].
+    TooMany { gpus: usize, max: usize },
+    /// The system cannot take the shape (e.g. 16 GPUs per node), in the core's words.
+    System(String),
+}
+
+/// What NCCL would do for the lab's run: the system `pick` names with the lab's nodes × GPUs per
+/// node ([`nccl_shape`]), and the model's choice for the lab's message size.
+///
+/// ```
+/// use allreduce_lab::ui::logic::{Controls, NcclPick};
+/// use allreduce_lab::ui::nccl_view::lab_prediction;
+/// let c = Controls::default(); // 2 nodes × 8 GPUs
+/// let pick = NcclPick { system: "dgx-h100", nvls: true };
+/// let (sys, choice) = lab_prediction(&pick, &c).unwrap();
+/// assert_eq!((sys.nodes, sys.gpus_per_node), (2, 8));
+/// assert_eq!(choice.size_bytes, c.size_bytes);
+/// ```
+pub fn lab_prediction(
+    pick: &crate::ui::logic::NcclPick,
+    controls: &crate::ui::logic::Controls,
+) -> Result<(System, Choice), LabNcclError> {
+    let gpus = controls.gpus;
+    if gpus < 2 {
+        return Err(LabNcclError::OneGpu);
+    }
+    if gpus > LAB_NCCL_MAX_GPUS {
+        return Err(LabNcclError::TooMany {
+            gpus,
+            max: LAB_NCCL_MAX_GPUS,
+        });
+    }
+    let (nodes, g) =
+        crate::ui::logic::nccl_shape(controls).ok_or(LabNcclError::NotWholeNodes { gpus })?;
+    let sys = System::preset(pick.system, nodes, g).map_err(|e| LabNcclError::System(e.0))?;
+    // Every candidate is simulated (so the reason lists them all) up to 64 GPUs, as the CLI's
+    // `simulate --model nccl` does; beyond, those that cannot win are skipped (the same choice).
+    let size = controls.size_bytes.max(1);
+    let choice = if sys.ranks() <= 64 {
+        predict(&sys, size, pick.nvls)
+    } else {
+        predict_fast(&sys, size, pick.nvls)
+    }
+    .map_err(|e| LabNcclError::System(e.0))?;
+    Ok((sys, choice))
+}
+
+#[cfg(test)]
+mod lab_tests {
+    use super::*;
+    use crate::ui::logic::{Controls, Edit, NcclPick, TopologyKind};
+
+    #[test]
+    fn eight_h100s_on_one_switch_show_nccls_ring_at_about_365_with_nvls_off() {
+        let mut c = Controls::default();
+        c.apply(Edit::Kind(TopologyKind::Uniform));
+        c.apply(Edit::Gpus(8));
+        c.apply(Edit::Size(8 << 30));
+        let off = NcclPick {
+            system: "dgx-h100",
+            nvls: false,
+        };
+        let (sys, choice) = lab_prediction(&off, &c).unwrap();
+        assert_eq!((sys.nodes, sys.gpus_per_node), (1, 8));
+        assert_eq!(choice, predict(&sys, 8 << 30, false).unwrap());
+        // Every candidate NCCL considers on this box with NVLS off: Ring and Tree × 3 protocols.
+        assert_eq!(choice.candidates.len(), 6);
+        assert_eq!(choice.algorithm, NcclAlgorithm::Ring);
+        assert!((choice.busbw_bytes_per_sec() / 1e9 - 365.0).abs() < 10.0);
+        let on = NcclPick { nvls: true, ..off };
+        assert_eq!(
+            lab_prediction(&on, &c).unwrap().1.algorithm,
+            NcclAlgorithm::Nvls
+        );
+    }
+
+    #[test]
+    fn shapes_the_systems_cannot_take_are_explained_not_predicted() {
+        let pick = NcclPick::default();
+        let mut c = Controls::default();
+        c.apply(Edit::Kind(TopologyKind::Uniform));
+        c.apply(Edit::Gpus(1));
+        assert_eq!(lab_prediction(&pick, &c).unwrap_err(), LabNcclError::OneGpu);
+        c.apply(Edit::Gpus(12));
+        assert_eq!(
+            lab_prediction(&pick, &c).unwrap_err(),
+            LabNcclError::NotWholeNodes { gpus: 12 }
+        );
+        c.apply(Edit::Gpus(256));
+        assert_eq!(
+            lab_prediction(&pick, &c).unwrap_err(),
+            LabNcclError::TooMany {
+                gpus: 256,
+                max: 128
+            }
+        );
+        c.apply(Edit::Kind(TopologyKind::Cluster));
+        c.apply(Edit::Gpus(32));
+        c.apply(Edit::GpusPerNode(16));
+        assert!(matches!(
+            lab_prediction(&pick, &c).unwrap_err(),
+            LabNcclError::System(e) if e.contains("GPUs per node")
         ));
     }
 }

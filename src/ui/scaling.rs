@@ -10,13 +10,17 @@ use super::i18n::{
     algorithm_label, hardware_texts, model_texts, percent, scenario_texts, times, tr, trf,
     use_lang, Key, Lang,
 };
-use super::logic::{bandwidth_label, bandwidth_ladder_mbps, slider_position, slider_value};
+use super::logic::{
+    bandwidth_label, bandwidth_ladder_mbps, slider_position, slider_value, NcclPick,
+};
 use super::scaling_model::{
-    because as because_text, hardware_choices, segments, Computation, Point, Setup, SWEEP_FACTOR,
-    SWEEP_MAX_BYTES, SWEEP_MIN_BYTES, TREE_SEGMENTS,
+    because as because_text, hardware_choices, segments, Computation, Point, Setup,
+    NCCL_CHART_MAX_GPUS, SWEEP_FACTOR, SWEEP_MAX_BYTES, SWEEP_MIN_BYTES, TREE_SEGMENTS,
 };
 use crate::course::chapter::{ChapterScenario, Metric, CHAPTER_SCENARIOS, MODELS};
 use crate::sim::algorithms::Algorithm;
+use crate::sim::nccl::model::Choice;
+use crate::sim::nccl::system::PRESETS as NCCL_SYSTEMS;
 use crate::sim::sweep::{crossovers, SweepRow};
 use crate::sim::training::StepBreakdown;
 use crate::sim::units::{format_bytes, format_secs, Bandwidth};
@@ -271,6 +275,39 @@ fn speedups(points: &Points, algorithm: Algorithm) -> Vec<StepBreakdown> {
     v
 }
 
+/// The nccl model's speedup points (with NCCL's choice), in GPU order.
+fn nccl_speedups(points: &Points) -> Vec<(StepBreakdown, Option<Choice>)> {
+    let mut v: Vec<(StepBreakdown, Option<Choice>)> = points
+        .items
+        .iter()
+        .filter_map(|p| match p {
+            Point::NcclSpeedup(s, c) => Some((*s, c.clone())),
+            _ => None,
+        })
+        .collect();
+    v.sort_by_key(|(s, _)| s.gpus);
+    v
+}
+
+/// The nccl model's sweep rows, in size order.
+fn nccl_sweep_rows(points: &Points) -> Vec<Choice> {
+    let mut v: Vec<Choice> = points
+        .items
+        .iter()
+        .filter_map(|p| match p {
+            Point::NcclSweep(c) => Some(c.clone()),
+            _ => None,
+        })
+        .collect();
+    v.sort_by_key(|c| c.size_bytes);
+    v
+}
+
+/// What NCCL chose, as a point's tooltip: "Ring/Simple, 32 channels".
+fn choice_label(c: &Choice) -> String {
+    format!("{}/{} × {}", c.algorithm, c.protocol, c.channels)
+}
+
 fn sweep_rows(points: &Points, algorithm: Algorithm) -> Vec<SweepRow> {
     let mut v: Vec<SweepRow> = points
         .items
@@ -369,6 +406,64 @@ pub fn ScalingSection() -> Html {
             }
         })
     };
+    let nccl = setup.nccl;
+    let on_network = {
+        let setup = setup.clone();
+        Callback::from(move |on: bool| {
+            let mut next = (*setup).clone();
+            next.nccl = on.then(|| setup.nccl.unwrap_or_default());
+            setup.set(next);
+        })
+    };
+    let on_nccl_system = {
+        let setup = setup.clone();
+        Callback::from(move |e: Event| {
+            let id = select_value(&e);
+            if let Some(&system) = NCCL_SYSTEMS.iter().find(|s| **s == id) {
+                let mut next = (*setup).clone();
+                next.nccl = Some(NcclPick {
+                    system,
+                    ..setup.nccl.unwrap_or_default()
+                });
+                setup.set(next);
+            }
+        })
+    };
+    let on_nccl_nvls = {
+        let setup = setup.clone();
+        Callback::from(move |_: Event| {
+            let mut next = (*setup).clone();
+            let pick = setup.nccl.unwrap_or_default();
+            next.nccl = Some(NcclPick {
+                nvls: !pick.nvls,
+                ..pick
+            });
+            setup.set(next);
+        })
+    };
+    let network_controls = html! {
+        <div class="scaling-network" role="radiogroup" aria-label={tr(lang, Key::NcclModelSwitch)}>
+            <h2>{ tr(lang, Key::NcclModelSwitch) }</h2>
+            <label><input type="radio" name="scaling-network" data-testid="scaling-model-ideal" checked={nccl.is_none()}
+                onchange={let m = on_network.clone(); Callback::from(move |_: Event| m.emit(false))} />{ tr(lang, Key::NcclModelIdeal) }</label>
+            <label><input type="radio" name="scaling-network" data-testid="scaling-model-nccl" checked={nccl.is_some()}
+                onchange={let m = on_network.clone(); Callback::from(move |_: Event| m.emit(true))} />{ tr(lang, Key::NcclModelNccl) }</label>
+            if let Some(pick) = nccl {
+                <>
+                <label class="field compact">
+                    <span class="field-name">{ tr(lang, Key::NcclSystem) }</span>
+                    <select data-testid="scaling-nccl-system" onchange={on_nccl_system} key={pick.system}>
+                        { for NCCL_SYSTEMS.iter().map(|id| html! {
+                            <option value={*id} selected={*id == pick.system} lang="en" translate="no">{ *id }</option>
+                        }) }
+                    </select>
+                </label>
+                <label><input type="checkbox" data-testid="scaling-nccl-nvls" checked={pick.nvls} onchange={on_nccl_nvls} />{ tr(lang, Key::NcclNvls) }</label>
+                <p class="source" data-testid="scaling-nccl-note">{ trf(lang, Key::ScalingNcclNote, &[pick.system, &NCCL_CHART_MAX_GPUS.to_string()]) }</p>
+                </>
+            }
+        </div>
+    };
     let algorithm_boxes = Algorithm::CONCRETE.iter().map(|&a| {
         let checked = setup.algorithms.contains(&a);
         let toggle = edit(Rc::new(move |s: &mut Setup| {
@@ -407,7 +502,23 @@ pub fn ScalingSection() -> Html {
             .collect(),
         reference: true,
     }];
-    for &a in &setup.algorithms {
+    let nccl_steps = nccl_speedups(&points);
+    if let Some(pick) = nccl {
+        series.push(Series {
+            label: trf(lang, Key::ScalingNcclSeries, &[pick.system]).into(),
+            class: "model-nccl".into(),
+            points: nccl_steps
+                .iter()
+                .map(|(s, _)| SeriesPoint {
+                    x: s.gpus as f64,
+                    y: s.speedup,
+                    testid: Some(format!("speedup-point-nccl-{}", s.gpus).into()),
+                })
+                .collect(),
+            reference: false,
+        });
+    }
+    for &a in setup.algorithms.iter().filter(|_| nccl.is_none()) {
         series.push(Series {
             label: algorithm_label(lang, a).into(),
             class: algorithm_class(a),
@@ -431,7 +542,11 @@ pub fn ScalingSection() -> Html {
     } else {
         setup.algorithms[0]
     };
-    let steps = speedups(&points, shown_breakdown);
+    let steps: Vec<StepBreakdown> = if nccl.is_some() {
+        nccl_steps.iter().map(|(s, _)| *s).collect()
+    } else {
+        speedups(&points, shown_breakdown)
+    };
     let focus = setup.sweep_gpus();
     let bars: Vec<Bar> = steps
         .iter()
@@ -458,7 +573,31 @@ pub fn ScalingSection() -> Html {
         .iter()
         .map(|&a| sweep_rows(&points, a))
         .collect();
+    let nccl_rows = nccl_sweep_rows(&points);
     let sweep_series = |value: fn(&SweepRow) -> f64, attr: &str| -> Rc<Vec<Series>> {
+        if let Some(pick) = nccl {
+            let point = |c: &Choice| SweepRow {
+                size_bytes: c.size_bytes,
+                count: c.size_bytes / 4,
+                time_secs: c.time_secs,
+                algbw_bytes_per_sec: c.algbw_bytes_per_sec(),
+                busbw_bytes_per_sec: c.busbw_bytes_per_sec(),
+                algorithm: Algorithm::Ring,
+            };
+            return Rc::new(vec![Series {
+                label: trf(lang, Key::ScalingNcclSeries, &[pick.system]).into(),
+                class: "model-nccl".into(),
+                points: nccl_rows
+                    .iter()
+                    .map(|c| SeriesPoint {
+                        x: c.size_bytes as f64,
+                        y: value(&point(c)),
+                        testid: Some(format!("{attr}-point-nccl-{}", c.size_bytes).into()),
+                    })
+                    .collect(),
+                reference: false,
+            }]);
+        }
         Rc::new(
             setup
                 .algorithms
@@ -485,40 +624,59 @@ pub fn ScalingSection() -> Html {
     let n_sizes = crate::sim::sweep::sizes(SWEEP_MIN_BYTES, SWEEP_MAX_BYTES, SWEEP_FACTOR)
         .map_or(0, |s| s.len());
     let sweep_done = rows.iter().all(|r| r.len() == n_sizes);
-    let markers: Rc<Vec<Marker>> = Rc::new(if sweep_done && setup.algorithms.len() > 1 {
-        crossovers(&setup.algorithms, &rows)
-            .into_iter()
-            .map(|(before, after, a, b)| Marker {
-                x: ((before as f64) * (after as f64)).sqrt(),
-                label: format!(
-                    "{} → {}",
-                    algorithm_label(lang, a),
-                    algorithm_label(lang, b)
-                )
-                .into(),
-                testid: "crossover".into(),
-                title: trf(
-                    lang,
-                    Key::Crossover,
-                    &[
-                        &format_value(Unit::Bytes, before as f64),
-                        &format_value(Unit::Bytes, after as f64),
+    let markers: Rc<Vec<Marker>> = Rc::new(
+        if nccl.is_none() && sweep_done && setup.algorithms.len() > 1 {
+            crossovers(&setup.algorithms, &rows)
+                .into_iter()
+                .map(|(before, after, a, b)| Marker {
+                    x: ((before as f64) * (after as f64)).sqrt(),
+                    label: format!(
+                        "{} → {}",
                         algorithm_label(lang, a),
-                        algorithm_label(lang, b),
-                    ],
-                )
-                .into(),
-            })
-            .collect()
-    } else {
-        Vec::new()
-    });
-    let size_axis = Axis::log(Unit::Bytes, SWEEP_MIN_BYTES as f64, SWEEP_MAX_BYTES as f64);
-    let time_axis = Axis::log_fit(Unit::Secs, rows.iter().flatten().map(|r| r.time_secs));
-    let busbw_axis = Axis::linear_fit(
-        Unit::BytesPerSec,
-        rows.iter().flatten().map(|r| r.busbw_bytes_per_sec),
+                        algorithm_label(lang, b)
+                    )
+                    .into(),
+                    testid: "crossover".into(),
+                    title: trf(
+                        lang,
+                        Key::Crossover,
+                        &[
+                            &format_value(Unit::Bytes, before as f64),
+                            &format_value(Unit::Bytes, after as f64),
+                            algorithm_label(lang, a),
+                            algorithm_label(lang, b),
+                        ],
+                    )
+                    .into(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
     );
+    let size_axis = Axis::log(Unit::Bytes, SWEEP_MIN_BYTES as f64, SWEEP_MAX_BYTES as f64);
+    let time_axis = if nccl.is_some() {
+        Axis::log_fit(Unit::Secs, nccl_rows.iter().map(|c| c.time_secs))
+    } else {
+        Axis::log_fit(Unit::Secs, rows.iter().flatten().map(|r| r.time_secs))
+    };
+    let busbw_axis = if nccl.is_some() {
+        Axis::linear_fit(
+            Unit::BytesPerSec,
+            nccl_rows.iter().map(|c| c.busbw_bytes_per_sec()),
+        )
+    } else {
+        Axis::linear_fit(
+            Unit::BytesPerSec,
+            rows.iter().flatten().map(|r| r.busbw_bytes_per_sec),
+        )
+    };
+    // NCCL's choice at the focus count, per size, for the note under the sweep.
+    let nccl_choices = nccl_rows
+        .iter()
+        .map(|c| format!("{} {}", format_bytes(c.size_bytes as f64), choice_label(c)))
+        .collect::<Vec<_>>()
+        .join(", ");
 
     // Progress.
     let done = points.items.len();
@@ -555,6 +713,8 @@ pub fn ScalingSection() -> Html {
                 <aside class="scaling-controls controls">
                     <h2>{ tr(lang, Key::ChapterScenarios) }</h2>
                     <div class="presets chapter-presets">{ for scenario_buttons }</div>
+                    { network_controls }
+                    <div hidden={nccl.is_some()}>
                     <h2 id="scaling-hardware-title">{ tr(lang, Key::Hardware) }</h2>
                     <select data-testid="scaling-hardware" aria-labelledby="scaling-hardware-title" onchange={on_hardware} key={setup.hardware.id}>
                         { for hardware.iter().map(|h| html! {
@@ -571,6 +731,7 @@ pub fn ScalingSection() -> Html {
                                aria-valuetext={bandwidth_label(nic_mbps)} oninput={on_nic} />
                         <output class="field-value">{ bandwidth_label(nic_mbps) }</output>
                     </label>
+                    </div>
                     <h2 id="scaling-model-title">{ tr(lang, Key::Model) }</h2>
                     <select data-testid="scaling-model" aria-labelledby="scaling-model-title" onchange={on_model} key={setup.model.id}>
                         { for MODELS.iter().map(|m| html! {
@@ -584,9 +745,11 @@ pub fn ScalingSection() -> Html {
                                data-testid="overlap" aria-valuetext={format!("{:.0}%", setup.overlap * 100.0)} oninput={on_overlap} />
                         <output class="field-value">{ format!("{:.0}%", setup.overlap * 100.0) }</output>
                     </label>
+                    <div hidden={nccl.is_some()}>
                     <h2>{ tr(lang, Key::Algorithms) }</h2>
                     <div class="algo-checks">{ for algorithm_boxes }</div>
                     <p class="source">{ trf(lang, Key::TreeSegmentsNote, &[&TREE_SEGMENTS.to_string(), &(1024 / TREE_SEGMENTS).to_string()]) }</p>
+                    </div>
                     <label class="field compact">
                         <span class="field-name">{ tr(lang, Key::SweepAt) }</span>
                         <select data-testid="focus-gpus" onchange={on_focus} key={focus.to_string()}>
@@ -605,7 +768,7 @@ pub fn ScalingSection() -> Html {
                     <div class="chart-grid">
                         <div class="chart-card">
                             <h3>{ tr(lang, Key::SpeedupVsCount) }</h3>
-                            <p class="chart-note">{ trf(lang, Key::SpeedupNote, &[hardware_texts(lang, &setup.hardware).0, &format_bytes(setup.training().gradient_bytes() as f64)]) }</p>
+                            <p class="chart-note">{ trf(lang, Key::SpeedupNote, &[nccl.map_or(hardware_texts(lang, &setup.hardware).0, |p| p.system), &format_bytes(setup.training().gradient_bytes() as f64)]) }</p>
                             <LineChart testid="speedup-chart" title={tr(lang, Key::SpeedupChartTitle)}
                                 x={gpu_axis} y={speedup_axis} x_label={tr(lang, Key::GpusLog)} y_label={tr(lang, Key::SpeedupLog)}
                                 series={Rc::new(series)} value_attr="data-speedup" />
@@ -613,7 +776,7 @@ pub fn ScalingSection() -> Html {
                         <div class="chart-card">
                             <h3>
                                 { tr(lang, Key::WhereTimeGoes) }
-                                <select data-testid="breakdown-algorithm" aria-label={tr(lang, Key::Algorithm)} onchange={on_breakdown} key={shown_breakdown.name()}>
+                                <select data-testid="breakdown-algorithm" aria-label={tr(lang, Key::Algorithm)} onchange={on_breakdown} key={shown_breakdown.name()} hidden={nccl.is_some()}>
                                     { for setup.algorithms.iter().map(|a| html! {
                                         <option value={a.name()} selected={*a == shown_breakdown}>{ algorithm_label(lang, *a) }</option>
                                     }) }
@@ -639,7 +802,10 @@ pub fn ScalingSection() -> Html {
                                 series={sweep_series(|r| r.busbw_bytes_per_sec, "busbw")} markers={markers} value_attr="data-busbw" />
                         </div>
                     </div>
-                    <p class="chart-note">{ trf(lang, Key::SegmentsUsed, &[&setup.algorithms.iter().map(|&a| format!("{} {}", algorithm_label(lang, a), segments(a, focus))).collect::<Vec<_>>().join(", ")]) }
+                    if nccl.is_some() && !nccl_choices.is_empty() {
+                        <p class="chart-note" data-testid="scaling-nccl-choices">{ trf(lang, Key::ScalingNcclChoices, &[&focus.to_string()]) }<span lang="en" translate="no">{ nccl_choices }</span></p>
+                    }
+                    <p class="chart-note" hidden={nccl.is_some()}>{ trf(lang, Key::SegmentsUsed, &[&setup.algorithms.iter().map(|&a| format!("{} {}", algorithm_label(lang, a), segments(a, focus))).collect::<Vec<_>>().join(", ")]) }
                         { trf(lang, Key::PerDirection, &[&crate::sim::units::format_bandwidth_bits(Bandwidth::from_gbytes_per_sec(1.0))]) }</p>
                 </div>
             </div>

@@ -14,10 +14,12 @@
 //! ```
 
 use super::i18n::{hardware_texts, model_texts, percent, tr, trf, Key, Lang};
-use super::logic::max_segments;
+use super::logic::{max_segments, NcclPick};
 use crate::course::chapter::{evaluate, ChapterScenario, Hardware, ModelPreset, Outcome};
 use crate::course::chapter::{CHAPTER_SCENARIOS, HARDWARE};
 use crate::sim::algorithms::Algorithm;
+use crate::sim::nccl::model::{predict_fast, Choice};
+use crate::sim::nccl::scaling::{nccl_step, system_for_gpus};
 use crate::sim::scenario::{Scenario, ScenarioError, Simulating};
 use crate::sim::sweep::{sizes, sweep, SweepRow};
 use crate::sim::topology::TopologySpec;
@@ -71,6 +73,13 @@ pub fn hardware_choices() -> Vec<Hardware> {
     out
 }
 
+/// The most GPUs the charts ask the nccl model about: each of its points is one prediction that
+/// cannot be sliced, and beyond 128 GPUs one takes seconds in the browser.
+pub const NCCL_CHART_MAX_GPUS: usize = 128;
+
+/// GPUs per node of the nccl model's systems in the charts.
+pub const NCCL_GPUS_PER_NODE: usize = 8;
+
 /// A chapter scenario and the learner's changes to it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Setup {
@@ -83,6 +92,9 @@ pub struct Setup {
     pub algorithms: Vec<Algorithm>,
     /// The GPU count of the sweep and the highlighted bar; the scenario's own by default.
     pub focus_gpus: usize,
+    /// With `Some`, every point is NCCL's predicted allreduce on that system (one series, "like
+    /// NCCL"), not the textbook algorithms on the chapter's hardware.
+    pub nccl: Option<NcclPick>,
 }
 
 /// One point a chart needs.
@@ -96,6 +108,14 @@ pub enum Job {
         algorithm: Algorithm,
         size_bytes: u64,
     },
+    /// The step on `gpus` GPUs of the [`NcclPick`]'s system.
+    NcclSpeedup {
+        gpus: usize,
+    },
+    /// NCCL's choice at one size on the focus GPU count.
+    NcclSweep {
+        size_bytes: u64,
+    },
 }
 
 /// A computed point.
@@ -103,6 +123,9 @@ pub enum Job {
 pub enum Point {
     Speedup(Algorithm, StepBreakdown),
     Sweep(Algorithm, SweepRow),
+    /// A step whose allreduce is NCCL's choice (none on one GPU).
+    NcclSpeedup(StepBreakdown, Option<Choice>),
+    NcclSweep(Choice),
     Failed(Job, String),
 }
 
@@ -119,6 +142,7 @@ impl Setup {
             overlap: s.overlap,
             algorithms,
             focus_gpus: s.gpus(),
+            nccl: None,
         }
     }
 
@@ -200,8 +224,22 @@ impl Setup {
         evaluate(&self.scenario())
     }
 
-    /// GPU counts of the chart this topology can take (filling nodes, then racks).
+    /// GPU counts of the chart this topology can take (filling nodes, then racks); with the nccl
+    /// model, those its system can take up to [`NCCL_CHART_MAX_GPUS`].
     pub fn gpu_counts(&self) -> Vec<usize> {
+        if let Some(pick) = self.nccl {
+            return GPU_COUNTS
+                .into_iter()
+                .filter(|&n| {
+                    n == 1
+                        || (n <= NCCL_CHART_MAX_GPUS
+                            && matches!(
+                                system_for_gpus(pick.system, NCCL_GPUS_PER_NODE, n),
+                                Ok(Some(_))
+                            ))
+                })
+                .collect();
+        }
         let t = self.topology();
         GPU_COUNTS
             .into_iter()
@@ -209,8 +247,16 @@ impl Setup {
             .collect()
     }
 
-    /// The focus count if the topology can take it, else the scenario's own.
+    /// The focus count if the charts can take it, else the scenario's own (with the nccl model:
+    /// else one node's GPUs).
     pub fn sweep_gpus(&self) -> usize {
+        if self.nccl.is_some() {
+            return if self.focus_gpus > 1 && self.gpu_counts().contains(&self.focus_gpus) {
+                self.focus_gpus
+            } else {
+                NCCL_GPUS_PER_NODE
+            };
+        }
         if self.focus_gpus > 1 && resize(&self.topology(), self.focus_gpus).is_some() {
             self.focus_gpus
         } else {
@@ -224,6 +270,9 @@ impl Setup {
         let (algorithm, gpus) = match *job {
             Job::Speedup { algorithm, gpus } => (algorithm, gpus),
             Job::Sweep { algorithm, .. } => (algorithm, self.sweep_gpus()),
+            // A prediction runs a few rings and trees over the GPUs.
+            Job::NcclSpeedup { gpus } => (Algorithm::Ring, gpus),
+            Job::NcclSweep { .. } => (Algorithm::Ring, self.sweep_gpus()),
         };
         resize(&self.topology(), gpus)
             .and_then(|topology| {
@@ -245,6 +294,21 @@ impl Setup {
     /// heaviest points (the ring at hundreds of GPUs) arrive last.
     pub fn jobs(&self) -> Vec<Job> {
         let mut jobs: Vec<Job> = Vec::new();
+        if self.nccl.is_some() {
+            jobs.extend(
+                self.gpu_counts()
+                    .into_iter()
+                    .map(|gpus| Job::NcclSpeedup { gpus }),
+            );
+            let sizes = sizes(SWEEP_MIN_BYTES, SWEEP_MAX_BYTES, SWEEP_FACTOR).unwrap_or_default();
+            jobs.extend(
+                sizes
+                    .into_iter()
+                    .map(|size_bytes| Job::NcclSweep { size_bytes }),
+            );
+            jobs.sort_by_key(|j| self.cost(j));
+            return jobs;
+        }
         for &algorithm in &self.algorithms {
             for gpus in self.gpu_counts() {
                 jobs.push(Job::Speedup { algorithm, gpus });
@@ -273,6 +337,21 @@ impl Setup {
 /// Computes one point with the core.
 pub fn compute(setup: &Setup, job: Job) -> Point {
     let result = match job {
+        Job::NcclSpeedup { gpus } => compute_nccl(setup, gpus, |system| {
+            nccl_step(
+                &setup.training(),
+                system,
+                gpus,
+                setup.nccl.unwrap_or_default().nvls,
+            )
+            .map(|s| Point::NcclSpeedup(s.step, s.choice))
+        }),
+        Job::NcclSweep { size_bytes } => compute_nccl(setup, setup.sweep_gpus(), |system| {
+            let sys = system.ok_or_else(|| {
+                crate::sim::nccl::system::SystemError("one GPU has no allreduce".into())
+            })?;
+            predict_fast(sys, size_bytes, setup.nccl.unwrap_or_default().nvls).map(Point::NcclSweep)
+        }),
         Job::Speedup { algorithm, gpus } => scaling(
             &setup.training(),
             &setup.topology(),
@@ -311,6 +390,20 @@ pub fn compute(setup: &Setup, job: Job) -> Point {
         }
     };
     result.unwrap_or_else(|e| Point::Failed(job, e.0))
+}
+
+/// Runs `f` on the [`NcclPick`]'s system sized for `gpus` (none for one GPU).
+fn compute_nccl(
+    setup: &Setup,
+    gpus: usize,
+    f: impl FnOnce(
+        Option<&crate::sim::nccl::system::System>,
+    ) -> Result<Point, crate::sim::nccl::system::SystemError>,
+) -> Result<Point, ScenarioError> {
+    let pick = setup.nccl.unwrap_or_default();
+    system_for_gpus(pick.system, NCCL_GPUS_PER_NODE, gpus)
+        .and_then(|system| f(system.as_ref()))
+        .map_err(|e| ScenarioError(e.0))
 }
 
 /// Events a large run advances between two looks at the clock (about a millisecond natively).
@@ -573,6 +666,57 @@ mod tests {
         };
         assert_eq!(row.size_bytes, 1 << 20);
         assert!(row.busbw_bytes_per_sec > 0.0);
+    }
+
+    #[test]
+    fn like_nccl_points_are_the_nccl_models_predictions_for_each_count() {
+        let mut setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
+        setup.nccl = Some(NcclPick {
+            system: "dgx-h100",
+            nvls: false,
+        });
+        assert_eq!(setup.gpu_counts(), vec![1, 2, 4, 8, 16, 32, 64, 128]);
+        let jobs = setup.jobs();
+        assert!(jobs
+            .iter()
+            .all(|j| matches!(j, Job::NcclSpeedup { .. } | Job::NcclSweep { .. })));
+        assert_eq!(
+            jobs.iter()
+                .filter(|j| matches!(j, Job::NcclSpeedup { .. }))
+                .count(),
+            8
+        );
+        let model = setup.training();
+        let Point::NcclSpeedup(step, Some(choice)) = setup.compute(Job::NcclSpeedup { gpus: 16 })
+        else {
+            panic!("no point");
+        };
+        let two = crate::sim::nccl::system::System::preset("dgx-h100", 2, 8).unwrap();
+        let want = predict_fast(&two, model.gradient_bytes(), false).unwrap();
+        assert_eq!(choice, want);
+        assert_eq!(step, model.step(16, want.time_secs));
+        // The sweep is at one box unless another count is in focus: NVLS off → NCCL's ring at
+        // about 365 GB/s where the textbook ring reaches 450.
+        assert_eq!(setup.sweep_gpus(), 8);
+        let Point::NcclSweep(c) = setup.compute(Job::NcclSweep {
+            size_bytes: 8 << 30,
+        }) else {
+            panic!("no row");
+        };
+        assert!((c.busbw_bytes_per_sec() / 1e9 - 365.0).abs() < 10.0);
+        // One GPU needs no allreduce.
+        let Point::NcclSpeedup(one, None) = setup.compute(Job::NcclSpeedup { gpus: 1 }) else {
+            panic!("no point");
+        };
+        assert_eq!(one.speedup, 1.0);
+        // The sliced computation gives the same points.
+        let mut work = Computation::new(setup.clone(), jobs.clone());
+        let mut points = Vec::new();
+        while !work.is_done() {
+            points.extend(work.work(|| true));
+        }
+        assert_eq!(points.len(), jobs.len());
+        assert!(points.iter().all(|p| !matches!(p, Point::Failed(..))));
     }
 
     #[test]

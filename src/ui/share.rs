@@ -9,7 +9,7 @@
 //! ```
 //! use allreduce_lab::ui::logic::Controls;
 //! use allreduce_lab::ui::share::{decode, encode, Shared};
-//! let shared = Shared { controls: Controls::default(), compare: None, step: 5 };
+//! let shared = Shared { controls: Controls::default(), compare: None, step: 5, nccl: None };
 //! let query = encode(&shared);
 //! assert_eq!(decode(&query).unwrap(), Some(shared));
 //! assert!(decode("?gpus=99999999").is_err());
@@ -18,7 +18,8 @@
 
 use super::logic::{
     bandwidth_flag, bandwidth_ladder_mbps, latency_flag, latency_ladder_ns, size_ladder_bytes,
-    Controls, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE, NODES_PER_RACK, SEGMENTS,
+    Controls, NcclPick, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE, NODES_PER_RACK,
+    SEGMENTS,
 };
 use crate::sim::algorithms::Algorithm;
 use crate::sim::scenario_file::read_scenario;
@@ -87,6 +88,7 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, String> {
         controls,
         compare: None,
         step: 0,
+        nccl: None,
     };
     match decode(&encode(&shared))? {
         Some(checked) => Ok(checked.controls),
@@ -107,6 +109,8 @@ pub struct Shared {
     pub compare: Option<Algorithm>,
     /// The cursor, as the number of algorithm steps completed.
     pub step: usize,
+    /// The model switch: "like NCCL" on this system (`nccl=dgx-h100`, `nvls=off`).
+    pub nccl: Option<NcclPick>,
 }
 
 /// The query string (with its `?`) for `shared`.
@@ -153,6 +157,12 @@ pub fn encode(shared: &Shared) -> String {
     parts.push(format!("seg={}", c.segments));
     if let Some(b) = shared.compare {
         parts.push(format!("cmp={}", b.name()));
+    }
+    if let Some(p) = shared.nccl {
+        parts.push(format!("nccl={}", p.system));
+        if !p.nvls {
+            parts.push("nvls=off".into());
+        }
     }
     parts.push(format!("step={}", shared.step));
     format!("?{}", parts.join("&"))
@@ -209,6 +219,8 @@ pub fn decode(query: &str) -> Result<Option<Shared>, String> {
     }
     let mut c = Controls::default();
     let mut compare = None;
+    let mut nccl: Option<NcclPick> = None;
+    let mut nvls: Option<bool> = None;
     let mut step = 0;
     let mut seen: Vec<&str> = Vec::new();
     for &(key, value) in &pairs {
@@ -218,6 +230,28 @@ pub fn decode(query: &str) -> Result<Option<Shared>, String> {
         seen.push(key);
         match key {
             "alg" => c.algorithm = algorithm("alg", value)?,
+            "nccl" => {
+                let system = crate::sim::nccl::system::PRESETS
+                    .iter()
+                    .find(|s| **s == value)
+                    .ok_or_else(|| {
+                        format!(
+                            "nccl must be one of {}",
+                            crate::sim::nccl::system::PRESETS.join(", ")
+                        )
+                    })?;
+                nccl = Some(NcclPick {
+                    system,
+                    ..nccl.unwrap_or_default()
+                });
+            }
+            "nvls" => {
+                nvls = Some(match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err("nvls must be on or off".into()),
+                })
+            }
             "cmp" => compare = Some(algorithm("cmp", value)?),
             "topo" => {
                 c.kind = match value {
@@ -293,10 +327,15 @@ pub fn decode(query: &str) -> Result<Option<Shared>, String> {
         let scenario = c.scenario(alg)?;
         scenario.validate().map_err(|e| e.0)?;
     }
+    if let Some(on) = nvls {
+        let p = nccl.ok_or("nvls needs nccl (the system it applies to)")?;
+        nccl = Some(NcclPick { nvls: on, ..p });
+    }
     Ok(Some(Shared {
         controls: c,
         compare,
         step,
+        nccl,
     }))
 }
 
@@ -336,6 +375,32 @@ mod tests {
     }
 
     #[test]
+    fn the_model_switch_round_trips_through_a_link_and_bad_values_are_refused() {
+        let s = Shared {
+            controls: Controls::default(),
+            compare: None,
+            step: 0,
+            nccl: Some(NcclPick {
+                system: "dgx-a100",
+                nvls: false,
+            }),
+        };
+        let q = encode(&s);
+        assert!(q.contains("nccl=dgx-a100&nvls=off"), "{q}");
+        assert_eq!(decode(&q).unwrap(), Some(s.clone()));
+        let on = Shared {
+            nccl: Some(NcclPick::default()),
+            ..s
+        };
+        let q = encode(&on);
+        assert!(q.contains("nccl=dgx-h100") && !q.contains("nvls"), "{q}");
+        assert_eq!(decode(&q).unwrap(), Some(on));
+        assert!(decode("?nccl=cray-1").unwrap_err().contains("dgx-h100"));
+        assert!(decode("?nvls=off").unwrap_err().contains("nccl"));
+        assert!(decode("?nccl=dgx-h100&nvls=maybe").is_err());
+    }
+
+    #[test]
     fn nics_per_node_rail_and_pxn_round_trip_through_a_link() {
         let c = Controls {
             nics_per_node: 8,
@@ -345,6 +410,7 @@ mod tests {
             controls: c,
             compare: Some(Algorithm::NcclTree),
             step: 3,
+            nccl: None,
         };
         let q = encode(&s);
         assert!(q.contains("nics=8"), "{q}");

@@ -1,7 +1,7 @@
 //! The app's one piece of shared state: the controls, the comparison choice and the simulated-time
 //! cursor. Every view reads the same cursor.
 
-use super::logic::{advance, Controls, Edit, SPEEDS};
+use super::logic::{advance, apply_nccl, Controls, Edit, NcclPick, SPEEDS};
 use crate::sim::algorithms::Algorithm;
 use std::rc::Rc;
 use yew::Reducible;
@@ -25,6 +25,8 @@ pub struct AppState {
     pub speed: usize,
     /// The drawn line under the pointer (or last tapped).
     pub hover: Option<(Side, usize)>,
+    /// The model switch: with a pick, the lab also shows what NCCL would do on that system.
+    pub nccl: Option<NcclPick>,
 }
 
 impl Default for AppState {
@@ -37,6 +39,7 @@ impl Default for AppState {
             playing: true,
             speed: 3,
             hover: None,
+            nccl: None,
         }
     }
 }
@@ -81,6 +84,14 @@ impl Reducible for AppState {
                 s.controls = c;
                 s.t_secs = 0.0;
                 s.hover = None;
+            }
+            Action::Edit(edit @ (Edit::NcclModel(_) | Edit::NcclSystem(_) | Edit::NcclNvls(_))) => {
+                // The model switch leaves the run and its cursor alone.
+                let pick = apply_nccl(s.nccl, edit);
+                if pick == s.nccl {
+                    return self;
+                }
+                s.nccl = pick;
             }
             Action::Edit(edit) => {
                 let mut c = s.controls.clone();

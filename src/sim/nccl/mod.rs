@@ -8,6 +8,7 @@
 //! - [`nccl_tests_parse`]: reading all_reduce_perf output as people paste it.
 //! - [`calibrate`]: fitting a system's few free numbers to a measured table.
 //! - [`published`]: the published tables the model is checked against.
+//! - [`scaling`]: data-parallel speedup with NCCL's predicted allreduce per GPU count.
 
 pub mod calibrate;
 pub mod channels;
@@ -15,4 +16,5 @@ pub mod model;
 pub mod nccl_tests_parse;
 pub mod protocol;
 pub mod published;
+pub mod scaling;
 pub mod system;

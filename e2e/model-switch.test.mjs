@@ -1,0 +1,117 @@
+// The model switch where runs happen: the lab ("like NCCL on <system>" beside the textbook run,
+// kept in the address) and the speedup charts (each point NCCL's predicted allreduce).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, open, selectOption, ROOT } from './harness.mjs';
+
+let server;
+let session;
+before(async () => {
+  server = await serve();
+});
+after(async () => {
+  await session?.browser.close();
+  await server?.close();
+});
+
+/** The CLI's JSON for `args`. */
+function cli(args) {
+  const bin = path.join(ROOT, 'target', 'release', 'allreduce-lab');
+  const out = fs.existsSync(bin)
+    ? execFileSync(bin, args, { encoding: 'utf8' })
+    : execFileSync('cargo', ['run', '--release', '--quiet', '--', ...args], { cwd: ROOT, encoding: 'utf8' });
+  return JSON.parse(out);
+}
+
+const attr = async (page, testid, name) => Number(await page.getByTestId(testid).getAttribute(name));
+
+// 8 GPUs on one 450 GB/s switch, 8 GiB: the textbook ring's busbw is the wire rate.
+const LAB = '?alg=ring&topo=uniform&gpus=8&bw=3600Gbps&lat=1us&size=8589934592&seg=1&step=0';
+
+test('the lab shows NCCL on 8×H100 beside the textbook run: ~450 GB/s textbook, ~365 like NCCL (NVLS off), kept in a shared link', async () => {
+  session = await open(server.url + LAB);
+  const { page, problems } = session;
+  const card = page.getByTestId('lab-nccl');
+  await card.scrollIntoViewIfNeeded();
+  assert.equal(await card.getAttribute('data-on'), 'false');
+  await page.getByTestId('lab-model-nccl').check();
+  await page.getByTestId('lab-nccl-busbw').waitFor();
+  await selectOption(page, 'lab-nccl-system-pick', 'dgx-h100');
+  await page.getByTestId('lab-nccl-nvls').uncheck();
+  await page.waitForFunction(() => /Ring/.test(document.querySelector('[data-testid=lab-nccl-choice]').textContent));
+  const textbook = await attr(page, 'lab-textbook-busbw', 'data-busbw');
+  assert.ok(textbook > 440e9 && textbook <= 451e9, `textbook busbw ${textbook}`);
+  const nccl = await attr(page, 'lab-nccl-busbw', 'data-busbw');
+  assert.ok(nccl > 355e9 && nccl < 375e9, `like-NCCL busbw ${nccl}`);
+  // The numbers are the core's: the CLI prints the same prediction.
+  const want = cli(['simulate', '--model', 'nccl', '--system', 'dgx-h100', '--nodes', '1', '--gpus-per-node', '8',
+    '--size', '8589934592', '--nvls', 'off', '--json']);
+  assert.equal(await attr(page, 'lab-nccl-time', 'data-secs'), want.time_s);
+  assert.match(await page.getByTestId('lab-nccl-choice').innerText(), new RegExp(`${want.algorithm}/${want.protocol} × ${want.channels}`));
+  assert.match(await page.getByTestId('lab-nccl-why').innerText(), /lowest predicted time, .* of 6 candidates simulated/);
+  assert.equal(await page.getByTestId('lab-nccl-cli').innerText(),
+    'allreduce-lab simulate --model nccl --system dgx-h100 --nodes 1 --gpus-per-node 8 --size 8589934592 --nvls off');
+  // NVLS on: the switch reduces and busbw passes the wire rate.
+  await page.getByTestId('lab-nccl-nvls').check();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=lab-nccl-busbw]').dataset.busbw) > 450e9);
+  assert.match(await page.getByTestId('lab-nccl-choice').innerText(), /NVLS/);
+  await page.getByTestId('lab-nccl-nvls').uncheck();
+  await page.waitForFunction(() => /nccl=dgx-h100&nvls=off/.test(location.search));
+  await page.getByTestId('lab-nccl-cli').waitFor();
+  fs.mkdirSync(path.join(ROOT, 'e2e', 'screenshots'), { recursive: true });
+  await card.screenshot({ path: path.join(ROOT, 'e2e', 'screenshots', 'lab-nccl-card.png') });
+  // The lab with the switch on: the run, its results and NCCL's card beside them.
+  // (the sticky transport bar hidden, as it would cover the middle of an element's picture; the buffers and the link timeline left out)
+  await page.getByTestId('figure-a').screenshot({ path: path.join(ROOT, 'docs', 'lab-nccl-en-light.png'),
+    style: '.transport { visibility: hidden; } .buffers, .timeline { display: none; }' });
+  // A shared link keeps the switch.
+  await page.goto(page.url());
+  await page.getByTestId('lab-nccl-busbw').waitFor();
+  assert.equal(await page.getByTestId('lab-model-nccl').isChecked(), true);
+  assert.equal(await page.getByTestId('lab-nccl-nvls').isChecked(), false);
+  assert.equal(await attr(page, 'lab-nccl-busbw', 'data-busbw'), nccl);
+  // Shapes the systems cannot take are explained: 12 GPUs on one switch.
+  await page.goto(server.url + LAB.replace('gpus=8', 'gpus=12') + '&nccl=dgx-h100');
+  await page.getByTestId('lab-nccl-refused').waitFor();
+  assert.match(await page.getByTestId('lab-nccl-refused').innerText(), /whole nodes/);
+  // Back to the textbook model: the card shows only the switch.
+  await page.getByTestId('lab-model-ideal').check();
+  await page.waitForFunction(() => document.querySelector('[data-testid=lab-nccl]').dataset.on === 'false');
+  assert.equal(await page.getByTestId('lab-nccl-refused').count(), 0);
+  assert.deepEqual(problems, []);
+});
+
+test('the speedup charts switch to NCCL on a system: each point is the CLI\'s speedup --model nccl', async () => {
+  const { page, problems } = session;
+  await page.goto(server.url);
+  const section = page.getByTestId('scaling-section');
+  await section.scrollIntoViewIfNeeded();
+  await page.waitForSelector('[data-testid=scaling-progress][data-complete=true]', { timeout: 120000 });
+  const textbook8 = await attr(page, 'speedup-point-ring-8', 'data-speedup');
+  await page.getByTestId('scaling-model-nccl').check();
+  await selectOption(page, 'scaling-nccl-system', 'dgx-h100');
+  await page.getByTestId('scaling-nccl-nvls').uncheck();
+  await page.waitForSelector('[data-testid=scaling-progress][data-complete=true]', { timeout: 120000 });
+  assert.equal(await page.getByTestId('speedup-point-ring-8').count(), 0);
+  // The chapter's first scenario trains BERT-large with 60 % overlap: the same on the CLI.
+  const want = cli(['speedup', '--model', 'nccl', '--system', 'dgx-h100', '--nodes', '16', '--nvls', 'off',
+    '--model', 'bert-large', '--overlap', '0.6', '--json']);
+  for (const row of want.rows) {
+    const got = await attr(page, `speedup-point-nccl-${row.gpus}`, 'data-speedup');
+    assert.ok(Math.abs(got - row.speedup) < 1e-9 * row.speedup, `${row.gpus} GPUs: ${got} vs ${row.speedup}`);
+  }
+  const nccl8 = await attr(page, 'speedup-point-nccl-8', 'data-speedup');
+  assert.notEqual(nccl8, textbook8);
+  // The sweep at 8 GPUs: NCCL's ring at about 365 GB/s busbw for 8 GiB with NVLS off.
+  const busbw = await attr(page, `busbw-point-nccl-${8 * 2 ** 30}`, 'data-busbw');
+  assert.ok(busbw > 355e9 && busbw < 375e9, `sweep busbw ${busbw}`);
+  assert.match(await page.getByTestId('scaling-nccl-choices').innerText(), /Ring\/Simple/);
+  // Back to the textbook model: the algorithms' series return.
+  await page.getByTestId('scaling-model-ideal').check();
+  await page.waitForSelector('[data-testid=scaling-progress][data-complete=true]', { timeout: 120000 });
+  assert.equal(await attr(page, 'speedup-point-ring-8', 'data-speedup'), textbook8);
+  assert.deepEqual(problems, []);
+});
