@@ -96,6 +96,7 @@ impl Replay {
 /// let scenario = Scenario {
 ///     topology: TopologySpec::Uniform { ranks: 32, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
 ///     algorithm: Algorithm::Ring, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0,
+///     faults: Default::default(),
 /// };
 /// let trace = simulate(&scenario, true).unwrap().trace;
 /// let mut builder = ReplayBuilder::new(&trace);
