@@ -145,7 +145,7 @@ proptest! {
                                          alg in prop::sample::select(Algorithm::ALL.to_vec()),
                                          size in 1u64..10_000_000_000, seg in 1usize..=64) {
         let c = Controls { gpus, gpus_per_node: gpn, nodes_per_rack: npr, size_bytes: size, segments: seg, ..Controls::default() };
-        let sc = c.scenario(alg).unwrap();
+        let sc = c.scenario(alg);
         prop_assert_eq!(c.cli_args(alg), simulate_args(&sc));
         prop_assert_eq!(parse_back(&c.cli_args(alg)), Ok(sc));
     }

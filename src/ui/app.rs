@@ -339,7 +339,7 @@ pub fn App() -> Html {
             "figure-b"
         };
         let hover = state.hover.filter(|h| h.0 == side).map(|h| h.1);
-        let faults = state.controls.faults_for_shape();
+        let faults = sim.0.faults.clone();
         let stragglers: Vec<usize> = faults.stragglers.iter().map(|s| s.rank).collect();
         let on_gpu = {
             let on = on_edit.clone();

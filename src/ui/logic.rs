@@ -5,7 +5,7 @@
 
 use crate::course::presets::Preset;
 use crate::sim::algorithms::Algorithm;
-use crate::sim::command::simulate_args;
+use crate::sim::command::{simulate_args, simulate_command};
 use crate::sim::faults::{Cable, Faults, SlowLink, Straggler};
 use crate::sim::scenario::Scenario;
 use crate::sim::topology::{Tier, Topology, TopologySpec};
@@ -519,19 +519,13 @@ impl Controls {
 
     /// The `simulate` flags of the CLI for this configuration with `algorithm`.
     pub fn cli_args(&self, algorithm: Algorithm) -> Vec<String> {
-        self.scenario(algorithm)
-            .map(|s| simulate_args(&s))
-            .unwrap_or_default()
+        simulate_args(&self.scenario(algorithm))
     }
 
-    /// The faults that still apply to the current shape (a slowed cable the topology has, a
-    /// straggler within the GPU count); a fault of another shape is dropped, not an error.
-    pub fn faults_for_shape(&self) -> Faults {
-        let topology = match self.scenario_without_faults(Algorithm::Ring) {
-            Ok(s) => s.topology,
-            Err(_) => return Faults::default(),
-        };
-        let Ok(topo) = Topology::new(&topology) else {
+    /// The faults that still apply to `topology` (a slowed cable it has, a straggler within its
+    /// GPU count); a fault of another shape is dropped, not an error.
+    fn faults_on(&self, topology: &TopologySpec) -> Faults {
+        let Ok(topo) = Topology::new(topology) else {
             return Faults::default();
         };
         let mut f = self.faults.clone();
@@ -564,20 +558,18 @@ impl Controls {
 
     /// The equivalent command line.
     pub fn cli_command(&self, algorithm: Algorithm) -> String {
-        format!(
-            "allreduce-lab simulate {}",
-            self.cli_args(algorithm).join(" ")
-        )
+        simulate_command(&self.scenario(algorithm))
     }
 
-    /// The scenario the controls show, with the faults that apply to its shape.
-    pub fn scenario(&self, algorithm: Algorithm) -> Result<Scenario, String> {
-        let mut s = self.scenario_without_faults(algorithm)?;
-        s.faults = self.faults_for_shape();
-        Ok(s)
+    /// The scenario the controls show, with the faults that apply to its shape. Whether it can
+    /// run is [`Scenario::validate`]'s question.
+    pub fn scenario(&self, algorithm: Algorithm) -> Scenario {
+        let mut s = self.scenario_without_faults(algorithm);
+        s.faults = self.faults_on(&s.topology);
+        s
     }
 
-    fn scenario_without_faults(&self, algorithm: Algorithm) -> Result<Scenario, String> {
+    fn scenario_without_faults(&self, algorithm: Algorithm) -> Scenario {
         let bw = |i: usize| Bandwidth::from_mbps(self.bandwidth_mbps[i]);
         let lat = |i: usize| secs_from_ns(self.latency_ns[i]);
         let topology = match self.kind {
@@ -618,7 +610,7 @@ impl Controls {
                 }
             }
         };
-        Ok(Scenario {
+        Scenario {
             topology,
             algorithm,
             size_bytes: self.size_bytes,
@@ -629,7 +621,7 @@ impl Controls {
             },
             gamma_secs_per_byte: 0.0,
             faults: Default::default(),
-        })
+        }
     }
 }
 
@@ -753,17 +745,17 @@ mod tests {
 
     #[test]
     fn presets_round_trip_through_the_controls() {
-        // The controls go through the CLI's flag strings ("5us" parses to 5 × 1e-6, a hair off the
-        // literal 5e-6), so compare what matters: the simulated time.
+        // The controls hold whole Mbps and nanoseconds; every preset's numbers are whole in those
+        // units, so the lab's scenario simulates to the preset's time exactly.
         for p in &PRESETS {
             let c = Controls::from_preset(p);
-            let ours = crate::sim::scenario::simulate(&c.scenario(Algorithm::Ring).unwrap(), false);
+            let ours = crate::sim::scenario::simulate(&c.scenario(Algorithm::Ring), false);
             let theirs = crate::sim::scenario::simulate(&p.scenario(), false);
             let (a, b) = (
                 ours.unwrap().trace.time_secs,
                 theirs.unwrap().trace.time_secs,
             );
-            assert!((a - b).abs() <= 1e-9 * b, "{}: {a} vs {b}", p.name);
+            assert_eq!(a.to_bits(), b.to_bits(), "{}: {a} vs {b}", p.name);
             assert_eq!(c.shape(), {
                 let TopologySpec::Cluster {
                     racks,
@@ -831,7 +823,7 @@ mod tests {
             let args = c.cli_args(alg);
             let flags = crate::cli::Flags::parse(&args, &crate::cli::SCENARIO_FLAGS).unwrap();
             let from_cli = crate::cli::scenario_from_flags(&flags).unwrap();
-            assert_eq!(from_cli, c.scenario(alg).unwrap(), "{}", c.cli_command(alg));
+            assert_eq!(from_cli, c.scenario(alg), "{}", c.cli_command(alg));
         }
         // NICs per node never exceed the GPUs per node the run uses.
         let small = Controls {
@@ -840,23 +832,17 @@ mod tests {
             ..Controls::default()
         };
         assert_eq!(small.effective_nics(), 4);
-        assert!(small
-            .scenario(Algorithm::NcclRing)
-            .unwrap()
-            .validate()
-            .is_ok());
+        assert!(small.scenario(Algorithm::NcclRing).validate().is_ok());
     }
 
     #[test]
     fn a_clicked_cable_and_a_clicked_gpu_become_faults_of_the_scenario_and_the_cli() {
         use crate::sim::scenario::simulate;
         let c = Controls::default();
-        let healthy = simulate(&c.scenario(Algorithm::Ring).unwrap(), false)
-            .unwrap()
-            .trace;
+        let healthy = simulate(&c.scenario(Algorithm::Ring), false).unwrap().trace;
         let cable: Cable = "rack0-node1".parse().unwrap();
         let slowed = c.with_slow_cable(cable, 0.25).with_straggler(3, 1e-4);
-        let s = slowed.scenario(Algorithm::Ring).unwrap();
+        let s = slowed.scenario(Algorithm::Ring);
         assert_eq!(s.faults.slow_links.len(), 1);
         assert_eq!(
             s.faults.stragglers,
@@ -876,16 +862,13 @@ mod tests {
         assert_ne!(healthy.busiest_link(), t.busiest_link());
         // Restoring and making punctual give the healthy scenario back.
         let back = slowed.with_slow_cable(cable, 1.0).with_straggler(3, 0.0);
-        assert_eq!(
-            back.scenario(Algorithm::Ring).unwrap(),
-            c.scenario(Algorithm::Ring).unwrap()
-        );
+        assert_eq!(back.scenario(Algorithm::Ring), c.scenario(Algorithm::Ring));
         // A shape without that cable or that GPU drops the faults instead of failing.
         let small = Controls {
             gpus: 2,
             ..slowed.clone()
         };
-        assert!(small.scenario(Algorithm::Ring).unwrap().faults.is_empty());
+        assert!(small.scenario(Algorithm::Ring).faults.is_empty());
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub use crate::sim::scenario_file::MAX_SCENARIO_FILE_BYTES as MAX_IMPORT_BYTES;
 
 /// The scenario the lab exports for `controls` running `algorithm`, as pretty JSON.
 pub fn export_scenario(controls: &Controls, algorithm: Algorithm) -> Result<String, String> {
-    let scenario = controls.scenario(algorithm)?;
+    let scenario = controls.scenario(algorithm);
     serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
 }
 
@@ -324,7 +324,7 @@ pub fn decode(query: &str) -> Result<Option<Shared>, String> {
     }
     // The same validation as every other scenario.
     for alg in std::iter::once(c.algorithm).chain(compare) {
-        let scenario = c.scenario(alg)?;
+        let scenario = c.scenario(alg);
         scenario.validate().map_err(|e| e.0)?;
     }
     if let Some(on) = nvls {

@@ -4,7 +4,9 @@
 use super::layout::Layout;
 use super::logic::{max_segments, Controls, SEGMENTS};
 use crate::sim::algorithms::Algorithm;
+use crate::sim::command::simulate_command;
 use crate::sim::cost::{Budget, OverBudget};
+use crate::sim::faults::Faults;
 use crate::sim::replay::Replay;
 use crate::sim::scenario::{simulate, Scenario, Simulation};
 use crate::sim::trace::Trace;
@@ -46,7 +48,7 @@ pub enum Status {
 /// when it may run (or cannot be built at all, which its figure explains). The one estimate
 /// every control that greys out a setting asks, and the one [`Plan::new`] refuses with.
 pub fn refusal(controls: &Controls, algorithm: Algorithm) -> Option<Box<OverBudget>> {
-    let s = controls.scenario(algorithm).ok()?;
+    let s = controls.scenario(algorithm);
     let topo = s.validate().ok()?;
     s.check_cost(&topo, &UI_BUDGET).err()
 }
@@ -77,6 +79,8 @@ pub struct SimView {
     pub layout: Layout,
     /// The CLI command that computes the same run.
     pub cli: String,
+    /// The slowed cables and late GPUs of the run (those of the controls its shape has).
+    pub faults: Faults,
     /// Wall-clock milliseconds the simulation took (set by the caller, which has a clock).
     pub sim_ms: f64,
     pub status: Status,
@@ -96,10 +100,7 @@ impl Plan {
         let ready = |result: Result<Simulation, String>| {
             Plan::Ready(Rc::new(SimView::new(controls, algorithm, result)))
         };
-        let s = match controls.scenario(algorithm) {
-            Ok(s) => s,
-            Err(e) => return ready(Err(e)),
-        };
+        let s = controls.scenario(algorithm);
         let topo = match s.validate() {
             Ok(topo) => topo,
             Err(e) => return ready(Err(e.0)),
@@ -126,9 +127,7 @@ impl Plan {
 impl SimView {
     /// Simulates `controls` with `algorithm` now, whatever it costs (within the core's limits).
     pub fn build(controls: &Controls, algorithm: Algorithm) -> SimView {
-        let result = controls
-            .scenario(algorithm)
-            .and_then(|s| simulate(&s, true).map_err(|e| e.0));
+        let result = simulate(&controls.scenario(algorithm), true).map_err(|e| e.0);
         SimView::new(controls, algorithm, result)
     }
 
@@ -157,13 +156,15 @@ impl SimView {
             Ok(sim) => Layout::new(&sim.trace.topology),
             Err(_) => Layout::default(),
         };
+        let scenario = controls.scenario(algorithm);
         SimView {
             requested: algorithm,
             refused: None,
             result,
             replay,
             layout,
-            cli: controls.cli_command(algorithm),
+            cli: simulate_command(&scenario),
+            faults: scenario.faults,
             sim_ms: 0.0,
             status: Status::Done,
         }
@@ -186,6 +187,7 @@ impl SimView {
             replay: Replay::default(),
             layout: Layout::default(),
             cli: String::new(),
+            faults: Faults::default(),
             sim_ms: 0.0,
             status: Status::Done,
         }
@@ -231,7 +233,7 @@ pub fn segments_note(
             segments,
             ..controls.clone()
         };
-        let s = c.scenario(tree).ok()?;
+        let s = c.scenario(tree);
         simulate(&s, false).ok().map(|sim| sim.trace.time_secs)
     };
     let k = controls.effective_segments();
@@ -354,7 +356,7 @@ mod tests {
             ..Controls::default()
         };
         for alg in [Algorithm::Hierarchical, Algorithm::Ring] {
-            let s = c.scenario(alg).unwrap();
+            let s = c.scenario(alg);
             assert_eq!(s.cost().unwrap().transfers, 2 * 1024 * 1023, "{alg}");
             assert!(matches!(Plan::new(&c, alg), Plan::Sliced(_)), "{alg}");
         }
