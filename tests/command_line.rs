@@ -152,8 +152,8 @@ proptest! {
 }
 
 #[test]
-fn every_flag_the_cli_knows_for_a_scenario_is_one_the_printer_may_use() {
-    // A full cluster scenario with every optional part: each printed flag is a scenario flag.
+fn a_full_cluster_scenario_prints_as_this_command_and_reads_back() {
+    // A cluster scenario with every optional part: NICs, oversubscription, segments, γ, faults.
     let sc = Scenario {
         topology: TopologySpec::Cluster {
             racks: 2,
