@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, open, selectOption, ROOT } from './harness.mjs';
+import { serve, open, selectOption, setRangeTo, shot, ROOT } from './harness.mjs';
 
 let server;
 let session;
@@ -113,5 +113,44 @@ test('the speedup charts switch to NCCL on a system: each point is the CLI\'s sp
   await page.getByTestId('scaling-model-ideal').check();
   await page.waitForSelector('[data-testid=scaling-progress][data-complete=true]', { timeout: 120000 });
   assert.equal(await attr(page, 'speedup-point-ring-8', 'data-speedup'), textbook8);
+  assert.deepEqual(problems, []);
+});
+
+test('the Ring-vs-Tree figure overlays NCCL on real hardware: each size\'s pick is the CLI\'s nccl-tests choice', async () => {
+  const { page, problems } = session;
+  await page.goto(server.url);
+  const section = page.getByTestId('section-versus');
+  await section.scrollIntoViewIfNeeded();
+  await setRangeTo(page, 'versus-gpus', 16);
+  await page.getByTestId('versus-nccl-toggle').check();
+  await page.getByTestId('versus-nccl-nvls').uncheck();
+  await page.waitForSelector('[data-testid=versus-nccl][data-complete=true]', { timeout: 120000 });
+  // Every size NCCL runs in the figure is what `nccl-tests` prints for two DGX H100 nodes.
+  const want = cli(['nccl-tests', '--system', 'dgx-h100', '--nodes', '2', '--gpus-per-node', '8', '--nvls', 'off',
+    '-b', '8', '-e', '8GiB', '-f', '8', '--json']);
+  const picks = page.getByTestId('versus-nccl-pick');
+  assert.equal(await picks.count(), want.rows.length);
+  for (const row of want.rows) {
+    const got = await page.locator(`[data-testid=versus-nccl-pick][data-size="${row.size_bytes}"]`).getAttribute('data-choice');
+    assert.equal(got, `${row.algorithm}/${row.protocol}`, `${row.size_bytes} B`);
+  }
+  // Two dashed curves of 11 sizes each; the tree wins small messages, the ring large ones.
+  assert.equal(await page.getByTestId('versus-nccl-curve-ring').getAttribute('data-points'), String(want.rows.length));
+  assert.equal(await page.getByTestId('versus-nccl-curve-tree').getAttribute('data-points'), String(want.rows.length));
+  const at = Number(await page.getByTestId('versus-nccl').getAttribute('data-crossover'));
+  assert.ok(at > 10e6, `NCCL's crossover on 2 nodes: ${at} B`);
+  assert.match(await page.getByTestId('versus-nccl-readout').innerText(), /dgx-h100.*its tree is faster below about/);
+  assert.ok((await page.getByTestId('versus-nccl-switches').locator('li').count()) >= 2);
+  assert.match(await page.getByTestId('versus-nccl-cli').innerText(), /nccl-tests --system dgx-h100 --nodes 2 --gpus-per-node 8/);
+  await shot(page, 'versus-nccl');
+  // Beyond what the page runs: a reason and the command, no curves.
+  await setRangeTo(page, 'versus-gpus', 128);
+  await page.getByTestId('versus-nccl-refused').waitFor({ timeout: 10000 });
+  assert.match(await page.getByTestId('versus-nccl-refused').innerText(), /up to 64 GPUs/);
+  assert.equal(await page.getByTestId('versus-nccl-curve-ring').count(), 0);
+  // Off again: the textbook figure alone.
+  await setRangeTo(page, 'versus-gpus', 16);
+  await page.getByTestId('versus-nccl-toggle').uncheck();
+  assert.equal(await page.getByTestId('versus-nccl').count(), 0);
   assert.deepEqual(problems, []);
 });

@@ -817,6 +817,16 @@ strings! {
     NavWhy => "1.1 Core logic", "1.1 核心逻辑";
     VersusNav => "Ring vs Tree", "Ring 与 Tree 对比";
     VersusMoral => "The ring is bandwidth-optimal but its latency grows linearly with N; a pipelined tree keeps latency logarithmic. That is why NCCL uses both and picks one by size.", "环形的带宽最优，但延迟随 N 线性增长；流水线化的树把延迟保持在对数级。这正是 NCCL 两者都用、按消息大小选择的原因。";
+    VsNcclToggle => "Also show NCCL on real hardware (the same GPU count on a system preset)", "同时显示真实硬件上的 NCCL（相同卡数，使用系统预设）";
+    VsNcclRing => "NCCL ring (best protocol)", "NCCL 环形（最佳协议）";
+    VsNcclTree => "NCCL tree (best protocol)", "NCCL 树形（最佳协议）";
+    VsNcclRingAbove => "Like NCCL on {0} with {1}: its tree is faster below about {2}, its ring above.", "像 NCCL 在 {0}（{1}）上：约 {2} 以下它的树形更快，以上环形更快。";
+    VsNcclTreeAbove => "Like NCCL on {0} with {1}: its ring is faster below about {2}, its tree above.", "像 NCCL 在 {0}（{1}）上：约 {2} 以下它的环形更快，以上树形更快。";
+    VsNcclNoCrossover => "Like NCCL on {0} with {1}: its tree and ring curves do not cross between 8 B and 8 GiB.", "像 NCCL 在 {0}（{1}）上：树形与环形曲线在 8 B 到 8 GiB 之间没有交叉。";
+    VsNcclPicks => "What NCCL picks at each size (algorithm/protocol; hover for its time and busbw):", "NCCL 在各消息大小下的选择（算法/协议；悬停可见时间与 busbw）：";
+    VsNcclWhy => "The textbook curves count one latency and the bandwidth per hop. NCCL's also count its protocols (LL: lowest latency at half the wire rate; LL128; Simple: full rate, highest latency), its channels, launch cost and each link's real efficiency — so its crossover sits elsewhere. On one node its \"tree\" is a chain through the GPUs, and NVLink SHARP lets the switch add the data itself.", "教科书曲线每跳只计一次延迟和带宽。NCCL 的曲线还计入协议（LL：延迟最低、只用一半线速；LL128；Simple：全速、延迟最高）、通道、启动开销和每条链路的实际效率——所以它的交叉点在别处。单节点内它的“树”是一条穿过各卡的链，而 NVLink SHARP 让交换机自己完成相加。";
+    VsNcclTooMany => "The page runs the NCCL overlay for up to {1} GPUs (the figure has {0}); the command line takes more:", "页面中 NCCL 叠加最多运行 {1} 张卡（图中为 {0} 张）；命令行可以运行更多：";
+    VsNcclCrossoverLabel => "NCCL crossover", "NCCL 交叉点";
     RackLatency => "Rack uplink latency", "机柜上行延迟";
     NodeLatency => "NIC latency", "网卡延迟";
     IntraLatency => "GPU link latency", "GPU 链路延迟";

@@ -18,7 +18,7 @@ fn gbps(bps: f64) -> String {
     format!("{:.0} GB/s", bps / 1e9)
 }
 
-fn change_sentence(lang: Lang, c: &super::nccl_view::Change) -> String {
+pub(crate) fn change_sentence(lang: Lang, c: &super::nccl_view::Change) -> String {
     let key = match (c.from.0 == c.to.0, c.to.1) {
         (false, _) if c.to.0 == NcclAlgorithm::Nvls => Key::NcclChangeToNvls,
         (false, _) if c.to.0 == NcclAlgorithm::Tree => Key::NcclChangeToTree,

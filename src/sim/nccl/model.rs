@@ -354,17 +354,38 @@ fn choose(sys: &System, size: u64, nvls: bool, all: bool) -> Result<Choice, Syst
         best = best.min(c.time_secs);
         done.push(c);
     }
-    done.sort_by(|x, y| x.time_secs.total_cmp(&y.time_secs));
-    let first = done[0];
-    Ok(Choice {
-        size_bytes: size,
-        ranks: sys.ranks(),
-        time_secs: first.time_secs,
-        algorithm: first.algorithm,
-        protocol: first.protocol,
-        channels: first.channels,
-        candidates: done,
-    })
+    Ok(Choice::among(sys, size, done).expect("at least one candidate ran"))
+}
+
+impl Choice {
+    /// NCCL's rule: of the candidates run at `size` (see [`run_candidate`]), the one with the lowest
+    /// time. `None` when there is none. This is how [`predict`] chooses, for callers that run the
+    /// candidates themselves (one at a time, between frames).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::model::{candidates, predict, run_candidate, Choice};
+    /// use allreduce_lab::sim::nccl::system::System;
+    /// let sys = System::preset("dgx-a100", 1, 8).unwrap();
+    /// let ran: Vec<_> = candidates(&sys, false)
+    ///     .into_iter()
+    ///     .map(|(a, p)| run_candidate(&sys, 1 << 20, a, p).unwrap())
+    ///     .collect();
+    /// let choice = Choice::among(&sys, 1 << 20, ran).unwrap();
+    /// assert_eq!(choice, predict(&sys, 1 << 20, false).unwrap());
+    /// ```
+    pub fn among(sys: &System, size: u64, mut ran: Vec<Candidate>) -> Option<Choice> {
+        ran.sort_by(|x, y| x.time_secs.total_cmp(&y.time_secs));
+        let first = *ran.first()?;
+        Some(Choice {
+            size_bytes: size,
+            ranks: sys.ranks(),
+            time_secs: first.time_secs,
+            algorithm: first.algorithm,
+            protocol: first.protocol,
+            channels: first.channels,
+            candidates: ran,
+        })
+    }
 }
 
 /// The latency every run of a candidate pays along its longest chain of dependent hops: a ring's

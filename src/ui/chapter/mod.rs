@@ -4,6 +4,7 @@
 
 pub mod model;
 pub mod versus_model;
+pub mod versus_nccl;
 
 #[cfg(target_arch = "wasm32")]
 mod compare;
@@ -17,6 +18,8 @@ mod ring;
 mod tree;
 #[cfg(target_arch = "wasm32")]
 mod versus;
+#[cfg(target_arch = "wasm32")]
+mod versus_real;
 #[cfg(target_arch = "wasm32")]
 mod why;
 #[cfg(target_arch = "wasm32")]

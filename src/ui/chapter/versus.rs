@@ -7,7 +7,10 @@ use super::versus_model::{
     predict_answer, LinkUse, Side, VersusJob, VersusSetup, VersusView, VersusWork, INTRA_GBYTES,
     LATENCY_NS, NET_GBITS, PREDICT_BYTES, PREDICT_GPUS, VERSUS_GPUS, VERSUS_SEGMENTS, VERSUS_SIZES,
 };
+use super::versus_nccl::{NcclCurves, NcclJob, NcclOverlayError, NcclSetup, NcclWork};
+use super::versus_real::{self, OverlayState, Pick};
 use super::widgets::{bar, Ladder};
+use crate::sim::nccl::model::Candidate;
 use crate::sim::topology::Tier;
 use crate::sim::units::{
     format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
@@ -36,45 +39,74 @@ struct Progress {
     errors: Vec<String>,
 }
 
+/// A computation run between frames, a time budget per timer tick.
+trait Sliced {
+    /// Works until `out_of_time()`; says whether anything new finished.
+    fn advance(&mut self, out_of_time: &mut dyn FnMut() -> bool) -> bool;
+    fn done(&self) -> bool;
+}
+
+impl Sliced for Progress {
+    fn advance(&mut self, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        let finished = self.work.work(out_of_time);
+        for (job, result) in &finished {
+            match result {
+                Ok(trace) => {
+                    self.times.push((*job, trace.time_secs));
+                    if let (true, VersusJob::Point { side, .. }) = (self.setup.details(*job), job) {
+                        let lu = super::versus_model::link_use(trace);
+                        self.timelines.push((*side, lu));
+                    }
+                }
+                Err(e) => self.errors.push(e.clone()),
+            }
+        }
+        !finished.is_empty()
+    }
+    fn done(&self) -> bool {
+        self.work.is_done()
+    }
+}
+
+/// The NCCL overlay's progress.
+struct NcclProgress {
+    setup: NcclSetup,
+    work: NcclWork,
+    done: Vec<(NcclJob, Candidate)>,
+    error: Option<NcclOverlayError>,
+}
+
+impl Sliced for NcclProgress {
+    fn advance(&mut self, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        let finished = self.work.work(out_of_time);
+        for (job, result) in &finished {
+            match result {
+                Ok(c) => self.done.push((*job, *c)),
+                Err(e) => self.error = Some(e.clone()),
+            }
+        }
+        !finished.is_empty()
+    }
+    fn done(&self) -> bool {
+        self.error.is_some() || self.work.is_done()
+    }
+}
+
 type Slot = Rc<RefCell<Option<Timeout>>>;
 
-fn tick(
-    slot: Slot,
-    progress: Rc<RefCell<Progress>>,
-    view: UseStateHandle<(VersusView, usize, Vec<String>)>,
-) {
+/// Advances `progress` a tick at a time, publishing after every tick that finished something.
+fn tick<P: Sliced + 'static>(slot: Slot, progress: Rc<RefCell<P>>, publish: Rc<dyn Fn(&P)>) {
     let next_slot = slot.clone();
     let timeout = Timeout::new(0, move || {
         let started = now_ms();
-        let finished = {
-            let mut p = progress.borrow_mut();
-            let finished = p.work.work(|| now_ms() - started >= TICK_BUDGET_MS);
-            for (job, result) in &finished {
-                match result {
-                    Ok(trace) => {
-                        p.times.push((*job, trace.time_secs));
-                        if let (true, VersusJob::Point { side, .. }) = (p.setup.details(*job), job)
-                        {
-                            let lu = super::versus_model::link_use(trace);
-                            p.timelines.push((*side, lu));
-                        }
-                    }
-                    Err(e) => p.errors.push(e.clone()),
-                }
-            }
-            !finished.is_empty()
-        };
-        let done = progress.borrow().work.is_done();
+        let finished = progress
+            .borrow_mut()
+            .advance(&mut || now_ms() - started >= TICK_BUDGET_MS);
         if finished {
-            let p = progress.borrow();
-            view.set((
-                VersusView::from_parts(&p.setup, &p.times, p.timelines.clone()),
-                p.times.len(),
-                p.errors.clone(),
-            ));
+            publish(&progress.borrow());
         }
-        if !done {
-            tick(next_slot, progress, view);
+        if !progress.borrow().done() {
+            tick(next_slot, progress, publish);
         }
     });
     *slot.borrow_mut() = Some(timeout);
@@ -97,15 +129,23 @@ fn log_pos(x: f64, lo: f64, hi: f64, a: f64, b: f64) -> f64 {
     a + (x.max(lo).ln() - l) / (h - l) * (b - a)
 }
 
-fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView) -> Html {
+fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclCurves>) -> Html {
     let (s_lo, s_hi) = (
         VERSUS_SIZES[0] as f64,
         VERSUS_SIZES[VERSUS_SIZES.len() - 1] as f64,
     );
+    let nccl_curves: Vec<(&str, &[(u64, f64)])> = nccl
+        .map(|n| vec![("ring", &n.ring[..]), ("tree", &n.tree[..])])
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(_, c)| !c.is_empty())
+        .collect();
     let all: Vec<f64> = view
         .curves
         .iter()
-        .flat_map(|(_, c)| c.iter().map(|p| p.1))
+        .map(|(_, c)| &c[..])
+        .chain(nccl_curves.iter().map(|(_, c)| *c))
+        .flat_map(|c| c.iter().map(|p| p.1))
         .filter(|t| *t > 0.0)
         .collect();
     let t_lo = all.iter().copied().fold(f64::INFINITY, f64::min);
@@ -130,6 +170,19 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView) -> Html {
             </g>
         }
     });
+    let dashed = nccl_curves.iter().map(|(name, c)| {
+        let pts: Vec<String> = c.iter().map(|&(s, t)| format!("{:.1},{:.1}", x(s as f64), y(t))).collect();
+        html! {
+            <g class={classes!("vs-curve", "nccl", *name)} data-testid={format!("versus-nccl-curve-{name}")} data-points={c.len().to_string()}>
+                <polyline points={pts.join(" ")} />
+                { for c.iter().map(|&(s, t)| html! {
+                    <rect x={format!("{:.1}", x(s as f64) - 2.5)} y={format!("{:.1}", y(t) - 2.5)} width="5" height="5">
+                        <title>{ format!("NCCL {name}, {}: {}", format_bytes(s as f64), format_secs(t)) }</title>
+                    </rect>
+                }) }
+            </g>
+        }
+    });
     let chosen = x(setup.size_bytes as f64);
     html! {
         <svg class="vs-chart" viewBox={format!("0 0 {W} {H}")} role="img" data-testid="versus-chart"
@@ -148,7 +201,14 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView) -> Html {
                     <text x={format!("{:.1}", x(c.at_bytes) + 4.0)} y="22">{ tr(lang, Key::CrossoverLabel) }</text>
                 </g>
             }
+            if let Some(c) = nccl.and_then(|n| n.crossover) {
+                <g class="vs-crossover nccl" data-testid="versus-nccl-crossover-mark">
+                    <line x1={format!("{:.1}", x(c.at_bytes))} y1="10" x2={format!("{:.1}", x(c.at_bytes))} y2={(H - BOTTOM).to_string()} />
+                    <text x={format!("{:.1}", x(c.at_bytes) + 4.0)} y="34">{ tr(lang, Key::VsNcclCrossoverLabel) }</text>
+                </g>
+            }
             { for lines }
+            { for dashed }
         </svg>
     }
 }
@@ -258,12 +318,61 @@ pub fn VersusSection() -> Html {
                 timelines: Vec::new(),
                 errors: Vec::new(),
             }));
-            tick(slot.clone(), progress, view);
+            let publish: Rc<dyn Fn(&Progress)> = Rc::new(move |p| {
+                view.set((
+                    VersusView::from_parts(&p.setup, &p.times, p.timelines.clone()),
+                    p.times.len(),
+                    p.errors.clone(),
+                ))
+            });
+            tick(slot.clone(), progress, publish);
             move || {
                 slot.borrow_mut().take();
             }
         });
     }
+    // The overlay "like NCCL on real hardware": off until asked for.
+    let pick = use_state(|| None as Pick);
+    let overlay = use_state(|| None::<OverlayState>);
+    let nccl_slot: Slot = use_mut_ref(|| None);
+    {
+        let overlay = overlay.clone();
+        use_effect_with(versus_real::setup(*pick, setup.gpus), move |nccl| {
+            overlay.set(None);
+            if let Some(nccl) = *nccl {
+                let empty = NcclCurves::new(&nccl, &[]);
+                match NcclWork::new(nccl) {
+                    Ok(work) => {
+                        let total = work.total();
+                        overlay.set(Some((empty, 0, total, None)));
+                        let progress = Rc::new(RefCell::new(NcclProgress {
+                            setup: nccl,
+                            work,
+                            done: Vec::new(),
+                            error: None,
+                        }));
+                        let publish: Rc<dyn Fn(&NcclProgress)> = Rc::new(move |p| {
+                            overlay.set(Some((
+                                NcclCurves::new(&p.setup, &p.done),
+                                p.done.len(),
+                                total,
+                                p.error.clone(),
+                            )))
+                        });
+                        tick(nccl_slot.clone(), progress, publish);
+                    }
+                    Err(e) => overlay.set(Some((empty, 0, 0, Some(e)))),
+                }
+            }
+            move || {
+                nccl_slot.borrow_mut().take();
+            }
+        });
+    }
+    let on_pick = {
+        let pick = pick.clone();
+        Callback::from(move |p: Pick| pick.set(p))
+    };
     let set = |f: fn(&mut VersusSetup, u64)| {
         let setup = setup.clone();
         Callback::from(move |v: u64| {
@@ -355,15 +464,23 @@ pub fn VersusSection() -> Html {
                             on_change={set(|s, v| s.rack_lat_secs = v as f64 / 1e9)} />
                 </div>
                 <div class="ch-plot">
-                    { chart(lang, &s, v) }
+                    { chart(lang, &s, v, overlay.as_ref().map(|o| &o.0)) }
                     <ul class="ch-legend">
                         <li><span class="ch-swatch ring"></span>{ tr(lang, Key::VersusRing) }</li>
                         <li><span class="ch-swatch tree"></span>{ side_title(lang, Side::Tree, &s) }</li>
+                        if pick.is_some() {
+                            <li><span class="ch-swatch ring nccl"></span>{ tr(lang, Key::VsNcclRing) }</li>
+                            <li><span class="ch-swatch tree nccl"></span>{ tr(lang, Key::VsNcclTree) }</li>
+                        }
                     </ul>
                     <p class="ch-readout" aria-live="polite" data-testid="versus-readout"
                        data-complete={v.complete.to_string()}
                        data-crossover={v.crossover.map(|c| c.at_bytes.to_string()).unwrap_or_default()}>{ readout }</p>
                     { for errors.iter().map(|e| html! { <p class="ch-error">{ e.clone() }</p> }) }
+                    { versus_real::controls(lang, *pick, on_pick) }
+                    if let (Some(nccl), Some(state)) = (versus_real::setup(*pick, s.gpus), &*overlay) {
+                        { versus_real::readout(lang, &nccl, state) }
+                    }
                     <div class="vs-sides">{ for columns }</div>
                 </div>
             </div>
