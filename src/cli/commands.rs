@@ -209,7 +209,7 @@ pub fn sweep(a: &SweepArgs, given: &Given) -> Result<String, String> {
 pub fn max_size(given: Option<u64>, default: &str) -> Result<u64, String> {
     match given {
         Some(m) => Ok(m),
-        None => super::args::nccl_size(default).map_err(|e| format!("--max-size: {e}")),
+        None => super::values::nccl_size(default).map_err(|e| format!("--max-size: {e}")),
     }
 }
 

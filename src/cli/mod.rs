@@ -1,6 +1,7 @@
 //! The native command line: `allreduce-lab simulate …` on the same core as the app.
 //!
-//! [`args`] is the grammar (clap derive: flags, defaults, help, completions), [`commands`] and
+//! [`args`] is the grammar (clap derive: flags, defaults, help, completions; [`values`] the
+//! parsers of flag values, calling the core's), [`commands`] and
 //! [`nccl`] what each subcommand does, [`reports`] how a result is printed. Bad input ends the
 //! program with status 2 and one line naming the flag and what is allowed; a misspelt flag or
 //! command gets clap's "did you mean".
@@ -9,6 +10,7 @@ pub mod args;
 pub mod commands;
 pub mod nccl;
 pub mod reports;
+pub mod values;
 
 use crate::sim::scenario::Scenario;
 use args::{Cli, Command};
