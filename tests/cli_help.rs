@@ -117,3 +117,55 @@ fn help_lists_the_commands_and_each_commands_flags_with_their_defaults() {
     assert_eq!(code, 0);
     assert!(out.contains("-b, --min-size"), "{out}");
 }
+
+/// What bash offers for the words typed so far (the last one being completed), by running the
+/// script as bash's completion would.
+fn bash_complete(script: &std::path::Path, words: &[&str]) -> Vec<String> {
+    let words_q: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let n = words.len() - 1;
+    let (cur, prev) = (words[n], words[n - 1]);
+    let program = format!(
+        "source '{}'; COMP_WORDS=({}); COMP_CWORD={n}; _allreduce__lab allreduce-lab '{cur}' '{prev}'; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display(),
+        words_q.join(" ")
+    );
+    let out = Command::new("bash")
+        .args(["-c", &program])
+        .output()
+        .expect("bash runs");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn the_bash_script_completes_subcommands_flags_and_values() {
+    if Command::new("bash").arg("--version").output().is_err() {
+        eprintln!("no bash here; nothing to test");
+        return;
+    }
+    let (_, script, _) = cli(&["completions", "bash"]);
+    let dir = std::env::temp_dir().join(format!("allreduce-lab-compl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("allreduce-lab.bash");
+    std::fs::write(&path, script).unwrap();
+    assert_eq!(
+        bash_complete(&path, &["allreduce-lab", "sim"]),
+        ["simulate"]
+    );
+    assert_eq!(
+        bash_complete(&path, &["allreduce-lab", "simulate", "--topo"]),
+        ["--topology"]
+    );
+    let presets: Vec<String> = CHAPTER_SCENARIOS.iter().map(|s| s.id.to_string()).collect();
+    assert_eq!(
+        bash_complete(&path, &["allreduce-lab", "speedup", "--preset", ""]),
+        presets
+    );
+    assert_eq!(
+        bash_complete(&path, &["allreduce-lab", "nccl-tests", "--system", "dgx-h"]),
+        ["dgx-h100", "dgx-h200"]
+    );
+}
