@@ -72,8 +72,8 @@ pub enum Command {
 pub struct SimulateArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
-    /// Bytes each rank contributes: 1024, 4KB, 100MB, 1GiB
-    #[arg(long, value_name = "SIZE", default_value = "1GiB", value_parser = size)]
+    /// Bytes each rank contributes: 1024, 4KB, 100MB, 1GiB (or nccl-tests' 1K, 16G)
+    #[arg(long, value_name = "SIZE", default_value = "1GiB", value_parser = nccl_size)]
     pub size: u64,
     /// The network model: the textbook α-β model or like NCCL on --system
     #[arg(long, value_name = "MODEL", default_value = "ideal", value_parser = network_model())]
