@@ -197,6 +197,7 @@ pub struct ScenarioArgs {
     /// Racks (racks × nodes per rack × GPUs per node ≤ 4096)
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = count::<MAX_RANKS>, help_heading = "Cluster")]
     pub racks: usize,
+    /// Nodes in each rack
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = count::<MAX_RANKS>, help_heading = "Cluster")]
     pub nodes_per_rack: usize,
     /// GPUs per node (a rail network and a --system: 1..8)
@@ -205,16 +206,19 @@ pub struct ScenarioArgs {
     /// GPU ↔ node switch (NVLink, PCIe)
     #[arg(long, value_name = "BW", default_value = "450GB/s", value_parser = bandwidth, help_heading = "Cluster")]
     pub intra_bw: Bandwidth,
+    /// Latency of the GPU ↔ node switch
     #[arg(long, value_name = "T", default_value = "1us", value_parser = duration, help_heading = "Cluster")]
     pub intra_lat: f64,
     /// Node ↔ rack switch: each NIC's
     #[arg(long, value_name = "BW", default_value = "400Gbps", value_parser = bandwidth, help_heading = "Cluster")]
     pub node_bw: Bandwidth,
+    /// Latency of the node ↔ rack switch
     #[arg(long, value_name = "T", default_value = "2us", value_parser = duration, help_heading = "Cluster")]
     pub node_lat: f64,
     /// Rack ↔ spine
     #[arg(long, value_name = "BW", default_value = "200Gbps", value_parser = bandwidth, help_heading = "Cluster")]
     pub rack_bw: Bandwidth,
+    /// Latency of the rack ↔ spine
     #[arg(long, value_name = "T", default_value = "5us", value_parser = duration, help_heading = "Cluster")]
     pub rack_lat: f64,
     /// The uplinks (rack or leaf) carry their bandwidth / X, 1..64
@@ -230,11 +234,13 @@ pub struct ScenarioArgs {
     /// Each GPU's NIC ↔ its rail's leaf switch
     #[arg(long, value_name = "BW", default_value = "400Gbps", value_parser = bandwidth, help_heading = "Rail")]
     pub nic_bw: Bandwidth,
+    /// Latency of a NIC ↔ its leaf
     #[arg(long, value_name = "T", default_value = "2us", value_parser = duration, help_heading = "Rail")]
     pub nic_lat: f64,
     /// Each leaf ↔ spine
     #[arg(long, value_name = "BW", default_value = "400Gbps", value_parser = bandwidth, help_heading = "Rail")]
     pub spine_bw: Bandwidth,
+    /// Latency of a leaf ↔ the spine
     #[arg(long, value_name = "T", default_value = "3us", value_parser = duration, help_heading = "Rail")]
     pub spine_lat: f64,
     /// Between rails, hop over NVLink to the right rail first (on) or cross the spine (off)
@@ -274,8 +280,10 @@ pub struct SystemArgs {
 /// A named system's size, for the commands that take no scenario.
 #[derive(Debug, Args)]
 pub struct SystemShape {
+    /// Nodes of the system, 1..128
     #[arg(long, value_name = "N", default_value_t = SYSTEM_NODES, value_parser = count::<MAX_NODES>)]
     pub nodes: usize,
+    /// GPUs per node, 2..8
     #[arg(long, value_name = "G", default_value_t = GPUS_PER_NODE, value_parser = count::<GPUS_PER_NODE>)]
     pub gpus_per_node: usize,
 }

@@ -195,7 +195,9 @@ pub fn sweep(a: &SweepArgs, given: &Given) -> Result<String, String> {
         return nccl::nccl_tests_report(&sys, nvls, min, max, factor, a.json);
     }
     let max = max_size(a.sizes.max_size, SWEEP_MAX_SIZE)?;
-    let base = ideal_scenario(&a.scenario, &a.system, min.max(1))?;
+    let mut base = ideal_scenario(&a.scenario, &a.system, min.max(1))?;
+    // A scenario file's own size is replaced by the sweep's first.
+    base.size_bytes = min.max(1);
     let rows = run_sweep(&base, min, max, factor).map_err(|e| e.0)?;
     let ranks = base.validate().map_err(|e| e.0)?.ranks();
     Ok(if a.json {
