@@ -75,14 +75,11 @@ pub struct SimulateArgs {
     /// Bytes each rank contributes: 1024, 4KB, 100MB, 1GiB (or nccl-tests' 1K, 16G)
     #[arg(long, value_name = "SIZE", default_value = "1GiB", value_parser = nccl_size)]
     pub size: u64,
-    /// The network model: the textbook α-β model or like NCCL on --system
-    #[arg(long, value_name = "MODEL", default_value = "ideal", value_parser = network_model())]
-    pub model: NetworkModel,
     /// Print one JSON object instead of a table
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
-    pub system: SystemArgs,
+    pub network: NetworkArgs,
 }
 
 #[derive(Debug, Args)]
@@ -91,14 +88,11 @@ pub struct SweepArgs {
     pub scenario: ScenarioArgs,
     #[command(flatten)]
     pub sizes: SweepSizes,
-    /// The network model: the textbook α-β model or like NCCL on --system
-    #[arg(long, value_name = "MODEL", default_value = "ideal", value_parser = network_model())]
-    pub model: NetworkModel,
     /// Print one JSON object instead of a table
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
-    pub system: SystemArgs,
+    pub network: NetworkArgs,
 }
 
 #[derive(Debug, Args)]
@@ -135,9 +129,7 @@ pub struct NcclTestsArgs {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
-    pub system: SystemArgs,
-    #[command(flatten)]
-    pub shape: SystemShape,
+    pub system: SystemShape,
 }
 
 #[derive(Debug, Args)]
@@ -152,9 +144,7 @@ pub struct CalibrateArgs {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
-    pub system: SystemArgs,
-    #[command(flatten)]
-    pub shape: SystemShape,
+    pub system: SystemShape,
 }
 
 /// Everything a textbook scenario needs but its size.
@@ -262,6 +252,16 @@ pub struct SweepSizes {
     pub step_factor: usize,
 }
 
+/// `simulate`'s and `sweep`'s network model, and the system it runs on.
+#[derive(Debug, Args)]
+pub struct NetworkArgs {
+    /// The network model: the textbook α-β model or like NCCL on --system
+    #[arg(long, value_name = "MODEL", default_value = "ideal", value_parser = network_model())]
+    pub model: NetworkModel,
+    #[command(flatten)]
+    pub system: SystemArgs,
+}
+
 /// The real-hardware model's system.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Real-hardware model (like NCCL)")]
@@ -277,9 +277,11 @@ pub struct SystemArgs {
     pub nvls: Option<bool>,
 }
 
-/// A named system's size, for the commands that take no scenario.
+/// A system with its size, for the commands that take no scenario.
 #[derive(Debug, Args)]
 pub struct SystemShape {
+    #[command(flatten)]
+    pub named: SystemArgs,
     /// Nodes of the system, 1..128
     #[arg(long, value_name = "N", default_value_t = SYSTEM_NODES, value_parser = count::<MAX_NODES>)]
     pub nodes: usize,

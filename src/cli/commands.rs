@@ -163,11 +163,11 @@ fn ideal_scenario(a: &ScenarioArgs, s: &SystemArgs, size: u64) -> Result<Scenari
 }
 
 pub fn simulate(a: &SimulateArgs, given: &Given) -> Result<String, String> {
-    if is_nccl(a.model, given, &NCCL_TAKES)? {
-        let sys = scenario_system(&a.scenario, &a.system)?;
-        return nccl::simulate(&sys, a.system.nvls.unwrap_or(true), a.size, a.json);
+    if is_nccl(a.network.model, given, &NCCL_TAKES)? {
+        let sys = scenario_system(&a.scenario, &a.network.system)?;
+        return nccl::simulate(&sys, a.network.system.nvls.unwrap_or(true), a.size, a.json);
     }
-    let scenario = ideal_scenario(&a.scenario, &a.system, a.size)?;
+    let scenario = ideal_scenario(&a.scenario, &a.network.system, a.size)?;
     let sim = run_simulation(&scenario, false).map_err(|e| e.0)?;
     let report = if a.json {
         reports::simulation_json(&scenario, &sim).to_string()
@@ -188,14 +188,14 @@ pub fn sweep(a: &SweepArgs, given: &Given) -> Result<String, String> {
         .chain(["min-size", "max-size", "step-factor"])
         .collect();
     let (min, factor) = (a.sizes.min_size, a.sizes.step_factor as u64);
-    if is_nccl(a.model, given, &takes)? {
-        let sys = scenario_system(&a.scenario, &a.system)?;
+    if is_nccl(a.network.model, given, &takes)? {
+        let sys = scenario_system(&a.scenario, &a.network.system)?;
         let max = max_size(a.sizes.max_size, NCCL_TESTS_MAX_SIZE)?;
-        let nvls = a.system.nvls.unwrap_or(true);
+        let nvls = a.network.system.nvls.unwrap_or(true);
         return nccl::nccl_tests_report(&sys, nvls, min, max, factor, a.json);
     }
     let max = max_size(a.sizes.max_size, SWEEP_MAX_SIZE)?;
-    let mut base = ideal_scenario(&a.scenario, &a.system, min.max(1))?;
+    let mut base = ideal_scenario(&a.scenario, &a.network.system, min.max(1))?;
     // A scenario file's own size is replaced by the sweep's first.
     base.size_bytes = min.max(1);
     let rows = run_sweep(&base, min, max, factor).map_err(|e| e.0)?;

@@ -1,10 +1,10 @@
 //! The native command line: `allreduce-lab simulate …` on the same core as the app.
 //!
-//! [`args`] is the grammar (clap derive: flags, defaults, help, completions; [`values`] the
-//! parsers of flag values, calling the core's), [`commands`] and
-//! [`nccl`] what each subcommand does, [`reports`] how a result is printed. Bad input ends the
-//! program with status 2 and one line naming the flag and what is allowed; a misspelt flag or
-//! command gets clap's "did you mean".
+//! [`args`] is the grammar (clap derive: flags, defaults, help, completions), [`values`] the
+//! parsers of flag values (calling the core's), [`commands`] and [`nccl`] what each subcommand
+//! does, [`reports`] how a result is printed. Bad input ends the program with status 2 and one
+//! line naming the flag and what is allowed; a misspelt flag or command gets clap's "did you
+//! mean".
 
 pub mod args;
 pub mod commands;

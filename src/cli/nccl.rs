@@ -22,10 +22,10 @@ pub fn nccl_tests(a: &NcclTestsArgs) -> Result<String, String> {
                 .into(),
         );
     }
-    let sys = system(&a.system, a.shape.nodes, a.shape.gpus_per_node)?;
+    let sys = system(&a.system.named, a.system.nodes, a.system.gpus_per_node)?;
     let max = max_size(a.sizes.max_size, NCCL_TESTS_MAX_SIZE)?;
     let factor = a.sizes.step_factor as u64;
-    let nvls = a.system.nvls.unwrap_or(true);
+    let nvls = a.system.named.nvls.unwrap_or(true);
     nccl_tests_report(&sys, nvls, a.sizes.min_size, max, factor, a.json)
 }
 
@@ -54,8 +54,8 @@ pub fn nccl_tests_report(
 
 /// `calibrate`.
 pub fn calibrate(a: &CalibrateArgs) -> Result<String, String> {
-    let sys = system(&a.system, a.shape.nodes, a.shape.gpus_per_node)?;
-    let nvls = a.system.nvls.unwrap_or(true);
+    let sys = system(&a.system.named, a.system.nodes, a.system.gpus_per_node)?;
+    let nvls = a.system.named.nvls.unwrap_or(true);
     let path = a
         .measured
         .as_ref()
