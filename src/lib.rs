@@ -15,5 +15,3 @@ pub mod ui;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod cli_nccl;

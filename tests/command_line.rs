@@ -3,7 +3,7 @@
 //! oversubscription, slowed cable and straggler, to the last bit of every float.
 #![cfg(not(target_arch = "wasm32"))]
 
-use allreduce_lab::cli::{scenario_from_flags, Flags, SCENARIO_FLAGS};
+use allreduce_lab::cli::scenario_from_args;
 use allreduce_lab::sim::algorithms::Algorithm;
 use allreduce_lab::sim::command::{simulate_args, simulate_command};
 use allreduce_lab::sim::faults::{Cable, Faults, SlowLink, Straggler};
@@ -126,7 +126,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 }
 
 fn parse_back(args: &[String]) -> Result<Scenario, String> {
-    scenario_from_flags(&Flags::parse(args, &SCENARIO_FLAGS)?)
+    scenario_from_args(args)
 }
 
 proptest! {

@@ -2,7 +2,7 @@
 //! input: units, scenario files (bytes, any encoding), links, imports and command-line flags.
 #![cfg(not(target_arch = "wasm32"))]
 
-use allreduce_lab::cli::{Flags, SCENARIO_FLAGS};
+use allreduce_lab::cli::scenario_from_args;
 use allreduce_lab::sim::scenario_file::{decode_text, read_scenario};
 use allreduce_lab::sim::units::{parse_bandwidth, parse_duration, parse_size};
 use allreduce_lab::ui::share::{decode, import_scenario};
@@ -80,6 +80,6 @@ proptest! {
         )
     ) {
         let args: Vec<OsString> = args.into_iter().map(OsString::from_vec).collect();
-        let _ = Flags::parse(&args, &SCENARIO_FLAGS);
+        let _ = scenario_from_args(&args);
     }
 }

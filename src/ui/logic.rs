@@ -821,8 +821,7 @@ mod tests {
             (nics, Algorithm::NcclTree),
         ] {
             let args = c.cli_args(alg);
-            let flags = crate::cli::Flags::parse(&args, &crate::cli::SCENARIO_FLAGS).unwrap();
-            let from_cli = crate::cli::scenario_from_flags(&flags).unwrap();
+            let from_cli = crate::cli::scenario_from_args(&args).unwrap();
             assert_eq!(from_cli, c.scenario(alg), "{}", c.cli_command(alg));
         }
         // NICs per node never exceed the GPUs per node the run uses.

@@ -1,0 +1,360 @@
+//! What the textbook commands do: `simulate`, `sweep` and `speedup` (and the `--model nccl`
+//! spellings of them, handed to [`super::nccl`]). Parsed flags in, a report or one line out.
+
+use super::args::{
+    NetworkModel, ScenarioArgs, SimulateArgs, SpeedupArgs, SpeedupModel, SweepArgs, SystemArgs,
+    TopologyKind, TrainingArgs, GPUS_PER_NODE, NCCL_TESTS_MAX_SIZE, RAIL_NODES, SWEEP_MAX_SIZE,
+    SYSTEM_NODES,
+};
+use super::{nccl, reports, Given};
+use crate::course::chapter::{evaluate, BERT_LARGE};
+use crate::sim::faults::Faults;
+use crate::sim::nccl::system::{System, MAX_NODES};
+use crate::sim::scenario::{simulate as run_simulation, Scenario};
+use crate::sim::scenario_file::{read_scenario, MAX_SCENARIO_FILE_BYTES};
+use crate::sim::sweep::sweep as run_sweep;
+use crate::sim::topology::{Topology, TopologySpec, MAX_NICS_PER_NODE, MAX_RANKS};
+use crate::sim::training::{scaling_with_gamma, TrainingModel};
+use std::path::Path;
+
+/// `n` if it is at most `max` (for a flag whose range depends on the others), else why not.
+pub fn at_most(flag: &str, n: usize, max: usize) -> Result<usize, String> {
+    if n > max {
+        return Err(format!("--{flag}: {n} is out of range; expected 1..{max}"));
+    }
+    Ok(n)
+}
+
+/// The topology the flags describe.
+pub fn topology(a: &ScenarioArgs) -> Result<TopologySpec, String> {
+    Ok(match a.topology {
+        TopologyKind::Uniform => TopologySpec::Uniform {
+            ranks: a.ranks,
+            bandwidth: a.bandwidth,
+            latency_secs: a.latency,
+        },
+        TopologyKind::Cluster => TopologySpec::Cluster {
+            racks: a.racks,
+            nodes_per_rack: a.nodes_per_rack,
+            gpus_per_node: a.gpus_per_node,
+            intra_bw: a.intra_bw,
+            intra_lat_secs: a.intra_lat,
+            node_bw: a.node_bw,
+            node_lat_secs: a.node_lat,
+            rack_bw: a.rack_bw,
+            rack_lat_secs: a.rack_lat,
+            oversubscription: a.oversubscription,
+            nics_per_node: a.nics_per_node,
+        },
+        TopologyKind::Rail => TopologySpec::Rail {
+            nodes: a.nodes.unwrap_or(RAIL_NODES),
+            gpus_per_node: at_most("gpus-per-node", a.gpus_per_node, MAX_NICS_PER_NODE)?,
+            intra_bw: a.intra_bw,
+            intra_lat_secs: a.intra_lat,
+            nic_bw: a.nic_bw,
+            nic_lat_secs: a.nic_lat,
+            spine_bw: a.spine_bw,
+            spine_lat_secs: a.spine_lat,
+            oversubscription: a.oversubscription,
+            pxn: a.pxn,
+        },
+    })
+}
+
+/// A file's bytes, at most one more than [`MAX_SCENARIO_FILE_BYTES`] (so that `/dev/zero` or a
+/// huge file is refused by size, not read whole).
+fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_SCENARIO_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The whole scenario: from `--scenario FILE`, or from the flags with `size_bytes`.
+pub fn scenario(a: &ScenarioArgs, size_bytes: u64) -> Result<Scenario, String> {
+    if let Some(path) = &a.scenario {
+        let shown = path.display();
+        let bytes =
+            read_bounded(path).map_err(|e| format!("--scenario: cannot read '{shown}': {e}"))?;
+        return read_scenario(&bytes)
+            .map_err(|e| format!("--scenario: '{shown}' is not a valid scenario: {e}"));
+    }
+    Ok(Scenario {
+        topology: topology(a)?,
+        algorithm: a.algorithm,
+        size_bytes,
+        segments: a.segments,
+        gamma_secs_per_byte: a.gamma,
+        faults: Faults {
+            slow_links: a.slow_links.clone(),
+            stragglers: a.stragglers.clone(),
+        },
+    })
+}
+
+/// The system `--system` (with `nodes` and `gpus_per_node`) or `--system-file` names.
+pub fn system(s: &SystemArgs, nodes: usize, gpus_per_node: usize) -> Result<System, String> {
+    if let Some(path) = &s.system_file {
+        if s.system.is_some() {
+            return Err("give either --system or --system-file, not both".into());
+        }
+        let shown = path.display();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("--system-file: cannot read '{shown}': {e}"))?;
+        return System::from_json(&text).map_err(|e| format!("--system-file '{shown}': {e}"));
+    }
+    let id = s.system.as_deref().ok_or_else(|| {
+        format!(
+            "--system is required: one of {} (or --system-file FILE)",
+            crate::sim::nccl::system::PRESETS.join(", ")
+        )
+    })?;
+    System::preset(id, nodes, gpus_per_node).map_err(|e| format!("--system: {e}"))
+}
+
+/// The system of a command that also takes a scenario (whose `--nodes` and `--gpus-per-node`
+/// it shares).
+pub fn scenario_system(a: &ScenarioArgs, s: &SystemArgs) -> Result<System, String> {
+    let nodes = at_most("nodes", a.nodes.unwrap_or(SYSTEM_NODES), MAX_NODES)?;
+    let g = at_most("gpus-per-node", a.gpus_per_node, GPUS_PER_NODE)?;
+    system(s, nodes, g)
+}
+
+/// The flags of the textbook model that `--model nccl` refuses, and those it takes.
+const NCCL_TAKES: [&str; 8] = [
+    "model",
+    "system",
+    "system-file",
+    "nodes",
+    "gpus-per-node",
+    "nvls",
+    "json",
+    "size",
+];
+
+/// `--model ideal|nccl`: with nccl, a textbook-only flag is refused; with ideal, `--nvls`.
+fn is_nccl(model: NetworkModel, given: &Given, takes: &[&str]) -> Result<bool, String> {
+    match model {
+        NetworkModel::Ideal if given.has("nvls") => {
+            Err("--nvls applies to --model nccl only".into())
+        }
+        NetworkModel::Ideal => Ok(false),
+        NetworkModel::Nccl => match given.first_not_in(takes) {
+            Some(x) => Err(format!(
+                "--{x} belongs to the textbook model; --model nccl takes --system (or --system-file), --nodes, --gpus-per-node and --nvls"
+            )),
+            None => Ok(true),
+        },
+    }
+}
+
+/// With `--system` under the textbook model: [`System::ideal_scenario`] with the flags'
+/// algorithm, size, segments and γ. Otherwise the flags' scenario.
+fn ideal_scenario(a: &ScenarioArgs, s: &SystemArgs, size: u64) -> Result<Scenario, String> {
+    if s.system.is_none() && s.system_file.is_none() {
+        return scenario(a, size);
+    }
+    let mut sc = scenario_system(a, s)?.ideal_scenario(a.algorithm, size);
+    sc.segments = a.segments;
+    sc.gamma_secs_per_byte = a.gamma;
+    Ok(sc)
+}
+
+pub fn simulate(a: &SimulateArgs, given: &Given) -> Result<String, String> {
+    if is_nccl(a.network.model, given, &NCCL_TAKES)? {
+        let sys = scenario_system(&a.scenario, &a.network.system)?;
+        return nccl::simulate(&sys, a.network.system.nvls.unwrap_or(true), a.size, a.json);
+    }
+    let scenario = ideal_scenario(&a.scenario, &a.network.system, a.size)?;
+    let sim = run_simulation(&scenario, false).map_err(|e| e.0)?;
+    let report = if a.json {
+        reports::simulation_json(&scenario, &sim).to_string()
+    } else {
+        reports::simulation_table(&scenario, &sim)
+    };
+    match &sim.trace.verification {
+        Ok(()) => Ok(report),
+        // Still print the report, then fail.
+        Err(e) => Err(format!("the result did not verify: {e}\n{report}")),
+    }
+}
+
+pub fn sweep(a: &SweepArgs, given: &Given) -> Result<String, String> {
+    let takes: Vec<&str> = NCCL_TAKES
+        .iter()
+        .copied()
+        .chain(["min-size", "max-size", "step-factor"])
+        .collect();
+    let (min, factor) = (a.sizes.min_size, a.sizes.step_factor as u64);
+    if is_nccl(a.network.model, given, &takes)? {
+        let sys = scenario_system(&a.scenario, &a.network.system)?;
+        let max = max_size(a.sizes.max_size, NCCL_TESTS_MAX_SIZE)?;
+        let nvls = a.network.system.nvls.unwrap_or(true);
+        return nccl::nccl_tests_report(&sys, nvls, min, max, factor, a.json);
+    }
+    let max = max_size(a.sizes.max_size, SWEEP_MAX_SIZE)?;
+    let mut base = ideal_scenario(&a.scenario, &a.network.system, min.max(1))?;
+    // A scenario file's own size is replaced by the sweep's first.
+    base.size_bytes = min.max(1);
+    let rows = run_sweep(&base, min, max, factor).map_err(|e| e.0)?;
+    let ranks = base.validate().map_err(|e| e.0)?.ranks();
+    Ok(if a.json {
+        reports::sweep_json(&base, ranks, &rows).to_string()
+    } else {
+        reports::sweep_table(&base, ranks, &rows)
+    })
+}
+
+/// The last size of a sweep: as given, or the default of its model.
+pub fn max_size(given: Option<u64>, default: &str) -> Result<u64, String> {
+    match given {
+        Some(m) => Ok(m),
+        None => super::values::nccl_size(default).map_err(|e| format!("--max-size: {e}")),
+    }
+}
+
+/// 1, 2, 4, … up to `max`, and `max` itself.
+pub fn gpu_counts(max: usize) -> Vec<usize> {
+    std::iter::successors(Some(1usize), |&n| Some(n * 2))
+        .take_while(|&n| n <= max)
+        .chain((!max.is_power_of_two()).then_some(max))
+        .collect()
+}
+
+/// `speedup --model` split into the network model and the training model, each at most once.
+fn speedup_models(
+    models: &[SpeedupModel],
+) -> Result<(NetworkModel, &'static crate::course::chapter::ModelPreset), String> {
+    let (mut network, mut training) = (None, None);
+    for m in models {
+        let twice = match *m {
+            SpeedupModel::Network(n) => network.replace(n).is_some(),
+            SpeedupModel::Training(t) => training.replace(t).is_some(),
+        };
+        if twice {
+            return Err(match m {
+                SpeedupModel::Network(_) => {
+                    "--model names the network model (ideal or nccl) twice".into()
+                }
+                SpeedupModel::Training(_) => "--model names the training model twice".into(),
+            });
+        }
+    }
+    Ok((
+        network.unwrap_or(NetworkModel::Ideal),
+        training.unwrap_or(&BERT_LARGE),
+    ))
+}
+
+/// The training model of `speedup`'s flags (without `--preset`).
+pub fn training(
+    base: &crate::course::chapter::ModelPreset,
+    t: &TrainingArgs,
+) -> Result<TrainingModel, String> {
+    let mut m = base.training(t.overlap, t.storage_bw.bytes_per_sec());
+    if let Some(p) = t.parameters {
+        m.parameters = p as u64;
+    }
+    if let Some(c) = t.compute {
+        m.compute_secs = c;
+    }
+    if let Some(b) = t.gradient_bytes {
+        m.bytes_per_gradient = b as u32;
+    }
+    if let Some(s) = t.backward_share {
+        m.backward_share = s;
+    }
+    if let Some(i) = t.input {
+        m.input_bytes_per_gpu = i as f64;
+    }
+    m.validate().map_err(|e| e.0)?;
+    Ok(m)
+}
+
+/// The flags of `speedup`'s training model.
+pub const TRAINING_FLAGS: [&str; 10] = [
+    "model",
+    "parameters",
+    "compute",
+    "gradient-bytes",
+    "overlap",
+    "backward-share",
+    "input",
+    "storage-bw",
+    "max-gpus",
+    "json",
+];
+
+pub fn speedup(a: &SpeedupArgs, given: &Given) -> Result<String, String> {
+    let (network, base) = speedup_models(&a.model)?;
+    if network == NetworkModel::Nccl {
+        let takes: Vec<&str> = TRAINING_FLAGS
+            .iter()
+            .copied()
+            .chain(["system", "nodes", "gpus-per-node", "nvls"])
+            .collect();
+        if let Some(x) = given.first_not_in(&takes) {
+            return Err(format!("unknown flag '--{x}' (speedup --model nccl takes --system, --nodes, --gpus-per-node, --nvls and the training flags)"));
+        }
+        let sys = scenario_system(&a.scenario, &a.system)?;
+        let model = training(base, &a.training)?;
+        return nccl::speedup(
+            &sys,
+            a.system.nvls.unwrap_or(true),
+            &model,
+            a.max_gpus,
+            a.json,
+        );
+    }
+    if let Some(x) = ["system", "system-file", "nvls"]
+        .into_iter()
+        .find(|x| given.has(x))
+    {
+        return Err(format!(
+            "--{x} applies to --model nccl only (speedup --model nccl --system ID)"
+        ));
+    }
+    if a.preset.is_some() {
+        // The preset sets everything else: a flag it would override is refused, not dropped.
+        if let Some(other) = given.first_not_in(&["preset", "overlap", "max-gpus", "json"]) {
+            return Err(format!(
+                "--{other} cannot be combined with --preset, which sets the topology, model and algorithm; with --preset only --overlap, --max-gpus and --json are allowed"
+            ));
+        }
+    }
+    let (topology, mut model, algorithm, segments, gamma) = match a.preset {
+        Some(p) => (p.topology(), p.training(), p.algorithm, p.segments, 0.0),
+        None => {
+            let m = training(base, &a.training)?;
+            let sc = scenario(&a.scenario, 1)?;
+            let gamma = sc.gamma_secs_per_byte;
+            (sc.topology, m, sc.algorithm, sc.segments, gamma)
+        }
+    };
+    if a.preset.is_some() && given.has("overlap") {
+        model.overlap = a.training.overlap;
+    }
+    model.validate().map_err(|e| e.0)?;
+    let full = Topology::new(&topology).map_err(|e| e.0)?.ranks();
+    let counts = gpu_counts(a.max_gpus.unwrap_or(full).min(MAX_RANKS));
+    let steps = scaling_with_gamma(&model, &topology, algorithm, segments, gamma, &counts)
+        .map_err(|e| e.0)?;
+    let verdict = match a.preset {
+        Some(p) => Some((p, evaluate(p).map_err(|e| e.0)?)),
+        None => None,
+    };
+    let report = reports::Speedup {
+        algorithm,
+        gamma,
+        model: &model,
+        steps: &steps,
+        verdict: verdict.as_ref().map(|(p, o)| (*p, o)),
+    };
+    Ok(if a.json {
+        report.json().to_string()
+    } else {
+        report.table()
+    })
+}
