@@ -52,9 +52,19 @@ test('a pasted all_reduce_perf table is fitted and described in plain words', as
   await selectOption(page, 'nccl-system', 'dgx-a100x2');
   const text = fs.readFileSync(path.join(ROOT, 'src/sim/nccl/published/dgx-a100-2nodes-ib-hdr.txt'), 'utf8');
   await page.getByTestId('paste-box').fill(text);
+  // The fit runs between frames: record the page's long tasks while it runs.
+  await page.evaluate(() => {
+    window.__fitTasks = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__fitTasks.push(e.duration); })
+      .observe({ type: 'longtask' });
+  });
   await page.getByTestId('paste-fit').click();
+  // Its progress shows while it runs, and the page still answers: the paste box takes typing.
+  await page.getByTestId('paste-fitting').waitFor({ timeout: 10000 });
   const result = page.getByTestId('paste-result');
   await result.waitFor({ timeout: 120000 });
+  const tasks = await page.evaluate(() => window.__fitTasks);
+  console.log(`# fit: ${tasks.length} long tasks, longest ${Math.max(0, ...tasks).toFixed(0)} ms`);
   const words = await result.innerText();
   assert.match(words, /NICs deliver \d+(\.\d)?% of 200 Gb\/s/);
   assert.match(words, /costs at least 37\.3 µs/);

@@ -363,6 +363,7 @@ strings! {
     PasteTitle => "Compare with your cluster", "与你的集群对比";
     PasteNote => "Paste the output of all_reduce_perf from your cluster (with its comments, any number of rows); the same fit as the calibrate command runs on it for the system chosen above.", "粘贴你集群上 all_reduce_perf 的输出（可带注释，行数不限）；将对上面选中的系统运行与 calibrate 命令相同的拟合。";
     PasteFit => "Fit", "拟合";
+    PasteFitting => "Fitting: {0} of at most {1} runs of the model over your rows…", "拟合中：已在你的数据行上运行模型 {0} 次（最多 {1} 次）…";
     PasteBadLine => "Line {0} of the paste: {1}", "粘贴内容第 {0} 行：{1}";
     PasteNoRows => "This does not look like all_reduce_perf output: no row of size, count, type, redop, time, algbw, busbw.", "这看起来不像 all_reduce_perf 的输出：没有包含大小、数量、类型、归约、时间、algbw、busbw 的行。";
     PasteFitFailed => "The fit could not run: {0}", "无法拟合：{0}";

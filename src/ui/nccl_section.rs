@@ -6,7 +6,9 @@
 use super::chart_math::{format_bytes_binary, Axis, Unit};
 use super::charts::{LineChart, Marker, Series, SeriesPoint};
 use super::i18n::{percent, tr, trf, use_lang, Key, Lang};
-use super::nccl_view::{chart, fit_paste, FitSummary, PasteError, SYSTEM_CHOICES};
+use super::nccl_view::{chart, FitSummary, PasteError, PasteFit, SYSTEM_CHOICES};
+use gloo::timers::callback::Timeout;
+use std::cell::RefCell;
 use crate::sim::nccl::model::run_candidate;
 use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
 use crate::sim::units::format_secs;
@@ -118,6 +120,50 @@ fn paste_error(lang: Lang, e: &PasteError) -> String {
     }
 }
 
+/// Wall time a timer tick may spend on the fit before yielding to the page.
+const FIT_TICK_MS: f64 = 12.0;
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Advances a paste's fit a tick at a time; the result replaces the progress when it ends.
+fn fit_tick(
+    timer: Rc<RefCell<Option<Timeout>>>,
+    work: Rc<RefCell<Option<PasteFit>>>,
+    fit: UseStateHandle<Option<Result<FitSummary, PasteError>>>,
+    fitting: UseStateHandle<Option<(usize, usize)>>,
+) {
+    let next = timer.clone();
+    let timeout = Timeout::new(0, move || {
+        let started = now_ms();
+        let ended = {
+            let mut w = work.borrow_mut();
+            let Some(f) = w.as_mut() else { return };
+            loop {
+                if f.step() {
+                    break true;
+                }
+                if now_ms() - started >= FIT_TICK_MS {
+                    break false;
+                }
+            }
+        };
+        if ended {
+            if let Some(f) = work.borrow_mut().take() {
+                fitting.set(None);
+                fit.set(Some(Ok(f.finish())));
+            }
+        } else {
+            fitting.set(work.borrow().as_ref().map(PasteFit::progress));
+            fit_tick(next, work, fit, fitting);
+        }
+    });
+    *timer.borrow_mut() = Some(timeout);
+}
+
 #[component]
 pub fn NcclSection() -> Html {
     let lang = use_lang();
@@ -126,6 +172,9 @@ pub fn NcclSection() -> Html {
     let nvls = use_state(|| true);
     let paste = use_state(String::new);
     let fit = use_state(|| None::<Result<FitSummary, PasteError>>);
+    // A fit in progress: (evaluations, budget); its timer, whose drop cancels it.
+    let fitting = use_state(|| None::<(usize, usize)>);
+    let fit_timer = use_mut_ref(|| None::<Timeout>);
     let choice = SYSTEM_CHOICES
         .iter()
         .find(|c| c.key == *system_key)
@@ -139,12 +188,14 @@ pub fn NcclSection() -> Html {
     };
     let on_system = {
         let system_key = system_key.clone();
-        let fit = fit.clone();
+        let (fit, fitting, timer) = (fit.clone(), fitting.clone(), fit_timer.clone());
         Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
             if let Some(c) = SYSTEM_CHOICES.iter().find(|c| c.key == v) {
                 system_key.set(c.key);
+                timer.borrow_mut().take();
                 fit.set(None);
+                fitting.set(None);
             }
         })
     };
@@ -161,12 +212,26 @@ pub fn NcclSection() -> Html {
         })
     };
     let on_fit = {
-        let fit = fit.clone();
+        let (fit, fitting, timer) = (fit.clone(), fitting.clone(), fit_timer.clone());
         let paste = paste.clone();
         let nv = *nvls;
         Callback::from(move |_: MouseEvent| {
-            if let Ok(sys) = choice.system() {
-                fit.set(Some(fit_paste(&sys, nv, &paste)));
+            // A newer fit replaces an older one still running.
+            timer.borrow_mut().take();
+            fitting.set(None);
+            let Ok(sys) = choice.system() else { return };
+            match PasteFit::start(&sys, nv, &paste) {
+                Err(e) => fit.set(Some(Err(e))),
+                Ok(work) => {
+                    fit.set(None);
+                    fitting.set(Some(work.progress()));
+                    fit_tick(
+                        timer.clone(),
+                        Rc::new(RefCell::new(Some(work))),
+                        fit.clone(),
+                        fitting.clone(),
+                    );
+                }
             }
         })
     };
@@ -301,7 +366,15 @@ pub fn NcclSection() -> Html {
     };
 
     let fit_view = match &*fit {
-        None => html! {},
+        None => match *fitting {
+            Some((done, budget)) => html! {
+                <p class="chart-note" data-testid="paste-fitting" aria-live="polite">
+                    <progress max={budget.to_string()} value={done.min(budget).to_string()}></progress>{ " " }
+                    { trf(lang, Key::PasteFitting, &[&done.to_string(), &budget.to_string()]) }
+                </p>
+            },
+            None => html! {},
+        },
         Some(Ok(f)) => html! {
             <div data-testid="paste-result">
                 <ul>{ for fit_words(lang, f).into_iter().map(|w| html! { <li>{ w }</li> }) }</ul>

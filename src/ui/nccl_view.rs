@@ -13,7 +13,7 @@
 //! ```
 
 use crate::sim::algorithms::Algorithm;
-use crate::sim::nccl::calibrate::{calibrate, CalibrateError, Calibration};
+use crate::sim::nccl::calibrate::{CalibrateError, Calibrating, Calibration};
 use crate::sim::nccl::model::{predict, predict_fast, Choice};
 use crate::sim::nccl::nccl_tests_parse::{parse, ParseError};
 use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
@@ -210,29 +210,59 @@ pub enum PasteError {
 
 /// Parses a pasted all_reduce_perf output and fits `system` to it.
 pub fn fit_paste(system: &System, nvls: bool, text: &str) -> Result<FitSummary, PasteError> {
-    let table = parse(text).map_err(PasteError::Parse)?;
-    let cal = calibrate(system, nvls, &table).map_err(PasteError::Fit)?;
-    let floor_us = table
-        .rows
-        .iter()
-        .map(|r| r.time_us)
-        .fold(f64::INFINITY, f64::min);
-    let mut from = None;
-    for r in cal.rows.iter().rev() {
-        if r.error().abs() <= 0.05 {
-            from = Some(r.size_bytes);
-        } else {
-            break;
+    Ok(PasteFit::start(system, nvls, text)?.finish())
+}
+
+/// A paste being fitted, one predicted row at a time (the page runs it between frames).
+pub struct PasteFit {
+    floor_us: f64,
+    fit: Calibrating,
+}
+
+impl PasteFit {
+    /// Parses the paste and prepares the fit; a malformed paste or a table the fit cannot take is an
+    /// error at once.
+    pub fn start(system: &System, nvls: bool, text: &str) -> Result<PasteFit, PasteError> {
+        let table = parse(text).map_err(PasteError::Parse)?;
+        let fit = Calibrating::new(system, nvls, &table).map_err(PasteError::Fit)?;
+        let floor_us = table
+            .rows
+            .iter()
+            .map(|r| r.time_us)
+            .fold(f64::INFINITY, f64::min);
+        Ok(PasteFit { floor_us, fit })
+    }
+
+    /// One row predicted; true once the search has ended.
+    pub fn step(&mut self) -> bool {
+        self.fit.step()
+    }
+
+    /// (evaluations so far, the search's budget).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.fit.evaluations(), self.fit.max_evaluations())
+    }
+
+    /// The fit, in the few numbers the panel says in words.
+    pub fn finish(self) -> FitSummary {
+        let cal = self.fit.finish();
+        let mut from = None;
+        for r in cal.rows.iter().rev() {
+            if r.error().abs() <= 0.05 {
+                from = Some(r.size_bytes);
+            } else {
+                break;
+            }
+        }
+        let s = &cal.system;
+        FitSummary {
+            nic: (s.nodes > 1).then_some((s.nic_efficiency, s.nic_gbits_per_sec)),
+            intra: (s.intra_efficiency, s.intra_gbytes_per_sec),
+            floor_us: self.floor_us,
+            within_5_percent_from: from,
+            calibration: cal,
         }
     }
-    let s = &cal.system;
-    Ok(FitSummary {
-        nic: (s.nodes > 1).then_some((s.nic_efficiency, s.nic_gbits_per_sec)),
-        intra: (s.intra_efficiency, s.intra_gbytes_per_sec),
-        floor_us,
-        within_5_percent_from: from,
-        calibration: cal,
-    })
 }
 
 #[cfg(test)]

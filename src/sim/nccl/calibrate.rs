@@ -199,144 +199,312 @@ pub fn predict_rows(
         .collect()
 }
 
-/// Fits `preset`'s free numbers to `table`.
+/// Fits `preset`'s free numbers to `table`: [`Calibrating`] run to the end.
 pub fn calibrate(
     preset: &System,
     nvls: bool,
     table: &MeasuredTable,
 ) -> Result<Calibration, CalibrateError> {
-    preset.validate().map_err(|e| CalibrateError::Model(e.0))?;
-    if table.rows.len() < MIN_ROWS {
-        return Err(CalibrateError::TooFewRows {
-            found: table.rows.len(),
-            needed: MIN_ROWS,
-        });
-    }
-    if let Some(n) = table.implied_ranks() {
-        if n != preset.ranks() {
-            return Err(CalibrateError::RanksMismatch {
-                table: n,
-                system: preset.ranks(),
+    Ok(Calibrating::new(preset, nvls, table)?.finish())
+}
+
+/// A fit in progress, advanced one predicted row at a time (so that a page can run it between
+/// frames); [`calibrate`] runs it to the end.
+///
+/// ```
+/// use allreduce_lab::sim::nccl::calibrate::{calibrate, Calibrating};
+/// use allreduce_lab::sim::nccl::nccl_tests_parse::parse;
+/// use allreduce_lab::sim::nccl::system::System;
+/// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
+///                    1073741824 268435456 float sum -1 4100 0 0 0\n").unwrap();
+/// let h100 = System::preset("dgx-h100", 1, 8).unwrap();
+/// let mut fit = Calibrating::new(&h100, true, &table).unwrap();
+/// while !fit.step() {}
+/// assert!(fit.evaluations() <= fit.max_evaluations() + 4);
+/// assert_eq!(fit.finish(), calibrate(&h100, true, &table).unwrap());
+/// ```
+pub struct Calibrating {
+    preset: System,
+    nvls: bool,
+    table: MeasuredTable,
+    params: Vec<FitParam>,
+    x0: Vec<f64>,
+    search: NelderMead,
+    /// The row to predict next at the point asked about, and the squared errors so far.
+    row: usize,
+    sum: f64,
+}
+
+impl Calibrating {
+    /// Checks the input and prepares the fit.
+    pub fn new(
+        preset: &System,
+        nvls: bool,
+        table: &MeasuredTable,
+    ) -> Result<Calibrating, CalibrateError> {
+        preset.validate().map_err(|e| CalibrateError::Model(e.0))?;
+        if table.rows.len() < MIN_ROWS {
+            return Err(CalibrateError::TooFewRows {
+                found: table.rows.len(),
+                needed: MIN_ROWS,
             });
         }
+        if let Some(n) = table.implied_ranks() {
+            if n != preset.ranks() {
+                return Err(CalibrateError::RanksMismatch {
+                    table: n,
+                    system: preset.ranks(),
+                });
+            }
+        }
+        let mut params = vec![FitParam::LaunchUs, FitParam::IntraEfficiency];
+        if preset.nodes > 1 {
+            params.extend([FitParam::NicEfficiency, FitParam::NetLatencyUs]);
+        }
+        let x0: Vec<f64> = params.iter().map(|&p| to_x(p, p.get(preset))).collect();
+        Ok(Calibrating {
+            search: NelderMead::new(&x0, 0.3, MAX_EVALUATIONS),
+            preset: preset.clone(),
+            nvls,
+            table: table.clone(),
+            params,
+            x0,
+            row: 0,
+            sum: 0.0,
+        })
     }
-    let mut params = vec![FitParam::LaunchUs, FitParam::IntraEfficiency];
-    if preset.nodes > 1 {
-        params.extend([FitParam::NicEfficiency, FitParam::NetLatencyUs]);
-    }
-    let to_x = |p: FitParam, v: f64| {
-        let (_, _, off) = p.bounds();
-        (v + off).ln()
-    };
-    let from_x = |p: FitParam, x: f64| {
-        let (lo, hi, off) = p.bounds();
-        (x.exp() - off).clamp(lo, hi)
-    };
-    let x0: Vec<f64> = params.iter().map(|&p| to_x(p, p.get(preset))).collect();
-    let system_at = |x: &[f64]| {
-        let mut s = preset.clone();
-        for (&p, &xi) in params.iter().zip(x) {
+
+    /// The system at a point of the search space (log-scaled, clamped to each number's bounds).
+    fn system_at(&self, x: &[f64]) -> System {
+        let mut s = self.preset.clone();
+        for (&p, &xi) in self.params.iter().zip(x) {
             p.set(&mut s, from_x(p, xi));
         }
         s
-    };
-    // A light pull towards the preset: a factor of e away costs as much as 10 % error on one row.
-    let prior = 0.01 * 0.01;
-    let objective = |x: &[f64]| -> f64 {
-        let s = system_at(x);
-        let mut sum = 0.0;
-        for r in &table.rows {
-            match predict_fast(&s, r.size_bytes, nvls) {
-                Ok(c) => sum += (c.time_secs * 1e6 / r.time_us).ln().powi(2),
-                Err(_) => return f64::INFINITY,
+    }
+
+    /// Predicts one more row at the point the search asks about. The objective, once every row is
+    /// in, is the squared log error of time over the rows plus a light pull towards the preset (a
+    /// factor of e away costs as much as 10 % error on one row); a row the model cannot predict
+    /// makes it infinite. Returns true once the search has ended.
+    pub fn step(&mut self) -> bool {
+        let Some(x) = self.search.ask() else {
+            return true;
+        };
+        let row = &self.table.rows[self.row];
+        let s = self.system_at(x);
+        let value = match predict_fast(&s, row.size_bytes, self.nvls) {
+            Ok(c) => {
+                self.sum += (c.time_secs * 1e6 / row.time_us).ln().powi(2);
+                self.row += 1;
+                (self.row == self.table.rows.len()).then(|| {
+                    let prior = 0.01 * 0.01;
+                    self.sum
+                        + prior
+                            * x.iter()
+                                .zip(&self.x0)
+                                .map(|(a, b)| (a - b).powi(2))
+                                .sum::<f64>()
+                })
             }
+            Err(_) => Some(f64::INFINITY),
+        };
+        if let Some(v) = value {
+            self.search.tell(v);
+            self.row = 0;
+            self.sum = 0.0;
         }
-        sum + prior * x.iter().zip(&x0).map(|(a, b)| (a - b).powi(2)).sum::<f64>()
-    };
-    let best = nelder_mead(&objective, &x0, 0.3, MAX_EVALUATIONS);
-    let system = system_at(&best);
-    let before = predict_rows(preset, nvls, table)?;
-    let rows = predict_rows(&system, nvls, table)?;
-    Ok(Calibration {
-        fitted: params
-            .iter()
-            .map(|&p| Fitted {
-                param: p,
-                preset: p.get(preset),
-                fitted: p.get(&system),
-            })
-            .collect(),
-        system: System {
-            name: format!(
-                "{} (calibrated)",
-                preset.name.trim_end_matches(" (calibrated)")
-            ),
-            ..system
-        },
-        rows,
-        preset_geomean_error: geomean_error(
-            &before
+        self.search.ask().is_none()
+    }
+
+    /// Evaluations of the objective (the model over every row) so far.
+    pub fn evaluations(&self) -> usize {
+        self.search.evals
+    }
+
+    /// The search's budget (a shrink step may pass it by up to the number of fitted values).
+    pub fn max_evaluations(&self) -> usize {
+        MAX_EVALUATIONS
+    }
+
+    /// Runs what is left and returns the fitted system with both tables.
+    pub fn finish(mut self) -> Calibration {
+        while !self.step() {}
+        let system = self.system_at(&self.search.best());
+        let before = predict_rows(&self.preset, self.nvls, &self.table);
+        let rows = predict_rows(&system, self.nvls, &self.table);
+        let (Ok(before), Ok(rows)) = (before, rows) else {
+            // The preset validated and the fit only moves numbers within their bounds.
+            unreachable!("a validated system predicts every row")
+        };
+        let preset = &self.preset;
+        Calibration {
+            fitted: self
+                .params
                 .iter()
-                .map(|r| r.predicted_us / r.measured_us)
-                .collect::<Vec<_>>(),
-        ),
-    })
+                .map(|&p| Fitted {
+                    param: p,
+                    preset: p.get(preset),
+                    fitted: p.get(&system),
+                })
+                .collect(),
+            system: System {
+                name: format!(
+                    "{} (calibrated)",
+                    preset.name.trim_end_matches(" (calibrated)")
+                ),
+                ..system
+            },
+            rows,
+            preset_geomean_error: geomean_error(
+                &before
+                    .iter()
+                    .map(|r| r.predicted_us / r.measured_us)
+                    .collect::<Vec<_>>(),
+            ),
+        }
+    }
 }
 
-/// Nelder–Mead minimisation from `x0` with an initial simplex of `step` along each axis.
-fn nelder_mead(f: &dyn Fn(&[f64]) -> f64, x0: &[f64], step: f64, max_evals: usize) -> Vec<f64> {
-    let d = x0.len();
-    let mut pts: Vec<(Vec<f64>, f64)> = Vec::with_capacity(d + 1);
-    pts.push((x0.to_vec(), f(x0)));
-    for i in 0..d {
-        let mut x = x0.to_vec();
-        x[i] += step;
-        let v = f(&x);
-        pts.push((x, v));
-    }
-    let mut evals = d + 1;
-    let combine = |a: &[f64], b: &[f64], t: f64| -> Vec<f64> {
-        a.iter().zip(b).map(|(ai, bi)| ai + t * (bi - ai)).collect()
-    };
-    while evals < max_evals {
-        pts.sort_by(|a, b| a.1.total_cmp(&b.1));
-        if (pts[d].1 - pts[0].1).abs() < 1e-7 {
-            break;
+fn to_x(p: FitParam, v: f64) -> f64 {
+    let (_, _, off) = p.bounds();
+    (v + off).ln()
+}
+
+fn from_x(p: FitParam, x: f64) -> f64 {
+    let (lo, hi, off) = p.bounds();
+    (x.exp() - off).clamp(lo, hi)
+}
+
+/// Nelder–Mead minimisation from `x0` with an initial simplex of `step` along each axis, asked for
+/// one point at a time ([`NelderMead::ask`]) and told its value ([`NelderMead::tell`]).
+struct NelderMead {
+    x0: Vec<f64>,
+    step: f64,
+    max_evals: usize,
+    evals: usize,
+    pts: Vec<(Vec<f64>, f64)>,
+    pending: Option<Vec<f64>>,
+    state: Search,
+}
+
+enum Search {
+    /// Evaluating the initial simplex.
+    Init,
+    /// Evaluating the worst point reflected through the centroid of the others.
+    Reflect { centroid: Vec<f64>, worst: (Vec<f64>, f64) },
+    /// The reflection was the best yet: evaluating twice as far.
+    Expand { reflected: (Vec<f64>, f64) },
+    /// The reflection was no better than the second worst: evaluating halfway to the worst.
+    Contract { worst: (Vec<f64>, f64) },
+    /// Contraction failed too: re-evaluating each point halfway to the best (this one next).
+    Shrink { next: usize },
+    Done,
+}
+
+fn combine(a: &[f64], b: &[f64], t: f64) -> Vec<f64> {
+    a.iter().zip(b).map(|(ai, bi)| ai + t * (bi - ai)).collect()
+}
+
+impl NelderMead {
+    fn new(x0: &[f64], step: f64, max_evals: usize) -> NelderMead {
+        NelderMead {
+            x0: x0.to_vec(),
+            step,
+            max_evals,
+            evals: 0,
+            pts: Vec::with_capacity(x0.len() + 1),
+            pending: Some(x0.to_vec()),
+            state: Search::Init,
         }
-        let centroid: Vec<f64> = (0..d)
-            .map(|j| pts[..d].iter().map(|p| p.0[j]).sum::<f64>() / d as f64)
-            .collect();
-        let worst = pts[d].clone();
-        let reflected = combine(&centroid, &worst.0, -1.0);
-        let fr = f(&reflected);
-        evals += 1;
-        if fr < pts[0].1 {
-            let expanded = combine(&centroid, &worst.0, -2.0);
-            let fe = f(&expanded);
-            evals += 1;
-            pts[d] = if fe < fr {
-                (expanded, fe)
-            } else {
-                (reflected, fr)
-            };
-        } else if fr < pts[d - 1].1 {
-            pts[d] = (reflected, fr);
-        } else {
-            let contracted = combine(&centroid, &worst.0, 0.5);
-            let fc = f(&contracted);
-            evals += 1;
-            if fc < worst.1 {
-                pts[d] = (contracted, fc);
-            } else {
-                let best = pts[0].0.clone();
-                for p in pts.iter_mut().skip(1) {
-                    p.0 = combine(&best, &p.0, 0.5);
-                    p.1 = f(&p.0);
-                    evals += 1;
+    }
+
+    /// The next point to evaluate; `None` once the search has ended.
+    fn ask(&self) -> Option<&[f64]> {
+        self.pending.as_deref()
+    }
+
+    /// The value at the point [`NelderMead::ask`] gave.
+    fn tell(&mut self, v: f64) {
+        let Some(x) = self.pending.take() else {
+            return;
+        };
+        self.evals += 1;
+        let d = self.x0.len();
+        match std::mem::replace(&mut self.state, Search::Done) {
+            Search::Init => {
+                self.pts.push((x, v));
+                let i = self.pts.len() - 1;
+                if i < d {
+                    let mut next = self.x0.clone();
+                    next[i] += self.step;
+                    self.pending = Some(next);
+                    self.state = Search::Init;
+                } else {
+                    self.iterate();
                 }
             }
+            Search::Reflect { centroid, worst } => {
+                if v < self.pts[0].1 {
+                    self.pending = Some(combine(&centroid, &worst.0, -2.0));
+                    self.state = Search::Expand { reflected: (x, v) };
+                } else if v < self.pts[d - 1].1 {
+                    self.pts[d] = (x, v);
+                    self.iterate();
+                } else {
+                    self.pending = Some(combine(&centroid, &worst.0, 0.5));
+                    self.state = Search::Contract { worst };
+                }
+            }
+            Search::Expand { reflected } => {
+                self.pts[d] = if v < reflected.1 { (x, v) } else { reflected };
+                self.iterate();
+            }
+            Search::Contract { worst } => {
+                if v < worst.1 {
+                    self.pts[d] = (x, v);
+                    self.iterate();
+                } else {
+                    self.pending = Some(combine(&self.pts[0].0, &self.pts[1].0, 0.5));
+                    self.state = Search::Shrink { next: 1 };
+                }
+            }
+            Search::Shrink { next } => {
+                self.pts[next] = (x, v);
+                if next < d {
+                    self.pending = Some(combine(&self.pts[0].0, &self.pts[next + 1].0, 0.5));
+                    self.state = Search::Shrink { next: next + 1 };
+                } else {
+                    self.iterate();
+                }
+            }
+            Search::Done => {}
         }
     }
-    pts.sort_by(|a, b| a.1.total_cmp(&b.1));
-    pts.swap_remove(0).0
+
+    /// Starts the next iteration (a reflection), or ends the search.
+    fn iterate(&mut self) {
+        let d = self.x0.len();
+        self.state = Search::Done;
+        if self.evals >= self.max_evals {
+            return;
+        }
+        self.pts.sort_by(|a, b| a.1.total_cmp(&b.1));
+        if (self.pts[d].1 - self.pts[0].1).abs() < 1e-7 {
+            return;
+        }
+        let centroid: Vec<f64> = (0..d)
+            .map(|j| self.pts[..d].iter().map(|p| p.0[j]).sum::<f64>() / d as f64)
+            .collect();
+        let worst = self.pts[d].clone();
+        self.pending = Some(combine(&centroid, &worst.0, -1.0));
+        self.state = Search::Reflect { centroid, worst };
+    }
+
+    /// The best point evaluated.
+    fn best(&self) -> Vec<f64> {
+        let mut pts = self.pts.clone();
+        pts.sort_by(|a, b| a.1.total_cmp(&b.1));
+        pts.swap_remove(0).0
+    }
 }
