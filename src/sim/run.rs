@@ -488,6 +488,8 @@ impl ReverseDeps {
 /// ```
 pub struct PreparingRun {
     topo: Topology,
+    /// Filled while counting each link's transfers; the run goes on with it.
+    routes: RouteCache,
     schedule: Schedule,
     options: RunOptions,
     deps: ReverseDeps,
@@ -518,6 +520,7 @@ impl PreparingRun {
     ) -> PreparingRun {
         let n = schedule.len();
         PreparingRun {
+            routes: RouteCache::new(topo),
             topo: topo.clone(),
             deps: ReverseDeps::new(&schedule),
             buffers: Buffers::start(topo.ranks(), schedule.chunks()),
@@ -548,7 +551,7 @@ impl PreparingRun {
         let end = n.min(self.counted.saturating_add(max));
         for t in self.counted..end {
             let tr = self.schedule.transfer(t);
-            for &l in self.topo.route(tr.src as usize, tr.dst as usize).links() {
+            for &l in self.routes.route(&self.topo, tr.src, tr.dst).links() {
                 self.link_transfers[l as usize] += 1;
             }
             self.cell_changes += tr.chunks().len();
@@ -622,6 +625,7 @@ impl Run {
     fn assemble(prep: PreparingRun) -> Run {
         let PreparingRun {
             topo,
+            routes,
             schedule,
             options,
             deps,
@@ -646,7 +650,7 @@ impl Run {
         let changes: Vec<usize> = link_transfers.iter().map(|&c| 2 * c + 1).collect();
         net.reserve_timelines(&changes);
         let mut r = Run {
-            routes: RouteCache::new(&topo),
+            routes,
             topo,
             schedule,
             net,
