@@ -175,6 +175,7 @@ pub struct RateChange {
 pub struct FlowNetwork {
     capacity: Vec<f64>,
     link_flows: Vec<Vec<u32>>,
+    /// Each link's total rate as last recorded in its timeline (kept only with timelines).
     link_rate: Vec<f64>,
     link_busy_since: Vec<f64>,
     link_busy_secs: Vec<f64>,
@@ -429,8 +430,13 @@ impl FlowNetwork {
             }
             self.commit(now);
         }
-        // Record the new total rate of every link whose flows changed.
-        for i in 0..seed_links.len() + self.comp_links.len() {
+        // Record the new total rate of every link whose flows changed: only a timeline reads it.
+        let recorded = if self.timeline.is_some() {
+            seed_links.len() + self.comp_links.len()
+        } else {
+            0
+        };
+        for i in 0..recorded {
             let l = if i < seed_links.len() {
                 seed_links[i]
             } else {

@@ -23,7 +23,8 @@ use super::schedule::{Op, Schedule, JOIN};
 use super::topology::{Route, Topology};
 use super::trace::{CellChange, LinkReport, RankTraffic, Trace, TransferTiming};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// How to run.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,17 +55,111 @@ enum Event {
     Joined(u32),
 }
 
+/// The run's pending events in the order of a heap of `(time, sequence number)`: by time, first
+/// in first out among equal times. Events of one instant share one heap entry and wait in a queue
+/// of their own: in a ring, the transfers that become ready together wait the same latency, so
+/// hundreds of first bytes fall on one instant and cost one heap operation, not hundreds (perf:
+/// the event heap's sifting was the largest part of `run`'s own time on a 1024-rank ring).
+#[derive(Default)]
+struct EventQueue {
+    /// `(time bits, bucket)` per instant with events pending; times are ≥ 0, so their bits order
+    /// them as numbers.
+    times: BinaryHeap<Reverse<(u64, u32)>>,
+    buckets: Vec<VecDeque<Event>>,
+    free: Vec<u32>,
+    /// The bucket of each instant in `times`.
+    open: HashMap<u64, u32, BuildHasherDefault<TimeHasher>>,
+    /// The instant last pushed to and its bucket (`NO_BUCKET` when none is open for it).
+    last: (u64, u32),
+}
+
+const NO_BUCKET: u32 = u32::MAX;
+
+/// Hashes a time's bits (the only key of [`EventQueue::open`]) with one multiplication.
+#[derive(Default)]
+struct TimeHasher(u64);
+
+impl Hasher for TimeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0 ^ b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        // Fibonacci hashing; the high half folded in so that the low bits see the whole key.
+        let h = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 32);
+    }
+}
+
+impl EventQueue {
+    fn new() -> EventQueue {
+        EventQueue {
+            last: (0, NO_BUCKET),
+            ..EventQueue::default()
+        }
+    }
+
+    fn push(&mut self, at: f64, ev: Event) {
+        let bits = at.to_bits();
+        let b = if self.last.1 != NO_BUCKET && self.last.0 == bits {
+            self.last.1
+        } else {
+            let b = match self.open.get(&bits) {
+                Some(&b) => b,
+                None => {
+                    let b = self.free.pop().unwrap_or_else(|| {
+                        self.buckets.push(VecDeque::new());
+                        (self.buckets.len() - 1) as u32
+                    });
+                    self.open.insert(bits, b);
+                    self.times.push(Reverse((bits, b)));
+                    b
+                }
+            };
+            self.last = (bits, b);
+            b
+        };
+        self.buckets[b as usize].push_back(ev);
+    }
+
+    /// The time of the first event.
+    fn peek_time(&self) -> Option<f64> {
+        self.times
+            .peek()
+            .map(|Reverse((bits, _))| f64::from_bits(*bits))
+    }
+
+    fn pop(&mut self) -> Option<Event> {
+        let &Reverse((bits, b)) = self.times.peek()?;
+        let bucket = &mut self.buckets[b as usize];
+        let ev = bucket.pop_front();
+        if bucket.is_empty() {
+            self.times.pop();
+            self.open.remove(&bits);
+            self.free.push(b);
+            if self.last.1 == b {
+                self.last.1 = NO_BUCKET;
+            }
+        }
+        ev
+    }
+}
+
 /// A run in progress: [`Run::step`] advances it a bounded amount, so a caller that must stay
 /// responsive (a browser tab) can spread a large run over many short slices.
 pub struct Run {
     topo: Topology,
+    routes: RouteCache,
     schedule: Schedule,
     capacities: Vec<f64>,
     now: f64,
     gamma: f64,
     net: FlowNetwork,
-    events: BinaryHeap<Reverse<(u64, u64, Event)>>,
-    seq: u64,
+    events: EventQueue,
     /// Per transfer: until it is ready, how many of its dependencies are not done yet; from then
     /// until it is done, its slot in `in_flight` (one array for both keeps memory per transfer low).
     /// After the transfers, per join: how many of its members are not done yet.
@@ -87,6 +182,47 @@ pub struct Run {
     cell_changes: Option<Vec<CellChange>>,
 }
 
+/// The routes a run's transfers take, remembered per sender: an algorithm sends from a rank to a
+/// few peers, again and again (a ring, 2(N−1) times to the same one), and finding a route costs
+/// divisions and a walk over its links (perf: `Topology::route` was 7 % of a 1024-rank ring).
+struct RouteCache {
+    /// Per rank, `WAYS` (receiver, route) pairs; receiver `u32::MAX` is an empty way.
+    ways: Vec<(u32, Route)>,
+    /// Per rank, the way its next new receiver replaces.
+    victim: Vec<u8>,
+}
+
+impl RouteCache {
+    const WAYS: usize = 4;
+
+    fn new(topo: &Topology) -> RouteCache {
+        let ranks = topo.ranks();
+        let ways = if ranks == 0 {
+            Vec::new()
+        } else {
+            vec![(u32::MAX, topo.route(0, 0)); ranks * Self::WAYS]
+        };
+        RouteCache {
+            ways,
+            victim: vec![0; ranks],
+        }
+    }
+
+    /// `topo.route(src, dst)`.
+    fn route(&mut self, topo: &Topology, src: u32, dst: u32) -> Route {
+        let base = src as usize * Self::WAYS;
+        let ways = &mut self.ways[base..base + Self::WAYS];
+        if let Some((_, route)) = ways.iter().find(|(d, _)| *d == dst) {
+            return *route;
+        }
+        let route = topo.route(src as usize, dst as usize);
+        let v = &mut self.victim[src as usize];
+        ways[*v as usize] = (dst, route);
+        *v = (*v + 1) % Self::WAYS as u8;
+        route
+    }
+}
+
 /// What a transfer carries between leaving the sender and being done: found once when it is ready.
 #[derive(Default)]
 struct InFlight {
@@ -98,8 +234,7 @@ struct InFlight {
 
 impl Run {
     fn push(&mut self, at: f64, ev: Event) {
-        self.seq += 1;
-        self.events.push(Reverse((at.to_bits(), self.seq, ev)));
+        self.events.push(at, ev);
     }
 
     fn ready(&mut self, t: u32, now: f64) {
@@ -118,7 +253,7 @@ impl Run {
             (self.in_flight.len() - 1) as u32
         });
         self.waiting_or_slot[t as usize] = slot;
-        let route = self.topo.route(tr.src as usize, tr.dst as usize);
+        let route = self.routes.route(&self.topo, tr.src, tr.dst);
         let f = &mut self.in_flight[slot as usize];
         self.buffers.snapshot(
             tr.src as usize,
@@ -353,6 +488,8 @@ impl ReverseDeps {
 /// ```
 pub struct PreparingRun {
     topo: Topology,
+    /// Filled while counting each link's transfers; the run goes on with it.
+    routes: RouteCache,
     schedule: Schedule,
     options: RunOptions,
     deps: ReverseDeps,
@@ -383,6 +520,7 @@ impl PreparingRun {
     ) -> PreparingRun {
         let n = schedule.len();
         PreparingRun {
+            routes: RouteCache::new(topo),
             topo: topo.clone(),
             deps: ReverseDeps::new(&schedule),
             buffers: Buffers::start(topo.ranks(), schedule.chunks()),
@@ -413,7 +551,7 @@ impl PreparingRun {
         let end = n.min(self.counted.saturating_add(max));
         for t in self.counted..end {
             let tr = self.schedule.transfer(t);
-            for &l in self.topo.route(tr.src as usize, tr.dst as usize).links() {
+            for &l in self.routes.route(&self.topo, tr.src, tr.dst).links() {
                 self.link_transfers[l as usize] += 1;
             }
             self.cell_changes += tr.chunks().len();
@@ -487,6 +625,7 @@ impl Run {
     fn assemble(prep: PreparingRun) -> Run {
         let PreparingRun {
             topo,
+            routes,
             schedule,
             options,
             deps,
@@ -511,14 +650,14 @@ impl Run {
         let changes: Vec<usize> = link_transfers.iter().map(|&c| 2 * c + 1).collect();
         net.reserve_timelines(&changes);
         let mut r = Run {
+            routes,
             topo,
             schedule,
             net,
             capacities,
             now: 0.0,
             gamma: options.gamma_secs_per_byte.max(0.0),
-            events: BinaryHeap::new(),
-            seq: 0,
+            events: EventQueue::new(),
             waiting_or_slot: waiting,
             dependents_start,
             dependents,
@@ -580,13 +719,10 @@ impl Run {
     fn next(&mut self) -> bool {
         let now = self.now;
         // Everything due now happens before rates are settled again.
-        let next_event = self
-            .events
-            .peek()
-            .map(|Reverse((bits, _, _))| f64::from_bits(*bits));
+        let next_event = self.events.peek_time();
         if let Some(te) = next_event.filter(|&te| te <= now) {
             self.now = now.max(te);
-            if let Some(Reverse((_, _, ev))) = self.events.pop() {
+            if let Some(ev) = self.events.pop() {
                 match ev {
                     Event::FirstByte(t) => self.first_byte(t, self.now),
                     Event::Reduced(t) => self.complete(t, self.now),
@@ -649,5 +785,52 @@ impl Run {
             now,
             verification,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_event_queue_pops_in_time_then_push_order() {
+        // Against a heap of (time bits, sequence number): random pushes at a few instants (many
+        // equal) interleaved with pops, some instants emptied and pushed to again.
+        let mut q = EventQueue::new();
+        let mut reference: BinaryHeap<Reverse<(u64, u64, Event)>> = BinaryHeap::new();
+        let mut seed = 7u64;
+        let mut rand = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let times = [0.0, 1e-6, 2.5e-6, 2.5e-6 + 1e-9, 1.0, 3.0];
+        for seq in 0..20_000u64 {
+            if rand(3) == 0 {
+                let got = q.pop();
+                let want = reference.pop().map(|Reverse((_, _, ev))| ev);
+                assert_eq!(got, want, "pop {seq}");
+            } else {
+                let at = times[rand(times.len() as u64) as usize];
+                let ev = match rand(3) {
+                    0 => Event::FirstByte(seq as u32),
+                    1 => Event::Reduced(seq as u32),
+                    _ => Event::Joined(seq as u32),
+                };
+                q.push(at, ev);
+                reference.push(Reverse((at.to_bits(), seq, ev)));
+            }
+            assert_eq!(
+                q.peek_time(),
+                reference
+                    .peek()
+                    .map(|Reverse((bits, _, _))| f64::from_bits(*bits))
+            );
+        }
+        while let Some(Reverse((_, _, ev))) = reference.pop() {
+            assert_eq!(q.pop(), Some(ev));
+        }
+        assert_eq!(q.pop(), None);
     }
 }
