@@ -65,6 +65,9 @@ test('a pasted all_reduce_perf table is fitted and described in plain words', as
   await result.waitFor({ timeout: 120000 });
   const tasks = await page.evaluate(() => window.__fitTasks);
   console.log(`# fit: ${tasks.length} long tasks, longest ${Math.max(0, ...tasks).toFixed(0)} ms`);
+  // One predicted row per slice: 54 ms measured on this 2-core machine under load (372 ms when the
+  // final tables were predicted in one piece); 150 ms leaves room for a busier machine.
+  assert.ok(Math.max(0, ...tasks) < 150, `longest task while fitting: ${Math.max(0, ...tasks)} ms`);
   const words = await result.innerText();
   assert.match(words, /NICs deliver \d+(\.\d)?% of 200 Gb\/s/);
   assert.match(words, /costs at least 37\.3 µs/);

@@ -7,11 +7,11 @@ use super::chart_math::{format_bytes_binary, Axis, Unit};
 use super::charts::{LineChart, Marker, Series, SeriesPoint};
 use super::i18n::{percent, tr, trf, use_lang, Key, Lang};
 use super::nccl_view::{chart, FitSummary, PasteError, PasteFit, SYSTEM_CHOICES};
-use gloo::timers::callback::Timeout;
-use std::cell::RefCell;
 use crate::sim::nccl::model::run_candidate;
 use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
 use crate::sim::units::format_secs;
+use gloo::timers::callback::Timeout;
+use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -154,7 +154,7 @@ fn fit_tick(
         if ended {
             if let Some(f) = work.borrow_mut().take() {
                 fitting.set(None);
-                fit.set(Some(Ok(f.finish())));
+                fit.set(Some(f.finish()));
             }
         } else {
             fitting.set(work.borrow().as_ref().map(PasteFit::progress));

@@ -210,7 +210,7 @@ pub enum PasteError {
 
 /// Parses a pasted all_reduce_perf output and fits `system` to it.
 pub fn fit_paste(system: &System, nvls: bool, text: &str) -> Result<FitSummary, PasteError> {
-    Ok(PasteFit::start(system, nvls, text)?.finish())
+    PasteFit::start(system, nvls, text)?.finish()
 }
 
 /// A paste being fitted, one predicted row at a time (the page runs it between frames).
@@ -244,8 +244,8 @@ impl PasteFit {
     }
 
     /// The fit, in the few numbers the panel says in words.
-    pub fn finish(self) -> FitSummary {
-        let cal = self.fit.finish();
+    pub fn finish(self) -> Result<FitSummary, PasteError> {
+        let cal = self.fit.finish().map_err(PasteError::Fit)?;
         let mut from = None;
         for r in cal.rows.iter().rev() {
             if r.error().abs() <= 0.05 {
@@ -255,13 +255,13 @@ impl PasteFit {
             }
         }
         let s = &cal.system;
-        FitSummary {
+        Ok(FitSummary {
             nic: (s.nodes > 1).then_some((s.nic_efficiency, s.nic_gbits_per_sec)),
             intra: (s.intra_efficiency, s.intra_gbytes_per_sec),
             floor_us: self.floor_us,
             within_5_percent_from: from,
             calibration: cal,
-        }
+        })
     }
 }
 

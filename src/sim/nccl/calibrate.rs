@@ -27,7 +27,7 @@
 //! ```
 
 use super::model::predict_fast;
-use super::nccl_tests_parse::MeasuredTable;
+use super::nccl_tests_parse::{MeasuredRow, MeasuredTable};
 use super::protocol::{NcclAlgorithm, Protocol};
 use super::system::System;
 use serde::Serialize;
@@ -181,22 +181,19 @@ pub fn predict_rows(
     nvls: bool,
     table: &MeasuredTable,
 ) -> Result<Vec<RowFit>, CalibrateError> {
-    table
-        .rows
-        .iter()
-        .map(|r| {
-            let c =
-                predict_fast(sys, r.size_bytes, nvls).map_err(|e| CalibrateError::Model(e.0))?;
-            Ok(RowFit {
-                line: r.line,
-                size_bytes: r.size_bytes,
-                measured_us: r.time_us,
-                predicted_us: c.time_secs * 1e6,
-                algorithm: c.algorithm,
-                protocol: c.protocol,
-            })
-        })
-        .collect()
+    table.rows.iter().map(|r| row_fit(sys, nvls, r)).collect()
+}
+
+fn row_fit(sys: &System, nvls: bool, r: &MeasuredRow) -> Result<RowFit, CalibrateError> {
+    let c = predict_fast(sys, r.size_bytes, nvls).map_err(|e| CalibrateError::Model(e.0))?;
+    Ok(RowFit {
+        line: r.line,
+        size_bytes: r.size_bytes,
+        measured_us: r.time_us,
+        predicted_us: c.time_secs * 1e6,
+        algorithm: c.algorithm,
+        protocol: c.protocol,
+    })
 }
 
 /// Fits `preset`'s free numbers to `table`: [`Calibrating`] run to the end.
@@ -205,7 +202,7 @@ pub fn calibrate(
     nvls: bool,
     table: &MeasuredTable,
 ) -> Result<Calibration, CalibrateError> {
-    Ok(Calibrating::new(preset, nvls, table)?.finish())
+    Calibrating::new(preset, nvls, table)?.finish()
 }
 
 /// A fit in progress, advanced one predicted row at a time (so that a page can run it between
@@ -221,7 +218,7 @@ pub fn calibrate(
 /// let mut fit = Calibrating::new(&h100, true, &table).unwrap();
 /// while !fit.step() {}
 /// assert!(fit.evaluations() <= fit.max_evaluations() + 4);
-/// assert_eq!(fit.finish(), calibrate(&h100, true, &table).unwrap());
+/// assert_eq!(fit.finish().unwrap(), calibrate(&h100, true, &table).unwrap());
 /// ```
 pub struct Calibrating {
     preset: System,
@@ -233,6 +230,12 @@ pub struct Calibrating {
     /// The row to predict next at the point asked about, and the squared errors so far.
     row: usize,
     sum: f64,
+    /// After the search: each row predicted by the preset and by the fitted system.
+    before: Vec<RowFit>,
+    after: Vec<RowFit>,
+    /// A row neither system could predict (a validated system predicts every size, and the fit
+    /// moves its numbers only within their bounds, so this is not expected).
+    failed: Option<CalibrateError>,
 }
 
 impl Calibrating {
@@ -271,6 +274,9 @@ impl Calibrating {
             x0,
             row: 0,
             sum: 0.0,
+            before: Vec::new(),
+            after: Vec::new(),
+            failed: None,
         })
     }
 
@@ -289,7 +295,7 @@ impl Calibrating {
     /// makes it infinite. Returns true once the search has ended.
     pub fn step(&mut self) -> bool {
         let Some(x) = self.search.ask() else {
-            return true;
+            return self.step_tables();
         };
         let row = &self.table.rows[self.row];
         let s = self.system_at(x);
@@ -314,7 +320,32 @@ impl Calibrating {
             self.row = 0;
             self.sum = 0.0;
         }
-        self.search.ask().is_none()
+        false
+    }
+
+    /// Once the search has ended: one row of the preset's table, then of the fitted system's;
+    /// true once both are complete (or a row could not be predicted).
+    fn step_tables(&mut self) -> bool {
+        let n = self.table.rows.len();
+        let (sys, before) = if self.failed.is_some() {
+            return true;
+        } else if self.before.len() < n {
+            (self.preset.clone(), true)
+        } else if self.after.len() < n {
+            (self.system_at(&self.search.best()), false)
+        } else {
+            return true;
+        };
+        let out = if before {
+            &mut self.before
+        } else {
+            &mut self.after
+        };
+        match row_fit(&sys, self.nvls, &self.table.rows[out.len()]) {
+            Ok(r) => out.push(r),
+            Err(e) => self.failed = Some(e),
+        }
+        self.failed.is_some() || (self.before.len() == n && self.after.len() == n)
     }
 
     /// Evaluations of the objective (the model over every row) so far.
@@ -328,17 +359,15 @@ impl Calibrating {
     }
 
     /// Runs what is left and returns the fitted system with both tables.
-    pub fn finish(mut self) -> Calibration {
+    pub fn finish(mut self) -> Result<Calibration, CalibrateError> {
         while !self.step() {}
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
         let system = self.system_at(&self.search.best());
-        let before = predict_rows(&self.preset, self.nvls, &self.table);
-        let rows = predict_rows(&system, self.nvls, &self.table);
-        let (Ok(before), Ok(rows)) = (before, rows) else {
-            // The preset validated and the fit only moves numbers within their bounds.
-            unreachable!("a validated system predicts every row")
-        };
+        let (before, rows) = (self.before, self.after);
         let preset = &self.preset;
-        Calibration {
+        Ok(Calibration {
             fitted: self
                 .params
                 .iter()
@@ -362,7 +391,7 @@ impl Calibrating {
                     .map(|r| r.predicted_us / r.measured_us)
                     .collect::<Vec<_>>(),
             ),
-        }
+        })
     }
 }
 
@@ -392,13 +421,22 @@ enum Search {
     /// Evaluating the initial simplex.
     Init,
     /// Evaluating the worst point reflected through the centroid of the others.
-    Reflect { centroid: Vec<f64>, worst: (Vec<f64>, f64) },
+    Reflect {
+        centroid: Vec<f64>,
+        worst: (Vec<f64>, f64),
+    },
     /// The reflection was the best yet: evaluating twice as far.
-    Expand { reflected: (Vec<f64>, f64) },
+    Expand {
+        reflected: (Vec<f64>, f64),
+    },
     /// The reflection was no better than the second worst: evaluating halfway to the worst.
-    Contract { worst: (Vec<f64>, f64) },
+    Contract {
+        worst: (Vec<f64>, f64),
+    },
     /// Contraction failed too: re-evaluating each point halfway to the best (this one next).
-    Shrink { next: usize },
+    Shrink {
+        next: usize,
+    },
     Done,
 }
 
