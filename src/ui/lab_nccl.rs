@@ -1,14 +1,20 @@
 //! The lab's model switch: "textbook α-β" or "like NCCL on <system>". With NCCL on, a card beside
 //! the run shows what NCCL would do for the lab's GPUs and message size — the chosen algorithm and
 //! protocol, its channels, time and busbw next to the textbook run's, why it won, and every
-//! candidate — all from [`crate::ui::nccl_view::lab_prediction`] (the core's nccl model).
+//! candidate — all from [`crate::ui::nccl_view::lab_choosing`] (the core's nccl model), run a candidate
+//! per slice between frames.
 
 use super::i18n::{tr, trf, use_lang, Key, Lang};
 use super::logic::{nccl_shape, Controls, Edit, NcclPick};
-use super::nccl_view::{lab_prediction, LabNcclError};
+use super::nccl_view::{lab_choosing, LabNcclError};
+use super::sliced::{tick, Sliced, Slot};
 use crate::sim::nccl::model::Choice;
+use crate::sim::nccl::model::Choosing;
+use crate::sim::nccl::system::System;
 use crate::sim::nccl::system::PRESETS;
 use crate::sim::units::{format_bandwidth, format_bytes, format_secs, Bandwidth};
+use std::cell::RefCell;
+use std::rc::Rc;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -54,13 +60,86 @@ fn cli(pick: &NcclPick, controls: &Controls) -> String {
     )
 }
 
+type Prediction = Result<(System, Choice), LabNcclError>;
+
+/// The lab's prediction in progress.
+struct LabChoosing {
+    sys: System,
+    work: Option<Choosing>,
+    result: Option<Prediction>,
+}
+
+impl Sliced for LabChoosing {
+    fn advance(&mut self, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        let Some(work) = self.work.as_mut() else {
+            return false;
+        };
+        loop {
+            match work.step() {
+                Ok(false) if !out_of_time() => continue,
+                Ok(false) => return true,
+                Ok(true) => {
+                    let choice = self.work.take().map(Choosing::finish);
+                    self.result = choice.map(|c| {
+                        c.map(|c| (self.sys.clone(), c))
+                            .map_err(|e| LabNcclError::System(e.0))
+                    });
+                    return true;
+                }
+                Err(e) => {
+                    self.work = None;
+                    self.result = Some(Err(LabNcclError::System(e.0)));
+                    return true;
+                }
+            }
+        }
+    }
+    fn done(&self) -> bool {
+        self.work.is_none()
+    }
+}
+
 #[component]
 pub fn LabNccl(props: &LabNcclProps) -> Html {
     let lang = use_lang();
     let pick = props.pick;
-    let prediction = use_memo((pick, props.controls.clone()), |(pick, controls)| {
-        pick.map(|p| lab_prediction(&p, controls))
-    });
+    // The prediction runs a candidate at a time between frames (a 64-GPU tree takes a while); a
+    // change of the controls or the system replaces it.
+    let prediction = use_state(|| None::<Prediction>);
+    let progress = use_state(|| None::<(usize, usize)>);
+    let slot: Slot = use_mut_ref(|| None);
+    {
+        let (prediction, progress) = (prediction.clone(), progress.clone());
+        use_effect_with((pick, props.controls.clone()), move |(pick, controls)| {
+            slot.borrow_mut().take();
+            progress.set(None);
+            match pick.map(|p| lab_choosing(&p, controls)) {
+                None => prediction.set(None),
+                Some(Err(e)) => prediction.set(Some(Err(e))),
+                Some(Ok((sys, work))) => {
+                    prediction.set(None);
+                    progress.set(Some(work.progress()));
+                    let publish: Rc<dyn Fn(&LabChoosing)> = Rc::new(move |p| match &p.result {
+                        Some(r) => {
+                            progress.set(None);
+                            prediction.set(Some(r.clone()));
+                        }
+                        None => progress.set(p.work.as_ref().map(Choosing::progress)),
+                    });
+                    let state = LabChoosing {
+                        sys,
+                        work: Some(work),
+                        result: None,
+                    };
+                    tick(slot.clone(), Rc::new(RefCell::new(state)), publish);
+                }
+            }
+            move || {
+                slot.borrow_mut().take();
+            }
+        });
+    }
+    let prediction = &*prediction;
     let on_model = {
         let on = props.on_edit.clone();
         move |nccl: bool| {
@@ -82,7 +161,7 @@ pub fn LabNccl(props: &LabNcclProps) -> Html {
         let nvls = pick.is_some_and(|p| p.nvls);
         Callback::from(move |_: Event| on.emit(Edit::NcclNvls(!nvls)))
     };
-    let body = match (pick, &*prediction) {
+    let body = match (pick, prediction) {
         (Some(p), Some(Ok((sys, c)))) => {
             let rows = c.candidates.iter().map(|k| {
                 html! {
@@ -145,6 +224,14 @@ pub fn LabNccl(props: &LabNcclProps) -> Html {
                 </>
             }
         }
+        (Some(_), None) => match *progress {
+            Some((done, all)) => html! {
+                <p class="lab-nccl-intro" data-testid="lab-nccl-progress" aria-live="polite">
+                    { trf(lang, Key::LabNcclPredicting, &[&done.to_string(), &all.to_string()]) }
+                </p>
+            },
+            None => Html::default(),
+        },
         _ => Html::default(),
     };
     html! {

@@ -39,6 +39,8 @@ mod scaling;
 #[cfg(target_arch = "wasm32")]
 mod simulation;
 #[cfg(target_arch = "wasm32")]
+mod sliced;
+#[cfg(target_arch = "wasm32")]
 mod state;
 
 /// Mounts the app on the page's body, replacing index.html's loading note.

@@ -7,10 +7,10 @@ use super::chart_math::{format_bytes_binary, Axis, Unit};
 use super::charts::{LineChart, Marker, Series, SeriesPoint};
 use super::i18n::{percent, tr, trf, use_lang, Key, Lang};
 use super::nccl_view::{chart, FitSummary, PasteError, PasteFit, SYSTEM_CHOICES};
+use super::sliced::{tick, Sliced, Slot};
 use crate::sim::nccl::model::run_candidate;
 use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
 use crate::sim::units::format_secs;
-use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
@@ -120,48 +120,30 @@ fn paste_error(lang: Lang, e: &PasteError) -> String {
     }
 }
 
-/// Wall time a timer tick may spend on the fit before yielding to the page.
-const FIT_TICK_MS: f64 = 12.0;
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
+/// A paste's fit, advanced between frames; its result once it has ended.
+struct FitProgress {
+    work: Option<PasteFit>,
+    result: Option<Result<FitSummary, PasteError>>,
 }
 
-/// Advances a paste's fit a tick at a time; the result replaces the progress when it ends.
-fn fit_tick(
-    timer: Rc<RefCell<Option<Timeout>>>,
-    work: Rc<RefCell<Option<PasteFit>>>,
-    fit: UseStateHandle<Option<Result<FitSummary, PasteError>>>,
-    fitting: UseStateHandle<Option<(usize, usize)>>,
-) {
-    let next = timer.clone();
-    let timeout = Timeout::new(0, move || {
-        let started = now_ms();
-        let ended = {
-            let mut w = work.borrow_mut();
-            let Some(f) = w.as_mut() else { return };
-            loop {
-                if f.step() {
-                    break true;
-                }
-                if now_ms() - started >= FIT_TICK_MS {
-                    break false;
-                }
-            }
+impl Sliced for FitProgress {
+    fn advance(&mut self, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        let Some(work) = self.work.as_mut() else {
+            return false;
         };
-        if ended {
-            if let Some(f) = work.borrow_mut().take() {
-                fitting.set(None);
-                fit.set(Some(f.finish()));
+        loop {
+            if work.step() {
+                self.result = self.work.take().map(PasteFit::finish);
+                return true;
             }
-        } else {
-            fitting.set(work.borrow().as_ref().map(PasteFit::progress));
-            fit_tick(next, work, fit, fitting);
+            if out_of_time() {
+                return true;
+            }
         }
-    });
-    *timer.borrow_mut() = Some(timeout);
+    }
+    fn done(&self) -> bool {
+        self.work.is_none()
+    }
 }
 
 #[component]
@@ -174,7 +156,7 @@ pub fn NcclSection() -> Html {
     let fit = use_state(|| None::<Result<FitSummary, PasteError>>);
     // A fit in progress: (evaluations, budget); its timer, whose drop cancels it.
     let fitting = use_state(|| None::<(usize, usize)>);
-    let fit_timer = use_mut_ref(|| None::<Timeout>);
+    let fit_timer: Slot = use_mut_ref(|| None);
     let choice = SYSTEM_CHOICES
         .iter()
         .find(|c| c.key == *system_key)
@@ -225,12 +207,19 @@ pub fn NcclSection() -> Html {
                 Ok(work) => {
                     fit.set(None);
                     fitting.set(Some(work.progress()));
-                    fit_tick(
-                        timer.clone(),
-                        Rc::new(RefCell::new(Some(work))),
-                        fit.clone(),
-                        fitting.clone(),
-                    );
+                    let (fit, fitting) = (fit.clone(), fitting.clone());
+                    let publish: Rc<dyn Fn(&FitProgress)> = Rc::new(move |p| match &p.result {
+                        Some(r) => {
+                            fitting.set(None);
+                            fit.set(Some(r.clone()));
+                        }
+                        None => fitting.set(p.work.as_ref().map(PasteFit::progress)),
+                    });
+                    let progress = FitProgress {
+                        work: Some(work),
+                        result: None,
+                    };
+                    tick(timer.clone(), Rc::new(RefCell::new(progress)), publish);
                 }
             }
         })

@@ -14,7 +14,7 @@
 
 use crate::sim::algorithms::Algorithm;
 use crate::sim::nccl::calibrate::{CalibrateError, Calibrating, Calibration};
-use crate::sim::nccl::model::{predict, predict_fast, Choice};
+use crate::sim::nccl::model::{predict_fast, Choice, Choosing};
 use crate::sim::nccl::nccl_tests_parse::{parse, ParseError};
 use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
 use crate::sim::nccl::published::{for_system, Published};
@@ -335,10 +335,10 @@ pub enum LabNcclError {
 /// assert_eq!((sys.nodes, sys.gpus_per_node), (2, 8));
 /// assert_eq!(choice.size_bytes, c.size_bytes);
 /// ```
-pub fn lab_prediction(
+pub fn lab_choosing(
     pick: &crate::ui::logic::NcclPick,
     controls: &crate::ui::logic::Controls,
-) -> Result<(System, Choice), LabNcclError> {
+) -> Result<(System, Choosing), LabNcclError> {
     let gpus = controls.gpus;
     if gpus < 2 {
         return Err(LabNcclError::OneGpu);
@@ -355,18 +355,25 @@ pub fn lab_prediction(
     // Every candidate is simulated (so the reason lists them all) up to 64 GPUs, as the CLI's
     // `simulate --model nccl` does; beyond, those that cannot win are skipped (the same choice).
     let size = controls.size_bytes.max(1);
-    let choice = if sys.ranks() <= 64 {
-        predict(&sys, size, pick.nvls)
-    } else {
-        predict_fast(&sys, size, pick.nvls)
-    }
-    .map_err(|e| LabNcclError::System(e.0))?;
+    let choosing = Choosing::new(&sys, size, pick.nvls, sys.ranks() <= 64)
+        .map_err(|e| LabNcclError::System(e.0))?;
+    Ok((sys, choosing))
+}
+
+/// [`lab_choosing`] run to the end.
+pub fn lab_prediction(
+    pick: &crate::ui::logic::NcclPick,
+    controls: &crate::ui::logic::Controls,
+) -> Result<(System, Choice), LabNcclError> {
+    let (sys, choosing) = lab_choosing(pick, controls)?;
+    let choice = choosing.finish().map_err(|e| LabNcclError::System(e.0))?;
     Ok((sys, choice))
 }
 
 #[cfg(test)]
 mod lab_tests {
     use super::*;
+    use crate::sim::nccl::model::predict;
     use crate::ui::logic::{Controls, Edit, NcclPick, TopologyKind};
 
     #[test]

@@ -331,30 +331,83 @@ pub fn predict_fast(sys: &System, size: u64, nvls: bool) -> Result<Choice, Syste
 }
 
 fn choose(sys: &System, size: u64, nvls: bool, all: bool) -> Result<Choice, SystemError> {
-    sys.validate()?;
-    if size == 0 {
-        return Err(SystemError("size must be at least 1 byte".into()));
-    }
-    let mut bounded: Vec<(f64, NcclAlgorithm, Protocol)> = candidates(sys, nvls)
-        .into_iter()
-        .map(|(a, p)| {
-            let c = shape(sys, size, a, p);
-            let floor = bandwidth_bound_secs(sys, &c, size).max(latency_bound_secs(sys, a, p));
-            (c.fixed_us.max(0.0) * 1e-6 + floor, a, p)
-        })
-        .collect();
-    bounded.sort_by(|x, y| x.0.total_cmp(&y.0));
-    let mut done: Vec<Candidate> = Vec::new();
-    let mut best = f64::INFINITY;
-    for (bound, a, p) in bounded {
-        if !all && bound >= best {
-            continue;
+    Choosing::new(sys, size, nvls, all)?.finish()
+}
+
+/// A prediction in progress, one candidate simulated per step (so that a page can run it between
+/// frames): [`predict`] (`all`) or [`predict_fast`] (skipping a candidate whose lower bound cannot
+/// beat the best time found so far) run to the end.
+///
+/// ```
+/// use allreduce_lab::sim::nccl::{model::{predict_fast, Choosing}, system::System};
+/// let sys = System::preset("dgx-h100", 2, 8).unwrap();
+/// let mut c = Choosing::new(&sys, 1 << 20, true, false).unwrap();
+/// while !c.step().unwrap() {}
+/// assert_eq!(c.finish().unwrap(), predict_fast(&sys, 1 << 20, true).unwrap());
+/// ```
+pub struct Choosing {
+    sys: System,
+    size: u64,
+    all: bool,
+    /// (lower bound, algorithm, protocol), lowest bound first.
+    queue: Vec<(f64, NcclAlgorithm, Protocol)>,
+    next: usize,
+    best: f64,
+    done: Vec<Candidate>,
+}
+
+impl Choosing {
+    pub fn new(sys: &System, size: u64, nvls: bool, all: bool) -> Result<Choosing, SystemError> {
+        sys.validate()?;
+        if size == 0 {
+            return Err(SystemError("size must be at least 1 byte".into()));
         }
-        let c = run_candidate(sys, size, a, p)?;
-        best = best.min(c.time_secs);
-        done.push(c);
+        let mut queue: Vec<(f64, NcclAlgorithm, Protocol)> = candidates(sys, nvls)
+            .into_iter()
+            .map(|(a, p)| {
+                let c = shape(sys, size, a, p);
+                let floor = bandwidth_bound_secs(sys, &c, size).max(latency_bound_secs(sys, a, p));
+                (c.fixed_us.max(0.0) * 1e-6 + floor, a, p)
+            })
+            .collect();
+        queue.sort_by(|x, y| x.0.total_cmp(&y.0));
+        Ok(Choosing {
+            sys: sys.clone(),
+            size,
+            all,
+            queue,
+            next: 0,
+            best: f64::INFINITY,
+            done: Vec::new(),
+        })
     }
-    Ok(Choice::among(sys, size, done).expect("at least one candidate ran"))
+
+    /// Simulates the next candidate that can still win; true once none is left.
+    pub fn step(&mut self) -> Result<bool, SystemError> {
+        while let Some(&(bound, a, p)) = self.queue.get(self.next) {
+            self.next += 1;
+            if !self.all && bound >= self.best {
+                continue;
+            }
+            let c = run_candidate(&self.sys, self.size, a, p)?;
+            self.best = self.best.min(c.time_secs);
+            self.done.push(c);
+            break;
+        }
+        Ok(self.next >= self.queue.len())
+    }
+
+    /// (candidates considered, all candidates).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next, self.queue.len())
+    }
+
+    /// Runs what is left and returns NCCL's choice.
+    pub fn finish(mut self) -> Result<Choice, SystemError> {
+        while !self.step()? {}
+        Choice::among(&self.sys, self.size, self.done)
+            .ok_or_else(|| SystemError("no candidate could run".into()))
+    }
 }
 
 impl Choice {

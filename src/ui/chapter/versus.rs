@@ -16,19 +16,10 @@ use crate::sim::units::{
     format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
 };
 use crate::ui::i18n::{gpus, tr, trf, use_lang, Key, Lang};
-use gloo::timers::callback::Timeout;
+use crate::ui::sliced::{tick, Sliced, Slot};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
-
-/// A tick runs simulations until this much time has passed, then yields to the page.
-const TICK_BUDGET_MS: f64 = 12.0;
 
 /// What the running computation has produced for one setup.
 struct Progress {
@@ -37,13 +28,6 @@ struct Progress {
     times: Vec<(VersusJob, f64)>,
     timelines: Vec<(Side, LinkUse)>,
     errors: Vec<String>,
-}
-
-/// A computation run between frames, a time budget per timer tick.
-trait Sliced {
-    /// Works until `out_of_time()`; says whether anything new finished.
-    fn advance(&mut self, out_of_time: &mut dyn FnMut() -> bool) -> bool;
-    fn done(&self) -> bool;
 }
 
 impl Sliced for Progress {
@@ -90,26 +74,6 @@ impl Sliced for NcclProgress {
     fn done(&self) -> bool {
         self.error.is_some() || self.work.is_done()
     }
-}
-
-type Slot = Rc<RefCell<Option<Timeout>>>;
-
-/// Advances `progress` a tick at a time, publishing after every tick that finished something.
-fn tick<P: Sliced + 'static>(slot: Slot, progress: Rc<RefCell<P>>, publish: Rc<dyn Fn(&P)>) {
-    let next_slot = slot.clone();
-    let timeout = Timeout::new(0, move || {
-        let started = now_ms();
-        let finished = progress
-            .borrow_mut()
-            .advance(&mut || now_ms() - started >= TICK_BUDGET_MS);
-        if finished {
-            publish(&progress.borrow());
-        }
-        if !progress.borrow().done() {
-            tick(next_slot, progress, publish);
-        }
-    });
-    *slot.borrow_mut() = Some(timeout);
 }
 
 fn empty_view(setup: &VersusSetup) -> VersusView {
