@@ -175,15 +175,7 @@ impl std::fmt::Display for CalibrateError {
 
 impl std::error::Error for CalibrateError {}
 
-/// The predictions of `sys` for every row of `table`.
-pub fn predict_rows(
-    sys: &System,
-    nvls: bool,
-    table: &MeasuredTable,
-) -> Result<Vec<RowFit>, CalibrateError> {
-    table.rows.iter().map(|r| row_fit(sys, nvls, r)).collect()
-}
-
+/// `sys`'s prediction for one measured row.
 fn row_fit(sys: &System, nvls: bool, r: &MeasuredRow) -> Result<RowFit, CalibrateError> {
     let c = predict_fast(sys, r.size_bytes, nvls).map_err(|e| CalibrateError::Model(e.0))?;
     Ok(RowFit {

@@ -19,9 +19,11 @@
 //! assert!(c.ring_wins_above && c.at_bytes > 10e6);
 //! ```
 
+use super::versus_model::GPUS_PER_NODE;
 use super::versus_model::{crossover, Crossover, VERSUS_SIZES};
 use crate::sim::nccl::model::{candidates, run_candidate, Candidate, Choice};
 use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
+use crate::sim::nccl::scaling::system_for_gpus;
 use crate::sim::nccl::system::{System, SystemError, PRESETS};
 use crate::ui::nccl_view::{changes, Change};
 
@@ -48,6 +50,8 @@ pub struct NcclSetup {
 pub enum NcclOverlayError {
     /// More GPUs than [`NCCL_MAX_GPUS`].
     TooManyGpus { gpus: usize, max: usize },
+    /// The count is not one GPU node or whole nodes (e.g. one GPU).
+    NotACluster { gpus: usize },
     /// The system preset refused the shape.
     System(String),
 }
@@ -61,8 +65,7 @@ pub struct NcclJob {
 }
 
 impl NcclSetup {
-    /// The cluster: up to 8 GPUs in one node, then whole nodes of 8 (the figure's GPU counts are
-    /// powers of two).
+    /// The cluster the overlay runs: [`NcclSetup::cluster`], up to [`NCCL_MAX_GPUS`].
     pub fn system(&self) -> Result<System, NcclOverlayError> {
         if self.gpus > NCCL_MAX_GPUS {
             return Err(NcclOverlayError::TooManyGpus {
@@ -70,8 +73,14 @@ impl NcclSetup {
                 max: NCCL_MAX_GPUS,
             });
         }
-        let per_node = self.gpus.clamp(1, 8);
-        System::preset(self.system, self.gpus / per_node, per_node)
+        self.cluster()?
+            .ok_or(NcclOverlayError::NotACluster { gpus: self.gpus })
+    }
+
+    /// The system with the figure's GPU count by the rule the speedup charts use
+    /// ([`system_for_gpus`]: one node up to 8 GPUs, then whole nodes of 8), with no page limit.
+    pub fn cluster(&self) -> Result<Option<System>, NcclOverlayError> {
+        system_for_gpus(self.system, GPUS_PER_NODE, self.gpus)
             .map_err(|SystemError(e)| NcclOverlayError::System(e))
     }
 
@@ -347,6 +356,15 @@ mod tests {
             nvls: true,
         };
         assert!(matches!(unknown.system(), Err(NcclOverlayError::System(_))));
+        let one = NcclSetup {
+            system: "dgx-h100",
+            gpus: 1,
+            nvls: true,
+        };
+        assert_eq!(
+            one.jobs().unwrap_err(),
+            NcclOverlayError::NotACluster { gpus: 1 }
+        );
         // Every offered GPU count up to the limit has a system on every preset.
         for id in systems() {
             for gpus in [2, 4, 8, 16, 32, 64] {

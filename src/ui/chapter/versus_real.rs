@@ -80,12 +80,17 @@ pub fn readout(lang: Lang, setup: &NcclSetup, state: &OverlayState) -> Html {
                 Key::VsNcclTooMany,
                 &[&n.to_string(), &max.to_string()],
             ),
+            NcclOverlayError::NotACluster { gpus: n } => {
+                trf(lang, Key::LabNcclNotWhole, &[&n.to_string()])
+            }
             NcclOverlayError::System(why) => format!("{}{why}", tr(lang, Key::LabNcclSystemError)),
         };
         return html! {
             <div class="vs-nccl" data-testid="versus-nccl">
                 <p class="ch-note" data-testid="versus-nccl-refused">{ text }</p>
-                <p class="cli"><code lang="en" translate="no">{ cli(setup) }</code></p>
+                if let Some(cmd) = cli(setup) {
+                    <p class="cli"><code lang="en" translate="no">{ cmd }</code></p>
+                }
             </div>
         };
     }
@@ -153,18 +158,21 @@ pub fn readout(lang: Lang, setup: &NcclSetup, state: &OverlayState) -> Html {
                 </ul>
             }
             <p class="ch-note">{ tr(lang, Key::VsNcclWhy) }</p>
-            <p class="cli"><code lang="en" translate="no" data-testid="versus-nccl-cli">{ cli(setup) }</code></p>
+            if let Some(cmd) = cli(setup) {
+                <p class="cli"><code lang="en" translate="no" data-testid="versus-nccl-cli">{ cmd }</code></p>
+            }
         </div>
     }
 }
 
-/// The command that prints the same choices.
-fn cli(s: &NcclSetup) -> String {
-    let per_node = s.gpus.clamp(1, 8);
-    format!(
-        "allreduce-lab nccl-tests --system {} --nodes {} --gpus-per-node {per_node} -b 8 -e 8GiB -f 8{}",
+/// The command that prints the same choices (none where the count is no cluster).
+fn cli(s: &NcclSetup) -> Option<String> {
+    let sys = s.cluster().ok()??;
+    Some(format!(
+        "allreduce-lab nccl-tests --system {} --nodes {} --gpus-per-node {} -b 8 -e 8GiB -f 8{}",
         s.system,
-        s.gpus / per_node,
+        sys.nodes,
+        sys.gpus_per_node,
         if s.nvls { "" } else { " --nvls off" }
-    )
+    ))
 }
