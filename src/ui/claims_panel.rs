@@ -3,12 +3,11 @@
 //! verdict and an explanation in the current language. Each row is checked again only when a
 //! condition it reads changes.
 
-use super::chapter::model::{
-    claim_sizes, relevant, value_kind, ValueKind, CLAIM_GBITS, CLAIM_GBITS_AT_REST, CLAIM_GPUS,
-};
+use super::chapter::model::{claim_sizes, CLAIM_GBITS, CLAIM_GBITS_AT_REST, CLAIM_GPUS};
 use super::chapter::widgets::{use_link_state, use_link_writer, Ladder};
-use super::i18n::{gpus, number, percent, times, tr, trf, use_lang, Key, Lang};
-use crate::course::claims::{check, Conditions, Verdict, CLAIMS};
+use super::claims_text::{explanation, format_value, value_caption};
+use super::i18n::{gpus, tr, trf, use_lang, Key, Lang};
+use crate::course::claims::{check, Claim, Conditions, Verdict, CLAIMS};
 use crate::sim::units::{format_bandwidth_bits, format_bytes, Bandwidth};
 use yew::prelude::*;
 
@@ -18,29 +17,6 @@ fn verdict_text(lang: Lang, v: Verdict) -> (&'static str, &'static str) {
         Verdict::Approximately => ("approximately", tr(lang, Key::VerdictApproximately)),
         Verdict::HoldsUnder => ("holds-under", tr(lang, Key::VerdictHoldsUnder)),
         Verdict::DoesNotHold => ("does-not-hold", tr(lang, Key::VerdictDoesNotHold)),
-    }
-}
-
-fn value_caption(id: &str) -> Key {
-    match id {
-        "ring-2-n-minus-1-over-n" => Key::ValuePerGpuVolume,
-        "ring-independent-of-n" => Key::ValueTimeGrowth,
-        "tree-root-n-minus-1" => Key::ValueRootVolume,
-        "tree-3.5x-ring" => Key::ValueRootOverRing,
-        "tree-lower-latency" => Key::ValueLatencyRatio,
-        "tree-fewer-cross-rack" => Key::ValueCrossRackRatio,
-        "eight-gpus-6-7x" | "bad-topology-under-4x" => Key::ValueSpeedup,
-        "network-100g-over-40pct" => Key::ValueCommShare,
-        "io-bound-30pct" => Key::ValueUtilisation,
-        _ => Key::ValueRingOverTree,
-    }
-}
-
-fn format_value(lang: Lang, id: &str, v: f64) -> String {
-    match value_kind(id) {
-        ValueKind::TimesS => format!("{} × S", number(v, 3)),
-        ValueKind::Ratio => times(lang, v, 2),
-        ValueKind::Share => percent(lang, v, 0),
     }
 }
 
@@ -72,11 +48,11 @@ fn ClaimRow(props: &RowProps) -> Html {
                 Some((id, text)),
                 html! {
                     <>
-                        <span class="ch-value" data-testid="claim-value" data-value={r.value.to_string()}>{ format_value(lang, claim.id, r.value) }</span>
-                        <span class="ch-value-caption">{ tr(lang, value_caption(claim.id)) }</span>
+                        <span class="ch-value" data-testid="claim-value" data-value={r.value().to_string()}>{ format_value(lang, claim, r.value()) }</span>
+                        <span class="ch-value-caption">{ tr(lang, value_caption(claim)) }</span>
                     </>
                 },
-                lang.pick(&r.explanation.en, &r.explanation.zh).to_string(),
+                explanation(lang, claim, r),
             )
         }
         Err(e) => (None, html! { { "—" } }, trf(lang, Key::ClaimError, &[&e.0])),
@@ -125,7 +101,7 @@ pub fn ClaimChips(props: &ClaimChipsProps) -> Html {
     let lang = use_lang();
     let checks = use_memo(props.ids.clone(), |ids| {
         ids.iter()
-            .filter_map(|id| CLAIMS.iter().find(|c| c.id == *id))
+            .filter_map(|id| Claim::find(id))
             .map(|c| (c, check(c, &Conditions::default())))
             .collect::<Vec<_>>()
     });
@@ -252,7 +228,7 @@ pub fn ClaimsPanel() -> Html {
                     </tr></thead>
                     <tbody>
                         { for CLAIMS.iter().enumerate().map(|(i, c)| html! {
-                            <ClaimRow key={c.id} index={i} conditions={relevant(c.id, &conditions)} />
+                            <ClaimRow key={c.id} index={i} conditions={c.relevant(&conditions)} />
                         }) }
                     </tbody>
                 </table>

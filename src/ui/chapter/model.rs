@@ -14,7 +14,6 @@
 use crate::course::chapter::{
     evaluate, ChapterScenario, Outcome, CHAPTER_SCENARIOS, TREE_FOR_COMPARISON, TREE_SEGMENTS,
 };
-use crate::course::claims::Conditions;
 use crate::sim::algorithms::Algorithm;
 use crate::sim::scenario::{simulate, Scenario, ScenarioError};
 use crate::sim::schedule::Phase;
@@ -487,76 +486,10 @@ pub fn claim_sizes() -> Vec<u64> {
     v
 }
 
-/// Which conditions a claim reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reads {
-    /// GPUs, size, port and latency of the uniform network.
-    Uniform,
-    /// Size and the rack scenario's NIC and uplink.
-    Racks,
-    /// Only NIC and uplink (the training scenarios fix the rest).
-    Scenario,
-}
-
-pub fn reads(claim_id: &str) -> Reads {
-    match claim_id {
-        "ring-2-n-minus-1-over-n"
-        | "ring-independent-of-n"
-        | "tree-root-n-minus-1"
-        | "tree-3.5x-ring"
-        | "tree-lower-latency" => Reads::Uniform,
-        "tree-fewer-cross-rack" => Reads::Racks,
-        _ => Reads::Scenario,
-    }
-}
-
-/// The conditions with every field the claim does not read set to its default, so that a claim is
-/// checked again only when something it reads changes.
-pub fn relevant(claim_id: &str, c: &Conditions) -> Conditions {
-    let d = Conditions::default();
-    match reads(claim_id) {
-        Reads::Uniform => Conditions {
-            node_gbits_per_sec: None,
-            rack_gbits_per_sec: None,
-            ..*c
-        },
-        Reads::Racks => Conditions {
-            size_bytes: c.size_bytes,
-            node_gbits_per_sec: c.node_gbits_per_sec,
-            rack_gbits_per_sec: c.rack_gbits_per_sec,
-            ..d
-        },
-        Reads::Scenario => Conditions {
-            node_gbits_per_sec: c.node_gbits_per_sec,
-            rack_gbits_per_sec: c.rack_gbits_per_sec,
-            ..d
-        },
-    }
-}
-
-/// How a claim's value reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ValueKind {
-    /// A multiple of the message size S.
-    TimesS,
-    /// A ratio (×).
-    Ratio,
-    /// A share of 1 (%).
-    Share,
-}
-
-pub fn value_kind(claim_id: &str) -> ValueKind {
-    match claim_id {
-        "ring-2-n-minus-1-over-n" | "tree-root-n-minus-1" => ValueKind::TimesS,
-        "network-100g-over-40pct" | "io-bound-30pct" => ValueKind::Share,
-        _ => ValueKind::Ratio,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::claims::{check, CLAIMS};
+    use crate::course::claims::{check, Conditions, Reads, CLAIMS};
 
     #[test]
     fn ring_counters_grow_to_2_n_minus_1_over_n_times_s_for_every_n() {
@@ -726,7 +659,7 @@ mod tests {
         for c in &samples {
             for claim in &CLAIMS {
                 let full = check(claim, c).unwrap();
-                let part = check(claim, &relevant(claim.id, c)).unwrap();
+                let part = check(claim, &claim.relevant(c)).unwrap();
                 assert_eq!(full, part, "{} under {c:?}", claim.id);
             }
         }
@@ -742,9 +675,9 @@ mod tests {
                     size_bytes: s,
                     ..Conditions::default()
                 };
-                for claim in CLAIMS.iter().filter(|c| reads(c.id) != Reads::Scenario) {
+                for claim in CLAIMS.iter().filter(|c| c.reads != Reads::Scenario) {
                     let r = check(claim, &c).unwrap();
-                    assert!(r.value.is_finite(), "{} at {g} GPUs, {s} B", claim.id);
+                    assert!(r.value().is_finite(), "{} at {g} GPUs, {s} B", claim.id);
                 }
             }
         }
