@@ -577,6 +577,7 @@ mod tests {
 
     #[test]
     fn speedup_falls_short_of_n_and_the_bad_topology_falls_under_4x() {
+        // regression guard: fixture tuned to the chapter's PCIe box so that 8 GPUs give 6–7×.
         let good = speedup_curve(WhyCluster::PcieServers).unwrap();
         let bad = speedup_curve(WhyCluster::BadTopology).unwrap();
         let slow = speedup_curve(WhyCluster::SingleGpuServers).unwrap();
@@ -591,6 +592,7 @@ mod tests {
 
     #[test]
     fn the_stories_name_their_short_staves_and_fast_hardware_removes_them() {
+        // regression guard: fixture tuned to the §1.2 stories (2.8 GB/s storage, 100 Gbps NICs).
         let io = layers_outcome(Story::Io, 2.8e9, 1600.0).unwrap();
         assert_eq!(short_stave(&io.step), Some(Layer::Storage));
         assert!((0.25..=0.35).contains(&io.step.gpu_utilisation));
@@ -625,6 +627,7 @@ mod tests {
 
     #[test]
     fn the_tree_wins_across_slow_racks_and_the_ring_when_they_are_fast() {
+        // regression guard: fixture tuned to the chapter's 800/200 and 400/800 Gbps racks.
         let slow = rack_comparison(800.0, 200.0).unwrap();
         assert!(slow.tree_secs < slow.ring_secs);
         assert!(slow.tree_cross_rack_bytes < slow.ring_cross_rack_bytes);
