@@ -241,10 +241,24 @@ impl Metric {
     }
 }
 
+/// Which of the chapter's stories a scenario tells (its texts are keyed by it, not by the id).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScenarioKind {
+    EightGpus,
+    BadTopology,
+    Network100g,
+    IoBound,
+    Racks800Over200,
+    Inverted400Over800,
+    SlowNetwork,
+}
+
 /// One of the chapter's quantitative stories, as a scenario that can be simulated.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ChapterScenario {
+    /// Stable identifier (links, the CLI's presets).
     pub id: &'static str,
+    pub kind: ScenarioKind,
     /// The chapter's words (its section and claim).
     pub claim: &'static str,
     /// Which parameters make it so.
@@ -274,6 +288,7 @@ pub const TREE_FOR_COMPARISON: (Algorithm, usize) = (Algorithm::TreeBinomial, TR
 pub const CHAPTER_SCENARIOS: [ChapterScenario; 7] = [
     ChapterScenario {
         id: "eight-gpus-6-7x",
+        kind: ScenarioKind::EightGpus,
         claim: "§1.1: 8 GPUs are not 8× — 6–7× is typical",
         because: "BERT-large with fp32 gradients (1.36 GB) on an 8-GPU PCIe Gen4 server without peer-to-peer: the ring moves 1.75 × 1.36 GB per GPU at the 14.5 GB/s busbw such a box measures, and DDP's gradient buckets hide part of it under 60% of the backward pass. The 6–7× rests on all three: without overlap it is about 5×, with NVLink nearly 8×",
         hardware: PCIE_GEN4_BOX,
@@ -289,6 +304,7 @@ pub const CHAPTER_SCENARIOS: [ChapterScenario; 7] = [
     },
     ChapterScenario {
         id: "bad-topology-under-4x",
+        kind: ScenarioKind::BadTopology,
         claim: "§1.1: with a badly chosen topology, not even 4×",
         because: "The same BERT-large job on the same 8-GPU PCIe box, but the gradients flow through a flat tree (a star): the root receives 7 × 1.36 GB and sends as much back, while in the ring each GPU moves 1.75 × 1.36 GB each way",
         hardware: PCIE_GEN4_BOX,
@@ -304,6 +320,7 @@ pub const CHAPTER_SCENARIOS: [ChapterScenario; 7] = [
     },
     ChapterScenario {
         id: "network-100g-over-40pct",
+        kind: ScenarioKind::Network100g,
         claim: "§1.2: a 100 Gbps network made communication over 40% of training time",
         because: "BERT-large on 4 nodes × 8 GPUs with one 100 Gbps NIC per node and no overlap: the NIC is the short stave",
         hardware: CHAPTER_100G,
@@ -319,6 +336,7 @@ pub const CHAPTER_SCENARIOS: [ChapterScenario; 7] = [
     },
     ChapterScenario {
         id: "io-bound-30pct",
+        kind: ScenarioKind::IoBound,
         claim: "§1.2: storage IO saturated and GPU utilisation dropped to 30%",
         because: "ResNet-50 on 4 DGX A100 (32 GPUs) reading 28 MB of images per GPU per step from a Lustre system that delivers 2.8 GB/s in total: loading takes ~3× the compute",
         hardware: DGX_A100,
@@ -334,6 +352,7 @@ pub const CHAPTER_SCENARIOS: [ChapterScenario; 7] = [
     },
     ChapterScenario {
         id: "racks-800-200-tree-wins",
+        kind: ScenarioKind::Racks800Over200,
         claim: "§1.3.2: 800 Gbps inside racks, 200 Gbps across: the ring's cross-rack traffic is the bottleneck and a tree does better",
         because: "2 racks × 2 DGX-class nodes with 800 Gbps NICs and 200 Gbps rack uplinks; BERT-large gradients; the tree is binomial, pipelined in 32 segments",
         hardware: Hardware {
@@ -358,6 +377,7 @@ pub const CHAPTER_SCENARIOS: [ChapterScenario; 7] = [
     },
     ChapterScenario {
         id: "inverted-400-800-ring-wins",
+        kind: ScenarioKind::Inverted400Over800,
         claim: "§1.4: in-rack 400 Gbps but cross-rack 800 Gbps — the ring wins again",
         because: "The same 2 racks × 2 nodes, now with 400 Gbps NICs and 800 Gbps uplinks: bandwidth across racks is no longer the bottleneck",
         hardware: Hardware {
@@ -382,6 +402,7 @@ pub const CHAPTER_SCENARIOS: [ChapterScenario; 7] = [
     },
     ChapterScenario {
         id: "slow-network-under-4x",
+        kind: ScenarioKind::SlowNetwork,
         claim: "§1.1: a network too slow for the job: not even 4×",
         because: "The same BERT-large job on 8 GPUs, but one GPU per server on 50 Gbps Ethernet: every ring step crosses a 6.25 GB/s NIC instead of PCIe. This is different hardware, not a badly chosen topology",
         hardware: Hardware {

@@ -292,6 +292,17 @@ mod tests {
     }
 
     #[test]
+    fn every_chapter_scenarios_english_texts_are_its_own() {
+        // The texts are keyed by the scenario's kind: each kind names its own scenario.
+        use crate::course::chapter::CHAPTER_SCENARIOS;
+        for (i, s) in CHAPTER_SCENARIOS.iter().enumerate() {
+            let (_, claim, because) = scenario_texts(Lang::En, s);
+            assert_eq!((claim, because), (s.claim, s.because), "{}", s.id);
+            assert!(CHAPTER_SCENARIOS[..i].iter().all(|o| o.kind != s.kind));
+        }
+    }
+
+    #[test]
     fn values_read_as_their_kind() {
         let v = |id: &str, x: f64, lang: Lang| format_value(lang, claim(id), x);
         assert_eq!(v("ring-2-n-minus-1-over-n", 1.75, Lang::En), "1.750 × S");

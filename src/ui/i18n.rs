@@ -200,29 +200,22 @@ pub fn auto_reason(lang: Lang, auto: &crate::sim::scenario::AutoChoice) -> Strin
     }
 }
 
-/// A chapter scenario's (button name, claim, because) in `lang`, by its id.
+/// A chapter scenario's (button name, claim, because) in `lang`, by its kind.
 pub fn scenario_texts(
     lang: Lang,
     s: &crate::course::chapter::ChapterScenario,
 ) -> (String, &'static str, &'static str) {
-    let keys = match s.id {
-        "eight-gpus-6-7x" => Some((Key::ShortEight, Key::ClaimEight, Key::BecauseEight)),
-        "bad-topology-under-4x" => Some((Key::ShortBad, Key::ClaimBad, Key::BecauseBad)),
-        "slow-network-under-4x" => {
-            Some((Key::ShortSlowNet, Key::ClaimSlowNet, Key::BecauseSlowNet))
-        }
-        "network-100g-over-40pct" => Some((Key::ShortNet, Key::ClaimNet, Key::BecauseNet)),
-        "io-bound-30pct" => Some((Key::ShortIo, Key::ClaimIo, Key::BecauseIo)),
-        "racks-800-200-tree-wins" => Some((Key::ShortRacks, Key::ClaimRacks, Key::BecauseRacks)),
-        "inverted-400-800-ring-wins" => {
-            Some((Key::ShortInverted, Key::ClaimInverted, Key::BecauseInverted))
-        }
-        _ => None,
+    use crate::course::chapter::ScenarioKind as K;
+    let (n, c, b) = match s.kind {
+        K::EightGpus => (Key::ShortEight, Key::ClaimEight, Key::BecauseEight),
+        K::BadTopology => (Key::ShortBad, Key::ClaimBad, Key::BecauseBad),
+        K::SlowNetwork => (Key::ShortSlowNet, Key::ClaimSlowNet, Key::BecauseSlowNet),
+        K::Network100g => (Key::ShortNet, Key::ClaimNet, Key::BecauseNet),
+        K::IoBound => (Key::ShortIo, Key::ClaimIo, Key::BecauseIo),
+        K::Racks800Over200 => (Key::ShortRacks, Key::ClaimRacks, Key::BecauseRacks),
+        K::Inverted400Over800 => (Key::ShortInverted, Key::ClaimInverted, Key::BecauseInverted),
     };
-    match keys {
-        Some((n, c, b)) => (tr(lang, n).to_string(), tr(lang, c), tr(lang, b)),
-        None => (s.id.to_string(), s.claim, s.because),
-    }
+    (tr(lang, n).to_string(), tr(lang, c), tr(lang, b))
 }
 
 /// A hardware's (name, source) in `lang`, by its id; product names stay as they are.
