@@ -8,6 +8,7 @@ use crate::sim::algorithms::Algorithm;
 use crate::sim::command::{simulate_args, simulate_command};
 use crate::sim::faults::{Cable, Faults, SlowLink, Straggler};
 use crate::sim::scenario::Scenario;
+use crate::sim::shape::fit;
 use crate::sim::topology::{Tier, Topology, TopologySpec};
 use crate::sim::units::{
     bandwidth_arg, duration_arg, format_bandwidth, format_bandwidth_bits, format_bytes,
@@ -114,36 +115,6 @@ pub fn max_segments(gpus: usize) -> usize {
 
 /// Above this many GPUs the figure aggregates ranks into nodes or racks.
 pub const DETAILED_MAX_RANKS: usize = 64;
-
-fn gcd(a: usize, b: usize) -> usize {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
-}
-
-/// The cluster shape (racks, nodes per rack, GPUs per node) for `gpus` GPUs when the user asked for
-/// `gpus_per_node` and `nodes_per_rack`: each is reduced to the largest divisor that fits, so the
-/// product is always exactly `gpus`.
-///
-/// ```
-/// use allreduce_lab::ui::logic::cluster_shape;
-/// assert_eq!(cluster_shape(32, 8, 2), (2, 2, 8));
-/// assert_eq!(cluster_shape(12, 8, 4), (3, 1, 4));
-/// assert_eq!(cluster_shape(1, 8, 4), (1, 1, 1));
-/// ```
-pub fn cluster_shape(
-    gpus: usize,
-    gpus_per_node: usize,
-    nodes_per_rack: usize,
-) -> (usize, usize, usize) {
-    let gpus = gpus.max(1);
-    let g = gcd(gpus, gpus_per_node.max(1));
-    let nodes = gpus / g;
-    let npr = gcd(nodes, nodes_per_rack.max(1));
-    (nodes / npr, npr, g)
-}
 
 /// Uniform (one ideal switch, the α-β model), a cluster of racks, nodes and GPUs, or a
 /// rail-optimized network (one NIC per GPU, rail i joins GPU i of every node).
@@ -497,14 +468,15 @@ impl Controls {
 
     /// (racks, nodes per rack, GPUs per node) as the simulation will use them.
     pub fn shape(&self) -> (usize, usize, usize) {
-        cluster_shape(self.gpus, self.gpus_per_node, self.nodes_per_rack)
+        let s = fit(self.gpus, self.gpus_per_node, self.nodes_per_rack);
+        (s.racks, s.nodes_per_rack, s.gpus_per_node)
     }
 
-    /// (nodes, GPUs per node) of a rail network: GPUs per node (one rail each) reduced to the
-    /// largest divisor of the GPU count that fits, at most 8.
+    /// (nodes, GPUs per node) of a rail network, at most 8 GPUs (rails) a node, by the same rule
+    /// as a cluster's nodes ([`fit`]).
     pub fn rail_shape(&self) -> (usize, usize) {
-        let g = gcd(self.gpus.max(1), self.gpus_per_node.clamp(1, 8));
-        (self.gpus.max(1) / g, g)
+        let s = fit(self.gpus, self.gpus_per_node.clamp(1, 8), 1);
+        (s.racks, s.gpus_per_node)
     }
 
     /// NICs per node as the run uses them: at most one per GPU of a node.
@@ -776,7 +748,13 @@ mod tests {
         for &n in &GPU_COUNTS {
             for &g in &GPUS_PER_NODE {
                 for &npr in &NODES_PER_RACK {
-                    let (k, m, gg) = cluster_shape(n, g, npr);
+                    let c = Controls {
+                        gpus: n,
+                        gpus_per_node: g,
+                        nodes_per_rack: npr,
+                        ..Controls::default()
+                    };
+                    let (k, m, gg) = c.shape();
                     assert_eq!(k * m * gg, n);
                     assert!(gg <= g && m <= npr);
                 }
