@@ -92,20 +92,26 @@ pub fn fit(gpus: usize, gpus_per_node: usize, nodes_per_rack: usize) -> Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
 
-    proptest! {
-        #[test]
-        fn the_shape_holds_exactly_the_gpus_within_the_limits(
-            gpus in 1usize..5000, g in 1usize..33, npr in 1usize..65,
-        ) {
-            let s = fit(gpus, g, npr);
-            prop_assert_eq!(s.gpus(), gpus);
-            prop_assert!(s.gpus_per_node <= g && s.nodes_per_rack <= npr);
-            // A multiple of full nodes filling full racks is the machine as built.
-            let built = fit(g * npr * (1 + gpus % 7), g, npr);
-            prop_assert!(built.exact(g, npr));
-            prop_assert_eq!((built.gpus_per_node, built.nodes_per_rack), (g, npr));
+    #[test]
+    fn every_shape_holds_exactly_the_gpus_within_the_limits() {
+        for g in 1..=16 {
+            for npr in 1..=16 {
+                for gpus in 1..=300 {
+                    let s = fit(gpus, g, npr);
+                    assert_eq!(s.gpus(), gpus);
+                    assert!(s.gpus_per_node <= g && s.nodes_per_rack <= npr);
+                }
+                // Full nodes filling full racks are the machine as built.
+                for racks in 1..=5 {
+                    let built = fit(g * npr * racks, g, npr);
+                    assert!(built.exact(g, npr));
+                    assert_eq!(
+                        (built.racks, built.nodes_per_rack, built.gpus_per_node),
+                        (racks, npr, g)
+                    );
+                }
+            }
         }
     }
 }

@@ -1008,7 +1008,7 @@ mod tests {
             let (n, c, b) = scenario_texts(Lang::Zh, s);
             assert!(has_cjk(&n) && has_cjk(c) && has_cjk(b), "scenario {}", s.id);
         }
-        for h in crate::ui::scaling_model::hardware_choices() {
+        for h in crate::ui::model::scaling::hardware_choices() {
             assert!(has_cjk(hardware_texts(Lang::Zh, &h).1), "hardware {}", h.id);
         }
         for m in &MODELS {
