@@ -8,6 +8,7 @@ pub(crate) mod app;
 pub(crate) mod chapter;
 pub(crate) mod charts;
 pub(crate) mod hooks;
+pub(crate) mod inputs;
 pub(crate) mod lab;
 pub(crate) mod nccl;
 pub(crate) mod root;

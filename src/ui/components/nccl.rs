@@ -7,13 +7,13 @@ use crate::sim::nccl::model::run_candidate;
 use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
 use crate::sim::units::format_secs;
 use crate::ui::components::charts::{LineChart, Marker, Series, SeriesPoint};
+use crate::ui::components::inputs::{checked, select_value, text_value};
 use crate::ui::components::sliced::{tick, Sliced, Slot};
 use crate::ui::i18n::{percent, tr, trf, use_lang, Key, Lang};
 use crate::ui::model::chart_math::{format_bytes_binary, Axis, Unit};
 use crate::ui::model::nccl_view::{chart, FitSummary, PasteError, PasteFit, SYSTEM_CHOICES};
 use std::cell::RefCell;
 use std::rc::Rc;
-use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 fn gbps(bps: f64) -> String {
@@ -172,7 +172,7 @@ pub fn NcclSection() -> Html {
         let system_key = system_key.clone();
         let (fit, fitting, timer) = (fit.clone(), fitting.clone(), fit_timer.clone());
         Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let v = select_value(&e);
             if let Some(c) = SYSTEM_CHOICES.iter().find(|c| c.key == v) {
                 system_key.set(c.key);
                 timer.borrow_mut().take();
@@ -183,15 +183,11 @@ pub fn NcclSection() -> Html {
     };
     let on_nvls = {
         let nvls = nvls.clone();
-        Callback::from(move |e: Event| {
-            nvls.set(e.target_unchecked_into::<HtmlInputElement>().checked())
-        })
+        Callback::from(move |e: Event| nvls.set(checked(&e)))
     };
     let on_paste = {
         let paste = paste.clone();
-        Callback::from(move |e: InputEvent| {
-            paste.set(e.target_unchecked_into::<HtmlTextAreaElement>().value())
-        })
+        Callback::from(move |e: InputEvent| paste.set(text_value(&e)))
     };
     let on_fit = {
         let (fit, fitting, timer) = (fit.clone(), fitting.clone(), fit_timer.clone());

@@ -2,7 +2,7 @@
 //! of toggle buttons, a horizontal bar and a stacked bar. Plain HTML, so text stays readable on a
 //! phone.
 
-use web_sys::HtmlInputElement;
+use crate::ui::components::inputs::input_value;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -29,11 +29,7 @@ pub fn Ladder(props: &LadderProps) -> Html {
     let oninput = {
         let (values, on) = (props.values.clone(), props.on_change.clone());
         Callback::from(move |e: InputEvent| {
-            let i: usize = e
-                .target_unchecked_into::<HtmlInputElement>()
-                .value()
-                .parse()
-                .unwrap_or(0);
+            let i: usize = input_value::<usize>(&e);
             if let Some(&v) = values.get(i) {
                 on.emit(v);
             }

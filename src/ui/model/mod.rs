@@ -12,6 +12,7 @@ pub mod logic;
 pub mod nccl_view;
 pub mod query;
 pub mod scaling;
+pub mod scaling_edit;
 pub mod share;
 pub mod state;
 pub mod versus;

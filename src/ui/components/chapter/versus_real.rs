@@ -4,12 +4,12 @@
 
 use crate::sim::nccl::protocol::NcclAlgorithm;
 use crate::sim::units::{format_bandwidth, format_bytes, format_secs, Bandwidth};
+use crate::ui::components::inputs::{checked, select_value};
 use crate::ui::components::nccl::change_sentence;
 use crate::ui::i18n::{gpus, tr, trf, Key, Lang};
 use crate::ui::model::chart_math::format_bytes_binary;
 use crate::ui::model::versus::VERSUS_SIZES;
 use crate::ui::model::versus_nccl::{NcclCurves, NcclOverlayError, NcclSetup};
-use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// The overlay's choice: off, or a system preset and whether NVLS may be used.
@@ -30,7 +30,7 @@ pub fn controls(lang: Lang, pick: Pick, on_pick: Callback<Pick>) -> Html {
     let on_toggle = {
         let on = on_pick.clone();
         Callback::from(move |e: Event| {
-            let checked = e.target_unchecked_into::<HtmlInputElement>().checked();
+            let checked = checked(&e);
             on.emit(checked.then_some(DEFAULT_PICK));
         })
     };
@@ -45,7 +45,7 @@ pub fn controls(lang: Lang, pick: Pick, on_pick: Callback<Pick>) -> Html {
                     <select data-testid="versus-nccl-system" key={system} onchange={{
                         let on = on_pick.clone();
                         Callback::from(move |e: Event| {
-                            let id = e.target_unchecked_into::<HtmlSelectElement>().value();
+                            let id = select_value(&e);
                             if let Some(s) = systems().find(|s| *s == id) {
                                 on.emit(Some((s, nvls)));
                             }

@@ -9,13 +9,13 @@ use crate::sim::nccl::model::Choosing;
 use crate::sim::nccl::system::System;
 use crate::sim::nccl::system::PRESETS;
 use crate::sim::units::{format_bandwidth, format_bytes, format_secs, Bandwidth};
+use crate::ui::components::inputs::select_value;
 use crate::ui::components::sliced::{tick, Sliced, Slot};
 use crate::ui::i18n::{tr, trf, use_lang, Key, Lang};
 use crate::ui::model::logic::{nccl_shape, Controls, Edit, NcclPick};
 use crate::ui::model::nccl_view::{lab_choosing, LabNcclError};
 use std::cell::RefCell;
 use std::rc::Rc;
-use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -150,7 +150,7 @@ pub fn LabNccl(props: &LabNcclProps) -> Html {
     let on_system = {
         let on = props.on_edit.clone();
         Callback::from(move |e: Event| {
-            let id = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let id = select_value(&e);
             if let Some(&system) = PRESETS.iter().find(|s| **s == id) {
                 on.emit(Edit::NcclSystem(system));
             }

@@ -8,6 +8,7 @@ use crate::sim::units::{
     format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
 };
 use crate::ui::components::app::Shared;
+use crate::ui::components::inputs::{checked, input_value, select_value};
 use crate::ui::i18n::{
     algorithm_label, auto_reason, bound_explain, bound_term, percent, place_name, preset_texts, tr,
     trf, use_lang, Key, Lang,
@@ -20,19 +21,7 @@ use crate::ui::model::logic::{
     SCRUB_STEPS, SEGMENTS, SPEEDS, TIERS,
 };
 use crate::ui::model::view::{first_refused_gpus, refusal};
-use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
-
-fn input_value(e: &InputEvent) -> usize {
-    e.target_unchecked_into::<HtmlInputElement>()
-        .value()
-        .parse()
-        .unwrap_or(0)
-}
-
-fn select_value(e: &Event) -> String {
-    e.target_unchecked_into::<HtmlSelectElement>().value()
-}
 
 /// How a slider's values read.
 #[derive(Clone, Copy, PartialEq)]
@@ -88,19 +77,13 @@ fn LadderSlider(props: &LadderSliderProps) -> Html {
     let oninput = {
         let (values, pending) = (values.clone(), pending.clone());
         Callback::from(move |e: InputEvent| {
-            pending.set(Some(slider_value(&values, input_value(&e))))
+            pending.set(Some(slider_value(&values, input_value::<usize>(&e))))
         })
     };
     let onchange = {
         let (values, pending, on) = (values.clone(), pending.clone(), props.on.clone());
         Callback::from(move |e: Event| {
-            let v = slider_value(
-                &values,
-                e.target_unchecked_into::<HtmlInputElement>()
-                    .value()
-                    .parse()
-                    .unwrap_or(0),
-            );
+            let v = slider_value(&values, input_value::<usize>(&e));
             pending.set(None);
             on.emit(v);
         })
@@ -279,12 +262,7 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
         let onclick = props.on_edit.reform(|_: MouseEvent| Edit::Superpod);
         html! { <button class="preset" data-testid={format!("preset-{}", SUPERPOD.name)} title={tr(lang, Key::PresetSuperpodText)} {onclick}>{ tr(lang, Key::PresetSuperpodTitle) }</button> }
     };
-    let on_pxn = props.on_edit.reform(|e: Event| {
-        Edit::Pxn(
-            e.target_unchecked_into::<web_sys::HtmlInputElement>()
-                .checked(),
-        )
-    });
+    let on_pxn = props.on_edit.reform(|e: Event| Edit::Pxn(checked(&e)));
     let nccl_note = [c.algorithm]
         .into_iter()
         .chain(props.compare.then_some(props.algorithm_b))
@@ -408,7 +386,9 @@ pub fn Transport(props: &TransportProps) -> Html {
     let end = props.end_secs;
     let on_scrub = {
         let on = props.on_seek.clone();
-        Callback::from(move |e: InputEvent| on.emit(scrub_to_secs(input_value(&e) as u32, end)))
+        Callback::from(move |e: InputEvent| {
+            on.emit(scrub_to_secs(input_value::<usize>(&e) as u32, end))
+        })
     };
     let on_speed = {
         let on = props.on_speed.clone();
