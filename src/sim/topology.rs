@@ -125,6 +125,54 @@ fn yes() -> bool {
     true
 }
 
+impl TopologySpec {
+    /// Bandwidth and latency of each tier, from the GPU outwards: GPU ↔ node switch, node (or a
+    /// rail's NIC) ↔ its switch, rack (or leaf) ↔ spine; `uniform` has the one port three times.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::topology::TopologySpec;
+    /// use allreduce_lab::sim::units::Bandwidth;
+    /// let bw = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let spec = TopologySpec::Uniform { ranks: 8, bandwidth: bw, latency_secs: 5e-6 };
+    /// assert_eq!(spec.tiers(), [(bw, 5e-6); 3]);
+    /// ```
+    pub fn tiers(&self) -> [(Bandwidth, f64); 3] {
+        match *self {
+            TopologySpec::Uniform {
+                bandwidth,
+                latency_secs,
+                ..
+            } => [(bandwidth, latency_secs); 3],
+            TopologySpec::Cluster {
+                intra_bw,
+                intra_lat_secs,
+                node_bw,
+                node_lat_secs,
+                rack_bw,
+                rack_lat_secs,
+                ..
+            } => [
+                (intra_bw, intra_lat_secs),
+                (node_bw, node_lat_secs),
+                (rack_bw, rack_lat_secs),
+            ],
+            TopologySpec::Rail {
+                intra_bw,
+                intra_lat_secs,
+                nic_bw,
+                nic_lat_secs,
+                spine_bw,
+                spine_lat_secs,
+                ..
+            } => [
+                (intra_bw, intra_lat_secs),
+                (nic_bw, nic_lat_secs),
+                (spine_bw, spine_lat_secs),
+            ],
+        }
+    }
+}
+
 /// The most NICs a node may have.
 pub const MAX_NICS_PER_NODE: usize = 8;
 

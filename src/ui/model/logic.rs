@@ -393,76 +393,53 @@ impl Controls {
         let scenario = scenario.clone();
         let mbps = |bw: Bandwidth| (bw.bytes_per_sec() * 8.0 / 1e6).round() as u64;
         let ns = |secs: f64| (secs * 1e9).round() as u64;
-        match scenario.topology {
+        let tiers = scenario.topology.tiers();
+        // What differs between the kinds: (kind, GPUs, GPUs per node, nodes per rack, NICs, PXN).
+        let (kind, gpus, gpus_per_node, nodes_per_rack, nics_per_node, pxn) = match scenario
+            .topology
+        {
             TopologySpec::Cluster {
                 racks,
                 nodes_per_rack,
                 gpus_per_node,
-                intra_bw,
-                intra_lat_secs,
-                node_bw,
-                node_lat_secs,
-                rack_bw,
-                rack_lat_secs,
                 nics_per_node,
                 ..
-            } => Controls {
-                kind: TopologyKind::Cluster,
-                algorithm: scenario.algorithm,
-                gpus: racks * nodes_per_rack * gpus_per_node,
+            } => (
+                TopologyKind::Cluster,
+                racks * nodes_per_rack * gpus_per_node,
                 gpus_per_node,
                 nodes_per_rack,
-                bandwidth_mbps: [mbps(intra_bw), mbps(node_bw), mbps(rack_bw)],
-                latency_ns: [ns(intra_lat_secs), ns(node_lat_secs), ns(rack_lat_secs)],
-                size_bytes: scenario.size_bytes,
-                segments: scenario.segments,
                 nics_per_node,
-                pxn: true,
-                faults: scenario.faults.clone(),
-            },
+                true,
+            ),
             TopologySpec::Rail {
                 nodes,
                 gpus_per_node,
-                intra_bw,
-                intra_lat_secs,
-                nic_bw,
-                nic_lat_secs,
-                spine_bw,
-                spine_lat_secs,
                 pxn,
                 ..
-            } => Controls {
-                kind: TopologyKind::Rail,
-                algorithm: scenario.algorithm,
-                gpus: nodes * gpus_per_node,
+            } => (
+                TopologyKind::Rail,
+                nodes * gpus_per_node,
                 gpus_per_node,
-                nodes_per_rack: 2,
-                bandwidth_mbps: [mbps(intra_bw), mbps(nic_bw), mbps(spine_bw)],
-                latency_ns: [ns(intra_lat_secs), ns(nic_lat_secs), ns(spine_lat_secs)],
-                size_bytes: scenario.size_bytes,
-                segments: scenario.segments,
-                nics_per_node: 1,
+                2,
+                1,
                 pxn,
-                faults: scenario.faults.clone(),
-            },
-            TopologySpec::Uniform {
-                ranks,
-                bandwidth,
-                latency_secs,
-            } => Controls {
-                kind: TopologyKind::Uniform,
-                algorithm: scenario.algorithm,
-                gpus: ranks,
-                gpus_per_node: 8,
-                nodes_per_rack: 2,
-                bandwidth_mbps: [mbps(bandwidth); 3],
-                latency_ns: [ns(latency_secs); 3],
-                size_bytes: scenario.size_bytes,
-                segments: scenario.segments,
-                nics_per_node: 1,
-                pxn: true,
-                faults: scenario.faults.clone(),
-            },
+            ),
+            TopologySpec::Uniform { ranks, .. } => (TopologyKind::Uniform, ranks, 8, 2, 1, true),
+        };
+        Controls {
+            kind,
+            algorithm: scenario.algorithm,
+            gpus,
+            gpus_per_node,
+            nodes_per_rack,
+            bandwidth_mbps: tiers.map(|(bw, _)| mbps(bw)),
+            latency_ns: tiers.map(|(_, lat)| ns(lat)),
+            size_bytes: scenario.size_bytes,
+            segments: scenario.segments,
+            nics_per_node,
+            pxn,
+            faults: scenario.faults,
         }
     }
 
