@@ -225,10 +225,8 @@ pub enum Edit {
     },
     Size(u64),
     Segments(usize),
-    /// The preset at this index of [`crate::course::presets::PRESETS`]: it sets the network; the
-    /// algorithm and segments stay the learner's.
-    Preset(usize),
-    /// The rail-optimized SuperPOD-style preset, likewise.
+    /// The rail-optimized SuperPOD-style preset: it sets the network; the algorithm and segments
+    /// stay the learner's. (The course's presets are [`crate::ui::model::state::Action::Preset`].)
     Superpod,
     NicsPerNode(usize),
     /// Rail: PXN on or off.
@@ -344,15 +342,6 @@ impl Controls {
             }
             Edit::Size(bytes) => self.size_bytes = bytes,
             Edit::Segments(k) => self.segments = k,
-            Edit::Preset(i) => {
-                if let Some(p) = crate::course::presets::PRESETS.get(i) {
-                    *self = Controls {
-                        algorithm: self.algorithm,
-                        segments: self.segments,
-                        ..Controls::from_preset(p)
-                    };
-                }
-            }
             Edit::Superpod => {
                 *self = Controls {
                     algorithm: self.algorithm,
