@@ -8,6 +8,8 @@
 use allreduce_lab::sim::algorithms::Algorithm;
 use allreduce_lab::sim::replay::{next_step_end, previous_step_end, Replay};
 use allreduce_lab::sim::units::{parse_bandwidth, parse_duration};
+use allreduce_lab::ui::model::cursor::*;
+use allreduce_lab::ui::model::ladders::*;
 use allreduce_lab::ui::model::logic::*;
 use allreduce_lab::ui::model::view::SimView;
 use wasm_bindgen_test::*;

@@ -7,6 +7,8 @@
 
 pub mod chapter;
 pub mod chart_math;
+pub mod cursor;
+pub mod ladders;
 pub mod layout;
 pub mod logic;
 pub mod nccl_view;

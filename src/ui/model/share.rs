@@ -20,8 +20,10 @@ use crate::sim::algorithms::Algorithm;
 use crate::sim::scenario_file::read_scenario;
 use crate::sim::topology::TopologySpec;
 use crate::sim::units::{parse_bandwidth, parse_duration};
-use crate::ui::model::logic::{
+use crate::ui::model::ladders::{
     bandwidth_flag, bandwidth_ladder_mbps, latency_flag, latency_ladder_ns, size_ladder_bytes,
+};
+use crate::ui::model::logic::{
     Controls, NcclPick, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE, NODES_PER_RACK,
     SEGMENTS,
 };

@@ -2,7 +2,8 @@
 //! cursor. Every view reads the same cursor.
 
 use crate::sim::algorithms::Algorithm;
-use crate::ui::model::logic::{advance, apply_nccl, Controls, Edit, NcclPick, SPEEDS};
+use crate::ui::model::cursor::{advance, SPEEDS};
+use crate::ui::model::logic::{apply_nccl, Controls, Edit, NcclPick};
 
 /// Which figure a hovered link belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,9 +10,10 @@ use crate::sim::units::{
 };
 use crate::ui::components::app::Shared;
 use crate::ui::i18n::{algorithm_label, percent, place_name, tr, trf, use_lang, Key, Lang};
+use crate::ui::model::cursor::chunk_hue;
 use crate::ui::model::layout::endpoint_name;
 use crate::ui::model::layout::{link_name, DrawnLink, Point};
-use crate::ui::model::logic::{chunk_hue, Edit};
+use crate::ui::model::logic::Edit;
 use crate::ui::model::state::Side;
 use crate::ui::model::view::Status;
 use yew::prelude::*;

@@ -13,12 +13,15 @@ use crate::ui::i18n::{
     algorithm_label, auto_reason, bound_explain, bound_term, percent, place_name, preset_texts, tr,
     trf, use_lang, Key, Lang,
 };
+use crate::ui::model::cursor::{scrub_to_secs, secs_to_scrub, SCRUB_STEPS, SPEEDS};
+use crate::ui::model::ladders::{
+    bandwidth_label, bandwidth_ladder_mbps, latency_label, latency_ladder_ns, size_label,
+    size_ladder_bytes, slider_position, slider_value,
+};
 use crate::ui::model::layout::link_name;
 use crate::ui::model::logic::{
-    bandwidth_label, bandwidth_ladder_mbps, latency_label, latency_ladder_ns, max_segments,
-    scrub_to_secs, secs_to_scrub, size_label, size_ladder_bytes, slider_position, slider_value,
-    Controls, Edit, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE, NODES_PER_RACK,
-    SCRUB_STEPS, SEGMENTS, SPEEDS, TIERS,
+    max_segments, Controls, Edit, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE,
+    NODES_PER_RACK, SEGMENTS, TIERS,
 };
 use crate::ui::model::view::{first_refused_gpus, refusal};
 use yew::prelude::*;

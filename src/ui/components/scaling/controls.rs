@@ -9,7 +9,7 @@ use crate::ui::components::inputs::{input_value, select_value};
 use crate::ui::i18n::{
     algorithm_label, hardware_texts, model_texts, scenario_texts, tr, trf, use_lang, Key,
 };
-use crate::ui::model::logic::{
+use crate::ui::model::ladders::{
     bandwidth_label, bandwidth_ladder_mbps, slider_position, slider_value,
 };
 use crate::ui::model::scaling::{hardware_choices, Setup, NCCL_CHART_MAX_GPUS, TREE_SEGMENTS};
