@@ -71,8 +71,14 @@ impl Lang {
     }
 }
 
+/// A table of texts: each key has its English and Chinese ([`strings!`] declares one per area).
+pub trait Text: Copy {
+    /// (English, Chinese).
+    fn texts(self) -> (&'static str, &'static str);
+}
+
 /// The text of `key` in `lang`.
-pub fn tr(lang: Lang, key: Key) -> &'static str {
+pub fn tr(lang: Lang, key: impl Text) -> &'static str {
     let (en, zh) = key.texts();
     lang.pick(en, zh)
 }
@@ -87,7 +93,7 @@ pub fn fill(template: &str, args: &[&str]) -> String {
 }
 
 /// [`tr`] then [`fill`].
-pub fn trf(lang: Lang, key: Key, args: &[&str]) -> String {
+pub fn trf(lang: Lang, key: impl Text, args: &[&str]) -> String {
     fill(tr(lang, key), args)
 }
 
@@ -137,19 +143,47 @@ pub fn algorithm_label(lang: Lang, a: crate::sim::algorithms::Algorithm) -> &'st
     tr(lang, key)
 }
 
-/// The name of a place in the network drawn by the UI (`"node 3"`, `"GPU 0 → rack 1"`, `"spine"`),
-/// in `lang`.
-pub fn place_name(lang: Lang, name: &str) -> String {
-    match lang {
-        Lang::En => name.to_string(),
-        Lang::Zh => name
-            .replace("group of ", "")
-            .replace(" ranks", " 个进程一组")
-            .replace("node ", "节点 ")
-            .replace("rack ", "机柜 ")
-            .replace("spine", "主干交换机")
-            .replace("rail ", "轨道 ")
-            .replace(" NIC ", " 网卡 "),
+/// The name of a place in the network drawn by the UI (`GPU 3 → node 0`, `rack 1`, `spine`), in
+/// `lang`, from its typed ends.
+pub fn place_name(lang: Lang, place: &crate::ui::layout::Place) -> String {
+    use crate::sim::topology::Endpoint as E;
+    use crate::ui::layout::Place as P;
+    let n = |x: usize| x.to_string();
+    match *place {
+        P::Unnamed => String::new(),
+        P::End(E::Rank(r)) => trf(lang, Key::PlaceGpu, &[&n(r)]),
+        P::End(E::NodeSwitch(i)) => trf(lang, Key::PlaceNode, &[&n(i)]),
+        P::End(E::RackSwitch(k)) => trf(lang, Key::PlaceRack, &[&n(k)]),
+        P::End(E::Spine) => tr(lang, Key::PlaceSpine).to_string(),
+        P::End(E::Nic(i, k)) => trf(lang, Key::PlaceNic, &[&n(i), &n(k)]),
+        P::End(E::Rail(i)) => trf(lang, Key::PlaceRail, &[&n(i)]),
+        P::Switch => tr(lang, Key::PlaceSwitch).to_string(),
+        P::Network => tr(lang, Key::PlaceNetwork).to_string(),
+        P::Ranks { first, last } => format!("{first}–{last}"),
+        P::Link { from, to, uniform } => trf(
+            lang,
+            Key::PlaceLink,
+            &[
+                &place_name(lang, &P::end(from, uniform)),
+                &place_name(lang, &P::end(to, uniform)),
+            ],
+        ),
+        P::Cable(a, b) => trf(
+            lang,
+            Key::PlaceCable,
+            &[&place_name(lang, &P::End(a)), &place_name(lang, &P::End(b))],
+        ),
+    }
+}
+
+/// What one box of the aggregated view stands for, in `lang`.
+pub fn unit_kind_name(lang: Lang, unit: crate::ui::layout::UnitKind) -> String {
+    use crate::ui::layout::UnitKind as U;
+    match unit {
+        U::Gpu => "GPU".to_string(),
+        U::Node => tr(lang, Key::UnitNode).to_string(),
+        U::Rack => tr(lang, Key::UnitRack).to_string(),
+        U::Group(k) => trf(lang, Key::UnitGroup, &[&k.to_string()]),
     }
 }
 
@@ -283,26 +317,36 @@ pub fn preset_texts(
     }
 }
 
-/// Declares [`Key`] and its table: one line per key, English then Chinese.
+/// Declares a key enum and its table: one line per key, English then Chinese. A row without both
+/// texts does not parse, and a key the table lacks does not exist.
 macro_rules! strings {
-    ($($key:ident => $en:expr, $zh:expr;)*) => {
-        /// A string of the interface.
+    ($(#[$meta:meta])* $name:ident { $($key:ident => $en:expr, $zh:expr;)* }) => {
+        $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Key { $($key),* }
+        pub enum $name { $($key),* }
 
-        impl Key {
+        impl $name {
             /// Every key, for tests that check the table.
-            pub const ALL: &'static [Key] = &[$(Key::$key),*];
+            pub const ALL: &'static [$name] = &[$($name::$key),*];
 
             /// (English, Chinese).
             pub fn texts(self) -> (&'static str, &'static str) {
-                match self { $(Key::$key => ($en, $zh)),* }
+                match self { $($name::$key => ($en, $zh)),* }
+            }
+        }
+
+        impl $crate::ui::i18n::Text for $name {
+            fn texts(self) -> (&'static str, &'static str) {
+                $name::texts(self)
             }
         }
     };
 }
+pub(crate) use strings;
 
 strings! {
+    /// A string of the interface.
+    Key {
     // The real-hardware panel.
     NcclTitle => "Real hardware: what NCCL reaches", "真实硬件：NCCL 实际能达到多少";
     NcclLede => "The textbook α-β model gives the wire rate. Real NCCL moves data with protocols (LL, LL128, Simple), splits it over channels, and pays launch and per-hop latencies; on Hopper NVSwitch boxes the switch itself can add (NVLink SHARP). Switch the model and compare with published nccl-tests measurements.", "教科书式的 α-β 模型给出的是线路速率。真实的 NCCL 用协议（LL、LL128、Simple）搬运数据、把数据分到多个通道上，并要付出启动和每跳延迟；在 Hopper NVSwitch 机器上，交换机本身还能做加法（NVLink SHARP）。切换模型，并与公开的 nccl-tests 实测结果对比。";
@@ -617,6 +661,16 @@ strings! {
     LegendUnits => "{0} GPUs: one box per {1}, filled as its buffers complete; the bar on top is its GPUs' port load", "{0} 张卡：每个{1}一个方框，缓冲区完成时填满；顶部的条是其 GPU 的端口负载";
     UnitNode => "node", "节点";
     UnitRack => "rack", "机柜";
+    PlaceGpu => "GPU {0}", "GPU {0}";
+    PlaceNode => "node {0}", "节点 {0}";
+    PlaceRack => "rack {0}", "机柜 {0}";
+    PlaceSpine => "spine", "主干交换机";
+    PlaceNic => "node {0} NIC {1}", "节点 {0} 网卡 {1}";
+    PlaceRail => "rail {0}", "轨道 {0}";
+    PlaceSwitch => "switch", "交换机";
+    PlaceNetwork => "network", "网络";
+    PlaceLink => "{0} → {1}", "{0} → {1}";
+    PlaceCable => "{0} ↔ {1}", "{0} ↔ {1}";
     UnitGroup => "group of {0} ranks", "{0} 个进程一组";
     LinkHint => "Hover or tap a link to see its bandwidth, the bytes it carried and how busy it was.", "把鼠标移到或点按一条链路，查看它的带宽、传输的字节数和繁忙程度。";
     LinksOf => "{0} links of {1} ({2})", "{1} 的 {0} 条链路（{2}）";
@@ -873,6 +927,7 @@ strings! {
     StepFormIo => "A step takes max(storage IO, compute + exposed communication): the next batch is prefetched while the GPUs compute and communicate. Here loading ({0}) takes longer and sets the pace.", "一步的时间 = max(存储 IO, 计算 + 未被掩盖的通信)：GPU 计算和通信时，下一批数据已在预取。此处加载（{0}）更慢，决定了每一步的节奏。";
     WhyBadTopology => "Same server, flat tree (a badly chosen topology)", "同一台服务器，扁平树（拓扑选得不好）";
 }
+}
 
 #[cfg(target_arch = "wasm32")]
 mod web {
@@ -988,6 +1043,9 @@ mod tests {
                     | Key::TreeTitle
                     | Key::NavRing
                     | Key::NavTree
+                    | Key::PlaceGpu
+                    | Key::PlaceLink
+                    | Key::PlaceCable
             );
             assert!(
                 has_cjk(zh) || term_only,
@@ -1028,6 +1086,31 @@ mod tests {
                 assert_eq!(en.contains(&p), zh.contains(&p), "{k:?} {p}");
             }
         }
+    }
+
+    #[test]
+    fn places_are_worded_from_their_typed_ends() {
+        use crate::sim::topology::Endpoint as E;
+        use crate::ui::layout::Place as P;
+        let link = P::Link {
+            from: E::Nic(1, 2),
+            to: E::Rail(2),
+            uniform: false,
+        };
+        assert_eq!(place_name(Lang::En, &link), "node 1 NIC 2 → rail 2");
+        assert_eq!(place_name(Lang::En, &link), link.to_string());
+        assert_eq!(place_name(Lang::Zh, &link), "节点 1 网卡 2 → 轨道 2");
+        let to_switch = P::Link {
+            from: E::Rank(3),
+            to: E::Spine,
+            uniform: true,
+        };
+        assert_eq!(place_name(Lang::Zh, &to_switch), "GPU 3 → 交换机");
+        assert_eq!(
+            place_name(Lang::Zh, &P::Cable(E::NodeSwitch(1), E::RackSwitch(0))),
+            "节点 1 ↔ 机柜 0"
+        );
+        assert_eq!(place_name(Lang::Zh, &P::End(E::Spine)), "主干交换机");
     }
 
     #[test]

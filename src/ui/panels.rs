@@ -6,7 +6,7 @@ use super::i18n::{
     algorithm_label, auto_reason, bound_explain, bound_term, percent, place_name, preset_texts, tr,
     trf, use_lang, Key, Lang,
 };
-use super::layout::link_name;
+use super::layout::link_place;
 use super::logic::{
     bandwidth_label, bandwidth_ladder_mbps, latency_label, latency_ladder_ns, max_segments,
     scrub_to_secs, secs_to_scrub, size_label, size_ladder_bytes, slider_position, slider_value,
@@ -522,7 +522,7 @@ pub fn Results(props: &ResultsProps) -> Html {
             </p>
             if let Some(l) = busiest {
                 <p class="explain" data-testid="busiest-link" data-link={l.to_string()}>
-                    { trf(lang, Key::BusiestLink, &[&place_name(lang, &link_name(&trace.topology, l)), &format_bytes(trace.links[l].bytes), &percent(lang, trace.busy_fraction(l), 0)]) }
+                    { trf(lang, Key::BusiestLink, &[&place_name(lang, &link_place(&trace.topology, l)), &format_bytes(trace.links[l].bytes), &percent(lang, trace.busy_fraction(l), 0)]) }
                 </p>
             }
             if n <= 16 {

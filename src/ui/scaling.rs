@@ -223,7 +223,7 @@ fn Verdict(props: &VerdictProps) -> Html {
                 </p>
             }
         }
-        Err(e) => html! { <p class="error">{ e.0.clone() }</p> },
+        Err(e) => html! { <p class="error">{ super::error_text::scenario_error(lang, e) }</p> },
     };
     let computed_because = because_text(
         lang,
@@ -684,7 +684,10 @@ pub fn ScalingSection() -> Html {
         .items
         .iter()
         .filter_map(|p| match p {
-            Point::Failed(job, e) => Some(format!("{job:?}: {e}")),
+            Point::Failed(job, e) => Some(format!(
+                "{job:?}: {}",
+                super::error_text::job_error(lang, e)
+            )),
             _ => None,
         })
         .collect();
