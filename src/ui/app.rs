@@ -380,7 +380,7 @@ pub fn App() -> Html {
             </header>
             if let Err(e) = &*link {
                 <p class="url-error" role="alert" data-testid="url-error">
-                    { tr(lang, Key::UrlError) }{ super::error_text::share_error(lang, e) }
+                    { tr(lang, Key::UrlError) }{ super::i18n::errors::share_error(lang, e) }
                 </p>
             }
             <div class="layout">

@@ -85,7 +85,7 @@ fn ClaimRow(props: &RowProps) -> Html {
             trf(
                 lang,
                 Key::ClaimError,
-                &[&super::error_text::scenario_error(lang, e)],
+                &[&super::i18n::errors::scenario_error(lang, e)],
             ),
         ),
     };

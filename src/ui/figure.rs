@@ -111,7 +111,7 @@ pub fn Figure(props: &FigureProps) -> Html {
                 .result
                 .as_ref()
                 .err()
-                .map(|e| super::error_text::scenario_error(lang, e))
+                .map(|e| super::i18n::errors::scenario_error(lang, e))
                 .unwrap_or_default(),
         };
         return html! {

@@ -345,7 +345,7 @@ pub fn Files(props: &FilesProps) -> Html {
             <button type="button" data-testid="export-png" disabled={!exportable} onclick={on_png}>{ tr(lang, Key::ExportPng) }</button>
             if let Some(e) = &*error {
                 <p class="import-error" role="alert" data-testid="import-error">
-                    { tr(lang, Key::ImportError) }{ super::error_text::share_error(lang, e) }
+                    { tr(lang, Key::ImportError) }{ super::i18n::errors::share_error(lang, e) }
                 </p>
             }
         </div>

@@ -216,7 +216,7 @@ pub fn LabNccl(props: &LabNcclProps) -> Html {
                 LabNcclError::System(why) => format!(
                     "{}{}",
                     tr(lang, Key::LabNcclSystemError),
-                    super::error_text::system_error(lang, why)
+                    super::i18n::errors::system_error(lang, why)
                 ),
             };
             html! {

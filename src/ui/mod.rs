@@ -5,7 +5,6 @@
 
 pub mod chapter;
 pub mod chart_math;
-pub mod error_text;
 pub mod i18n;
 pub mod layout;
 pub mod logic;

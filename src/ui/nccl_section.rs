@@ -119,7 +119,7 @@ fn paste_error(lang: Lang, e: &PasteError) -> String {
         PasteError::Fit(CalibrateError::Model(m)) => trf(
             lang,
             Key::PasteFitFailed,
-            &[&super::error_text::system_error(lang, m)],
+            &[&super::i18n::errors::system_error(lang, m)],
         ),
     }
 }
@@ -230,7 +230,7 @@ pub fn NcclSection() -> Html {
     };
 
     let body = match &*data {
-        Err(e) => html! { <p class="error">{ super::error_text::system_error(lang, e) }</p> },
+        Err(e) => html! { <p class="error">{ super::i18n::errors::system_error(lang, e) }</p> },
         Ok(d) => {
             let shown_busbw = if *nccl_model {
                 d.busbw_at_8gib()

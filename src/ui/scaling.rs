@@ -223,7 +223,7 @@ fn Verdict(props: &VerdictProps) -> Html {
                 </p>
             }
         }
-        Err(e) => html! { <p class="error">{ super::error_text::scenario_error(lang, e) }</p> },
+        Err(e) => html! { <p class="error">{ super::i18n::errors::scenario_error(lang, e) }</p> },
     };
     let computed_because = because_text(
         lang,
@@ -686,7 +686,7 @@ pub fn ScalingSection() -> Html {
         .filter_map(|p| match p {
             Point::Failed(job, e) => Some(format!(
                 "{job:?}: {}",
-                super::error_text::job_error(lang, e)
+                super::i18n::errors::job_error(lang, e)
             )),
             _ => None,
         })

@@ -31,7 +31,7 @@ use crate::sim::units::{parse_bandwidth, parse_duration, UnitError};
 pub use crate::sim::scenario_file::MAX_SCENARIO_FILE_BYTES as MAX_IMPORT_BYTES;
 
 /// Why a link or an imported file cannot set the lab: the kind and its values. The app words it
-/// in the learner's language ([`crate::ui::error_text::share_error`]); `Display` gives English.
+/// in the learner's language ([`crate::ui::i18n::errors::share_error`]); `Display` gives English.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ShareError {
     /// The core refused the scenario (file, validation).

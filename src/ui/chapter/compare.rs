@@ -110,7 +110,7 @@ pub fn CompareSection() -> Html {
     };
     let plot = match &*result {
         Err(e) => {
-            html! { <p class="ch-error">{ crate::ui::error_text::scenario_error(lang, e) }</p> }
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
         }
         Ok(c) => {
             let t_max = c.ring_secs.max(c.tree_secs);

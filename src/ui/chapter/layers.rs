@@ -97,7 +97,7 @@ fn BarrelFigure() -> Html {
     };
     let plot = match &*outcome {
         Err(e) => {
-            html! { <p class="ch-error">{ crate::ui::error_text::scenario_error(lang, e) }</p> }
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
         }
         Ok(b) => html! {
             <p class="ch-readout" aria-live="polite" data-testid="barrel-readout"
@@ -162,7 +162,7 @@ pub fn LayersSection() -> Html {
     let (cards, plot) = match &*outcome {
         Err(e) => (
             layer_cards(lang, None),
-            html! { <p class="ch-error">{ crate::ui::error_text::scenario_error(lang, e) }</p> },
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> },
         ),
         Ok(o) => {
             let s = &o.step;

@@ -150,7 +150,7 @@ pub fn RingSection() -> Html {
 
     let figure = match &*trace {
         Err(e) => {
-            html! { <p class="ch-error">{ crate::ui::error_text::scenario_error(lang, e) }</p> }
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
         }
         Ok(trace) => {
             let frame = ring_frame(trace, k);

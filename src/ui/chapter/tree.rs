@@ -145,7 +145,7 @@ pub fn TreeSection() -> Html {
     };
     let figure = match &*run {
         Err(e) => {
-            html! { <p class="ch-error">{ crate::ui::error_text::scenario_error(lang, e) }</p> }
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
         }
         Ok(run) => {
             let s = TREE_SIZE_BYTES as f64;

@@ -234,7 +234,7 @@ fn Predict() -> Html {
             }
         }
         (Some(Err(e)), _) => {
-            html! { <p class="ch-error">{ crate::ui::error_text::scenario_error(lang, e) }</p> }
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
         }
         _ => Html::default(),
     };
@@ -442,7 +442,7 @@ pub fn VersusSection() -> Html {
                     <p class="ch-readout" aria-live="polite" data-testid="versus-readout"
                        data-complete={v.complete.to_string()}
                        data-crossover={v.crossover.map(|c| c.at_bytes.to_string()).unwrap_or_default()}>{ readout }</p>
-                    { for errors.iter().map(|e| html! { <p class="ch-error">{ crate::ui::error_text::scenario_error(lang, e) }</p> }) }
+                    { for errors.iter().map(|e| html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }) }
                     { versus_real::controls(lang, *pick, on_pick) }
                     if let (Some(nccl), Some(state)) = (versus_real::setup(*pick, s.gpus), &*overlay) {
                         { versus_real::readout(lang, &nccl, state) }

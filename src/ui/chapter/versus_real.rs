@@ -86,7 +86,7 @@ pub fn readout(lang: Lang, setup: &NcclSetup, state: &OverlayState) -> Html {
             NcclOverlayError::System(why) => format!(
                 "{}{}",
                 tr(lang, Key::LabNcclSystemError),
-                crate::ui::error_text::system_error(lang, why)
+                crate::ui::i18n::errors::system_error(lang, why)
             ),
         };
         return html! {

@@ -42,7 +42,7 @@ fn PredictSpeedup() -> Html {
             }
         }
         (Some(Err(e)), _) => {
-            html! { <p class="ch-error">{ crate::ui::error_text::scenario_error(lang, e) }</p> }
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
         }
         _ => Html::default(),
     };
@@ -85,7 +85,7 @@ pub fn WhySection() -> Html {
 
     let figure = match &*curve {
         Err(e) => {
-            html! { <p class="ch-error">{ crate::ui::error_text::scenario_error(lang, e) }</p> }
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
         }
         Ok(steps) => {
             let n = *count as usize;
