@@ -362,7 +362,7 @@ pub fn compute(setup: &Setup, job: Job) -> Point {
             .map(|s| Point::NcclSpeedup(s.step, s.choice))
         }),
         Job::NcclSweep { size_bytes } => compute_nccl(setup, setup.sweep_gpus(), |system| {
-            let sys = system.ok_or_else(|| crate::sim::nccl::system::SystemError::OneGpu)?;
+            let sys = system.ok_or(crate::sim::nccl::system::SystemError::OneGpu)?;
             predict_fast(sys, size_bytes, setup.nccl.unwrap_or_default().nvls).map(Point::NcclSweep)
         }),
         Job::Speedup { algorithm, gpus } => scaling(
