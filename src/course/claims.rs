@@ -340,7 +340,7 @@ pub fn check(claim: &Claim, c: &Conditions) -> Result<ClaimCheck, ScenarioError>
         }
         id => {
             let Some(base) = CHAPTER_SCENARIOS.iter().find(|s| s.id == id) else {
-                return Err(ScenarioError(format!("unknown claim '{id}'")));
+                return Err(ScenarioError::UnknownClaim { id: id.to_string() });
             };
             let mut sc = *base;
             if let Some(g) = c.node_gbits_per_sec {

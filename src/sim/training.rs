@@ -27,7 +27,7 @@
 //! ```
 
 use super::algorithms::Algorithm;
-use super::scenario::{simulate, Scenario, ScenarioError};
+use super::scenario::{simulate, Scenario, ScenarioError, Share};
 use super::shape::fit;
 use super::topology::TopologySpec;
 use serde::{Deserialize, Serialize};
@@ -124,35 +124,27 @@ impl TrainingModel {
     pub fn validate(&self) -> Result<(), ScenarioError> {
         let finite_pos = |x: f64| x.is_finite() && x > 0.0;
         if self.parameters < 1 || self.parameters > 10_000_000_000_000 {
-            return Err(ScenarioError(
-                "parameters must be between 1 and 10^13".into(),
-            ));
+            return Err(ScenarioError::ParametersOutOfRange);
         }
         if !matches!(self.bytes_per_gradient, 1 | 2 | 4 | 8) {
-            return Err(ScenarioError(
-                "bytes per gradient must be 1, 2, 4 or 8".into(),
-            ));
+            return Err(ScenarioError::BytesPerGradient);
         }
         if !finite_pos(self.compute_secs) || self.compute_secs > 3600.0 {
-            return Err(ScenarioError(
-                "compute time must be between 0 and 1 hour".into(),
-            ));
+            return Err(ScenarioError::ComputeOutOfRange);
         }
-        for (name, x) in [
-            ("backward share", self.backward_share),
-            ("overlap", self.overlap),
+        for (share, x) in [
+            (Share::Backward, self.backward_share),
+            (Share::Overlap, self.overlap),
         ] {
             if !(x.is_finite() && (0.0..=1.0).contains(&x)) {
-                return Err(ScenarioError(format!("{name} must be between 0 and 1")));
+                return Err(ScenarioError::ShareOutOfRange { share });
             }
         }
         if !(self.input_bytes_per_gpu.is_finite() && self.input_bytes_per_gpu >= 0.0) {
-            return Err(ScenarioError(
-                "input bytes per GPU must be 0 or more".into(),
-            ));
+            return Err(ScenarioError::InputBytesNegative);
         }
         if !finite_pos(self.storage_bytes_per_sec) {
-            return Err(ScenarioError("storage bandwidth must be positive".into()));
+            return Err(ScenarioError::StorageNotPositive);
         }
         Ok(())
     }

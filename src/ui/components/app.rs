@@ -393,7 +393,7 @@ pub fn App() -> Html {
             </header>
             if let Err(e) = &*link {
                 <p class="url-error" role="alert" data-testid="url-error">
-                    { tr(lang, Key::UrlError) }<span lang="en">{ e.clone() }</span>
+                    { tr(lang, Key::UrlError) }{ crate::ui::i18n::errors::share_error(lang, e) }
                 </p>
             }
             <div class="layout">

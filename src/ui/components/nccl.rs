@@ -116,7 +116,11 @@ fn paste_error(lang: Lang, e: &PasteError) -> String {
                 &[&table.to_string(), &system.to_string()],
             )],
         ),
-        PasteError::Fit(CalibrateError::Model(m)) => trf(lang, Key::PasteFitFailed, &[m]),
+        PasteError::Fit(CalibrateError::Model(m)) => trf(
+            lang,
+            Key::PasteFitFailed,
+            &[&crate::ui::i18n::errors::system_error(lang, m)],
+        ),
     }
 }
 
@@ -222,7 +226,7 @@ pub fn NcclSection() -> Html {
     };
 
     let body = match &*data {
-        Err(e) => html! { <p class="error">{ e.0.clone() }</p> },
+        Err(e) => html! { <p class="error">{ crate::ui::i18n::errors::system_error(lang, e) }</p> },
         Ok(d) => {
             let shown_busbw = if *nccl_model {
                 d.busbw_at_8gib()

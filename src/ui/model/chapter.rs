@@ -191,12 +191,12 @@ pub const BARREL_NIC_PERCENT: [u64; 5] = [100, 50, 25, 10, 5];
 pub const BARREL_LATE_MS: [u64; 5] = [0, 10, 50, 100, 200];
 
 pub fn barrel(nic_share: f64, late_secs: f64) -> Result<Barrel, ScenarioError> {
-    use crate::sim::faults::{Faults, SlowLink, Straggler};
+    use crate::sim::faults::{FaultError, Faults, SlowLink, Straggler};
     let story = Story::Network.scenario();
     let mut faults = Faults::default();
     if nic_share < 1.0 {
         faults.slow_links.push(SlowLink {
-            cable: BARREL_CABLE.parse().map_err(ScenarioError)?,
+            cable: BARREL_CABLE.parse().map_err(FaultError::from)?,
             factor: nic_share,
         });
     }

@@ -20,11 +20,81 @@ pub struct Rect {
     pub h: f64,
 }
 
+/// A place the figure names, typed: the text layer words it in the learner's language
+/// ([`crate::ui::i18n::place_name`]); `Display` gives the English (`"GPU 3 → node 0"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Place {
+    /// An unnamed marker (a rail's switch is named with its load instead).
+    #[default]
+    Unnamed,
+    /// A link's end in a `cluster` or `rail` topology.
+    End(Endpoint),
+    /// The one ideal switch of a `uniform` topology.
+    Switch,
+    /// The whole network drawn as one marker (aggregated view).
+    Network,
+    /// Ranks `first..=last`, drawn as one box.
+    Ranks { first: usize, last: usize },
+    /// A directed link (on `uniform` the spine is the one switch).
+    Link {
+        from: Endpoint,
+        to: Endpoint,
+        uniform: bool,
+    },
+    /// A cable: both directions between two ends.
+    Cable(Endpoint, Endpoint),
+}
+
+/// What one box of the aggregated view stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum UnitKind {
+    #[default]
+    Gpu,
+    Node,
+    Rack,
+    /// Equal groups of this many ranks.
+    Group(usize),
+}
+
+impl Place {
+    /// A link's end: on `uniform` the spine is the one switch.
+    pub fn end(e: Endpoint, uniform: bool) -> Place {
+        match e {
+            Endpoint::Spine if uniform => Place::Switch,
+            e => Place::End(e),
+        }
+    }
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Place::Unnamed => Ok(()),
+            Place::End(Endpoint::Rank(r)) => write!(f, "GPU {r}"),
+            Place::End(Endpoint::NodeSwitch(n)) => write!(f, "node {n}"),
+            Place::End(Endpoint::RackSwitch(k)) => write!(f, "rack {k}"),
+            Place::End(Endpoint::Spine) => f.write_str("spine"),
+            Place::End(Endpoint::Nic(n, k)) => write!(f, "node {n} NIC {k}"),
+            Place::End(Endpoint::Rail(i)) => write!(f, "rail {i}"),
+            Place::Switch => f.write_str("switch"),
+            Place::Network => f.write_str("network"),
+            Place::Ranks { first, last } => write!(f, "{first}–{last}"),
+            Place::Link { from, to, uniform } => write!(
+                f,
+                "{} → {}",
+                Place::end(from, uniform),
+                Place::end(to, uniform)
+            ),
+            Place::Cable(a, b) => write!(f, "{} ↔ {}", Place::End(a), Place::End(b)),
+        }
+    }
+}
+
 /// A box drawn for a group (node, rack) or, aggregated, for a unit of ranks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GroupBox {
     pub rect: Rect,
-    pub label: String,
+    pub label: Place,
 }
 
 /// A line in the figure: one link, or several aggregated ones of the same tier.
@@ -44,14 +114,14 @@ pub struct Unit {
     pub rect: Rect,
     pub first_rank: usize,
     pub ranks: usize,
-    pub label: String,
+    pub label: Place,
 }
 
 /// A switch marker.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Switch {
     pub at: Point,
-    pub label: String,
+    pub label: Place,
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -71,7 +141,7 @@ pub struct Layout {
     /// Detailed: for each link id, its index in `lines`.
     pub line_of_link: Vec<usize>,
     /// What one unit stands for in the aggregated view ("node", "rack", "group of N ranks").
-    pub unit_name: String,
+    pub unit_name: UnitKind,
     /// On a rail network: each rail's leaf switch and the NIC links on it (every node's NIC i, up
     /// and down), for the per-rail load.
     pub rails: Vec<RailMark>,
@@ -216,7 +286,7 @@ impl Layout {
             height: Y_GPU + 44.0,
             detailed: true,
             gpu_size,
-            unit_name: "GPU".into(),
+            unit_name: UnitKind::Gpu,
             ..Layout::default()
         };
         let centre = |lo: usize, hi: usize| (gpus[lo].x + gpus[hi - 1].x) / 2.0;
@@ -233,7 +303,7 @@ impl Layout {
             };
             layout.switches.push(Switch {
                 at: sw,
-                label: "switch".into(),
+                label: Place::Switch,
             });
             for (r, &p) in gpus.iter().enumerate() {
                 push_pair(&mut layout, Tier::Gpu, top(p, gpu_size), sw, r, n + r);
@@ -247,7 +317,7 @@ impl Layout {
             };
             layout.switches.push(Switch {
                 at: spine,
-                label: "spine".into(),
+                label: Place::End(Endpoint::Spine),
             });
             for rack in 0..k {
                 let (lo, hi) = (rack * npr * g, (rack + 1) * npr * g);
@@ -262,11 +332,11 @@ impl Layout {
                         w: gpus[hi - 1].x - gpus[lo].x + slot + node_gap,
                         h: Y_GPU - Y_RACK + 18.0 + slot * 0.5 + 12.0,
                     },
-                    label: format!("rack {rack}"),
+                    label: Place::End(Endpoint::RackSwitch(rack)),
                 });
                 layout.switches.push(Switch {
                     at,
-                    label: format!("rack {rack}"),
+                    label: Place::End(Endpoint::RackSwitch(rack)),
                 });
                 push_pair(
                     &mut layout,
@@ -290,11 +360,11 @@ impl Layout {
                         w: gpus[hi - 1].x - gpus[lo].x + slot - 4.0,
                         h: Y_GPU - Y_NODE + 14.0 + slot * 0.5 + 4.0,
                     },
-                    label: format!("node {node}"),
+                    label: Place::End(Endpoint::NodeSwitch(node)),
                 });
                 layout.switches.push(Switch {
                     at,
-                    label: format!("node {node}"),
+                    label: Place::End(Endpoint::NodeSwitch(node)),
                 });
                 let rack_at = Point {
                     x: centre(node / npr * npr * g, (node / npr + 1) * npr * g),
@@ -340,12 +410,12 @@ impl Layout {
         let uniform = topo.is_uniform();
         // The unit: a node if they fit, else a rack, else equal groups of ranks.
         let (unit_ranks, unit_name) = if !uniform && m <= DETAILED_MAX_RANKS {
-            (g, "node".to_string())
+            (g, UnitKind::Node)
         } else if !uniform && k <= DETAILED_MAX_RANKS {
-            (g * npr, "rack".to_string())
+            (g * npr, UnitKind::Rack)
         } else {
             let per = n.div_ceil(DETAILED_MAX_RANKS);
-            (per, format!("group of {per} ranks"))
+            (per, UnitKind::Group(per))
         };
         let units_count = n.div_ceil(unit_ranks);
         let slot = if units_count <= 16 {
@@ -355,11 +425,15 @@ impl Layout {
         } else {
             20.0
         };
-        let gap = if unit_name == "node" { slot * 0.5 } else { 0.0 };
+        let gap = if unit_name == UnitKind::Node {
+            slot * 0.5
+        } else {
+            0.0
+        };
         let mut x = MARGIN;
         let mut units = Vec::with_capacity(units_count);
         for u in 0..units_count {
-            if u > 0 && unit_name == "node" && u % npr == 0 {
+            if u > 0 && unit_name == UnitKind::Node && u % npr == 0 {
                 x += gap;
             }
             let first_rank = u * unit_ranks;
@@ -372,10 +446,13 @@ impl Layout {
                 },
                 first_rank,
                 ranks: unit_ranks.min(n - first_rank),
-                label: match unit_name.as_str() {
-                    "node" => format!("node {u}"),
-                    "rack" => format!("rack {u}"),
-                    _ => format!("{}–{}", first_rank, (first_rank + unit_ranks).min(n) - 1),
+                label: match unit_name {
+                    UnitKind::Node => Place::End(Endpoint::NodeSwitch(u)),
+                    UnitKind::Rack => Place::End(Endpoint::RackSwitch(u)),
+                    _ => Place::Ranks {
+                        first: first_rank,
+                        last: (first_rank + unit_ranks).min(n) - 1,
+                    },
                 },
             });
             x += slot;
@@ -386,7 +463,7 @@ impl Layout {
             height: Y_GPU + 60.0,
             detailed: false,
             units,
-            unit_name: unit_name.clone(),
+            unit_name,
             ..Layout::default()
         };
         let unit_top = |u: &Unit| Point {
@@ -398,17 +475,17 @@ impl Layout {
             y: Y_SPINE,
         };
         let units = layout.units.clone();
-        match unit_name.as_str() {
-            "node" if topo.is_rail() => {
+        match unit_name {
+            UnitKind::Node if topo.is_rail() => {
                 layout.switches.push(Switch {
                     at: spine,
-                    label: "spine".into(),
+                    label: Place::End(Endpoint::Spine),
                 });
                 for rail in 0..g {
                     let at = rail_at(width, g, rail);
                     layout.switches.push(Switch {
                         at,
-                        label: String::new(),
+                        label: Place::Unnamed,
                     });
                     pair(
                         &mut layout.lines,
@@ -439,10 +516,10 @@ impl Layout {
                     });
                 }
             }
-            "node" => {
+            UnitKind::Node => {
                 layout.switches.push(Switch {
                     at: spine,
-                    label: "spine".into(),
+                    label: Place::End(Endpoint::Spine),
                 });
                 for rack in 0..k {
                     let (lo, hi) = (rack * npr, ((rack + 1) * npr).min(units.len()));
@@ -452,7 +529,7 @@ impl Layout {
                     };
                     layout.switches.push(Switch {
                         at,
-                        label: format!("rack {rack}"),
+                        label: Place::End(Endpoint::RackSwitch(rack)),
                     });
                     pair(
                         &mut layout.lines,
@@ -475,10 +552,10 @@ impl Layout {
                     }
                 }
             }
-            "rack" => {
+            UnitKind::Rack => {
                 layout.switches.push(Switch {
                     at: spine,
-                    label: "spine".into(),
+                    label: Place::End(Endpoint::Spine),
                 });
                 for (rack, u) in units.iter().enumerate() {
                     pair(
@@ -499,7 +576,11 @@ impl Layout {
                 };
                 layout.switches.push(Switch {
                     at: sw,
-                    label: if uniform { "switch" } else { "network" }.into(),
+                    label: if uniform {
+                        Place::Switch
+                    } else {
+                        Place::Network
+                    },
                 });
                 for u in &units {
                     let rs = u.first_rank..u.first_rank + u.ranks;
@@ -547,7 +628,7 @@ impl Layout {
             height: y_nvswitch + 30.0,
             detailed: true,
             gpu_size,
-            unit_name: "GPU".into(),
+            unit_name: UnitKind::Gpu,
             ..Layout::default()
         };
         let mut line_of_link = vec![0usize; topo.links().len()];
@@ -562,14 +643,14 @@ impl Layout {
         };
         layout.switches.push(Switch {
             at: spine,
-            label: "spine".into(),
+            label: Place::End(Endpoint::Spine),
         });
         for rail in 0..g {
             let at = rail_at(width, g, rail);
             // Named above the switch with its load (RailMark), where the wires do not cross.
             layout.switches.push(Switch {
                 at,
-                label: String::new(),
+                label: Place::Unnamed,
             });
             push_pair(
                 &mut layout,
@@ -611,11 +692,11 @@ impl Layout {
                     w: gpus[hi - 1].x - gpus[lo].x + slot - 4.0,
                     h: y_nvswitch - Y_GPU + slot * 0.5 + 18.0,
                 },
-                label: format!("node {node}"),
+                label: Place::End(Endpoint::NodeSwitch(node)),
             });
             layout.switches.push(Switch {
                 at,
-                label: format!("node {node}"),
+                label: Place::End(Endpoint::NodeSwitch(node)),
             });
             for (r, p) in gpus.iter().enumerate().take(hi).skip(lo) {
                 let bottom = Point {
@@ -676,29 +757,14 @@ fn top(p: Point, size: f64) -> Point {
     }
 }
 
-/// A short name for a link's end: `"GPU 3"`, `"node 0 NIC 1"` (the spine of a uniform topology is
-/// its one switch).
-pub fn endpoint_name(e: Endpoint, uniform: bool) -> String {
-    match e {
-        Endpoint::Rank(r) => format!("GPU {r}"),
-        Endpoint::NodeSwitch(n) => format!("node {n}"),
-        Endpoint::RackSwitch(k) => format!("rack {k}"),
-        Endpoint::Spine if uniform => "switch".to_string(),
-        Endpoint::Spine => "spine".to_string(),
-        Endpoint::Nic(n, k) => format!("node {n} NIC {k}"),
-        Endpoint::Rail(i) => format!("rail {i}"),
-    }
-}
-
-/// A short name for a link: `"GPU 3 → node 0"`.
-pub fn link_name(topo: &Topology, link: usize) -> String {
+/// A link, by its ends: `"GPU 3 → node 0"` in English.
+pub fn link_place(topo: &Topology, link: usize) -> Place {
     let l = &topo.links()[link];
-    let uniform = topo.is_uniform();
-    format!(
-        "{} → {}",
-        endpoint_name(l.from, uniform),
-        endpoint_name(l.to, uniform)
-    )
+    Place::Link {
+        from: l.from,
+        to: l.to,
+        uniform: topo.is_uniform(),
+    }
 }
 
 #[cfg(test)]
@@ -790,7 +856,7 @@ mod tests {
             assert!(layout
                 .switches
                 .iter()
-                .any(|s| s.at == mark.at && s.label.is_empty()));
+                .any(|s| s.at == mark.at && s.label == Place::Unnamed));
         }
         // A route across rails with PXN: from the sender, over NVLink, up its neighbour's rail, to the receiver.
         let route = topo.route(1, 10);
@@ -812,10 +878,10 @@ mod tests {
     fn large_clusters_aggregate_by_node_then_rack() {
         let by_node = Layout::new(&cluster(2, 8, 8));
         assert!(!by_node.detailed);
-        assert_eq!(by_node.unit_name, "node");
+        assert_eq!(by_node.unit_name, UnitKind::Node);
         assert_eq!(by_node.units.len(), 16);
         let by_rack = Layout::new(&cluster(8, 32, 1));
-        assert_eq!(by_rack.unit_name, "rack");
+        assert_eq!(by_rack.unit_name, UnitKind::Rack);
         assert_eq!(by_rack.units.len(), 8);
         let uniform = Topology::new(&TopologySpec::Uniform {
             ranks: 1000,
@@ -837,6 +903,6 @@ mod tests {
         let end = layout.along_route(route.links(), 1.0).unwrap();
         assert!((start.x - layout.gpus[0].x).abs() < 5.0);
         assert!((end.x - layout.gpus[15].x).abs() < 5.0);
-        assert_eq!(link_name(&topo, 0), "GPU 0 → node 0");
+        assert_eq!(link_place(&topo, 0).to_string(), "GPU 0 → node 0");
     }
 }

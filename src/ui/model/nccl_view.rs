@@ -176,7 +176,7 @@ pub fn chart_for(
     }
     let ideal = simulate(&system.ideal_scenario(Algorithm::Ring, 8 << 30), false)
         .map(|s| s.trace.busbw_bytes_per_sec())
-        .map_err(|e| SystemError(e.0))?;
+        .map_err(SystemError::from)?;
     Ok(NcclChart {
         changes: changes(&predicted),
         system: system.clone(),
@@ -319,8 +319,8 @@ pub enum LabNcclError {
     NotWholeNodes { gpus: usize },
     /// More GPUs than [`LAB_NCCL_MAX_GPUS`].
     TooMany { gpus: usize, max: usize },
-    /// The system cannot take the shape (e.g. 16 GPUs per node), in the core's words.
-    System(String),
+    /// The system cannot take the shape (e.g. 16 GPUs per node).
+    System(SystemError),
 }
 
 /// What NCCL would do for the lab's run: the system `pick` names with the lab's nodes × GPUs per
@@ -351,12 +351,12 @@ pub fn lab_choosing(
     }
     let (nodes, g) = crate::ui::model::logic::nccl_shape(controls)
         .ok_or(LabNcclError::NotWholeNodes { gpus })?;
-    let sys = System::preset(pick.system, nodes, g).map_err(|e| LabNcclError::System(e.0))?;
+    let sys = System::preset(pick.system, nodes, g).map_err(LabNcclError::System)?;
     // Every candidate is simulated (so the reason lists them all) up to 64 GPUs, as the CLI's
     // `simulate --model nccl` does; beyond, those that cannot win are skipped (the same choice).
     let size = controls.size_bytes.max(1);
-    let choosing = Choosing::new(&sys, size, pick.nvls, sys.ranks() <= 64)
-        .map_err(|e| LabNcclError::System(e.0))?;
+    let choosing =
+        Choosing::new(&sys, size, pick.nvls, sys.ranks() <= 64).map_err(LabNcclError::System)?;
     Ok((sys, choosing))
 }
 
@@ -366,7 +366,7 @@ pub fn lab_prediction(
     controls: &crate::ui::model::logic::Controls,
 ) -> Result<(System, Choice), LabNcclError> {
     let (sys, choosing) = lab_choosing(pick, controls)?;
-    let choice = choosing.finish().map_err(|e| LabNcclError::System(e.0))?;
+    let choice = choosing.finish().map_err(LabNcclError::System)?;
     Ok((sys, choice))
 }
 
@@ -425,7 +425,7 @@ mod lab_tests {
         c.apply(Edit::GpusPerNode(16));
         assert!(matches!(
             lab_prediction(&pick, &c).unwrap_err(),
-            LabNcclError::System(e) if e.contains("GPUs per node")
+            LabNcclError::System(e) if e.to_string().contains("GPUs per node")
         ));
     }
 }

@@ -126,7 +126,22 @@ pub enum Point {
     /// A step whose allreduce is NCCL's choice (none on one GPU).
     NcclSpeedup(StepBreakdown, Option<Choice>),
     NcclSweep(Choice),
-    Failed(Job, String),
+    Failed(Job, JobError),
+}
+
+/// Why a point could not be computed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JobError {
+    Scenario(ScenarioError),
+    System(crate::sim::nccl::system::SystemError),
+    /// A run whose result did not verify (a bug); the verifier's account.
+    Unverified(String),
+}
+
+impl From<ScenarioError> for JobError {
+    fn from(e: ScenarioError) -> Self {
+        JobError::Scenario(e)
+    }
 }
 
 impl Setup {
@@ -347,9 +362,7 @@ pub fn compute(setup: &Setup, job: Job) -> Point {
             .map(|s| Point::NcclSpeedup(s.step, s.choice))
         }),
         Job::NcclSweep { size_bytes } => compute_nccl(setup, setup.sweep_gpus(), |system| {
-            let sys = system.ok_or_else(|| {
-                crate::sim::nccl::system::SystemError("one GPU has no allreduce".into())
-            })?;
+            let sys = system.ok_or(crate::sim::nccl::system::SystemError::OneGpu)?;
             predict_fast(sys, size_bytes, setup.nccl.unwrap_or_default().nvls).map(Point::NcclSweep)
         }),
         Job::Speedup { algorithm, gpus } => scaling(
@@ -363,8 +376,9 @@ pub fn compute(setup: &Setup, job: Job) -> Point {
             rows.into_iter()
                 .next()
                 .map(|s| Point::Speedup(algorithm, s))
-                .ok_or_else(|| ScenarioError(format!("the topology cannot take {gpus} GPUs")))
-        }),
+                .ok_or(ScenarioError::CannotTakeGpus { gpus })
+        })
+        .map_err(JobError::from),
         Job::Sweep {
             algorithm,
             size_bytes,
@@ -384,12 +398,13 @@ pub fn compute(setup: &Setup, job: Job) -> Point {
                     size_bytes,
                     2,
                 )
-                .map(|rows| Point::Sweep(algorithm, rows[0])),
-                None => Err(ScenarioError(format!("the topology cannot take {n} GPUs"))),
+                .map(|rows| Point::Sweep(algorithm, rows[0]))
+                .map_err(JobError::from),
+                None => Err(ScenarioError::CannotTakeGpus { gpus: n }.into()),
             }
         }
     };
-    result.unwrap_or_else(|e| Point::Failed(job, e.0))
+    result.unwrap_or_else(|e| Point::Failed(job, e))
 }
 
 /// Runs `f` on the [`NcclPick`]'s system sized for `gpus` (none for one GPU).
@@ -399,11 +414,11 @@ fn compute_nccl(
     f: impl FnOnce(
         Option<&crate::sim::nccl::system::System>,
     ) -> Result<Point, crate::sim::nccl::system::SystemError>,
-) -> Result<Point, ScenarioError> {
+) -> Result<Point, JobError> {
     let pick = setup.nccl.unwrap_or_default();
     system_for_gpus(pick.system, NCCL_GPUS_PER_NODE, gpus)
         .and_then(|system| f(system.as_ref()))
-        .map_err(|e| ScenarioError(e.0))
+        .map_err(JobError::System)
 }
 
 /// Events a large run advances between two looks at the clock (about a millisecond natively).
@@ -503,11 +518,11 @@ impl Computation {
         };
         let trace = match run.finish() {
             Ok(sim) => sim.trace,
-            Err(e) => return Point::Failed(job, e.0),
+            Err(e) => return Point::Failed(job, JobError::Scenario(e)),
         };
         match trace.verification {
             Ok(()) => Point::Speedup(algorithm, self.setup.training().step(gpus, trace.time_secs)),
-            Err(e) => Point::Failed(job, e),
+            Err(e) => Point::Failed(job, JobError::Unverified(e)),
         }
     }
 }

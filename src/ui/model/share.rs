@@ -17,9 +17,10 @@
 //! ```
 
 use crate::sim::algorithms::Algorithm;
+use crate::sim::scenario::ScenarioError;
 use crate::sim::scenario_file::read_scenario;
 use crate::sim::topology::TopologySpec;
-use crate::sim::units::{parse_bandwidth, parse_duration};
+use crate::sim::units::{parse_bandwidth, parse_duration, UnitError};
 use crate::ui::model::ladders::{
     bandwidth_flag, bandwidth_ladder_mbps, latency_flag, latency_ladder_ns, size_ladder_bytes,
 };
@@ -30,6 +31,106 @@ use crate::ui::model::logic::{
 
 /// The largest scenario file read, in bytes: the core's, the same as the CLI's.
 pub use crate::sim::scenario_file::MAX_SCENARIO_FILE_BYTES as MAX_IMPORT_BYTES;
+
+/// Why a link or an imported file cannot set the lab: the kind and its values. The app words it
+/// in the learner's language ([`crate::ui::i18n::errors::share_error`]); `Display` gives English.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShareError {
+    /// The core refused the scenario (file, validation).
+    Scenario(ScenarioError),
+    /// A bandwidth or latency in a link that is not one.
+    Unit(UnitError),
+    /// The lab's controls cannot show a reduction cost.
+    CannotShowGamma,
+    CannotShowOversubscription,
+    CannotShowShape,
+    CannotShowRailShape,
+    /// The file holds no lab state.
+    NoScenario,
+    /// A query longer than `max` characters.
+    TooLong {
+        max: usize,
+    },
+    /// A parameter given twice.
+    Twice {
+        key: String,
+    },
+    /// A parameter whose value is not in the list.
+    NotOneOf {
+        key: &'static str,
+        allowed: Vec<String>,
+    },
+    /// `nvls`/`pxn` that is neither `on` nor `off`.
+    OnOrOff {
+        key: &'static str,
+    },
+    /// `topo` that is not cluster, rail or uniform.
+    NotATopology,
+    /// A value outside the slider's range.
+    OutOfRange {
+        key: &'static str,
+    },
+    /// `alg`/`cmp` that is no algorithm.
+    NotAnAlgorithm {
+        key: &'static str,
+    },
+    /// `size` that is not a number of bytes.
+    SizeNotBytes,
+    /// `bw`/`lat` listing no or more than three values.
+    ListLength {
+        key: &'static str,
+    },
+    /// `step` that is not a whole number up to `max`.
+    BadStep {
+        max: usize,
+    },
+    /// A parameter the lab does not know.
+    UnknownKey,
+    /// `nvls` without `nccl`.
+    NvlsWithoutNccl,
+    /// The browser could not read the file.
+    Unreadable,
+}
+
+impl std::fmt::Display for ShareError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use ShareError as E;
+        match self {
+            E::Scenario(e) => e.fmt(f),
+            E::Unit(e) => e.fmt(f),
+            E::CannotShowGamma => {
+                f.write_str("the lab's controls cannot show a reduction cost (gamma)")
+            }
+            E::CannotShowOversubscription => {
+                f.write_str("the lab's controls cannot show oversubscription")
+            }
+            E::CannotShowShape => f.write_str("the lab's controls cannot show this cluster shape"),
+            E::CannotShowRailShape => f.write_str("the lab's controls cannot show this rail shape"),
+            E::NoScenario => f.write_str("the file describes no scenario"),
+            E::TooLong { max } => write!(f, "the link is longer than {max} characters"),
+            E::Twice { key } => write!(f, "{key} is given twice"),
+            E::NotOneOf { key, allowed } => {
+                write!(f, "{key} must be one of {}", allowed.join(", "))
+            }
+            E::OnOrOff { key } => write!(f, "{key} must be on or off"),
+            E::NotATopology => f.write_str("topo must be cluster, rail or uniform"),
+            E::OutOfRange { key } => write!(f, "{key} is out of range"),
+            E::NotAnAlgorithm { key } => write!(f, "{key} is not an algorithm"),
+            E::SizeNotBytes => f.write_str("size must be a number of bytes"),
+            E::ListLength { key } => write!(f, "{key} must list one to three values"),
+            E::BadStep { max } => write!(f, "step must be a whole number up to {max}"),
+            E::UnknownKey => f.write_str("the link has a parameter the lab does not know"),
+            E::NvlsWithoutNccl => f.write_str("nvls needs nccl (the system it applies to)"),
+            E::Unreadable => f.write_str("the file could not be read"),
+        }
+    }
+}
+
+impl From<ScenarioError> for ShareError {
+    fn from(e: ScenarioError) -> Self {
+        ShareError::Scenario(e)
+    }
+}
 
 /// The scenario the lab exports for `controls` running `algorithm`, as pretty JSON.
 pub fn export_scenario(controls: &Controls, algorithm: Algorithm) -> Result<String, String> {
@@ -50,11 +151,11 @@ pub fn export_scenario(controls: &Controls, algorithm: Algorithm) -> Result<Stri
 /// assert_eq!(import_scenario(json.as_bytes()).unwrap(), c);
 /// assert!(import_scenario(b"{\"topology\": 1}").is_err());
 /// ```
-pub fn import_scenario(bytes: &[u8]) -> Result<Controls, String> {
-    let scenario = read_scenario(bytes).map_err(|e| e.0)?;
-    scenario.validate().map_err(|e| e.0)?;
+pub fn import_scenario(bytes: &[u8]) -> Result<Controls, ShareError> {
+    let scenario = read_scenario(bytes)?;
+    scenario.validate()?;
     if scenario.gamma_secs_per_byte != 0.0 {
-        return Err("the lab's controls cannot show a reduction cost (gamma)".into());
+        return Err(ShareError::CannotShowGamma);
     }
     let controls = Controls::from_scenario(&scenario);
     if let TopologySpec::Cluster {
@@ -66,10 +167,10 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, String> {
     } = scenario.topology
     {
         if oversubscription != 1.0 {
-            return Err("the lab's controls cannot show oversubscription".into());
+            return Err(ShareError::CannotShowOversubscription);
         }
         if controls.shape() != (racks, nodes_per_rack, gpus_per_node) {
-            return Err("the lab's controls cannot show this cluster shape".into());
+            return Err(ShareError::CannotShowShape);
         }
     }
     if let TopologySpec::Rail {
@@ -80,10 +181,10 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, String> {
     } = scenario.topology
     {
         if oversubscription != 1.0 {
-            return Err("the lab's controls cannot show oversubscription".into());
+            return Err(ShareError::CannotShowOversubscription);
         }
         if controls.rail_shape() != (nodes, gpus_per_node) {
-            return Err("the lab's controls cannot show this rail shape".into());
+            return Err(ShareError::CannotShowRailShape);
         }
     }
     let shared = Shared {
@@ -94,7 +195,7 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, String> {
     };
     match decode(&encode(&shared))? {
         Some(checked) => Ok(checked.controls),
-        None => Err("the file describes no scenario".into()),
+        None => Err(ShareError::NoScenario),
     }
 }
 
@@ -171,39 +272,39 @@ pub fn encode(shared: &Shared) -> String {
 }
 
 fn one_of<T: Copy + PartialEq + std::fmt::Display>(
-    name: &str,
+    key: &'static str,
     value: &str,
     allowed: &[T],
     parse: impl Fn(&str) -> Option<T>,
-) -> Result<T, String> {
-    parse(value).filter(|v| allowed.contains(v)).ok_or_else(|| {
-        let list: Vec<String> = allowed.iter().map(T::to_string).collect();
-        format!("{name} must be one of {}", list.join(", "))
-    })
+) -> Result<T, ShareError> {
+    parse(value)
+        .filter(|v| allowed.contains(v))
+        .ok_or_else(|| ShareError::NotOneOf {
+            key,
+            allowed: allowed.iter().map(T::to_string).collect(),
+        })
 }
 
-fn in_range(name: &str, value: u64, ladder: &[u64]) -> Result<u64, String> {
+fn in_range(key: &'static str, value: u64, ladder: &[u64]) -> Result<u64, ShareError> {
     let (lo, hi) = (ladder[0], ladder[ladder.len() - 1]);
     if (lo..=hi).contains(&value) {
         Ok(value)
     } else {
-        Err(format!("{name} is out of range"))
+        Err(ShareError::OutOfRange { key })
     }
 }
 
-fn algorithm(name: &str, value: &str) -> Result<Algorithm, String> {
+fn algorithm(key: &'static str, value: &str) -> Result<Algorithm, ShareError> {
     value
         .parse::<Algorithm>()
-        .map_err(|_| format!("{name} is not an algorithm"))
+        .map_err(|_| ShareError::NotAnAlgorithm { key })
 }
 
 /// Reads a query (with or without its `?`): `Ok(None)` when it says nothing about the lab.
-pub fn decode(query: &str) -> Result<Option<Shared>, String> {
+pub fn decode(query: &str) -> Result<Option<Shared>, ShareError> {
     let query = query.strip_prefix('?').unwrap_or(query);
     if query.len() > MAX_QUERY_LEN {
-        return Err(format!(
-            "the link is longer than {MAX_QUERY_LEN} characters"
-        ));
+        return Err(ShareError::TooLong { max: MAX_QUERY_LEN });
     }
     let pairs: Vec<(&str, &str)> = query
         .split('&')
@@ -227,7 +328,9 @@ pub fn decode(query: &str) -> Result<Option<Shared>, String> {
     let mut seen: Vec<&str> = Vec::new();
     for &(key, value) in &pairs {
         if seen.contains(&key) {
-            return Err(format!("{key} is given twice"));
+            return Err(ShareError::Twice {
+                key: key.to_string(),
+            });
         }
         seen.push(key);
         match key {
@@ -236,11 +339,12 @@ pub fn decode(query: &str) -> Result<Option<Shared>, String> {
                 let system = crate::sim::nccl::system::PRESETS
                     .iter()
                     .find(|s| **s == value)
-                    .ok_or_else(|| {
-                        format!(
-                            "nccl must be one of {}",
-                            crate::sim::nccl::system::PRESETS.join(", ")
-                        )
+                    .ok_or_else(|| ShareError::NotOneOf {
+                        key: "nccl",
+                        allowed: crate::sim::nccl::system::PRESETS
+                            .iter()
+                            .map(|s| s.to_string())
+                            .collect(),
                     })?;
                 nccl = Some(NcclPick {
                     system,
@@ -251,7 +355,7 @@ pub fn decode(query: &str) -> Result<Option<Shared>, String> {
                 nvls = Some(match value {
                     "on" => true,
                     "off" => false,
-                    _ => return Err("nvls must be on or off".into()),
+                    _ => return Err(ShareError::OnOrOff { key: "nvls" }),
                 })
             }
             "cmp" => compare = Some(algorithm("cmp", value)?),
@@ -260,7 +364,7 @@ pub fn decode(query: &str) -> Result<Option<Shared>, String> {
                     "cluster" => TopologyKind::Cluster,
                     "uniform" => TopologyKind::Uniform,
                     "rail" => TopologyKind::Rail,
-                    _ => return Err("topo must be cluster, rail or uniform".into()),
+                    _ => return Err(ShareError::NotATopology),
                 }
             }
             "gpus" => c.gpus = one_of("gpus", value, &GPU_COUNTS, |v| v.parse().ok())?,
@@ -272,34 +376,34 @@ pub fn decode(query: &str) -> Result<Option<Shared>, String> {
                 c.pxn = match value {
                     "on" => true,
                     "off" => false,
-                    _ => return Err("pxn must be on or off".into()),
+                    _ => return Err(ShareError::OnOrOff { key: "pxn" }),
                 }
             }
             "size" => {
-                let bytes = value
-                    .parse()
-                    .map_err(|_| "size must be a number of bytes")?;
+                let bytes = value.parse().map_err(|_| ShareError::SizeNotBytes)?;
                 c.size_bytes = in_range("size", bytes, &size_ladder_bytes())?;
             }
             "bw" | "lat" => {
                 let items: Vec<&str> = value.split(',').collect();
                 if items.is_empty() || items.len() > 3 {
-                    return Err(format!("{key} must list one to three values"));
+                    return Err(ShareError::ListLength {
+                        key: if key == "bw" { "bw" } else { "lat" },
+                    });
                 }
                 for (i, item) in items.iter().enumerate() {
                     if key == "bw" {
-                        let bw = parse_bandwidth(item).map_err(|e| format!("bw: {}", e.0))?;
+                        let bw = parse_bandwidth(item).map_err(ShareError::Unit)?;
                         let mbps = bw.bytes_per_sec() * 8.0 / 1e6;
                         if !mbps.is_finite() || mbps < 0.0 {
-                            return Err("bw is out of range".into());
+                            return Err(ShareError::OutOfRange { key: "bw" });
                         }
                         c.bandwidth_mbps[i] =
                             in_range("bw", mbps.round() as u64, &bandwidth_ladder_mbps())?;
                     } else {
-                        let secs = parse_duration(item).map_err(|e| format!("lat: {}", e.0))?;
+                        let secs = parse_duration(item).map_err(ShareError::Unit)?;
                         let ns = secs * 1e9;
                         if !ns.is_finite() || ns < 0.0 {
-                            return Err("lat is out of range".into());
+                            return Err(ShareError::OutOfRange { key: "lat" });
                         }
                         c.latency_ns[i] = in_range("lat", ns.round() as u64, &latency_ladder_ns())?;
                     }
@@ -318,19 +422,19 @@ pub fn decode(query: &str) -> Result<Option<Shared>, String> {
                     .parse::<usize>()
                     .ok()
                     .filter(|&s| s <= MAX_STEP)
-                    .ok_or_else(|| format!("step must be a whole number up to {MAX_STEP}"))?
+                    .ok_or(ShareError::BadStep { max: MAX_STEP })?
             }
             "lang" => {}
-            _ => return Err("the link has a parameter the lab does not know".into()),
+            _ => return Err(ShareError::UnknownKey),
         }
     }
     // The same validation as every other scenario.
     for alg in std::iter::once(c.algorithm).chain(compare) {
         let scenario = c.scenario(alg);
-        scenario.validate().map_err(|e| e.0)?;
+        scenario.validate()?;
     }
     if let Some(on) = nvls {
-        let p = nccl.ok_or("nvls needs nccl (the system it applies to)")?;
+        let p = nccl.ok_or(ShareError::NvlsWithoutNccl)?;
         nccl = Some(NcclPick { nvls: on, ..p });
     }
     Ok(Some(Shared {
@@ -397,8 +501,14 @@ mod tests {
         let q = encode(&on);
         assert!(q.contains("nccl=dgx-h100") && !q.contains("nvls"), "{q}");
         assert_eq!(decode(&q).unwrap(), Some(on));
-        assert!(decode("?nccl=cray-1").unwrap_err().contains("dgx-h100"));
-        assert!(decode("?nvls=off").unwrap_err().contains("nccl"));
+        assert!(decode("?nccl=cray-1")
+            .unwrap_err()
+            .to_string()
+            .contains("dgx-h100"));
+        assert!(decode("?nvls=off")
+            .unwrap_err()
+            .to_string()
+            .contains("nccl"));
         assert!(decode("?nccl=dgx-h100&nvls=maybe").is_err());
     }
 

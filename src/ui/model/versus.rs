@@ -150,12 +150,9 @@ impl VersusSetup {
             VersusJob::Point { side, size_bytes } => (side, size_bytes, true),
             VersusJob::Bandwidth { side } => (side, self.size_bytes, false),
         };
-        let topology = self.topology(latencies).ok_or_else(|| {
-            ScenarioError(format!(
-                "the figure's cluster cannot take {} GPUs",
-                self.gpus
-            ))
-        })?;
+        let topology = self
+            .topology(latencies)
+            .ok_or(ScenarioError::CannotTakeGpus { gpus: self.gpus })?;
         Ok(Scenario {
             topology,
             algorithm: side.algorithm(),
@@ -477,7 +474,7 @@ impl VersusWork {
     pub fn work(
         &mut self,
         mut out_of_time: impl FnMut() -> bool,
-    ) -> Vec<(VersusJob, Result<Trace, String>)> {
+    ) -> Vec<(VersusJob, Result<Trace, ScenarioError>)> {
         let mut out = Vec::new();
         loop {
             if let Some((job, run)) = self.running.as_mut() {
@@ -491,7 +488,7 @@ impl VersusWork {
                 self.next += 1;
                 match self.setup.start(job) {
                     Ok(run) => self.running = Some((job, run)),
-                    Err(e) => out.push((job, Err(e.0))),
+                    Err(e) => out.push((job, Err(e))),
                 }
             }
             if self.is_done() || out_of_time() {

@@ -53,7 +53,7 @@ pub enum NcclOverlayError {
     /// The count is not one GPU node or whole nodes (e.g. one GPU).
     NotACluster { gpus: usize },
     /// The system preset refused the shape.
-    System(String),
+    System(SystemError),
 }
 
 /// One candidate at one size.
@@ -80,8 +80,7 @@ impl NcclSetup {
     /// The system with the figure's GPU count by the rule the speedup charts use
     /// ([`system_for_gpus`]: one node up to 8 GPUs, then whole nodes of 8), with no page limit.
     pub fn cluster(&self) -> Result<Option<System>, NcclOverlayError> {
-        system_for_gpus(self.system, GPUS_PER_NODE, self.gpus)
-            .map_err(|SystemError(e)| NcclOverlayError::System(e))
+        system_for_gpus(self.system, GPUS_PER_NODE, self.gpus).map_err(NcclOverlayError::System)
     }
 
     /// Every candidate at every size of the figure, the small sizes first (cheap, and they draw the
@@ -105,7 +104,7 @@ impl NcclSetup {
     pub fn run(&self, job: NcclJob) -> Result<Candidate, NcclOverlayError> {
         let sys = self.system()?;
         run_candidate(&sys, job.size_bytes, job.algorithm, job.protocol)
-            .map_err(|SystemError(e)| NcclOverlayError::System(e))
+            .map_err(NcclOverlayError::System)
     }
 }
 

@@ -6,7 +6,7 @@ use crate::sim::command::simulate_command;
 use crate::sim::cost::{Budget, OverBudget};
 use crate::sim::faults::Faults;
 use crate::sim::replay::Replay;
-use crate::sim::scenario::{simulate, Scenario, Simulation};
+use crate::sim::scenario::{simulate, Scenario, ScenarioError, Simulation};
 use crate::sim::trace::Trace;
 use crate::ui::model::layout::Layout;
 use crate::ui::model::logic::{max_segments, Controls, SEGMENTS};
@@ -74,7 +74,7 @@ pub struct SimView {
     /// (GPUs, the core's estimate over [`UI_BUDGET`]) when the lab refused the run (see
     /// [`refusal`]).
     pub refused: Option<(usize, Box<OverBudget>)>,
-    pub result: Result<Simulation, String>,
+    pub result: Result<Simulation, ScenarioError>,
     pub replay: Replay,
     pub layout: Layout,
     /// The CLI command that computes the same run.
@@ -97,23 +97,25 @@ pub enum Plan {
 impl Plan {
     /// What to do for `controls` running `algorithm`. Small runs are simulated here and now.
     pub fn new(controls: &Controls, algorithm: Algorithm) -> Plan {
-        let ready = |result: Result<Simulation, String>| {
+        let ready = |result: Result<Simulation, ScenarioError>| {
             Plan::Ready(Rc::new(SimView::new(controls, algorithm, result)))
         };
         let s = controls.scenario(algorithm);
         let topo = match s.validate() {
             Ok(topo) => topo,
-            Err(e) => return ready(Err(e.0)),
+            Err(e) => return ready(Err(e)),
         };
         match s.check_cost(&topo, &UI_BUDGET) {
             Err(over) => {
                 let mut view = SimView::new(
                     controls,
                     algorithm,
-                    Err(format!(
-                        "{algorithm} on {} GPUs {over}; the browser view stops there to keep the tab's memory in bounds. Or run the command below in a terminal.",
-                        controls.gpus
-                    )),
+                    Err(ScenarioError::OverBudget {
+                        algorithm,
+                        ranks: controls.gpus,
+                        segments: algorithm.is_tree().then_some(controls.segments),
+                        over: over.clone(),
+                    }),
                 );
                 view.refused = Some((controls.gpus, over));
                 Plan::Ready(Rc::new(view))
@@ -127,7 +129,7 @@ impl Plan {
 impl SimView {
     /// Simulates `controls` with `algorithm` now, whatever it costs (within the core's limits).
     pub fn build(controls: &Controls, algorithm: Algorithm) -> SimView {
-        let result = simulate(&controls.scenario(algorithm), true).map_err(|e| e.0);
+        let result = simulate(&controls.scenario(algorithm), true);
         SimView::new(controls, algorithm, result)
     }
 
@@ -135,7 +137,7 @@ impl SimView {
     pub fn new(
         controls: &Controls,
         algorithm: Algorithm,
-        result: Result<Simulation, String>,
+        result: Result<Simulation, ScenarioError>,
     ) -> SimView {
         let replay = match &result {
             Ok(sim) => Replay::new(&sim.trace),
@@ -149,7 +151,7 @@ impl SimView {
     pub fn with_replay(
         controls: &Controls,
         algorithm: Algorithm,
-        result: Result<Simulation, String>,
+        result: Result<Simulation, ScenarioError>,
         replay: Replay,
     ) -> SimView {
         let layout = match &result {
@@ -174,7 +176,8 @@ impl SimView {
     pub fn pending(controls: &Controls, algorithm: Algorithm, status: Status) -> SimView {
         SimView {
             status,
-            ..SimView::new(controls, algorithm, Err(String::new()))
+            // No run yet: the status, not this error, is what the view shows.
+            ..SimView::new(controls, algorithm, Err(ScenarioError::NoRun))
         }
     }
 
@@ -183,7 +186,8 @@ impl SimView {
         SimView {
             requested: algorithm,
             refused: None,
-            result: Err("not simulated".into()),
+            // Never drawn: the comparison is off.
+            result: Err(ScenarioError::NoRun),
             replay: Replay::default(),
             layout: Layout::default(),
             cli: String::new(),
@@ -332,7 +336,12 @@ mod tests {
         let Plan::Ready(v) = Plan::new(&c, Algorithm::Ring) else {
             panic!("the ring at 1024 rail GPUs must be refused, not planned");
         };
-        assert!(v.result.as_ref().unwrap_err().contains("transfers"));
+        assert!(v
+            .result
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .contains("transfers"));
         // The double binary tree on one switch is small: simulated at once.
         let c = Controls {
             gpus: 1024,

@@ -79,7 +79,15 @@ fn ClaimRow(props: &RowProps) -> Html {
                 lang.pick(&r.explanation.en, &r.explanation.zh).to_string(),
             )
         }
-        Err(e) => (None, html! { { "—" } }, trf(lang, Key::ClaimError, &[&e.0])),
+        Err(e) => (
+            None,
+            html! { { "—" } },
+            trf(
+                lang,
+                Key::ClaimError,
+                &[&crate::ui::i18n::errors::scenario_error(lang, e)],
+            ),
+        ),
     };
     let verdict_id = verdict.map_or("error", |v| v.0);
     // Whether the last change of this claim's conditions changed its verdict (highlighted until

@@ -109,7 +109,9 @@ pub fn CompareSection() -> Html {
         Callback::from(move |v: u64| rack.set(v))
     };
     let plot = match &*result {
-        Err(e) => html! { <p class="ch-error">{ e.to_string() }</p> },
+        Err(e) => {
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
+        }
         Ok(c) => {
             let t_max = c.ring_secs.max(c.tree_secs);
             let b_max = c

@@ -96,7 +96,9 @@ fn BarrelFigure() -> Html {
         Callback::from(move |v: u64| late.set(v))
     };
     let plot = match &*outcome {
-        Err(e) => html! { <p class="ch-error">{ e.to_string() }</p> },
+        Err(e) => {
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
+        }
         Ok(b) => html! {
             <p class="ch-readout" aria-live="polite" data-testid="barrel-readout"
                data-ring-secs={b.ring_secs.to_string()} data-tree-secs={b.tree_secs.to_string()}
@@ -160,7 +162,7 @@ pub fn LayersSection() -> Html {
     let (cards, plot) = match &*outcome {
         Err(e) => (
             layer_cards(lang, None),
-            html! { <p class="ch-error">{ e.to_string() }</p> },
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> },
         ),
         Ok(o) => {
             let s = &o.step;

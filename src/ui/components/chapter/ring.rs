@@ -149,7 +149,9 @@ pub fn RingSection() -> Html {
     };
 
     let figure = match &*trace {
-        Err(e) => html! { <p class="ch-error">{ e.to_string() }</p> },
+        Err(e) => {
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
+        }
         Ok(trace) => {
             let frame = ring_frame(trace, k);
             let text = readout(lang, &frame, k, steps, *n);

@@ -144,7 +144,9 @@ pub fn TreeSection() -> Html {
         Callback::from(move |v: u64| n.set(v as usize))
     };
     let figure = match &*run {
-        Err(e) => html! { <p class="ch-error">{ e.to_string() }</p> },
+        Err(e) => {
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
+        }
         Ok(run) => {
             let s = TREE_SIZE_BYTES as f64;
             let root = tree_parents(&run.tree, 1)[0]

@@ -27,7 +27,7 @@ struct Progress {
     work: VersusWork,
     times: Vec<(VersusJob, f64)>,
     timelines: Vec<(Side, LinkUse)>,
-    errors: Vec<String>,
+    errors: Vec<crate::sim::scenario::ScenarioError>,
 }
 
 impl Sliced for Progress {
@@ -233,7 +233,9 @@ fn Predict() -> Html {
                 </p>
             }
         }
-        (Some(Err(e)), _) => html! { <p class="ch-error">{ e.to_string() }</p> },
+        (Some(Err(e)), _) => {
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
+        }
         _ => Html::default(),
     };
     html! {
@@ -267,7 +269,7 @@ pub fn VersusSection() -> Html {
         (
             empty_view(&VersusSetup::default()),
             0usize,
-            Vec::<String>::new(),
+            Vec::<crate::sim::scenario::ScenarioError>::new(),
         )
     });
     let slot: Slot = use_mut_ref(|| None);
@@ -440,7 +442,7 @@ pub fn VersusSection() -> Html {
                     <p class="ch-readout" aria-live="polite" data-testid="versus-readout"
                        data-complete={v.complete.to_string()}
                        data-crossover={v.crossover.map(|c| c.at_bytes.to_string()).unwrap_or_default()}>{ readout }</p>
-                    { for errors.iter().map(|e| html! { <p class="ch-error">{ e.clone() }</p> }) }
+                    { for errors.iter().map(|e| html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }) }
                     { versus_real::controls(lang, *pick, on_pick) }
                     if let (Some(nccl), Some(state)) = (versus_real::setup(*pick, s.gpus), &*overlay) {
                         { versus_real::readout(lang, &nccl, state) }

@@ -83,7 +83,11 @@ pub fn readout(lang: Lang, setup: &NcclSetup, state: &OverlayState) -> Html {
             NcclOverlayError::NotACluster { gpus: n } => {
                 trf(lang, Key::LabNcclNotWhole, &[&n.to_string()])
             }
-            NcclOverlayError::System(why) => format!("{}{why}", tr(lang, Key::LabNcclSystemError)),
+            NcclOverlayError::System(why) => format!(
+                "{}{}",
+                tr(lang, Key::LabNcclSystemError),
+                crate::ui::i18n::errors::system_error(lang, why)
+            ),
         };
         return html! {
             <div class="vs-nccl" data-testid="versus-nccl">

@@ -41,7 +41,9 @@ fn PredictSpeedup() -> Html {
                 </p>
             }
         }
-        (Some(Err(e)), _) => html! { <p class="ch-error">{ e.to_string() }</p> },
+        (Some(Err(e)), _) => {
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
+        }
         _ => Html::default(),
     };
     html! {
@@ -82,7 +84,9 @@ pub fn WhySection() -> Html {
     };
 
     let figure = match &*curve {
-        Err(e) => html! { <p class="ch-error">{ e.to_string() }</p> },
+        Err(e) => {
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
+        }
         Ok(steps) => {
             let n = *count as usize;
             let Some(s) = steps.iter().find(|s| s.gpus == n) else {

@@ -3,16 +3,17 @@
 
 use crate::sim::faults::{Cable, Faults};
 use crate::sim::replay::link_load_at;
-use crate::sim::topology::{Tier, Topology};
+use crate::sim::topology::{Endpoint, Tier, Topology};
 use crate::sim::trace::Trace;
 use crate::sim::units::{
     format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
 };
 use crate::ui::components::app::Shared;
-use crate::ui::i18n::{algorithm_label, percent, place_name, tr, trf, use_lang, Key, Lang};
+use crate::ui::i18n::{
+    algorithm_label, percent, place_name, tr, trf, unit_kind_name, use_lang, Key, Lang,
+};
 use crate::ui::model::cursor::chunk_hue;
-use crate::ui::model::layout::endpoint_name;
-use crate::ui::model::layout::{link_name, DrawnLink, Point};
+use crate::ui::model::layout::{link_place, DrawnLink, Place, Point};
 use crate::ui::model::logic::Edit;
 use crate::ui::model::state::Side;
 use crate::ui::model::view::Status;
@@ -107,7 +108,12 @@ pub fn Figure(props: &FigureProps) -> Html {
                     &crate::sim::units::format_bytes(over.cost.peak_bytes_with_details as f64),
                 ],
             ),
-            None => view.result.as_ref().err().cloned().unwrap_or_default(),
+            None => view
+                .result
+                .as_ref()
+                .err()
+                .map(|e| crate::ui::i18n::errors::scenario_error(lang, e))
+                .unwrap_or_default(),
         };
         return html! {
             <div class="figure-wrap">
@@ -177,7 +183,7 @@ pub fn Figure(props: &FigureProps) -> Html {
         let load = quantise(line_load(trace, &line, t), 40.0);
         let carried: f64 = mark.links.iter().map(|&l| trace.link_bytes_until(l, t)).sum();
         let (x, y) = (mark.at.x - 20.0, mark.at.y - 17.0);
-        let name = place_name(lang, &format!("rail {}", mark.rail));
+        let name = place_name(lang, &Place::End(Endpoint::Rail(mark.rail)));
         html! {
             <g class="rail-load" data-testid="rail-load" data-rail={mark.rail.to_string()} data-load={fixed(load, 100)} data-bytes={format!("{carried:.0}")}>
                 <text x={f(mark.at.x)} y={f(y - 4.0)}>{ format!("{name} · {}", format_bytes(carried)) }</text>
@@ -240,7 +246,7 @@ pub fn Figure(props: &FigureProps) -> Html {
                 if layout.detailed {
                     <span class="legend-item"><span class="token-swatch" />{ trf(lang, Key::LegendChunk, &[&chunks.to_string(), &n.to_string()]) }</span>
                 } else {
-                    <span class="legend-item muted">{ trf(lang, Key::LegendUnits, &[&n.to_string(), &unit_text(lang, &layout.unit_name)]) }</span>
+                    <span class="legend-item muted">{ trf(lang, Key::LegendUnits, &[&n.to_string(), &unit_kind_name(lang, layout.unit_name)]) }</span>
                 }
             </div>
         </div>
@@ -405,12 +411,11 @@ pub fn FaultsLine(props: &FaultsLineProps) -> Html {
         .iter()
         .map(|s| {
             let (a, b) = s.cable.ends();
-            let end = |e| endpoint_name(e, false);
             trf(
                 lang,
                 Key::FaultSlow,
                 &[
-                    &place_name(lang, &format!("{} ↔ {}", end(a), end(b))),
+                    &place_name(lang, &Place::Cable(a, b)),
                     &percent(lang, s.factor, 0),
                 ],
             )
@@ -471,14 +476,14 @@ pub fn LinkInfo(props: &LinkInfoProps) -> Html {
         .sum::<f64>()
         / line.links.len().max(1) as f64;
     let name = if line.links.len() == 1 {
-        place_name(lang, &link_name(&trace.topology, line.links[0]))
+        place_name(lang, &link_place(&trace.topology, line.links[0]))
     } else {
         trf(
             lang,
             Key::LinksOf,
             &[
                 &line.links.len().to_string(),
-                &unit_text(lang, &view.layout.unit_name),
+                &unit_kind_name(lang, view.layout.unit_name),
                 tr(lang, if line.up { Key::Up } else { Key::Down }),
             ],
         )
@@ -781,7 +786,7 @@ fn GanttBars(props: &GanttBarsProps) -> Html {
         }).collect::<Html>();
         html! {
             <g data-testid="timeline-row" data-tier={format!("{tier:?}").to_lowercase()}>
-                <text class="row-label" x={f(GANTT_LABEL - 6.0)} y={f(y + GANTT_ROW * 0.8)}>{ place_name(lang, &link_name(&trace.topology, l)) }</text>
+                <text class="row-label" x={f(GANTT_LABEL - 6.0)} y={f(y + GANTT_ROW * 0.8)}>{ place_name(lang, &link_place(&trace.topology, l)) }</text>
                 { bars }
             </g>
         }
@@ -793,14 +798,5 @@ fn GanttBars(props: &GanttBarsProps) -> Html {
             <text class="axis" x={f(GANTT_LABEL)} y={f(axis_y)}>{ "0" }</text>
             <text class="axis end" x={f(GANTT_LABEL + GANTT_W)} y={f(axis_y)}>{ format_secs(props.end_secs) }</text>
         </>
-    }
-}
-
-/// What one box of the aggregated view stands for, in `lang`.
-fn unit_text(lang: Lang, unit: &str) -> String {
-    match unit {
-        "node" => tr(lang, Key::UnitNode).to_string(),
-        "rack" => tr(lang, Key::UnitRack).to_string(),
-        other => place_name(lang, other),
     }
 }

@@ -4,11 +4,13 @@
 
 use crate::sim::algorithms::Algorithm;
 use crate::sim::export::{chrome_traces, compared_results_csv};
+use crate::sim::scenario::ScenarioError;
+use crate::sim::scenario_file::FileError;
 use crate::sim::units::format_secs;
 use crate::ui::components::app::Shared;
 use crate::ui::i18n::{algorithm_label, tr, use_lang, Key};
 use crate::ui::model::logic::Controls;
-use crate::ui::model::share::{export_scenario, import_scenario, MAX_IMPORT_BYTES};
+use crate::ui::model::share::{export_scenario, import_scenario, ShareError, MAX_IMPORT_BYTES};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlInputElement, Url};
@@ -148,7 +150,7 @@ fn runs(sims: &[&Shared]) -> Vec<(std::rc::Rc<crate::ui::model::view::SimView>, 
 #[component]
 pub fn Files(props: &FilesProps) -> Html {
     let lang = use_lang();
-    let error = use_state(|| None::<String>);
+    let error = use_state(|| None::<ShareError>);
     let last_url = use_mut_ref(|| None::<String>);
     {
         let last_url = last_url.clone();
@@ -303,10 +305,11 @@ pub fn Files(props: &FilesProps) -> Html {
             // The same file chosen again must fire `change` again.
             input.set_value("");
             if file.size() > MAX_IMPORT_BYTES as f64 {
-                error.set(Some(format!(
-                    "the file is larger than {} KB",
-                    MAX_IMPORT_BYTES / 1024
-                )));
+                error.set(Some(ShareError::Scenario(ScenarioError::File(
+                    FileError::TooLarge {
+                        max_kb: MAX_IMPORT_BYTES / 1024,
+                    },
+                ))));
                 return;
             }
             let (error, on_import) = (error.clone(), on_import.clone());
@@ -316,7 +319,7 @@ pub fn Files(props: &FilesProps) -> Html {
                     .await
                     .ok()
                     .map(|b| js_sys::Uint8Array::new(&b).to_vec());
-                match bytes.ok_or_else(|| "the file could not be read".to_string()) {
+                match bytes.ok_or(ShareError::Unreadable) {
                     Ok(bytes) => match import_scenario(&bytes) {
                         Ok(controls) => {
                             error.set(None);
@@ -342,7 +345,7 @@ pub fn Files(props: &FilesProps) -> Html {
             <button type="button" data-testid="export-png" disabled={!exportable} onclick={on_png}>{ tr(lang, Key::ExportPng) }</button>
             if let Some(e) = &*error {
                 <p class="import-error" role="alert" data-testid="import-error">
-                    { tr(lang, Key::ImportError) }<span lang="en">{ e.clone() }</span>
+                    { tr(lang, Key::ImportError) }{ crate::ui::i18n::errors::share_error(lang, e) }
                 </p>
             }
         </div>

@@ -82,13 +82,13 @@ impl Sliced for LabChoosing {
                     let choice = self.work.take().map(Choosing::finish);
                     self.result = choice.map(|c| {
                         c.map(|c| (self.sys.clone(), c))
-                            .map_err(|e| LabNcclError::System(e.0))
+                            .map_err(LabNcclError::System)
                     });
                     return true;
                 }
                 Err(e) => {
                     self.work = None;
-                    self.result = Some(Err(LabNcclError::System(e.0)));
+                    self.result = Some(Err(LabNcclError::System(e)));
                     return true;
                 }
             }
@@ -213,7 +213,11 @@ pub fn LabNccl(props: &LabNcclProps) -> Html {
                     Key::LabNcclTooMany,
                     &[&gpus.to_string(), &max.to_string()],
                 ),
-                LabNcclError::System(why) => format!("{}{why}", tr(lang, Key::LabNcclSystemError)),
+                LabNcclError::System(why) => format!(
+                    "{}{}",
+                    tr(lang, Key::LabNcclSystemError),
+                    crate::ui::i18n::errors::system_error(lang, why)
+                ),
             };
             html! {
                 <>

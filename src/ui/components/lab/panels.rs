@@ -18,7 +18,7 @@ use crate::ui::model::ladders::{
     bandwidth_label, bandwidth_ladder_mbps, latency_label, latency_ladder_ns, size_label,
     size_ladder_bytes, slider_position, slider_value,
 };
-use crate::ui::model::layout::link_name;
+use crate::ui::model::layout::link_place;
 use crate::ui::model::logic::{
     max_segments, Controls, Edit, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE,
     NODES_PER_RACK, SEGMENTS, TIERS,
@@ -505,7 +505,7 @@ pub fn Results(props: &ResultsProps) -> Html {
             </p>
             if let Some(l) = busiest {
                 <p class="explain" data-testid="busiest-link" data-link={l.to_string()}>
-                    { trf(lang, Key::BusiestLink, &[&place_name(lang, &link_name(&trace.topology, l)), &format_bytes(trace.links[l].bytes), &percent(lang, trace.busy_fraction(l), 0)]) }
+                    { trf(lang, Key::BusiestLink, &[&place_name(lang, &link_place(&trace.topology, l)), &format_bytes(trace.links[l].bytes), &percent(lang, trace.busy_fraction(l), 0)]) }
                 </p>
             }
             if n <= 16 {

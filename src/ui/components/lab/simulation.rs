@@ -144,7 +144,7 @@ fn next_frame(slot: TaskSlot, mut job: Job) {
                             // Finishing the run took a share of this frame: index from the next.
                             break None;
                         }
-                        Err(e) => break Some(Err(e.0)),
+                        Err(e) => break Some(Err(e)),
                     }
                 }
                 Work::Indexing(sim, mut index) => {
@@ -306,7 +306,7 @@ fn settle_then_run(
             }
             Err(e) => {
                 let (controls, algorithm) = &key;
-                let view = Shared(Rc::new(SimView::new(controls, *algorithm, Err(e.0))));
+                let view = Shared(Rc::new(SimView::new(controls, *algorithm, Err(e))));
                 slot.borrow_mut().take();
                 result.set(Some((key, view)));
                 status.set(Status::Done);

@@ -128,7 +128,10 @@ pub fn Progress(props: &ProgressProps) -> Html {
         .items
         .iter()
         .filter_map(|p| match p {
-            Point::Failed(job, e) => Some(format!("{job:?}: {e}")),
+            Point::Failed(job, e) => Some(format!(
+                "{job:?}: {}",
+                crate::ui::i18n::errors::job_error(lang, e)
+            )),
             _ => None,
         })
         .collect();

@@ -83,7 +83,9 @@ pub fn Verdict(props: &VerdictProps) -> Html {
                 </p>
             }
         }
-        Err(e) => html! { <p class="error">{ e.0.clone() }</p> },
+        Err(e) => {
+            html! { <p class="error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
+        }
     };
     let computed_because = because_text(
         lang,
