@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, open, shot, setRange, setRangeTo, selectOption, timeSecs, ROOT } from './harness.mjs';
+import { serve, open, shot, setRange, setRangeTo, selectOption, timeSecs, legibility, ROOT } from './harness.mjs';
 
 let server;
 let session;
@@ -251,12 +251,25 @@ test('extreme inputs never panic or freeze the page, and large clusters are aggr
   assert.deepEqual(session.problems, []);
 });
 
-test('dark mode renders', async () => {
+test('dark mode renders dark, legible, with every part of the lab', async () => {
   const dark = await open(server.url, { colorScheme: 'dark' });
   try {
     await pauseAt(dark.page, 350);
     await shot(dark.page, '07-dark');
     assert.deepEqual(dark.problems, []);
+    // What the picture shows: a dark page whose words read (WCAG AA: 4.5:1 for text) …
+    for (const sel of ['body', '[data-testid=figure-a] h2.run-title', '[data-testid=time-result]', '.masthead h1', '.masthead .tagline']) {
+      const l = await legibility(dark.page, sel);
+      assert.ok(l, `${sel} is on the page`);
+      assert.ok(l.visible, `${sel} is visible`);
+      assert.ok(l.background < 0.1, `${sel}: background luminance ${l.background.toFixed(3)} is dark`);
+      assert.ok(l.contrast >= 4.5, `${sel}: contrast ${l.contrast.toFixed(2)} < 4.5`);
+    }
+    // … and the parts of the lab: the network drawn with its links and chunks, the results, the transport.
+    for (const id of ['cluster-figure', 'algbw', 'busbw', 'scrub', 'gpu-count']) {
+      assert.ok(await dark.page.getByTestId(id).first().isVisible(), `${id} is visible in dark mode`);
+    }
+    assert.ok(await dark.page.locator('[data-testid=cluster-figure] line, [data-testid=cluster-figure] path').count() > 8);
   } finally {
     await dark.browser.close();
   }

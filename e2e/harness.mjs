@@ -10,6 +10,13 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const DIST = path.join(ROOT, 'dist');
 export const SHOTS = path.join(ROOT, 'e2e', 'screenshots');
 export const OUT = path.join(ROOT, 'e2e', 'out');
+/** Where a picture for the docs goes: docs/ when DOCS_SHOTS is set (retaking them is a choice),
+ * e2e/screenshots/ otherwise, so that a test run never rewrites a tracked file. */
+export function docsShot(name) {
+  const dir = process.env.DOCS_SHOTS ? path.join(ROOT, 'docs') : SHOTS;
+  fs.mkdirSync(dir, { recursive: true });
+  return path.join(dir, name);
+}
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',
@@ -172,6 +179,30 @@ export async function open(url, { viewport = { width: 1440, height: 1000 }, colo
 export async function shot(page, name) {
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** What a person sees of an element: its text colour against the background behind it (the first
+ * ancestor with an opaque background), as the WCAG contrast ratio, and the background's relative
+ * luminance (0 black … 1 white). */
+export async function legibility(page, selector) {
+  return page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return null;
+    const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => {
+      const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    let bg = null;
+    for (let n = el; n; n = n.parentElement) {
+      const c = rgb(getComputedStyle(n).backgroundColor);
+      if (c.length >= 3 && (c.length < 4 || c[3] > 0.9)) { bg = c; break; }
+    }
+    bg = bg || [255, 255, 255];
+    const fg = rgb(getComputedStyle(el).color);
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    return { contrast: (a + 0.05) / (b + 0.05), background: lum(bg), visible: el.getBoundingClientRect().height > 0 };
+  }, selector);
 }
 
 /** Sets a range input to `value` as a person would: the thumb moves (input), then settles (change). */

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, open, selectOption, setRangeTo, shot, ROOT } from './harness.mjs';
+import { serve, open, selectOption, setRangeTo, shot, docsShot, ROOT } from './harness.mjs';
 
 let server;
 let session;
@@ -65,7 +65,7 @@ test('the lab shows NCCL on 8×H100 beside the textbook run: ~450 GB/s textbook,
   await card.screenshot({ path: path.join(ROOT, 'e2e', 'screenshots', 'lab-nccl-card.png') });
   // The lab with the switch on: the run, its results and NCCL's card beside them.
   // (the sticky transport bar hidden, as it would cover the middle of an element's picture; the buffers and the link timeline left out)
-  await page.getByTestId('figure-a').screenshot({ path: path.join(ROOT, 'docs', 'lab-nccl-en-light.png'),
+  await page.getByTestId('figure-a').screenshot({ path: docsShot('lab-nccl-en-light.png'),
     style: '.transport { visibility: hidden; } .buffers, .timeline { display: none; }' });
   // A shared link keeps the switch.
   await page.goto(page.url());

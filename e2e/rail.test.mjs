@@ -1,10 +1,9 @@
 // Issue 13: the rail-optimized preset draws its rails and their load; NICs per node and PXN are
-// controls; NCCL's shapes say what makes them different. Writes docs/lab-rail-en-light.png.
+// controls; NCCL's shapes say what makes them different. With DOCS_SHOTS=1 writes docs/lab-rail-en-light.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
-import { serve, open, setRange, selectOption, ROOT } from './harness.mjs';
+import { serve, open, setRange, selectOption, docsShot } from './harness.mjs';
 
 let server;
 let session;
@@ -113,11 +112,11 @@ test('screenshot: the rail-optimized preset mid-run with nccl-ring', async () =>
   const pxn = await page.getByTestId('pxn-toggle').boundingBox();
   const scroll = await page.evaluate(() => window.scrollY);
   const bottom = Math.max(fig.y + fig.height, pxn.y + pxn.height + 30) + 16;
-  fs.mkdirSync(path.join(ROOT, 'docs'), { recursive: true });
+  const file = docsShot('lab-rail-en-light.png');
   await page.screenshot({
-    path: path.join(ROOT, 'docs', 'lab-rail-en-light.png'),
+    path: file,
     fullPage: true,
     clip: { x: lab.x, y: top.y + scroll - 8, width: lab.width, height: Math.min(bottom - top.y + 8, 1400) },
   });
-  assert.ok(fs.statSync(path.join(ROOT, 'docs', 'lab-rail-en-light.png')).size > 20000);
+  assert.ok(fs.statSync(file).size > 20000);
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, open, setRangeTo, selectOption, ROOT, SHOTS, OUT } from './harness.mjs';
+import { serve, open, setRangeTo, selectOption, legibility, ROOT, SHOTS, OUT } from './harness.mjs';
 
 let server;
 let session;
@@ -199,6 +199,17 @@ test('screenshots of the charts in light and dark mode', async () => {
   await page.mouse.move(0, 0);
   await page.emulateMedia({ colorScheme: 'dark' });
   await sectionShot(page, 'scaling-dark');
+  // What the dark picture shows: dark cards, legible words, every chart with its curves.
+  for (const sel of ['[data-testid=scaling-section] h2', '[data-testid=verdict-value]', '.scaling .chart-card h3', '.scaling .chart-note']) {
+    const l = await legibility(page, sel);
+    assert.ok(l && l.visible, `${sel} is visible`);
+    assert.ok(l.background < 0.1, `${sel}: background luminance ${l.background.toFixed(3)} is dark`);
+    assert.ok(l.contrast >= 4.5, `${sel}: contrast ${l.contrast.toFixed(2)} < 4.5`);
+  }
+  for (const chart of ['speedup-chart', 'breakdown-chart', 'sweep-chart', 'busbw-chart']) {
+    assert.ok(await page.getByTestId(chart).locator('svg').first().isVisible(), `${chart} is drawn`);
+  }
+  assert.ok(await page.locator('[data-testid=speedup-chart] [data-speedup]').count() >= 10);
   await page.emulateMedia({ colorScheme: 'light' });
   assert.deepEqual(problems, []);
 });

@@ -113,3 +113,28 @@ test("a link's language wins over the browser's, and the lab writes it back", as
     assert.deepEqual(problems, []);
   } finally { await browser.close(); }
 });
+
+test('in the Chinese lab a bad link and a bad file are explained in Chinese, with no English from the core', async () => {
+  // Words that may stay: the link's own keys and values, units, identifiers.
+  const keep = new Set(['GB', 'Gbps', 'bw', 'lat', 'us', 'ns', 'ms', 's', 'µs', 'B', 'KB', 'MB', 'TB', 'TB/s', 'GB/s',
+    'MB/s', 'KB/s', 'B/s', 'bps', 'Kbps', 'Mbps', 'Tbps', 'Gb/s', 'NUL', 'UTF', 'JSON', 'KiB', 'MiB', 'GiB', 'TiB']);
+  const english = (text) => (text.match(/[A-Za-z][A-Za-z0-9/]*/g) ?? []).filter((w) => !keep.has(w) && !/^\d/.test(w));
+  const { browser, page, problems } = await open(`${server.url}?lang=zh&alg=ring&bw=-400Gbps`);
+  try {
+    assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
+    const error = page.getByTestId('url-error');
+    await error.waitFor();
+    const text = await error.textContent();
+    assert.match(text, /带宽“-400Gbps”必须为正数/);
+    assert.deepEqual(english(text.replace('-400Gbps', '')), [], text);
+    assert.equal(await error.locator('[lang=en]').count(), 0, 'no part of it is left in English');
+    // A file with NUL bytes: the core's kind, worded in Chinese.
+    await page.getByTestId('import-json').setInputFiles({ name: 'j.json', mimeType: 'application/json', buffer: Buffer.from([0x7b, 0, 0, 0]) });
+    const imported = page.getByTestId('import-error');
+    await imported.waitFor();
+    const why = await imported.textContent();
+    assert.match(why, /文件含有 NUL 字节/);
+    assert.deepEqual(english(why), [], why);
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});

@@ -10,7 +10,7 @@ use allreduce_lab::sim::faults::{Cable, Faults, SlowLink, Straggler};
 use allreduce_lab::sim::scenario::Scenario;
 use allreduce_lab::sim::topology::{Topology, TopologySpec};
 use allreduce_lab::sim::units::{secs_from_ns, Bandwidth};
-use allreduce_lab::ui::logic::Controls;
+use allreduce_lab::ui::model::logic::Controls;
 use proptest::prelude::*;
 
 /// Round values (as the lab's sliders make) and arbitrary ones (as an imported file may hold).

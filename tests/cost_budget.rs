@@ -156,7 +156,7 @@ fn flat_tree(ranks: usize, segments: usize) -> Scenario {
 #[test]
 fn the_flat_tree_on_4096_ranks_with_256_segments_is_refused_with_a_way_to_shrink_it() {
     let s = flat_tree(4096, 256);
-    let err = s.validate().unwrap_err().0;
+    let err = s.validate().unwrap_err().to_string();
     assert!(err.contains("at most") && err.contains("segments"), "{err}");
     let topo = Topology::new(&s.topology).unwrap();
     let over = s

@@ -5,7 +5,7 @@
 use allreduce_lab::cli::scenario_from_args;
 use allreduce_lab::sim::scenario_file::{decode_text, read_scenario};
 use allreduce_lab::sim::units::{parse_bandwidth, parse_duration, parse_size};
-use allreduce_lab::ui::share::{decode, import_scenario};
+use allreduce_lab::ui::model::share::{decode, import_scenario};
 use proptest::prelude::*;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;

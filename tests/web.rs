@@ -8,8 +8,10 @@
 use allreduce_lab::sim::algorithms::Algorithm;
 use allreduce_lab::sim::replay::{next_step_end, previous_step_end, Replay};
 use allreduce_lab::sim::units::{parse_bandwidth, parse_duration};
-use allreduce_lab::ui::logic::*;
-use allreduce_lab::ui::view::SimView;
+use allreduce_lab::ui::model::cursor::*;
+use allreduce_lab::ui::model::ladders::*;
+use allreduce_lab::ui::model::logic::*;
+use allreduce_lab::ui::model::view::SimView;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -131,7 +133,7 @@ fn mount_at(query: &str) -> (web_sys::Element, allreduce_lab::ui::MountedApp) {
 
 #[wasm_bindgen_test]
 async fn the_mounted_app_shows_a_shared_link_as_the_learner_sees_it() {
-    use allreduce_lab::ui::share::{encode, Shared};
+    use allreduce_lab::ui::model::share::{encode, Shared};
     let controls = Controls {
         algorithm: Algorithm::TreeBinary,
         gpus: 8,

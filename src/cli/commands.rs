@@ -168,7 +168,7 @@ pub fn simulate(a: &SimulateArgs, given: &Given) -> Result<String, String> {
         return nccl::simulate(&sys, a.network.system.nvls.unwrap_or(true), a.size, a.json);
     }
     let scenario = ideal_scenario(&a.scenario, &a.network.system, a.size)?;
-    let sim = run_simulation(&scenario, false).map_err(|e| e.0)?;
+    let sim = run_simulation(&scenario, false).map_err(|e| e.to_string())?;
     let report = if a.json {
         reports::simulation_json(&scenario, &sim).to_string()
     } else {
@@ -198,8 +198,8 @@ pub fn sweep(a: &SweepArgs, given: &Given) -> Result<String, String> {
     let mut base = ideal_scenario(&a.scenario, &a.network.system, min.max(1))?;
     // A scenario file's own size is replaced by the sweep's first.
     base.size_bytes = min.max(1);
-    let rows = run_sweep(&base, min, max, factor).map_err(|e| e.0)?;
-    let ranks = base.validate().map_err(|e| e.0)?.ranks();
+    let rows = run_sweep(&base, min, max, factor).map_err(|e| e.to_string())?;
+    let ranks = base.validate().map_err(|e| e.to_string())?.ranks();
     Ok(if a.json {
         reports::sweep_json(&base, ranks, &rows).to_string()
     } else {
@@ -269,7 +269,7 @@ pub fn training(
     if let Some(i) = t.input {
         m.input_bytes_per_gpu = i as f64;
     }
-    m.validate().map_err(|e| e.0)?;
+    m.validate().map_err(|e| e.to_string())?;
     Ok(m)
 }
 
@@ -336,13 +336,13 @@ pub fn speedup(a: &SpeedupArgs, given: &Given) -> Result<String, String> {
     if a.preset.is_some() && given.has("overlap") {
         model.overlap = a.training.overlap;
     }
-    model.validate().map_err(|e| e.0)?;
-    let full = Topology::new(&topology).map_err(|e| e.0)?.ranks();
+    model.validate().map_err(|e| e.to_string())?;
+    let full = Topology::new(&topology).map_err(|e| e.to_string())?.ranks();
     let counts = gpu_counts(a.max_gpus.unwrap_or(full).min(MAX_RANKS));
     let steps = scaling_with_gamma(&model, &topology, algorithm, segments, gamma, &counts)
-        .map_err(|e| e.0)?;
+        .map_err(|e| e.to_string())?;
     let verdict = match a.preset {
-        Some(p) => Some((p, evaluate(p).map_err(|e| e.0)?)),
+        Some(p) => Some((p, evaluate(p).map_err(|e| e.to_string())?)),
         None => None,
     };
     let report = reports::Speedup {

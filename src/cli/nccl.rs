@@ -85,9 +85,9 @@ pub fn nccl_sweep(
     factor: u64,
 ) -> Result<Vec<Choice>, String> {
     sizes(min, max, factor)
-        .map_err(|e| e.0)?
+        .map_err(|e| e.to_string())?
         .into_iter()
-        .map(|s| predict_fast(sys, s, nvls).map_err(|e| e.0))
+        .map(|s| predict_fast(sys, s, nvls).map_err(|e| e.to_string()))
         .collect()
 }
 
@@ -245,7 +245,7 @@ pub fn simulate(sys: &System, nvls: bool, size: u64, json: bool) -> Result<Strin
     } else {
         predict_fast(sys, size, nvls)
     }
-    .map_err(|e| e.0)?;
+    .map_err(|e| e.to_string())?;
     if json {
         let mut v = row_json(&c);
         v["model"] = json!("nccl");
@@ -321,7 +321,7 @@ pub fn speedup(
         MAX_SCALING_GPUS,
     )?;
     let counts = gpu_counts(max_gpus);
-    let rows = nccl_scaling(model, &sys.name, g, nvls, &counts).map_err(|e| e.0)?;
+    let rows = nccl_scaling(model, &sys.name, g, nvls, &counts).map_err(|e| e.to_string())?;
     if json {
         return Ok(json!({
             "model": "nccl",

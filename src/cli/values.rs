@@ -4,7 +4,7 @@
 
 use super::args::{NetworkModel, SpeedupModel, TopologyKind};
 use crate::course::chapter::{ChapterScenario, ModelPreset, CHAPTER_SCENARIOS, MODELS};
-use crate::sim::faults::{Cable, SlowLink, Straggler, MAX_DELAY_SECS};
+use crate::sim::faults::{Cable, CableError, SlowLink, Straggler, MAX_DELAY_SECS};
 use crate::sim::scenario::MAX_GAMMA;
 use crate::sim::units::{parse_bandwidth, parse_duration, parse_size, Bandwidth};
 use clap::builder::{PossibleValue, TypedValueParser};
@@ -152,15 +152,15 @@ pub fn parameters(t: &str) -> Result<f64, String> {
 }
 
 pub fn size(t: &str) -> Result<u64, String> {
-    parse_size(t).map_err(|e| e.0)
+    parse_size(t).map_err(|e| e.to_string())
 }
 
 pub fn bandwidth(t: &str) -> Result<Bandwidth, String> {
-    parse_bandwidth(t).map_err(|e| e.0)
+    parse_bandwidth(t).map_err(|e| e.to_string())
 }
 
 pub fn duration(t: &str) -> Result<f64, String> {
-    parse_duration(t).map_err(|e| e.0)
+    parse_duration(t).map_err(|e| e.to_string())
 }
 
 /// A size as nccl-tests writes it (`128M`, `16G`, `1K`: powers of 1024) or as this project does.
@@ -189,7 +189,7 @@ pub fn slow_link(v: &str) -> Result<SlowLink, String> {
     let (cable, factor) = v.rsplit_once('=').ok_or_else(|| {
         format!("'{v}' lacks =FACTOR; expected FROM-TO=FACTOR, e.g. node0-rack0=0.25")
     })?;
-    let cable: Cable = cable.parse()?;
+    let cable: Cable = cable.parse().map_err(|e: CableError| e.to_string())?;
     let factor: f64 = factor.trim().parse().map_err(|_| {
         format!("'{factor}' is not a number; expected a factor in (0, 1], e.g. 0.25")
     })?;

@@ -1,7 +1,7 @@
 //! The chapter's quantitative claims as data, each checked by simulation under conditions the
 //! reader can change: a claim names what it reads, how its value reads and what it is about
 //! ([`ClaimKind`], which decides its check); checking it gives a [`Finding`], the numbers it rests
-//! on and a verdict. The sentences that explain a finding are the UI's (`ui::claims_text`), in
+//! on and a verdict. The sentences that explain a finding are the UI's (`ui::model::claims_text`), in
 //! English and Chinese; nothing here is prose but the chapter's own words.
 //!
 //! ```

@@ -44,26 +44,20 @@ pub fn simulate_args(scenario: &Scenario) -> Vec<String> {
             racks,
             nodes_per_rack,
             gpus_per_node,
-            intra_bw,
-            intra_lat_secs,
-            node_bw,
-            node_lat_secs,
-            rack_bw,
-            rack_lat_secs,
             oversubscription: o,
             nics_per_node,
+            ..
         } => {
             flag("topology", "cluster".into());
             flag("racks", racks.to_string());
             flag("nodes-per-rack", nodes_per_rack.to_string());
             flag("gpus-per-node", gpus_per_node.to_string());
-            for (tier, bw, lat) in [
-                ("intra", intra_bw, intra_lat_secs),
-                ("node", node_bw, node_lat_secs),
-                ("rack", rack_bw, rack_lat_secs),
-            ] {
-                flag(&format!("{tier}-bw"), bandwidth_arg(*bw));
-                flag(&format!("{tier}-lat"), duration_arg(*lat));
+            for (tier, (bw, lat)) in ["intra", "node", "rack"]
+                .into_iter()
+                .zip(scenario.topology.tiers())
+            {
+                flag(&format!("{tier}-bw"), bandwidth_arg(bw));
+                flag(&format!("{tier}-lat"), duration_arg(lat));
             }
             if *nics_per_node != 1 {
                 flag("nics-per-node", nics_per_node.to_string());
@@ -73,25 +67,19 @@ pub fn simulate_args(scenario: &Scenario) -> Vec<String> {
         TopologySpec::Rail {
             nodes,
             gpus_per_node,
-            intra_bw,
-            intra_lat_secs,
-            nic_bw,
-            nic_lat_secs,
-            spine_bw,
-            spine_lat_secs,
             oversubscription: o,
             pxn,
+            ..
         } => {
             flag("topology", "rail".into());
             flag("nodes", nodes.to_string());
             flag("gpus-per-node", gpus_per_node.to_string());
-            for (tier, bw, lat) in [
-                ("intra", intra_bw, intra_lat_secs),
-                ("nic", nic_bw, nic_lat_secs),
-                ("spine", spine_bw, spine_lat_secs),
-            ] {
-                flag(&format!("{tier}-bw"), bandwidth_arg(*bw));
-                flag(&format!("{tier}-lat"), duration_arg(*lat));
+            for (tier, (bw, lat)) in ["intra", "nic", "spine"]
+                .into_iter()
+                .zip(scenario.topology.tiers())
+            {
+                flag(&format!("{tier}-bw"), bandwidth_arg(bw));
+                flag(&format!("{tier}-lat"), duration_arg(lat));
             }
             flag("pxn", if *pxn { "on" } else { "off" }.into());
             oversubscription = *o;

@@ -69,14 +69,42 @@ impl From<Cable> for String {
 }
 
 impl TryFrom<String> for Cable {
-    type Error = String;
-    fn try_from(s: String) -> Result<Cable, String> {
+    type Error = CableError;
+    fn try_from(s: String) -> Result<Cable, CableError> {
         s.parse()
     }
 }
 
-fn parse_endpoint(text: &str) -> Result<Endpoint, String> {
+/// Why a text is not a cable: the kind and the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CableError {
+    /// Not `FROM-TO`.
+    NotALink { text: String },
+    /// One end is not `rankN`, `nodeN`, `nodeN.nicK`, `rackN`, `railN` or `spine`.
+    NotAnEnd { text: String },
+}
+
+impl fmt::Display for CableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CableError::NotALink { text } => {
+                write!(f, "'{text}' is not a link; expected FROM-TO, e.g. node0-rack0")
+            }
+            CableError::NotAnEnd { text } => write!(
+                f,
+                "'{text}' is not a link end; expected rankN, nodeN, nodeN.nicK, rackN, railN or spine"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CableError {}
+
+fn parse_endpoint(text: &str) -> Result<Endpoint, CableError> {
     let t = text.trim();
+    let not_an_end = || CableError::NotAnEnd {
+        text: t.to_string(),
+    };
     if t == "spine" {
         return Ok(Endpoint::Spine);
     }
@@ -84,34 +112,28 @@ fn parse_endpoint(text: &str) -> Result<Endpoint, String> {
         let node = node.strip_prefix("node").and_then(|n| n.parse().ok());
         return match (node, nic.parse()) {
             (Some(n), Ok(k)) => Ok(Endpoint::Nic(n, k)),
-            _ => Err(format!(
-                "'{t}' is not a link end; expected rankN, nodeN, nodeN.nicK, rackN, railN or spine"
-            )),
+            _ => Err(not_an_end()),
         };
     }
     let split = t.find(|c: char| c.is_ascii_digit()).unwrap_or(t.len());
     let (kind, index) = t.split_at(split);
-    let index: usize = index.parse().map_err(|_| {
-        format!("'{t}' is not a link end; expected rankN, nodeN, nodeN.nicK, rackN, railN or spine")
-    })?;
+    let index: usize = index.parse().map_err(|_| not_an_end())?;
     match kind {
         "rank" => Ok(Endpoint::Rank(index)),
         "node" => Ok(Endpoint::NodeSwitch(index)),
         "rack" => Ok(Endpoint::RackSwitch(index)),
         "rail" => Ok(Endpoint::Rail(index)),
-        _ => Err(format!(
-            "'{t}' is not a link end; expected rankN, nodeN, nodeN.nicK, rackN, railN or spine"
-        )),
+        _ => Err(not_an_end()),
     }
 }
 
 impl FromStr for Cable {
-    type Err = String;
+    type Err = CableError;
     /// `FROM-TO`, the ends as the JSON report names them (`node0-rack0`, `rank3-spine`).
-    fn from_str(s: &str) -> Result<Cable, String> {
-        let (a, b) = s
-            .split_once('-')
-            .ok_or_else(|| format!("'{s}' is not a link; expected FROM-TO, e.g. node0-rack0"))?;
+    fn from_str(s: &str) -> Result<Cable, CableError> {
+        let (a, b) = s.split_once('-').ok_or_else(|| CableError::NotALink {
+            text: s.to_string(),
+        })?;
         Ok(Cable {
             a: parse_endpoint(a)?,
             b: parse_endpoint(b)?,
@@ -146,13 +168,38 @@ pub struct Faults {
 /// Why a fault cannot apply, with its data; [`fmt::Display`] words it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FaultError {
-    FactorOutOfRange { cable: Cable, factor: f64 },
-    NoSuchCable { cable: Cable },
-    CableTwice { cable: Cable },
-    RankOutOfRange { rank: usize, ranks: usize },
-    DelayOutOfRange { rank: usize, delay_secs: f64 },
-    RankTwice { rank: usize },
-    TooMany { count: usize },
+    FactorOutOfRange {
+        cable: Cable,
+        factor: f64,
+    },
+    NoSuchCable {
+        cable: Cable,
+    },
+    CableTwice {
+        cable: Cable,
+    },
+    RankOutOfRange {
+        rank: usize,
+        ranks: usize,
+    },
+    DelayOutOfRange {
+        rank: usize,
+        delay_secs: f64,
+    },
+    RankTwice {
+        rank: usize,
+    },
+    TooMany {
+        count: usize,
+    },
+    /// A text that names no cable.
+    Cable(CableError),
+}
+
+impl From<CableError> for FaultError {
+    fn from(e: CableError) -> Self {
+        FaultError::Cable(e)
+    }
 }
 
 impl fmt::Display for FaultError {
@@ -181,6 +228,7 @@ impl fmt::Display for FaultError {
                 f,
                 "{count} faults of one kind; at most {MAX_FAULTS} are allowed"
             ),
+            FaultError::Cable(e) => e.fmt(f),
         }
     }
 }

@@ -16,6 +16,7 @@ pub mod run;
 pub mod scenario;
 pub mod scenario_file;
 pub mod schedule;
+pub mod shape;
 pub mod sweep;
 pub mod topology;
 pub mod trace;

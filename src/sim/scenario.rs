@@ -19,9 +19,10 @@
 
 use super::algorithms::{self, Algorithm, Scheduling, MAX_SEGMENTS};
 use super::cost::{Budget, OverBudget, RunCost, RUN_BUDGET};
-use super::faults::Faults;
+use super::faults::{FaultError, Faults};
 use super::run::{PreparingRun, Run, RunOptions};
-use super::topology::{Topology, TopologySpec, MAX_NICS_PER_NODE};
+use super::scenario_file::FileError;
+use super::topology::{Topology, TopologyError, TopologySpec, MAX_NICS_PER_NODE};
 use super::trace::Trace;
 use serde::{Deserialize, Serialize};
 
@@ -52,17 +53,149 @@ fn one() -> usize {
     1
 }
 
-/// Why a scenario cannot run, in words a learner understands.
+/// A share of a training step that must lie in 0..1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Share {
+    Backward,
+    Overlap,
+}
+
+/// Why a scenario (or a training model, a sweep, a scenario file) cannot run: the kind and its
+/// values. [`Display`](std::fmt::Display) gives the English the CLI prints; the app words each kind
+/// in the learner's language.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ScenarioError(pub String);
+pub enum ScenarioError {
+    Topology(TopologyError),
+    Fault(FaultError),
+    File(FileError),
+    /// Size outside 1 B..=[`MAX_SIZE_BYTES`].
+    SizeOutOfRange {
+        bytes: u64,
+    },
+    SegmentsOutOfRange {
+        got: usize,
+        max: usize,
+    },
+    GammaOutOfRange {
+        max: f64,
+    },
+    /// The run would cost more than the budget; `segments` is given for a tree.
+    OverBudget {
+        algorithm: Algorithm,
+        ranks: usize,
+        segments: Option<usize>,
+        over: Box<OverBudget>,
+    },
+    /// `auto` asked to be stepped as one run.
+    AutoCannotStep,
+    /// A simulation that ended without a run (a bug).
+    NoRun,
+    /// A cluster of this shape cannot hold `gpus` GPUs.
+    CannotTakeGpus {
+        gpus: usize,
+    },
+    /// Training model: parameters outside 1..=10^13.
+    ParametersOutOfRange,
+    /// Training model: bytes per gradient not 1, 2, 4 or 8.
+    BytesPerGradient,
+    /// Training model: compute time outside (0, 1 h].
+    ComputeOutOfRange,
+    /// Training model: a share outside 0..1.
+    ShareOutOfRange {
+        share: Share,
+    },
+    /// Training model: input bytes per GPU below 0.
+    InputBytesNegative,
+    /// Training model: storage bandwidth not positive.
+    StorageNotPositive,
+    /// Sweep sizes with min < 1 or max < min.
+    SweepSizes {
+        min: u64,
+        max: u64,
+    },
+    /// Sweep step factor below 2.
+    SweepFactor {
+        factor: u64,
+    },
+}
 
 impl std::fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        use ScenarioError as E;
+        match self {
+            E::Topology(e) => e.fmt(f),
+            E::Fault(e) => e.fmt(f),
+            E::File(e) => e.fmt(f),
+            E::SizeOutOfRange { bytes } => {
+                write!(f, "size must be between 1 B and 1 TB, got {bytes} bytes")
+            }
+            E::SegmentsOutOfRange { got, max } => {
+                write!(f, "segments must be between 1 and {max}, got {got}")
+            }
+            E::GammaOutOfRange { max } => write!(
+                f,
+                "gamma (reduction cost) must be between 0 and {max} seconds per byte"
+            ),
+            E::OverBudget {
+                algorithm,
+                ranks,
+                segments,
+                over,
+            } => {
+                write!(f, "{algorithm} on {ranks} ranks")?;
+                if let Some(k) = segments {
+                    write!(f, " with {k} segments")?;
+                }
+                write!(f, " {over}")
+            }
+            E::AutoCannotStep => {
+                f.write_str("auto runs every algorithm; it cannot be stepped as one run")
+            }
+            E::NoRun => f.write_str("the simulation ended without a run (a bug: please report it)"),
+            E::CannotTakeGpus { gpus } => write!(f, "the topology cannot take {gpus} GPUs"),
+            E::ParametersOutOfRange => f.write_str("parameters must be between 1 and 10^13"),
+            E::BytesPerGradient => f.write_str("bytes per gradient must be 1, 2, 4 or 8"),
+            E::ComputeOutOfRange => f.write_str("compute time must be between 0 and 1 hour"),
+            E::ShareOutOfRange { share } => write!(
+                f,
+                "{} must be between 0 and 1",
+                match share {
+                    Share::Backward => "backward share",
+                    Share::Overlap => "overlap",
+                }
+            ),
+            E::InputBytesNegative => f.write_str("input bytes per GPU must be 0 or more"),
+            E::StorageNotPositive => f.write_str("storage bandwidth must be positive"),
+            E::SweepSizes { min, max } => write!(
+                f,
+                "sizes must satisfy 1 ≤ min ≤ max, got min {min} and max {max}"
+            ),
+            E::SweepFactor { factor } => {
+                write!(f, "the step factor must be at least 2, got {factor}")
+            }
+        }
     }
 }
 
 impl std::error::Error for ScenarioError {}
+
+impl From<TopologyError> for ScenarioError {
+    fn from(e: TopologyError) -> Self {
+        ScenarioError::Topology(e)
+    }
+}
+
+impl From<FaultError> for ScenarioError {
+    fn from(e: FaultError) -> Self {
+        ScenarioError::Fault(e)
+    }
+}
+
+impl From<FileError> for ScenarioError {
+    fn from(e: FileError) -> Self {
+        ScenarioError::File(e)
+    }
+}
 
 /// How many transfers `algorithm` makes on `topo` with `k` segments.
 pub fn transfers_on(algorithm: Algorithm, topo: &Topology, k: usize) -> usize {
@@ -111,55 +244,43 @@ fn transfer_count_with(algorithm: Algorithm, n: usize, g: usize, k: usize, c: us
 impl Scenario {
     /// Checks every bound and builds the topology, with any slowed cable applied.
     pub fn validate(&self) -> Result<Topology, ScenarioError> {
-        let topo = Topology::new(&self.topology).map_err(|e| ScenarioError(e.0))?;
+        let topo = Topology::new(&self.topology)?;
         let topo = if self.faults.slow_links.is_empty() {
-            self.faults
-                .validate(&topo)
-                .map_err(|e| ScenarioError(e.to_string()))?;
+            self.faults.validate(&topo)?;
             topo
         } else {
-            self.faults
-                .apply(&topo)
-                .map_err(|e| ScenarioError(e.to_string()))?
+            self.faults.apply(&topo)?
         };
         if self.size_bytes < 1 || self.size_bytes > MAX_SIZE_BYTES {
-            return Err(ScenarioError(format!(
-                "size must be between 1 B and 1 TB, got {} bytes",
-                self.size_bytes
-            )));
+            return Err(ScenarioError::SizeOutOfRange {
+                bytes: self.size_bytes,
+            });
         }
         if self.segments < 1 || self.segments > MAX_SEGMENTS {
-            return Err(ScenarioError(format!(
-                "segments must be between 1 and {MAX_SEGMENTS}, got {}",
-                self.segments
-            )));
+            return Err(ScenarioError::SegmentsOutOfRange {
+                got: self.segments,
+                max: MAX_SEGMENTS,
+            });
         }
         if !(self.gamma_secs_per_byte.is_finite()
             && (0.0..=MAX_GAMMA).contains(&self.gamma_secs_per_byte))
         {
-            return Err(ScenarioError(format!(
-                "gamma (reduction cost) must be between 0 and {MAX_GAMMA} seconds per byte"
-            )));
+            return Err(ScenarioError::GammaOutOfRange { max: MAX_GAMMA });
         }
-        self.check_cost(&topo, &RUN_BUDGET).map_err(|over| {
-            ScenarioError(format!(
-                "{} on {} ranks{} {over}",
-                self.algorithm,
-                topo.ranks(),
-                if self.algorithm.is_tree() {
-                    format!(" with {} segments", self.segments)
-                } else {
-                    String::new()
-                }
-            ))
-        })?;
+        self.check_cost(&topo, &RUN_BUDGET)
+            .map_err(|over| ScenarioError::OverBudget {
+                algorithm: self.algorithm,
+                ranks: topo.ranks(),
+                segments: self.algorithm.is_tree().then_some(self.segments),
+                over,
+            })?;
         Ok(topo)
     }
 
     /// What running this scenario will cost (see [`cost`](super::cost)); checks the scenario's
     /// other bounds first.
     pub fn cost(&self) -> Result<RunCost, ScenarioError> {
-        let topo = Topology::new(&self.topology).map_err(|e| ScenarioError(e.0))?;
+        let topo = Topology::new(&self.topology)?;
         Ok(self.cost_on(&topo))
     }
 
@@ -252,9 +373,7 @@ pub struct Simulation {
 /// candidate and is refused here: use [`simulate`].
 pub fn start(scenario: &Scenario, details: bool) -> Result<Run, ScenarioError> {
     if scenario.algorithm == Algorithm::Auto {
-        return Err(ScenarioError(
-            "auto runs every algorithm; it cannot be stepped as one run".into(),
-        ));
+        return Err(ScenarioError::AutoCannotStep);
     }
     let topo = scenario.validate()?;
     let schedule = algorithms::schedule(
@@ -485,9 +604,7 @@ impl Simulating {
     pub fn finish(mut self) -> Result<Simulation, ScenarioError> {
         while !self.step(usize::MAX) {}
         let Some(Stage::Running(run)) = self.run else {
-            return Err(ScenarioError(
-                "the simulation ended without a run (a bug: please report it)".into(),
-            ));
+            return Err(ScenarioError::NoRun);
         };
         Ok(Simulation {
             algorithm: self.algorithm,

@@ -26,67 +26,128 @@ const UTF16_BE_BOM: &[u8] = &[0xFE, 0xFF];
 const UTF32_LE_BOM: &[u8] = &[0xFF, 0xFE, 0x00, 0x00];
 const UTF32_BE_BOM: &[u8] = &[0x00, 0x00, 0xFE, 0xFF];
 
-fn refuse(why: String) -> ScenarioError {
-    ScenarioError(why)
+/// Which UTF-16 a file's byte-order mark announced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Utf16 {
+    Le,
+    Be,
 }
+
+impl Utf16 {
+    pub fn name(self) -> &'static str {
+        match self {
+            Utf16::Le => "UTF-16 LE",
+            Utf16::Be => "UTF-16 BE",
+        }
+    }
+}
+
+/// Why a file's bytes are not a scenario: the kind and its values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileError {
+    /// Larger than [`MAX_SCENARIO_FILE_BYTES`] (`max_kb` KB).
+    TooLarge {
+        max_kb: usize,
+    },
+    Utf32,
+    /// A UTF-16 file with an odd number of bytes.
+    OddUtf16 {
+        encoding: Utf16,
+    },
+    /// A UTF-16 file holding an unpaired surrogate code unit.
+    UnpairedSurrogate {
+        encoding: Utf16,
+        unit: u16,
+    },
+    /// NUL bytes: binary, or UTF-16 without a mark.
+    NulBytes,
+    /// Invalid UTF-8 at byte `at`.
+    NotUtf8 {
+        at: usize,
+    },
+    /// Text that is not a scenario's JSON; `detail` is the JSON reader's own (English) account.
+    NotAScenario {
+        line: usize,
+        column: usize,
+        detail: String,
+    },
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FileError::TooLarge { max_kb } => write!(f, "the file is larger than {max_kb} KB"),
+            FileError::Utf32 => {
+                f.write_str("the file is UTF-32 text; save it as UTF-8 (or UTF-16)")
+            }
+            FileError::OddUtf16 { encoding } => write!(
+                f,
+                "the file says it is {} but has an odd number of bytes",
+                encoding.name()
+            ),
+            FileError::UnpairedSurrogate { encoding, unit } => write!(
+                f,
+                "the file says it is {} but holds an unpaired surrogate 0x{unit:04X}",
+                encoding.name()
+            ),
+            FileError::NulBytes => f.write_str(
+                "the file holds NUL bytes: it is binary, or UTF-16 without a byte-order mark; save it as UTF-8",
+            ),
+            FileError::NotUtf8 { at } => write!(
+                f,
+                "the file is not UTF-8 text (byte {at} is not valid); save it as UTF-8"
+            ),
+            FileError::NotAScenario { detail, .. } => write!(f, "not a scenario file: {detail}"),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
 
 /// UTF-16 code units from `bytes` (without the mark), then text; an odd length or an unpaired
 /// surrogate is refused.
-fn utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16, name: &str) -> Result<String, ScenarioError> {
+fn utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16, encoding: Utf16) -> Result<String, FileError> {
     if bytes.len() % 2 != 0 {
-        return Err(refuse(format!(
-            "the file says it is {name} but has an odd number of bytes"
-        )));
+        return Err(FileError::OddUtf16 { encoding });
     }
     let units = bytes.chunks_exact(2).map(|p| unit([p[0], p[1]]));
     char::decode_utf16(units)
         .collect::<Result<String, _>>()
-        .map_err(|e| {
-            refuse(format!(
-                "the file says it is {name} but holds an unpaired surrogate 0x{:04X}",
-                e.unpaired_surrogate()
-            ))
+        .map_err(|e| FileError::UnpairedSurrogate {
+            encoding,
+            unit: e.unpaired_surrogate(),
         })
 }
 
 /// The text of a file: UTF-8 (with or without a byte-order mark) or UTF-16 LE/BE with a
 /// byte-order mark. The mark is not part of the text.
-pub fn decode_text(bytes: &[u8]) -> Result<String, ScenarioError> {
+pub fn decode_text(bytes: &[u8]) -> Result<String, FileError> {
     if bytes.len() > MAX_SCENARIO_FILE_BYTES {
-        return Err(refuse(format!(
-            "the file is larger than {} KB",
-            MAX_SCENARIO_FILE_BYTES / 1024
-        )));
+        return Err(FileError::TooLarge {
+            max_kb: MAX_SCENARIO_FILE_BYTES / 1024,
+        });
     }
     if bytes.starts_with(UTF32_LE_BOM) || bytes.starts_with(UTF32_BE_BOM) {
-        return Err(refuse(
-            "the file is UTF-32 text; save it as UTF-8 (or UTF-16)".into(),
-        ));
+        return Err(FileError::Utf32);
     }
     if let Some(rest) = bytes.strip_prefix(UTF8_BOM) {
         return utf8(rest);
     }
     if let Some(rest) = bytes.strip_prefix(UTF16_LE_BOM) {
-        return utf16(rest, u16::from_le_bytes, "UTF-16 LE");
+        return utf16(rest, u16::from_le_bytes, Utf16::Le);
     }
     if let Some(rest) = bytes.strip_prefix(UTF16_BE_BOM) {
-        return utf16(rest, u16::from_be_bytes, "UTF-16 BE");
+        return utf16(rest, u16::from_be_bytes, Utf16::Be);
     }
     if bytes.contains(&0) {
-        return Err(refuse(
-            "the file holds NUL bytes: it is binary, or UTF-16 without a byte-order mark; save it as UTF-8"
-                .into(),
-        ));
+        return Err(FileError::NulBytes);
     }
     utf8(bytes)
 }
 
-fn utf8(bytes: &[u8]) -> Result<String, ScenarioError> {
-    String::from_utf8(bytes.to_vec()).map_err(|e| {
-        refuse(format!(
-            "the file is not UTF-8 text (byte {} is not valid); save it as UTF-8",
-            e.utf8_error().valid_up_to()
-        ))
+fn utf8(bytes: &[u8]) -> Result<String, FileError> {
+    String::from_utf8(bytes.to_vec()).map_err(|e| FileError::NotUtf8 {
+        at: e.utf8_error().valid_up_to(),
     })
 }
 
@@ -94,7 +155,13 @@ fn utf8(bytes: &[u8]) -> Result<String, ScenarioError> {
 /// result is not validated yet (every run validates it; see [`Scenario::validate`]).
 pub fn read_scenario(bytes: &[u8]) -> Result<Scenario, ScenarioError> {
     let text = decode_text(bytes)?;
-    serde_json::from_str(&text).map_err(|e| refuse(format!("not a scenario file: {e}")))
+    serde_json::from_str(&text).map_err(|e| {
+        ScenarioError::File(FileError::NotAScenario {
+            line: e.line(),
+            column: e.column(),
+            detail: e.to_string(),
+        })
+    })
 }
 
 #[cfg(test)]
@@ -135,12 +202,12 @@ mod tests {
             (vec![b' '; MAX_SCENARIO_FILE_BYTES + 1], "larger than 64 KB"),
         ];
         for (bytes, needle) in cases {
-            let err = read_scenario(&bytes).unwrap_err().0;
+            let err = read_scenario(&bytes).unwrap_err().to_string();
             assert!(err.contains(needle), "{err} lacks {needle}");
         }
         assert!(read_scenario(b"{\"topology\": 1}")
             .unwrap_err()
-            .0
+            .to_string()
             .starts_with("not a scenario file"));
     }
 }

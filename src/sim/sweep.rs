@@ -33,14 +33,10 @@ pub struct SweepRow {
 /// The sizes from `min` to `max` (inclusive), multiplying by `factor` (≥ 2, so at most 64 sizes).
 pub fn sizes(min: u64, max: u64, factor: u64) -> Result<Vec<u64>, ScenarioError> {
     if min < 1 || max < min {
-        return Err(ScenarioError(format!(
-            "sizes must satisfy 1 ≤ min ≤ max, got min {min} and max {max}"
-        )));
+        return Err(ScenarioError::SweepSizes { min, max });
     }
     if factor < 2 {
-        return Err(ScenarioError(format!(
-            "the step factor must be at least 2, got {factor}"
-        )));
+        return Err(ScenarioError::SweepFactor { factor });
     }
     let mut out = Vec::new();
     let mut s = min;

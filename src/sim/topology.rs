@@ -125,6 +125,54 @@ fn yes() -> bool {
     true
 }
 
+impl TopologySpec {
+    /// Bandwidth and latency of each tier, from the GPU outwards: GPU ↔ node switch, node (or a
+    /// rail's NIC) ↔ its switch, rack (or leaf) ↔ spine; `uniform` has the one port three times.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::topology::TopologySpec;
+    /// use allreduce_lab::sim::units::Bandwidth;
+    /// let bw = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let spec = TopologySpec::Uniform { ranks: 8, bandwidth: bw, latency_secs: 5e-6 };
+    /// assert_eq!(spec.tiers(), [(bw, 5e-6); 3]);
+    /// ```
+    pub fn tiers(&self) -> [(Bandwidth, f64); 3] {
+        match *self {
+            TopologySpec::Uniform {
+                bandwidth,
+                latency_secs,
+                ..
+            } => [(bandwidth, latency_secs); 3],
+            TopologySpec::Cluster {
+                intra_bw,
+                intra_lat_secs,
+                node_bw,
+                node_lat_secs,
+                rack_bw,
+                rack_lat_secs,
+                ..
+            } => [
+                (intra_bw, intra_lat_secs),
+                (node_bw, node_lat_secs),
+                (rack_bw, rack_lat_secs),
+            ],
+            TopologySpec::Rail {
+                intra_bw,
+                intra_lat_secs,
+                nic_bw,
+                nic_lat_secs,
+                spine_bw,
+                spine_lat_secs,
+                ..
+            } => [
+                (intra_bw, intra_lat_secs),
+                (nic_bw, nic_lat_secs),
+                (spine_bw, spine_lat_secs),
+            ],
+        }
+    }
+}
+
 /// The most NICs a node may have.
 pub const MAX_NICS_PER_NODE: usize = 8;
 
@@ -192,15 +240,130 @@ impl Route {
     }
 }
 
-/// Why a topology cannot be built.
+/// A field of a topology spec that a [`TopologyError`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TopologyField {
+    Ranks,
+    Racks,
+    Nodes,
+    NodesPerRack,
+    GpusPerNode,
+    Bandwidth,
+    Latency,
+    IntraBandwidth,
+    IntraLatency,
+    NodeBandwidth,
+    NodeLatency,
+    RackBandwidth,
+    RackLatency,
+    NicBandwidth,
+    NicLatency,
+    SpineBandwidth,
+    SpineLatency,
+}
+
+impl TopologyField {
+    /// The English name the CLI prints.
+    pub fn name(self) -> &'static str {
+        use TopologyField as F;
+        match self {
+            F::Ranks => "ranks",
+            F::Racks => "racks",
+            F::Nodes => "nodes",
+            F::NodesPerRack => "nodes per rack",
+            F::GpusPerNode => "GPUs per node",
+            F::Bandwidth => "bandwidth",
+            F::Latency => "latency",
+            F::IntraBandwidth => "intra-node bandwidth",
+            F::IntraLatency => "intra-node latency",
+            F::NodeBandwidth => "node bandwidth",
+            F::NodeLatency => "node latency",
+            F::RackBandwidth => "rack bandwidth",
+            F::RackLatency => "rack latency",
+            F::NicBandwidth => "NIC bandwidth",
+            F::NicLatency => "NIC latency",
+            F::SpineBandwidth => "spine bandwidth",
+            F::SpineLatency => "spine latency",
+        }
+    }
+}
+
+/// Why a topology cannot be built: the kind and its values.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TopologyError(pub String);
+pub enum TopologyError {
+    /// A count (ranks, racks, nodes, …) outside `1..=max`.
+    CountOutOfRange {
+        field: TopologyField,
+        got: usize,
+        max: usize,
+    },
+    /// The product of the counts exceeds `max` ranks; `rail` says it is nodes × GPUs per node.
+    TooManyRanks { rail: bool, max: usize },
+    /// GPUs per node on a rail network outside `1..=max` (one NIC, one rail each).
+    RailGpusOutOfRange { got: usize, max: usize },
+    /// A bandwidth that is not positive and finite.
+    BandwidthNotPositive { field: TopologyField },
+    /// A bandwidth outside 1 B/s..1 PB/s.
+    BandwidthOutOfRange { field: TopologyField },
+    /// A latency outside 0..10 s.
+    LatencyOutOfRange { field: TopologyField },
+    /// Oversubscription outside 1..64.
+    OversubscriptionOutOfRange,
+    /// NICs per node outside `1..=max`.
+    NicsOutOfRange { got: usize, max: usize },
+    /// More NICs than GPUs in a node.
+    NicsExceedGpus { nics: usize, gpus_per_node: usize },
+}
 
 impl std::fmt::Display for TopologyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        use TopologyError as E;
+        match *self {
+            E::CountOutOfRange { field, got, max } => {
+                write!(f, "{} must be between 1 and {max}, got {got}", field.name())
+            }
+            E::TooManyRanks { rail: false, max } => write!(
+                f,
+                "racks × nodes per rack × GPUs per node must be at most {max}"
+            ),
+            E::TooManyRanks { rail: true, max } => {
+                write!(f, "nodes × GPUs per node must be at most {max}")
+            }
+            E::RailGpusOutOfRange { got, max } => write!(
+                f,
+                "GPUs per node on a rail network must be between 1 and {max} (one NIC, one rail each), got {got}"
+            ),
+            E::BandwidthNotPositive { field } => write!(
+                f,
+                "{} must be a positive bandwidth, e.g. 100GB/s or 400Gbps",
+                field.name()
+            ),
+            E::BandwidthOutOfRange { field } => {
+                write!(f, "{} must lie between 1 B/s and 1 PB/s", field.name())
+            }
+            E::LatencyOutOfRange { field } => write!(
+                f,
+                "{} must be a latency between 0 and 10 s, e.g. 5us",
+                field.name()
+            ),
+            E::OversubscriptionOutOfRange => {
+                f.write_str("oversubscription must be between 1 (non-blocking) and 64")
+            }
+            E::NicsOutOfRange { got, max } => {
+                write!(f, "NICs per node must be between 1 and {max}, got {got}")
+            }
+            E::NicsExceedGpus {
+                nics,
+                gpus_per_node,
+            } => write!(
+                f,
+                "NICs per node ({nics}) cannot exceed GPUs per node ({gpus_per_node}): each GPU uses its nearest NIC"
+            ),
+        }
     }
 }
+
+impl std::error::Error for TopologyError {}
 
 /// A built topology: its links and how to route between ranks.
 #[derive(Clone, Debug)]
@@ -214,49 +377,43 @@ pub struct Topology {
     links: Vec<Link>,
 }
 
-fn check_bw(name: &str, bw: Bandwidth) -> Result<(), TopologyError> {
+fn check_bw(field: TopologyField, bw: Bandwidth) -> Result<(), TopologyError> {
     let b = bw.bytes_per_sec();
     if !(b.is_finite() && b > 0.0) {
-        return Err(TopologyError(format!(
-            "{name} must be a positive bandwidth, e.g. 100GB/s or 400Gbps"
-        )));
+        return Err(TopologyError::BandwidthNotPositive { field });
     }
     if !(1.0..=1e15).contains(&b) {
-        return Err(TopologyError(format!(
-            "{name} must lie between 1 B/s and 1 PB/s"
-        )));
+        return Err(TopologyError::BandwidthOutOfRange { field });
     }
     Ok(())
 }
 
-fn check_lat(name: &str, secs: f64) -> Result<(), TopologyError> {
+fn check_lat(field: TopologyField, secs: f64) -> Result<(), TopologyError> {
     if !(secs.is_finite() && (0.0..=10.0).contains(&secs)) {
-        return Err(TopologyError(format!(
-            "{name} must be a latency between 0 and 10 s, e.g. 5us"
-        )));
+        return Err(TopologyError::LatencyOutOfRange { field });
     }
     Ok(())
 }
 
 fn check_oversubscription(x: f64) -> Result<(), TopologyError> {
     if !(x.is_finite() && (1.0..=64.0).contains(&x)) {
-        return Err(TopologyError(
-            "oversubscription must be between 1 (non-blocking) and 64".into(),
-        ));
+        return Err(TopologyError::OversubscriptionOutOfRange);
     }
     Ok(())
 }
 
 fn check_nics(k: usize, gpus_per_node: usize) -> Result<(), TopologyError> {
     if !(1..=MAX_NICS_PER_NODE).contains(&k) {
-        return Err(TopologyError(format!(
-            "NICs per node must be between 1 and {MAX_NICS_PER_NODE}, got {k}"
-        )));
+        return Err(TopologyError::NicsOutOfRange {
+            got: k,
+            max: MAX_NICS_PER_NODE,
+        });
     }
     if k > gpus_per_node {
-        return Err(TopologyError(format!(
-            "NICs per node ({k}) cannot exceed GPUs per node ({gpus_per_node}): each GPU uses its nearest NIC"
-        )));
+        return Err(TopologyError::NicsExceedGpus {
+            nics: k,
+            gpus_per_node,
+        });
     }
     Ok(())
 }
@@ -272,12 +429,14 @@ impl Topology {
                 latency_secs,
             } => {
                 if !(1..=MAX_RANKS).contains(&ranks) {
-                    return Err(TopologyError(format!(
-                        "ranks must be between 1 and {MAX_RANKS}, got {ranks}"
-                    )));
+                    return Err(TopologyError::CountOutOfRange {
+                        field: TopologyField::Ranks,
+                        got: ranks,
+                        max: MAX_RANKS,
+                    });
                 }
-                check_bw("bandwidth", bandwidth)?;
-                check_lat("latency", latency_secs)?;
+                check_bw(TopologyField::Bandwidth, bandwidth)?;
+                check_lat(TopologyField::Latency, latency_secs)?;
                 // The route latency is α; each port carries half so that the two add up to α exactly.
                 for r in 0..ranks {
                     links.push(Link {
@@ -319,32 +478,33 @@ impl Topology {
                 oversubscription,
                 nics_per_node,
             } => {
-                for (name, v) in [
-                    ("racks", racks),
-                    ("nodes per rack", nodes_per_rack),
-                    ("GPUs per node", gpus_per_node),
+                for (field, got) in [
+                    (TopologyField::Racks, racks),
+                    (TopologyField::NodesPerRack, nodes_per_rack),
+                    (TopologyField::GpusPerNode, gpus_per_node),
                 ] {
-                    if !(1..=MAX_RANKS).contains(&v) {
-                        return Err(TopologyError(format!(
-                            "{name} must be between 1 and {MAX_RANKS}, got {v}"
-                        )));
+                    if !(1..=MAX_RANKS).contains(&got) {
+                        return Err(TopologyError::CountOutOfRange {
+                            field,
+                            got,
+                            max: MAX_RANKS,
+                        });
                     }
                 }
                 let ranks = racks
                     .checked_mul(nodes_per_rack)
                     .and_then(|x| x.checked_mul(gpus_per_node))
                     .filter(|&n| n <= MAX_RANKS)
-                    .ok_or_else(|| {
-                        TopologyError(format!(
-                            "racks × nodes per rack × GPUs per node must be at most {MAX_RANKS}"
-                        ))
+                    .ok_or(TopologyError::TooManyRanks {
+                        rail: false,
+                        max: MAX_RANKS,
                     })?;
-                check_bw("intra-node bandwidth", intra_bw)?;
-                check_bw("node bandwidth", node_bw)?;
-                check_bw("rack bandwidth", rack_bw)?;
-                check_lat("intra-node latency", intra_lat_secs)?;
-                check_lat("node latency", node_lat_secs)?;
-                check_lat("rack latency", rack_lat_secs)?;
+                check_bw(TopologyField::IntraBandwidth, intra_bw)?;
+                check_bw(TopologyField::NodeBandwidth, node_bw)?;
+                check_bw(TopologyField::RackBandwidth, rack_bw)?;
+                check_lat(TopologyField::IntraLatency, intra_lat_secs)?;
+                check_lat(TopologyField::NodeLatency, node_lat_secs)?;
+                check_lat(TopologyField::RackLatency, rack_lat_secs)?;
                 check_oversubscription(oversubscription)?;
                 check_nics(nics_per_node, gpus_per_node)?;
                 let k = nics_per_node;
@@ -436,27 +596,31 @@ impl Topology {
                 pxn: _,
             } => {
                 if !(1..=MAX_RANKS).contains(&nodes) {
-                    return Err(TopologyError(format!(
-                        "nodes must be between 1 and {MAX_RANKS}, got {nodes}"
-                    )));
+                    return Err(TopologyError::CountOutOfRange {
+                        field: TopologyField::Nodes,
+                        got: nodes,
+                        max: MAX_RANKS,
+                    });
                 }
                 if !(1..=MAX_NICS_PER_NODE).contains(&gpus_per_node) {
-                    return Err(TopologyError(format!(
-                        "GPUs per node on a rail network must be between 1 and {MAX_NICS_PER_NODE} (one NIC, one rail each), got {gpus_per_node}"
-                    )));
+                    return Err(TopologyError::RailGpusOutOfRange {
+                        got: gpus_per_node,
+                        max: MAX_NICS_PER_NODE,
+                    });
                 }
                 let ranks = nodes
                     .checked_mul(gpus_per_node)
                     .filter(|&n| n <= MAX_RANKS)
-                    .ok_or_else(|| {
-                        TopologyError(format!("nodes × GPUs per node must be at most {MAX_RANKS}"))
+                    .ok_or(TopologyError::TooManyRanks {
+                        rail: true,
+                        max: MAX_RANKS,
                     })?;
-                check_bw("intra-node bandwidth", intra_bw)?;
-                check_bw("NIC bandwidth", nic_bw)?;
-                check_bw("spine bandwidth", spine_bw)?;
-                check_lat("intra-node latency", intra_lat_secs)?;
-                check_lat("NIC latency", nic_lat_secs)?;
-                check_lat("spine latency", spine_lat_secs)?;
+                check_bw(TopologyField::IntraBandwidth, intra_bw)?;
+                check_bw(TopologyField::NicBandwidth, nic_bw)?;
+                check_bw(TopologyField::SpineBandwidth, spine_bw)?;
+                check_lat(TopologyField::IntraLatency, intra_lat_secs)?;
+                check_lat(TopologyField::NicLatency, nic_lat_secs)?;
+                check_lat(TopologyField::SpineLatency, spine_lat_secs)?;
                 check_oversubscription(oversubscription)?;
                 let g = gpus_per_node;
                 let uplink =

@@ -27,7 +27,8 @@
 //! ```
 
 use super::algorithms::Algorithm;
-use super::scenario::{simulate, Scenario, ScenarioError};
+use super::scenario::{simulate, Scenario, ScenarioError, Share};
+use super::shape::fit;
 use super::topology::TopologySpec;
 use serde::{Deserialize, Serialize};
 
@@ -123,110 +124,71 @@ impl TrainingModel {
     pub fn validate(&self) -> Result<(), ScenarioError> {
         let finite_pos = |x: f64| x.is_finite() && x > 0.0;
         if self.parameters < 1 || self.parameters > 10_000_000_000_000 {
-            return Err(ScenarioError(
-                "parameters must be between 1 and 10^13".into(),
-            ));
+            return Err(ScenarioError::ParametersOutOfRange);
         }
         if !matches!(self.bytes_per_gradient, 1 | 2 | 4 | 8) {
-            return Err(ScenarioError(
-                "bytes per gradient must be 1, 2, 4 or 8".into(),
-            ));
+            return Err(ScenarioError::BytesPerGradient);
         }
         if !finite_pos(self.compute_secs) || self.compute_secs > 3600.0 {
-            return Err(ScenarioError(
-                "compute time must be between 0 and 1 hour".into(),
-            ));
+            return Err(ScenarioError::ComputeOutOfRange);
         }
-        for (name, x) in [
-            ("backward share", self.backward_share),
-            ("overlap", self.overlap),
+        for (share, x) in [
+            (Share::Backward, self.backward_share),
+            (Share::Overlap, self.overlap),
         ] {
             if !(x.is_finite() && (0.0..=1.0).contains(&x)) {
-                return Err(ScenarioError(format!("{name} must be between 0 and 1")));
+                return Err(ScenarioError::ShareOutOfRange { share });
             }
         }
         if !(self.input_bytes_per_gpu.is_finite() && self.input_bytes_per_gpu >= 0.0) {
-            return Err(ScenarioError(
-                "input bytes per GPU must be 0 or more".into(),
-            ));
+            return Err(ScenarioError::InputBytesNegative);
         }
         if !finite_pos(self.storage_bytes_per_sec) {
-            return Err(ScenarioError("storage bandwidth must be positive".into()));
+            return Err(ScenarioError::StorageNotPositive);
         }
         Ok(())
     }
 }
 
-/// The same cluster shape with `gpus` GPUs: fill a node first, then nodes of a rack, then racks.
-/// `gpus` must be 1, or a divisor or a multiple of the GPUs per node that fills racks evenly.
+/// The same machine with `gpus` GPUs, as built: the shape [`super::shape::fit`] gives, when it is
+/// [`exact`](super::shape::Shape::exact) (full nodes filling full racks, or a part of one node
+/// or rack); `None` otherwise, and for no GPUs.
 pub fn resize(topology: &TopologySpec, gpus: usize) -> Option<TopologySpec> {
-    match topology {
-        TopologySpec::Uniform { .. } => {
-            let mut t = topology.clone();
-            if let TopologySpec::Uniform { ranks, .. } = &mut t {
-                *ranks = gpus;
-            }
-            Some(t)
-        }
+    if gpus == 0 {
+        return None;
+    }
+    let mut t = topology.clone();
+    match &mut t {
+        TopologySpec::Uniform { ranks, .. } => *ranks = gpus,
         TopologySpec::Cluster {
+            racks,
             nodes_per_rack,
+            gpus_per_node,
+            nics_per_node,
+            ..
+        } => {
+            let s = fit(gpus, *gpus_per_node, *nodes_per_rack);
+            if !s.exact(*gpus_per_node, *nodes_per_rack) {
+                return None;
+            }
+            (*racks, *nodes_per_rack, *gpus_per_node) =
+                (s.racks, s.nodes_per_rack, s.gpus_per_node);
+            // A part of a node keeps at most one NIC per GPU.
+            *nics_per_node = (*nics_per_node).min(s.gpus_per_node);
+        }
+        TopologySpec::Rail {
+            nodes,
             gpus_per_node,
             ..
         } => {
-            let (g, npr) = (*gpus_per_node, *nodes_per_rack);
-            let (racks, nodes, per_node) = if gpus <= g {
-                (1, 1, gpus)
-            } else if gpus % g == 0 {
-                let nodes = gpus / g;
-                if nodes <= npr {
-                    (1, nodes, g)
-                } else if nodes % npr == 0 {
-                    (nodes / npr, npr, g)
-                } else {
-                    return None;
-                }
-            } else {
+            let s = fit(gpus, *gpus_per_node, 1);
+            if !s.exact(*gpus_per_node, 1) {
                 return None;
-            };
-            let mut t = topology.clone();
-            if let TopologySpec::Cluster {
-                racks: r,
-                nodes_per_rack: n,
-                gpus_per_node: p,
-                nics_per_node: k,
-                ..
-            } = &mut t
-            {
-                *r = racks;
-                *n = nodes;
-                *p = per_node;
-                // A part of a node keeps at most one NIC per GPU.
-                *k = (*k).min(per_node);
             }
-            Some(t)
-        }
-        TopologySpec::Rail { gpus_per_node, .. } => {
-            let g = *gpus_per_node;
-            let (nodes, per_node) = if gpus <= g {
-                (1, gpus)
-            } else if gpus % g == 0 {
-                (gpus / g, g)
-            } else {
-                return None;
-            };
-            let mut t = topology.clone();
-            if let TopologySpec::Rail {
-                nodes: n,
-                gpus_per_node: p,
-                ..
-            } = &mut t
-            {
-                *n = nodes;
-                *p = per_node;
-            }
-            Some(t)
+            (*nodes, *gpus_per_node) = (s.racks, s.gpus_per_node);
         }
     }
+    Some(t)
 }
 
 /// Speedup and step breakdown for each GPU count in `counts` (those the topology can take), with

@@ -70,20 +70,119 @@ impl fmt::Display for Bandwidth {
     }
 }
 
-/// Why a quantity could not be parsed. The message says what is allowed.
+/// What kind of quantity a text was read as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantity {
+    Size,
+    Bandwidth,
+    Duration,
+}
+
+impl Quantity {
+    /// The English name the CLI prints (`size`, `bandwidth`, `duration`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Quantity::Size => "size",
+            Quantity::Bandwidth => "bandwidth",
+            Quantity::Duration => "duration",
+        }
+    }
+
+    /// Examples of what is accepted, with the units only (no words: for any language).
+    pub fn examples(self) -> &'static str {
+        match self {
+            Quantity::Size => {
+                "'1024', '4KB', '1GiB' (B, KB, MB, GB, TB = 10^3..; KiB, MiB, GiB, TiB = 2^10..)"
+            }
+            Quantity::Bandwidth => {
+                "'100GB/s', '800Gbps' (B/s KB/s MB/s GB/s TB/s; bps Kbps Mbps Gbps Tbps, Gb/s)"
+            }
+            Quantity::Duration => "'5us', '1.5ms', '100ns', '0' (ns, us, µs, ms, s)",
+        }
+    }
+
+    /// What the English message lists as allowed, with English words (as the CLI prints it).
+    pub fn allowed_en(self) -> &'static str {
+        match self {
+            Quantity::Size => "'1024', '4KB', '1GiB' (units B, KB, MB, GB, TB = 10^3..; KiB, MiB, GiB, TiB = 2^10..)",
+            Quantity::Bandwidth => "'100GB/s' or '800Gbps' (bytes: B/s KB/s MB/s GB/s TB/s; bits: bps Kbps Mbps Gbps Tbps or Gb/s)",
+            Quantity::Duration => "'5us', '1.5ms', '100ns', '0' (units ns, us, µs, ms, s)",
+        }
+    }
+}
+
+/// Why a quantity could not be parsed: the kind, what was read as, and the text given.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnitError(pub String);
+pub enum UnitError {
+    /// No number at the start of the text.
+    NotANumber { quantity: Quantity, text: String },
+    /// The number is infinite or NaN.
+    NotFinite { quantity: Quantity, text: String },
+    /// A bandwidth given without a unit.
+    MissingUnit { quantity: Quantity, text: String },
+    /// A unit the quantity does not know.
+    UnknownUnit {
+        quantity: Quantity,
+        text: String,
+        unit: String,
+    },
+    /// Below zero (sizes, durations).
+    Negative { quantity: Quantity, text: String },
+    /// Zero or below (bandwidths).
+    NotPositive { quantity: Quantity, text: String },
+    /// Above 10^18 bytes.
+    TooLarge { quantity: Quantity, text: String },
+}
+
+impl UnitError {
+    /// The quantity and the text given.
+    pub fn input(&self) -> (Quantity, &str) {
+        match self {
+            UnitError::NotANumber { quantity, text }
+            | UnitError::NotFinite { quantity, text }
+            | UnitError::MissingUnit { quantity, text }
+            | UnitError::UnknownUnit { quantity, text, .. }
+            | UnitError::Negative { quantity, text }
+            | UnitError::NotPositive { quantity, text }
+            | UnitError::TooLarge { quantity, text } => (*quantity, text),
+        }
+    }
+}
 
 impl fmt::Display for UnitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        let (q, text) = self.input();
+        let (what, allowed) = (q.name(), q.allowed_en());
+        match self {
+            UnitError::NotANumber { .. } => write!(
+                f,
+                "{what} '{text}' is not a number with a unit; expected e.g. {allowed}"
+            ),
+            UnitError::NotFinite { .. } => write!(f, "{what} '{text}' is not finite"),
+            UnitError::MissingUnit { .. } => {
+                write!(f, "{what} '{text}' needs a unit; expected e.g. {allowed}")
+            }
+            UnitError::UnknownUnit { unit, .. } => write!(
+                f,
+                "{what} '{text}' has an unknown unit '{unit}'; expected e.g. {allowed}"
+            ),
+            UnitError::Negative { .. } if q == Quantity::Duration => {
+                write!(f, "{what} '{text}' must not be negative")
+            }
+            UnitError::Negative { .. } => write!(f, "{what} '{text}' is negative"),
+            UnitError::NotPositive { .. } => write!(
+                f,
+                "{what} '{text}' must be positive; expected e.g. {allowed}"
+            ),
+            UnitError::TooLarge { .. } => write!(f, "{what} '{text}' is too large"),
+        }
     }
 }
 
 impl std::error::Error for UnitError {}
 
 /// Splits `"100 GB/s"` into `(100.0, "GB/s")`. The number must be finite.
-fn split_number(text: &str, what: &str, allowed: &str) -> Result<(f64, String), UnitError> {
+fn split_number(text: &str, quantity: Quantity) -> Result<(f64, String), UnitError> {
     let t = text.trim();
     let end = t
         .char_indices()
@@ -100,13 +199,13 @@ fn split_number(text: &str, what: &str, allowed: &str) -> Result<(f64, String), 
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(end);
     let num: String = num.chars().filter(|&c| c != '_').collect();
-    let value: f64 = num.parse().map_err(|_| {
-        UnitError(format!(
-            "{what} '{text}' is not a number with a unit; expected e.g. {allowed}"
-        ))
+    let text = text.to_string();
+    let value: f64 = num.parse().map_err(|_| UnitError::NotANumber {
+        quantity,
+        text: text.clone(),
     })?;
     if !value.is_finite() {
-        return Err(UnitError(format!("{what} '{text}' is not finite")));
+        return Err(UnitError::NotFinite { quantity, text });
     }
     Ok((value, unit.trim().to_string()))
 }
@@ -114,9 +213,9 @@ fn split_number(text: &str, what: &str, allowed: &str) -> Result<(f64, String), 
 /// Parses a size: `1024`, `4KB`, `1.5 GiB`, `100MB`. Plain numbers are bytes.
 /// Fractional results are rounded to the nearest byte; negative sizes are rejected.
 pub fn parse_size(text: &str) -> Result<u64, UnitError> {
-    const ALLOWED: &str =
-        "'1024', '4KB', '1GiB' (units B, KB, MB, GB, TB = 10^3..; KiB, MiB, GiB, TiB = 2^10..)";
-    let (value, unit) = split_number(text, "size", ALLOWED)?;
+    let quantity = Quantity::Size;
+    let (value, unit) = split_number(text, quantity)?;
+    let text = text.to_string();
     let scale = match unit.as_str() {
         "" | "B" => 1.0,
         "KB" | "kB" => 1e3,
@@ -128,26 +227,28 @@ pub fn parse_size(text: &str) -> Result<u64, UnitError> {
         "GiB" => 1024.0 * 1024.0 * 1024.0,
         "TiB" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
         _ => {
-            return Err(UnitError(format!(
-                "size '{text}' has an unknown unit '{unit}'; expected e.g. {ALLOWED}"
-            )))
+            return Err(UnitError::UnknownUnit {
+                quantity,
+                text,
+                unit,
+            })
         }
     };
     let bytes = value * scale;
     if bytes < 0.0 {
-        return Err(UnitError(format!("size '{text}' is negative")));
+        return Err(UnitError::Negative { quantity, text });
     }
     if bytes > 1e18 {
-        return Err(UnitError(format!("size '{text}' is too large")));
+        return Err(UnitError::TooLarge { quantity, text });
     }
     Ok(bytes.round() as u64)
 }
 
 /// Parses a bandwidth: `100GB/s`, `800Gbps`, `200 Gb/s`, `25MB/s`. Must be positive.
 pub fn parse_bandwidth(text: &str) -> Result<Bandwidth, UnitError> {
-    const ALLOWED: &str =
-        "'100GB/s' or '800Gbps' (bytes: B/s KB/s MB/s GB/s TB/s; bits: bps Kbps Mbps Gbps Tbps or Gb/s)";
-    let (value, unit) = split_number(text, "bandwidth", ALLOWED)?;
+    let quantity = Quantity::Bandwidth;
+    let (value, unit) = split_number(text, quantity)?;
+    let text = text.to_string();
     let bytes_per_sec = match unit.as_str() {
         "B/s" => 1.0,
         "KB/s" | "kB/s" => 1e3,
@@ -162,32 +263,29 @@ pub fn parse_bandwidth(text: &str) -> Result<Bandwidth, UnitError> {
         "Mbps" | "Mb/s" => 1e6 / 8.0,
         "Gbps" | "Gb/s" => 1e9 / 8.0,
         "Tbps" | "Tb/s" => 1e12 / 8.0,
-        "" => {
-            return Err(UnitError(format!(
-                "bandwidth '{text}' needs a unit; expected e.g. {ALLOWED}"
-            )))
-        }
+        "" => return Err(UnitError::MissingUnit { quantity, text }),
         _ => {
-            return Err(UnitError(format!(
-                "bandwidth '{text}' has an unknown unit '{unit}'; expected e.g. {ALLOWED}"
-            )))
+            return Err(UnitError::UnknownUnit {
+                quantity,
+                text,
+                unit,
+            })
         }
     };
     let b = value * bytes_per_sec;
     if b <= 0.0 {
-        return Err(UnitError(format!(
-            "bandwidth '{text}' must be positive; expected e.g. {ALLOWED}"
-        )));
+        return Err(UnitError::NotPositive { quantity, text });
     }
     Ok(Bandwidth(b))
 }
 
 /// Parses a duration: `5us`, `1.5ms`, `0`, `2s`, `100ns`. Plain numbers are seconds. Must not be negative.
 pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
-    const ALLOWED: &str = "'5us', '1.5ms', '100ns', '0' (units ns, us, µs, ms, s)";
+    let quantity = Quantity::Duration;
     // Two code points look like µ: the micro sign U+00B5 (what keyboards type) and the Greek
     // small letter mu U+03BC (what NFKC normalisation and many fonts' pickers produce). Both mean micro.
-    let (value, unit) = split_number(text, "duration", ALLOWED)?;
+    let (value, unit) = split_number(text, quantity)?;
+    let text = text.to_string();
     // Divide rather than multiply by 1e-6: 5 / 1e6 is the double nearest 5 µs, 5 × 1e-6 is not.
     let per_sec = match unit.as_str() {
         "" | "s" => 1.0,
@@ -195,14 +293,16 @@ pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
         "us" | "\u{b5}s" | "\u{3bc}s" => 1e6,
         "ns" => 1e9,
         _ => {
-            return Err(UnitError(format!(
-                "duration '{text}' has an unknown unit '{unit}'; expected e.g. {ALLOWED}"
-            )))
+            return Err(UnitError::UnknownUnit {
+                quantity,
+                text,
+                unit,
+            })
         }
     };
     let secs = value / per_sec;
     if secs < 0.0 {
-        return Err(UnitError(format!("duration '{text}' must not be negative")));
+        return Err(UnitError::Negative { quantity, text });
     }
     Ok(secs)
 }
@@ -389,7 +489,7 @@ mod tests {
             "nanGB/s",
         ] {
             let err = parse_bandwidth(bad).unwrap_err();
-            assert!(err.0.contains("bandwidth"), "{bad}: {err}");
+            assert!(err.to_string().contains("bandwidth"), "{bad}: {err}");
         }
         assert!(parse_size("-1KB").is_err());
         assert!(parse_size("1 parsec").is_err());

@@ -29,7 +29,7 @@
 use super::model::predict_fast;
 use super::nccl_tests_parse::{MeasuredRow, MeasuredTable};
 use super::protocol::{NcclAlgorithm, Protocol};
-use super::system::System;
+use super::system::{System, SystemError};
 use serde::Serialize;
 
 /// How many times the fit may run the model over the rows.
@@ -154,7 +154,8 @@ pub enum CalibrateError {
         table: usize,
         system: usize,
     },
-    Model(String),
+    /// The system or the model refused.
+    Model(SystemError),
 }
 
 impl std::fmt::Display for CalibrateError {
@@ -168,7 +169,7 @@ impl std::fmt::Display for CalibrateError {
                 f,
                 "the table's busbw/algbw ratio says {table} GPUs, but the system has {system} (check --nodes and --gpus-per-node)"
             ),
-            CalibrateError::Model(e) => f.write_str(e),
+            CalibrateError::Model(e) => e.fmt(f),
         }
     }
 }
@@ -177,7 +178,7 @@ impl std::error::Error for CalibrateError {}
 
 /// `sys`'s prediction for one measured row.
 fn row_fit(sys: &System, nvls: bool, r: &MeasuredRow) -> Result<RowFit, CalibrateError> {
-    let c = predict_fast(sys, r.size_bytes, nvls).map_err(|e| CalibrateError::Model(e.0))?;
+    let c = predict_fast(sys, r.size_bytes, nvls).map_err(CalibrateError::Model)?;
     Ok(RowFit {
         line: r.line,
         size_bytes: r.size_bytes,
@@ -237,7 +238,7 @@ impl Calibrating {
         nvls: bool,
         table: &MeasuredTable,
     ) -> Result<Calibrating, CalibrateError> {
-        preset.validate().map_err(|e| CalibrateError::Model(e.0))?;
+        preset.validate().map_err(CalibrateError::Model)?;
         if table.rows.len() < MIN_ROWS {
             return Err(CalibrateError::TooFewRows {
                 found: table.rows.len(),

@@ -197,7 +197,7 @@ pub fn run_candidate(
 ) -> Result<Candidate, SystemError> {
     sys.validate()?;
     if size == 0 {
-        return Err(SystemError("size must be at least 1 byte".into()));
+        return Err(SystemError::EmptyMessage);
     }
     let mut c = shape(sys, size, a, p);
     let (flow_secs, busiest) = match a {
@@ -235,7 +235,7 @@ fn ring_or_tree_secs(sys: &System, size: u64, c: &Candidate) -> Result<(f64, f64
         // The node's NICs as one link of their total rate (NCCL spreads channels over them).
         nics_per_node: 1,
     };
-    let topo = Topology::new(&spec).map_err(|e| SystemError(e.0))?;
+    let topo = Topology::new(&spec)?;
     let schedule = match c.algorithm {
         NcclAlgorithm::Tree => {
             let n = sys.ranks();
@@ -257,9 +257,9 @@ fn ring_or_tree_secs(sys: &System, size: u64, c: &Candidate) -> Result<(f64, f64
         },
     );
     if let Err(e) = &trace.verification {
-        return Err(SystemError(format!(
-            "internal: the schedule did not verify: {e}"
-        )));
+        return Err(SystemError::Unverified {
+            detail: e.to_string(),
+        });
     }
     let busiest = topo
         .links()
@@ -360,7 +360,7 @@ impl Choosing {
     pub fn new(sys: &System, size: u64, nvls: bool, all: bool) -> Result<Choosing, SystemError> {
         sys.validate()?;
         if size == 0 {
-            return Err(SystemError("size must be at least 1 byte".into()));
+            return Err(SystemError::EmptyMessage);
         }
         let mut queue: Vec<(f64, NcclAlgorithm, Protocol)> = candidates(sys, nvls)
             .into_iter()
@@ -405,8 +405,7 @@ impl Choosing {
     /// Runs what is left and returns NCCL's choice.
     pub fn finish(mut self) -> Result<Choice, SystemError> {
         while !self.step()? {}
-        Choice::among(&self.sys, self.size, self.done)
-            .ok_or_else(|| SystemError("no candidate could run".into()))
+        Choice::among(&self.sys, self.size, self.done).ok_or(SystemError::NoCandidate)
     }
 }
 

@@ -102,11 +102,12 @@ pub fn nccl_scaling(
     nvls: bool,
     counts: &[usize],
 ) -> Result<Vec<NcclStep>, SystemError> {
-    model.validate().map_err(|e| SystemError(e.0))?;
+    model.validate()?;
     if let Some(&n) = counts.iter().find(|&&n| n > MAX_SCALING_GPUS) {
-        return Err(SystemError(format!(
-            "the nccl model predicts speedup up to {MAX_SCALING_GPUS} GPUs, got {n}"
-        )));
+        return Err(SystemError::TooManyGpusForScaling {
+            got: n,
+            max: MAX_SCALING_GPUS,
+        });
     }
     let systems: Vec<(usize, Option<System>)> = counts
         .iter()
@@ -161,7 +162,7 @@ mod tests {
             vec![1, 8, 16]
         );
         let e = nccl_scaling(&bert(), "dgx-h100", 8, false, &[2048]).unwrap_err();
-        assert!(e.0.contains("1024"), "{e}");
+        assert!(e.to_string().contains("1024"), "{e}");
         assert!(nccl_scaling(&bert(), "nope", 8, false, &[1]).is_err());
         assert!(nccl_scaling(&bert(), "dgx-h100", 9, false, &[1]).is_err());
     }

@@ -20,8 +20,8 @@
 
 use super::protocol::{Arch, HopKind};
 use crate::sim::algorithms::Algorithm;
-use crate::sim::scenario::Scenario;
-use crate::sim::topology::TopologySpec;
+use crate::sim::scenario::{Scenario, ScenarioError};
+use crate::sim::topology::{TopologyError, TopologySpec};
 use crate::sim::units::Bandwidth;
 use serde::{Deserialize, Serialize};
 
@@ -80,17 +80,152 @@ pub struct System {
     pub sources: Vec<String>,
 }
 
-/// Why a system cannot be used.
+/// A bounded number of a [`System`], by its field name in a system file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SystemField {
+    IntraGbytesPerSec,
+    IntraEfficiency,
+    NicGbitsPerSec,
+    NicEfficiency,
+    NetLatencyUs,
+    LaunchUs,
+}
+
+impl SystemField {
+    /// The field's name in a system file (the same in every language).
+    pub fn name(self) -> &'static str {
+        match self {
+            SystemField::IntraGbytesPerSec => "intra_gbytes_per_sec",
+            SystemField::IntraEfficiency => "intra_efficiency",
+            SystemField::NicGbitsPerSec => "nic_gbits_per_sec",
+            SystemField::NicEfficiency => "nic_efficiency",
+            SystemField::NetLatencyUs => "net_latency_us",
+            SystemField::LaunchUs => "launch_us",
+        }
+    }
+}
+
+/// Why a system cannot be used: the kind and its values.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SystemError(pub String);
+pub enum SystemError {
+    /// A preset id that does not exist.
+    UnknownPreset {
+        id: String,
+    },
+    /// Text that is not a system's JSON; `detail` is the JSON reader's own (English) account.
+    NotASystemFile {
+        line: usize,
+        column: usize,
+        detail: String,
+    },
+    NodesOutOfRange {
+        got: usize,
+        max: usize,
+    },
+    /// GPUs per node outside 2..=8.
+    GpusPerNodeOutOfRange {
+        got: usize,
+    },
+    FieldOutOfRange {
+        field: SystemField,
+        got: f64,
+        lo: f64,
+        hi: f64,
+    },
+    /// NICs per node outside 1..=64.
+    NicsOutOfRange {
+        got: usize,
+    },
+    /// Channels outside 1..=64 or NVLS channels above 64.
+    ChannelsOutOfRange,
+    /// LL128 on a system without NVLink.
+    Ll128NeedsNvlink,
+    /// A message of 0 bytes.
+    EmptyMessage,
+    /// No (algorithm, protocol) candidate could run.
+    NoCandidate,
+    /// The nccl model's speedup is predicted up to `max` GPUs.
+    TooManyGpusForScaling {
+        got: usize,
+        max: usize,
+    },
+    /// One GPU has no allreduce to predict.
+    OneGpu,
+    /// A schedule that did not verify (a bug); the verifier's account.
+    Unverified {
+        detail: String,
+    },
+    Topology(TopologyError),
+    /// The training model's bounds.
+    Training(Box<ScenarioError>),
+}
 
 impl std::fmt::Display for SystemError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        use SystemError as E;
+        match self {
+            E::UnknownPreset { id } => write!(
+                f,
+                "unknown system '{id}'; expected one of: {}",
+                PRESETS.join(", ")
+            ),
+            E::NotASystemFile {
+                line,
+                column,
+                detail,
+            } => write!(
+                f,
+                "not a system file (line {line}, column {column}): {detail}"
+            ),
+            E::NodesOutOfRange { got, max } => {
+                write!(f, "nodes must be between 1 and {max}, got {got}")
+            }
+            E::GpusPerNodeOutOfRange { got } => {
+                write!(f, "GPUs per node must be between 2 and 8, got {got}")
+            }
+            E::FieldOutOfRange { field, got, lo, hi } => write!(
+                f,
+                "{} must lie between {lo} and {hi}, got {got}",
+                field.name()
+            ),
+            E::NicsOutOfRange { got } => {
+                write!(f, "nics_per_node must be between 1 and 64, got {got}")
+            }
+            E::ChannelsOutOfRange => {
+                f.write_str("channels must be between 1 and 64 (nvls_channels between 0 and 64)")
+            }
+            E::Ll128NeedsNvlink => {
+                f.write_str("ll128 needs NVLink (NCCL enables LL128 only up to NVLink paths)")
+            }
+            E::EmptyMessage => f.write_str("size must be at least 1 byte"),
+            E::NoCandidate => f.write_str("no candidate could run"),
+            E::TooManyGpusForScaling { got, max } => write!(
+                f,
+                "the nccl model predicts speedup up to {max} GPUs, got {got}"
+            ),
+            E::OneGpu => f.write_str("one GPU has no allreduce"),
+            E::Unverified { detail } => {
+                write!(f, "internal: the schedule did not verify: {detail}")
+            }
+            E::Topology(e) => e.fmt(f),
+            E::Training(e) => e.fmt(f),
+        }
     }
 }
 
 impl std::error::Error for SystemError {}
+
+impl From<TopologyError> for SystemError {
+    fn from(e: TopologyError) -> Self {
+        SystemError::Topology(e)
+    }
+}
+
+impl From<ScenarioError> for SystemError {
+    fn from(e: ScenarioError) -> Self {
+        SystemError::Training(Box::new(e))
+    }
+}
 
 /// The preset ids, in menu order.
 pub const PRESETS: [&str; 6] = [
@@ -235,10 +370,7 @@ impl System {
                 ],
             },
             _ => {
-                return Err(SystemError(format!(
-                    "unknown system '{id}'; expected one of: {}",
-                    PRESETS.join(", ")
-                )))
+                return Err(SystemError::UnknownPreset { id: id.to_string() })
             }
         };
         sys.nodes = nodes;
@@ -249,12 +381,10 @@ impl System {
 
     /// Reads a system from JSON (as `calibrate --out` writes it), checking every bound.
     pub fn from_json(text: &str) -> Result<System, SystemError> {
-        let sys: System = serde_json::from_str(text).map_err(|e| {
-            SystemError(format!(
-                "not a system file (line {}, column {}): {e}",
-                e.line(),
-                e.column()
-            ))
+        let sys: System = serde_json::from_str(text).map_err(|e| SystemError::NotASystemFile {
+            line: e.line(),
+            column: e.column(),
+            detail: e.to_string(),
         })?;
         sys.validate()?;
         Ok(sys)
@@ -262,53 +392,65 @@ impl System {
 
     /// Checks every bound.
     pub fn validate(&self) -> Result<(), SystemError> {
-        let range = |name: &str, v: f64, lo: f64, hi: f64| {
+        let range = |field: SystemField, v: f64, lo: f64, hi: f64| {
             if v.is_finite() && v >= lo && v <= hi {
                 Ok(())
             } else {
-                Err(SystemError(format!(
-                    "{name} must lie between {lo} and {hi}, got {v}"
-                )))
+                Err(SystemError::FieldOutOfRange {
+                    field,
+                    got: v,
+                    lo,
+                    hi,
+                })
             }
         };
         if !(1..=MAX_NODES).contains(&self.nodes) {
-            return Err(SystemError(format!(
-                "nodes must be between 1 and {MAX_NODES}, got {}",
-                self.nodes
-            )));
+            return Err(SystemError::NodesOutOfRange {
+                got: self.nodes,
+                max: MAX_NODES,
+            });
         }
         if !(2..=8).contains(&self.gpus_per_node) {
-            return Err(SystemError(format!(
-                "GPUs per node must be between 2 and 8, got {}",
-                self.gpus_per_node
-            )));
+            return Err(SystemError::GpusPerNodeOutOfRange {
+                got: self.gpus_per_node,
+            });
         }
         range(
-            "intra_gbytes_per_sec",
+            SystemField::IntraGbytesPerSec,
             self.intra_gbytes_per_sec,
             1.0,
             10_000.0,
         )?;
-        range("intra_efficiency", self.intra_efficiency, 0.01, 1.0)?;
-        range("nic_gbits_per_sec", self.nic_gbits_per_sec, 1.0, 10_000.0)?;
-        range("nic_efficiency", self.nic_efficiency, 0.01, 1.0)?;
-        range("net_latency_us", self.net_latency_us, 0.0, 10_000.0)?;
-        range("launch_us", self.launch_us, 0.0, 10_000.0)?;
+        range(
+            SystemField::IntraEfficiency,
+            self.intra_efficiency,
+            0.01,
+            1.0,
+        )?;
+        range(
+            SystemField::NicGbitsPerSec,
+            self.nic_gbits_per_sec,
+            1.0,
+            10_000.0,
+        )?;
+        range(SystemField::NicEfficiency, self.nic_efficiency, 0.01, 1.0)?;
+        range(
+            SystemField::NetLatencyUs,
+            self.net_latency_us,
+            0.0,
+            10_000.0,
+        )?;
+        range(SystemField::LaunchUs, self.launch_us, 0.0, 10_000.0)?;
         if !(1..=64).contains(&self.nics_per_node) {
-            return Err(SystemError(format!(
-                "nics_per_node must be between 1 and 64, got {}",
-                self.nics_per_node
-            )));
+            return Err(SystemError::NicsOutOfRange {
+                got: self.nics_per_node,
+            });
         }
         if !(1..=64).contains(&self.channels) || self.nvls_channels > 64 {
-            return Err(SystemError(
-                "channels must be between 1 and 64 (nvls_channels between 0 and 64)".into(),
-            ));
+            return Err(SystemError::ChannelsOutOfRange);
         }
         if self.ll128 && self.intra_link != IntraLink::NvSwitch {
-            return Err(SystemError(
-                "ll128 needs NVLink (NCCL enables LL128 only up to NVLink paths)".into(),
-            ));
+            return Err(SystemError::Ll128NeedsNvlink);
         }
         Ok(())
     }
@@ -402,7 +544,7 @@ mod tests {
     #[test]
     fn a_system_file_that_is_not_one_is_refused_with_its_line() {
         let e = System::from_json("{\n\"name\": 3}").unwrap_err();
-        assert!(e.0.contains("line 2"), "{e}");
+        assert!(e.to_string().contains("line 2"), "{e}");
         let mut s = System::preset("dgx-a100", 1, 8).unwrap();
         s.intra_efficiency = f64::NAN;
         assert!(s.validate().is_err());

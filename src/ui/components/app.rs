@@ -1,0 +1,437 @@
+//! The app: state, the two simulations (A and, when comparing, B), the animation loop, keyboard
+//! shortcuts, and the page layout.
+
+use crate::sim::algorithms::Algorithm;
+use crate::sim::replay::{next_step_end, previous_step_end};
+use crate::sim::units::format_secs;
+use crate::ui::components::hooks::{use_animation_frames, use_window_keys};
+use crate::ui::components::lab::figure::{Buffers, FaultsLine, Figure, LinkInfo, LinkTimeline};
+use crate::ui::components::lab::files::Files;
+use crate::ui::components::lab::panels::{ControlsPanel, Results, Transport};
+use crate::ui::components::lab::simulation::{now_ms, use_simulation, SimHandle};
+use crate::ui::components::scaling::ScalingSection;
+use crate::ui::i18n::{algorithm_label, tr, trf, use_lang, Key};
+use crate::ui::model::logic::{Controls, Edit};
+use crate::ui::model::query;
+use crate::ui::model::share;
+use crate::ui::model::state::{Action, AppState, Side};
+use crate::ui::model::view::{segments_note, SegmentsNote, SimView, Status};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// A simulation shared between components; compared by identity so that unchanged runs are not
+/// re-rendered.
+#[derive(Clone)]
+pub struct Shared(pub Rc<SimView>);
+
+impl PartialEq for Shared {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The app's reducer: [`AppState::next`], which is pure; an action that changes nothing keeps
+/// the same state, so nothing re-renders.
+impl Reducible for AppState {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        match self.next(action) {
+            Some(next) => Rc::new(next),
+            None => self,
+        }
+    }
+}
+
+/// The address is rewritten at most this often while a run plays (browsers throttle
+/// `replaceState` beyond about 100 calls in 10 s).
+const ADDRESS_EVERY_MS: f64 = 400.0;
+
+/// Writes the lab's part of the address: every key but the guided figures' (they keep theirs).
+fn write_lab_query(query: &str) {
+    let updates: Vec<(&str, String)> = query
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|p| p.split_once('='))
+        .map(|(k, v)| (k, v.to_string()))
+        .collect();
+    query::web::write_all_but(&query::CHAPTER_KEYS, &updates);
+}
+
+/// Keeps the address current: at once while paused, at most every [`ADDRESS_EVERY_MS`] while
+/// playing, and always with the latest state (a pending write is replaced, never lost).
+#[hook]
+fn use_address(query: String, playing: bool) {
+    let pending = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
+    let last_ms = use_mut_ref(|| f64::NEG_INFINITY);
+    use_effect_with((query, playing), move |(query, playing)| {
+        let write = {
+            let (query, last_ms) = (query.clone(), last_ms.clone());
+            move || {
+                write_lab_query(&query);
+                *last_ms.borrow_mut() = now_ms();
+            }
+        };
+        let wait = ADDRESS_EVERY_MS - (now_ms() - *last_ms.borrow());
+        if !*playing || wait <= 0.0 {
+            pending.borrow_mut().take();
+            write();
+        } else {
+            *pending.borrow_mut() = Some(gloo::timers::callback::Timeout::new(
+                wait.ceil() as u32,
+                write,
+            ));
+        }
+    });
+}
+
+/// A large run's progress, with a button to stop it; or, once stopped, a button to run it.
+fn progress_bar(lang: crate::ui::i18n::Lang, handle: &SimHandle) -> Html {
+    let cancel = handle.cancel.reform(|_: MouseEvent| ());
+    let restart = handle.restart.reform(|_: MouseEvent| ());
+    match handle.view.0.status {
+        Status::Done => Html::default(),
+        Status::Waiting | Status::Preparing { .. } | Status::Running { .. } => {
+            let (done, total, phase, label) = match handle.view.0.status {
+                Status::Running { done, total } => (done, total.max(1), "running", Key::Simulating),
+                Status::Preparing { done, total } => {
+                    (done, total.max(1), "preparing", Key::PreparingRun)
+                }
+                _ => (0, 1, "waiting", Key::Simulating),
+            };
+            let share = done as f64 / total as f64;
+            html! {
+                <div class="sim-progress" role="status" data-testid="sim-progress" data-phase={phase} data-done={done.to_string()} data-total={total.to_string()}>
+                    <span>{ tr(lang, label) }</span>
+                    <progress max="1" value={format!("{share:.3}")} aria-label={tr(lang, label)}></progress>
+                    <span class="muted">{ crate::ui::i18n::percent(lang, share, 0) }</span>
+                    <button type="button" data-testid="sim-cancel" onclick={cancel}>{ tr(lang, Key::CancelRun) }</button>
+                </div>
+            }
+        }
+        Status::Cancelled => html! {
+            <div class="sim-progress" role="status" data-testid="sim-cancelled">
+                <span>{ tr(lang, Key::RunCancelled) }</span>
+                <button type="button" data-testid="sim-restart" onclick={restart}>{ tr(lang, Key::RunAgain) }</button>
+            </div>
+        },
+    }
+}
+
+/// The end of the shared cursor: the longer of the runs on screen.
+fn end_secs(a: &SimView, b: Option<&SimView>) -> f64 {
+    a.end_secs().max(b.map_or(0.0, |b| b.end_secs()))
+}
+
+/// The next (or previous) step boundary of any run on screen.
+fn step_target(a: &SimView, b: Option<&SimView>, t: f64, forward: bool) -> f64 {
+    let one = |v: &SimView| {
+        v.trace().map(|tr| {
+            if forward {
+                next_step_end(tr, t)
+            } else {
+                previous_step_end(tr, t)
+            }
+        })
+    };
+    let targets = [Some(one(a)), b.map(one)];
+    let found = targets.into_iter().flatten().flatten();
+    if forward {
+        found
+            .filter(|&x| x > t)
+            .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.min(x))))
+            .unwrap_or(end_secs(a, b))
+    } else {
+        found
+            .filter(|&x| x < t)
+            .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
+            .unwrap_or(0.0)
+    }
+}
+
+#[component]
+pub fn App() -> Html {
+    let lang = use_lang();
+    // A shared link, read once: its scenario (or the error that replaced it by the default).
+    let link = use_memo((), |_| share::decode(&query::web::current()));
+    let state = {
+        let link = link.clone();
+        use_reducer(move || match &*link {
+            Ok(Some(s)) => AppState {
+                controls: s.controls.clone(),
+                compare: s.compare.is_some(),
+                algorithm_b: s.compare.unwrap_or(AppState::default().algorithm_b),
+                nccl: s.nccl,
+                playing: false,
+                ..AppState::default()
+            },
+            _ => AppState::default(),
+        })
+    };
+    let handle_a = use_simulation(&state.controls, state.controls.algorithm, true);
+    // B is simulated only while the comparison is on.
+    let handle_b = use_simulation(&state.controls, state.algorithm_b, state.compare);
+    let (sim_a, sim_b) = (handle_a.view.clone(), handle_b.view.clone());
+    let b = state.compare.then_some(&*sim_b.0);
+    let end = end_secs(&sim_a.0, b);
+    let t = state.t_secs.min(end);
+
+    {
+        let dispatch = state.dispatcher();
+        use_animation_frames(
+            state.playing,
+            Callback::from(move |wall_dt_secs: f64| {
+                dispatch.dispatch(Action::Tick {
+                    wall_dt_secs,
+                    end_secs: end,
+                })
+            }),
+        );
+    }
+
+    // Borrowed, not cloned: this runs on every animation frame.
+    let step_ends: &[f64] = sim_a.0.trace().map_or(&[], |t| &t.step_end_secs);
+    // The link's step, once the first run exists (a large one arrives a few frames later).
+    {
+        let dispatch = state.dispatcher();
+        let target = match &*link {
+            Ok(Some(s)) if s.step > 0 => Some(share::step_time(step_ends, s.step)),
+            _ => None,
+        };
+        let applied = use_mut_ref(|| false);
+        use_effect_with(!step_ends.is_empty(), move |&ready| {
+            if ready && !*applied.borrow() {
+                *applied.borrow_mut() = true;
+                if let Some(t) = target {
+                    dispatch.dispatch(Action::Seek(t));
+                }
+            }
+        });
+    }
+    // The address follows the lab, also while a run plays (throttled).
+    {
+        let shared = share::Shared {
+            controls: state.controls.clone(),
+            compare: state.compare.then_some(state.algorithm_b),
+            step: share::step_at(step_ends, t),
+            nccl: state.nccl,
+        };
+        use_address(
+            format!("{}&lang={}", share::encode(&shared), lang.code()),
+            state.playing,
+        );
+    }
+
+    let step = {
+        let (a, bv, dispatch) = (sim_a.clone(), sim_b.clone(), state.dispatcher());
+        let compare = state.compare;
+        Callback::from(move |forward: bool| {
+            let b = compare.then_some(&*bv.0);
+            dispatch.dispatch(Action::Seek(step_target(&a.0, b, t, forward)));
+        })
+    };
+    let toggle = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |_| dispatch.dispatch(Action::TogglePlay { end_secs: end }))
+    };
+    {
+        let (step, toggle) = (step.clone(), toggle.clone());
+        use_window_keys(Callback::from(move |key: String| match key.as_str() {
+            " " => toggle.emit(()),
+            "ArrowRight" => step.emit(true),
+            "ArrowLeft" => step.emit(false),
+            _ => {}
+        }));
+    }
+
+    // Stable callbacks (they only dispatch), so that panels whose inputs did not change skip
+    // re-rendering on every animation frame.
+    let dispatcher = state.dispatcher();
+    let on_controls = {
+        let d = dispatcher.clone();
+        use_callback((), move |c: Controls, _| d.dispatch(Action::Controls(c)))
+    };
+    let on_edit = {
+        let d = dispatcher.clone();
+        use_callback((), move |e: Edit, _| d.dispatch(Action::Edit(e)))
+    };
+    let on_preset = {
+        let d = dispatcher.clone();
+        use_callback((), move |i: usize, _| d.dispatch(Action::Preset(i)))
+    };
+    let on_compare = {
+        let d = dispatcher.clone();
+        use_callback((), move |on: bool, _| d.dispatch(Action::Compare(on)))
+    };
+    let on_algorithm_b = {
+        let d = dispatcher.clone();
+        use_callback((), move |a: Algorithm, _| d.dispatch(Action::AlgorithmB(a)))
+    };
+    let on_seek = {
+        let d = dispatcher.clone();
+        use_callback((), move |t: f64, _| d.dispatch(Action::Seek(t)))
+    };
+    let on_speed = {
+        let d = dispatcher.clone();
+        use_callback((), move |i: usize, _| d.dispatch(Action::Speed(i)))
+    };
+    let on_play = {
+        let d = dispatcher.clone();
+        use_callback((), move |play: bool, _| {
+            d.dispatch(if play { Action::Play } else { Action::Pause })
+        })
+    };
+    let on_hover = {
+        let d = dispatcher.clone();
+        use_callback((), move |h: Option<(Side, usize)>, _| {
+            d.dispatch(Action::Hover(h))
+        })
+    };
+
+    // Whether a tree beside another run wins or loses because of its pipeline segments.
+    let note = {
+        let (a, b) = (sim_a.clone(), sim_b.clone());
+        use_memo(
+            (state.controls.clone(), state.compare, a, b),
+            |(controls, compare, a, b)| {
+                if !*compare {
+                    return None;
+                }
+                let (ta, tb) = (a.0.trace()?.time_secs, b.0.trace()?.time_secs);
+                let (alg_a, alg_b) = (a.0.requested, b.0.requested);
+                let side = if alg_b.is_tree() && !alg_a.is_tree() {
+                    (Side::B, alg_b, tb, alg_a, ta)
+                } else if alg_a.is_tree() && !alg_b.is_tree() {
+                    (Side::A, alg_a, ta, alg_b, tb)
+                } else {
+                    return None;
+                };
+                let (s, tree, t_tree, other, t_other) = side;
+                segments_note(controls, tree, t_tree, t_other).map(|n| (s, n, other, t_other))
+            },
+        )
+    };
+    let note_html = |side: Side| match *note {
+        Some((s, n, other, t_other)) if s == side => {
+            let other = algorithm_label(lang, other);
+            let text = match n {
+                SegmentsNote::WinsOnlyPipelined {
+                    segments,
+                    unpipelined_secs,
+                } => trf(
+                    lang,
+                    Key::SegmentsWinsOnlyPipelined,
+                    &[
+                        &segments.to_string(),
+                        &format_secs(unpipelined_secs),
+                        other,
+                        &format_secs(t_other),
+                    ],
+                ),
+                SegmentsNote::WouldWinWith { segments, secs } => trf(
+                    lang,
+                    Key::SegmentsWouldWin,
+                    &[
+                        &segments.to_string(),
+                        &format_secs(secs),
+                        other,
+                        &format_secs(t_other),
+                    ],
+                ),
+            };
+            html! { <p class="segments-note" data-testid="segments-note">{ text }</p> }
+        }
+        _ => Html::default(),
+    };
+
+    let panel = |side: Side, handle: &SimHandle| {
+        let sim = &handle.view;
+        let testid = if side == Side::A {
+            "figure-a"
+        } else {
+            "figure-b"
+        };
+        let hover = state.hover.filter(|h| h.0 == side).map(|h| h.1);
+        let faults = sim.0.faults.clone();
+        let stragglers: Vec<usize> = faults.stragglers.iter().map(|s| s.rank).collect();
+        let on_gpu = {
+            let on = on_edit.clone();
+            // A clicked GPU joins late by half of this run's time (at least 1 µs), enough to see.
+            let delay_ns = (((end / 2.0) * 1e6).round().max(1.0) * 1e3) as u64;
+            Callback::from(move |rank: usize| on.emit(Edit::ToggleStraggler { rank, delay_ns }))
+        };
+        html! {
+            <section class="run" data-testid={testid}>
+                { progress_bar(lang, handle) }
+                { note_html(side) }
+                <Figure sim={sim.clone()} t_secs={t} side={side} hover={hover} on_hover={on_hover.clone()}
+                        on_gpu={on_gpu} stragglers={stragglers} />
+                <FaultsLine faults={faults.clone()} />
+                <LinkInfo sim={sim.clone()} t_secs={t} line={hover}
+                          faults={Some(faults)} on_edit={on_edit.clone()} />
+                <Results sim={sim.clone()} />
+                if side == Side::A {
+                    // The model switch, and what NCCL would do for this run beside its results.
+                    <crate::ui::components::lab::nccl::LabNccl controls={state.controls.clone()} pick={state.nccl}
+                        textbook={sim.0.trace().map(|t| (t.time_secs, t.algbw_bytes_per_sec(), t.busbw_bytes_per_sec()))}
+                        on_edit={on_edit.clone()} />
+                }
+                <Buffers sim={sim.clone()} t_secs={t} />
+                <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} />
+            </section>
+        }
+    };
+
+    html! {
+        <div class="app">
+            <header class="masthead">
+                <div class="masthead-row">
+                    <h1>{ "allreduce-lab" }</h1>
+                    <crate::ui::components::root::PresentButton testid="present-toggle-lab" />
+                </div>
+                <p class="tagline">{ tr(lang, Key::LabTagline) }</p>
+            </header>
+            if let Err(e) = &*link {
+                <p class="url-error" role="alert" data-testid="url-error">
+                    { tr(lang, Key::UrlError) }{ crate::ui::i18n::errors::share_error(lang, e) }
+                </p>
+            }
+            <div class="layout">
+                <ControlsPanel
+                    controls={state.controls.clone()}
+                    compare={state.compare}
+                    algorithm_b={state.algorithm_b}
+                    on_edit={on_edit.clone()}
+                    on_preset={on_preset}
+                    on_compare={on_compare}
+                    on_algorithm_b={on_algorithm_b}
+                    cli_a={sim_a.0.cli.clone()}
+                    cli_b={state.compare.then(|| sim_b.0.cli.clone())}
+                />
+                <main class="stage">
+                    <Transport
+                        runnable={sim_a.0.trace().is_some() || b.is_some_and(|b| b.trace().is_some())}
+                        t_secs={t}
+                        end_secs={end}
+                        playing={state.playing}
+                        speed={state.speed}
+                        on_toggle={toggle}
+                        on_play={on_play}
+                        on_step={step}
+                        on_seek={on_seek}
+                        on_speed={on_speed}
+                    />
+                    <div class={classes!("runs", state.compare.then_some("compare"))}>
+                        { panel(Side::A, &handle_a) }
+                        if state.compare { { panel(Side::B, &handle_b) } }
+                    </div>
+                    <Files controls={state.controls.clone()} sim={sim_a.clone()} sim_b={state.compare.then(|| sim_b.clone())} on_import={on_controls} />
+                </main>
+            </div>
+            <ScalingSection />
+            <footer class="foot">
+                { tr(lang, Key::LabFooter) }
+            </footer>
+        </div>
+    }
+}

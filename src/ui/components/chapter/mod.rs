@@ -1,0 +1,72 @@
+//! The guided chapter: one section per idea of the course chapter, each with a small live figure
+//! driven by the core. [`crate::ui::model::chapter`] and its neighbours compute what the figures
+//! show (natively testable); these components draw it.
+
+mod claims;
+mod compare;
+mod layers;
+mod map;
+mod ring;
+mod tree;
+mod versus;
+mod versus_real;
+mod why;
+
+pub use guide::ChapterGuide;
+
+mod guide {
+    use super::{compare, layers, map, ring, tree, versus, why};
+    use crate::ui::components::chapter::claims::ClaimsPanel;
+    use crate::ui::components::root::{Deferred, PresentButton};
+    use crate::ui::i18n::{tr, use_lang, Key, LangSwitch};
+    use yew::prelude::*;
+
+    /// The sections in chapter order: (anchor, short title for the navigation).
+    pub const SECTIONS: [(&str, Key); 8] = [
+        ("why-not-8x", Key::NavWhy),
+        ("four-layers", Key::NavLayers),
+        ("ring", Key::NavRing),
+        ("tree", Key::NavTree),
+        ("versus", Key::VersusNav),
+        ("compare", Key::NavCompare),
+        ("map", Key::NavMap),
+        ("claims", Key::NavClaims),
+    ];
+
+    /// The guided chapter: a top bar (language, contents, the way to the lab), then one section
+    /// per idea, then the claims.
+    #[component]
+    pub fn ChapterGuide() -> Html {
+        let lang = use_lang();
+        html! {
+            <div class="chapter" data-testid="chapter-guide">
+                <nav class="ch-topbar" aria-label={tr(lang, Key::Contents)}>
+                    <a class="ch-brand" href="#top">{ "allreduce-lab" }</a>
+                    <ol class="ch-toc">
+                        { for SECTIONS.iter().map(|(id, key)| html! {
+                            <li><a href={format!("#{id}")}>{ tr(lang, *key) }</a></li>
+                        }) }
+                    </ol>
+                    <div class="ch-topbar-actions">
+                        <LangSwitch />
+                        <PresentButton testid="present-toggle" />
+                        <a class="ch-open-lab" href="#lab" data-testid="open-lab">{ tr(lang, Key::OpenLab) }{ " ↓" }</a>
+                    </div>
+                </nav>
+                <header class="ch-hero" id="top">
+                    <h1>{ tr(lang, Key::ChapterTitle) }</h1>
+                    <p class="ch-lede">{ tr(lang, Key::Lede) }</p>
+                </header>
+                // Each section simulates as it mounts: after the first frame, one task each.
+                <Deferred order={0} placeholder={classes!("deferred-section")}><why::WhySection /></Deferred>
+                <Deferred order={1} placeholder={classes!("deferred-section")}><layers::LayersSection /></Deferred>
+                <Deferred order={2} placeholder={classes!("deferred-section")}><ring::RingSection /></Deferred>
+                <Deferred order={3} placeholder={classes!("deferred-section")}><tree::TreeSection /></Deferred>
+                <Deferred order={4} placeholder={classes!("deferred-section")}><versus::VersusSection /></Deferred>
+                <Deferred order={5} placeholder={classes!("deferred-section")}><compare::CompareSection /></Deferred>
+                <Deferred order={6} placeholder={classes!("deferred-section")}><map::MapSection /></Deferred>
+                <Deferred order={7} placeholder={classes!("deferred-section")}><ClaimsPanel /></Deferred>
+            </div>
+        }
+    }
+}

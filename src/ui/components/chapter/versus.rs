@@ -1,0 +1,456 @@
+//! Ring versus Tree, between §1.3.2 and §1.4: one set of controls for both algorithms, each one's
+//! time split into its latency and bandwidth parts, time against message size with the crossover
+//! marked, and a link-use timeline under each. The simulations run a slice per timer tick
+//! ([`VersusWork`]); the figure draws [`VersusView`], which reads them back.
+
+use crate::sim::nccl::model::Candidate;
+use crate::sim::topology::Tier;
+use crate::sim::units::{
+    format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
+};
+use crate::ui::components::chapter::versus_real::{self, OverlayState, Pick};
+use crate::ui::components::sliced::{tick, Sliced, Slot};
+use crate::ui::components::widgets::{bar, Ladder};
+use crate::ui::i18n::{gpus, tr, trf, use_lang, Key, Lang};
+use crate::ui::model::versus::{
+    predict_answer, LinkUse, Side, VersusJob, VersusSetup, VersusView, VersusWork, INTRA_GBYTES,
+    LATENCY_NS, NET_GBITS, PREDICT_BYTES, PREDICT_GPUS, VERSUS_GPUS, VERSUS_SEGMENTS, VERSUS_SIZES,
+};
+use crate::ui::model::versus_nccl::{NcclCurves, NcclJob, NcclOverlayError, NcclSetup, NcclWork};
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// What the running computation has produced for one setup.
+struct Progress {
+    setup: VersusSetup,
+    work: VersusWork,
+    times: Vec<(VersusJob, f64)>,
+    timelines: Vec<(Side, LinkUse)>,
+    errors: Vec<crate::sim::scenario::ScenarioError>,
+}
+
+impl Sliced for Progress {
+    fn advance(&mut self, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        let finished = self.work.work(out_of_time);
+        for (job, result) in &finished {
+            match result {
+                Ok(trace) => {
+                    self.times.push((*job, trace.time_secs));
+                    if let (true, VersusJob::Point { side, .. }) = (self.setup.details(*job), job) {
+                        let lu = crate::ui::model::versus::link_use(trace);
+                        self.timelines.push((*side, lu));
+                    }
+                }
+                Err(e) => self.errors.push(e.clone()),
+            }
+        }
+        !finished.is_empty()
+    }
+    fn done(&self) -> bool {
+        self.work.is_done()
+    }
+}
+
+/// The NCCL overlay's progress.
+struct NcclProgress {
+    setup: NcclSetup,
+    work: NcclWork,
+    done: Vec<(NcclJob, Candidate)>,
+    error: Option<NcclOverlayError>,
+}
+
+impl Sliced for NcclProgress {
+    fn advance(&mut self, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        let finished = self.work.work(out_of_time);
+        for (job, result) in &finished {
+            match result {
+                Ok(c) => self.done.push((*job, *c)),
+                Err(e) => self.error = Some(e.clone()),
+            }
+        }
+        !finished.is_empty()
+    }
+    fn done(&self) -> bool {
+        self.error.is_some() || self.work.is_done()
+    }
+}
+
+fn empty_view(setup: &VersusSetup) -> VersusView {
+    VersusView::from_parts(setup, &[], Vec::new())
+}
+
+const W: f64 = 560.0;
+const H: f64 = 220.0;
+const LEFT: f64 = 56.0;
+const BOTTOM: f64 = 30.0;
+
+fn log_pos(x: f64, lo: f64, hi: f64, a: f64, b: f64) -> f64 {
+    let (l, h) = (lo.ln(), hi.ln());
+    if h <= l {
+        return a;
+    }
+    a + (x.max(lo).ln() - l) / (h - l) * (b - a)
+}
+
+fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclCurves>) -> Html {
+    let (s_lo, s_hi) = (
+        VERSUS_SIZES[0] as f64,
+        VERSUS_SIZES[VERSUS_SIZES.len() - 1] as f64,
+    );
+    let nccl_curves: Vec<(&str, &[(u64, f64)])> = nccl
+        .map(|n| vec![("ring", &n.ring[..]), ("tree", &n.tree[..])])
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(_, c)| !c.is_empty())
+        .collect();
+    let all: Vec<f64> = view
+        .curves
+        .iter()
+        .map(|(_, c)| &c[..])
+        .chain(nccl_curves.iter().map(|(_, c)| *c))
+        .flat_map(|c| c.iter().map(|p| p.1))
+        .filter(|t| *t > 0.0)
+        .collect();
+    let t_lo = all.iter().copied().fold(f64::INFINITY, f64::min);
+    let t_hi = all.iter().copied().fold(0.0, f64::max);
+    let (t_lo, t_hi) = if t_lo.is_finite() && t_hi > t_lo {
+        (t_lo, t_hi)
+    } else {
+        (1e-6, 1.0)
+    };
+    let x = |s: f64| log_pos(s, s_lo, s_hi, LEFT, W - 10.0);
+    let y = |t: f64| log_pos(t, t_lo, t_hi, H - BOTTOM, 10.0);
+    let lines = view.curves.iter().map(|(side, c)| {
+        let pts: Vec<String> = c.iter().map(|&(s, t)| format!("{:.1},{:.1}", x(s as f64), y(t))).collect();
+        html! {
+            <g class={classes!("vs-curve", side.name())} data-testid={format!("versus-curve-{}", side.name())} data-points={c.len().to_string()}>
+                <polyline points={pts.join(" ")} />
+                { for c.iter().map(|&(s, t)| html! {
+                    <circle cx={format!("{:.1}", x(s as f64))} cy={format!("{:.1}", y(t))} r="2.5">
+                        <title>{ format!("{}: {}", format_bytes(s as f64), format_secs(t)) }</title>
+                    </circle>
+                }) }
+            </g>
+        }
+    });
+    let dashed = nccl_curves.iter().map(|(name, c)| {
+        let pts: Vec<String> = c.iter().map(|&(s, t)| format!("{:.1},{:.1}", x(s as f64), y(t))).collect();
+        html! {
+            <g class={classes!("vs-curve", "nccl", *name)} data-testid={format!("versus-nccl-curve-{name}")} data-points={c.len().to_string()}>
+                <polyline points={pts.join(" ")} />
+                { for c.iter().map(|&(s, t)| html! {
+                    <rect x={format!("{:.1}", x(s as f64) - 2.5)} y={format!("{:.1}", y(t) - 2.5)} width="5" height="5">
+                        <title>{ format!("NCCL {name}, {}: {}", format_bytes(s as f64), format_secs(t)) }</title>
+                    </rect>
+                }) }
+            </g>
+        }
+    });
+    let chosen = x(setup.size_bytes as f64);
+    html! {
+        <svg class="vs-chart" viewBox={format!("0 0 {W} {H}")} role="img" data-testid="versus-chart"
+             aria-label={tr(lang, Key::VersusChartTitle)}>
+            <line class="vs-axis" x1={LEFT.to_string()} y1={(H - BOTTOM).to_string()} x2={(W - 10.0).to_string()} y2={(H - BOTTOM).to_string()} />
+            <line class="vs-axis" x1={LEFT.to_string()} y1="10" x2={LEFT.to_string()} y2={(H - BOTTOM).to_string()} />
+            <text class="vs-tick" x={LEFT.to_string()} y={(H - 12.0).to_string()}>{ format_bytes(s_lo) }</text>
+            <text class="vs-tick end" x={(W - 10.0).to_string()} y={(H - 12.0).to_string()}>{ format_bytes(s_hi) }</text>
+            <text class="vs-tick mid" x={format!("{:.0}", (LEFT + W) / 2.0)} y={(H - 2.0).to_string()}>{ tr(lang, Key::SizeLog) }</text>
+            <text class="vs-tick end" x={(LEFT - 4.0).to_string()} y="18">{ format_secs(t_hi) }</text>
+            <text class="vs-tick end" x={(LEFT - 4.0).to_string()} y={(H - BOTTOM).to_string()}>{ format_secs(t_lo) }</text>
+            <line class="vs-chosen" x1={format!("{chosen:.1}")} y1="10" x2={format!("{chosen:.1}")} y2={(H - BOTTOM).to_string()} />
+            if let Some(c) = view.crossover {
+                <g class="vs-crossover" data-testid="versus-crossover-mark">
+                    <line x1={format!("{:.1}", x(c.at_bytes))} y1="10" x2={format!("{:.1}", x(c.at_bytes))} y2={(H - BOTTOM).to_string()} />
+                    <text x={format!("{:.1}", x(c.at_bytes) + 4.0)} y="22">{ tr(lang, Key::CrossoverLabel) }</text>
+                </g>
+            }
+            if let Some(c) = nccl.and_then(|n| n.crossover) {
+                <g class="vs-crossover nccl" data-testid="versus-nccl-crossover-mark">
+                    <line x1={format!("{:.1}", x(c.at_bytes))} y1="10" x2={format!("{:.1}", x(c.at_bytes))} y2={(H - BOTTOM).to_string()} />
+                    <text x={format!("{:.1}", x(c.at_bytes) + 4.0)} y="34">{ tr(lang, Key::VsNcclCrossoverLabel) }</text>
+                </g>
+            }
+            { for lines }
+            { for dashed }
+        </svg>
+    }
+}
+
+fn tier_key(t: Tier) -> Key {
+    match t {
+        Tier::Gpu => Key::TierGpuLinks,
+        Tier::Node => Key::TierNics,
+        Tier::Rack => Key::TierUplinks,
+    }
+}
+
+fn timeline(lang: Lang, side: Side, lu: &LinkUse) -> Html {
+    html! {
+        <div class="vs-timeline" data-testid={format!("versus-timeline-{}", side.name())}>
+            <div class="vs-timeline-title">{ trf(lang, Key::VsTimelineTitle, &[&format_secs(lu.time_secs)]) }</div>
+            { for lu.tiers.iter().map(|(tier, buckets)| html! {
+                <div class="vs-lane">
+                    <span class="vs-lane-name">{ tr(lang, tier_key(*tier)) }</span>
+                    <span class="vs-cells" aria-hidden="true">
+                        { for buckets.iter().map(|u| html! {
+                            <span class="vs-cell" style={format!("opacity: {:.2}", 0.08 + 0.92 * u)}></span>
+                        }) }
+                    </span>
+                </div>
+            }) }
+        </div>
+    }
+}
+
+fn side_title(lang: Lang, side: Side, setup: &VersusSetup) -> String {
+    match side {
+        Side::Ring => tr(lang, Key::VersusRing).to_string(),
+        Side::Tree => trf(lang, Key::VersusTree, &[&setup.segments.to_string()]),
+    }
+}
+
+#[component]
+fn Predict() -> Html {
+    let lang = use_lang();
+    let guess = use_state(|| None::<Side>);
+    let answer = use_memo((*guess).is_some(), |&asked| asked.then(predict_answer));
+    let pick = |side: Side| {
+        let guess = guess.clone();
+        Callback::from(move |_| guess.set(Some(side)))
+    };
+    let reveal = match (&*answer, *guess) {
+        (Some(Ok((ring, tree))), Some(g)) => {
+            let faster = if tree < ring { Side::Tree } else { Side::Ring };
+            let name = match faster {
+                Side::Ring => tr(lang, Key::VersusRing),
+                Side::Tree => tr(lang, Key::PredictTreeShort),
+            };
+            html! {
+                <p class="ch-readout" aria-live="polite" data-testid="predict-answer" data-faster={faster.name()}>
+                    <strong>{ tr(lang, if g == faster { Key::PredictRight } else { Key::PredictWrong }) }</strong>
+                    { " " }{ trf(lang, Key::PredictAnswer, &[&format_secs(*ring), &format_secs(*tree), name]) }
+                </p>
+            }
+        }
+        (Some(Err(e)), _) => {
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
+        }
+        _ => Html::default(),
+    };
+    html! {
+        <div class="ch-predict" data-testid="versus-predict">
+            <p class="ch-predict-q">{ trf(lang, Key::PredictQuestion, &[&format_bytes(PREDICT_BYTES as f64), &gpus(lang, PREDICT_GPUS)]) }</p>
+            <div class="ch-choice-buttons" role="group" aria-label={tr(lang, Key::YourGuess)}>
+                { for [Side::Ring, Side::Tree].into_iter().map(|side| {
+                    let pressed = *guess == Some(side);
+                    let label = if side == Side::Ring { Key::VersusRing } else { Key::PredictTreeShort };
+                    html! {
+                        <button type="button" class={classes!("ch-toggle", pressed.then_some("on"))}
+                                data-testid={format!("predict-{}", side.name())} aria-pressed={pressed.to_string()}
+                                onclick={pick(side)}>{ tr(lang, label) }</button>
+                    }
+                }) }
+            </div>
+            { reveal }
+        </div>
+    }
+}
+
+fn ns_text(ns: u64) -> String {
+    format_secs(ns as f64 * 1e-9)
+}
+
+#[component]
+pub fn VersusSection() -> Html {
+    let lang = use_lang();
+    let setup = use_state(VersusSetup::default);
+    let view = use_state(|| {
+        (
+            empty_view(&VersusSetup::default()),
+            0usize,
+            Vec::<crate::sim::scenario::ScenarioError>::new(),
+        )
+    });
+    let slot: Slot = use_mut_ref(|| None);
+    {
+        let view = view.clone();
+        use_effect_with(*setup, move |setup| {
+            view.set((empty_view(setup), 0, Vec::new()));
+            let progress = Rc::new(RefCell::new(Progress {
+                setup: *setup,
+                work: VersusWork::new(*setup),
+                times: Vec::new(),
+                timelines: Vec::new(),
+                errors: Vec::new(),
+            }));
+            let publish: Rc<dyn Fn(&Progress)> = Rc::new(move |p| {
+                view.set((
+                    VersusView::from_parts(&p.setup, &p.times, p.timelines.clone()),
+                    p.times.len(),
+                    p.errors.clone(),
+                ))
+            });
+            tick(slot.clone(), progress, publish);
+            move || {
+                slot.borrow_mut().take();
+            }
+        });
+    }
+    // The overlay "like NCCL on real hardware": off until asked for.
+    let pick = use_state(|| None as Pick);
+    let overlay = use_state(|| None::<OverlayState>);
+    let nccl_slot: Slot = use_mut_ref(|| None);
+    {
+        let overlay = overlay.clone();
+        use_effect_with(versus_real::setup(*pick, setup.gpus), move |nccl| {
+            overlay.set(None);
+            if let Some(nccl) = *nccl {
+                let empty = NcclCurves::new(&nccl, &[]);
+                match NcclWork::new(nccl) {
+                    Ok(work) => {
+                        let total = work.total();
+                        overlay.set(Some((empty, 0, total, None)));
+                        let progress = Rc::new(RefCell::new(NcclProgress {
+                            setup: nccl,
+                            work,
+                            done: Vec::new(),
+                            error: None,
+                        }));
+                        let publish: Rc<dyn Fn(&NcclProgress)> = Rc::new(move |p| {
+                            overlay.set(Some((
+                                NcclCurves::new(&p.setup, &p.done),
+                                p.done.len(),
+                                total,
+                                p.error.clone(),
+                            )))
+                        });
+                        tick(nccl_slot.clone(), progress, publish);
+                    }
+                    Err(e) => overlay.set(Some((empty, 0, 0, Some(e)))),
+                }
+            }
+            move || {
+                nccl_slot.borrow_mut().take();
+            }
+        });
+    }
+    let on_pick = {
+        let pick = pick.clone();
+        Callback::from(move |p: Pick| pick.set(p))
+    };
+    let set = |f: fn(&mut VersusSetup, u64)| {
+        let setup = setup.clone();
+        Callback::from(move |v: u64| {
+            let mut s = *setup;
+            f(&mut s, v);
+            setup.set(s);
+        })
+    };
+    let s = *setup;
+    let (v, finished, errors) = &*view;
+    let total = s.jobs().len();
+    let max_total = v
+        .splits
+        .iter()
+        .map(|(_, sp)| sp.total_secs.max(sp.latency_secs).max(sp.bandwidth_secs))
+        .fold(0.0, f64::max)
+        .max(1e-30);
+    let columns = Side::BOTH.iter().map(|&side| {
+        let split = v.splits.iter().find(|(x, _)| *x == side).map(|(_, sp)| *sp);
+        let lu = v.timelines.iter().find(|(x, _)| *x == side);
+        html! {
+            <div class={classes!("vs-side", side.name())} data-testid={format!("versus-{}", side.name())}
+                 data-total={split.map(|x| x.total_secs.to_string()).unwrap_or_default()}
+                 data-latency={split.map(|x| x.latency_secs.to_string()).unwrap_or_default()}
+                 data-bandwidth={split.map(|x| x.bandwidth_secs.to_string()).unwrap_or_default()}>
+                <h3>{ side_title(lang, side, &s) }</h3>
+                if let Some(sp) = split {
+                    { bar(tr(lang, Key::LatencyPart), sp.latency_secs / max_total, &format_secs(sp.latency_secs), "latency", &format!("versus-{}-latency", side.name())) }
+                    { bar(tr(lang, Key::BandwidthPart), sp.bandwidth_secs / max_total, &format_secs(sp.bandwidth_secs), "bandwidth", &format!("versus-{}-bandwidth", side.name())) }
+                    { bar(tr(lang, Key::VsSimulatedTime), sp.total_secs / max_total, &format_secs(sp.total_secs), side.name(), &format!("versus-{}-total", side.name())) }
+                } else {
+                    <p class="ch-note">{ tr(lang, Key::Simulating) }</p>
+                }
+                if let Some((_, lu)) = lu { { timeline(lang, side, lu) } }
+            </div>
+        }
+    });
+    let readout = match v.crossover {
+        Some(c) => trf(
+            lang,
+            if c.ring_wins_above {
+                Key::CrossoverRingAbove
+            } else {
+                Key::CrossoverTreeAbove
+            },
+            &[
+                &format_bytes(c.at_bytes),
+                &format_bytes(c.below_bytes as f64),
+                &format_bytes(c.above_bytes as f64),
+            ],
+        ),
+        None if v.complete => tr(lang, Key::NoCrossover).to_string(),
+        None => trf(
+            lang,
+            Key::SimulatingOf,
+            &[&finished.to_string(), &total.to_string()],
+        ),
+    };
+    html! {
+        <section id="versus" class="ch-section" data-testid="section-versus" aria-labelledby="versus-title">
+            <h2 id="versus-title">{ tr(lang, Key::VersusTitle) }</h2>
+            <p>{ tr(lang, Key::VersusBody) }</p>
+            <Predict />
+            <div class="ch-figure vs-figure">
+                <div class="ch-controls">
+                    <Ladder testid="versus-gpus" label={tr(lang, Key::Gpus)} values={VERSUS_GPUS.to_vec()}
+                            value={s.gpus as u64} text={gpus(lang, s.gpus)} on_change={set(|s, v| s.gpus = v as usize)} />
+                    <Ladder testid="versus-size" label={tr(lang, Key::MessageSize)} values={VERSUS_SIZES.to_vec()}
+                            value={s.size_bytes} text={format_bytes(s.size_bytes as f64)} on_change={set(|s, v| s.size_bytes = v)} />
+                    <Ladder testid="versus-segments" label={tr(lang, Key::TreeSegments)} values={VERSUS_SEGMENTS.to_vec()}
+                            value={s.segments as u64} text={s.segments.to_string()} on_change={set(|s, v| s.segments = v as usize)} />
+                    <Ladder testid="versus-intra-bw" label={tr(lang, Key::IntraBandwidth)} values={INTRA_GBYTES.to_vec()}
+                            value={s.intra_gbytes_per_sec as u64} text={format_bandwidth(Bandwidth::from_gbytes_per_sec(s.intra_gbytes_per_sec))}
+                            on_change={set(|s, v| s.intra_gbytes_per_sec = v as f64)} />
+                    <Ladder testid="versus-intra-lat" label={tr(lang, Key::IntraLatency)} values={LATENCY_NS.to_vec()}
+                            value={(s.intra_lat_secs * 1e9).round() as u64} text={ns_text((s.intra_lat_secs * 1e9).round() as u64)}
+                            on_change={set(|s, v| s.intra_lat_secs = v as f64 / 1e9)} />
+                    <Ladder testid="versus-node-bw" label={tr(lang, Key::InRackBandwidth)} values={NET_GBITS.to_vec()}
+                            value={s.node_gbits_per_sec as u64} text={format_bandwidth_bits(Bandwidth::from_gbits_per_sec(s.node_gbits_per_sec))}
+                            on_change={set(|s, v| s.node_gbits_per_sec = v as f64)} />
+                    <Ladder testid="versus-node-lat" label={tr(lang, Key::NodeLatency)} values={LATENCY_NS.to_vec()}
+                            value={(s.node_lat_secs * 1e9).round() as u64} text={ns_text((s.node_lat_secs * 1e9).round() as u64)}
+                            on_change={set(|s, v| s.node_lat_secs = v as f64 / 1e9)} />
+                    <Ladder testid="versus-rack-bw" label={tr(lang, Key::CrossRackBandwidth)} values={NET_GBITS.to_vec()}
+                            value={s.rack_gbits_per_sec as u64} text={format_bandwidth_bits(Bandwidth::from_gbits_per_sec(s.rack_gbits_per_sec))}
+                            on_change={set(|s, v| s.rack_gbits_per_sec = v as f64)} />
+                    <Ladder testid="versus-rack-lat" label={tr(lang, Key::RackLatency)} values={LATENCY_NS.to_vec()}
+                            value={(s.rack_lat_secs * 1e9).round() as u64} text={ns_text((s.rack_lat_secs * 1e9).round() as u64)}
+                            on_change={set(|s, v| s.rack_lat_secs = v as f64 / 1e9)} />
+                </div>
+                <div class="ch-plot">
+                    { chart(lang, &s, v, overlay.as_ref().map(|o| &o.0)) }
+                    <ul class="ch-legend">
+                        <li><span class="ch-swatch ring"></span>{ tr(lang, Key::VersusRing) }</li>
+                        <li><span class="ch-swatch tree"></span>{ side_title(lang, Side::Tree, &s) }</li>
+                        if pick.is_some() {
+                            <li><span class="ch-swatch ring nccl"></span>{ tr(lang, Key::VsNcclRing) }</li>
+                            <li><span class="ch-swatch tree nccl"></span>{ tr(lang, Key::VsNcclTree) }</li>
+                        }
+                    </ul>
+                    <p class="ch-readout" aria-live="polite" data-testid="versus-readout"
+                       data-complete={v.complete.to_string()}
+                       data-crossover={v.crossover.map(|c| c.at_bytes.to_string()).unwrap_or_default()}>{ readout }</p>
+                    { for errors.iter().map(|e| html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }) }
+                    { versus_real::controls(lang, *pick, on_pick) }
+                    if let (Some(nccl), Some(state)) = (versus_real::setup(*pick, s.gpus), &*overlay) {
+                        { versus_real::readout(lang, &nccl, state) }
+                    }
+                    <div class="vs-sides">{ for columns }</div>
+                </div>
+            </div>
+            <p class="ch-moral">{ tr(lang, Key::VersusMoral) }</p>
+        </section>
+    }
+}

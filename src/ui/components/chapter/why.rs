@@ -1,0 +1,151 @@
+//! §1.1: why 8 GPUs are not 8×. A GPU-count slider and a choice of cluster; the speedup, the step's
+//! parts and the scaling efficiency at every count, all from `training::scaling`.
+
+use crate::sim::units::format_secs;
+use crate::ui::components::widgets::{bar, stacked, Choice, Ladder, Part};
+use crate::ui::i18n::{gpus, percent, times, tr, trf, use_lang, Key};
+use crate::ui::model::chapter::{speedup_curve, step_form_key, WhyCluster, SPEEDUP_COUNTS};
+use yew::prelude::*;
+
+/// The guesses the prompt offers for 8 GPUs, and the ranges of speedup each stands for.
+const GUESSES: [(Key, f64, f64); 3] = [
+    (Key::GuessEight, 7.5, 8.0),
+    (Key::GuessSixSeven, 6.0, 7.5),
+    (Key::GuessUnderFour, 0.0, 4.0),
+];
+
+/// "Predict, then slide": a guess for 8 GPUs before the simulated answer shows.
+#[component]
+fn PredictSpeedup() -> Html {
+    let lang = use_lang();
+    let guess = use_state(|| None::<usize>);
+    let answer = use_memo((*guess).is_some(), |&asked| {
+        asked.then(|| {
+            let at8 = |c| {
+                speedup_curve(c).map(|v| v.iter().find(|s| s.gpus == 8).map_or(0.0, |s| s.speedup))
+            };
+            Ok::<_, crate::sim::scenario::ScenarioError>((
+                at8(WhyCluster::PcieServers)?,
+                at8(WhyCluster::BadTopology)?,
+            ))
+        })
+    });
+    let reveal = match (&*answer, *guess) {
+        (Some(Ok((good, bad))), Some(g)) => {
+            let (_, lo, hi) = GUESSES[g];
+            let right = *good >= lo && *good < hi;
+            html! {
+                <p class="ch-readout" aria-live="polite" data-testid="why-predict-answer" data-speedup={good.to_string()}>
+                    <strong>{ tr(lang, if right { Key::PredictRight } else { Key::PredictWrong }) }</strong>{ " " }
+                    { trf(lang, Key::WhyPredictAnswer, &[&times(lang, *good, 1), &times(lang, *bad, 1)]) }
+                </p>
+            }
+        }
+        (Some(Err(e)), _) => {
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
+        }
+        _ => Html::default(),
+    };
+    html! {
+        <div class="ch-predict" data-testid="why-predict">
+            <p class="ch-predict-q">{ tr(lang, Key::WhyPredictQuestion) }</p>
+            <div class="ch-choice-buttons" role="group" aria-label={tr(lang, Key::YourGuess)}>
+                { for GUESSES.iter().enumerate().map(|(i, (key, _, _))| {
+                    let pressed = *guess == Some(i);
+                    let onclick = {
+                        let guess = guess.clone();
+                        Callback::from(move |_: MouseEvent| guess.set(Some(i)))
+                    };
+                    html! {
+                        <button type="button" class={classes!("ch-toggle", pressed.then_some("on"))}
+                                data-testid={format!("why-guess-{i}")} aria-pressed={pressed.to_string()} {onclick}>{ tr(lang, *key) }</button>
+                    }
+                }) }
+            </div>
+            { reveal }
+        </div>
+    }
+}
+
+#[component]
+pub fn WhySection() -> Html {
+    let lang = use_lang();
+    let cluster = use_state(|| WhyCluster::PcieServers);
+    let count = use_state(|| 8u64);
+    let curve = use_memo(*cluster, |&c| speedup_curve(c));
+
+    let on_cluster = {
+        let cluster = cluster.clone();
+        Callback::from(move |i: usize| cluster.set(WhyCluster::ALL[i.min(2)]))
+    };
+    let on_count = {
+        let count = count.clone();
+        Callback::from(move |n: u64| count.set(n))
+    };
+
+    let figure = match &*curve {
+        Err(e) => {
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
+        }
+        Ok(steps) => {
+            let n = *count as usize;
+            let Some(s) = steps.iter().find(|s| s.gpus == n) else {
+                return Html::default();
+            };
+            let speedup_text = trf(
+                lang,
+                Key::SpeedupOf,
+                &[&times(lang, s.speedup, 1), &times(lang, n as f64, 0)],
+            );
+            let parts = Part::of_step(lang, s);
+            html! {
+                <>
+                    <div data-testid="why-speedup" data-speedup={format!("{:.4}", s.speedup)}>
+                        { bar(tr(lang, Key::Speedup), s.speedup / n as f64, &speedup_text, "speedup", "why-speedup-bar") }
+                    </div>
+                    { stacked(tr(lang, Key::StepTime), &parts, "why-step") }
+                    <p class="ch-note" data-testid="why-step-form">{ trf(lang, step_form_key(s), &[&format_secs(s.io_secs)]) }</p>
+                    <div class="ch-columns-title">{ tr(lang, Key::EfficiencyTitle) }</div>
+                    <ol class="ch-columns" data-testid="why-efficiency">
+                        { for steps.iter().map(|p| {
+                            let selected = p.gpus == n;
+                            html! {
+                                <li class={classes!("ch-column", selected.then_some("selected"))}
+                                    aria-current={selected.then_some("true")}>
+                                    <span class="ch-column-value">{ percent(lang, p.scaling_efficiency, 0) }</span>
+                                    <span class="ch-column-track" aria-hidden="true">
+                                        <span class="ch-column-fill" style={format!("height: {:.1}%", p.scaling_efficiency.clamp(0.0, 1.0) * 100.0)}></span>
+                                    </span>
+                                    <span class="ch-column-label">{ p.gpus }</span>
+                                </li>
+                            }
+                        }) }
+                    </ol>
+                    <p class="ch-readout" aria-live="polite">
+                        { trf(lang, Key::WhyReadout, &[&gpus(lang, n), &times(lang, s.speedup, 1), &percent(lang, s.comm_share, 0)]) }
+                    </p>
+                </>
+            }
+        }
+    };
+
+    html! {
+        <section id="why-not-8x" class="ch-section" data-testid="section-why-not-8x" aria-labelledby="why-not-8x-title">
+            <h2 id="why-not-8x-title">{ tr(lang, Key::WhyTitle) }</h2>
+            <p>{ tr(lang, Key::WhyBody) }</p>
+            <crate::ui::components::chapter::claims::ClaimChips ids={vec!["eight-gpus-6-7x", "bad-topology-under-4x"]} />
+            <PredictSpeedup />
+            <div class="ch-figure">
+                <div class="ch-controls">
+                    <Ladder testid="why-gpus" label={tr(lang, Key::Gpus)} values={SPEEDUP_COUNTS.iter().map(|&n| n as u64).collect::<Vec<_>>()}
+                            value={*count} text={gpus(lang, *count as usize)} on_change={on_count} />
+                    <Choice testid="why-cluster" label={tr(lang, Key::WhyCluster)}
+                            options={vec![AttrValue::from(tr(lang, Key::WhyGood)), AttrValue::from(tr(lang, Key::WhyBadTopology)), AttrValue::from(tr(lang, Key::WhyBad))]}
+                            selected={WhyCluster::ALL.iter().position(|c| c == &*cluster).unwrap_or(0)} on_select={on_cluster} />
+                </div>
+                <div class="ch-plot">{ figure }</div>
+            </div>
+            <p class="ch-moral">{ tr(lang, Key::WhyMoral) }</p>
+        </section>
+    }
+}

@@ -1,0 +1,802 @@
+//! The figures: the cluster with its links loaded and chunks moving, each rank's buffer, the hovered
+//! link's numbers, and a per-link timeline. All read one trace at one cursor.
+
+use crate::sim::faults::{Cable, Faults};
+use crate::sim::replay::link_load_at;
+use crate::sim::topology::{Endpoint, Tier, Topology};
+use crate::sim::trace::Trace;
+use crate::sim::units::{
+    format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
+};
+use crate::ui::components::app::Shared;
+use crate::ui::i18n::{
+    algorithm_label, percent, place_name, tr, trf, unit_kind_name, use_lang, Key, Lang,
+};
+use crate::ui::model::cursor::chunk_hue;
+use crate::ui::model::layout::{link_place, DrawnLink, Place, Point};
+use crate::ui::model::logic::Edit;
+use crate::ui::model::state::Side;
+use crate::ui::model::view::Status;
+use yew::prelude::*;
+
+/// At most this many chunks in flight are drawn (the rest would only be a blur).
+const MAX_TOKENS: usize = 512;
+
+pub fn tier_class(tier: Tier) -> &'static str {
+    match tier {
+        Tier::Gpu => "tier-gpu",
+        Tier::Node => "tier-node",
+        Tier::Rack => "tier-rack",
+    }
+}
+
+pub fn tier_title(lang: Lang, tier: Tier, topo: &Topology) -> &'static str {
+    tr(lang, tier_key(tier, topo))
+}
+
+fn tier_key(tier: Tier, topo: &Topology) -> Key {
+    match tier {
+        Tier::Gpu if topo.is_uniform() => Key::TierLegendPort,
+        Tier::Gpu => Key::TierLegendGpu,
+        Tier::Node if topo.is_rail() => Key::TierLegendRailNic,
+        Tier::Node => Key::TierLegendNode,
+        Tier::Rack if topo.is_rail() => Key::TierLegendRailSpine,
+        Tier::Rack => Key::TierLegendRack,
+    }
+}
+
+fn chunk_colour(c: usize, chunks: usize) -> String {
+    format!("hsl({} 62% 52%)", chunk_hue(c, chunks).round() as u32)
+}
+
+/// The load of a drawn line: its links' total rate over their total capacity.
+fn line_load(trace: &Trace, line: &DrawnLink, t: f64) -> f64 {
+    let (mut rate, mut cap) = (0.0, 0.0);
+    for &l in &line.links {
+        let c = trace.topology.links()[l].bandwidth.bytes_per_sec();
+        rate += link_load_at(trace, l, t) * c;
+        cap += c;
+    }
+    if cap > 0.0 {
+        (rate / cap).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct FigureProps {
+    pub sim: Shared,
+    pub t_secs: f64,
+    pub side: Side,
+    pub hover: Option<usize>,
+    pub on_hover: Callback<Option<(Side, usize)>>,
+    /// A GPU was clicked: make it a straggler, or punctual again.
+    #[prop_or_default]
+    pub on_gpu: Callback<usize>,
+    /// The GPUs that join late, drawn as such.
+    #[prop_or_default]
+    pub stragglers: Vec<usize>,
+}
+
+#[component]
+pub fn Figure(props: &FigureProps) -> Html {
+    let lang = use_lang();
+    let view = &props.sim.0;
+    let shown = view.result.as_ref().map_or(view.requested, |s| s.algorithm);
+    let title = html! {
+        <h2 class="run-title">
+            <span class="alg" data-testid="figure-algorithm" data-algorithm={shown.name()}>{ algorithm_label(lang, shown) }</span>
+            if let Ok(sim) = &view.result {
+                if sim.auto.is_some() { <span class="muted">{ tr(lang, Key::ChosenByAuto) }</span> }
+            }
+        </h2>
+    };
+    let Some(trace) = view.trace() else {
+        if view.status != Status::Done {
+            // Still running (its progress is shown above) or cancelled: nothing to draw yet.
+            return html! { <div class="figure-wrap" data-testid="figure-pending">{ title }</div> };
+        }
+        let msg = match &view.refused {
+            Some((gpus, over)) => trf(
+                lang,
+                Key::RefusedRun,
+                &[
+                    algorithm_label(lang, view.requested),
+                    &gpus.to_string(),
+                    &over.cost.transfers.to_string(),
+                    &crate::sim::units::format_bytes(over.cost.peak_bytes_with_details as f64),
+                ],
+            ),
+            None => view
+                .result
+                .as_ref()
+                .err()
+                .map(|e| crate::ui::i18n::errors::scenario_error(lang, e))
+                .unwrap_or_default(),
+        };
+        return html! {
+            <div class="figure-wrap">
+                { title }
+                <p class="error" role="alert" data-testid="scenario-error">{ msg }</p>
+            </div>
+        };
+    };
+    let t = props.t_secs;
+    let layout = &view.layout;
+    let n = trace.topology.ranks();
+    let chunks = trace.schedule.chunks();
+    let cells = view.replay.cells_at(trace, t);
+    let uniform = trace.topology.is_uniform();
+
+    let boxes = html! { <GroupBoxes sim={props.sim.clone()} /> };
+
+    let lines = layout
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            html! {
+                <LinkLine index={i} tier={line.tier} from={line.from} to={line.to}
+                          load={quantise(line_load(trace, line, t), 40.0)} hovered={props.hover == Some(i)}
+                          side={props.side} on_hover={props.on_hover.clone()} />
+            }
+        })
+        .collect::<Html>();
+
+    let switches = html! { <Switches sim={props.sim.clone()} /> };
+
+    let complete_share = |lo: usize, hi: usize| {
+        let row = &cells[lo * chunks..hi * chunks];
+        row.iter().filter(|&&c| c as usize == n).count() as f64 / row.len().max(1) as f64
+    };
+
+    let gpus = layout
+        .gpus
+        .iter()
+        .enumerate()
+        .map(|(r, &at)| {
+            html! { <GpuBox rank={r} at={at} size={layout.gpu_size} done={quantise(complete_share(r, r + 1), 64.0)}
+                            late={props.stragglers.contains(&r)} on_click={props.on_gpu.clone()} /> }
+        })
+        .collect::<Html>();
+
+    let units = layout.units.iter().map(|u| {
+        let done = complete_share(u.first_rank, u.first_rank + u.ranks);
+        let ports: Vec<usize> = (u.first_rank..u.first_rank + u.ranks).collect();
+        let port_load = line_load(trace, &DrawnLink { links: ports, tier: Tier::Gpu, from: Default::default(), to: Default::default(), up: true }, t);
+        let r = &u.rect;
+        html! {
+            <g class="unit" data-testid="unit">
+                <rect class="unit-body" x={f(r.x)} y={f(r.y)} width={f(r.w)} height={f(r.h)} rx="5" />
+                <rect class="unit-done" x={f(r.x)} y={f(r.y + r.h * (1.0 - done))} width={f(r.w)} height={f(r.h * done)} rx="5" />
+                <rect class="unit-load tier-gpu" x={f(r.x + 3.0)} y={f(r.y + 3.0)} width={f((r.w - 6.0) * port_load)} height="4" />
+                <text class="unit-label" transform={format!("translate({:.1},{:.1}) rotate(-90)", r.x + r.w / 2.0 + 4.0, r.y + r.h - 6.0)}>{ place_name(lang, &u.label) }</text>
+            </g>
+        }
+    }).collect::<Html>();
+
+    // A rail network: above each rail's leaf switch, the share of its NICs' capacity in use now
+    // and the bytes they have carried so far.
+    let rails = layout.rails.iter().map(|mark| {
+        let line = DrawnLink { links: mark.links.clone(), tier: Tier::Node, from: Default::default(), to: Default::default(), up: true };
+        let load = quantise(line_load(trace, &line, t), 40.0);
+        let carried: f64 = mark.links.iter().map(|&l| trace.link_bytes_until(l, t)).sum();
+        let (x, y) = (mark.at.x - 20.0, mark.at.y - 17.0);
+        let name = place_name(lang, &Place::End(Endpoint::Rail(mark.rail)));
+        html! {
+            <g class="rail-load" data-testid="rail-load" data-rail={mark.rail.to_string()} data-load={fixed(load, 100)} data-bytes={format!("{carried:.0}")}>
+                <text x={f(mark.at.x)} y={f(y - 4.0)}>{ format!("{name} · {}", format_bytes(carried)) }</text>
+                <rect class="rail-load-track" x={f(x)} y={f(y)} width="40" height="5" rx="2" />
+                <rect class="rail-load-bar tier-node" x={f(x)} y={f(y)} width={f(40.0 * load)} height="5" rx="2" />
+            </g>
+        }
+    }).collect::<Html>();
+
+    let in_flight = view.replay.in_flight(trace, t);
+    let in_flight_count = in_flight.len();
+    let tokens = if layout.detailed {
+        in_flight.into_iter().take(MAX_TOKENS).filter_map(|fl| {
+            let tr = trace.transfer(fl.transfer);
+            let route = trace.route(fl.transfer);
+            let at = layout.along_route(route.links(), fl.progress)?;
+            let c = tr.chunk_lo as usize;
+            let held = cells[tr.src as usize * chunks + c];
+            let frac = held as f64 / n as f64;
+            let s = 11.0;
+            let colour = chunk_colour(c, chunks);
+            Some(html! {
+                <g class="token" data-testid="chunk-in-flight" data-chunk={c.to_string()} data-fill={held.to_string()}
+                   data-transfer={fl.transfer.to_string()} transform={format!("translate({},{})", f(at.x), f(at.y))}>
+                    <rect class="token-shell" x={f(-s / 2.0)} y={f(-s / 2.0)} width={f(s)} height={f(s)} rx="2.5" style={format!("stroke:{colour}")} />
+                    <rect x={f(-s / 2.0)} y={f(s / 2.0 - s * frac)} width={f(s)} height={f(s * frac)} rx="2.5" style={format!("fill:{colour}")} />
+                </g>
+            })
+        }).collect::<Html>()
+    } else {
+        Html::default()
+    };
+
+    let leave = {
+        let cb = props.on_hover.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(None))
+    };
+    let tiers: &[Tier] = if uniform {
+        &[Tier::Gpu]
+    } else {
+        &[Tier::Gpu, Tier::Node, Tier::Rack]
+    };
+    html! {
+        <div class="figure-wrap">
+            { title }
+            <svg class="figure" viewBox={format!("0 0 {:.0} {:.0}", layout.width, layout.height)}
+                 role="img" aria-label={trf(lang, Key::FigureAria, &[&n.to_string(), &in_flight_count.to_string()])}
+                 data-testid="cluster-figure" data-in-flight={in_flight_count.to_string()} data-t={format!("{t:e}")}
+                 data-sim-ms={format!("{:.2}", view.sim_ms)} onmouseleave={leave}>
+                { boxes }{ lines }{ switches }{ rails }{ gpus }{ units }{ tokens }
+            </svg>
+            <div class="legend">
+                { for tiers.iter().map(|&tier| html! {
+                    <span class="legend-item"><svg class="swatch" viewBox="0 0 28 10"><line class={classes!("link-swatch", tier_class(tier))} x1="1" y1="5" x2="27" y2="5" /></svg>{ tier_title(lang, tier, &trace.topology) }</span>
+                }) }
+                <span class="legend-item muted">{ tr(lang, Key::LegendBusier) }</span>
+                if !layout.rails.is_empty() {
+                    <span class="legend-item muted" data-testid="rail-legend">{ tr(lang, Key::LegendRails) }</span>
+                }
+                if layout.detailed {
+                    <span class="legend-item"><span class="token-swatch" />{ trf(lang, Key::LegendChunk, &[&chunks.to_string(), &n.to_string()]) }</span>
+                } else {
+                    <span class="legend-item muted">{ trf(lang, Key::LegendUnits, &[&n.to_string(), &unit_kind_name(lang, layout.unit_name)]) }</span>
+                }
+            </div>
+        </div>
+    }
+}
+
+/// `x` with one decimal. Per-frame attributes are many: this avoids the float formatter, which is
+/// slow in WebAssembly.
+fn f(x: f64) -> String {
+    fixed(x, 10)
+}
+
+/// `x` rounded to 1/`scale` (10 or 100) as a decimal string, through integers.
+fn fixed(x: f64, scale: i64) -> String {
+    let v = (x * scale as f64).round() as i64;
+    let sign = if v < 0 { "-" } else { "" };
+    let (whole, frac) = (v.abs() / scale, v.abs() % scale);
+    if scale == 100 {
+        format!("{sign}{whole}.{frac:02}")
+    } else {
+        format!("{sign}{whole}.{frac}")
+    }
+}
+
+/// Rounds to steps of 1/`steps`, so that props of unchanged-looking elements compare equal and Yew
+/// skips them.
+fn quantise(x: f64, steps: f64) -> f64 {
+    (x * steps).round() / steps
+}
+
+#[derive(Properties, PartialEq)]
+struct StaticProps {
+    sim: Shared,
+}
+
+/// Racks and nodes as boxes; drawn once per run, not every frame.
+#[component]
+fn GroupBoxes(props: &StaticProps) -> Html {
+    let lang = use_lang();
+    let layout = &props.sim.0.layout;
+    let racks = layout.racks.iter().map(|b| {
+        html! {
+            <g class="rack-box">
+                <rect x={f(b.rect.x)} y={f(b.rect.y)} width={f(b.rect.w)} height={f(b.rect.h)} rx="10" />
+                <text x={f(b.rect.x + 8.0)} y={f(b.rect.y + 14.0)}>{ place_name(lang, &b.label) }</text>
+            </g>
+        }
+    });
+    let nodes = layout.nodes.iter().map(|b| {
+        html! {
+            <g class="node-box">
+                <rect x={f(b.rect.x)} y={f(b.rect.y)} width={f(b.rect.w)} height={f(b.rect.h)} rx="7" />
+            </g>
+        }
+    });
+    racks.chain(nodes).collect::<Html>()
+}
+
+/// The switches; drawn once per run.
+#[component]
+fn Switches(props: &StaticProps) -> Html {
+    let lang = use_lang();
+    props
+        .sim
+        .0
+        .layout
+        .switches
+        .iter()
+        .map(|s| {
+            html! {
+                <g class="switch">
+                    <rect x={f(s.at.x - 9.0)} y={f(s.at.y - 6.0)} width="18" height="12" rx="3" />
+                    <text x={f(s.at.x + 13.0)} y={f(s.at.y + 4.0)}>{ place_name(lang, &s.label) }</text>
+                </g>
+            }
+        })
+        .collect::<Html>()
+}
+
+#[derive(Properties, PartialEq)]
+struct LinkLineProps {
+    index: usize,
+    tier: Tier,
+    from: Point,
+    to: Point,
+    /// Share of capacity in use, 0..=1.
+    load: f64,
+    hovered: bool,
+    side: Side,
+    on_hover: Callback<Option<(Side, usize)>>,
+}
+
+/// One drawn link: thicker and darker with its load; hover or tap shows its numbers.
+#[component]
+fn LinkLine(props: &LinkLineProps) -> Html {
+    let load = props.load;
+    let width = 1.2 + 5.0 * load;
+    let opacity = 0.28 + 0.72 * load;
+    let enter = {
+        let (cb, side, i) = (props.on_hover.clone(), props.side, props.index);
+        Callback::from(move |_: MouseEvent| cb.emit(Some((side, i))))
+    };
+    let (x1, y1, x2, y2) = (
+        f(props.from.x),
+        f(props.from.y),
+        f(props.to.x),
+        f(props.to.y),
+    );
+    html! {
+        <g class={classes!("link", tier_class(props.tier), props.hovered.then_some("hovered"))}
+           data-testid="link" data-load={fixed(load, 100)} data-line={props.index.to_string()}>
+            <line class="wire" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()}
+                  style={format!("stroke-width:{};stroke-opacity:{}", fixed(width, 100), fixed(opacity, 100))} />
+            <line class="hit" {x1} {y1} {x2} {y2} onmouseenter={enter.clone()} onclick={enter} />
+        </g>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct GpuBoxProps {
+    rank: usize,
+    at: Point,
+    size: f64,
+    /// Share of its buffer that holds every contribution.
+    done: f64,
+    late: bool,
+    on_click: Callback<usize>,
+}
+
+#[component]
+fn GpuBox(props: &GpuBoxProps) -> Html {
+    let (p, s) = (props.at, props.size);
+    let onclick = {
+        let (cb, r) = (props.on_click.clone(), props.rank);
+        Callback::from(move |_: MouseEvent| cb.emit(r))
+    };
+    html! {
+        <g class={classes!("gpu", props.late.then_some("late"))} data-testid={format!("gpu-{}", props.rank)}
+           data-late={props.late.to_string()} {onclick}>
+            <rect class="gpu-body" x={f(p.x - s / 2.0)} y={f(p.y - s / 2.0)} width={f(s)} height={f(s)} rx="4" />
+            <rect class="gpu-done" x={f(p.x - s / 2.0)} y={f(p.y + s / 2.0 + 3.0)} width={f(s * props.done)} height="3" rx="1.5" />
+            <text class="gpu-label" x={f(p.x)} y={f(p.y + 4.0)}>{ props.rank }</text>
+        </g>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct FaultsLineProps {
+    pub faults: Faults,
+}
+
+/// The lab's faults in words, or how to make one.
+#[component]
+pub fn FaultsLine(props: &FaultsLineProps) -> Html {
+    let lang = use_lang();
+    let f = &props.faults;
+    if f.is_empty() {
+        return html! { <p class="faults muted" data-testid="faults">{ tr(lang, Key::FaultsHint) }</p> };
+    }
+    let items = f
+        .slow_links
+        .iter()
+        .map(|s| {
+            let (a, b) = s.cable.ends();
+            trf(
+                lang,
+                Key::FaultSlow,
+                &[
+                    &place_name(lang, &Place::Cable(a, b)),
+                    &percent(lang, s.factor, 0),
+                ],
+            )
+        })
+        .chain(f.stragglers.iter().map(|s| {
+            trf(
+                lang,
+                Key::FaultLate,
+                &[&s.rank.to_string(), &format_secs(s.delay_secs)],
+            )
+        }))
+        .collect::<Vec<_>>();
+    html! {
+        <p class="faults" data-testid="faults" data-count={items.len().to_string()}>
+            <strong>{ tr(lang, Key::ShortestStave) }</strong>{ items.join(lang.pick("; ", "；")) }
+        </p>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LinkInfoProps {
+    pub sim: Shared,
+    pub t_secs: f64,
+    pub line: Option<usize>,
+    /// The lab's faults, to slow or restore the shown cable (absent outside the lab).
+    #[prop_or_default]
+    pub faults: Option<Faults>,
+    #[prop_or_default]
+    pub on_edit: Callback<Edit>,
+}
+
+/// The hovered (or tapped) link: bandwidth, bytes carried so far, busy share so far.
+#[component]
+pub fn LinkInfo(props: &LinkInfoProps) -> Html {
+    let lang = use_lang();
+    let view = &props.sim.0;
+    let (Some(trace), Some(i)) = (view.trace(), props.line) else {
+        return html! { <p class="link-info muted" data-testid="link-info">{ tr(lang, Key::LinkHint) }</p> };
+    };
+    let Some(line) = view.layout.lines.get(i) else {
+        return Html::default();
+    };
+    let t = props.t_secs;
+    let bw: f64 = line
+        .links
+        .iter()
+        .map(|&l| trace.topology.links()[l].bandwidth.bytes_per_sec())
+        .sum();
+    let bytes: f64 = line
+        .links
+        .iter()
+        .map(|&l| trace.link_bytes_until(l, t))
+        .sum();
+    let busy: f64 = line
+        .links
+        .iter()
+        .map(|&l| trace.link_busy_until(l, t))
+        .sum::<f64>()
+        / line.links.len().max(1) as f64;
+    let name = if line.links.len() == 1 {
+        place_name(lang, &link_place(&trace.topology, line.links[0]))
+    } else {
+        trf(
+            lang,
+            Key::LinksOf,
+            &[
+                &line.links.len().to_string(),
+                &unit_kind_name(lang, view.layout.unit_name),
+                tr(lang, if line.up { Key::Up } else { Key::Down }),
+            ],
+        )
+    };
+    let bw = Bandwidth::from_bytes_per_sec(bw);
+    // One cable can be slowed from here: the shortest stave, made on purpose.
+    let slow = match (&props.faults, line.links.as_slice()) {
+        (Some(faults), &[l]) => {
+            let link = &trace.topology.links()[l];
+            let cable = Cable::new(link.from, link.to);
+            let slowed = faults
+                .slow_links
+                .iter()
+                .any(|s| s.cable.carries(link.from, link.to));
+            let on = props.on_edit.clone();
+            let onclick = Callback::from(move |_: MouseEvent| on.emit(Edit::ToggleCable(cable)));
+            html! {
+                <button type="button" class="slow-link" data-testid="slow-link" data-slowed={slowed.to_string()} {onclick}>
+                    { tr(lang, if slowed { Key::RestoreCable } else { Key::SlowCable }) }
+                </button>
+            }
+        }
+        _ => Html::default(),
+    };
+    html! {
+        <p class="link-info" data-testid="link-info">{ slow }
+            <strong>{ name }</strong>{ " · " }{ tier_title(lang, line.tier, &trace.topology) }
+            { " · " }{ format_bandwidth(bw) }{ " (" }{ format_bandwidth_bits(bw) }{ ")" }
+            { tr(lang, Key::Carried) }<span data-testid="link-bytes">{ format_bytes(bytes) }</span>
+            { tr(lang, Key::BusySoFar) }{ if t > 0.0 { percent(lang, busy / t, 0) } else { "—".into() } }{ tr(lang, Key::OfTheTime) }
+        </p>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct BuffersProps {
+    pub sim: Shared,
+    pub t_secs: f64,
+}
+
+/// Each rank's buffer as a row of chunk cells, filled by how many ranks' contributions they hold.
+#[component]
+pub fn Buffers(props: &BuffersProps) -> Html {
+    let lang = use_lang();
+    let view = &props.sim.0;
+    let Some(trace) = view.trace() else {
+        return Html::default();
+    };
+    let n = trace.topology.ranks();
+    let chunks = trace.schedule.chunks();
+    let cells = view.replay.cells_at(trace, props.t_secs);
+    let complete = cells.iter().all(|&c| c as usize == n);
+    if n > crate::ui::model::logic::DETAILED_MAX_RANKS {
+        let done = cells.iter().filter(|&&c| c as usize == n).count();
+        return html! {
+            <div class="buffers">
+                <h3>{ tr(lang, Key::Buffers) }</h3>
+                <p data-testid="buffers-summary" data-complete={complete.to_string()}>
+                    { trf(lang, Key::BuffersDone, &[&done.to_string(), &cells.len().to_string(), &percent(lang, done as f64 / cells.len().max(1) as f64, 0)]) }
+                </p>
+            </div>
+        };
+    }
+    // Many chunks are binned so a row stays readable; a bin shows its least-filled cell.
+    let bins = chunks.min(64);
+    let per_bin = chunks.div_ceil(bins);
+    let bins = chunks.div_ceil(per_bin);
+    let cell_w = (560.0 / bins as f64).min(22.0);
+    let row_h = if n <= 16 { 16.0 } else { 10.0 };
+    let label_w = 54.0;
+    let width = label_w + cell_w * bins as f64 + 8.0;
+    let height = row_h * n as f64 + 4.0;
+    let rows = (0..n)
+        .map(|r| {
+            let row = &cells[r * chunks..(r + 1) * chunks];
+            let fills: Vec<u32> = (0..bins)
+                .map(|b| {
+                    let (lo, hi) = (b * per_bin, ((b + 1) * per_bin).min(chunks));
+                    row[lo..hi].iter().copied().min().unwrap_or(0)
+                })
+                .collect();
+            html! { <BufferRow rank={r} ranks={n} {chunks} {per_bin} {fills} y={r as f64 * row_h + 2.0} {row_h} {cell_w} {label_w} /> }
+        })
+        .collect::<Html>();
+    html! {
+        <div class="buffers">
+            <h3>{ tr(lang, Key::Buffers) }<span class="muted">{ trf(lang, if chunks == 1 { Key::BuffersNoteOneChunk } else { Key::BuffersNote }, &[&n.to_string(), &chunks.to_string()]) }{ if per_bin > 1 { trf(lang, Key::BuffersPerCell, &[&per_bin.to_string()]) } else { String::new() } }</span></h3>
+            <svg class="buffer-grid" viewBox={format!("0 0 {width:.0} {height:.0}")} style={format!("max-width:{:.0}px", width * 1.4)} data-complete={complete.to_string()}>
+                { rows }
+            </svg>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BufferRowProps {
+    rank: usize,
+    ranks: usize,
+    chunks: usize,
+    per_bin: usize,
+    /// Contributor count of each (binned) cell.
+    fills: Vec<u32>,
+    y: f64,
+    row_h: f64,
+    cell_w: f64,
+    label_w: f64,
+}
+
+/// One rank's buffer; it re-renders only when one of its cells changes.
+#[component]
+fn BufferRow(props: &BufferRowProps) -> Html {
+    let lang = use_lang();
+    let (r, n, y) = (props.rank, props.ranks, props.y);
+    let complete = props.fills.iter().all(|&c| c as usize == n);
+    html! {
+        <g data-testid={format!("rank-buffer-{r}")} data-complete={complete.to_string()}>
+            <title>{ trf(lang, Key::BufferRowTitle, &[&r.to_string(), &n.to_string()]) }</title>
+            <text class="row-label" x={f(props.label_w - 6.0)} y={f(y + props.row_h * 0.72)}>{ format!("GPU {r}") }</text>
+            { for props.fills.iter().enumerate().map(|(b, &fill)| html! {
+                <BufferCell chunk={b * props.per_bin} chunks={props.chunks} {fill} ranks={n}
+                            x={props.label_w + b as f64 * props.cell_w} {y} w={props.cell_w - 1.5} h={props.row_h - 2.0} />
+            }) }
+        </g>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BufferCellProps {
+    chunk: usize,
+    chunks: usize,
+    fill: u32,
+    ranks: usize,
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+}
+
+/// One cell; a step changes a few cells per row, and only those re-render.
+#[component]
+fn BufferCell(props: &BufferCellProps) -> Html {
+    let (fill, n) = (props.fill, props.ranks);
+    let share = fill as f64 / n as f64;
+    html! {
+        <rect class={classes!("cell", (fill as usize == n).then_some("full"))}
+              data-fill={fill.to_string()} data-chunk={props.chunk.to_string()}
+              x={f(props.x)} y={f(props.y)} width={f(props.w)} height={f(props.h)} rx="2"
+              style={format!("fill:{};fill-opacity:{}", chunk_colour(props.chunk, props.chunks), fixed(0.08 + 0.92 * share, 100))} />
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LinkTimelineProps {
+    pub sim: Shared,
+    pub t_secs: f64,
+    pub end_secs: f64,
+}
+
+/// At most this many links get a row in the timeline.
+const MAX_ROWS: usize = 24;
+const GANTT_W: f64 = 640.0;
+const GANTT_LABEL: f64 = 120.0;
+const GANTT_ROW: f64 = 11.0;
+/// Columns of 2 units each: finer would only add bars that no one can tell apart.
+const GANTT_COLUMNS: usize = 320;
+
+/// The links worth a row, in the order drawn: cross-rack uplinks, then NICs, then GPU links, each
+/// tier busiest first.
+fn timeline_links(trace: &Trace) -> Vec<usize> {
+    let tier_rank = |l: usize| match trace.topology.links()[l].tier {
+        Tier::Rack => 0,
+        Tier::Node => 1,
+        Tier::Gpu => 2,
+    };
+    let mut used: Vec<usize> = (0..trace.links.len())
+        .filter(|&l| trace.links[l].bytes > 0.0)
+        .collect();
+    used.sort_by(|&a, &b| {
+        tier_rank(a)
+            .cmp(&tier_rank(b))
+            .then(trace.links[b].bytes.total_cmp(&trace.links[a].bytes))
+            .then(a.cmp(&b))
+    });
+    used.truncate(MAX_ROWS);
+    used
+}
+
+/// When each link was busy (Gantt-style), with the cursor as a vertical line.
+#[component]
+pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
+    let lang = use_lang();
+    let view = &props.sim.0;
+    let Some(trace) = view.trace() else {
+        return Html::default();
+    };
+    let rows = timeline_links(trace).len();
+    let x = GANTT_LABEL
+        + GANTT_W
+            * if props.end_secs > 0.0 {
+                (props.t_secs / props.end_secs).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+    let height = rows as f64 * GANTT_ROW + 18.0;
+    let view_box = format!("0 0 {:.0} {height:.0}", GANTT_LABEL + GANTT_W + 8.0);
+    html! {
+        <div class="timeline">
+            <h3>{ tr(lang, Key::TimelineTitle) }<span class="muted">{ trf(lang, Key::TimelineNote, &[&rows.to_string()]) }</span></h3>
+            // The cursor lives on its own layer: moving it must not repaint thousands of bars.
+            <div class="gantt-wrap">
+                <svg class="gantt" viewBox={view_box.clone()} data-testid="link-timeline">
+                    <GanttBars sim={props.sim.clone()} end_secs={props.end_secs} />
+                </svg>
+                <svg class="gantt-cursor" viewBox={view_box} aria-hidden="true">
+                    <line class="cursor" x1={f(x)} x2={f(x)} y1="0" y2={f(height - 14.0)} />
+                </svg>
+            </div>
+        </div>
+    }
+}
+
+/// Busy spans `(start, stop, load)` over a run of `end_secs`, drawn into `columns` pixel columns:
+/// each column gets its average load (quantised to fifths), and runs of similar columns become one
+/// bar `(first, last, load)`. A link busy thousands of times stays a few hundred bars at most.
+fn pixel_runs(
+    spans: impl Iterator<Item = (f64, f64, f64)>,
+    end_secs: f64,
+    columns: usize,
+) -> Vec<(usize, usize, f64)> {
+    let width = end_secs / columns as f64;
+    let mut load = vec![0.0f64; columns];
+    for (start, stop, l) in spans {
+        let (a, b) = (start / width, stop / width);
+        let first = (a.floor().max(0.0) as usize).min(columns - 1);
+        let last = ((b.ceil() as usize).saturating_sub(1)).min(columns - 1);
+        for (c, cell) in load.iter_mut().enumerate().take(last + 1).skip(first) {
+            let overlap = (b.min(c as f64 + 1.0) - a.max(c as f64)).max(0.0);
+            *cell += overlap * l.min(1.0);
+        }
+    }
+    let mut out: Vec<(usize, usize, f64)> = Vec::new();
+    for (c, l) in load.into_iter().enumerate() {
+        let q = (l.min(1.0) * 5.0).round() / 5.0;
+        if q <= 0.0 {
+            continue;
+        }
+        match out.last_mut() {
+            // Neighbours within one step merge: periodic traffic finer than a column
+            // would otherwise alias into alternating bars.
+            Some(run) if run.1 + 1 == c && (run.2 - q).abs() <= 0.21 => run.1 = c,
+            _ => out.push((c, c, q)),
+        }
+    }
+    out
+}
+
+#[derive(Properties, PartialEq)]
+struct GanttBarsProps {
+    sim: Shared,
+    end_secs: f64,
+}
+
+/// The static part of the timeline; it re-renders only when the run changes, not every frame.
+#[component]
+fn GanttBars(props: &GanttBarsProps) -> Html {
+    let lang = use_lang();
+    let Some(trace) = props.sim.0.trace() else {
+        return Html::default();
+    };
+    let end = props.end_secs.max(1e-30);
+    let links = timeline_links(trace);
+    let rows = links.iter().enumerate().map(|(row, &l)| {
+        let y = row as f64 * GANTT_ROW;
+        let cap = trace.topology.links()[l].bandwidth.bytes_per_sec();
+        let tl = &trace.links[l].timeline;
+        let tier = trace.topology.links()[l].tier;
+        let spans = tl.iter().enumerate().filter(|(_, c)| c.bytes_per_sec > 0.0).map(|(i, c)| {
+            let stop = tl.get(i + 1).map_or(trace.time_secs, |n| n.at_secs);
+            (c.at_secs, stop, c.bytes_per_sec / cap)
+        });
+        // One path per load level: a new run changes a handful of attributes, not thousands.
+        let px = GANTT_W / GANTT_COLUMNS as f64;
+        let mut paths: Vec<(f64, String)> = Vec::new();
+        for (first, last, load) in pixel_runs(spans, end, GANTT_COLUMNS) {
+            let d = format!(
+                "M{} {}h{}v{}h-{}z",
+                f(GANTT_LABEL + first as f64 * px),
+                f(y + 1.0),
+                f((last - first + 1) as f64 * px),
+                f(GANTT_ROW - 2.0),
+                f((last - first + 1) as f64 * px)
+            );
+            match paths.iter_mut().find(|(l, _)| *l == load) {
+                Some((_, all)) => all.push_str(&d),
+                None => paths.push((load, d)),
+            }
+        }
+        let bars = paths.into_iter().map(|(load, d)| html! {
+            <path class={classes!("bar", tier_class(tier))} {d} style={format!("fill-opacity:{}", fixed(0.25 + 0.75 * load, 100))} />
+        }).collect::<Html>();
+        html! {
+            <g data-testid="timeline-row" data-tier={format!("{tier:?}").to_lowercase()}>
+                <text class="row-label" x={f(GANTT_LABEL - 6.0)} y={f(y + GANTT_ROW * 0.8)}>{ place_name(lang, &link_place(&trace.topology, l)) }</text>
+                { bars }
+            </g>
+        }
+    }).collect::<Html>();
+    let axis_y = links.len() as f64 * GANTT_ROW + 12.0;
+    html! {
+        <>
+            { rows }
+            <text class="axis" x={f(GANTT_LABEL)} y={f(axis_y)}>{ "0" }</text>
+            <text class="axis end" x={f(GANTT_LABEL + GANTT_W)} y={f(axis_y)}>{ format_secs(props.end_secs) }</text>
+        </>
+    }
+}

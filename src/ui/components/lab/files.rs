@@ -1,0 +1,353 @@
+//! Files in and out of the lab: the scenario as JSON (export and import), the run as a Chrome trace
+//! (for Perfetto or chrome://tracing) and the results as CSV. Everything stays in the browser: a
+//! download is a Blob behind an object URL, an import is read with `File.text()`.
+
+use crate::sim::algorithms::Algorithm;
+use crate::sim::export::{chrome_traces, compared_results_csv};
+use crate::sim::scenario::ScenarioError;
+use crate::sim::scenario_file::FileError;
+use crate::sim::units::format_secs;
+use crate::ui::components::app::Shared;
+use crate::ui::i18n::{algorithm_label, tr, use_lang, Key};
+use crate::ui::model::logic::Controls;
+use crate::ui::model::share::{export_scenario, import_scenario, ShareError, MAX_IMPORT_BYTES};
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlInputElement, Url};
+use yew::prelude::*;
+
+/// The size of an exported figure: a full-HD slide.
+pub const SLIDE_WIDTH: u32 = 1920;
+pub const SLIDE_HEIGHT: u32 = 1080;
+
+// Serialising what the browser drew needs its computed styles (the figure's colours and sizes
+// come from the stylesheet and its variables), and a PNG needs a canvas: both are a few lines of
+// DOM code, kept here rather than in a web-sys translation.
+#[wasm_bindgen(inline_js = r#"
+const NS = 'http://www.w3.org/2000/svg';
+const PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray',
+  'stroke-linecap', 'stroke-linejoin', 'opacity', 'font-size', 'font-family', 'font-weight', 'font-style',
+  'text-anchor', 'dominant-baseline', 'display', 'visibility', 'paint-order', 'color'];
+function inline(src, dst) {
+  const cs = getComputedStyle(src);
+  dst.setAttribute('style', PROPS.map((p) => `${p}:${cs.getPropertyValue(p)}`).join(';'));
+  dst.removeAttribute('class');
+  for (let i = 0; i < src.children.length; i++) inline(src.children[i], dst.children[i]);
+}
+export function slide_svg(selector, captions, width, height) {
+  const svgs = [...document.querySelectorAll(selector)];
+  if (svgs.length === 0) return undefined;
+  const body = getComputedStyle(document.body);
+  const bg = body.backgroundColor, ink = body.color, font = body.fontFamily;
+  const gap = 40, top = captions.length ? 56 : 0;
+  let x = 0, h = 0;
+  const parts = svgs.map((s) => {
+    const vb = s.viewBox.baseVal;
+    const w = vb && vb.width ? vb.width : s.clientWidth;
+    const hh = vb && vb.height ? vb.height : s.clientHeight;
+    const part = { s, x, w, h: hh, vb };
+    x += w + gap; h = Math.max(h, hh);
+    return part;
+  });
+  const total = x - gap;
+  const out = document.createElementNS(NS, 'svg');
+  out.setAttribute('xmlns', NS);
+  out.setAttribute('width', width);
+  out.setAttribute('height', height);
+  out.setAttribute('viewBox', `0 0 ${total} ${h + top}`);
+  out.setAttribute('preserveAspectRatio', 'xMidYMid meet');
+  const back = document.createElementNS(NS, 'rect');
+  back.setAttribute('x', -total); back.setAttribute('y', -(h + top));
+  back.setAttribute('width', 3 * total); back.setAttribute('height', 3 * (h + top));
+  back.setAttribute('fill', bg);
+  out.appendChild(back);
+  parts.forEach((p, i) => {
+    if (captions[i]) {
+      const t = document.createElementNS(NS, 'text');
+      t.setAttribute('x', p.x + p.w / 2); t.setAttribute('y', 36);
+      t.setAttribute('text-anchor', 'middle');
+      t.setAttribute('style', `fill:${ink};font-family:${font};font-size:30px;font-weight:600`);
+      t.textContent = captions[i];
+      out.appendChild(t);
+    }
+    const copy = p.s.cloneNode(true);
+    inline(p.s, copy);
+    copy.setAttribute('x', p.x); copy.setAttribute('y', top);
+    copy.setAttribute('width', p.w); copy.setAttribute('height', p.h);
+    if (p.vb && p.vb.width) copy.setAttribute('viewBox', `${p.vb.x} ${p.vb.y} ${p.vb.width} ${p.vb.height}`);
+    copy.removeAttribute('style');
+    out.appendChild(copy);
+  });
+  return '<?xml version="1.0" encoding="UTF-8"?>' + String.fromCharCode(10) + new XMLSerializer().serializeToString(out);
+}
+export async function svg_to_png(svg, width, height) {
+  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  try {
+    const img = new Image();
+    img.src = url;
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = width; canvas.height = height;
+    canvas.getContext('2d').drawImage(img, 0, 0, width, height);
+    return await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+"#)]
+extern "C" {
+    /// The figures matching `selector`, side by side with `captions` above them, as one SVG of
+    /// `width` × `height` with the page's computed styles inlined; `None` when there is none.
+    fn slide_svg(selector: &str, captions: Vec<String>, width: u32, height: u32) -> Option<String>;
+    /// `svg` rendered to a PNG blob of `width` × `height`.
+    #[wasm_bindgen(catch)]
+    async fn svg_to_png(svg: &str, width: u32, height: u32) -> Result<JsValue, JsValue>;
+}
+
+/// Offers `text` as a file called `name`; returns the object URL, which must stay alive until the
+/// browser has read it (the caller revokes it at the next download or on unmount).
+fn offer_download(name: &str, mime: &str, text: &str) -> Result<String, JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    offer_blob(name, &blob)
+}
+
+/// Offers `blob` as a file called `name`; returns its object URL (see [`offer_download`]).
+fn offer_blob(name: &str, blob: &Blob) -> Result<String, JsValue> {
+    let url = Url::create_object_url_with_blob(blob)?;
+    let anchor: HtmlAnchorElement = gloo::utils::document()
+        .create_element("a")?
+        .dyn_into()
+        .map_err(JsValue::from)?;
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    Ok(url)
+}
+
+#[derive(Properties, PartialEq)]
+pub struct FilesProps {
+    pub controls: Controls,
+    pub sim: Shared,
+    /// The run beside it, when comparing: every export then holds both.
+    pub sim_b: Option<Shared>,
+    pub on_import: Callback<Controls>,
+}
+
+/// The runs to export: (trace, label) for each run on screen that ran.
+fn runs(sims: &[&Shared]) -> Vec<(std::rc::Rc<crate::ui::model::view::SimView>, String)> {
+    sims.iter()
+        .filter(|s| s.0.trace().is_some())
+        .map(|s| {
+            let alg = s.0.result.as_ref().map_or(s.0.requested, |r| r.algorithm);
+            (s.0.clone(), alg.name().to_string())
+        })
+        .collect()
+}
+
+#[component]
+pub fn Files(props: &FilesProps) -> Html {
+    let lang = use_lang();
+    let error = use_state(|| None::<ShareError>);
+    let last_url = use_mut_ref(|| None::<String>);
+    {
+        let last_url = last_url.clone();
+        use_effect_with((), move |_| {
+            move || {
+                if let Some(url) = last_url.borrow_mut().take() {
+                    let _ = Url::revoke_object_url(&url);
+                }
+            }
+        });
+    }
+    let download = {
+        let last_url = last_url.clone();
+        move |name: String, mime: &'static str, text: String| {
+            if let Ok(url) = offer_download(&name, mime, &text) {
+                if let Some(old) = last_url.borrow_mut().replace(url) {
+                    let _ = Url::revoke_object_url(&old);
+                }
+            }
+        }
+    };
+    let algorithm: Algorithm = props
+        .sim
+        .0
+        .result
+        .as_ref()
+        .map_or(props.controls.algorithm, |s| s.algorithm);
+
+    let on_json = {
+        let (controls, download) = (props.controls.clone(), download.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Ok(json) = export_scenario(&controls, controls.algorithm) {
+                download(
+                    format!("allreduce-{}.scenario.json", controls.algorithm.name()),
+                    "application/json",
+                    json,
+                );
+            }
+        })
+    };
+    let sims: Vec<Shared> = std::iter::once(props.sim.clone())
+        .chain(props.sim_b.clone())
+        .collect();
+    // Both runs' names when comparing: `allreduce-ring-vs-tree-binary`.
+    let stem = {
+        let names: Vec<String> = runs(&sims.iter().collect::<Vec<_>>())
+            .into_iter()
+            .map(|r| r.1)
+            .collect();
+        if names.is_empty() {
+            format!("allreduce-{}", algorithm.name())
+        } else {
+            format!("allreduce-{}", names.join("-vs-"))
+        }
+    };
+    let exportable = sims.iter().any(|s| s.0.trace().is_some());
+    let on_trace = {
+        let (sims, download, stem) = (sims.clone(), download.clone(), stem.clone());
+        Callback::from(move |_: MouseEvent| {
+            let runs = runs(&sims.iter().collect::<Vec<_>>());
+            let list: Vec<_> = runs
+                .iter()
+                .filter_map(|(v, l)| Some((v.trace()?, l.as_str())))
+                .collect();
+            if !list.is_empty() {
+                download(
+                    format!("{stem}.trace.json"),
+                    "application/json",
+                    chrome_traces(&list),
+                );
+            }
+        })
+    };
+    let on_csv = {
+        let (sims, download, stem) = (sims.clone(), download.clone(), stem.clone());
+        Callback::from(move |_: MouseEvent| {
+            let runs = runs(&sims.iter().collect::<Vec<_>>());
+            let list: Vec<_> = runs
+                .iter()
+                .filter_map(|(v, l)| Some((v.trace()?, l.as_str())))
+                .collect();
+            if !list.is_empty() {
+                download(
+                    format!("{stem}.results.csv"),
+                    "text/csv",
+                    compared_results_csv(&list),
+                );
+            }
+        })
+    };
+    // The figure(s) on screen, captioned with each run's algorithm and time when comparing.
+    let captions: Vec<String> = if sims.len() > 1 {
+        runs(&sims.iter().collect::<Vec<_>>())
+            .iter()
+            .map(|(v, _)| {
+                let alg = v.result.as_ref().map_or(v.requested, |r| r.algorithm);
+                format!(
+                    "{} · {}",
+                    algorithm_label(lang, alg),
+                    format_secs(v.end_secs())
+                )
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let figure_svg = move || {
+        slide_svg(
+            "#lab .runs [data-testid=cluster-figure]",
+            captions.clone(),
+            SLIDE_WIDTH,
+            SLIDE_HEIGHT,
+        )
+    };
+    let on_svg = {
+        let (download, stem, figure_svg) = (download.clone(), stem.clone(), figure_svg.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(svg) = figure_svg() {
+                download(format!("{stem}.figure.svg"), "image/svg+xml", svg);
+            }
+        })
+    };
+    let on_png = {
+        let (last_url, stem) = (last_url.clone(), stem.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(svg) = figure_svg() else {
+                return;
+            };
+            let (last_url, stem) = (last_url.clone(), stem.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let Ok(blob) = svg_to_png(&svg, SLIDE_WIDTH, SLIDE_HEIGHT).await else {
+                    return;
+                };
+                let Ok(blob) = blob.dyn_into::<Blob>() else {
+                    return;
+                };
+                if let Ok(url) = offer_blob(&format!("{stem}.figure.png"), &blob) {
+                    if let Some(old) = last_url.borrow_mut().replace(url) {
+                        let _ = Url::revoke_object_url(&old);
+                    }
+                }
+            });
+        })
+    };
+    let on_file = {
+        let (error, on_import) = (error.clone(), props.on_import.clone());
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            // The same file chosen again must fire `change` again.
+            input.set_value("");
+            if file.size() > MAX_IMPORT_BYTES as f64 {
+                error.set(Some(ShareError::Scenario(ScenarioError::File(
+                    FileError::TooLarge {
+                        max_kb: MAX_IMPORT_BYTES / 1024,
+                    },
+                ))));
+                return;
+            }
+            let (error, on_import) = (error.clone(), on_import.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                // Bytes, not `File.text()`: the core's reader decides the encoding, as the CLI's does.
+                let bytes = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
+                    .await
+                    .ok()
+                    .map(|b| js_sys::Uint8Array::new(&b).to_vec());
+                match bytes.ok_or(ShareError::Unreadable) {
+                    Ok(bytes) => match import_scenario(&bytes) {
+                        Ok(controls) => {
+                            error.set(None);
+                            on_import.emit(controls);
+                        }
+                        Err(e) => error.set(Some(e)),
+                    },
+                    Err(e) => error.set(Some(e)),
+                }
+            });
+        })
+    };
+    html! {
+        <div class="files" role="group" aria-label={tr(lang, Key::FilesGroup)}>
+            <button type="button" data-testid="export-json" onclick={on_json}>{ tr(lang, Key::ExportScenario) }</button>
+            <label class="file-button">
+                <span>{ tr(lang, Key::ImportScenario) }</span>
+                <input type="file" accept="application/json,.json" data-testid="import-json" onchange={on_file} />
+            </label>
+            <button type="button" data-testid="export-trace" disabled={!exportable} onclick={on_trace}>{ tr(lang, Key::ExportTrace) }</button>
+            <button type="button" data-testid="export-csv" disabled={!exportable} onclick={on_csv}>{ tr(lang, Key::ExportCsv) }</button>
+            <button type="button" data-testid="export-svg" disabled={!exportable} onclick={on_svg}>{ tr(lang, Key::ExportSvg) }</button>
+            <button type="button" data-testid="export-png" disabled={!exportable} onclick={on_png}>{ tr(lang, Key::ExportPng) }</button>
+            if let Some(e) = &*error {
+                <p class="import-error" role="alert" data-testid="import-error">
+                    { tr(lang, Key::ImportError) }{ crate::ui::i18n::errors::share_error(lang, e) }
+                </p>
+            }
+        </div>
+    }
+}

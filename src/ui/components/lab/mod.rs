@@ -1,0 +1,9 @@
+//! The lab: the controls ([`panels`]), the network figure ([`figure`]), the simulation hook
+//! ([`simulation`]), import and export ([`files`]) and the card that says what NCCL would do
+//! ([`nccl`]).
+
+pub(crate) mod figure;
+pub(crate) mod files;
+pub(crate) mod nccl;
+pub(crate) mod panels;
+pub(crate) mod simulation;

@@ -1,0 +1,317 @@
+//! Running the lab's simulations without freezing the page. Small runs are simulated as the input
+//! changes; a large one waits until the input settles (a drag that stops), then runs in slices
+//! of about [`FRAME_BUDGET_MS`] between animation frames, with its progress on screen and a
+//! cancel button. A newer request drops the older one (its timer or frame, and the run with it).
+
+use crate::sim::algorithms::Algorithm;
+use crate::sim::replay::ReplayBuilder;
+use crate::sim::scenario::{Scenario, Simulating, Simulation};
+use crate::ui::components::app::Shared;
+use crate::ui::model::logic::Controls;
+use crate::ui::model::view::{Plan, SimView, Status};
+use gloo::render::{request_animation_frame, AnimationFrame};
+use gloo::timers::callback::Timeout;
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// How long the input must stay still before a large run starts.
+const SETTLE_MS: u32 = 200;
+/// The work done per animation frame (shared by the runs in progress): well under a 60 Hz
+/// frame's 16.7 ms, with room to draw.
+const FRAME_BUDGET_MS: f64 = 10.0;
+/// How often a run's progress on screen is updated at most.
+const PROGRESS_EVERY_MS: f64 = 100.0;
+/// Events between looks at the clock.
+const SLICE_EVENTS: usize = 256;
+/// The performance mark set when a sliced run's result is handed over to be drawn.
+const RESULT_MARK: &str = "allreduce-lab:sliced-result";
+/// Transfers indexed for the replay between looks at the clock.
+const INDEX_SLICE: usize = 16_384;
+
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// What is pending: a timer until the input settles, or the next frame of a run. Dropping it
+/// cancels the request.
+enum Task {
+    Settling(#[allow(dead_code)] Timeout),
+    Running(#[allow(dead_code)] AnimationFrame),
+}
+
+type TaskSlot = Rc<RefCell<Option<Task>>>;
+
+/// What identifies a request: the result shown must be for these.
+type Key = (Controls, Algorithm);
+
+/// A run in slices and what to do with its progress and result.
+struct Job {
+    key: Key,
+    work: Work,
+    started_ms: f64,
+    status: UseStateSetter<Status>,
+    /// When the progress on screen was last updated, and to what.
+    shown: (f64, Status),
+    result: UseStateSetter<Option<(Key, Shared)>>,
+    _active: Active,
+}
+
+thread_local! {
+    /// Jobs in progress: they share a frame's budget (a comparison runs two).
+    static ACTIVE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts a job in [`ACTIVE`] while it lives.
+struct Active;
+
+impl Active {
+    fn new() -> Active {
+        ACTIVE.with(|a| a.set(a.get() + 1));
+        Active
+    }
+}
+
+impl Drop for Active {
+    fn drop(&mut self) {
+        ACTIVE.with(|a| a.set(a.get().saturating_sub(1)));
+    }
+}
+
+/// This job's share of a frame's budget.
+fn budget_ms() -> f64 {
+    FRAME_BUDGET_MS / ACTIVE.with(|a| a.get()).max(1) as f64
+}
+
+/// Shows `status` unless only its numbers changed and they were shown less than
+/// [`PROGRESS_EVERY_MS`] ago (each update redraws the lab).
+fn show_progress(job: &mut Job, status: Status) {
+    let now = now_ms();
+    let (at, shown) = job.shown;
+    let same_kind = std::mem::discriminant(&shown) == std::mem::discriminant(&status);
+    if !same_kind || now - at >= PROGRESS_EVERY_MS {
+        job.status.set(status);
+        job.shown = (now, status);
+    }
+}
+
+/// What a job is doing: preparing and running the simulation, then indexing its trace for the
+/// replay (a sort of millions of transfers, also in slices).
+enum Work {
+    Simulating(Simulating),
+    Indexing(Simulation, ReplayBuilder),
+    /// Ready to be shown.
+    Indexed(Simulation, ReplayBuilder),
+    /// Only while one stage hands over to the next.
+    Between,
+}
+
+/// Where `sim` stands: preparing its first run, or running.
+fn status_of(sim: &Simulating) -> Status {
+    match sim.preparing() {
+        Some((done, total)) => Status::Preparing { done, total },
+        None => {
+            let (done, total) = sim.progress();
+            Status::Running { done, total }
+        }
+    }
+}
+
+/// Steps `job` for one frame's budget in the next animation frame, then schedules the next frame
+/// or hands over the result.
+fn next_frame(slot: TaskSlot, mut job: Job) {
+    let next_slot = slot.clone();
+    let frame = request_animation_frame(move |_| {
+        let (started, budget) = (now_ms(), budget_ms());
+        let outcome = loop {
+            if now_ms() - started >= budget {
+                break None;
+            }
+            match std::mem::replace(&mut job.work, Work::Between) {
+                Work::Simulating(mut sim) => {
+                    if !sim.step(SLICE_EVENTS) {
+                        job.work = Work::Simulating(sim);
+                        continue;
+                    }
+                    let (done, total) = sim.progress();
+                    show_progress(&mut job, Status::Running { done, total });
+                    match sim.finish() {
+                        Ok(sim) => {
+                            let index = ReplayBuilder::new(&sim.trace);
+                            job.work = Work::Indexing(sim, index);
+                            // Finishing the run took a share of this frame: index from the next.
+                            break None;
+                        }
+                        Err(e) => break Some(Err(e)),
+                    }
+                }
+                Work::Indexing(sim, mut index) => {
+                    let indexed = index.step(&sim.trace, INDEX_SLICE);
+                    job.work = Work::Indexing(sim, index);
+                    if indexed {
+                        // Shown from a frame of its own: drawing a large run takes most of one.
+                        job.work = match std::mem::replace(&mut job.work, Work::Between) {
+                            Work::Indexing(sim, index) => Work::Indexed(sim, index),
+                            other => other,
+                        };
+                        break None;
+                    }
+                }
+                Work::Indexed(sim, index) => {
+                    let replay = index.finish(&sim.trace);
+                    break Some(Ok((sim, replay)));
+                }
+                Work::Between => break None,
+            }
+        };
+        let Some(outcome) = outcome else {
+            if let Work::Simulating(sim) = &job.work {
+                let status = status_of(sim);
+                show_progress(&mut job, status);
+            }
+            next_frame(next_slot, job);
+            return;
+        };
+        let Job {
+            key,
+            started_ms,
+            status,
+            result,
+            ..
+        } = job;
+        let (controls, algorithm) = &key;
+        let mut view = match outcome {
+            Ok((sim, replay)) => SimView::with_replay(controls, *algorithm, Ok(sim), replay),
+            Err(e) => SimView::new(controls, *algorithm, Err(e)),
+        };
+        view.sim_ms = now_ms() - started_ms;
+        let view = Shared(Rc::new(view));
+        // For measurements (e2e): the moment a sliced run's result is handed over to be drawn.
+        if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+            let _ = p.mark(RESULT_MARK);
+        }
+        next_slot.borrow_mut().take();
+        result.set(Some((key, view)));
+        status.set(Status::Done);
+    });
+    *slot.borrow_mut() = Some(Task::Running(frame));
+}
+
+/// A simulation on screen, and the learner's handles on it.
+pub struct SimHandle {
+    pub view: Shared,
+    /// Stops a run in progress.
+    pub cancel: Callback<()>,
+    /// Starts a cancelled run again.
+    pub restart: Callback<()>,
+}
+
+/// The simulation of `controls` with `algorithm` (idle while not `shown`).
+#[hook]
+pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) -> SimHandle {
+    // Restarting a cancelled run is a new request for the same input.
+    let attempt = use_state(|| 0u32);
+    let plan = use_memo((controls.clone(), algorithm, shown), |(c, a, shown)| {
+        if !*shown {
+            return Plan::Ready(Rc::new(SimView::idle(*a)));
+        }
+        let started = now_ms();
+        let mut plan = Plan::new(c, *a);
+        if let Plan::Ready(view) = &mut plan {
+            if let Some(v) = Rc::get_mut(view) {
+                v.sim_ms = now_ms() - started;
+            }
+        }
+        plan
+    });
+    let status = use_state(|| Status::Done);
+    let result = use_state(|| None::<(Key, Shared)>);
+    let slot: TaskSlot = use_mut_ref(|| None);
+    {
+        let (plan, status, result, slot) =
+            (plan.clone(), status.setter(), result.setter(), slot.clone());
+        use_effect_with(
+            (controls.clone(), algorithm, shown, *attempt),
+            move |(controls, algorithm, _, _)| {
+                // A newer request replaces (and so cancels) an older one.
+                slot.borrow_mut().take();
+                if let Plan::Sliced(scenario) = &*plan {
+                    status.set(Status::Waiting);
+                    let key = (controls.clone(), *algorithm);
+                    let task = settle_then_run(slot.clone(), key, scenario.clone(), status, result);
+                    *slot.borrow_mut() = Some(task);
+                } else {
+                    status.set(Status::Done);
+                }
+                move || {
+                    slot.borrow_mut().take();
+                }
+            },
+        );
+    }
+    let key = (controls.clone(), algorithm);
+    let pending = use_memo((key.clone(), *status), |((c, a), status)| {
+        Shared(Rc::new(SimView::pending(c, *a, *status)))
+    });
+    let view = match &*plan {
+        Plan::Ready(view) => Shared(view.clone()),
+        Plan::Sliced(_) => match &*result {
+            Some((k, view)) if *k == key => view.clone(),
+            _ => (*pending).clone(),
+        },
+    };
+    let cancel = {
+        let (slot, status) = (slot.clone(), status.setter());
+        Callback::from(move |()| {
+            if slot.borrow_mut().take().is_some() {
+                status.set(Status::Cancelled);
+            }
+        })
+    };
+    let restart = Callback::from(move |()| attempt.set(attempt.wrapping_add(1)));
+    SimHandle {
+        view,
+        cancel,
+        restart,
+    }
+}
+
+/// Waits for the input to settle, then prepares the run (schedule and network) and starts it.
+fn settle_then_run(
+    slot: TaskSlot,
+    key: Key,
+    scenario: Scenario,
+    status: UseStateSetter<Status>,
+    result: UseStateSetter<Option<(Key, Shared)>>,
+) -> Task {
+    let timeout = Timeout::new(SETTLE_MS, move || {
+        let started_ms = now_ms();
+        // Only validates: the run's schedule, indexes and buffers are built in the frames' slices.
+        match Simulating::new(&scenario, true) {
+            Ok(sim) => {
+                let shown = status_of(&sim);
+                status.set(shown);
+                let job = Job {
+                    key,
+                    work: Work::Simulating(sim),
+                    started_ms,
+                    status,
+                    shown: (started_ms, shown),
+                    result,
+                    _active: Active::new(),
+                };
+                next_frame(slot, job);
+            }
+            Err(e) => {
+                let (controls, algorithm) = &key;
+                let view = Shared(Rc::new(SimView::new(controls, *algorithm, Err(e))));
+                slot.borrow_mut().take();
+                result.set(Some((key, view)));
+                status.set(Status::Done);
+            }
+        }
+    });
+    Task::Settling(timeout)
+}

@@ -1,0 +1,159 @@
+//! The section's points, computed progressively: a few per timer tick, cheapest first, so the
+//! page never waits for the whole set; a new setup cancels the run in progress.
+
+use crate::ui::i18n::{trf, use_lang, Key};
+use crate::ui::model::scaling::{Computation, Point, Setup};
+use gloo::timers::callback::Timeout;
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::prelude::*;
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// A tick computes points until this much time has passed, then yields to the page.
+const TICK_BUDGET_MS: f64 = 12.0;
+
+/// The points computed so far for one setup.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Points {
+    generation: u64,
+    pub items: Vec<Point>,
+    /// Points this run computes.
+    pub total: usize,
+    started_ms: f64,
+    pub done_ms: Option<f64>,
+}
+
+pub enum PointsAction {
+    Start { generation: u64, total: usize },
+    Add { generation: u64, points: Vec<Point> },
+}
+
+impl Reducible for Points {
+    type Action = PointsAction;
+    fn reduce(self: Rc<Self>, action: PointsAction) -> Rc<Self> {
+        match action {
+            PointsAction::Start { generation, total } => Rc::new(Points {
+                generation,
+                items: Vec::new(),
+                total,
+                started_ms: now_ms(),
+                done_ms: (total == 0).then_some(0.0),
+            }),
+            PointsAction::Add { generation, points } if generation == self.generation => {
+                let mut next = (*self).clone();
+                next.items.extend(points);
+                if next.items.len() >= next.total {
+                    next.done_ms = Some(now_ms() - next.started_ms);
+                }
+                Rc::new(next)
+            }
+            PointsAction::Add { .. } => self,
+        }
+    }
+}
+
+type TimerSlot = Rc<RefCell<Option<Timeout>>>;
+
+/// Advances `work` for one timer tick at a time, reporting the points each tick finishes. Large
+/// runs are sliced inside the core, so no tick blocks the page for long.
+fn schedule(
+    slot: TimerSlot,
+    work: Rc<RefCell<Computation>>,
+    generation: u64,
+    dispatch: UseReducerDispatcher<Points>,
+) {
+    if work.borrow().is_done() {
+        return;
+    }
+    let next_slot = slot.clone();
+    let timeout = Timeout::new(0, move || {
+        let started = now_ms();
+        let points = work
+            .borrow_mut()
+            .work(|| now_ms() - started >= TICK_BUDGET_MS);
+        if !points.is_empty() {
+            dispatch.dispatch(PointsAction::Add { generation, points });
+        }
+        schedule(next_slot, work, generation, dispatch);
+    });
+    *slot.borrow_mut() = Some(timeout);
+}
+
+/// The setup's points, computed progressively; a new setup cancels the run in progress.
+#[hook]
+pub fn use_points(setup: &Setup) -> UseReducerHandle<Points> {
+    let points = use_reducer(Points::default);
+    let slot: TimerSlot = use_mut_ref(|| None);
+    let generation = use_mut_ref(|| 0u64);
+    {
+        let dispatch = points.dispatcher();
+        use_effect_with(setup.clone(), move |setup| {
+            let g = {
+                let mut g = generation.borrow_mut();
+                *g += 1;
+                *g
+            };
+            let jobs = setup.jobs();
+            dispatch.dispatch(PointsAction::Start {
+                generation: g,
+                total: jobs.len(),
+            });
+            let work = Rc::new(RefCell::new(Computation::new(setup.clone(), jobs)));
+            schedule(slot.clone(), work, g, dispatch);
+            move || {
+                slot.borrow_mut().take();
+            }
+        });
+    }
+    points
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ProgressProps {
+    pub points: Points,
+}
+
+/// How many points are done, and any that failed.
+#[component]
+pub fn Progress(props: &ProgressProps) -> Html {
+    let lang = use_lang();
+    let points = &props.points;
+    let done = points.items.len();
+    let failures: Vec<String> = points
+        .items
+        .iter()
+        .filter_map(|p| match p {
+            Point::Failed(job, e) => Some(format!(
+                "{job:?}: {}",
+                crate::ui::i18n::errors::job_error(lang, e)
+            )),
+            _ => None,
+        })
+        .collect();
+    let bar = html! {
+        <div class="scaling-progress" data-testid="scaling-progress" data-done={done.to_string()}
+             data-total={points.total.to_string()} data-complete={points.done_ms.is_some().to_string()}
+             data-elapsed-ms={points.done_ms.map(|m| format!("{m:.0}")).unwrap_or_default()}>
+            <progress max={points.total.max(1).to_string()} value={done.to_string()} />
+            <span>
+                { match points.done_ms {
+                    Some(ms) => trf(lang, Key::PointsDone, &[&points.total.to_string(), &format!("{ms:.0}")]),
+                    None => trf(lang, Key::PointsRunning, &[&done.to_string(), &points.total.to_string()]),
+                } }
+            </span>
+        </div>
+    };
+    html! {
+        <>
+            { bar }
+            if !failures.is_empty() {
+                <p class="error">{ failures.join("; ") }</p>
+            }
+        </>
+    }
+}

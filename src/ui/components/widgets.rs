@@ -1,0 +1,188 @@
+//! Small controls and bars the sections share: a labelled slider over a ladder of values, a group
+//! of toggle buttons, a horizontal bar and a stacked bar. Plain HTML, so text stays readable on a
+//! phone.
+
+use crate::ui::components::inputs::input_value;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct LadderProps {
+    pub testid: AttrValue,
+    pub label: AttrValue,
+    /// The values in slider order.
+    pub values: Vec<u64>,
+    pub value: u64,
+    /// The current value as the reader sees it.
+    pub text: AttrValue,
+    pub on_change: Callback<u64>,
+}
+
+/// A slider over a list of values.
+#[component]
+pub fn Ladder(props: &LadderProps) -> Html {
+    let pos = props
+        .values
+        .iter()
+        .position(|&v| v == props.value)
+        .unwrap_or(0);
+    let max = props.values.len().saturating_sub(1);
+    let oninput = {
+        let (values, on) = (props.values.clone(), props.on_change.clone());
+        Callback::from(move |e: InputEvent| {
+            let i: usize = input_value::<usize>(&e);
+            if let Some(&v) = values.get(i) {
+                on.emit(v);
+            }
+        })
+    };
+    let listed = props
+        .values
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    html! {
+        <label class="ch-field">
+            <span class="ch-field-name">{ props.label.clone() }</span>
+            <input type="range" min="0" max={max.to_string()} step="1" value={pos.to_string()}
+                   data-testid={props.testid.clone()} data-values={listed}
+                   aria-valuetext={props.text.clone()} {oninput} />
+            <output class="ch-field-value" aria-hidden="true">{ props.text.clone() }</output>
+        </label>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChoiceProps {
+    pub testid: AttrValue,
+    pub label: AttrValue,
+    pub options: Vec<AttrValue>,
+    pub selected: usize,
+    pub on_select: Callback<usize>,
+}
+
+/// Mutually exclusive toggle buttons (`aria-pressed`).
+#[component]
+pub fn Choice(props: &ChoiceProps) -> Html {
+    html! {
+        <div class="ch-choice" role="group" aria-label={props.label.clone()} data-testid={props.testid.clone()}>
+            <span class="ch-field-name" aria-hidden="true">{ props.label.clone() }</span>
+            <div class="ch-choice-buttons">
+                { for props.options.iter().enumerate().map(|(i, text)| {
+                    let on = props.on_select.clone();
+                    let pressed = i == props.selected;
+                    html! {
+                        <button type="button" class={classes!("ch-toggle", pressed.then_some("on"))}
+                                aria-pressed={if pressed { "true" } else { "false" }}
+                                data-testid={format!("{}-{i}", props.testid)}
+                                onclick={Callback::from(move |_| on.emit(i))}>
+                            { text.clone() }
+                        </button>
+                    }
+                }) }
+            </div>
+        </div>
+    }
+}
+
+/// A width for CSS from a share of 1.
+pub fn width(share: f64) -> String {
+    format!("width: {:.2}%", (share.clamp(0.0, 1.0) * 100.0))
+}
+
+/// A labelled horizontal bar: `share` of the track filled.
+pub fn bar(label: &str, share: f64, value: &str, class: &str, testid: &str) -> Html {
+    html! {
+        <div class={classes!("ch-bar", class.to_string())} data-testid={testid.to_string()}>
+            <span class="ch-bar-label">{ label.to_string() }</span>
+            <span class="ch-track" aria-hidden="true"><span class="ch-fill" style={width(share)}></span></span>
+            <span class="ch-bar-value">{ value.to_string() }</span>
+        </div>
+    }
+}
+
+/// One part of a stacked bar.
+pub struct Part {
+    pub label: String,
+    pub secs: f64,
+    pub class: &'static str,
+}
+
+impl Part {
+    /// The three parts of a training step: compute, waiting for storage, exposed communication.
+    pub fn of_step(
+        lang: crate::ui::i18n::Lang,
+        s: &crate::sim::training::StepBreakdown,
+    ) -> [Part; 3] {
+        use crate::ui::i18n::{tr, Key};
+        [
+            Part {
+                label: tr(lang, Key::Compute).into(),
+                secs: s.compute_secs,
+                class: "compute",
+            },
+            Part {
+                label: tr(lang, Key::StorageWait).into(),
+                secs: s.exposed_io_secs,
+                class: "io",
+            },
+            Part {
+                label: tr(lang, Key::ExposedComm).into(),
+                secs: s.exposed_comm_secs,
+                class: "comm",
+            },
+        ]
+    }
+}
+
+/// A stacked bar of the parts of a step, with a legend that names each part and its time.
+pub fn stacked(title: &str, parts: &[Part], testid: &str) -> Html {
+    let total: f64 = parts.iter().map(|p| p.secs).sum();
+    let share = |s: f64| if total > 0.0 { s / total } else { 0.0 };
+    html! {
+        <div class="ch-stacked" data-testid={testid.to_string()}>
+            <div class="ch-stacked-title">{ title.to_string() }{ " · " }{ crate::sim::units::format_secs(total) }</div>
+            <div class="ch-stack" aria-hidden="true">
+                { for parts.iter().filter(|p| p.secs > 0.0).map(|p| html! {
+                    <span class={classes!("ch-part", p.class)} style={width(share(p.secs))}></span>
+                }) }
+            </div>
+            <ul class="ch-legend">
+                { for parts.iter().map(|p| html! {
+                    <li><span class={classes!("ch-swatch", p.class)}></span>
+                        { format!("{} {}", p.label, crate::sim::units::format_secs(p.secs)) }</li>
+                }) }
+            </ul>
+        </div>
+    }
+}
+
+/// A guided figure's state as read from a shared link: `key`'s `count` numbers when `valid`
+/// accepts them, read once when the figure mounts.
+#[hook]
+pub fn use_link_state(
+    key: &'static str,
+    count: usize,
+    valid: fn(&[u64]) -> bool,
+) -> Option<Vec<u64>> {
+    let read = use_memo((), move |_| {
+        crate::ui::model::query::numbers(&crate::ui::model::query::web::current(), key, count)
+            .filter(|v| valid(v))
+    });
+    (*read).clone()
+}
+
+/// Keeps a guided figure's state in the address under `key`: its numbers, or no key at all while
+/// the figure shows its default (so an untouched page keeps a clean address).
+#[hook]
+pub fn use_link_writer(key: &'static str, values: Vec<u64>, default: Vec<u64>) {
+    use_effect_with(values, move |values| {
+        let updates: Vec<(&str, String)> = if *values == default {
+            Vec::new()
+        } else {
+            let text: Vec<String> = values.iter().map(u64::to_string).collect();
+            vec![(key, text.join("."))]
+        };
+        crate::ui::model::query::web::write(&[key], &updates);
+    });
+}

@@ -1,0 +1,167 @@
+//! The interface's texts for the lab: controls, figure, results, files: one row per key, English then Chinese.
+//!
+//! The rows join the one [`Key`](super::Key) table (see the chain in `mod.rs`): a row lacking
+//! either text does not parse, and a key no row declares does not exist.
+
+/// Appends this area's rows to the rows gathered so far, then hands them to the next area.
+macro_rules! lab_rows {
+    ([$next:ident $(, $rest:ident)*] $($acc:tt)*) => {
+        $next! {
+            [$($rest),*]
+            $($acc)*
+            // The lab.
+            LabTagline => "Watch AllReduce happen: real buffers, real reductions, a flow-level network. Every number below comes from the simulation.", "看 AllReduce 如何发生：真实的缓冲区、真实的归约、流级网络。下面每个数字都来自模拟。";
+            LabFooter => "Keyboard: space plays or pauses, ← and → step between algorithm steps (while the lab is on screen). Everything runs in your browser, offline.", "键盘：空格播放或暂停，← 和 → 在算法步骤间前后移动（实验室在屏幕上时）。一切都在你的浏览器里离线运行。";
+            Algorithm => "Algorithm", "算法";
+            PipelineSegments => "Pipeline segments (trees, NCCL's shapes)", "流水线分段数（树形、NCCL 的形状）";
+            Topology => "Topology", "拓扑";
+            TopologyCluster => "cluster", "集群";
+            TopologyUniform => "uniform (α-β)", "均匀（α-β 模型）";
+            TopologyRail => "rail-optimized", "轨道优化";
+            NicsPerNode => "NICs / node", "每节点网卡数";
+            RailsPerNode => "GPUs (rails) / node", "每节点 GPU 数（轨道数）";
+            Pxn => "PXN: cross rails over NVLink, not the spine", "PXN：经 NVLink 跨轨道，不走主干";
+            PxnExplain => "With PXN (as NCCL does), a message for another rail first hops over NVLink to the GPU of its own node on that rail and leaves through that GPU's NIC; without it, it climbs to the spine.", "开启 PXN（NCCL 的做法）时，发往另一条轨道的消息先经 NVLink 跳到本节点位于该轨道的 GPU，再从它的网卡发出；关闭时则上行到主干交换机。";
+            ShapeRail => "{0} node(s) × {1} GPU(s), one NIC per GPU on {1} rail(s)", "{0} 个节点 × {1} 张卡，每卡一块网卡，共 {1} 条轨道";
+            ShapeNics => ", {0} NICs per node", "，每节点 {0} 块网卡";
+            TierRailNic => "GPU ↔ rail leaf switch (its own NIC)", "GPU ↔ 轨道叶交换机（自己的网卡）";
+            TierRailSpine => "Rail leaf ↔ spine", "轨道叶交换机 ↔ 主干";
+            PresetSuperpodTitle => "DGX H100 SuperPOD-style: 4 nodes, 8 rails", "DGX H100 SuperPOD 式：4 个节点，8 条轨道";
+            PresetSuperpodText => "4 nodes × 8 H100 (NVLink 450 GB/s), one 400 Gbps NIC per GPU; NIC i of every node on rail i, rails joined by a spine; PXN on.", "4 个节点 × 8 张 H100（NVLink 450 GB/s），每卡一块 400 Gbps 网卡；各节点的第 i 块网卡接在第 i 条轨道上，轨道之间经主干相连；开启 PXN。";
+            AlgNoteNcclRing => "nccl-ring: one ring per channel, one channel per NIC (per rail). Each ring runs through a node's GPUs over NVLink and leaves and enters every node on its channel's NIC, so all NICs carry traffic at once; the textbook ring crosses each node boundary on one NIC only.", "NCCL 环：每个通道一个环，每块网卡（每条轨道）一个通道。每个环在节点内经 NVLink 走过所有 GPU，并通过本通道的网卡进出每个节点，因此所有网卡同时工作；教科书式的环每个节点边界只用一块网卡。";
+            AlgNoteNcclTree => "nccl-tree: inside each node the GPUs form a chain; across nodes the chain heads form a double binary tree (two complementary trees, half the data each), pipelined. Only the heads use the network, and each node's NICs carry the least any allreduce needs, 2(M−1)/M × S; the textbook trees span every GPU.", "NCCL 树：节点内 GPU 串成一条链；节点之间由各链的首 GPU 组成双二叉树（两棵互补的树，各传一半数据），并流水线化。只有链首使用网络，每个节点网卡的流量是任何 allreduce 的最小值 2(M−1)/M × S；教科书式的树则跨越每张卡。";
+            GpuCount => "GPUs", "GPU 数";
+            GpusPerNode => "GPUs / node", "每节点 GPU 数";
+            NodesPerRack => "Nodes / rack", "每机柜节点数";
+            ShapeUniform => "{0} ranks on one ideal switch", "{0} 个进程接在一台理想交换机上";
+            ShapeCluster => "{0} rack(s) × {1} node(s) × {2} GPU(s)", "{0} 个机柜 × {1} 个节点 × {2} 张卡";
+            TierPort => "Port (each rank ↔ switch)", "端口（每个进程 ↔ 交换机）";
+            TierGpu => "GPU ↔ node switch (NVLink)", "GPU ↔ 节点交换机（NVLink）";
+            TierNode => "Node ↔ rack switch (NIC)", "节点 ↔ 机柜交换机（网卡）";
+            TierRack => "Rack ↔ spine (cross-rack)", "机柜 ↔ 主干（跨机柜）";
+            Bandwidth => "bandwidth", "带宽";
+            Latency => "latency", "延迟";
+            LatencyIdeal => "0 (ideal)", "0（理想）";
+            LabMessageSize => "Message size (per rank)", "消息大小（每个进程）";
+            Compare => "Compare", "对比";
+            SideBySideWith => " side by side with", " 并排对比";
+            CommandLine => "Same run on the command line", "命令行上的同一次运行";
+            CommandLineLabel => "command", "命令";
+            TimeGroup => "Time", "时间";
+            PreviousStep => "Previous step", "上一步";
+            PreviousStepKey => "Previous step (←)", "上一步（←）";
+            NextStep => "Next step", "下一步";
+            NextStepKey => "Next step (→)", "下一步（→）";
+            PlayKey => "Play (space)", "播放（空格）";
+            PauseKey => "Pause (space)", "暂停（空格）";
+            SimulatedTime => "Simulated time", "模拟时间";
+            Speed => "speed", "速度";
+            ResultVerified => "✓ verified", "✓ 结果已验证";
+            ResultWrong => "✗ wrong result: {0}", "✗ 结果错误：{0}";
+            ResultTime => "time", "耗时";
+            LowerBoundLabel => "lower bound", "下界";
+            LowerBoundRun => "{0} · run at {1} of it", "{0} · 实际达到下界的 {1}";
+            Result => "result", "结果";
+            LowerBoundIs => "Lower bound: {0} latency + {1} bandwidth, {2} dominates: {3}; and nothing crosses before one message latency (one, not ⌈log₂N⌉: ranks here send to many peers at once).", "下界：{0} 延迟 + {1} 带宽，{2}占主导：{3}；且一条消息的延迟过去之前没有数据能通过（是一条而非 ⌈log₂N⌉ 条：这里的进程可同时向多个对端发送）。";
+            BoundTermLatency => "latency", "延迟";
+            BoundTermBandwidth => "bandwidth", "带宽";
+            BoundInjection => "every rank must send 2(N−1)/N × S and receive as much: 2(N−1)·S over the sum of the ranks' port bandwidths", "每个进程必须发送 2(N−1)/N × S，并接收同样多：即 2(N−1)·S 除以所有进程端口带宽之和";
+            BoundNode => "the nodes' NICs are the tighter cut (the links that split the cluster into parts): the nodes together must exchange 2(M−1)·S over their NICs", "节点网卡是更紧的“割”（把集群分成两部分的一组链路）：M 个节点之间必须经各自的网卡交换 2(M−1)·S";
+            BoundRack => "the racks' uplinks are the tighter cut (the links that split the cluster into parts): the racks together must exchange 2(K−1)·S over K uplinks", "机柜上行链路是更紧的“割”（把集群分成两部分的一组链路）：K 个机柜之间必须经 K 条上行链路交换 2(K−1)·S";
+            AutoFastest => "{0} is the fastest of the simulated algorithms here (not NCCL's own choice): {1} vs {2} for the runner-up {3} (which takes {4} longer), out of {5} algorithms simulated on this scenario", "{0} 是这里模拟的算法中最快的（并非 NCCL 自己的选择）：{1}；第二名 {3} 为 {2}（多用 {4} 的时间），共在此场景上模拟了 {5} 种算法";
+            AutoNothing => "{0} is the fastest of the simulated algorithms here (nothing to exchange)", "{0} 是这里模拟的算法中最快的（没有数据要交换）";
+            RankSent => "Per rank, sent: {0} to {1}", "每个进程发送：{0} 到 {1}";
+            RankSentSame => "Every rank sent {0}", "每个进程都发送了 {0}";
+            RankSentCompare => " (ring: 2(N−1)/N × S = {0}; a flat tree's root: (N−1) × S = {1}).", "（环形：2(N−1)/N × S = {0}；扁平树的根节点：(N−1) × S = {1}）。";
+            BusiestLink => "Busiest link: {0} carried {1}, busy {2} of the run.", "最忙的链路：{0}，传输了 {1}，运行中 {2} 的时间在忙。";
+            SentRow => "sent", "发送";
+            ReceivedRow => "received", "接收";
+            SimulatedIn => "simulated in {0} ms · {1} transfers", "模拟耗时 {0} ms · {1} 次传输";
+            ChosenByAuto => " (chosen by auto)", "（由自动选择）";
+            FigureAria => "{0} GPUs; {1} transfers in flight", "{0} 张卡；{1} 次传输进行中";
+            LegendBusier => "thicker, darker = busier (share of capacity)", "越粗越深 = 越忙（占容量的比例）";
+            LegendChunk => "a chunk in flight: its colour is the chunk (of {0}), its fill how many of {1} ranks it holds", "传输中的数据块：颜色表示第几块（共 {0} 块），填充表示已含 {1} 个进程中多少个的贡献";
+            LegendUnits => "{0} GPUs: one box per {1}, filled as its buffers complete; the bar on top is its GPUs' port load", "{0} 张卡：每个{1}一个方框，缓冲区完成时填满；顶部的条是其 GPU 的端口负载";
+            UnitNode => "node", "节点";
+            UnitRack => "rack", "机柜";
+            PlaceGpu => "GPU {0}", "GPU {0}";
+            PlaceNode => "node {0}", "节点 {0}";
+            PlaceRack => "rack {0}", "机柜 {0}";
+            PlaceSpine => "spine", "主干交换机";
+            PlaceNic => "node {0} NIC {1}", "节点 {0} 网卡 {1}";
+            PlaceRail => "rail {0}", "轨道 {0}";
+            PlaceSwitch => "switch", "交换机";
+            PlaceNetwork => "network", "网络";
+            PlaceLink => "{0} → {1}", "{0} → {1}";
+            PlaceCable => "{0} ↔ {1}", "{0} ↔ {1}";
+            UnitGroup => "group of {0} ranks", "{0} 个进程一组";
+            LinkHint => "Hover or tap a link to see its bandwidth, the bytes it carried and how busy it was.", "把鼠标移到或点按一条链路，查看它的带宽、传输的字节数和繁忙程度。";
+            LinksOf => "{0} links of {1} ({2})", "{1} 的 {0} 条链路（{2}）";
+            Up => "up", "上行";
+            Down => "down", "下行";
+            Carried => " · carried ", " · 已传输 ";
+            BusySoFar => " so far · busy ", " · 繁忙 ";
+            OfTheTime => " of the time so far", "（至今的时间占比）";
+            Buffers => "Buffers", "缓冲区";
+            BuffersDone => "{0} of {1} chunk cells hold every rank's contribution ({2}).", "{1} 个数据块格子中有 {0} 个已含所有进程的贡献（{2}）。";
+            BuffersNote => " — {0} ranks × {1} chunks; a cell darkens as it gathers contributions", " — {0} 个进程 × {1} 个数据块；格子收集到越多贡献颜色越深";
+            BuffersNoteOneChunk => " — {0} ranks × 1 chunk (the whole message); a cell darkens as it gathers contributions", " — {0} 个进程 × 1 个数据块（整条消息）；格子收集到越多贡献颜色越深";
+            BuffersPerCell => " ({0} chunks per cell)", "（每格 {0} 个数据块）";
+            BufferRowTitle => "GPU {0}: each cell darkens as it gathers the {1} ranks' contributions", "GPU {0}：格子收集 {1} 个进程的贡献时逐渐变深";
+            TimelineTitle => "When each link was busy", "每条链路何时繁忙";
+            TimelineNote => " — {0} links: cross-rack uplinks first, then NICs, then GPU links, busiest first in each; darker = closer to capacity", " — {0} 条链路：先是跨机柜上行链路，再是网卡，然后是 GPU 链路，每层最繁忙的在前；越深 = 越接近容量";
+            TierLegendPort => "rank port", "进程端口";
+            TierLegendGpu => "NVLink (GPU ↔ node switch)", "NVLink（GPU ↔ 节点交换机）";
+            TierLegendNode => "NIC (node ↔ rack switch)", "网卡（节点 ↔ 机柜交换机）";
+            TierLegendRack => "uplink (rack ↔ spine)", "上行链路（机柜 ↔ 主干）";
+            TierLegendRailNic => "NIC (GPU ↔ its rail's leaf switch)", "网卡（GPU ↔ 所在轨道的叶交换机）";
+            TierLegendRailSpine => "uplink (rail leaf ↔ spine)", "上行链路（轨道叶交换机 ↔ 主干）";
+            LegendRails => "above each rail's switch: its NICs' load now and the bytes they carried", "每条轨道交换机上方：其网卡当前的负载和已传输的字节";
+            PresetNvlinkTitle => "8 GPUs on NVLink", "NVLink 上的 8 张卡";
+            PresetNvlinkText => "One node: 8 H100 GPUs behind NVSwitches, 450 GB/s per direction each (A100: 300). Inside a node the ring wins.", "一个节点：8 张 H100 接在 NVSwitch 上，每张卡每个方向 450 GB/s（A100 为 300 GB/s）。节点内环形胜出。";
+            PresetTwoNodesTitle => "2 nodes on 400 Gbps", "400 Gbps 上的 2 个节点";
+            PresetTwoNodesText => "Two 8-GPU nodes joined by one 400 Gbps NIC each: the network is the short stave, and the hierarchical allreduce crosses it least.", "两个 8 卡节点，各用一块 400 Gbps 网卡相连：网络是短板，分层 AllReduce 跨网卡的流量最少。";
+            PresetRacksTitle => "2 racks: 800 Gbps inside, 200 across", "2 个机柜：柜内 800 Gbps，跨柜 200";
+            PresetRacksText => "The chapter's 2 racks × 2 nodes × 8 GPUs: fast in-rack network, slow cross-rack uplinks; a pipelined tree crosses less and wins.", "原文的 2 个机柜 × 2 个节点 × 8 张卡：柜内网络快、跨机柜上行链路慢；流水线化的树跨柜更少，胜出。";
+            PresetInvertedTitle => "Inverted: 400 inside, 800 across", "反转：柜内 400，跨柜 800";
+            PresetInvertedText => "The seed's inverted case on the same 2 racks × 2 nodes × 8 GPUs: in-rack 400 Gbps, cross-rack 800 Gbps; the ring wins.", "原文中的反转情形，同样是 2 个机柜 × 2 个节点 × 8 张卡：柜内 400 Gbps，跨机柜 800 Gbps；环形胜出。";
+            SegmentsWinsOnlyPipelined => "The tree wins here only because it is pipelined into {0} segments: unpipelined it takes {1}, slower than {2}’s {3}.", "树在这里胜出全靠流水线（分成 {0} 段）：不分段时它要 {1}，比{2}的 {3} 慢。";
+            SegmentsWouldWin => "Unpipelined the tree loses here; split into {0} segments it takes {1} and beats {2}’s {3}. Try the pipeline segments slider.", "不分段时树在这里落后；分成 {0} 段后它只要 {1}，快过{2}的 {3}。试试“流水线分段数”滑块。";
+            AlgRing => "ring", "环形";
+            AlgTreeFlat => "tree-flat", "扁平树";
+            AlgTreeBinomial => "tree-binomial", "二项树";
+            AlgTreeBinary => "tree-binary", "二叉树";
+            AlgDoubleBinaryTree => "double-binary-tree", "双二叉树";
+            AlgRecursiveDoubling => "recursive-doubling", "递归倍增";
+            AlgRabenseifner => "rabenseifner", "Rabenseifner 算法";
+            AlgHierarchical => "hierarchical", "分层";
+            AlgNcclRing => "nccl-ring", "NCCL 环";
+            AlgNcclTree => "nccl-tree", "NCCL 树";
+            AlgAuto => "auto", "自动";
+            ChangeHardware => "hardware {0} instead of {1}", "硬件改为 {0}（原为 {1}）";
+            ChangeNic => "node NICs {0} Gbps instead of {1} Gbps", "节点网卡改为 {0} Gbps（原为 {1} Gbps）";
+            ChangeModel => "{0} instead of {1}", "模型改为 {0}（原为 {1}）";
+            ChangeOverlap => "overlap {0} instead of {1}", "重叠改为 {0}（原为 {1}）";
+            TrafficTable => "Bytes sent and received per GPU", "每张卡发送和接收的字节数";
+            FilesGroup => "Files", "文件";
+            ExportScenario => "Export scenario (JSON)", "导出场景（JSON）";
+            ImportScenario => "Import scenario (JSON)…", "导入场景（JSON）…";
+            ExportTrace => "Export trace (Perfetto / chrome://tracing)", "导出时间线（Perfetto / chrome://tracing）";
+            ExportCsv => "Export results (CSV)", "导出结果（CSV）";
+            GpusRefusedFrom => "From {0} GPUs the algorithm(s) shown need more memory or work than the browser allows, by the core's estimate (greyed). Run them with the command line.", "按核心的估算，从 {0} 张卡起，所示算法所需的内存或计算量超出浏览器的上限（灰色部分）。请用命令行运行。";
+            NothingToPlay => "— not run", "— 未运行";
+            TooLargeHere => " — too large here", " — 此处规模过大";
+            RefusedRun => "{0} on {1} GPUs is too large for the browser by the core's estimate ({2} transfers, about {3} of memory). Pick fewer GPUs or another algorithm, or run the command line shown in the controls.", "按核心的估算，{0} 在 {1} 张卡上对浏览器来说规模过大（{2} 次传输，约需 {3} 内存）。请减少卡数或换一种算法，或运行控制面板中显示的命令行。";
+            ExportSvg => "Figure as SVG (1920×1080)", "图导出为 SVG（1920×1080）";
+            ExportPng => "Figure as PNG (1920×1080)", "图导出为 PNG（1920×1080）";
+            ImportError => "This file could not be imported; the scenario is unchanged. The problem: ", "无法导入此文件，场景保持不变。问题：";
+            Simulating => "Simulating…", "正在模拟…";
+            PreparingRun => "Preparing the run…", "正在准备运行…";
+            CancelRun => "Cancel", "取消";
+            RunCancelled => "Simulation cancelled.", "模拟已取消。";
+            RunAgain => "Run it", "重新运行";
+            UrlError => "This link's settings could not be used, so the lab shows the default scenario. The problem: ", "无法使用此链接中的设置，实验室显示的是默认场景。问题：";
+
+        }
+    };
+}

@@ -1,0 +1,119 @@
+//! The tables' completeness and the formatting of numbers.
+
+use super::*;
+
+fn has_cjk(s: &str) -> bool {
+    s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
+#[test]
+fn every_key_has_english_without_chinese_and_chinese_with_chinese() {
+    for &k in Key::ALL {
+        let (en, zh) = k.texts();
+        assert!(!en.is_empty() && !zh.is_empty(), "{k:?}");
+        // The switch names Chinese in Chinese, by design.
+        if k != Key::OtherLanguageName {
+            assert!(!has_cjk(en), "{k:?} English has Chinese: {en}");
+        }
+        // The chapter's own headings for §1.3.1 and §1.3.2 are its English terms.
+        let term_only = matches!(
+            k,
+            Key::OtherLanguageName
+                | Key::MapRing
+                | Key::MapTree
+                | Key::RingTitle
+                | Key::TreeTitle
+                | Key::NavRing
+                | Key::NavTree
+                | Key::PlaceGpu
+                | Key::PlaceLink
+                | Key::PlaceCable
+        );
+        assert!(
+            has_cjk(zh) || term_only,
+            "{k:?} Chinese is untranslated: {zh}"
+        );
+    }
+}
+
+#[test]
+fn every_core_text_the_ui_shows_has_chinese() {
+    use crate::course::chapter::{CHAPTER_SCENARIOS, MODELS};
+    use crate::course::presets::PRESETS;
+    for p in &PRESETS {
+        let (t, d) = preset_texts(Lang::Zh, p);
+        assert!(has_cjk(t) && has_cjk(d), "preset {}", p.name);
+    }
+    for s in &CHAPTER_SCENARIOS {
+        let (n, c, b) = scenario_texts(Lang::Zh, s);
+        assert!(has_cjk(&n) && has_cjk(c) && has_cjk(b), "scenario {}", s.id);
+    }
+    for h in crate::ui::model::scaling::hardware_choices() {
+        assert!(has_cjk(hardware_texts(Lang::Zh, &h).1), "hardware {}", h.id);
+    }
+    for m in &MODELS {
+        assert!(has_cjk(model_texts(Lang::Zh, m).1), "model {}", m.id);
+    }
+    for &a in crate::sim::algorithms::Algorithm::ALL.iter() {
+        assert!(has_cjk(algorithm_label(Lang::Zh, a)), "{a}");
+    }
+}
+
+#[test]
+fn placeholders_match_between_languages() {
+    for &k in Key::ALL {
+        let (en, zh) = k.texts();
+        for i in 0..6 {
+            let p = format!("{{{i}}}");
+            assert_eq!(en.contains(&p), zh.contains(&p), "{k:?} {p}");
+        }
+    }
+}
+
+#[test]
+fn places_are_worded_from_their_typed_ends() {
+    use crate::sim::topology::Endpoint as E;
+    use crate::ui::model::layout::Place as P;
+    let link = P::Link {
+        from: E::Nic(1, 2),
+        to: E::Rail(2),
+        uniform: false,
+    };
+    assert_eq!(place_name(Lang::En, &link), "node 1 NIC 2 → rail 2");
+    assert_eq!(place_name(Lang::En, &link), link.to_string());
+    assert_eq!(place_name(Lang::Zh, &link), "节点 1 网卡 2 → 轨道 2");
+    let to_switch = P::Link {
+        from: E::Rank(3),
+        to: E::Spine,
+        uniform: true,
+    };
+    assert_eq!(place_name(Lang::Zh, &to_switch), "GPU 3 → 交换机");
+    assert_eq!(
+        place_name(Lang::Zh, &P::Cable(E::NodeSwitch(1), E::RackSwitch(0))),
+        "节点 1 ↔ 机柜 0"
+    );
+    assert_eq!(place_name(Lang::Zh, &P::End(E::Spine)), "主干交换机");
+}
+
+#[test]
+fn chinese_browser_tags_choose_chinese() {
+    for tag in ["zh", "zh-CN", "zh-TW", "zh_Hans", "ZH-hk"] {
+        assert_eq!(Lang::from_tag(tag), Lang::Zh, "{tag}");
+    }
+    for tag in ["en", "en-US", "", "de-DE", "ja"] {
+        assert_eq!(Lang::from_tag(tag), Lang::En, "{tag}");
+    }
+}
+
+#[test]
+fn numbers_follow_the_language() {
+    assert_eq!(times(Lang::En, 6.42, 1), "6.4×");
+    assert_eq!(times(Lang::Zh, 6.42, 1), "6.4 倍");
+    assert_eq!(percent(Lang::Zh, 0.4213, 0), "42%");
+    assert_eq!(gpus(Lang::En, 8), "8 GPUs");
+    assert_eq!(gpus(Lang::Zh, 8), "8 张卡");
+    assert_eq!(
+        trf(Lang::Zh, Key::SpeedupOf, &["6.4 倍", "8 倍"]),
+        "理想值为 8 倍，实际 6.4 倍"
+    );
+}

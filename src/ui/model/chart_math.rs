@@ -1,0 +1,309 @@
+//! Chart arithmetic with no web types: axes (linear or log) with ticks labelled in their unit, and
+//! the point nearest a pointer. The SVG pieces in `charts` draw what these compute.
+//!
+//! ```
+//! use allreduce_lab::ui::model::chart_math::{Axis, Unit};
+//! let x = Axis::log(Unit::Count, 1.0, 1024.0);
+//! assert_eq!(x.fraction(32.0), 0.5);
+//! let labels: Vec<_> = x.ticks().into_iter().filter_map(|t| t.label).collect();
+//! assert_eq!(labels.first().map(String::as_str), Some("1"));
+//! assert_eq!(labels.last().map(String::as_str), Some("1024"));
+//! ```
+
+use crate::sim::units::{format_bandwidth, format_secs, Bandwidth};
+
+/// What an axis measures, which decides its tick labels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// GPUs: plain integers.
+    Count,
+    /// A speedup: `64×`.
+    Times,
+    Secs,
+    /// Message sizes, in binary units as nccl-tests prints them: `32 KiB`.
+    Bytes,
+    BytesPerSec,
+}
+
+/// `4096` → `"4 KiB"`, `8 << 30` → `"8 GiB"`, `12` → `"12 B"`.
+///
+/// ```
+/// use allreduce_lab::ui::model::chart_math::format_bytes_binary;
+/// assert_eq!(format_bytes_binary(4096.0), "4 KiB");
+/// assert_eq!(format_bytes_binary(8.0 * (1u64 << 30) as f64), "8 GiB");
+/// assert_eq!(format_bytes_binary(1536.0), "1.5 KiB");
+/// assert_eq!(format_bytes_binary(512.0), "512 B");
+/// ```
+pub fn format_bytes_binary(bytes: f64) -> String {
+    const UNITS: [(&str, f64); 4] = [
+        ("TiB", 1_099_511_627_776.0),
+        ("GiB", 1_073_741_824.0),
+        ("MiB", 1_048_576.0),
+        ("KiB", 1024.0),
+    ];
+    for (name, scale) in UNITS {
+        if bytes >= scale {
+            return format!("{} {name}", trim(bytes / scale));
+        }
+    }
+    format!("{} B", trim(bytes))
+}
+
+/// Up to three significant digits, without trailing zeros (the core's formatting).
+fn trim(x: f64) -> String {
+    crate::sim::units::sig3(x)
+}
+
+/// A value in an axis' unit, for ticks and tooltips.
+///
+/// ```
+/// use allreduce_lab::ui::model::chart_math::{format_value, Unit};
+/// assert_eq!(format_value(Unit::Times, 6.51), "6.51×");
+/// assert_eq!(format_value(Unit::Secs, 0.0123), "12.3 ms");
+/// assert_eq!(format_value(Unit::BytesPerSec, 25e9), "25 GB/s");
+/// assert_eq!(format_value(Unit::BytesPerSec, 0.0), "0");
+/// ```
+pub fn format_value(unit: Unit, v: f64) -> String {
+    if v == 0.0 && unit != Unit::Count {
+        return "0".into();
+    }
+    match unit {
+        Unit::Count => format!("{}", v.round() as i64),
+        Unit::Times => format!("{}×", trim(v)),
+        Unit::Secs => format_secs(v),
+        Unit::Bytes => format_bytes_binary(v),
+        Unit::BytesPerSec => format_bandwidth(Bandwidth::from_bytes_per_sec(v)),
+    }
+}
+
+/// One tick: where it is, and its label if it has one (minor ticks have none).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tick {
+    pub value: f64,
+    pub label: Option<String>,
+}
+
+/// A chart axis from `min` to `max`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Axis {
+    pub unit: Unit,
+    pub log: bool,
+    pub min: f64,
+    pub max: f64,
+}
+
+/// The base a log axis steps in: powers of 2 for counts and sizes (the data doubles), 10 otherwise.
+fn log_base(unit: Unit) -> f64 {
+    match unit {
+        Unit::Count | Unit::Times | Unit::Bytes => 2.0,
+        Unit::Secs | Unit::BytesPerSec => 10.0,
+    }
+}
+
+/// The most labelled ticks an axis gets.
+const MAX_LABELS: usize = 7;
+
+impl Axis {
+    pub fn linear(unit: Unit, min: f64, max: f64) -> Axis {
+        Axis {
+            unit,
+            log: false,
+            min,
+            max,
+        }
+    }
+
+    pub fn log(unit: Unit, min: f64, max: f64) -> Axis {
+        Axis {
+            unit,
+            log: true,
+            min,
+            max,
+        }
+    }
+
+    /// A linear axis from 0 to a round value at or above every value.
+    ///
+    /// ```
+    /// use allreduce_lab::ui::model::chart_math::{Axis, Unit};
+    /// assert_eq!(Axis::linear_fit(Unit::Secs, [0.31, 0.12]).max, 0.4);
+    /// ```
+    pub fn linear_fit(unit: Unit, values: impl IntoIterator<Item = f64>) -> Axis {
+        let top = values
+            .into_iter()
+            .filter(|v| v.is_finite())
+            .fold(0.0_f64, f64::max);
+        Axis::linear(unit, 0.0, nice_ceil(top))
+    }
+
+    /// A log axis spanning every positive value, widened to whole steps of its base.
+    ///
+    /// ```
+    /// use allreduce_lab::ui::model::chart_math::{Axis, Unit};
+    /// let a = Axis::log_fit(Unit::Secs, [3e-5, 0.2]);
+    /// assert_eq!((a.min, a.max), (1e-5, 1.0));
+    /// ```
+    pub fn log_fit(unit: Unit, values: impl IntoIterator<Item = f64>) -> Axis {
+        let base = log_base(unit);
+        let (lo, hi) = values
+            .into_iter()
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            });
+        if hi <= 0.0 {
+            return Axis::log(unit, 1.0, base);
+        }
+        let down = base.powf((lo.log(base) + 1e-9).floor());
+        let mut up = base.powf((hi.log(base) - 1e-9).ceil());
+        if up <= down {
+            up = down * base;
+        }
+        Axis::log(unit, down, up)
+    }
+
+    /// Where `v` falls, from 0 (min) to 1 (max); values outside are clamped a little beyond.
+    pub fn fraction(&self, v: f64) -> f64 {
+        let f = if self.log {
+            let (a, b) = (self.min.ln(), self.max.ln());
+            (v.max(self.min * 1e-3).ln() - a) / (b - a)
+        } else {
+            (v - self.min) / (self.max - self.min)
+        };
+        if f.is_finite() {
+            f.clamp(-0.05, 1.05)
+        } else {
+            0.0
+        }
+    }
+
+    /// Ticks from min to max: every step of the base on a log axis (labelled every k-th step so
+    /// that at most seven carry labels), or 1-2-5 steps on a linear one.
+    pub fn ticks(&self) -> Vec<Tick> {
+        if self.log {
+            let base = log_base(self.unit);
+            let steps = ((self.max / self.min).log(base).round() as usize).max(1);
+            let every = steps.div_ceil(MAX_LABELS - 1).max(1);
+            (0..=steps)
+                .map(|i| {
+                    let value = self.min * base.powi(i as i32);
+                    let label = (i % every == 0).then(|| format_value(self.unit, value));
+                    Tick { value, label }
+                })
+                .collect()
+        } else {
+            let step = nice_step((self.max - self.min) / 5.0);
+            let mut out = Vec::new();
+            let mut i = (self.min / step).ceil() as i64;
+            while (i as f64) * step <= self.max * (1.0 + 1e-9) {
+                let value = i as f64 * step;
+                out.push(Tick {
+                    value,
+                    label: Some(format_value(self.unit, value)),
+                });
+                i += 1;
+            }
+            out
+        }
+    }
+}
+
+/// The 1-2-2.5-5 × 10^k value nearest above `x` (for a step between ticks).
+fn nice_step(x: f64) -> f64 {
+    if !(x.is_finite() && x > 0.0) {
+        return 1.0;
+    }
+    let e = 10f64.powf(x.log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * e)
+        .find(|&s| s >= x * (1.0 - 1e-9))
+        .unwrap_or(10.0 * e)
+}
+
+/// A round axis end at or above `x`: a whole number of 1-2-2.5-5 steps.
+///
+/// ```
+/// use allreduce_lab::ui::model::chart_math::nice_ceil;
+/// assert_eq!(nice_ceil(0.31), 0.4);
+/// assert_eq!(nice_ceil(23.0), 25.0);
+/// assert_eq!(nice_ceil(0.0), 1.0);
+/// ```
+pub fn nice_ceil(x: f64) -> f64 {
+    if !(x.is_finite() && x > 0.0) {
+        return 1.0;
+    }
+    let step = nice_step(x / 5.0);
+    let top = (x / step - 1e-9).ceil() * step;
+    // Round away float noise such as 0.30000000000000004.
+    let digits = (-step.log10().floor()).max(0.0) as i32 + 2;
+    let p = 10f64.powi(digits);
+    (top * p).round() / p
+}
+
+/// The index of the x fraction nearest `pointer` (all in 0..1), if any.
+///
+/// ```
+/// use allreduce_lab::ui::model::chart_math::nearest;
+/// assert_eq!(nearest(&[0.0, 0.5, 1.0], 0.6), Some(1));
+/// assert_eq!(nearest(&[], 0.6), None);
+/// ```
+pub fn nearest(fractions: &[f64], pointer: f64) -> Option<usize> {
+    (0..fractions.len()).min_by(|&a, &b| {
+        (fractions[a] - pointer)
+            .abs()
+            .total_cmp(&(fractions[b] - pointer).abs())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_gpu_axis_labels_every_power_of_two_it_can_fit() {
+        let ticks = Axis::log(Unit::Count, 1.0, 1024.0).ticks();
+        assert_eq!(ticks.len(), 11);
+        let labels: Vec<_> = ticks.iter().filter_map(|t| t.label.clone()).collect();
+        assert_eq!(labels, ["1", "4", "16", "64", "256", "1024"]);
+    }
+
+    #[test]
+    fn size_axis_from_8_bytes_to_8_gib_uses_binary_units() {
+        let a = Axis::log_fit(Unit::Bytes, [8.0, 8.0 * (1u64 << 30) as f64]);
+        assert_eq!((a.min, a.max), (8.0, 8.0 * (1u64 << 30) as f64));
+        let labels: Vec<_> = a.ticks().into_iter().filter_map(|t| t.label).collect();
+        assert!(labels.len() <= MAX_LABELS, "{labels:?}");
+        assert_eq!(labels.first().unwrap(), "8 B");
+        assert_eq!(labels.last().unwrap(), "8 GiB");
+    }
+
+    #[test]
+    fn linear_ticks_are_round_and_cover_the_axis() {
+        let a = Axis::linear_fit(Unit::BytesPerSec, [23e9]);
+        assert_eq!(a.max, 25e9);
+        let labels: Vec<_> = a.ticks().into_iter().filter_map(|t| t.label).collect();
+        assert_eq!(
+            labels,
+            ["0", "5 GB/s", "10 GB/s", "15 GB/s", "20 GB/s", "25 GB/s"]
+        );
+    }
+
+    #[test]
+    fn fractions_are_linear_in_the_log_on_log_axes() {
+        let a = Axis::log(Unit::Secs, 1e-6, 1.0);
+        assert!((a.fraction(1e-3) - 0.5).abs() < 1e-12);
+        assert_eq!(a.fraction(1e-6), 0.0);
+        assert_eq!(a.fraction(10.0), 1.05);
+        assert_eq!(Axis::linear(Unit::Secs, 0.0, 2.0).fraction(0.5), 0.25);
+    }
+
+    #[test]
+    fn degenerate_data_still_gives_a_drawable_axis() {
+        let a = Axis::log_fit(Unit::Secs, []);
+        assert!(a.max > a.min);
+        let b = Axis::log_fit(Unit::Times, [4.0]);
+        assert_eq!((b.min, b.max), (4.0, 8.0));
+        assert_eq!(Axis::linear_fit(Unit::Secs, [f64::NAN]).max, 1.0);
+    }
+}

@@ -1,0 +1,322 @@
+//! What the claims table says about a claim's [`Finding`], in English and Chinese: the sentence
+//! that explains it, the caption and format of its value, and the app's tolerance band. The
+//! sentences live here once; each arm of [`explanation`] must give both languages, so a claim
+//! without either does not compile. The chapter scenarios' "because" is the i18n table's
+//! ([`scenario_texts`]), the same words the scaling section shows. Pure: builds natively.
+
+use crate::course::chapter::Metric;
+use crate::course::claims::{Claim, ClaimKind, Evidence, Finding, ValueKind};
+use crate::sim::units::{format_bytes, format_secs};
+use crate::ui::i18n::{number, percent, scenario_texts, times, Key, Lang};
+
+/// The English or the Chinese sentence: every caller writes both.
+fn say(lang: Lang, en: impl FnOnce() -> String, zh: impl FnOnce() -> String) -> String {
+    match lang {
+        Lang::En => en(),
+        Lang::Zh => zh(),
+    }
+}
+
+/// Why `claim` gets `finding`'s verdict, with the numbers it rests on, in `lang`.
+pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
+    match finding.evidence {
+        Evidence::RingVolume {
+            gpus: n,
+            sent_times_s: per_gpu,
+            received_times_s: received,
+            formula_times_s: formula,
+        } => say(
+            lang,
+            || {
+                format!("Simulated ring on {n} GPUs: every GPU sent {per_gpu:.4} × S and received {received:.4} × S; 2(N−1)/N = {formula:.4}. The formula holds per direction: each GPU sends that much and receives that much again (together twice that), not that much in total.")
+            },
+            || {
+                format!("模拟 {n} 张卡的环形 AllReduce：每张卡发送 {per_gpu:.4} × S，接收 {received:.4} × S；2(N−1)/N = {formula:.4}。这个公式是按单个方向算的：每张卡发送这么多，另外再接收这么多（合计是它的两倍），而不是收发加起来这么多。")
+            },
+        ),
+        Evidence::RingGrowth {
+            gpus: n,
+            doubled_gpus: n2,
+            volume_times_s: va,
+            doubled_volume_times_s: vb,
+            time_secs,
+            doubled_time_secs,
+        } => {
+            let growth = finding.value();
+            let (ta, tb) = (format_secs(time_secs), format_secs(doubled_time_secs));
+            say(
+                lang,
+                || {
+                    format!("Volume per GPU: {va:.3} × S at N = {n}, {vb:.3} × S at N = {n2}: it never exceeds 2 × S. Time: {ta} → {tb} ({growth:.2}×), because the ring takes 2(N−1) steps and each pays the latency α. The claim holds for the volume, and for the time only when messages are large enough that 2(N−1)α is small.")
+                },
+                || {
+                    format!("每卡通信量：N = {n} 时 {va:.3} × S，N = {n2} 时 {vb:.3} × S，始终不超过 2 × S。时间：{ta} → {tb}（{growth:.2} 倍），因为环形需要 2(N−1) 步，每步都要付出延迟 α。通信量确实与 N 无关；时间只有在消息足够大、2(N−1)α 可以忽略时才与 N 无关。")
+                },
+            )
+        }
+        Evidence::TreeRoot {
+            gpus: n,
+            root_received_times_s: root,
+            busiest_binary_times_s: busiest,
+        } => say(
+            lang,
+            || {
+                format!("A flat tree (star) on {n} GPUs: the root receives {root:.2} × S and sends as much — (N−1) × S, as claimed. But that is the star only: in a binary tree no GPU moves more than {busiest:.2} × S in either direction.")
+            },
+            || {
+                format!("{n} 张卡的扁平树（星形）：根节点接收 {root:.2} × S，发送同样多——正是 (N−1) × S。但这只对星形成立：二叉树中任何一张卡单向通信量都不超过 {busiest:.2} × S。")
+            },
+        ),
+        Evidence::TreeOverRing {
+            gpus: n,
+            root_received_times_s: root,
+            ring_received_times_s: ring,
+            ratio,
+        } => say(
+            lang,
+            || {
+                format!("At N = {n} the star's root receives {root:.2} × S and a ring GPU {ring:.3} × S: exactly {ratio:.2}× (N/2). The chapter's 3.5× divides (N−1) = 7 by the ring's “about 2 × the data” from its own table; with the exact 2(N−1)/N = 1.75 it is N/2 = 4×. Approximately right, as the chapter's own rounding.")
+            },
+            || {
+                format!("N = {n} 时星形树根节点接收 {root:.2} × S，环形每卡 {ring:.3} × S：精确值为 {ratio:.2} 倍（N/2）。原文的 3.5 倍是用 (N−1) = 7 除以原文表格中环形的“约 2 倍数据量”；用精确值 2(N−1)/N = 1.75，则是 N/2 = 4 倍。在原文自身的近似程度内，这个说法大致成立。")
+            },
+        ),
+        Evidence::Latency {
+            gpus: n,
+            small_size_bytes: small,
+            size_bytes,
+            ring_small_secs,
+            tree_small_secs,
+            ring_secs,
+            tree_secs,
+        } => {
+            let steps = 2 * (n - 1);
+            let (rs, ts) = (format_secs(ring_small_secs), format_secs(tree_small_secs));
+            let (r, t) = (format_secs(ring_secs), format_secs(tree_secs));
+            let size = format_bytes(size_bytes as f64);
+            say(
+                lang,
+                || {
+                    format!("An {small}-byte allreduce on {n} GPUs: ring {rs} (2(N−1) = {steps} latency-bound steps), binomial tree {ts} (2⌈log₂N⌉ steps). At {size} per GPU: ring {r}, tree {t}. Lower latency holds for small messages; for large ones bandwidth decides.")
+                },
+                || {
+                    format!("{n} 张卡上 {small} 字节的 AllReduce：环形 {rs}（2(N−1) = {steps} 步，每步受延迟限制），二项树 {ts}（2⌈log₂N⌉ 步）。每卡 {size} 时：环形 {r}，树形 {t}。小消息时树形延迟更低；大消息由带宽决定。")
+                },
+            )
+        }
+        Evidence::CrossRack {
+            ring_bytes,
+            tree_bytes,
+        } => {
+            let share = 100.0 / finding.value();
+            let (ring, tree) = (format_bytes(ring_bytes), format_bytes(tree_bytes));
+            say(
+                lang,
+                || {
+                    format!("On 2 racks × 2 nodes × 8 GPUs the ring moves {ring} across the rack uplinks, the binomial tree {tree} ({share:.0}% of the ring's): only the tree edges that join the racks cross.")
+                },
+                || {
+                    format!("在 2 个机柜 × 2 个节点 × 8 张卡上，环形经机柜上行链路传输 {ring}，二项树只有 {tree}（为环形的 {share:.0}%）：只有连接两个机柜的那几条树边跨机柜。")
+                },
+            )
+        }
+        Evidence::Scenario {
+            scenario,
+            value,
+            node_gbits_per_sec: node,
+            rack_gbits_per_sec: rack,
+        } => {
+            let because = scenario_texts(lang, scenario).2;
+            let band = band(lang, scenario.metric, scenario.expected);
+            say(
+                lang,
+                || {
+                    format!("{because}. Simulated {} = {value:.3}. The chapter says “{}”; this app counts {band} as agreeing. Node NIC {node} Gbps, rack uplink {rack} Gbps.", scenario.metric.name(), claim.quote_en)
+                },
+                || {
+                    format!("{because}。模拟结果：{value:.3}。原文：“{}”；本应用把 {band} 算作相符。节点网卡 {node} Gbps，机柜上行 {rack} Gbps。", claim.quote_zh)
+                },
+            )
+        }
+    }
+}
+
+/// The app's tolerance band for a metric, as a formula in `lang`: the chapter gives a word or a
+/// round number, the app decides which values agree with it.
+pub fn band(lang: Lang, metric: Metric, (lo, hi): (f64, f64)) -> String {
+    let v = |x: f64| match metric {
+        Metric::CommShare | Metric::GpuUtilisation => format!("{}%", (x * 100.0).round()),
+        Metric::Speedup => format!("{x}×"),
+        Metric::RingOverTree => format!("{x}"),
+    };
+    let name = match metric {
+        Metric::Speedup => lang.pick("speedup", "加速比"),
+        Metric::CommShare => lang.pick("comm share", "通信占比"),
+        Metric::GpuUtilisation => lang.pick("GPU util", "GPU 利用率"),
+        Metric::RingOverTree => lang.pick("ring/tree", "环形耗时/树形耗时"),
+    };
+    match (lo > 0.0, hi.is_finite()) {
+        (true, true) => format!("{} ≤ {name} ≤ {}", v(lo), v(hi)),
+        (true, false) => format!("{name} ≥ {}", v(lo)),
+        (false, _) => format!("{name} ≤ {}", v(hi)),
+    }
+}
+
+/// What a claim's value is, as a caption key.
+pub fn value_caption(claim: &Claim) -> Key {
+    match claim.kind {
+        ClaimKind::RingVolume => Key::ValuePerGpuVolume,
+        ClaimKind::RingIndependentOfN => Key::ValueTimeGrowth,
+        ClaimKind::TreeRootVolume => Key::ValueRootVolume,
+        ClaimKind::TreeOverRing => Key::ValueRootOverRing,
+        ClaimKind::TreeLowerLatency => Key::ValueLatencyRatio,
+        ClaimKind::TreeFewerCrossRack => Key::ValueCrossRackRatio,
+        ClaimKind::Scenario(s) => match s.metric {
+            Metric::Speedup => Key::ValueSpeedup,
+            Metric::CommShare => Key::ValueCommShare,
+            Metric::GpuUtilisation => Key::ValueUtilisation,
+            Metric::RingOverTree => Key::ValueRingOverTree,
+        },
+    }
+}
+
+/// A claim's value as its kind reads, in `lang`.
+pub fn format_value(lang: Lang, claim: &Claim, v: f64) -> String {
+    match claim.value {
+        ValueKind::TimesS => format!("{} × S", number(v, 3)),
+        ValueKind::Ratio => times(lang, v, 2),
+        ValueKind::Share => percent(lang, v, 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::course::claims::{check, Conditions, Verdict, CLAIMS};
+
+    fn claim(id: &str) -> &'static Claim {
+        Claim::find(id).unwrap()
+    }
+
+    fn both(c: &Claim, f: &Finding) -> (String, String) {
+        (explanation(Lang::En, c, f), explanation(Lang::Zh, c, f))
+    }
+
+    #[test]
+    fn every_claim_is_explained_in_both_languages() {
+        for c in &CLAIMS {
+            let f = check(c, &Conditions::default()).unwrap();
+            let (en, zh) = both(c, &f);
+            assert!(!en.is_empty() && !zh.is_empty(), "{}", c.id);
+            assert!(
+                zh.chars().any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch)),
+                "{}",
+                c.id
+            );
+        }
+    }
+
+    #[test]
+    fn the_corrected_verdicts_and_their_words() {
+        let d = Conditions::default();
+        let c = claim("tree-3.5x-ring");
+        let f = check(c, &d).unwrap();
+        assert_eq!((f.verdict, f.value()), (Verdict::Approximately, 4.0));
+        let (en, zh) = both(c, &f);
+        assert!(en.contains("exactly 4.00×"), "{en}");
+        assert!(zh.contains("4.00 倍"), "{zh}");
+        // 2(N−1)/N·S is what each GPU sends, and again what it receives: per direction.
+        let c = claim("ring-2-n-minus-1-over-n");
+        let f = check(c, &d).unwrap();
+        assert_eq!((f.verdict, f.value()), (Verdict::Holds, 1.75));
+        let (en, zh) = both(c, &f);
+        assert!(en.contains("per direction"));
+        assert!(zh.contains("单个方向"));
+        // The chapter's words are quoted verbatim; the band is the app's, named as such.
+        let c = claim("io-bound-30pct");
+        let (en, zh) = both(c, &check(c, &d).unwrap());
+        assert!(zh.contains("“存储IO打满，GPU利用率掉到30%”"), "{zh}");
+        assert!(
+            en.contains("this app counts 25% ≤ GPU util ≤ 35% as agreeing"),
+            "{en}"
+        );
+        let c = claim("racks-800-200-tree-wins");
+        let (en, _) = both(c, &check(c, &d).unwrap());
+        assert!(en.contains("ring/tree ≥ 1.05"), "{en}");
+    }
+
+    #[test]
+    fn the_sentences_carry_the_findings_numbers() {
+        let d = Conditions::default();
+        let c = claim("ring-independent-of-n");
+        let f = check(c, &d).unwrap();
+        let (en, zh) = both(c, &f);
+        let growth = format!("({:.2}×)", f.value());
+        assert!(en.contains(&growth), "{en}");
+        assert!(zh.contains(&format!("{:.2} 倍", f.value())), "{zh}");
+        assert!(en.contains("at N = 16"), "{en}");
+        let c = claim("tree-lower-latency");
+        let (en, zh) = both(c, &check(c, &d).unwrap());
+        assert!(en.starts_with("An 8-byte allreduce on 8 GPUs"), "{en}");
+        assert!(en.contains("2(N−1) = 14 latency-bound steps"), "{en}");
+        assert!(zh.contains("8 字节"), "{zh}");
+        let c = claim("network-100g-over-40pct");
+        let (en, zh) = both(c, &check(c, &d).unwrap());
+        assert!(en.contains("Node NIC 100 Gbps"), "{en}");
+        assert!(zh.contains("节点网卡 100 Gbps"), "{zh}");
+        let at400 = Conditions {
+            node_gbits_per_sec: Some(400.0),
+            ..d
+        };
+        let (en, _) = both(c, &check(c, &at400).unwrap());
+        assert!(en.contains("Node NIC 400 Gbps"), "{en}");
+    }
+
+    #[test]
+    fn the_scenario_claims_because_is_the_scaling_sections_in_both_languages() {
+        // One source: the English is the chapter scenario's own, the Chinese the i18n table's.
+        for c in &CLAIMS {
+            let ClaimKind::Scenario(s) = c.kind else {
+                continue;
+            };
+            let f = check(c, &Conditions::default()).unwrap();
+            let (en, zh) = both(c, &f);
+            assert_eq!(scenario_texts(Lang::En, s).2, s.because, "{}", c.id);
+            assert!(
+                en.starts_with(&format!("{}. Simulated ", s.because)),
+                "{en}"
+            );
+            let zh_because = scenario_texts(Lang::Zh, s).2;
+            assert!(zh.starts_with(&format!("{zh_because}。模拟结果")), "{zh}");
+        }
+    }
+
+    #[test]
+    fn every_chapter_scenarios_english_texts_are_its_own() {
+        // The texts are keyed by the scenario's kind: each kind names its own scenario.
+        use crate::course::chapter::CHAPTER_SCENARIOS;
+        for (i, s) in CHAPTER_SCENARIOS.iter().enumerate() {
+            let (_, claim, because) = scenario_texts(Lang::En, s);
+            assert_eq!((claim, because), (s.claim, s.because), "{}", s.id);
+            assert!(CHAPTER_SCENARIOS[..i].iter().all(|o| o.kind != s.kind));
+        }
+    }
+
+    #[test]
+    fn values_read_as_their_kind() {
+        let v = |id: &str, x: f64, lang: Lang| format_value(lang, claim(id), x);
+        assert_eq!(v("ring-2-n-minus-1-over-n", 1.75, Lang::En), "1.750 × S");
+        assert_eq!(v("tree-3.5x-ring", 4.0, Lang::En), "4.00×");
+        assert_eq!(v("tree-3.5x-ring", 4.0, Lang::Zh), "4.00 倍");
+        assert_eq!(v("io-bound-30pct", 0.3, Lang::En), "30%");
+        assert_eq!(value_caption(claim("eight-gpus-6-7x")), Key::ValueSpeedup);
+        assert_eq!(
+            value_caption(claim("inverted-400-800-ring-wins")),
+            Key::ValueRingOverTree
+        );
+        assert_eq!(
+            value_caption(claim("network-100g-over-40pct")),
+            Key::ValueCommShare
+        );
+    }
+}

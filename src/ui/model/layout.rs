@@ -1,0 +1,908 @@
+//! Where things go in the cluster figure: GPUs grouped in nodes and racks, switches above them, and
+//! every directed link as a line (up-links and down-links side by side). Up to
+//! [`DETAILED_MAX_RANKS`] GPUs every GPU is drawn; beyond, ranks are aggregated into nodes, racks or
+//! equal groups, and each drawn line stands for the links it aggregates. Pure geometry, no web types.
+
+use crate::sim::topology::{Endpoint, Tier, Topology};
+use crate::ui::model::logic::DETAILED_MAX_RANKS;
+
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+}
+
+/// A place the figure names, typed: the text layer words it in the learner's language
+/// ([`crate::ui::i18n::place_name`]); `Display` gives the English (`"GPU 3 → node 0"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Place {
+    /// An unnamed marker (a rail's switch is named with its load instead).
+    #[default]
+    Unnamed,
+    /// A link's end in a `cluster` or `rail` topology.
+    End(Endpoint),
+    /// The one ideal switch of a `uniform` topology.
+    Switch,
+    /// The whole network drawn as one marker (aggregated view).
+    Network,
+    /// Ranks `first..=last`, drawn as one box.
+    Ranks { first: usize, last: usize },
+    /// A directed link (on `uniform` the spine is the one switch).
+    Link {
+        from: Endpoint,
+        to: Endpoint,
+        uniform: bool,
+    },
+    /// A cable: both directions between two ends.
+    Cable(Endpoint, Endpoint),
+}
+
+/// What one box of the aggregated view stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum UnitKind {
+    #[default]
+    Gpu,
+    Node,
+    Rack,
+    /// Equal groups of this many ranks.
+    Group(usize),
+}
+
+impl Place {
+    /// A link's end: on `uniform` the spine is the one switch.
+    pub fn end(e: Endpoint, uniform: bool) -> Place {
+        match e {
+            Endpoint::Spine if uniform => Place::Switch,
+            e => Place::End(e),
+        }
+    }
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Place::Unnamed => Ok(()),
+            Place::End(Endpoint::Rank(r)) => write!(f, "GPU {r}"),
+            Place::End(Endpoint::NodeSwitch(n)) => write!(f, "node {n}"),
+            Place::End(Endpoint::RackSwitch(k)) => write!(f, "rack {k}"),
+            Place::End(Endpoint::Spine) => f.write_str("spine"),
+            Place::End(Endpoint::Nic(n, k)) => write!(f, "node {n} NIC {k}"),
+            Place::End(Endpoint::Rail(i)) => write!(f, "rail {i}"),
+            Place::Switch => f.write_str("switch"),
+            Place::Network => f.write_str("network"),
+            Place::Ranks { first, last } => write!(f, "{first}–{last}"),
+            Place::Link { from, to, uniform } => write!(
+                f,
+                "{} → {}",
+                Place::end(from, uniform),
+                Place::end(to, uniform)
+            ),
+            Place::Cable(a, b) => write!(f, "{} ↔ {}", Place::End(a), Place::End(b)),
+        }
+    }
+}
+
+/// A box drawn for a group (node, rack) or, aggregated, for a unit of ranks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupBox {
+    pub rect: Rect,
+    pub label: Place,
+}
+
+/// A line in the figure: one link, or several aggregated ones of the same tier.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawnLink {
+    pub links: Vec<usize>,
+    pub tier: Tier,
+    pub from: Point,
+    pub to: Point,
+    /// Whether it points towards the spine (drawn on one side) or away (the other side).
+    pub up: bool,
+}
+
+/// A unit of the aggregated view: a run of consecutive ranks drawn as one box.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unit {
+    pub rect: Rect,
+    pub first_rank: usize,
+    pub ranks: usize,
+    pub label: Place,
+}
+
+/// A switch marker.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Switch {
+    pub at: Point,
+    pub label: Place,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Layout {
+    pub width: f64,
+    pub height: f64,
+    /// Every GPU is drawn (else `units` stand for groups of them).
+    pub detailed: bool,
+    /// Detailed: the centre of each rank's box.
+    pub gpus: Vec<Point>,
+    pub gpu_size: f64,
+    pub units: Vec<Unit>,
+    pub nodes: Vec<GroupBox>,
+    pub racks: Vec<GroupBox>,
+    pub switches: Vec<Switch>,
+    pub lines: Vec<DrawnLink>,
+    /// Detailed: for each link id, its index in `lines`.
+    pub line_of_link: Vec<usize>,
+    /// What one unit stands for in the aggregated view ("node", "rack", "group of N ranks").
+    pub unit_name: UnitKind,
+    /// On a rail network: each rail's leaf switch and the NIC links on it (every node's NIC i, up
+    /// and down), for the per-rail load.
+    pub rails: Vec<RailMark>,
+}
+
+/// A rail of a rail-optimized network: where its leaf switch is drawn (the figure names it and shows
+/// its load just above) and which links are its own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RailMark {
+    pub rail: usize,
+    pub at: Point,
+    pub links: Vec<usize>,
+}
+
+/// The ids of the NIC and uplink links, laid out alike on `cluster` (K NICs per node) and `rail`
+/// (one NIC per GPU, one uplink per rail): [gpu up][gpu down][nic up][nic down][uplink up][uplink down].
+struct LinkIds {
+    n: usize,
+    nics: usize,
+    uplinks: usize,
+}
+
+impl LinkIds {
+    fn new(topo: &Topology) -> LinkIds {
+        let n = topo.ranks();
+        let nics = topo.nodes() * topo.nics_per_node();
+        LinkIds {
+            n,
+            nics,
+            uplinks: topo.links().len().saturating_sub(2 * n + 2 * nics) / 2,
+        }
+    }
+    fn nic_up(&self, topo: &Topology, node: usize, j: usize) -> usize {
+        2 * self.n + node * topo.nics_per_node() + j
+    }
+    fn nic_down(&self, topo: &Topology, node: usize, j: usize) -> usize {
+        2 * self.n + self.nics + node * topo.nics_per_node() + j
+    }
+    fn uplink_up(&self, u: usize) -> usize {
+        2 * self.n + 2 * self.nics + u
+    }
+    fn uplink_down(&self, u: usize) -> usize {
+        2 * self.n + 2 * self.nics + self.uplinks + u
+    }
+}
+
+const MARGIN: f64 = 24.0;
+const Y_SPINE: f64 = 34.0;
+const Y_RACK: f64 = 110.0;
+const Y_NODE: f64 = 190.0;
+const Y_GPU: f64 = 280.0;
+/// Half the gap between a link's up and down lines.
+const LANE: f64 = 2.6;
+
+fn offset(a: Point, b: Point, by: f64) -> (Point, Point) {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+    let (nx, ny) = (-dy / len * by, dx / len * by);
+    (
+        Point {
+            x: a.x + nx,
+            y: a.y + ny,
+        },
+        Point {
+            x: b.x + nx,
+            y: b.y + ny,
+        },
+    )
+}
+
+/// The up and down lines between a child at `child` and its parent at `parent`.
+fn pair(
+    lines: &mut Vec<DrawnLink>,
+    tier: Tier,
+    child: Point,
+    parent: Point,
+    up: Vec<usize>,
+    down: Vec<usize>,
+) {
+    let (a, b) = offset(child, parent, LANE);
+    lines.push(DrawnLink {
+        links: up,
+        tier,
+        from: a,
+        to: b,
+        up: true,
+    });
+    let (a, b) = offset(child, parent, -LANE);
+    lines.push(DrawnLink {
+        links: down,
+        tier,
+        from: b,
+        to: a,
+        up: false,
+    });
+}
+
+impl Layout {
+    pub fn new(topo: &Topology) -> Layout {
+        if topo.ranks() <= DETAILED_MAX_RANKS {
+            Layout::detailed(topo)
+        } else {
+            Layout::aggregated(topo)
+        }
+    }
+
+    fn detailed(topo: &Topology) -> Layout {
+        if topo.is_rail() {
+            return Layout::detailed_rail(topo);
+        }
+        let ids = LinkIds::new(topo);
+        let n = topo.ranks();
+        let g = topo.gpus_per_node();
+        let npr = topo.nodes_per_rack();
+        let uniform = topo.is_uniform();
+        let slot = if n <= 16 {
+            44.0
+        } else if n <= 32 {
+            30.0
+        } else {
+            22.0
+        };
+        let node_gap = if uniform { 0.0 } else { slot * 0.5 };
+        let rack_gap = if uniform { 0.0 } else { slot * 0.9 };
+        let mut x = MARGIN + slot / 2.0;
+        let mut gpus = Vec::with_capacity(n);
+        for r in 0..n {
+            if r > 0 && !uniform {
+                if r % (g * npr) == 0 {
+                    x += rack_gap + node_gap;
+                } else if r % g == 0 {
+                    x += node_gap;
+                }
+            }
+            gpus.push(Point { x, y: Y_GPU });
+            x += slot;
+        }
+        let width = (x - slot / 2.0 + MARGIN).max(360.0);
+        let gpu_size = slot * 0.62;
+        let mut layout = Layout {
+            width,
+            height: Y_GPU + 44.0,
+            detailed: true,
+            gpu_size,
+            unit_name: UnitKind::Gpu,
+            ..Layout::default()
+        };
+        let centre = |lo: usize, hi: usize| (gpus[lo].x + gpus[hi - 1].x) / 2.0;
+        let mut line_of_link = vec![0usize; topo.links().len()];
+        let mut push_pair = |layout: &mut Layout, tier, child, parent, up: usize, down: usize| {
+            line_of_link[up] = layout.lines.len();
+            line_of_link[down] = layout.lines.len() + 1;
+            pair(&mut layout.lines, tier, child, parent, vec![up], vec![down]);
+        };
+        if uniform {
+            let sw = Point {
+                x: width / 2.0,
+                y: Y_NODE - 40.0,
+            };
+            layout.switches.push(Switch {
+                at: sw,
+                label: Place::Switch,
+            });
+            for (r, &p) in gpus.iter().enumerate() {
+                push_pair(&mut layout, Tier::Gpu, top(p, gpu_size), sw, r, n + r);
+            }
+        } else {
+            let m = topo.nodes();
+            let k = topo.racks();
+            let spine = Point {
+                x: width / 2.0,
+                y: Y_SPINE,
+            };
+            layout.switches.push(Switch {
+                at: spine,
+                label: Place::End(Endpoint::Spine),
+            });
+            for rack in 0..k {
+                let (lo, hi) = (rack * npr * g, (rack + 1) * npr * g);
+                let at = Point {
+                    x: centre(lo, hi),
+                    y: Y_RACK,
+                };
+                layout.racks.push(GroupBox {
+                    rect: Rect {
+                        x: gpus[lo].x - slot / 2.0 - node_gap * 0.5,
+                        y: Y_RACK - 18.0,
+                        w: gpus[hi - 1].x - gpus[lo].x + slot + node_gap,
+                        h: Y_GPU - Y_RACK + 18.0 + slot * 0.5 + 12.0,
+                    },
+                    label: Place::End(Endpoint::RackSwitch(rack)),
+                });
+                layout.switches.push(Switch {
+                    at,
+                    label: Place::End(Endpoint::RackSwitch(rack)),
+                });
+                push_pair(
+                    &mut layout,
+                    Tier::Rack,
+                    at,
+                    spine,
+                    ids.uplink_up(rack),
+                    ids.uplink_down(rack),
+                );
+            }
+            for node in 0..m {
+                let (lo, hi) = (node * g, (node + 1) * g);
+                let at = Point {
+                    x: centre(lo, hi),
+                    y: Y_NODE,
+                };
+                layout.nodes.push(GroupBox {
+                    rect: Rect {
+                        x: gpus[lo].x - slot / 2.0 + 2.0,
+                        y: Y_NODE - 14.0,
+                        w: gpus[hi - 1].x - gpus[lo].x + slot - 4.0,
+                        h: Y_GPU - Y_NODE + 14.0 + slot * 0.5 + 4.0,
+                    },
+                    label: Place::End(Endpoint::NodeSwitch(node)),
+                });
+                layout.switches.push(Switch {
+                    at,
+                    label: Place::End(Endpoint::NodeSwitch(node)),
+                });
+                let rack_at = Point {
+                    x: centre(node / npr * npr * g, (node / npr + 1) * npr * g),
+                    y: Y_RACK,
+                };
+                // One NIC: from the node switch. Several: each from above the GPUs that use it.
+                let nics = topo.nics_per_node();
+                for j in 0..nics {
+                    let from = if nics == 1 {
+                        at
+                    } else {
+                        let (a, b) = (topo.first_gpu_of_nic(j), topo.first_gpu_of_nic(j + 1));
+                        Point {
+                            x: centre(lo + a, lo + b),
+                            y: Y_NODE,
+                        }
+                    };
+                    push_pair(
+                        &mut layout,
+                        Tier::Node,
+                        from,
+                        rack_at,
+                        ids.nic_up(topo, node, j),
+                        ids.nic_down(topo, node, j),
+                    );
+                }
+                for (r, &p) in gpus.iter().enumerate().take(hi).skip(lo) {
+                    push_pair(&mut layout, Tier::Gpu, top(p, gpu_size), at, r, n + r);
+                }
+            }
+        }
+        layout.gpus = gpus;
+        layout.line_of_link = line_of_link;
+        layout
+    }
+
+    fn aggregated(topo: &Topology) -> Layout {
+        let ids = LinkIds::new(topo);
+        let n = topo.ranks();
+        let g = topo.gpus_per_node();
+        let npr = topo.nodes_per_rack();
+        let (m, k) = (topo.nodes(), topo.racks());
+        let uniform = topo.is_uniform();
+        // The unit: a node if they fit, else a rack, else equal groups of ranks.
+        let (unit_ranks, unit_name) = if !uniform && m <= DETAILED_MAX_RANKS {
+            (g, UnitKind::Node)
+        } else if !uniform && k <= DETAILED_MAX_RANKS {
+            (g * npr, UnitKind::Rack)
+        } else {
+            let per = n.div_ceil(DETAILED_MAX_RANKS);
+            (per, UnitKind::Group(per))
+        };
+        let units_count = n.div_ceil(unit_ranks);
+        let slot = if units_count <= 16 {
+            48.0
+        } else if units_count <= 32 {
+            30.0
+        } else {
+            20.0
+        };
+        let gap = if unit_name == UnitKind::Node {
+            slot * 0.5
+        } else {
+            0.0
+        };
+        let mut x = MARGIN;
+        let mut units = Vec::with_capacity(units_count);
+        for u in 0..units_count {
+            if u > 0 && unit_name == UnitKind::Node && u % npr == 0 {
+                x += gap;
+            }
+            let first_rank = u * unit_ranks;
+            units.push(Unit {
+                rect: Rect {
+                    x: x + 2.0,
+                    y: Y_NODE,
+                    w: slot - 4.0,
+                    h: Y_GPU - Y_NODE + 20.0,
+                },
+                first_rank,
+                ranks: unit_ranks.min(n - first_rank),
+                label: match unit_name {
+                    UnitKind::Node => Place::End(Endpoint::NodeSwitch(u)),
+                    UnitKind::Rack => Place::End(Endpoint::RackSwitch(u)),
+                    _ => Place::Ranks {
+                        first: first_rank,
+                        last: (first_rank + unit_ranks).min(n) - 1,
+                    },
+                },
+            });
+            x += slot;
+        }
+        let width = (x + MARGIN).max(360.0);
+        let mut layout = Layout {
+            width,
+            height: Y_GPU + 60.0,
+            detailed: false,
+            units,
+            unit_name,
+            ..Layout::default()
+        };
+        let unit_top = |u: &Unit| Point {
+            x: u.rect.x + u.rect.w / 2.0,
+            y: u.rect.y,
+        };
+        let spine = Point {
+            x: width / 2.0,
+            y: Y_SPINE,
+        };
+        let units = layout.units.clone();
+        match unit_name {
+            UnitKind::Node if topo.is_rail() => {
+                layout.switches.push(Switch {
+                    at: spine,
+                    label: Place::End(Endpoint::Spine),
+                });
+                for rail in 0..g {
+                    let at = rail_at(width, g, rail);
+                    layout.switches.push(Switch {
+                        at,
+                        label: Place::Unnamed,
+                    });
+                    pair(
+                        &mut layout.lines,
+                        Tier::Rack,
+                        at,
+                        spine,
+                        vec![ids.uplink_up(rail)],
+                        vec![ids.uplink_down(rail)],
+                    );
+                    let mut own = Vec::with_capacity(2 * m);
+                    for (node, unit) in units.iter().enumerate() {
+                        let (up, down) =
+                            (ids.nic_up(topo, node, rail), ids.nic_down(topo, node, rail));
+                        own.extend([up, down]);
+                        pair(
+                            &mut layout.lines,
+                            Tier::Node,
+                            unit_top(unit),
+                            at,
+                            vec![up],
+                            vec![down],
+                        );
+                    }
+                    layout.rails.push(RailMark {
+                        rail,
+                        at,
+                        links: own,
+                    });
+                }
+            }
+            UnitKind::Node => {
+                layout.switches.push(Switch {
+                    at: spine,
+                    label: Place::End(Endpoint::Spine),
+                });
+                for rack in 0..k {
+                    let (lo, hi) = (rack * npr, ((rack + 1) * npr).min(units.len()));
+                    let at = Point {
+                        x: (unit_top(&units[lo]).x + unit_top(&units[hi - 1]).x) / 2.0,
+                        y: Y_RACK,
+                    };
+                    layout.switches.push(Switch {
+                        at,
+                        label: Place::End(Endpoint::RackSwitch(rack)),
+                    });
+                    pair(
+                        &mut layout.lines,
+                        Tier::Rack,
+                        at,
+                        spine,
+                        vec![ids.uplink_up(rack)],
+                        vec![ids.uplink_down(rack)],
+                    );
+                    for (node, unit) in units.iter().enumerate().take(hi).skip(lo) {
+                        let nics = 0..topo.nics_per_node();
+                        pair(
+                            &mut layout.lines,
+                            Tier::Node,
+                            unit_top(unit),
+                            at,
+                            nics.clone().map(|j| ids.nic_up(topo, node, j)).collect(),
+                            nics.map(|j| ids.nic_down(topo, node, j)).collect(),
+                        );
+                    }
+                }
+            }
+            UnitKind::Rack => {
+                layout.switches.push(Switch {
+                    at: spine,
+                    label: Place::End(Endpoint::Spine),
+                });
+                for (rack, u) in units.iter().enumerate() {
+                    pair(
+                        &mut layout.lines,
+                        Tier::Rack,
+                        unit_top(u),
+                        spine,
+                        vec![ids.uplink_up(rack)],
+                        vec![ids.uplink_down(rack)],
+                    );
+                }
+            }
+            _ => {
+                // Groups of ranks: one line per group aggregating its ranks' own ports.
+                let sw = Point {
+                    x: width / 2.0,
+                    y: Y_RACK,
+                };
+                layout.switches.push(Switch {
+                    at: sw,
+                    label: if uniform {
+                        Place::Switch
+                    } else {
+                        Place::Network
+                    },
+                });
+                for u in &units {
+                    let rs = u.first_rank..u.first_rank + u.ranks;
+                    pair(
+                        &mut layout.lines,
+                        Tier::Gpu,
+                        unit_top(u),
+                        sw,
+                        rs.clone().collect(),
+                        rs.map(|r| n + r).collect(),
+                    );
+                }
+            }
+        }
+        layout
+    }
+
+    /// A rail network: nodes of GPUs side by side, each node's NVSwitch below its GPUs, the rails'
+    /// leaf switches above them (GPU i of every node wired up to rail i), the spine on top.
+    fn detailed_rail(topo: &Topology) -> Layout {
+        let ids = LinkIds::new(topo);
+        let (n, g, m) = (topo.ranks(), topo.gpus_per_node(), topo.nodes());
+        let slot = if n <= 16 {
+            44.0
+        } else if n <= 32 {
+            30.0
+        } else {
+            22.0
+        };
+        let node_gap = slot * 0.6;
+        let mut x = MARGIN + slot / 2.0;
+        let mut gpus = Vec::with_capacity(n);
+        for r in 0..n {
+            if r > 0 && r % g == 0 {
+                x += node_gap;
+            }
+            gpus.push(Point { x, y: Y_GPU });
+            x += slot;
+        }
+        let width = (x - slot / 2.0 + MARGIN).max(360.0);
+        let gpu_size = slot * 0.62;
+        let y_nvswitch = Y_GPU + 52.0;
+        let mut layout = Layout {
+            width,
+            height: y_nvswitch + 30.0,
+            detailed: true,
+            gpu_size,
+            unit_name: UnitKind::Gpu,
+            ..Layout::default()
+        };
+        let mut line_of_link = vec![0usize; topo.links().len()];
+        let mut push_pair = |layout: &mut Layout, tier, child, parent, up: usize, down: usize| {
+            line_of_link[up] = layout.lines.len();
+            line_of_link[down] = layout.lines.len() + 1;
+            pair(&mut layout.lines, tier, child, parent, vec![up], vec![down]);
+        };
+        let spine = Point {
+            x: width / 2.0,
+            y: Y_SPINE,
+        };
+        layout.switches.push(Switch {
+            at: spine,
+            label: Place::End(Endpoint::Spine),
+        });
+        for rail in 0..g {
+            let at = rail_at(width, g, rail);
+            // Named above the switch with its load (RailMark), where the wires do not cross.
+            layout.switches.push(Switch {
+                at,
+                label: Place::Unnamed,
+            });
+            push_pair(
+                &mut layout,
+                Tier::Rack,
+                at,
+                spine,
+                ids.uplink_up(rail),
+                ids.uplink_down(rail),
+            );
+            let mut own = Vec::with_capacity(2 * m);
+            for node in 0..m {
+                let (up, down) = (ids.nic_up(topo, node, rail), ids.nic_down(topo, node, rail));
+                own.extend([up, down]);
+                push_pair(
+                    &mut layout,
+                    Tier::Node,
+                    top(gpus[node * g + rail], gpu_size),
+                    at,
+                    up,
+                    down,
+                );
+            }
+            layout.rails.push(RailMark {
+                rail,
+                at,
+                links: own,
+            });
+        }
+        for node in 0..m {
+            let (lo, hi) = (node * g, (node + 1) * g);
+            let at = Point {
+                x: (gpus[lo].x + gpus[hi - 1].x) / 2.0,
+                y: y_nvswitch,
+            };
+            layout.nodes.push(GroupBox {
+                rect: Rect {
+                    x: gpus[lo].x - slot / 2.0 + 2.0,
+                    y: Y_GPU - slot * 0.5 - 6.0,
+                    w: gpus[hi - 1].x - gpus[lo].x + slot - 4.0,
+                    h: y_nvswitch - Y_GPU + slot * 0.5 + 18.0,
+                },
+                label: Place::End(Endpoint::NodeSwitch(node)),
+            });
+            layout.switches.push(Switch {
+                at,
+                label: Place::End(Endpoint::NodeSwitch(node)),
+            });
+            for (r, p) in gpus.iter().enumerate().take(hi).skip(lo) {
+                let bottom = Point {
+                    x: p.x,
+                    y: p.y + gpu_size / 2.0,
+                };
+                push_pair(&mut layout, Tier::Gpu, bottom, at, r, n + r);
+            }
+        }
+        layout.gpus = gpus;
+        layout.line_of_link = line_of_link;
+        layout
+    }
+
+    /// Where a transfer on `route` is after `progress` (0..=1) of its path (detailed view only).
+    pub fn along_route(&self, route: &[u32], progress: f64) -> Option<Point> {
+        if !self.detailed || route.is_empty() {
+            return None;
+        }
+        let segs: Vec<(Point, Point)> = route
+            .iter()
+            .map(|&l| {
+                let line = &self.lines[self.line_of_link[l as usize]];
+                (line.from, line.to)
+            })
+            .collect();
+        let len = |(a, b): &(Point, Point)| ((b.x - a.x).powi(2) + (b.y - a.y).powi(2)).sqrt();
+        let total: f64 = segs.iter().map(len).sum();
+        let mut left = progress.clamp(0.0, 1.0) * total;
+        for s in &segs {
+            let l = len(s);
+            if left <= l || l == 0.0 {
+                let f = if l > 0.0 { left / l } else { 0.0 };
+                return Some(Point {
+                    x: s.0.x + (s.1.x - s.0.x) * f,
+                    y: s.0.y + (s.1.y - s.0.y) * f,
+                });
+            }
+            left -= l;
+        }
+        segs.last().map(|s| s.1)
+    }
+}
+
+/// Where rail `rail` of `rails` has its leaf switch: spread evenly across the figure.
+fn rail_at(width: f64, rails: usize, rail: usize) -> Point {
+    let span = width - 2.0 * MARGIN - 60.0;
+    Point {
+        x: MARGIN + 30.0 + span * (rail as f64 + 0.5) / rails as f64,
+        y: Y_RACK,
+    }
+}
+
+fn top(p: Point, size: f64) -> Point {
+    Point {
+        x: p.x,
+        y: p.y - size / 2.0,
+    }
+}
+
+/// A link, by its ends: `"GPU 3 → node 0"` in English.
+pub fn link_place(topo: &Topology, link: usize) -> Place {
+    let l = &topo.links()[link];
+    Place::Link {
+        from: l.from,
+        to: l.to,
+        uniform: topo.is_uniform(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::topology::TopologySpec;
+    use crate::sim::units::Bandwidth;
+
+    fn cluster(racks: usize, npr: usize, g: usize) -> Topology {
+        Topology::new(&TopologySpec::Cluster {
+            racks,
+            nodes_per_rack: npr,
+            gpus_per_node: g,
+            intra_bw: Bandwidth::from_gbytes_per_sec(400.0),
+            intra_lat_secs: 1e-6,
+            node_bw: Bandwidth::from_gbits_per_sec(400.0),
+            node_lat_secs: 2e-6,
+            rack_bw: Bandwidth::from_gbits_per_sec(200.0),
+            rack_lat_secs: 5e-6,
+            oversubscription: 1.0,
+            nics_per_node: 1,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn every_link_is_drawn_once_in_the_detailed_view() {
+        for (k, m, g) in [(1, 1, 8), (2, 2, 4), (4, 4, 4), (1, 8, 8)] {
+            let topo = cluster(k, m, g);
+            let layout = Layout::new(&topo);
+            assert!(layout.detailed);
+            let mut seen: Vec<usize> = layout.lines.iter().flat_map(|l| l.links.clone()).collect();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..topo.links().len()).collect::<Vec<_>>());
+            for (id, &i) in layout.line_of_link.iter().enumerate() {
+                assert_eq!(layout.lines[i].links, vec![id]);
+            }
+        }
+    }
+
+    fn rail(nodes: usize, g: usize) -> Topology {
+        Topology::new(&TopologySpec::Rail {
+            nodes,
+            gpus_per_node: g,
+            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
+            intra_lat_secs: 1e-6,
+            nic_bw: Bandwidth::from_gbits_per_sec(400.0),
+            nic_lat_secs: 2e-6,
+            spine_bw: Bandwidth::from_gbits_per_sec(400.0),
+            spine_lat_secs: 3e-6,
+            oversubscription: 1.0,
+            pxn: true,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn several_nics_and_rails_draw_every_link_once_and_rails_carry_their_own_nics() {
+        let mut spec = cluster(2, 2, 8).spec().clone();
+        if let TopologySpec::Cluster { nics_per_node, .. } = &mut spec {
+            *nics_per_node = 4;
+        }
+        let with_nics = Topology::new(&spec).unwrap();
+        for topo in [with_nics, rail(4, 8), rail(2, 3)] {
+            let layout = Layout::new(&topo);
+            assert!(layout.detailed);
+            let mut seen: Vec<usize> = layout.lines.iter().flat_map(|l| l.links.clone()).collect();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..topo.links().len()).collect::<Vec<_>>());
+            for (id, &i) in layout.line_of_link.iter().enumerate() {
+                assert_eq!(layout.lines[i].links, vec![id]);
+                assert_eq!(layout.lines[i].tier, topo.links()[id].tier);
+            }
+        }
+        // Rail i's own links are NIC i of every node, and its leaf switch is named for it.
+        let topo = rail(4, 8);
+        let layout = Layout::new(&topo);
+        assert_eq!(layout.rails.len(), 8);
+        for mark in &layout.rails {
+            assert_eq!(mark.links.len(), 2 * 4);
+            for &l in &mark.links {
+                let link = &topo.links()[l];
+                assert_eq!(link.tier, Tier::Node);
+                assert!(
+                    link.to == Endpoint::Rail(mark.rail) || link.from == Endpoint::Rail(mark.rail)
+                );
+            }
+            // Its switch is drawn there; the figure names it, with its load, just above.
+            assert!(layout
+                .switches
+                .iter()
+                .any(|s| s.at == mark.at && s.label == Place::Unnamed));
+        }
+        // A route across rails with PXN: from the sender, over NVLink, up its neighbour's rail, to the receiver.
+        let route = topo.route(1, 10);
+        let start = layout.along_route(route.links(), 0.0).unwrap();
+        let end = layout.along_route(route.links(), 1.0).unwrap();
+        assert!((start.x - layout.gpus[1].x).abs() < 5.0);
+        assert!((end.x - layout.gpus[10].x).abs() < 5.0);
+        // 16 nodes × 8 rails is drawn by node, still with its rails.
+        let big = rail(16, 8);
+        let layout = Layout::new(&big);
+        assert!(!layout.detailed);
+        assert_eq!(layout.rails.len(), 8);
+        let mut seen: Vec<usize> = layout.lines.iter().flat_map(|l| l.links.clone()).collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (2 * 128..big.links().len()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn large_clusters_aggregate_by_node_then_rack() {
+        let by_node = Layout::new(&cluster(2, 8, 8));
+        assert!(!by_node.detailed);
+        assert_eq!(by_node.unit_name, UnitKind::Node);
+        assert_eq!(by_node.units.len(), 16);
+        let by_rack = Layout::new(&cluster(8, 32, 1));
+        assert_eq!(by_rack.unit_name, UnitKind::Rack);
+        assert_eq!(by_rack.units.len(), 8);
+        let uniform = Topology::new(&TopologySpec::Uniform {
+            ranks: 1000,
+            bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
+            latency_secs: 0.0,
+        })
+        .unwrap();
+        let l = Layout::new(&uniform);
+        assert!(l.units.len() <= DETAILED_MAX_RANKS);
+        assert_eq!(l.units.iter().map(|u| u.ranks).sum::<usize>(), 1000);
+    }
+
+    #[test]
+    fn a_route_starts_at_the_sender_and_ends_at_the_receiver() {
+        let topo = cluster(2, 2, 4);
+        let layout = Layout::new(&topo);
+        let route = topo.route(0, 15);
+        let start = layout.along_route(route.links(), 0.0).unwrap();
+        let end = layout.along_route(route.links(), 1.0).unwrap();
+        assert!((start.x - layout.gpus[0].x).abs() < 5.0);
+        assert!((end.x - layout.gpus[15].x).abs() < 5.0);
+        assert_eq!(link_place(&topo, 0).to_string(), "GPU 0 → node 0");
+    }
+}

@@ -1,0 +1,23 @@
+//! The app's pure half: everything a component shows, computed from the core and natively tested
+//! (`cargo test` runs it without a browser). The lab's controls and their reducer ([`logic`],
+//! [`state`]), its geometry and cursor ([`layout`], [`view`]), shared links and imports
+//! ([`share`], [`query`]), chart axes ([`chart_math`]), and the models of the chapter's figures
+//! ([`chapter`], [`versus`], [`versus_nccl`]), the speedup charts ([`scaling`]) and the
+//! nccl-tests section ([`nccl_view`]). Nothing here touches the DOM.
+
+pub mod chapter;
+pub mod chart_math;
+pub mod claims_text;
+pub mod cursor;
+pub mod ladders;
+pub mod layout;
+pub mod logic;
+pub mod nccl_view;
+pub mod query;
+pub mod scaling;
+pub mod scaling_edit;
+pub mod share;
+pub mod state;
+pub mod versus;
+pub mod versus_nccl;
+pub mod view;

@@ -1,0 +1,431 @@
+//! The real-hardware panel's model, with no web types: which systems a learner can pick, the virtual
+//! nccl-tests curve next to the published measurement with the error per size, where the choice of
+//! algorithm and protocol changes, and the fit of a pasted table summarised in a few numbers. Every
+//! number comes from the core ([`crate::sim::nccl`]); the component only draws it.
+//!
+//! ```
+//! use allreduce_lab::ui::model::nccl_view::{chart, SYSTEM_CHOICES};
+//! let h100 = SYSTEM_CHOICES.iter().find(|c| c.id == "dgx-h100").unwrap();
+//! let c = chart(h100, false).unwrap();
+//! assert!(!c.measured.is_empty());
+//! assert!((c.busbw_at_8gib() / 1e9 - 365.0).abs() < 10.0);
+//! assert!((c.ideal_busbw_at_8gib / 1e9 - 450.0).abs() < 2.0);
+//! ```
+
+use crate::sim::algorithms::Algorithm;
+use crate::sim::nccl::calibrate::{CalibrateError, Calibrating, Calibration};
+use crate::sim::nccl::model::{predict_fast, Choice, Choosing};
+use crate::sim::nccl::nccl_tests_parse::{parse, ParseError};
+use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
+use crate::sim::nccl::published::{for_system, Published};
+use crate::sim::nccl::system::{System, SystemError};
+use crate::sim::scenario::simulate;
+
+/// A system the panel offers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SystemChoice {
+    /// Unique in the menu.
+    pub key: &'static str,
+    pub id: &'static str,
+    pub nodes: usize,
+}
+
+pub const SYSTEM_CHOICES: [SystemChoice; 7] = [
+    SystemChoice {
+        key: "dgx-h100",
+        id: "dgx-h100",
+        nodes: 1,
+    },
+    SystemChoice {
+        key: "dgx-a100",
+        id: "dgx-a100",
+        nodes: 1,
+    },
+    SystemChoice {
+        key: "dgx-a100x2",
+        id: "dgx-a100",
+        nodes: 2,
+    },
+    SystemChoice {
+        key: "dgx-h200",
+        id: "dgx-h200",
+        nodes: 1,
+    },
+    SystemChoice {
+        key: "dgx-b200",
+        id: "dgx-b200",
+        nodes: 1,
+    },
+    SystemChoice {
+        key: "pcie-gen4-8",
+        id: "pcie-gen4-8",
+        nodes: 1,
+    },
+    SystemChoice {
+        key: "pcie-gen5-8",
+        id: "pcie-gen5-8",
+        nodes: 1,
+    },
+];
+
+/// The sizes of the panel's virtual nccl-tests: 8 B to 8 GiB, ×4.
+pub fn sweep_sizes() -> Vec<u64> {
+    (0..16).map(|i| 8u64 << (2 * i)).collect()
+}
+
+impl SystemChoice {
+    pub fn system(&self) -> Result<System, SystemError> {
+        System::preset(self.id, self.nodes, 8)
+    }
+    pub fn published(&self) -> Option<&'static Published> {
+        for_system(self.id, self.nodes)
+    }
+}
+
+/// One published row next to the model's prediction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredPoint {
+    pub size_bytes: u64,
+    pub measured_us: f64,
+    pub measured_busbw: f64,
+    pub predicted_us: f64,
+    pub algorithm: NcclAlgorithm,
+    pub protocol: Protocol,
+}
+
+impl MeasuredPoint {
+    /// predicted / measured − 1.
+    pub fn error(&self) -> f64 {
+        self.predicted_us / self.measured_us - 1.0
+    }
+}
+
+/// Where the chosen (algorithm, protocol) changes between two sizes of the sweep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Change {
+    pub before_bytes: u64,
+    pub after_bytes: u64,
+    pub from: (NcclAlgorithm, Protocol),
+    pub to: (NcclAlgorithm, Protocol),
+}
+
+/// Everything the panel draws for one system.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NcclChart {
+    pub system: System,
+    pub nvls: bool,
+    pub predicted: Vec<Choice>,
+    pub measured: Vec<MeasuredPoint>,
+    pub changes: Vec<Change>,
+    /// The textbook model's busbw at 8 GiB (ring on the datasheet rates), for comparison.
+    pub ideal_busbw_at_8gib: f64,
+}
+
+impl NcclChart {
+    /// The predicted busbw at the largest size, bytes/s.
+    pub fn busbw_at_8gib(&self) -> f64 {
+        self.predicted
+            .last()
+            .map(Choice::busbw_bytes_per_sec)
+            .unwrap_or(0.0)
+    }
+}
+
+/// The chosen (algorithm, protocol) changes along `rows`.
+pub fn changes(rows: &[Choice]) -> Vec<Change> {
+    rows.windows(2)
+        .filter(|w| (w[0].algorithm, w[0].protocol) != (w[1].algorithm, w[1].protocol))
+        .map(|w| Change {
+            before_bytes: w[0].size_bytes,
+            after_bytes: w[1].size_bytes,
+            from: (w[0].algorithm, w[0].protocol),
+            to: (w[1].algorithm, w[1].protocol),
+        })
+        .collect()
+}
+
+/// The panel's data for `choice` (NVLS allowed or not).
+pub fn chart(choice: &SystemChoice, nvls: bool) -> Result<NcclChart, SystemError> {
+    let system = choice.system()?;
+    chart_for(&system, choice.published(), nvls)
+}
+
+/// The panel's data for any system, with a published table to compare with, if any.
+pub fn chart_for(
+    system: &System,
+    published: Option<&Published>,
+    nvls: bool,
+) -> Result<NcclChart, SystemError> {
+    let predicted = sweep_sizes()
+        .into_iter()
+        .map(|s| predict_fast(system, s, nvls))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut measured = Vec::new();
+    if let Some(p) = published {
+        for r in p.table().rows {
+            let c = predict_fast(system, r.size_bytes, nvls)?;
+            measured.push(MeasuredPoint {
+                size_bytes: r.size_bytes,
+                measured_us: r.time_us,
+                measured_busbw: r.busbw_gbytes_per_sec * 1e9,
+                predicted_us: c.time_secs * 1e6,
+                algorithm: c.algorithm,
+                protocol: c.protocol,
+            });
+        }
+    }
+    let ideal = simulate(&system.ideal_scenario(Algorithm::Ring, 8 << 30), false)
+        .map(|s| s.trace.busbw_bytes_per_sec())
+        .map_err(SystemError::from)?;
+    Ok(NcclChart {
+        changes: changes(&predicted),
+        system: system.clone(),
+        nvls,
+        predicted,
+        measured,
+        ideal_busbw_at_8gib: ideal,
+    })
+}
+
+/// What a pasted table told the fit, as numbers the text layer puts into words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FitSummary {
+    pub calibration: Calibration,
+    /// The NICs' delivered share and their line rate (Gb/s), when the system spans nodes.
+    pub nic: Option<(f64, f64)>,
+    /// The GPU links' reached share and their datasheet rate (GB/s).
+    pub intra: (f64, f64),
+    /// The smallest measured time, µs: what a message costs at least.
+    pub floor_us: f64,
+    /// From this size up, every row is within 5 % of the fitted model (what NCCL should reach).
+    pub within_5_percent_from: Option<u64>,
+}
+
+/// Why a paste could not be fitted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PasteError {
+    Parse(ParseError),
+    Fit(CalibrateError),
+}
+
+/// Parses a pasted all_reduce_perf output and fits `system` to it.
+pub fn fit_paste(system: &System, nvls: bool, text: &str) -> Result<FitSummary, PasteError> {
+    PasteFit::start(system, nvls, text)?.finish()
+}
+
+/// A paste being fitted, one predicted row at a time (the page runs it between frames).
+pub struct PasteFit {
+    floor_us: f64,
+    fit: Calibrating,
+}
+
+impl PasteFit {
+    /// Parses the paste and prepares the fit; a malformed paste or a table the fit cannot take is an
+    /// error at once.
+    pub fn start(system: &System, nvls: bool, text: &str) -> Result<PasteFit, PasteError> {
+        let table = parse(text).map_err(PasteError::Parse)?;
+        let fit = Calibrating::new(system, nvls, &table).map_err(PasteError::Fit)?;
+        let floor_us = table
+            .rows
+            .iter()
+            .map(|r| r.time_us)
+            .fold(f64::INFINITY, f64::min);
+        Ok(PasteFit { floor_us, fit })
+    }
+
+    /// One row predicted; true once the search has ended.
+    pub fn step(&mut self) -> bool {
+        self.fit.step()
+    }
+
+    /// (evaluations so far, the search's budget).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.fit.evaluations(), self.fit.max_evaluations())
+    }
+
+    /// The fit, in the few numbers the panel says in words.
+    pub fn finish(self) -> Result<FitSummary, PasteError> {
+        let cal = self.fit.finish().map_err(PasteError::Fit)?;
+        let mut from = None;
+        for r in cal.rows.iter().rev() {
+            if r.error().abs() <= 0.05 {
+                from = Some(r.size_bytes);
+            } else {
+                break;
+            }
+        }
+        let s = &cal.system;
+        Ok(FitSummary {
+            nic: (s.nodes > 1).then_some((s.nic_efficiency, s.nic_gbits_per_sec)),
+            intra: (s.intra_efficiency, s.intra_gbytes_per_sec),
+            floor_us: self.floor_us,
+            within_5_percent_from: from,
+            calibration: cal,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_choice_builds_and_the_h100_curve_marks_its_protocol_changes() {
+        for c in &SYSTEM_CHOICES {
+            assert!(c.system().is_ok(), "{}", c.key);
+        }
+        let h100 = chart(&SYSTEM_CHOICES[0], true).unwrap();
+        assert_eq!(h100.predicted.len(), 16);
+        assert_eq!(h100.measured.len(), 11);
+        assert!(h100.changes.iter().any(|c| c.to.0 == NcclAlgorithm::Nvls));
+        assert!(h100.busbw_at_8gib() > 450e9);
+        for m in &h100.measured {
+            assert!(m.error().abs() < 0.25, "{m:?}");
+        }
+    }
+
+    #[test]
+    fn a_pasted_published_table_is_fitted_and_a_garbage_paste_names_its_line() {
+        let a100 = SYSTEM_CHOICES[2];
+        let text = a100.published().unwrap().text;
+        let fit = fit_paste(&a100.system().unwrap(), true, text).unwrap();
+        let (share, rate) = fit.nic.unwrap();
+        assert!(share > 0.5 && share <= 1.0 && rate == 200.0);
+        assert_eq!(fit.floor_us, 37.3);
+        assert!(fit.calibration.geomean_error() < 0.08);
+        let e = fit_paste(
+            &a100.system().unwrap(),
+            true,
+            "8 2 float sum -1 oops 0 0 0\n",
+        )
+        .unwrap_err();
+        assert!(matches!(
+            e,
+            PasteError::Parse(ParseError { line: Some(1), .. })
+        ));
+    }
+}
+
+/// The most GPUs the lab asks the nccl model about: one prediction cannot be sliced, and beyond
+/// this it takes seconds in the browser (the CLI takes up to 1,024).
+pub const LAB_NCCL_MAX_GPUS: usize = 128;
+
+/// Why the lab's run has no "like NCCL" prediction.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LabNcclError {
+    /// One GPU: nothing to reduce.
+    OneGpu,
+    /// The count does not fill whole nodes of 8 (one switch).
+    NotWholeNodes { gpus: usize },
+    /// More GPUs than [`LAB_NCCL_MAX_GPUS`].
+    TooMany { gpus: usize, max: usize },
+    /// The system cannot take the shape (e.g. 16 GPUs per node).
+    System(SystemError),
+}
+
+/// What NCCL would do for the lab's run: the system `pick` names with the lab's nodes × GPUs per
+/// node ([`nccl_shape`]), and the model's choice for the lab's message size.
+///
+/// ```
+/// use allreduce_lab::ui::model::logic::{Controls, NcclPick};
+/// use allreduce_lab::ui::model::nccl_view::lab_prediction;
+/// let c = Controls::default(); // 2 nodes × 8 GPUs
+/// let pick = NcclPick { system: "dgx-h100", nvls: true };
+/// let (sys, choice) = lab_prediction(&pick, &c).unwrap();
+/// assert_eq!((sys.nodes, sys.gpus_per_node), (2, 8));
+/// assert_eq!(choice.size_bytes, c.size_bytes);
+/// ```
+pub fn lab_choosing(
+    pick: &crate::ui::model::logic::NcclPick,
+    controls: &crate::ui::model::logic::Controls,
+) -> Result<(System, Choosing), LabNcclError> {
+    let gpus = controls.gpus;
+    if gpus < 2 {
+        return Err(LabNcclError::OneGpu);
+    }
+    if gpus > LAB_NCCL_MAX_GPUS {
+        return Err(LabNcclError::TooMany {
+            gpus,
+            max: LAB_NCCL_MAX_GPUS,
+        });
+    }
+    let (nodes, g) = crate::ui::model::logic::nccl_shape(controls)
+        .ok_or(LabNcclError::NotWholeNodes { gpus })?;
+    let sys = System::preset(pick.system, nodes, g).map_err(LabNcclError::System)?;
+    // Every candidate is simulated (so the reason lists them all) up to 64 GPUs, as the CLI's
+    // `simulate --model nccl` does; beyond, those that cannot win are skipped (the same choice).
+    let size = controls.size_bytes.max(1);
+    let choosing =
+        Choosing::new(&sys, size, pick.nvls, sys.ranks() <= 64).map_err(LabNcclError::System)?;
+    Ok((sys, choosing))
+}
+
+/// [`lab_choosing`] run to the end.
+pub fn lab_prediction(
+    pick: &crate::ui::model::logic::NcclPick,
+    controls: &crate::ui::model::logic::Controls,
+) -> Result<(System, Choice), LabNcclError> {
+    let (sys, choosing) = lab_choosing(pick, controls)?;
+    let choice = choosing.finish().map_err(LabNcclError::System)?;
+    Ok((sys, choice))
+}
+
+#[cfg(test)]
+mod lab_tests {
+    use super::*;
+    use crate::sim::nccl::model::predict;
+    use crate::ui::model::logic::{Controls, Edit, NcclPick, TopologyKind};
+
+    #[test]
+    fn eight_h100s_on_one_switch_show_nccls_ring_at_about_365_with_nvls_off() {
+        let mut c = Controls::default();
+        c.apply(Edit::Kind(TopologyKind::Uniform));
+        c.apply(Edit::Gpus(8));
+        c.apply(Edit::Size(8 << 30));
+        let off = NcclPick {
+            system: "dgx-h100",
+            nvls: false,
+        };
+        let (sys, choice) = lab_prediction(&off, &c).unwrap();
+        assert_eq!((sys.nodes, sys.gpus_per_node), (1, 8));
+        assert_eq!(choice, predict(&sys, 8 << 30, false).unwrap());
+        // Every candidate NCCL considers on this box with NVLS off: Ring and Tree × 3 protocols.
+        assert_eq!(choice.candidates.len(), 6);
+        assert_eq!(choice.algorithm, NcclAlgorithm::Ring);
+        assert!((choice.busbw_bytes_per_sec() / 1e9 - 365.0).abs() < 10.0);
+        let on = NcclPick { nvls: true, ..off };
+        assert_eq!(
+            lab_prediction(&on, &c).unwrap().1.algorithm,
+            NcclAlgorithm::Nvls
+        );
+    }
+
+    #[test]
+    fn shapes_the_systems_cannot_take_are_explained_not_predicted() {
+        let pick = NcclPick::default();
+        let mut c = Controls::default();
+        c.apply(Edit::Kind(TopologyKind::Uniform));
+        c.apply(Edit::Gpus(1));
+        assert_eq!(lab_prediction(&pick, &c).unwrap_err(), LabNcclError::OneGpu);
+        c.apply(Edit::Gpus(12));
+        assert_eq!(
+            lab_prediction(&pick, &c).unwrap_err(),
+            LabNcclError::NotWholeNodes { gpus: 12 }
+        );
+        c.apply(Edit::Gpus(256));
+        assert_eq!(
+            lab_prediction(&pick, &c).unwrap_err(),
+            LabNcclError::TooMany {
+                gpus: 256,
+                max: 128
+            }
+        );
+        c.apply(Edit::Kind(TopologyKind::Cluster));
+        c.apply(Edit::Gpus(32));
+        c.apply(Edit::GpusPerNode(16));
+        assert!(matches!(
+            lab_prediction(&pick, &c).unwrap_err(),
+            LabNcclError::System(e) if e.to_string().contains("GPUs per node")
+        ));
+    }
+}

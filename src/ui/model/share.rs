@@ -1,0 +1,609 @@
+//! The lab's state in the page's address, so that a link shows the same run at the same step.
+//!
+//! The query speaks the CLI's values (`400Gbps`, `5us`, sizes in bytes): `?alg=ring&topo=cluster&
+//! gpus=32&gpn=8&npr=2&bw=400Gbps,400Gbps,800Gbps&lat=1us,2us,5us&size=100000000&step=5`. Reading
+//! one back checks every value against what the controls offer and then builds and validates the
+//! scenario with the core, like every other input; any problem is an error for the reader, never a
+//! half-applied state.
+//!
+//! ```
+//! use allreduce_lab::ui::model::logic::Controls;
+//! use allreduce_lab::ui::model::share::{decode, encode, Shared};
+//! let shared = Shared { controls: Controls::default(), compare: None, step: 5, nccl: None };
+//! let query = encode(&shared);
+//! assert_eq!(decode(&query).unwrap(), Some(shared));
+//! assert!(decode("?gpus=99999999").is_err());
+//! assert_eq!(decode("").unwrap(), None);
+//! ```
+
+use crate::sim::algorithms::Algorithm;
+use crate::sim::scenario::ScenarioError;
+use crate::sim::scenario_file::read_scenario;
+use crate::sim::topology::TopologySpec;
+use crate::sim::units::{parse_bandwidth, parse_duration, UnitError};
+use crate::ui::model::ladders::{
+    bandwidth_flag, bandwidth_ladder_mbps, latency_flag, latency_ladder_ns, size_ladder_bytes,
+};
+use crate::ui::model::logic::{
+    Controls, NcclPick, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE, NODES_PER_RACK,
+    SEGMENTS,
+};
+
+/// The largest scenario file read, in bytes: the core's, the same as the CLI's.
+pub use crate::sim::scenario_file::MAX_SCENARIO_FILE_BYTES as MAX_IMPORT_BYTES;
+
+/// Why a link or an imported file cannot set the lab: the kind and its values. The app words it
+/// in the learner's language ([`crate::ui::i18n::errors::share_error`]); `Display` gives English.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShareError {
+    /// The core refused the scenario (file, validation).
+    Scenario(ScenarioError),
+    /// A bandwidth or latency in a link that is not one.
+    Unit(UnitError),
+    /// The lab's controls cannot show a reduction cost.
+    CannotShowGamma,
+    CannotShowOversubscription,
+    CannotShowShape,
+    CannotShowRailShape,
+    /// The file holds no lab state.
+    NoScenario,
+    /// A query longer than `max` characters.
+    TooLong {
+        max: usize,
+    },
+    /// A parameter given twice.
+    Twice {
+        key: String,
+    },
+    /// A parameter whose value is not in the list.
+    NotOneOf {
+        key: &'static str,
+        allowed: Vec<String>,
+    },
+    /// `nvls`/`pxn` that is neither `on` nor `off`.
+    OnOrOff {
+        key: &'static str,
+    },
+    /// `topo` that is not cluster, rail or uniform.
+    NotATopology,
+    /// A value outside the slider's range.
+    OutOfRange {
+        key: &'static str,
+    },
+    /// `alg`/`cmp` that is no algorithm.
+    NotAnAlgorithm {
+        key: &'static str,
+    },
+    /// `size` that is not a number of bytes.
+    SizeNotBytes,
+    /// `bw`/`lat` listing no or more than three values.
+    ListLength {
+        key: &'static str,
+    },
+    /// `step` that is not a whole number up to `max`.
+    BadStep {
+        max: usize,
+    },
+    /// A parameter the lab does not know.
+    UnknownKey,
+    /// `nvls` without `nccl`.
+    NvlsWithoutNccl,
+    /// The browser could not read the file.
+    Unreadable,
+}
+
+impl std::fmt::Display for ShareError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use ShareError as E;
+        match self {
+            E::Scenario(e) => e.fmt(f),
+            E::Unit(e) => e.fmt(f),
+            E::CannotShowGamma => {
+                f.write_str("the lab's controls cannot show a reduction cost (gamma)")
+            }
+            E::CannotShowOversubscription => {
+                f.write_str("the lab's controls cannot show oversubscription")
+            }
+            E::CannotShowShape => f.write_str("the lab's controls cannot show this cluster shape"),
+            E::CannotShowRailShape => f.write_str("the lab's controls cannot show this rail shape"),
+            E::NoScenario => f.write_str("the file describes no scenario"),
+            E::TooLong { max } => write!(f, "the link is longer than {max} characters"),
+            E::Twice { key } => write!(f, "{key} is given twice"),
+            E::NotOneOf { key, allowed } => {
+                write!(f, "{key} must be one of {}", allowed.join(", "))
+            }
+            E::OnOrOff { key } => write!(f, "{key} must be on or off"),
+            E::NotATopology => f.write_str("topo must be cluster, rail or uniform"),
+            E::OutOfRange { key } => write!(f, "{key} is out of range"),
+            E::NotAnAlgorithm { key } => write!(f, "{key} is not an algorithm"),
+            E::SizeNotBytes => f.write_str("size must be a number of bytes"),
+            E::ListLength { key } => write!(f, "{key} must list one to three values"),
+            E::BadStep { max } => write!(f, "step must be a whole number up to {max}"),
+            E::UnknownKey => f.write_str("the link has a parameter the lab does not know"),
+            E::NvlsWithoutNccl => f.write_str("nvls needs nccl (the system it applies to)"),
+            E::Unreadable => f.write_str("the file could not be read"),
+        }
+    }
+}
+
+impl From<ScenarioError> for ShareError {
+    fn from(e: ScenarioError) -> Self {
+        ShareError::Scenario(e)
+    }
+}
+
+/// The scenario the lab exports for `controls` running `algorithm`, as pretty JSON.
+pub fn export_scenario(controls: &Controls, algorithm: Algorithm) -> Result<String, String> {
+    let scenario = controls.scenario(algorithm);
+    serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
+}
+
+/// Reads a scenario file's bytes with the core's reader (the CLI's `--scenario` uses the same:
+/// UTF-8 with or without a byte-order mark, UTF-16 with one), then checks that
+/// `Scenario::validate` accepts it and that the lab's controls can show it exactly (checked as a
+/// link would be).
+///
+/// ```
+/// use allreduce_lab::ui::model::logic::Controls;
+/// use allreduce_lab::ui::model::share::{export_scenario, import_scenario};
+/// let c = Controls::default();
+/// let json = export_scenario(&c, c.algorithm).unwrap();
+/// assert_eq!(import_scenario(json.as_bytes()).unwrap(), c);
+/// assert!(import_scenario(b"{\"topology\": 1}").is_err());
+/// ```
+pub fn import_scenario(bytes: &[u8]) -> Result<Controls, ShareError> {
+    let scenario = read_scenario(bytes)?;
+    scenario.validate()?;
+    if scenario.gamma_secs_per_byte != 0.0 {
+        return Err(ShareError::CannotShowGamma);
+    }
+    let controls = Controls::from_scenario(&scenario);
+    if let TopologySpec::Cluster {
+        racks,
+        nodes_per_rack,
+        gpus_per_node,
+        oversubscription,
+        ..
+    } = scenario.topology
+    {
+        if oversubscription != 1.0 {
+            return Err(ShareError::CannotShowOversubscription);
+        }
+        if controls.shape() != (racks, nodes_per_rack, gpus_per_node) {
+            return Err(ShareError::CannotShowShape);
+        }
+    }
+    if let TopologySpec::Rail {
+        nodes,
+        gpus_per_node,
+        oversubscription,
+        ..
+    } = scenario.topology
+    {
+        if oversubscription != 1.0 {
+            return Err(ShareError::CannotShowOversubscription);
+        }
+        if controls.rail_shape() != (nodes, gpus_per_node) {
+            return Err(ShareError::CannotShowRailShape);
+        }
+    }
+    let shared = Shared {
+        controls,
+        compare: None,
+        step: 0,
+        nccl: None,
+    };
+    match decode(&encode(&shared))? {
+        Some(checked) => Ok(checked.controls),
+        None => Err(ShareError::NoScenario),
+    }
+}
+
+/// The longest query read; anything longer is refused unread.
+pub const MAX_QUERY_LEN: usize = 1000;
+/// The highest step a link may ask for.
+pub const MAX_STEP: usize = 100_000;
+
+/// What a link carries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shared {
+    pub controls: Controls,
+    /// The second algorithm when comparing side by side.
+    pub compare: Option<Algorithm>,
+    /// The cursor, as the number of algorithm steps completed.
+    pub step: usize,
+    /// The model switch: "like NCCL" on this system (`nccl=dgx-h100`, `nvls=off`).
+    pub nccl: Option<NcclPick>,
+}
+
+/// The query string (with its `?`) for `shared`.
+pub fn encode(shared: &Shared) -> String {
+    let c = &shared.controls;
+    let mut parts = vec![
+        format!("alg={}", c.algorithm.name()),
+        format!(
+            "topo={}",
+            match c.kind {
+                TopologyKind::Cluster => "cluster",
+                TopologyKind::Uniform => "uniform",
+                TopologyKind::Rail => "rail",
+            }
+        ),
+        format!("gpus={}", c.gpus),
+    ];
+    match c.kind {
+        TopologyKind::Cluster => {
+            parts.push(format!("gpn={}", c.gpus_per_node));
+            parts.push(format!("npr={}", c.nodes_per_rack));
+            if c.nics_per_node != 1 {
+                parts.push(format!("nics={}", c.nics_per_node));
+            }
+        }
+        TopologyKind::Rail => {
+            parts.push(format!("gpn={}", c.gpus_per_node));
+            parts.push(format!("pxn={}", if c.pxn { "on" } else { "off" }));
+        }
+        TopologyKind::Uniform => {}
+    }
+    let tiers = if c.kind == TopologyKind::Uniform {
+        1
+    } else {
+        3
+    };
+    let list = |f: &dyn Fn(usize) -> String| (0..tiers).map(f).collect::<Vec<_>>().join(",");
+    parts.push(format!(
+        "bw={}",
+        list(&|i| bandwidth_flag(c.bandwidth_mbps[i]))
+    ));
+    parts.push(format!("lat={}", list(&|i| latency_flag(c.latency_ns[i]))));
+    parts.push(format!("size={}", c.size_bytes));
+    parts.push(format!("seg={}", c.segments));
+    if let Some(b) = shared.compare {
+        parts.push(format!("cmp={}", b.name()));
+    }
+    if let Some(p) = shared.nccl {
+        parts.push(format!("nccl={}", p.system));
+        if !p.nvls {
+            parts.push("nvls=off".into());
+        }
+    }
+    parts.push(format!("step={}", shared.step));
+    format!("?{}", parts.join("&"))
+}
+
+fn one_of<T: Copy + PartialEq + std::fmt::Display>(
+    key: &'static str,
+    value: &str,
+    allowed: &[T],
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<T, ShareError> {
+    parse(value)
+        .filter(|v| allowed.contains(v))
+        .ok_or_else(|| ShareError::NotOneOf {
+            key,
+            allowed: allowed.iter().map(T::to_string).collect(),
+        })
+}
+
+fn in_range(key: &'static str, value: u64, ladder: &[u64]) -> Result<u64, ShareError> {
+    let (lo, hi) = (ladder[0], ladder[ladder.len() - 1]);
+    if (lo..=hi).contains(&value) {
+        Ok(value)
+    } else {
+        Err(ShareError::OutOfRange { key })
+    }
+}
+
+fn algorithm(key: &'static str, value: &str) -> Result<Algorithm, ShareError> {
+    value
+        .parse::<Algorithm>()
+        .map_err(|_| ShareError::NotAnAlgorithm { key })
+}
+
+/// Reads a query (with or without its `?`): `Ok(None)` when it says nothing about the lab.
+pub fn decode(query: &str) -> Result<Option<Shared>, ShareError> {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    if query.len() > MAX_QUERY_LEN {
+        return Err(ShareError::TooLong { max: MAX_QUERY_LEN });
+    }
+    let pairs: Vec<(&str, &str)> = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| p.split_once('=').unwrap_or((p, "")))
+        .collect();
+    // The language is the language switch's business and the guided figures read their own keys;
+    // nothing else here means no lab state.
+    let pairs: Vec<(&str, &str)> = pairs
+        .into_iter()
+        .filter(|(k, _)| !crate::ui::model::query::CHAPTER_KEYS.contains(k))
+        .collect();
+    if pairs.iter().all(|(k, _)| *k == "lang") {
+        return Ok(None);
+    }
+    let mut c = Controls::default();
+    let mut compare = None;
+    let mut nccl: Option<NcclPick> = None;
+    let mut nvls: Option<bool> = None;
+    let mut step = 0;
+    let mut seen: Vec<&str> = Vec::new();
+    for &(key, value) in &pairs {
+        if seen.contains(&key) {
+            return Err(ShareError::Twice {
+                key: key.to_string(),
+            });
+        }
+        seen.push(key);
+        match key {
+            "alg" => c.algorithm = algorithm("alg", value)?,
+            "nccl" => {
+                let system = crate::sim::nccl::system::PRESETS
+                    .iter()
+                    .find(|s| **s == value)
+                    .ok_or_else(|| ShareError::NotOneOf {
+                        key: "nccl",
+                        allowed: crate::sim::nccl::system::PRESETS
+                            .iter()
+                            .map(|s| s.to_string())
+                            .collect(),
+                    })?;
+                nccl = Some(NcclPick {
+                    system,
+                    ..nccl.unwrap_or_default()
+                });
+            }
+            "nvls" => {
+                nvls = Some(match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(ShareError::OnOrOff { key: "nvls" }),
+                })
+            }
+            "cmp" => compare = Some(algorithm("cmp", value)?),
+            "topo" => {
+                c.kind = match value {
+                    "cluster" => TopologyKind::Cluster,
+                    "uniform" => TopologyKind::Uniform,
+                    "rail" => TopologyKind::Rail,
+                    _ => return Err(ShareError::NotATopology),
+                }
+            }
+            "gpus" => c.gpus = one_of("gpus", value, &GPU_COUNTS, |v| v.parse().ok())?,
+            "gpn" => c.gpus_per_node = one_of("gpn", value, &GPUS_PER_NODE, |v| v.parse().ok())?,
+            "npr" => c.nodes_per_rack = one_of("npr", value, &NODES_PER_RACK, |v| v.parse().ok())?,
+            "seg" => c.segments = one_of("seg", value, &SEGMENTS, |v| v.parse().ok())?,
+            "nics" => c.nics_per_node = one_of("nics", value, &NICS_PER_NODE, |v| v.parse().ok())?,
+            "pxn" => {
+                c.pxn = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(ShareError::OnOrOff { key: "pxn" }),
+                }
+            }
+            "size" => {
+                let bytes = value.parse().map_err(|_| ShareError::SizeNotBytes)?;
+                c.size_bytes = in_range("size", bytes, &size_ladder_bytes())?;
+            }
+            "bw" | "lat" => {
+                let items: Vec<&str> = value.split(',').collect();
+                if items.is_empty() || items.len() > 3 {
+                    return Err(ShareError::ListLength {
+                        key: if key == "bw" { "bw" } else { "lat" },
+                    });
+                }
+                for (i, item) in items.iter().enumerate() {
+                    if key == "bw" {
+                        let bw = parse_bandwidth(item).map_err(ShareError::Unit)?;
+                        let mbps = bw.bytes_per_sec() * 8.0 / 1e6;
+                        if !mbps.is_finite() || mbps < 0.0 {
+                            return Err(ShareError::OutOfRange { key: "bw" });
+                        }
+                        c.bandwidth_mbps[i] =
+                            in_range("bw", mbps.round() as u64, &bandwidth_ladder_mbps())?;
+                    } else {
+                        let secs = parse_duration(item).map_err(ShareError::Unit)?;
+                        let ns = secs * 1e9;
+                        if !ns.is_finite() || ns < 0.0 {
+                            return Err(ShareError::OutOfRange { key: "lat" });
+                        }
+                        c.latency_ns[i] = in_range("lat", ns.round() as u64, &latency_ladder_ns())?;
+                    }
+                }
+                if items.len() == 1 {
+                    let copy = |a: &mut [u64; 3]| *a = [a[0]; 3];
+                    if key == "bw" {
+                        copy(&mut c.bandwidth_mbps);
+                    } else {
+                        copy(&mut c.latency_ns);
+                    }
+                }
+            }
+            "step" => {
+                step = value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&s| s <= MAX_STEP)
+                    .ok_or(ShareError::BadStep { max: MAX_STEP })?
+            }
+            "lang" => {}
+            _ => return Err(ShareError::UnknownKey),
+        }
+    }
+    // The same validation as every other scenario.
+    for alg in std::iter::once(c.algorithm).chain(compare) {
+        let scenario = c.scenario(alg);
+        scenario.validate()?;
+    }
+    if let Some(on) = nvls {
+        let p = nccl.ok_or(ShareError::NvlsWithoutNccl)?;
+        nccl = Some(NcclPick { nvls: on, ..p });
+    }
+    Ok(Some(Shared {
+        controls: c,
+        compare,
+        step,
+        nccl,
+    }))
+}
+
+/// The time of the end of step `step` (0 is the start), within `step_ends`.
+pub fn step_time(step_ends: &[f64], step: usize) -> f64 {
+    match step {
+        0 => 0.0,
+        k => step_ends
+            .get(k - 1)
+            .or(step_ends.last())
+            .copied()
+            .unwrap_or(0.0),
+    }
+}
+
+/// The number of steps completed at `t` (with a little slack for rounding).
+pub fn step_at(step_ends: &[f64], t: f64) -> usize {
+    let eps = step_ends.last().map_or(0.0, |e| e * 1e-9);
+    step_ends.iter().take_while(|&&e| e <= t + eps).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ring_at_step_5_on_2_racks() -> &'static str {
+        "?alg=ring&topo=cluster&gpus=32&gpn=8&npr=2&bw=400Gbps,400Gbps,200Gbps&lat=1us,2us,5us&size=100000000&step=5"
+    }
+
+    #[test]
+    fn a_shared_link_reads_back_what_was_written() {
+        let s = decode(ring_at_step_5_on_2_racks()).unwrap().unwrap();
+        assert_eq!(s.controls.shape(), (2, 2, 8));
+        assert_eq!(s.step, 5);
+        assert_eq!(s.controls.bandwidth_mbps, [400_000, 400_000, 200_000]);
+        assert_eq!(decode(&encode(&s)).unwrap(), Some(s));
+    }
+
+    #[test]
+    fn the_model_switch_round_trips_through_a_link_and_bad_values_are_refused() {
+        let s = Shared {
+            controls: Controls::default(),
+            compare: None,
+            step: 0,
+            nccl: Some(NcclPick {
+                system: "dgx-a100",
+                nvls: false,
+            }),
+        };
+        let q = encode(&s);
+        assert!(q.contains("nccl=dgx-a100&nvls=off"), "{q}");
+        assert_eq!(decode(&q).unwrap(), Some(s.clone()));
+        let on = Shared {
+            nccl: Some(NcclPick::default()),
+            ..s
+        };
+        let q = encode(&on);
+        assert!(q.contains("nccl=dgx-h100") && !q.contains("nvls"), "{q}");
+        assert_eq!(decode(&q).unwrap(), Some(on));
+        assert!(decode("?nccl=cray-1")
+            .unwrap_err()
+            .to_string()
+            .contains("dgx-h100"));
+        assert!(decode("?nvls=off")
+            .unwrap_err()
+            .to_string()
+            .contains("nccl"));
+        assert!(decode("?nccl=dgx-h100&nvls=maybe").is_err());
+    }
+
+    #[test]
+    fn nics_per_node_rail_and_pxn_round_trip_through_a_link() {
+        let c = Controls {
+            nics_per_node: 8,
+            ..Controls::default()
+        };
+        let s = Shared {
+            controls: c,
+            compare: Some(Algorithm::NcclTree),
+            step: 3,
+            nccl: None,
+        };
+        let q = encode(&s);
+        assert!(q.contains("nics=8"), "{q}");
+        assert_eq!(decode(&q).unwrap(), Some(s));
+        let rail = "?alg=nccl-ring&topo=rail&gpus=32&gpn=8&pxn=off&bw=3600Gbps,400Gbps,400Gbps&lat=1us,2us,3us&size=100000000&seg=4&step=0";
+        let s = decode(rail).unwrap().unwrap();
+        assert_eq!(s.controls.kind, TopologyKind::Rail);
+        assert_eq!(s.controls.rail_shape(), (4, 8));
+        assert!(!s.controls.pxn);
+        assert_eq!(encode(&s), rail);
+        for bad in [
+            "?nics=3",
+            "?nics=16",
+            "?topo=rail&pxn=maybe",
+            "?topo=rail&pxn=",
+        ] {
+            assert!(decode(bad).is_err(), "{bad}");
+        }
+        // A rail scenario file reads back into the same controls.
+        let json = export_scenario(&s.controls, Algorithm::NcclRing).unwrap();
+        assert_eq!(import_scenario(json.as_bytes()).unwrap(), s.controls);
+    }
+
+    #[test]
+    fn hostile_links_are_errors_not_states() {
+        let long = format!("?alg={}", "a".repeat(5000));
+        for q in [
+            "?garbage",
+            "?gpus=99999999",
+            "?bw=-5Gbps",
+            "?bw=NaNGbps",
+            "?size=NaN",
+            "?lat=1e308s",
+            "?alg=<script>alert(1)</script>",
+            "?alg=%3Cscript%3E",
+            "?step=-1",
+            "?step=1e9",
+            "?alg=ring&alg=tree-flat",
+            "?bw=1Gbps,2Gbps,3Gbps,4Gbps",
+            long.as_str(),
+        ] {
+            assert!(decode(q).is_err(), "{q}");
+        }
+    }
+
+    #[test]
+    fn hostile_scenario_files_are_errors() {
+        let good = export_scenario(&Controls::default(), Algorithm::Ring).unwrap();
+        for bad in [
+            String::new(),
+            "not json".into(),
+            "{}".into(),
+            "[1,2,3]".into(),
+            good.replace("\"ring\"", "\"<script>\""),
+            good.replace("100000000", "-1"),
+            good.replace("100000000", "1e400"),
+            good.replace("\"racks\": 1", "\"racks\": 99999999"),
+            " ".repeat(MAX_IMPORT_BYTES + 1),
+        ] {
+            assert!(import_scenario(bad.as_bytes()).is_err(), "{bad}");
+        }
+        assert_eq!(
+            import_scenario(good.as_bytes()).unwrap(),
+            Controls::default()
+        );
+    }
+
+    #[test]
+    fn no_lab_parameters_means_no_state() {
+        assert_eq!(decode("").unwrap(), None);
+        assert_eq!(decode("?lang=zh").unwrap(), None);
+    }
+
+    #[test]
+    fn steps_map_to_step_ends_and_back() {
+        let ends = [1.0, 2.0, 3.0];
+        assert_eq!(step_time(&ends, 0), 0.0);
+        assert_eq!(step_time(&ends, 2), 2.0);
+        assert_eq!(step_time(&ends, 9), 3.0);
+        assert_eq!(step_at(&ends, 2.0), 2);
+        assert_eq!(step_at(&ends, 2.5), 2);
+        assert_eq!(step_at(&ends, 0.0), 0);
+    }
+}

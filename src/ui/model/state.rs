@@ -1,0 +1,164 @@
+//! The app's one piece of shared state: the controls, the comparison choice and the simulated-time
+//! cursor. Every view reads the same cursor.
+
+use crate::sim::algorithms::Algorithm;
+use crate::ui::model::cursor::{advance, SPEEDS};
+use crate::ui::model::logic::{apply_nccl, Controls, Edit, NcclPick};
+
+/// Which figure a hovered link belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    A,
+    B,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AppState {
+    pub controls: Controls,
+    pub compare: bool,
+    pub algorithm_b: Algorithm,
+    /// The cursor, in simulated seconds.
+    pub t_secs: f64,
+    pub playing: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+    /// The drawn line under the pointer (or last tapped).
+    pub hover: Option<(Side, usize)>,
+    /// The model switch: with a pick, the lab also shows what NCCL would do on that system.
+    pub nccl: Option<NcclPick>,
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        AppState {
+            controls: Controls::default(),
+            compare: false,
+            algorithm_b: Algorithm::TreeBinary,
+            t_secs: 0.0,
+            playing: true,
+            speed: 3,
+            hover: None,
+            nccl: None,
+        }
+    }
+}
+
+pub enum Action {
+    /// New inputs (an imported file): the scenario re-simulates; the cursor restarts.
+    Controls(Controls),
+    /// One control changed: applied to the current controls, like [`Action::Controls`] after.
+    Edit(Edit),
+    Compare(bool),
+    AlgorithmB(Algorithm),
+    /// The preset at this index of [`crate::course::presets::PRESETS`], as its name promises: its
+    /// network, its first algorithm and segments, and side by side the algorithm it compares with
+    /// (an unknown index changes nothing).
+    Preset(usize),
+    Play,
+    Pause,
+    TogglePlay {
+        end_secs: f64,
+    },
+    /// One animation frame of `wall_dt_secs` on a run of `end_secs`.
+    Tick {
+        wall_dt_secs: f64,
+        end_secs: f64,
+    },
+    /// Jump to a time (step, scrub); pauses.
+    Seek(f64),
+    Speed(usize),
+    Hover(Option<(Side, usize)>),
+}
+
+impl AppState {
+    /// The state after `action`, or `None` when it changes nothing (so that nothing re-renders).
+    /// The components' reducer is this function; it is pure, and tested natively.
+    ///
+    /// ```
+    /// use allreduce_lab::ui::model::state::{Action, AppState};
+    /// let s = AppState::default();
+    /// let paused = s.next(Action::Pause).unwrap();
+    /// assert!(!paused.playing);
+    /// assert!(paused.next(Action::Pause).is_some()); // a pause is applied, even when paused
+    /// assert!(s.next(Action::Hover(None)).is_none()); // nothing hovered before or after
+    /// ```
+    pub fn next(&self, action: Action) -> Option<AppState> {
+        let mut s = self.clone();
+        match action {
+            Action::Controls(c) => {
+                if c == s.controls {
+                    return None;
+                }
+                s.controls = c;
+                s.t_secs = 0.0;
+                s.hover = None;
+            }
+            Action::Edit(edit @ (Edit::NcclModel(_) | Edit::NcclSystem(_) | Edit::NcclNvls(_))) => {
+                // The model switch leaves the run and its cursor alone.
+                let pick = apply_nccl(s.nccl, edit);
+                if pick == s.nccl {
+                    return None;
+                }
+                s.nccl = pick;
+            }
+            Action::Edit(edit) => {
+                let mut c = s.controls.clone();
+                c.apply(edit);
+                return self.next(Action::Controls(c));
+            }
+            Action::Compare(on) => {
+                s.compare = on;
+                s.hover = None;
+            }
+            Action::AlgorithmB(a) => {
+                s.algorithm_b = a;
+                s.t_secs = 0.0;
+            }
+            Action::Preset(i) => {
+                let p = crate::course::presets::PRESETS.get(i)?;
+                s.controls = Controls::from_preset(p);
+                s.compare = true;
+                s.algorithm_b = p.promise.b;
+                s.t_secs = 0.0;
+                s.hover = None;
+            }
+            Action::Play => s.playing = true,
+            Action::Pause => s.playing = false,
+            Action::TogglePlay { end_secs } => {
+                s.playing = !s.playing;
+                // Playing from the end starts over.
+                if s.playing && s.t_secs >= end_secs {
+                    s.t_secs = 0.0;
+                }
+            }
+            Action::Tick {
+                wall_dt_secs,
+                end_secs,
+            } => {
+                if !s.playing {
+                    return None;
+                }
+                let (t, done) = advance(
+                    s.t_secs.min(end_secs),
+                    wall_dt_secs,
+                    SPEEDS[s.speed.min(SPEEDS.len() - 1)],
+                    end_secs,
+                );
+                s.t_secs = t;
+                s.playing = !done;
+            }
+            Action::Seek(t) => {
+                s.t_secs = if t.is_finite() { t.max(0.0) } else { 0.0 };
+                s.playing = false;
+            }
+            Action::Speed(i) => s.speed = i.min(SPEEDS.len() - 1),
+            Action::Hover(h) => {
+                if h == s.hover {
+                    return None;
+                }
+                s.hover = h;
+            }
+        }
+        Some(s)
+    }
+}

@@ -1,0 +1,605 @@
+//! The Ring-vs-Tree figure's model (no web types): one set of controls for both algorithms, the
+//! simulations the figure needs, and what it draws from their traces. Every time comes from the
+//! core; this module only decides which scenarios to run and reads the traces back.
+//!
+//! - time versus message size for the ring and NCCL's double binary tree (pipelined), 8 B to 8 GiB,
+//!   and where the faster one changes (the crossover);
+//! - each algorithm's time at the chosen size split into a latency part (the simulated time of an
+//!   8-byte allreduce: nothing but latencies) and a bandwidth part (the simulated time at the chosen
+//!   size with every latency set to 0);
+//! - a link-use timeline of each run at the chosen size, per tier.
+//!
+//! ```
+//! use allreduce_lab::ui::model::versus::*;
+//! let setup = VersusSetup::default();
+//! let results: Vec<_> = setup.jobs().into_iter().map(|j| (j, setup.run(j).unwrap())).collect();
+//! let view = VersusView::new(&setup, &results);
+//! assert!(view.complete);
+//! // At 8 GPUs the tree wins small messages and the ring large ones.
+//! let c = view.crossover.unwrap();
+//! assert!(c.ring_wins_above);
+//! ```
+
+use crate::sim::algorithms::Algorithm;
+use crate::sim::run::Run;
+use crate::sim::scenario::{start, transfer_count, Scenario, ScenarioError};
+use crate::sim::topology::{Tier, TopologySpec};
+use crate::sim::trace::Trace;
+use crate::sim::training::resize;
+use crate::sim::units::Bandwidth;
+
+/// GPU counts the figure offers: 2 to 1024, doubling.
+pub const VERSUS_GPUS: [u64; 10] = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+/// Message sizes: 8 B to 8 GiB, ×8 per point.
+pub const VERSUS_SIZES: [u64; 11] = [
+    8,
+    64,
+    512,
+    4 << 10,
+    32 << 10,
+    256 << 10,
+    2 << 20,
+    16 << 20,
+    128 << 20,
+    1 << 30,
+    8 << 30,
+];
+/// The pipeline segments the figure offers (the chapter's default is 32).
+pub const VERSUS_SEGMENTS: [u64; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+/// GPU-link bandwidths, GB/s (PCIe to NVLink), and NIC / uplink bandwidths, Gbps.
+pub const INTRA_GBYTES: [u64; 6] = [15, 25, 50, 150, 300, 450];
+pub const NET_GBITS: [u64; 8] = [25, 50, 100, 200, 400, 800, 1600, 3200];
+/// Latencies per hop, nanoseconds.
+pub const LATENCY_NS: [u64; 8] = [0, 250, 500, 1000, 2000, 5000, 10_000, 50_000];
+/// The smallest pipeline segment: a tree is cut into at most `segments` pieces of at least this
+/// size, as NCCL streams a tree in chunks of this order (a tiny message is one segment; cutting it
+/// further would only add latencies).
+pub const MIN_SEGMENT_BYTES: u64 = 32 << 10;
+/// Buckets of the link-use timelines.
+pub const TIMELINE_BUCKETS: usize = 48;
+/// GPUs per node and nodes per rack of the figure's cluster.
+pub const GPUS_PER_NODE: usize = 8;
+pub const NODES_PER_RACK: usize = 4;
+
+/// The two algorithms compared: the ring and the tree NCCL ships.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    Ring,
+    Tree,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::Ring, Side::Tree];
+    pub fn algorithm(self) -> Algorithm {
+        match self {
+            Side::Ring => Algorithm::Ring,
+            Side::Tree => Algorithm::DoubleBinaryTree,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Ring => "ring",
+            Side::Tree => "tree",
+        }
+    }
+}
+
+/// The figure's controls: the same for both algorithms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VersusSetup {
+    pub gpus: usize,
+    pub size_bytes: u64,
+    pub segments: usize,
+    pub intra_gbytes_per_sec: f64,
+    pub intra_lat_secs: f64,
+    pub node_gbits_per_sec: f64,
+    pub node_lat_secs: f64,
+    pub rack_gbits_per_sec: f64,
+    pub rack_lat_secs: f64,
+}
+
+impl Default for VersusSetup {
+    /// 8 GPUs of a DGX-class node, 16 MiB, 32 segments; 400 Gbps NICs, 200 Gbps uplinks.
+    fn default() -> Self {
+        VersusSetup {
+            gpus: 8,
+            size_bytes: 16 << 20,
+            segments: 32,
+            intra_gbytes_per_sec: 450.0,
+            intra_lat_secs: 1e-6,
+            node_gbits_per_sec: 400.0,
+            node_lat_secs: 2e-6,
+            rack_gbits_per_sec: 200.0,
+            rack_lat_secs: 5e-6,
+        }
+    }
+}
+
+/// One simulation the figure needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VersusJob {
+    /// The time at one size of the curve (the chosen size is one of them, run with details for
+    /// the timeline).
+    Point { side: Side, size_bytes: u64 },
+    /// The chosen size with every latency set to 0: the bandwidth part.
+    Bandwidth { side: Side },
+}
+
+impl VersusSetup {
+    /// The cluster: nodes of 8 GPUs, racks of 4 nodes, filled in that order.
+    pub fn topology(&self, latencies: bool) -> Option<TopologySpec> {
+        let lat = |x: f64| if latencies { x } else { 0.0 };
+        let base = TopologySpec::Cluster {
+            racks: 1,
+            nodes_per_rack: NODES_PER_RACK,
+            gpus_per_node: GPUS_PER_NODE,
+            intra_bw: Bandwidth::from_gbytes_per_sec(self.intra_gbytes_per_sec),
+            intra_lat_secs: lat(self.intra_lat_secs),
+            node_bw: Bandwidth::from_gbits_per_sec(self.node_gbits_per_sec),
+            node_lat_secs: lat(self.node_lat_secs),
+            rack_bw: Bandwidth::from_gbits_per_sec(self.rack_gbits_per_sec),
+            rack_lat_secs: lat(self.rack_lat_secs),
+            oversubscription: 1.0,
+            nics_per_node: 1,
+        };
+        resize(&base, self.gpus)
+    }
+
+    pub fn scenario(&self, job: VersusJob) -> Result<Scenario, ScenarioError> {
+        let (side, size_bytes, latencies) = match job {
+            VersusJob::Point { side, size_bytes } => (side, size_bytes, true),
+            VersusJob::Bandwidth { side } => (side, self.size_bytes, false),
+        };
+        let topology = self
+            .topology(latencies)
+            .ok_or(ScenarioError::CannotTakeGpus { gpus: self.gpus })?;
+        Ok(Scenario {
+            topology,
+            algorithm: side.algorithm(),
+            size_bytes,
+            segments: if side == Side::Tree {
+                self.tree_segments(size_bytes)
+            } else {
+                1
+            },
+            gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
+        })
+    }
+
+    /// The segments the tree uses for `size_bytes`: the chosen count, but none under
+    /// [`MIN_SEGMENT_BYTES`].
+    pub fn tree_segments(&self, size_bytes: u64) -> usize {
+        let by_size = (size_bytes / MIN_SEGMENT_BYTES).max(1);
+        (self.segments as u64).min(by_size) as usize
+    }
+
+    /// Whether a job's trace is drawn as a timeline (so the run keeps its link timelines).
+    pub fn details(&self, job: VersusJob) -> bool {
+        matches!(job, VersusJob::Point { size_bytes, .. } if size_bytes == self.size_bytes)
+    }
+
+    /// Every simulation, the ones the chosen size needs first, then the curve cheapest first.
+    pub fn jobs(&self) -> Vec<VersusJob> {
+        let mut jobs = Vec::new();
+        for side in Side::BOTH {
+            jobs.push(VersusJob::Point {
+                side,
+                size_bytes: self.size_bytes,
+            });
+            jobs.push(VersusJob::Point {
+                side,
+                size_bytes: VERSUS_SIZES[0],
+            });
+            jobs.push(VersusJob::Bandwidth { side });
+        }
+        let first = jobs.len();
+        for side in Side::BOTH {
+            for &size_bytes in &VERSUS_SIZES {
+                let job = VersusJob::Point { side, size_bytes };
+                if !jobs.contains(&job) {
+                    jobs.push(job);
+                }
+            }
+        }
+        let cost = |j: &VersusJob| {
+            let side = match j {
+                VersusJob::Point { side, .. } | VersusJob::Bandwidth { side } => *side,
+            };
+            transfer_count(side.algorithm(), self.gpus, GPUS_PER_NODE, self.segments)
+        };
+        jobs[first..].sort_by_key(cost);
+        jobs
+    }
+
+    /// Prepares one job's run, to be advanced in slices.
+    pub fn start(&self, job: VersusJob) -> Result<Run, ScenarioError> {
+        start(&self.scenario(job)?, self.details(job))
+    }
+
+    /// Runs one job to the end.
+    pub fn run(&self, job: VersusJob) -> Result<Trace, ScenarioError> {
+        Ok(self.start(job)?.finish())
+    }
+}
+
+/// An algorithm's time at the chosen size and its two parts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Split {
+    pub total_secs: f64,
+    /// The 8-byte allreduce: latencies only.
+    pub latency_secs: f64,
+    /// The chosen size with no latency: bandwidth only.
+    pub bandwidth_secs: f64,
+}
+
+/// Where the faster algorithm changes along the size axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Crossover {
+    /// The simulated sizes it lies between.
+    pub below_bytes: u64,
+    pub above_bytes: u64,
+    /// Where the two simulated curves meet, interpolated on log-log axes between those sizes
+    /// (for drawing the marker).
+    pub at_bytes: f64,
+    /// The ring is faster above it (the usual case).
+    pub ring_wins_above: bool,
+}
+
+/// A run's link use over time: per tier, the share of that tier's capacity in use in each of
+/// [`TIMELINE_BUCKETS`] equal slices of the run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkUse {
+    pub time_secs: f64,
+    pub tiers: Vec<(Tier, Vec<f64>)>,
+}
+
+/// What the figure draws from the jobs finished so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VersusView {
+    /// Per side, (size, time) in size order.
+    pub curves: Vec<(Side, Vec<(u64, f64)>)>,
+    pub splits: Vec<(Side, Split)>,
+    pub crossover: Option<Crossover>,
+    pub timelines: Vec<(Side, LinkUse)>,
+    pub complete: bool,
+}
+
+/// The share of each tier's capacity in use, per time slice, read from the links' timelines.
+pub fn link_use(trace: &Trace) -> LinkUse {
+    let t_end = trace.time_secs;
+    let topo = &trace.topology;
+    let mut tiers: Vec<(Tier, Vec<f64>, f64)> = Vec::new();
+    for tier in [Tier::Gpu, Tier::Node, Tier::Rack] {
+        let capacity: f64 = topo
+            .links()
+            .iter()
+            .filter(|l| l.tier == tier)
+            .map(|l| l.bandwidth.bytes_per_sec())
+            .sum();
+        if capacity > 0.0 {
+            tiers.push((tier, vec![0.0; TIMELINE_BUCKETS], capacity));
+        }
+    }
+    if t_end > 0.0 {
+        let width = t_end / TIMELINE_BUCKETS as f64;
+        for (link, report) in topo.links().iter().zip(&trace.links) {
+            let Some((_, buckets, _)) = tiers.iter_mut().find(|(t, _, _)| *t == link.tier) else {
+                continue;
+            };
+            let tl = &report.timeline;
+            for (i, c) in tl.iter().enumerate() {
+                let end = tl.get(i + 1).map_or(t_end, |n| n.at_secs).min(t_end);
+                let mut a = c.at_secs;
+                while a < end && c.bytes_per_sec > 0.0 {
+                    let b = ((a / width).floor() as usize).min(TIMELINE_BUCKETS - 1);
+                    let b_end = ((b + 1) as f64 * width).min(end);
+                    let b_end = if b_end <= a { end } else { b_end };
+                    buckets[b] += c.bytes_per_sec * (b_end - a);
+                    a = b_end;
+                }
+            }
+        }
+    }
+    LinkUse {
+        time_secs: t_end,
+        tiers: tiers
+            .into_iter()
+            .map(|(t, b, cap)| {
+                let width = t_end / TIMELINE_BUCKETS as f64;
+                let share = b
+                    .into_iter()
+                    .map(|bytes| {
+                        if width > 0.0 {
+                            (bytes / (cap * width)).clamp(0.0, 1.0)
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect();
+                (t, share)
+            })
+            .collect(),
+    }
+}
+
+impl VersusView {
+    /// Builds the view from finished jobs' traces (in any order, any subset).
+    pub fn new(setup: &VersusSetup, done: &[(VersusJob, Trace)]) -> VersusView {
+        let times: Vec<(VersusJob, f64)> = done.iter().map(|(j, t)| (*j, t.time_secs)).collect();
+        let timelines = done
+            .iter()
+            .filter(|(j, _)| setup.details(*j))
+            .filter_map(|(j, t)| match j {
+                VersusJob::Point { side, .. } => Some((*side, link_use(t))),
+                VersusJob::Bandwidth { .. } => None,
+            })
+            .collect();
+        VersusView::from_parts(setup, &times, timelines)
+    }
+
+    /// Builds the view from finished jobs' times and the timelines read so far.
+    pub fn from_parts(
+        setup: &VersusSetup,
+        times: &[(VersusJob, f64)],
+        mut timelines: Vec<(Side, LinkUse)>,
+    ) -> VersusView {
+        let time = |job: VersusJob| times.iter().find(|(j, _)| *j == job).map(|(_, t)| *t);
+        let mut curves = Vec::new();
+        let mut splits = Vec::new();
+        for side in Side::BOTH {
+            let curve: Vec<(u64, f64)> = VERSUS_SIZES
+                .iter()
+                .filter_map(|&s| {
+                    time(VersusJob::Point {
+                        side,
+                        size_bytes: s,
+                    })
+                    .map(|t| (s, t))
+                })
+                .collect();
+            curves.push((side, curve));
+            let total = time(VersusJob::Point {
+                side,
+                size_bytes: setup.size_bytes,
+            });
+            let lat = time(VersusJob::Point {
+                side,
+                size_bytes: VERSUS_SIZES[0],
+            });
+            let bw = time(VersusJob::Bandwidth { side });
+            if let (Some(total_secs), Some(latency_secs), Some(bandwidth_secs)) = (total, lat, bw) {
+                splits.push((
+                    side,
+                    Split {
+                        total_secs,
+                        latency_secs,
+                        bandwidth_secs,
+                    },
+                ));
+            }
+        }
+        timelines.sort_by_key(|(s, _)| *s);
+        let complete = setup.jobs().iter().all(|j| time(*j).is_some());
+        let crossover = if complete {
+            crossover(&curves[0].1, &curves[1].1)
+        } else {
+            None
+        };
+        VersusView {
+            curves,
+            splits,
+            crossover,
+            timelines,
+            complete,
+        }
+    }
+}
+
+/// The first size interval where the faster of two curves (same sizes) changes.
+pub fn crossover(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Option<Crossover> {
+    let diff: Vec<(u64, f64)> = ring
+        .iter()
+        .zip(tree)
+        .map(|(&(s, r), &(_, t))| (s, (r / t).ln()))
+        .collect();
+    diff.windows(2).find_map(|w| {
+        let ((s0, d0), (s1, d1)) = (w[0], w[1]);
+        if d0 == 0.0 || d1 == 0.0 || (d0 > 0.0) == (d1 > 0.0) {
+            return None;
+        }
+        let f = d0 / (d0 - d1);
+        let (l0, l1) = ((s0 as f64).ln(), (s1 as f64).ln());
+        Some(Crossover {
+            below_bytes: s0,
+            above_bytes: s1,
+            at_bytes: (l0 + f * (l1 - l0)).exp(),
+            ring_wins_above: d1 < 0.0,
+        })
+    })
+}
+
+/// The "predict, then slide" question of the figure: at 1 MB on 64 GPUs of the default cluster,
+/// which is faster? Returns (ring, tree) seconds, simulated.
+pub const PREDICT_GPUS: usize = 64;
+pub const PREDICT_BYTES: u64 = 1_000_000;
+
+pub fn predict_answer() -> Result<(f64, f64), ScenarioError> {
+    let setup = VersusSetup {
+        gpus: PREDICT_GPUS,
+        size_bytes: PREDICT_BYTES,
+        ..VersusSetup::default()
+    };
+    let t = |side| -> Result<f64, ScenarioError> {
+        let s = setup.scenario(VersusJob::Point {
+            side,
+            size_bytes: PREDICT_BYTES,
+        })?;
+        Ok(crate::sim::scenario::simulate(&s, false)?.trace.time_secs)
+    };
+    Ok((t(Side::Ring)?, t(Side::Tree)?))
+}
+
+/// The figure's jobs, run a slice at a time so that a large ring never blocks the page.
+pub struct VersusWork {
+    setup: VersusSetup,
+    jobs: Vec<VersusJob>,
+    next: usize,
+    running: Option<(VersusJob, Run)>,
+}
+
+/// Events a run advances per slice.
+pub const VERSUS_SLICE_EVENTS: usize = 2_000;
+
+impl VersusWork {
+    pub fn new(setup: VersusSetup) -> VersusWork {
+        VersusWork {
+            jobs: setup.jobs(),
+            setup,
+            next: 0,
+            running: None,
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.jobs.len()
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.running.is_none() && self.next >= self.jobs.len()
+    }
+
+    /// Works until `out_of_time()` (asked after every slice) or the end; returns the jobs
+    /// finished meanwhile, with their traces or why they could not run.
+    pub fn work(
+        &mut self,
+        mut out_of_time: impl FnMut() -> bool,
+    ) -> Vec<(VersusJob, Result<Trace, ScenarioError>)> {
+        let mut out = Vec::new();
+        loop {
+            if let Some((job, run)) = self.running.as_mut() {
+                if run.step(VERSUS_SLICE_EVENTS) {
+                    let job = *job;
+                    let (_, run) = self.running.take().expect("a run in progress");
+                    out.push((job, Ok(run.finish())));
+                }
+            } else if self.next < self.jobs.len() {
+                let job = self.jobs[self.next];
+                self.next += 1;
+                match self.setup.start(job) {
+                    Ok(run) => self.running = Some((job, run)),
+                    Err(e) => out.push((job, Err(e))),
+                }
+            }
+            if self.is_done() || out_of_time() {
+                return out;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(setup: &VersusSetup) -> VersusView {
+        let done: Vec<_> = setup
+            .jobs()
+            .into_iter()
+            .map(|j| (j, setup.run(j).unwrap()))
+            .collect();
+        VersusView::new(setup, &done)
+    }
+
+    #[test]
+    fn the_crossover_moves_to_larger_messages_as_gpus_increase() {
+        let at = |gpus| {
+            view(&VersusSetup {
+                gpus,
+                ..VersusSetup::default()
+            })
+            .crossover
+            .unwrap()
+        };
+        let (c8, c64) = (at(8), at(64));
+        assert!(c8.ring_wins_above && c64.ring_wins_above);
+        assert!(c64.at_bytes > c8.at_bytes, "{c8:?} {c64:?}");
+    }
+
+    #[test]
+    fn the_split_reads_latency_from_8_bytes_and_bandwidth_from_a_latency_free_run() {
+        let setup = VersusSetup {
+            gpus: 16,
+            ..VersusSetup::default()
+        };
+        let v = view(&setup);
+        let split = |side| v.splits.iter().find(|(s, _)| *s == side).unwrap().1;
+        let (ring, tree) = (split(Side::Ring), split(Side::Tree));
+        // The ring pays 2(N−1) latencies, the tree about 2·log₂N: the ring's latency part is larger.
+        assert!(ring.latency_secs > tree.latency_secs);
+        // Bandwidth: the ring is optimal, 2(N−1)/N·S over its slowest link (a 400 Gbps NIC).
+        let s = setup.size_bytes as f64;
+        let want = 2.0 * 15.0 / 16.0 * s / 50e9;
+        assert!((ring.bandwidth_secs / want - 1.0).abs() < 1e-9, "{ring:?}");
+        assert!(tree.bandwidth_secs > ring.bandwidth_secs);
+        for (_, sp) in &v.splits {
+            assert!(sp.total_secs >= sp.bandwidth_secs.max(sp.latency_secs) * (1.0 - 1e-12));
+        }
+    }
+
+    #[test]
+    fn timelines_show_each_tier_and_stay_within_capacity() {
+        let setup = VersusSetup {
+            gpus: 64,
+            ..VersusSetup::default()
+        };
+        let v = view(&setup);
+        assert_eq!(v.timelines.len(), 2);
+        for (_, lu) in &v.timelines {
+            assert_eq!(lu.tiers.len(), 3);
+            for (_, buckets) in &lu.tiers {
+                assert_eq!(buckets.len(), TIMELINE_BUCKETS);
+                assert!(buckets.iter().all(|&u| (0.0..=1.0).contains(&u)));
+            }
+            assert!(lu.tiers.iter().any(|(_, b)| b.iter().any(|&u| u > 0.0)));
+        }
+    }
+
+    #[test]
+    fn a_partial_set_of_results_draws_what_it_has_and_no_crossover() {
+        let setup = VersusSetup::default();
+        let jobs = setup.jobs();
+        let done: Vec<_> = jobs
+            .iter()
+            .take(3)
+            .map(|&j| (j, setup.run(j).unwrap()))
+            .collect();
+        let v = VersusView::new(&setup, &done);
+        assert!(!v.complete && v.crossover.is_none());
+        assert_eq!(v.splits.len(), 1);
+    }
+
+    #[test]
+    fn every_offered_gpu_count_has_a_cluster_and_a_plan() {
+        for &g in &VERSUS_GPUS {
+            let setup = VersusSetup {
+                gpus: g as usize,
+                ..VersusSetup::default()
+            };
+            assert!(setup.topology(true).is_some(), "{g}");
+            let jobs = setup.jobs();
+            assert_eq!(jobs.len(), 2 * VERSUS_SIZES.len() + 2);
+            for j in jobs {
+                assert!(setup.scenario(j).unwrap().validate().is_ok());
+            }
+        }
+    }
+
+    #[test]
+    fn the_prediction_is_answered_by_simulation() {
+        let (ring, tree) = predict_answer().unwrap();
+        assert!(ring > 0.0 && tree > 0.0);
+        // At 1 MB on 64 GPUs the ring's 126 latencies dominate: the tree is faster.
+        assert!(tree < ring, "ring {ring} tree {tree}");
+    }
+}

@@ -1,0 +1,416 @@
+//! One simulation as the views need it: the run (or why it could not run), the replay indices, the
+//! figure's layout and the equivalent command line. Built once per scenario; pure, no web types.
+
+use crate::sim::algorithms::Algorithm;
+use crate::sim::command::simulate_command;
+use crate::sim::cost::{Budget, OverBudget};
+use crate::sim::faults::Faults;
+use crate::sim::replay::Replay;
+use crate::sim::scenario::{simulate, Scenario, ScenarioError, Simulation};
+use crate::sim::trace::Trace;
+use crate::ui::model::layout::Layout;
+use crate::ui::model::logic::{max_segments, Controls, SEGMENTS};
+use std::rc::Rc;
+
+/// What the lab lets one run cost, by the core's estimate ([`Scenario::check_cost`]; `auto` counts
+/// all its candidates): the heaviest run the sliders reach that fits, the ring at 1,024 GPUs,
+/// needs at most ~1.3 GB with details (its measured peak natively is ~400 MB); beyond, a detailed
+/// trace takes too much of a tab's memory. Large runs are sliced, so work (time) is bounded
+/// only to keep a run under about a minute. The CLI's budget is the core's `RUN_BUDGET`.
+pub const UI_BUDGET: Budget = Budget {
+    bytes: 1_500_000_000,
+    details: true,
+    sharing_work: 400_000_000,
+};
+
+/// Runs up to this many transfers are simulated at once, as the input changes (a few
+/// milliseconds); larger ones in slices between animation frames once the input settles.
+pub const AT_ONCE_MAX_TRANSFERS: u64 = 60_000;
+
+/// Where a run on screen stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The result (or why there is none) is in `result`.
+    Done,
+    /// Waiting for the input to settle before starting.
+    Waiting,
+    /// Preparing the run in slices (its schedule, indexes and buffers): how far, as `done` of
+    /// `total` (thousandths).
+    Preparing { done: usize, total: usize },
+    /// Running in slices: transfers done so far, and in all.
+    Running { done: usize, total: usize },
+    /// Stopped by the learner before it finished.
+    Cancelled,
+}
+
+/// Why the lab will not run `algorithm` on `controls`: the core's estimate
+/// ([`Scenario::check_cost`]) of the topology the run would build, over [`UI_BUDGET`]; `None`
+/// when it may run (or cannot be built at all, which its figure explains). The one estimate
+/// every control that greys out a setting asks, and the one [`Plan::new`] refuses with.
+pub fn refusal(controls: &Controls, algorithm: Algorithm) -> Option<Box<OverBudget>> {
+    let s = controls.scenario(algorithm);
+    let topo = s.validate().ok()?;
+    s.check_cost(&topo, &UI_BUDGET).err()
+}
+
+/// The first GPU count of `counts` at which any of `algorithms` is refused (counts ascending).
+pub fn first_refused_gpus(
+    controls: &Controls,
+    algorithms: &[Algorithm],
+    counts: &[usize],
+) -> Option<usize> {
+    counts.iter().copied().find(|&gpus| {
+        let c = Controls {
+            gpus,
+            ..controls.clone()
+        };
+        algorithms.iter().any(|&a| refusal(&c, a).is_some())
+    })
+}
+
+pub struct SimView {
+    /// The algorithm asked for (`auto` shows what it chose in `result`).
+    pub requested: Algorithm,
+    /// (GPUs, the core's estimate over [`UI_BUDGET`]) when the lab refused the run (see
+    /// [`refusal`]).
+    pub refused: Option<(usize, Box<OverBudget>)>,
+    pub result: Result<Simulation, ScenarioError>,
+    pub replay: Replay,
+    pub layout: Layout,
+    /// The CLI command that computes the same run.
+    pub cli: String,
+    /// The slowed cables and late GPUs of the run (those of the controls its shape has).
+    pub faults: Faults,
+    /// Wall-clock milliseconds the simulation took (set by the caller, which has a clock).
+    pub sim_ms: f64,
+    pub status: Status,
+}
+
+/// How the lab runs a configuration: at once, or in slices.
+pub enum Plan {
+    /// The view is ready (the run was small, or could not run).
+    Ready(Rc<SimView>),
+    /// A run too large to do at once: the scenario, to be stepped with the core's `Simulating`.
+    Sliced(Scenario),
+}
+
+impl Plan {
+    /// What to do for `controls` running `algorithm`. Small runs are simulated here and now.
+    pub fn new(controls: &Controls, algorithm: Algorithm) -> Plan {
+        let ready = |result: Result<Simulation, ScenarioError>| {
+            Plan::Ready(Rc::new(SimView::new(controls, algorithm, result)))
+        };
+        let s = controls.scenario(algorithm);
+        let topo = match s.validate() {
+            Ok(topo) => topo,
+            Err(e) => return ready(Err(e)),
+        };
+        match s.check_cost(&topo, &UI_BUDGET) {
+            Err(over) => {
+                let mut view = SimView::new(
+                    controls,
+                    algorithm,
+                    Err(ScenarioError::OverBudget {
+                        algorithm,
+                        ranks: controls.gpus,
+                        segments: algorithm.is_tree().then_some(controls.segments),
+                        over: over.clone(),
+                    }),
+                );
+                view.refused = Some((controls.gpus, over));
+                Plan::Ready(Rc::new(view))
+            }
+            Ok(cost) if cost.transfers > AT_ONCE_MAX_TRANSFERS => Plan::Sliced(s),
+            Ok(_) => Plan::Ready(Rc::new(SimView::build(controls, algorithm))),
+        }
+    }
+}
+
+impl SimView {
+    /// Simulates `controls` with `algorithm` now, whatever it costs (within the core's limits).
+    pub fn build(controls: &Controls, algorithm: Algorithm) -> SimView {
+        let result = simulate(&controls.scenario(algorithm), true);
+        SimView::new(controls, algorithm, result)
+    }
+
+    /// The view of a finished run (or of why it could not run).
+    pub fn new(
+        controls: &Controls,
+        algorithm: Algorithm,
+        result: Result<Simulation, ScenarioError>,
+    ) -> SimView {
+        let replay = match &result {
+            Ok(sim) => Replay::new(&sim.trace),
+            Err(_) => Replay::default(),
+        };
+        SimView::with_replay(controls, algorithm, result, replay)
+    }
+
+    /// The view of a finished run whose replay index is built already (in slices, for a large
+    /// run: see [`ReplayBuilder`](crate::sim::replay::ReplayBuilder)).
+    pub fn with_replay(
+        controls: &Controls,
+        algorithm: Algorithm,
+        result: Result<Simulation, ScenarioError>,
+        replay: Replay,
+    ) -> SimView {
+        let layout = match &result {
+            Ok(sim) => Layout::new(&sim.trace.topology),
+            Err(_) => Layout::default(),
+        };
+        let scenario = controls.scenario(algorithm);
+        SimView {
+            requested: algorithm,
+            refused: None,
+            result,
+            replay,
+            layout,
+            cli: simulate_command(&scenario),
+            faults: scenario.faults,
+            sim_ms: 0.0,
+            status: Status::Done,
+        }
+    }
+
+    /// A run that is not finished yet (or was cancelled): no result to show, only where it stands.
+    pub fn pending(controls: &Controls, algorithm: Algorithm, status: Status) -> SimView {
+        SimView {
+            status,
+            // No run yet: the status, not this error, is what the view shows.
+            ..SimView::new(controls, algorithm, Err(ScenarioError::NoRun))
+        }
+    }
+
+    /// A run that is not on screen (the comparison is off): nothing simulated.
+    pub fn idle(algorithm: Algorithm) -> SimView {
+        SimView {
+            requested: algorithm,
+            refused: None,
+            // Never drawn: the comparison is off.
+            result: Err(ScenarioError::NoRun),
+            replay: Replay::default(),
+            layout: Layout::default(),
+            cli: String::new(),
+            faults: Faults::default(),
+            sim_ms: 0.0,
+            status: Status::Done,
+        }
+    }
+
+    pub fn trace(&self) -> Option<&Trace> {
+        self.result.as_ref().ok().map(|s| &s.trace)
+    }
+
+    /// The run's length in simulated seconds (0 when it could not run).
+    pub fn end_secs(&self) -> f64 {
+        self.trace().map_or(0.0, |t| t.time_secs)
+    }
+}
+
+/// What pipelining does for a tree shown beside another algorithm on the same network.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SegmentsNote {
+    /// The tree wins only because it is pipelined: with one segment it takes `unpipelined_secs`,
+    /// no faster than the other run.
+    WinsOnlyPipelined {
+        segments: usize,
+        unpipelined_secs: f64,
+    },
+    /// The tree loses as it is, but pipelined into `segments` it takes `secs` and wins.
+    WouldWinWith { segments: usize, secs: f64 },
+}
+
+/// Whether the tree `tree` (run with `controls`' segments, taking `tree_secs`) needs segments to
+/// beat the other run (`other_secs`). Simulates the tree again with other segment counts (from the
+/// slider's list, within what the lab allows); `None` when segments make no difference to who wins.
+pub fn segments_note(
+    controls: &Controls,
+    tree: Algorithm,
+    tree_secs: f64,
+    other_secs: f64,
+) -> Option<SegmentsNote> {
+    if !tree.is_tree() {
+        return None;
+    }
+    let time = |segments: usize| {
+        let c = Controls {
+            segments,
+            ..controls.clone()
+        };
+        let s = c.scenario(tree);
+        simulate(&s, false).ok().map(|sim| sim.trace.time_secs)
+    };
+    let k = controls.effective_segments();
+    if tree_secs < other_secs {
+        if k == 1 {
+            return None;
+        }
+        let t1 = time(1)?;
+        (t1 >= other_secs).then_some(SegmentsNote::WinsOnlyPipelined {
+            segments: k,
+            unpipelined_secs: t1,
+        })
+    } else {
+        SEGMENTS
+            .iter()
+            .copied()
+            .filter(|&s| s > k && s <= max_segments(controls.gpus))
+            .find_map(|s| {
+                let t = time(s)?;
+                (t < other_secs).then_some(SegmentsNote::WouldWinWith {
+                    segments: s,
+                    secs: t,
+                })
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::course::presets::preset;
+
+    #[test]
+    fn the_rack_preset_says_its_tree_wins_only_pipelined_and_unpipelined_says_how_to_win() {
+        let c = Controls::from_preset(preset("racks-800-200").unwrap());
+        let (ring, tree) = (
+            SimView::build(&c, Algorithm::Ring).end_secs(),
+            SimView::build(&c, Algorithm::TreeBinomial).end_secs(),
+        );
+        assert!(tree < ring);
+        let Some(SegmentsNote::WinsOnlyPipelined {
+            segments,
+            unpipelined_secs,
+        }) = segments_note(&c, Algorithm::TreeBinomial, tree, ring)
+        else {
+            panic!("no note")
+        };
+        assert_eq!(segments, 32);
+        assert!(unpipelined_secs > ring);
+        // With one segment the same note turns into advice, naming a segment count that wins.
+        let one = Controls {
+            segments: 1,
+            ..c.clone()
+        };
+        let t1 = SimView::build(&one, Algorithm::TreeBinomial).end_secs();
+        assert_eq!(t1, unpipelined_secs);
+        let Some(SegmentsNote::WouldWinWith { segments, secs }) =
+            segments_note(&one, Algorithm::TreeBinomial, t1, ring)
+        else {
+            panic!("no advice")
+        };
+        assert!(segments > 1 && secs < ring);
+        // The ring is no tree; the inverted case's ring wins whatever the tree's segments.
+        assert_eq!(segments_note(&c, Algorithm::Ring, ring, tree), None);
+        let inv = Controls::from_preset(preset("inverted-400-800").unwrap());
+        let (ring, tree) = (
+            SimView::build(&inv, Algorithm::Ring).end_secs(),
+            SimView::build(&inv, Algorithm::TreeBinomial).end_secs(),
+        );
+        assert_eq!(
+            segments_note(&inv, Algorithm::TreeBinomial, tree, ring),
+            None
+        );
+    }
+
+    #[test]
+    fn every_algorithm_builds_a_view_of_the_default_controls() {
+        let c = Controls::default();
+        for a in Algorithm::ALL {
+            let v = SimView::build(&c, a);
+            assert!(v.trace().unwrap().verified(), "{a}");
+            assert!(v.layout.detailed);
+            assert!(v.cli.contains(a.name()));
+        }
+    }
+
+    #[test]
+    fn an_impossible_scenario_is_an_error_not_a_panic() {
+        // The ring on 1024 GPUs of a rail network needs about 1.51 GB with details by the
+        // core's estimate, over the lab's budget: refused with a message, not run.
+        let c = Controls {
+            gpus: 1024,
+            kind: super::super::logic::TopologyKind::Rail,
+            ..Controls::default()
+        };
+        let Plan::Ready(v) = Plan::new(&c, Algorithm::Ring) else {
+            panic!("the ring at 1024 rail GPUs must be refused, not planned");
+        };
+        assert!(v
+            .result
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .contains("transfers"));
+        // The double binary tree on one switch is small: simulated at once.
+        let c = Controls {
+            gpus: 1024,
+            kind: super::super::logic::TopologyKind::Uniform,
+            segments: 256,
+            ..Controls::default()
+        };
+        let Plan::Ready(v) = Plan::new(&c, Algorithm::DoubleBinaryTree) else {
+            panic!("a small run is simulated at once");
+        };
+        assert_eq!(v.trace().unwrap().schedule.len(), 4 * 1023);
+    }
+
+    #[test]
+    fn the_lab_budgets_with_the_cores_estimate_of_the_topology_it_builds() {
+        // Hierarchical on one switch is a ring over all ranks (2.1 M transfers at 1024), not the
+        // 8-GPU nodes the controls' cluster shape would suggest: sliced, not run at once.
+        let c = Controls {
+            gpus: 1024,
+            kind: super::super::logic::TopologyKind::Uniform,
+            ..Controls::default()
+        };
+        for alg in [Algorithm::Hierarchical, Algorithm::Ring] {
+            let s = c.scenario(alg);
+            assert_eq!(s.cost().unwrap().transfers, 2 * 1024 * 1023, "{alg}");
+            assert!(matches!(Plan::new(&c, alg), Plan::Sliced(_)), "{alg}");
+        }
+        // The default scenario is small and is simulated at once.
+        assert!(matches!(
+            Plan::new(&Controls::default(), Algorithm::Ring),
+            Plan::Ready(_)
+        ));
+    }
+
+    #[test]
+    fn the_controls_grey_out_what_the_cores_estimate_refuses() {
+        let c = Controls {
+            gpus: 1024,
+            kind: super::super::logic::TopologyKind::Rail,
+            ..Controls::default()
+        };
+        // Refused by the core's estimate, and the figure says why with the same estimate.
+        let Plan::Ready(v) = Plan::new(&c, Algorithm::Ring) else {
+            panic!("refused, not planned");
+        };
+        let (gpus, over) = v.refused.as_ref().expect("refused");
+        assert_eq!(*gpus, 1024);
+        assert_eq!(over.cost.transfers, 2 * 1024 * 1023);
+        assert_eq!(Some(over.as_ref()), refusal(&c, Algorithm::Ring).as_deref());
+        // The GPU slider greys out from the first count the estimate refuses; below it runs.
+        let counts = &super::super::logic::GPU_COUNTS;
+        assert_eq!(
+            first_refused_gpus(&c, &[Algorithm::Ring], counts),
+            Some(1024)
+        );
+        let c768 = Controls {
+            gpus: 768,
+            ..c.clone()
+        };
+        assert!(refusal(&c768, Algorithm::Ring).is_none());
+        // The double binary tree fits everywhere; on one switch so does the ring.
+        assert_eq!(
+            first_refused_gpus(&c, &[Algorithm::DoubleBinaryTree], counts),
+            None
+        );
+        let uniform = Controls {
+            kind: super::super::logic::TopologyKind::Uniform,
+            ..c.clone()
+        };
+        assert!(refusal(&uniform, Algorithm::Ring).is_none());
+    }
+}
