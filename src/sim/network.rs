@@ -209,7 +209,7 @@ pub struct FlowNetwork {
 
 impl FlowNetwork {
     /// A network of links with these capacities (bytes per second). With `record_timeline`, every
-    /// change of a link's total rate is kept (see [`FlowNetwork::timelines`]).
+    /// change of a link's total rate is kept (see [`FlowNetwork::into_timelines`]).
     ///
     /// ```
     /// use allreduce_lab::sim::network::FlowNetwork;
