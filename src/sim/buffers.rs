@@ -45,10 +45,25 @@ impl Contributors {
     }
 
     /// Number of ranks in the set.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::Contributors;
+    /// let mut set = Contributors::single(0);
+    /// set.union_disjoint(&Contributors::single(5)).unwrap();
+    /// set.union_disjoint(&Contributors::single(1)).unwrap();
+    /// assert_eq!(set.len(), 3);
+    /// assert!(!set.is_all(3)); // {0, 1, 5}, not {0, 1, 2}
+    /// ```
     pub fn len(&self) -> usize {
         self.ranges().iter().map(|&(a, b)| (b - a) as usize).sum()
     }
 
+    /// Whether the set holds no rank.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::Contributors;
+    /// assert!(!Contributors::single(7).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -112,6 +127,14 @@ pub struct Cell {
 
 /// The value rank `rank` contributes to chunk `chunk`: small integers, different for every rank and
 /// chunk, so that a sum that is off by any contribution shows.
+///
+/// ```
+/// use allreduce_lab::sim::buffers::contribution;
+/// // ((rank + 1) · 1 000 003 + chunk · 7 919) mod 999 983, plus one.
+/// assert_eq!(contribution(0, 0), 21);
+/// assert_eq!(contribution(1, 0), 41);
+/// assert_eq!(contribution(0, 1), 21 + 7_919);
+/// ```
 pub fn contribution(rank: usize, chunk: usize) -> i64 {
     ((rank as i64 + 1) * 1_000_003 + (chunk as i64) * 7_919) % 999_983 + 1
 }
@@ -126,6 +149,14 @@ pub struct Buffers {
 
 impl Buffers {
     /// Every rank starts with its own contribution in every chunk.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::{contribution, Buffers};
+    /// let b = Buffers::new(3, 2);
+    /// assert_eq!(b.filled(), 6);
+    /// assert_eq!(b.cell(2, 1).value, contribution(2, 1));
+    /// assert_eq!(b.cell(2, 1).contributors.len(), 1);
+    /// ```
     pub fn new(ranks: usize, chunks: usize) -> Self {
         let mut b = Buffers::start(ranks, chunks);
         b.fill(usize::MAX);
@@ -133,6 +164,14 @@ impl Buffers {
     }
 
     /// Buffers to be filled with [`fill`](Self::fill) (a bounded number of cells at a time).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::Buffers;
+    /// let mut b = Buffers::start(2, 2);
+    /// assert_eq!(b.filled(), 0);
+    /// assert!(b.fill(usize::MAX));
+    /// assert_eq!(b.filled(), 4);
+    /// ```
     pub fn start(ranks: usize, chunks: usize) -> Self {
         Buffers {
             ranks,
@@ -148,6 +187,15 @@ impl Buffers {
 
     /// Sets the next `max` cells (rank by rank, chunk by chunk) to their rank's contribution;
     /// `true` once every cell is set.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::{contribution, Buffers};
+    /// let mut b = Buffers::start(2, 3);
+    /// assert!(!b.fill(4)); // rank 0's three cells, then rank 1's chunk 0
+    /// assert_eq!(b.cell(1, 0).value, contribution(1, 0));
+    /// assert!(b.fill(4));
+    /// assert_eq!(b.filled(), 6);
+    /// ```
     pub fn fill(&mut self, max: usize) -> bool {
         let total = self.ranks * self.chunks;
         let end = total.min(self.cells.len().saturating_add(max));
@@ -161,6 +209,13 @@ impl Buffers {
         self.cells.len() == total
     }
 
+    /// The cell of `rank` for chunk `chunk`.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::{Buffers, Contributors};
+    /// let b = Buffers::new(4, 2);
+    /// assert_eq!(b.cell(3, 0).contributors, Contributors::single(3));
+    /// ```
     pub fn cell(&self, rank: usize, chunk: usize) -> &Cell {
         &self.cells[rank * self.chunks + chunk]
     }
@@ -173,6 +228,17 @@ impl Buffers {
     }
 
     /// Adds `payload` into `rank`'s cells from `lo` on. On a double count, returns `(chunk, rank counted twice)`.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::{contribution, Buffers};
+    /// let mut b = Buffers::new(2, 1);
+    /// let payload = [b.cell(0, 0).clone()];
+    /// b.reduce(1, 0, &payload).unwrap();
+    /// assert_eq!(b.cell(1, 0).value, contribution(0, 0) + contribution(1, 0));
+    /// assert!(b.cell(1, 0).contributors.is_all(2));
+    /// // Rank 0's contribution a second time: chunk 0, rank 0 counted twice.
+    /// assert_eq!(b.reduce(1, 0, &payload), Err((0, 0)));
+    /// ```
     pub fn reduce(&mut self, rank: usize, lo: usize, payload: &[Cell]) -> Result<(), (usize, u32)> {
         let base = rank * self.chunks + lo;
         for (k, p) in payload.iter().enumerate() {
@@ -186,6 +252,15 @@ impl Buffers {
     }
 
     /// Overwrites `rank`'s cells from `lo` on with `payload`.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::Buffers;
+    /// let mut b = Buffers::new(3, 2);
+    /// let payload = [b.cell(0, 1).clone()];
+    /// b.copy(2, 1, &payload);
+    /// assert_eq!(b.cell(2, 1), b.cell(0, 1));
+    /// assert_ne!(b.cell(2, 0), b.cell(0, 0));
+    /// ```
     pub fn copy(&mut self, rank: usize, lo: usize, payload: &[Cell]) {
         let base = rank * self.chunks + lo;
         self.cells[base..base + payload.len()].clone_from_slice(payload);
@@ -193,6 +268,17 @@ impl Buffers {
 
     /// Checks that every rank holds every contribution exactly once in every chunk. Reports the
     /// first wrong cell in chunk order (then rank order); reads the cells in memory order.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::Buffers;
+    /// let mut b = Buffers::new(2, 1);
+    /// assert!(b.verify().is_err()); // nobody has reduced yet
+    /// let to_1 = [b.cell(0, 0).clone()];
+    /// b.reduce(1, 0, &to_1).unwrap();
+    /// let back = [b.cell(1, 0).clone()];
+    /// b.copy(0, 0, &back);
+    /// assert_eq!(b.verify(), Ok(()));
+    /// ```
     pub fn verify(&self) -> Result<(), String> {
         let expected: Vec<i64> = (0..self.chunks)
             .map(|c| (0..self.ranks).map(|r| contribution(r, c)).sum())

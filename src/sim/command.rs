@@ -21,6 +21,19 @@ use super::topology::TopologySpec;
 use super::units::{bandwidth_arg, duration_arg};
 
 /// The `simulate` flags that make `scenario`, in the order the CLI's help lists them.
+///
+/// ```
+/// use allreduce_lab::sim::{command::simulate_args, scenario::Scenario, algorithms::Algorithm};
+/// use allreduce_lab::sim::{topology::TopologySpec, units::Bandwidth};
+/// let s = Scenario {
+///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbits_per_sec(100.0), latency_secs: 1e-6 },
+///     algorithm: Algorithm::TreeBinary, size_bytes: 4096, segments: 8, gamma_secs_per_byte: 0.0,
+///     faults: Default::default(),
+/// };
+/// let args = simulate_args(&s);
+/// assert_eq!(&args[..4], ["--algorithm", "tree-binary", "--topology", "uniform"]);
+/// assert_eq!(&args[args.len() - 4..], ["--size", "4096", "--segments", "8"]); // a tree pipelines
+/// ```
 pub fn simulate_args(scenario: &Scenario) -> Vec<String> {
     let mut args: Vec<String> = Vec::new();
     let mut flag = |name: &str, value: String| {
@@ -108,6 +121,18 @@ pub fn simulate_args(scenario: &Scenario) -> Vec<String> {
 }
 
 /// The whole command line: `allreduce-lab simulate` and [`simulate_args`].
+///
+/// ```
+/// use allreduce_lab::sim::{command::simulate_command, scenario::Scenario, algorithms::Algorithm};
+/// use allreduce_lab::sim::{topology::TopologySpec, units::Bandwidth};
+/// let s = Scenario {
+///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbits_per_sec(100.0), latency_secs: 1e-6 },
+///     algorithm: Algorithm::Ring, size_bytes: 4096, segments: 1, gamma_secs_per_byte: 0.0,
+///     faults: Default::default(),
+/// };
+/// assert_eq!(simulate_command(&s),
+///     "allreduce-lab simulate --algorithm ring --topology uniform --ranks 4 --bandwidth 100Gbps --latency 1us --size 4096");
+/// ```
 pub fn simulate_command(scenario: &Scenario) -> String {
     format!(
         "allreduce-lab simulate {}",

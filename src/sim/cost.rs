@@ -141,6 +141,14 @@ impl RunCost {
     /// `size_bytes` and `segments` pipeline segments, `channels` parallel rings or trees for NCCL's
     /// shapes, on a topology whose longest route crosses `route_links` links. [`Algorithm::Auto`] runs every candidate one after another, then its
     /// choice with details.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::Algorithm, cost::RunCost};
+    /// let ring = RunCost::estimate(Algorithm::Ring, 4, 4, 4000, 1, 1, 2);
+    /// // 2(N−1) steps of N transfers; N chunks on each of N ranks.
+    /// assert_eq!((ring.transfers, ring.cells), (24, 16));
+    /// assert!(ring.peak_bytes_with_details >= ring.peak_bytes);
+    /// ```
     pub fn estimate(
         algorithm: Algorithm,
         ranks: usize,
@@ -291,6 +299,15 @@ impl RunCost {
     }
 
     /// `Ok` when the run fits `budget`.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::Algorithm, cost::*};
+    /// let ring = RunCost::estimate(Algorithm::Ring, 8, 8, 1 << 20, 1, 1, 2);
+    /// assert!(ring.check(&RUN_BUDGET).is_ok());
+    /// let tiny = Budget { bytes: 1 << 20, details: false, sharing_work: u64::MAX };
+    /// let over = ring.check(&tiny).unwrap_err();
+    /// assert_eq!(over.exceeded, Exceeded::Memory); // the fixed 4 MiB alone exceeds 1 MiB
+    /// ```
     pub fn check(&self, budget: &Budget) -> Result<(), Box<OverBudget>> {
         let bytes = if budget.details {
             self.peak_bytes_with_details

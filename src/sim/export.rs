@@ -26,6 +26,20 @@ pub fn chrome_trace(trace: &Trace, label: &str) -> String {
 
 /// Several runs in one Chrome trace, one process each (in order, from pid 0), so that runs
 /// compared side by side open side by side in Perfetto.
+///
+/// ```
+/// use allreduce_lab::sim::{export::*, scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// let run = |algorithm| simulate(&Scenario {
+///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
+///     algorithm, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default(),
+/// }, false).unwrap().trace;
+/// let (ring, rd) = (run(Algorithm::Ring), run(Algorithm::RecursiveDoubling));
+/// let json: serde_json::Value = serde_json::from_str(&chrome_traces(&[(&ring, "ring"), (&rd, "rd")])).unwrap();
+/// let events = json["traceEvents"].as_array().unwrap();
+/// let transfers_of = |pid: u64| events.iter().filter(|e| e["ph"] == "X" && e["pid"] == pid).count();
+/// // The ring's 24 transfers in process 0; recursive doubling's log₂4 rounds of 4 in process 1.
+/// assert_eq!((transfers_of(0), transfers_of(1)), (24, 8));
+/// ```
 pub fn chrome_traces(runs: &[(&Trace, &str)]) -> String {
     let mut events = Vec::new();
     for (pid, (trace, label)) in runs.iter().enumerate() {
@@ -144,6 +158,20 @@ pub fn results_csv(trace: &Trace) -> String {
 }
 
 /// Several runs' results in one CSV: [`results_csv`]'s rows, each prefixed by its run's label.
+///
+/// ```
+/// use allreduce_lab::sim::{export::*, scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// let run = |algorithm| simulate(&Scenario {
+///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
+///     algorithm, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default(),
+/// }, false).unwrap().trace;
+/// let (ring, flat) = (run(Algorithm::Ring), run(Algorithm::TreeFlat));
+/// let csv = compared_results_csv(&[(&ring, "ring"), (&flat, "flat")]);
+/// assert!(csv.starts_with("run,kind,id,from,to,"));
+/// // One header, then per run 6 totals, 4 ranks and 8 links.
+/// assert_eq!(csv.lines().count(), 1 + 2 * (6 + 4 + 8));
+/// assert!(csv.lines().any(|l| l == "flat,total,verified,,,,,,,1"));
+/// ```
 pub fn compared_results_csv(runs: &[(&Trace, &str)]) -> String {
     let mut out = String::new();
     for (i, (trace, label)) in runs.iter().enumerate() {

@@ -209,7 +209,14 @@ pub struct FlowNetwork {
 
 impl FlowNetwork {
     /// A network of links with these capacities (bytes per second). With `record_timeline`, every
-    /// change of a link's total rate is kept (see [`FlowNetwork::timelines`]).
+    /// change of a link's total rate is kept (see [`FlowNetwork::into_timelines`]).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::network::FlowNetwork;
+    /// let mut net = FlowNetwork::new(&[10.0, 20.0], false);
+    /// assert_eq!(net.link_bytes(), &[0.0, 0.0]);
+    /// assert_eq!(net.next_finish(), None); // nothing streams
+    /// ```
     pub fn new(capacity_bytes_per_sec: &[f64], record_timeline: bool) -> Self {
         let n = capacity_bytes_per_sec.len();
         FlowNetwork {
@@ -258,6 +265,16 @@ impl FlowNetwork {
     ///
     /// Rates are recomputed lazily, once for all the flows started or finished at the same instant
     /// (see [`next_finish`](Self::next_finish)).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::network::FlowNetwork;
+    /// let mut net = FlowNetwork::new(&[10.0, 20.0], false);
+    /// let slot = net.start(0, &[0, 1], 30.0, 1.0);
+    /// // Alone, the flow runs at its slowest link's 10 B/s: 30 bytes take 3 s.
+    /// assert_eq!(net.rate_of(slot), Some(10.0));
+    /// assert_eq!(net.next_finish().map(|(t, _)| t), Some(4.0));
+    /// assert_eq!(net.link_bytes(), &[30.0, 30.0]);
+    /// ```
     pub fn start(&mut self, id: u32, links: &[u32], bytes: f64, now: f64) -> FlowSlot {
         self.mark_dirty_at(now);
         let mut arr = [0u32; 6];
@@ -315,11 +332,29 @@ impl FlowNetwork {
     }
 
     /// The caller's id of the flow in `slot`.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::network::FlowNetwork;
+    /// let mut net = FlowNetwork::new(&[10.0], false);
+    /// let slot = net.start(42, &[0], 10.0, 0.0);
+    /// assert_eq!(net.id(slot), 42);
+    /// ```
     pub fn id(&self, slot: FlowSlot) -> u32 {
         self.flows[slot.0 as usize].id
     }
 
     /// Ends the flow in `slot` at `now` (its finish time from [`next_finish`](Self::next_finish)).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::network::FlowNetwork;
+    /// let mut net = FlowNetwork::new(&[10.0], false);
+    /// let (a, b) = (net.start(0, &[0], 10.0, 0.0), net.start(1, &[0], 30.0, 0.0));
+    /// let (t, first) = net.next_finish().unwrap(); // sharing 5 B/s each, 10 bytes take 2 s
+    /// assert_eq!((t, net.id(first)), (2.0, 0));
+    /// net.finish(a, t);
+    /// assert_eq!(net.rate_of(a), None);
+    /// assert_eq!(net.rate_of(b), Some(10.0)); // b now has the link to itself
+    /// ```
     pub fn finish(&mut self, slot: FlowSlot, now: f64) {
         let slot = slot.0;
         if self.flows[slot as usize].len == 0 {

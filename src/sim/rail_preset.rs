@@ -42,6 +42,13 @@ pub const SUPERPOD: RailPreset = RailPreset {
 
 impl RailPreset {
     /// The scenario: 100 MB with NCCL's ring, PXN on.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::Algorithm, rail_preset::SUPERPOD};
+    /// let s = SUPERPOD.scenario();
+    /// assert_eq!((s.algorithm, s.size_bytes), (Algorithm::NcclRing, 100_000_000));
+    /// assert!(s.validate().is_ok());
+    /// ```
     pub fn scenario(&self) -> Scenario {
         Scenario {
             topology: TopologySpec::Rail {

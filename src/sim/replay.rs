@@ -42,11 +42,33 @@ pub struct Replay {
 }
 
 impl Replay {
+    /// Indexes `trace` for time-cursor queries (see [`ReplayBuilder`] to do it in slices).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let replay = Replay::new(&trace);
+    /// assert_eq!(replay.changes_until(0.0), 0);
+    /// assert_eq!(replay.changes_until(trace.time_secs), trace.cell_changes.len());
+    /// ```
     pub fn new(trace: &Trace) -> Replay {
         ReplayBuilder::new(trace).finish(trace)
     }
 
     /// The transfers in flight at `t` (started, not yet done), in start order, with their progress.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// // Half-way through the ring's first step (1 ms), each rank's first message is half sent.
+    /// let moving = Replay::new(&trace).in_flight(&trace, 0.5e-3);
+    /// assert_eq!(moving.len(), 4);
+    /// assert!(moving.iter().all(|f| (f.progress - 0.5).abs() < 1e-9));
+    /// ```
     pub fn in_flight(&self, trace: &Trace, t: f64) -> Vec<InFlight> {
         let end = self
             .by_start
@@ -72,6 +94,18 @@ impl Replay {
 
     /// Every rank's buffer at `t`: the contributor count of each cell, row-major
     /// (`rank * chunks + chunk`). Every cell starts holding its own rank's contribution (1).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// // After the ring's first step, each rank holds one chunk that sums two contributions.
+    /// let cells = Replay::new(&trace).cells_at(&trace, 1.5e-3);
+    /// assert_eq!(cells.len(), 16);
+    /// assert_eq!(cells.iter().filter(|&&c| c == 2).count(), 4);
+    /// assert_eq!(cells.iter().filter(|&&c| c == 1).count(), 12);
+    /// ```
     pub fn cells_at(&self, trace: &Trace, t: f64) -> Vec<u32> {
         let chunks = trace.schedule.chunks();
         let mut cells = vec![1u32; trace.schedule.ranks() * chunks];
@@ -153,6 +187,16 @@ fn order_key(x: f64) -> u64 {
 }
 
 impl ReplayBuilder {
+    /// Starts indexing `trace`; nothing is done until [`step`](Self::step) or [`finish`](Self::finish).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let replay = ReplayBuilder::new(&trace).finish(&trace);
+    /// assert_eq!(replay.in_flight(&trace, 0.5e-3), Replay::new(&trace).in_flight(&trace, 0.5e-3));
+    /// ```
     pub fn new(trace: &Trace) -> ReplayBuilder {
         let n = trace.timings.len();
         ReplayBuilder {
@@ -168,6 +212,17 @@ impl ReplayBuilder {
 
     /// Does about `max` elements' work (at least one); `true` once
     /// [`finish`](Self::finish) has nothing left to do.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let mut builder = ReplayBuilder::new(&trace);
+    /// assert!(!builder.step(&trace, 1)); // 24 transfers: more than one element's work
+    /// while !builder.step(&trace, 1) {}
+    /// assert_eq!(builder.finish(&trace).changes_until(trace.time_secs), trace.cell_changes.len());
+    /// ```
     pub fn step(&mut self, trace: &Trace, max: usize) -> bool {
         let n = trace.timings.len();
         let mut left = max.max(1);
@@ -300,6 +355,15 @@ impl ReplayBuilder {
     }
 
     /// Does what is left and returns the index.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let replay = ReplayBuilder::new(&trace).finish(&trace);
+    /// assert!(replay.cells_at(&trace, trace.time_secs).iter().all(|&c| c == 4));
+    /// ```
     pub fn finish(mut self, trace: &Trace) -> Replay {
         while !self.step(trace, usize::MAX) {}
         Replay {
@@ -329,6 +393,15 @@ pub fn stream_progress(first_byte_secs: f64, last_byte_secs: f64, t: f64) -> f64
 }
 
 /// A link's rate at `t` as a share of its capacity, 0..=1 (more than 1 only through rounding).
+///
+/// ```
+/// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+/// let topo = Topology::new(&TopologySpec::Uniform {
+///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+/// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+/// assert!((link_load_at(&trace, 0, 2.5e-3) - 1.0).abs() < 1e-9); // the ring keeps it full
+/// assert_eq!(link_load_at(&trace, 0, trace.time_secs), 0.0); // and idle after
+/// ```
 pub fn link_load_at(trace: &Trace, link: usize, t: f64) -> f64 {
     let capacity = trace.topology.links()[link].bandwidth.bytes_per_sec();
     if capacity > 0.0 {
@@ -371,6 +444,17 @@ pub fn next_step_end(trace: &Trace, t: f64) -> f64 {
 }
 
 /// The last step boundary strictly before `t` (0 when none is).
+///
+/// ```
+/// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+/// let topo = Topology::new(&TopologySpec::Uniform {
+///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+/// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+/// // Steps end every millisecond; a cursor on a boundary is at it, not after it.
+/// assert!((previous_step_end(&trace, 3.5e-3) - 3e-3).abs() < 1e-12);
+/// assert!((previous_step_end(&trace, 3e-3) - 2e-3).abs() < 1e-12);
+/// assert_eq!(previous_step_end(&trace, 0.0), 0.0);
+/// ```
 pub fn previous_step_end(trace: &Trace, t: f64) -> f64 {
     let eps = slack(trace);
     trace

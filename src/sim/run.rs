@@ -507,6 +507,17 @@ pub struct PreparingRun {
 }
 
 impl PreparingRun {
+    /// Starts preparing a run of `schedule` on `topo` (see [`PreparingRun::step`]); nothing is indexed yet.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
+    /// let prep = PreparingRun::new(&topo, schedule, &RunOptions::default());
+    /// let (done, total) = prep.progress();
+    /// assert!(done == 0 && total > 0);
+    /// ```
     pub fn new(topo: &Topology, schedule: Schedule, options: &RunOptions) -> PreparingRun {
         PreparingRun::with_start_delays(topo, schedule, options, &[])
     }
@@ -537,6 +548,18 @@ impl PreparingRun {
     /// Does about `max` items of work (a transfer's edges, a buffer cell, a transfer's record;
     /// at most three times `max` where one stage ends and the next begins); `true` once
     /// [`finish`](Self::finish) has nothing left to do.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
+    /// let mut prep = PreparingRun::new(&topo, schedule, &RunOptions::default());
+    /// let mut slices = 1;
+    /// while !prep.step(8) { slices += 1; }
+    /// assert!(slices > 1);
+    /// assert!((prep.finish().finish().time_secs - 6e-3).abs() < 1e-12);
+    /// ```
     pub fn step(&mut self, max: usize) -> bool {
         if !self.deps.step(&self.schedule, max) || !self.buffers.fill(max) {
             return false;
@@ -561,11 +584,33 @@ impl PreparingRun {
     }
 
     /// The transfers of the run being prepared.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1);
+    /// assert_eq!(PreparingRun::new(&topo, schedule, &RunOptions::default()).transfers(), 24);
+    /// ```
     pub fn transfers(&self) -> usize {
         self.schedule.len()
     }
 
     /// Items done, and in all.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1);
+    /// let mut prep = PreparingRun::new(&topo, schedule, &RunOptions::default());
+    /// while !prep.step(5) {
+    ///     let (done, total) = prep.progress();
+    ///     assert!(done < total);
+    /// }
+    /// let (done, total) = prep.progress();
+    /// assert_eq!(done, total);
+    /// ```
     pub fn progress(&self) -> (usize, usize) {
         let (deps, deps_total) = self.deps.progress(&self.schedule);
         let cells = self.topo.ranks() * self.schedule.chunks();
@@ -582,6 +627,15 @@ impl PreparingRun {
     }
 
     /// Does what is left and returns the run, ready to [`step`](Run::step).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1);
+    /// let run = PreparingRun::new(&topo, schedule, &RunOptions::default()).finish();
+    /// assert_eq!(run.progress(), (0, 24)); // ready, nothing moved yet
+    /// ```
     pub fn finish(mut self) -> Run {
         while !self.step(usize::MAX) {}
         Run::assemble(self)
@@ -590,12 +644,32 @@ impl PreparingRun {
 
 /// Runs `schedule` on `topo` and reports what happened. The run checks the buffers at the end:
 /// `trace.verification` says whether every rank holds every contribution exactly once.
+///
+/// ```
+/// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+/// let topo = Topology::new(&TopologySpec::Uniform {
+///     ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+/// let trace = run(&topo, algorithms::schedule(Algorithm::RecursiveDoubling, &topo, 1_000_000, 1),
+///     &RunOptions::default());
+/// // Recursive doubling: log₂N rounds of α + S/B.
+/// assert!((trace.time_secs - 3.0 * (1e-6 + 1e-3)).abs() < 1e-12);
+/// assert!(trace.verified());
+/// ```
 pub fn run(topo: &Topology, schedule: Schedule, options: &RunOptions) -> Trace {
     Run::new(topo, schedule, options).finish()
 }
 
 impl Run {
     /// Prepares a run; nothing has happened yet.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
+    /// let trace = Run::new(&topo, schedule, &RunOptions::default()).finish();
+    /// assert!((trace.time_secs - 6e-3).abs() < 1e-12);
+    /// ```
     pub fn new(topo: &Topology, schedule: Schedule, options: &RunOptions) -> Run {
         Run::with_start_delays(topo, schedule, options, &[])
     }
@@ -689,6 +763,16 @@ impl Run {
     }
 
     /// Transfers done so far, and in all.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1);
+    /// let mut run = Run::new(&topo, schedule, &RunOptions::default());
+    /// while !run.step(1) {}
+    /// assert_eq!(run.progress(), (24, 24));
+    /// ```
     pub fn progress(&self) -> (usize, usize) {
         (self.done, self.schedule.len())
     }
@@ -750,6 +834,18 @@ impl Run {
     }
 
     /// Runs to the end and reports what happened.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
+    /// let mut run = Run::new(&topo, schedule, &RunOptions::default());
+    /// run.step(10);
+    /// let trace = run.finish();
+    /// assert_eq!(trace.timings.len(), 24);
+    /// assert!(trace.verified() && (trace.time_secs - 6e-3).abs() < 1e-12);
+    /// ```
     pub fn finish(mut self) -> Trace {
         while self.next() {}
         let n = self.schedule.len();

@@ -37,6 +37,12 @@ pub enum Op {
 }
 
 impl Op {
+    /// The name used in traces and exports.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::Op;
+    /// assert_eq!((Op::Reduce.name(), Op::Copy.name()), ("reduce", "copy"));
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Op::Reduce => "reduce",
@@ -66,6 +72,13 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The name used in traces and exports.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::Phase;
+    /// assert_eq!(Phase::ReduceScatter.name(), "reduce-scatter");
+    /// assert_eq!(Phase::InterNode.name(), "inter-node");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Phase::ReduceScatter => "reduce-scatter",
@@ -93,6 +106,16 @@ pub struct Transfer {
 }
 
 impl Transfer {
+    /// The chunks the transfer carries, as a range of chunk indexes.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// let mut b = ScheduleBuilder::new(2, 8, 800);
+    /// let t = b.add(0, 1, 2..5, Op::Copy, 0, Phase::Broadcast, &[]);
+    /// let s = b.build();
+    /// assert_eq!(s.transfer(t as usize).chunks(), 2..5);
+    /// assert_eq!(s.bytes(t as usize), 300);
+    /// ```
     pub fn chunks(&self) -> Range<usize> {
         self.chunk_lo as usize..self.chunk_hi as usize
     }
@@ -116,26 +139,81 @@ pub struct Schedule {
 }
 
 impl Schedule {
+    /// How many ranks take part.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// assert_eq!(ScheduleBuilder::new(6, 6, 600).build().ranks(), 6);
+    /// ```
     pub fn ranks(&self) -> usize {
         self.ranks
     }
     /// How many chunks the buffer is cut into.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// assert_eq!(ScheduleBuilder::new(4, 16, 1000).build().chunks(), 16);
+    /// assert_eq!(ScheduleBuilder::new(4, 0, 1000).build().chunks(), 1); // at least one
+    /// ```
     pub fn chunks(&self) -> usize {
         self.chunks
     }
     /// S: the bytes every rank contributes.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// let s = ScheduleBuilder::new(4, 3, 1000).build();
+    /// assert_eq!(s.size_bytes(), 1000);
+    /// // Chunks of 333, 333 and 334 bytes.
+    /// assert_eq!((s.chunk_offset(1), s.chunk_offset(2), s.chunk_offset(3)), (333, 666, 1000));
+    /// ```
     pub fn size_bytes(&self) -> u64 {
         self.size_bytes
     }
+    /// How many transfers the schedule has.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 5, bandwidth: Bandwidth::from_bytes_per_sec(1e9), latency_secs: 0.0 }).unwrap();
+    /// // The ring: 2(N−1) steps of N transfers.
+    /// assert_eq!(algorithms::schedule(Algorithm::Ring, &topo, 5_000, 1).len(), 2 * 4 * 5);
+    /// ```
     pub fn len(&self) -> usize {
         self.transfers.len()
     }
+    /// Whether the schedule has no transfer (a single rank has nothing to send).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// assert!(ScheduleBuilder::new(1, 1, 1000).build().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.transfers.is_empty()
     }
+    /// Every transfer, in the order they were added (a transfer's id is its index).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, schedule::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_bytes_per_sec(1e9), latency_secs: 0.0 }).unwrap();
+    /// let ring = algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1);
+    /// let reduced = ring.transfers().iter().filter(|t| t.op == Op::Reduce).count();
+    /// assert_eq!(reduced, 12); // the reduce-scatter half: (N−1)·N
+    /// ```
     pub fn transfers(&self) -> &[Transfer] {
         &self.transfers
     }
+    /// Transfer `id`.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// let mut b = ScheduleBuilder::new(3, 3, 300);
+    /// let id = b.add(2, 0, 1..2, Op::Reduce, 0, Phase::Reduce, &[]);
+    /// let s = b.build();
+    /// let t = s.transfer(id as usize);
+    /// assert_eq!((t.src, t.dst, t.op, t.phase), (2, 0, Op::Reduce, Phase::Reduce));
+    /// ```
     pub fn transfer(&self, id: usize) -> &Transfer {
         &self.transfers[id]
     }
@@ -174,11 +252,28 @@ impl Schedule {
         chunk_offset(self.size_bytes, self.chunks, c)
     }
     /// Bytes that transfer `id` carries.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// let mut b = ScheduleBuilder::new(2, 3, 1000);
+    /// let t = b.add(0, 1, 1..3, Op::Copy, 0, Phase::AllGather, &[]);
+    /// // Chunks 1 and 2 span bytes 333..1000.
+    /// assert_eq!(b.build().bytes(t as usize), 667);
+    /// ```
     pub fn bytes(&self, id: usize) -> u64 {
         let t = &self.transfers[id];
         self.chunk_offset(t.chunk_hi as usize) - self.chunk_offset(t.chunk_lo as usize)
     }
     /// The number of algorithm steps (the largest step + 1).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// let mut b = ScheduleBuilder::new(2, 1, 100);
+    /// assert_eq!(b.len(), 0);
+    /// let t = b.add(0, 1, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
+    /// b.add(1, 0, 0..1, Op::Copy, 4, Phase::Broadcast, &[t]);
+    /// assert_eq!(b.build().steps(), 5);
+    /// ```
     pub fn steps(&self) -> u32 {
         self.transfers.iter().map(|t| t.step + 1).max().unwrap_or(0)
     }
@@ -200,6 +295,12 @@ pub struct ScheduleBuilder {
 
 impl ScheduleBuilder {
     /// A schedule for `ranks` ranks whose `size_bytes` buffers are cut into `chunks` chunks.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// let s = ScheduleBuilder::new(8, 8, 1 << 20).build();
+    /// assert_eq!((s.ranks(), s.chunks(), s.size_bytes(), s.len()), (8, 8, 1 << 20, 0));
+    /// ```
     pub fn new(ranks: usize, chunks: usize, size_bytes: u64) -> Self {
         ScheduleBuilder {
             s: Schedule {
@@ -221,6 +322,15 @@ impl ScheduleBuilder {
     }
 
     /// Reserves room for `n` transfers with about `deps_each` dependencies each.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// let mut b = ScheduleBuilder::new(2, 1, 100).with_capacity(2, 1);
+    /// assert!(b.is_empty()); // room, not transfers
+    /// let t = b.add(0, 1, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
+    /// b.add(1, 0, 0..1, Op::Copy, 1, Phase::Broadcast, &[t]);
+    /// assert_eq!(b.len(), 2);
+    /// ```
     pub fn with_capacity(mut self, n: usize, deps_each: usize) -> Self {
         self.s.transfers.reserve(n);
         self.s.dep_start.reserve(n);
@@ -230,6 +340,18 @@ impl ScheduleBuilder {
 
     /// A join of `members` (transfers already added): put the returned id in a transfer's `deps` to
     /// make it wait for all of them at the cost of one entry.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder, JOIN};
+    /// let mut b = ScheduleBuilder::new(4, 1, 100);
+    /// let ins: Vec<u32> = (1..4).map(|r| b.add(r, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[])).collect();
+    /// let all = b.join(&ins);
+    /// assert_eq!(all, JOIN); // join 0
+    /// let out = b.add(0, 1, 0..1, Op::Copy, 1, Phase::Broadcast, &[all]);
+    /// let s = b.build();
+    /// assert_eq!(s.deps(out as usize).len(), 1);
+    /// assert_eq!(s.waits_for(out as usize).collect::<Vec<_>>(), ins);
+    /// ```
     pub fn join(&mut self, members: &[u32]) -> u32 {
         debug_assert!(!members.is_empty());
         debug_assert!(members
@@ -242,6 +364,15 @@ impl ScheduleBuilder {
     }
 
     /// Adds a transfer and returns its id. `deps` must name transfers already added, or joins.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// let mut b = ScheduleBuilder::new(3, 3, 300);
+    /// let a = b.add(0, 1, 0..1, Op::Reduce, 0, Phase::ReduceScatter, &[]);
+    /// let c = b.add(1, 2, 0..1, Op::Reduce, 1, Phase::ReduceScatter, &[a]);
+    /// assert_eq!((a, c), (0, 1)); // ids in order
+    /// assert_eq!(b.build().deps(1), &[0]);
+    /// ```
     #[allow(clippy::too_many_arguments)]
     pub fn add(
         &mut self,
@@ -309,14 +440,38 @@ impl ScheduleBuilder {
         }
     }
 
+    /// How many transfers were added so far.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// let mut b = ScheduleBuilder::new(2, 2, 100);
+    /// b.add(0, 1, 0..2, Op::Reduce, 0, Phase::Exchange, &[]);
+    /// b.add(1, 0, 0..2, Op::Reduce, 0, Phase::Exchange, &[]);
+    /// assert_eq!(b.len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         self.s.transfers.len()
     }
 
+    /// Whether no transfer was added yet.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// assert!(ScheduleBuilder::new(2, 2, 100).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.s.transfers.is_empty()
     }
 
+    /// The finished schedule.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// let mut b = ScheduleBuilder::new(2, 1, 64);
+    /// b.add(0, 1, 0..1, Op::Copy, 0, Phase::Broadcast, &[]);
+    /// let s = b.build();
+    /// assert_eq!((s.len(), s.steps(), s.bytes(0)), (1, 1, 64));
+    /// ```
     pub fn build(self) -> Schedule {
         self.s
     }

@@ -29,6 +29,12 @@ pub struct Shape {
 
 impl Shape {
     /// The GPUs of the shape.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::shape::{fit, Shape};
+    /// assert_eq!(Shape { racks: 2, nodes_per_rack: 3, gpus_per_node: 4 }.gpus(), 24);
+    /// assert!((1..=64).all(|n| fit(n, 8, 4).gpus() == n)); // fit keeps the count
+    /// ```
     pub fn gpus(&self) -> usize {
         self.racks * self.nodes_per_rack * self.gpus_per_node
     }

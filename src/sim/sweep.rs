@@ -31,6 +31,12 @@ pub struct SweepRow {
 }
 
 /// The sizes from `min` to `max` (inclusive), multiplying by `factor` (≥ 2, so at most 64 sizes).
+///
+/// ```
+/// use allreduce_lab::sim::sweep::sizes;
+/// assert_eq!(sizes(8, 1024, 4).unwrap(), [8, 32, 128, 512]);
+/// assert!(sizes(0, 8, 2).is_err() && sizes(8, 4, 2).is_err() && sizes(1, 8, 1).is_err());
+/// ```
 pub fn sizes(min: u64, max: u64, factor: u64) -> Result<Vec<u64>, ScenarioError> {
     if min < 1 || max < min {
         return Err(ScenarioError::SweepSizes { min, max });
@@ -51,6 +57,19 @@ pub fn sizes(min: u64, max: u64, factor: u64) -> Result<Vec<u64>, ScenarioError>
 }
 
 /// Runs `base` at every size from `min` to `max`, multiplying by `factor`.
+///
+/// ```
+/// use allreduce_lab::sim::{sweep::*, scenario::Scenario, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// let base = Scenario {
+///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 },
+///     algorithm: Algorithm::Ring, size_bytes: 4, segments: 1, gamma_secs_per_byte: 0.0,
+///     faults: Default::default(),
+/// };
+/// let rows = sweep(&base, 4000, 16000, 2).unwrap();
+/// assert_eq!(rows.iter().map(|r| (r.size_bytes, r.count)).collect::<Vec<_>>(), [(4000, 1000), (8000, 2000), (16000, 4000)]);
+/// // Without latency, the ring's busbw is the port bandwidth at every size.
+/// assert!(rows.iter().all(|r| (r.busbw_bytes_per_sec - 1e9).abs() < 1e-3));
+/// ```
 pub fn sweep(
     base: &Scenario,
     min: u64,
@@ -89,6 +108,17 @@ pub fn sweep(
 
 /// Where the fastest of several algorithms changes along a sweep: `(size before, size after,
 /// fastest before, fastest after)`. `rows[a][i]` is algorithm `algorithms[a]` at the i-th size.
+///
+/// ```
+/// use allreduce_lab::sim::{algorithms::Algorithm, sweep::*};
+/// let row = |size_bytes, time_secs| SweepRow { size_bytes, count: size_bytes / 4, time_secs,
+///     algbw_bytes_per_sec: 0.0, busbw_bytes_per_sec: 0.0, algorithm: Algorithm::Ring };
+/// let tree = vec![row(1 << 10, 1.0), row(1 << 20, 2.0), row(1 << 30, 9.0)];
+/// let ring = vec![row(1 << 10, 3.0), row(1 << 20, 3.0), row(1 << 30, 4.0)];
+/// // The tree is faster up to 1 MiB, the ring from 1 GiB on.
+/// assert_eq!(crossovers(&[Algorithm::TreeBinary, Algorithm::Ring], &[tree, ring]),
+///     [(1 << 20, 1 << 30, Algorithm::TreeBinary, Algorithm::Ring)]);
+/// ```
 pub fn crossovers(
     algorithms: &[Algorithm],
     rows: &[Vec<SweepRow>],

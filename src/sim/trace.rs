@@ -74,6 +74,14 @@ pub struct LowerBound {
 
 impl LowerBound {
     /// The larger term (ties: bandwidth).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, trace::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 }).unwrap();
+    /// assert_eq!(lower_bound(&topo, 1 << 30).dominant(), BoundTerm::Bandwidth);
+    /// assert_eq!(lower_bound(&topo, 8).dominant(), BoundTerm::Latency); // 8 bytes: α wins
+    /// ```
     pub fn dominant(&self) -> BoundTerm {
         if self.latency_secs > self.bandwidth_secs {
             BoundTerm::Latency
@@ -83,6 +91,15 @@ impl LowerBound {
     }
 
     /// A sentence saying where the bound comes from.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, trace::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 }).unwrap();
+    /// let lb = lower_bound(&topo, 1 << 30);
+    /// assert_eq!(lb.kind, BoundKind::Injection);
+    /// assert!(lb.explain().starts_with("bandwidth dominates: every rank must send"));
+    /// ```
     pub fn explain(&self) -> &'static str {
         match (self.kind, self.dominant()) {
             (BoundKind::Injection, BoundTerm::Bandwidth) => {
@@ -270,15 +287,44 @@ impl Trace {
     }
 
     /// S: the bytes each rank contributes.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// assert_eq!(trace.size_bytes(), 4_000_000);
+    /// ```
     pub fn size_bytes(&self) -> u64 {
         self.schedule.size_bytes()
     }
 
+    /// Whether every rank ended with every contribution exactly once.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 5, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// for alg in Algorithm::CONCRETE {
+    ///     let trace = run(&topo, algorithms::schedule(alg, &topo, 10_000, 2), &RunOptions::default());
+    ///     assert!(trace.verified(), "{alg}");
+    /// }
+    /// ```
     pub fn verified(&self) -> bool {
         self.verification.is_ok()
     }
 
     /// algbw = S / t (nccl-tests), in bytes per second. Zero for an empty run.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// // The ring takes 2(N−1)/N · S/B = 6 ms: algbw = 4 MB / 6 ms.
+    /// assert!((trace.time_secs - 6e-3).abs() < 1e-12);
+    /// assert!((trace.algbw_bytes_per_sec() - 4e6 / 6e-3).abs() < 1e-3);
+    /// ```
     pub fn algbw_bytes_per_sec(&self) -> f64 {
         if self.time_secs > 0.0 {
             self.size_bytes() as f64 / self.time_secs
@@ -288,12 +334,31 @@ impl Trace {
     }
 
     /// busbw = algbw × 2(N−1)/N (nccl-tests): comparable with the links' bandwidth.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// // Without latency the ring's busbw is the links' bandwidth.
+    /// assert!((trace.busbw_bytes_per_sec() - 1e9).abs() < 1e-3);
+    /// ```
     pub fn busbw_bytes_per_sec(&self) -> f64 {
         let n = self.topology.ranks() as f64;
         self.algbw_bytes_per_sec() * 2.0 * (n - 1.0) / n
     }
 
     /// How close the run came to the lower bound: bound / time, in (0, 1].
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let ring = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// assert!((ring.efficiency() - 1.0).abs() < 1e-9); // the ring meets the bound
+    /// let flat = run(&topo, algorithms::schedule(Algorithm::TreeFlat, &topo, 4_000_000, 1), &RunOptions::default());
+    /// assert!(flat.efficiency() < 0.5); // the root's port carries (N−1)·S each way
+    /// ```
     pub fn efficiency(&self) -> f64 {
         if self.time_secs > 0.0 {
             self.lower_bound.secs / self.time_secs
@@ -303,6 +368,16 @@ impl Trace {
     }
 
     /// Share of the run during which `link` carried data.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// // Every rank sends and receives at every step: each up and down link is busy all the time.
+    /// assert_eq!(trace.links.len(), 8);
+    /// assert!((0..8).all(|l| (trace.busy_fraction(l) - 1.0).abs() < 1e-9));
+    /// ```
     pub fn busy_fraction(&self, link: usize) -> f64 {
         if self.time_secs > 0.0 {
             self.links[link].busy_secs / self.time_secs
@@ -312,6 +387,15 @@ impl Trace {
     }
 
     /// Bytes carried over what the link could have carried in the whole run, in [0, 1].
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// // Each link carries 2(N−1)/N · S = 6 MB in 6 ms at 1 GB/s.
+    /// assert!((0..8).all(|l| (trace.utilisation(l) - 1.0).abs() < 1e-9));
+    /// ```
     pub fn utilisation(&self, link: usize) -> f64 {
         let cap = self.topology.links()[link].bandwidth.bytes_per_sec();
         if self.time_secs > 0.0 {
@@ -322,6 +406,17 @@ impl Trace {
     }
 
     /// The link with the highest utilisation (ties: the lowest id).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::TreeFlat, &topo, 3_000_000, 1), &RunOptions::default());
+    /// let busiest = trace.busiest_link().unwrap();
+    /// assert!((0..trace.links.len()).all(|l| trace.utilisation(l) <= trace.utilisation(busiest)));
+    /// // The flat tree's root takes in (N−1)·S: 9 MB, three times any other rank.
+    /// assert!((trace.links[busiest].bytes - 9e6).abs() < 1e-3);
+    /// ```
     pub fn busiest_link(&self) -> Option<usize> {
         (0..self.links.len()).fold(None, |best: Option<usize>, l| match best {
             Some(b) if self.utilisation(b) >= self.utilisation(l) => Some(b),
@@ -329,10 +424,31 @@ impl Trace {
         })
     }
 
+    /// Transfer `id` of the run's schedule.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, schedule::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1), &RunOptions::default());
+    /// let (first, last) = (trace.transfer(0), trace.transfer(23));
+    /// assert_eq!((first.phase, first.op, first.step), (Phase::ReduceScatter, Op::Reduce, 0));
+    /// assert_eq!((last.phase, last.op, last.step), (Phase::AllGather, Op::Copy, 5));
+    /// ```
     pub fn transfer(&self, id: usize) -> &Transfer {
         self.schedule.transfer(id)
     }
 
+    /// The links transfer `id` crossed, from its sender to its receiver.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1), &RunOptions::default());
+    /// // On `uniform`: up from the sender to the switch, down to the receiver.
+    /// assert!((0..trace.schedule.len()).all(|id| trace.route(id).links().len() == 2));
+    /// ```
     pub fn route(&self, id: usize) -> Route {
         let t = self.schedule.transfer(id);
         self.topology.route(t.src as usize, t.dst as usize)
@@ -350,6 +466,16 @@ impl Trace {
     }
 
     /// Bytes of `link` carried up to time `t`, integrating its timeline.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// // The ring keeps every link at 1 GB/s: 3 MB by half time, all 6 MB at the end.
+    /// assert!((trace.link_bytes_until(0, 3e-3) - 3e6).abs() < 1e-3);
+    /// assert!((trace.link_bytes_until(0, trace.time_secs) - trace.links[0].bytes).abs() < 1e-3);
+    /// ```
     pub fn link_bytes_until(&self, link: usize, t: f64) -> f64 {
         let tl = &self.links[link].timeline;
         let mut total = 0.0;
@@ -364,6 +490,15 @@ impl Trace {
     }
 
     /// The seconds `link` was busy up to time `t`.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// assert!((trace.link_busy_until(5, 2e-3) - 2e-3).abs() < 1e-12);
+    /// assert!((trace.link_busy_until(5, trace.time_secs) - trace.links[5].busy_secs).abs() < 1e-12);
+    /// ```
     pub fn link_busy_until(&self, link: usize, t: f64) -> f64 {
         let tl = &self.links[link].timeline;
         let mut total = 0.0;

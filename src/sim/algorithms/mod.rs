@@ -69,6 +69,12 @@ impl Algorithm {
     };
 
     /// The name used on the command line and in JSON.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::algorithms::Algorithm;
+    /// assert_eq!(Algorithm::DoubleBinaryTree.name(), "double-binary-tree");
+    /// assert!(Algorithm::ALL.iter().all(|a| a.name().parse::<Algorithm>() == Ok(*a)));
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Ring => "ring",
@@ -86,6 +92,13 @@ impl Algorithm {
     }
 
     /// Whether `segments` (pipelining) applies.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::algorithms::Algorithm;
+    /// assert!(Algorithm::TreeBinomial.is_tree());
+    /// assert!(!Algorithm::Ring.is_tree() && !Algorithm::NcclTree.is_tree());
+    /// assert_eq!(Algorithm::CONCRETE.iter().filter(|a| a.is_tree()).count(), 4);
+    /// ```
     pub fn is_tree(self) -> bool {
         matches!(
             self,
@@ -97,6 +110,12 @@ impl Algorithm {
     }
 
     /// Whether `segments` applies: the trees' pipeline segments, NCCL's shapes' pipelined slices.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::algorithms::Algorithm;
+    /// assert!(Algorithm::NcclTree.pipelines() && Algorithm::TreeBinary.pipelines());
+    /// assert!(!Algorithm::Ring.pipelines() && !Algorithm::Rabenseifner.pipelines());
+    /// ```
     pub fn pipelines(self) -> bool {
         self.is_tree() || matches!(self, Algorithm::NcclRing | Algorithm::NcclTree)
     }
@@ -130,6 +149,16 @@ pub const MAX_SEGMENTS: usize = 256;
 /// The schedule of `algorithm` for buffers of `size_bytes` on `topo`; trees and NCCL's shapes are cut
 /// into `segments` pipelined pieces. [`Algorithm::Auto`] has no schedule of its own and gets the ring's.
 /// This is [`Scheduling`] run to the end.
+///
+/// ```
+/// use allreduce_lab::sim::{algorithms::{self, Algorithm}, topology::*, units::Bandwidth};
+/// let topo = Topology::new(&TopologySpec::Uniform {
+///     ranks: 4, bandwidth: Bandwidth::from_bytes_per_sec(1e9), latency_secs: 0.0 }).unwrap();
+/// let ring = algorithms::schedule(Algorithm::Ring, &topo, 1_200_000, 1);
+/// // N−1 reduce-scatter steps, then N−1 allgather steps, N transfers each.
+/// assert_eq!((ring.steps(), ring.len()), (6, 24));
+/// assert_eq!(ring.chunks(), 4);
+/// ```
 pub fn schedule(
     algorithm: Algorithm,
     topo: &Topology,
@@ -238,6 +267,16 @@ impl Scheduling {
 
     /// Adds steps until at least `max_transfers` transfers were added (or the schedule is
     /// complete); `true` once it is complete.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{Algorithm, Scheduling}, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_bytes_per_sec(1e9), latency_secs: 0.0 }).unwrap();
+    /// let mut sliced = Scheduling::new_for(Algorithm::Ring, &topo, 1_200_000, 1);
+    /// assert!(!sliced.step(4)); // one ring step: 4 of the 24 transfers
+    /// assert_eq!(sliced.progress(), (4, 24));
+    /// assert!(sliced.step(usize::MAX));
+    /// ```
     pub fn step(&mut self, max_transfers: usize) -> bool {
         let start = self.b.len();
         while self.b.len() - start < max_transfers {
@@ -252,11 +291,30 @@ impl Scheduling {
     }
 
     /// Transfers added so far, and in all.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{Algorithm, Scheduling}, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 8, bandwidth: Bandwidth::from_bytes_per_sec(1e9), latency_secs: 0.0 }).unwrap();
+    /// let sliced = Scheduling::new_for(Algorithm::Ring, &topo, 8_000, 1);
+    /// // Nothing added yet, of the ring's 2·N·(N−1) transfers.
+    /// assert_eq!(sliced.progress(), (0, 2 * 8 * 7));
+    /// ```
     pub fn progress(&self) -> (usize, usize) {
         (self.b.len(), self.total.max(self.b.len()))
     }
 
     /// Builds what is left and returns the schedule.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm, Scheduling}, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 6, bandwidth: Bandwidth::from_bytes_per_sec(1e9), latency_secs: 0.0 }).unwrap();
+    /// let mut sliced = Scheduling::new_for(Algorithm::TreeBinary, &topo, 6_000, 4);
+    /// sliced.step(3);
+    /// let whole = algorithms::schedule(Algorithm::TreeBinary, &topo, 6_000, 4);
+    /// assert_eq!(sliced.finish().transfers(), whole.transfers());
+    /// ```
     pub fn finish(mut self) -> Schedule {
         while !self.step(usize::MAX) {}
         self.b.build()

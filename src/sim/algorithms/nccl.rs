@@ -43,6 +43,22 @@ use crate::sim::schedule::{Op, Phase};
 use crate::sim::topology::Topology;
 
 /// How many channels NCCL's shapes use on `topo`: one per NIC of a node.
+///
+/// ```
+/// use allreduce_lab::sim::algorithms::channels;
+/// use allreduce_lab::sim::{topology::{Topology, TopologySpec}, units::Bandwidth};
+/// let uniform = Topology::new(&TopologySpec::Uniform {
+///     ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+/// assert_eq!(channels(&uniform), 1);
+/// let cluster = Topology::new(&TopologySpec::Cluster {
+///     racks: 1, nodes_per_rack: 2, gpus_per_node: 4,
+///     intra_bw: Bandwidth::from_gbytes_per_sec(450.0), intra_lat_secs: 1e-6,
+///     node_bw: Bandwidth::from_gbits_per_sec(400.0), node_lat_secs: 2e-6,
+///     rack_bw: Bandwidth::from_gbits_per_sec(400.0), rack_lat_secs: 5e-6,
+///     oversubscription: 1.0, nics_per_node: 2,
+/// }).unwrap();
+/// assert_eq!(channels(&cluster), 2);
+/// ```
 pub fn channels(topo: &Topology) -> usize {
     topo.nics_per_node().max(1)
 }

@@ -87,21 +87,55 @@ pub struct Choice {
 
 impl Choice {
     /// algbw = S / t (nccl-tests).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{model::predict, system::System};
+    /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
+    /// let c = predict(&sys, 1 << 20, false).unwrap();
+    /// assert_eq!(c.algbw_bytes_per_sec(), (1 << 20) as f64 / c.time_secs);
+    /// ```
     pub fn algbw_bytes_per_sec(&self) -> f64 {
         self.size_bytes as f64 / self.time_secs
     }
     /// busbw = algbw × 2(N−1)/N (nccl-tests).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{model::predict, system::System};
+    /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
+    /// let c = predict(&sys, 1 << 20, false).unwrap();
+    /// // 2(N−1)/N = 1.75 on 8 GPUs.
+    /// assert!((c.busbw_bytes_per_sec() / c.algbw_bytes_per_sec() - 1.75).abs() < 1e-12);
+    /// ```
     pub fn busbw_bytes_per_sec(&self) -> f64 {
         let n = self.ranks as f64;
         self.algbw_bytes_per_sec() * 2.0 * (n - 1.0) / n
     }
     /// The runner-up, if any.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{model::predict, system::System};
+    /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
+    /// let c = predict(&sys, 1 << 20, false).unwrap();
+    /// let second = c.runner_up().unwrap();
+    /// assert_eq!(second, &c.candidates[1]);
+    /// assert!(second.time_secs >= c.time_secs);
+    /// ```
     pub fn runner_up(&self) -> Option<&Candidate> {
         self.candidates.get(1)
     }
 }
 
 /// The candidates NCCL considers on `sys`.
+///
+/// ```
+/// use allreduce_lab::sim::nccl::{model::candidates, protocol::*, system::System};
+/// let sys = System::preset("dgx-h100", 1, 8).unwrap();
+/// let protocols = if sys.ll128 { 3 } else { 2 };
+/// // Ring and Tree with each protocol, and NVLS/Simple only when asked for.
+/// assert_eq!(candidates(&sys, false).len(), 2 * protocols);
+/// assert_eq!(candidates(&sys, true).len(), 2 * protocols + 1);
+/// assert_eq!(candidates(&sys, true).last(), Some(&(NcclAlgorithm::Nvls, Protocol::Simple)));
+/// ```
 pub fn candidates(sys: &System, nvls: bool) -> Vec<(NcclAlgorithm, Protocol)> {
     let mut out = Vec::new();
     for a in [NcclAlgorithm::Ring, NcclAlgorithm::Tree] {
@@ -189,6 +223,16 @@ fn channel_share(
 }
 
 /// Runs one candidate at one size: the fixed latency plus the flow simulation of its transfers.
+///
+/// ```
+/// use allreduce_lab::sim::nccl::{model::run_candidate, protocol::*, system::System};
+/// let sys = System::preset("dgx-h100", 1, 8).unwrap();
+/// let c = run_candidate(&sys, 1 << 20, NcclAlgorithm::Ring, Protocol::Simple).unwrap();
+/// assert_eq!((c.algorithm, c.protocol), (NcclAlgorithm::Ring, Protocol::Simple));
+/// // No run beats its fixed latency plus its busiest link's bytes over the link's rate.
+/// assert!(c.time_secs >= (c.fixed_us * 1e-6 + c.busiest_link_secs) * (1.0 - 1e-9));
+/// assert!(run_candidate(&sys, 0, NcclAlgorithm::Ring, Protocol::Simple).is_err());
+/// ```
 pub fn run_candidate(
     sys: &System,
     size: u64,
@@ -319,6 +363,15 @@ fn nvls_secs(n: usize, size: u64, link: f64, channels: usize) -> (f64, f64) {
 
 /// Simulates every candidate at `size` and keeps the fastest, as NCCL keeps the lowest predicted time.
 /// Every candidate's time is kept (for showing the choice and its reason).
+///
+/// ```
+/// use allreduce_lab::sim::nccl::{model::predict, system::System};
+/// let sys = System::preset("dgx-h100", 1, 8).unwrap();
+/// let c = predict(&sys, 64 << 10, true).unwrap();
+/// // The choice is the fastest candidate, listed first.
+/// assert_eq!((c.algorithm, c.protocol), (c.candidates[0].algorithm, c.candidates[0].protocol));
+/// assert!(c.candidates.windows(2).all(|w| w[0].time_secs <= w[1].time_secs));
+/// ```
 pub fn predict(sys: &System, size: u64, nvls: bool) -> Result<Choice, SystemError> {
     choose(sys, size, nvls, true)
 }
@@ -326,6 +379,14 @@ pub fn predict(sys: &System, size: u64, nvls: bool) -> Result<Choice, SystemErro
 /// Like [`predict`], but skips simulating a candidate whose lower bound (its fixed latency plus
 /// [`bandwidth_bound_secs`]) cannot beat the best time found so far: the same choice and time, for
 /// much less work on large clusters. Skipped candidates are left out of [`Choice::candidates`].
+///
+/// ```
+/// use allreduce_lab::sim::nccl::{model::{predict, predict_fast}, system::System};
+/// let sys = System::preset("dgx-a100", 2, 8).unwrap();
+/// let (all, fast) = (predict(&sys, 1 << 20, true).unwrap(), predict_fast(&sys, 1 << 20, true).unwrap());
+/// assert_eq!((fast.algorithm, fast.protocol, fast.time_secs), (all.algorithm, all.protocol, all.time_secs));
+/// assert!(fast.candidates.len() <= all.candidates.len());
+/// ```
 pub fn predict_fast(sys: &System, size: u64, nvls: bool) -> Result<Choice, SystemError> {
     choose(sys, size, nvls, false)
 }
@@ -357,6 +418,15 @@ pub struct Choosing {
 }
 
 impl Choosing {
+    /// Starts a prediction of `size` bytes on `sys` (see [`predict`] for `all`, [`predict_fast`] without); nothing is simulated yet.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{model::{candidates, Choosing}, system::System};
+    /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
+    /// let c = Choosing::new(&sys, 1 << 20, true, true).unwrap();
+    /// assert_eq!(c.progress(), (0, candidates(&sys, true).len()));
+    /// assert!(Choosing::new(&sys, 0, true, true).is_err());
+    /// ```
     pub fn new(sys: &System, size: u64, nvls: bool, all: bool) -> Result<Choosing, SystemError> {
         sys.validate()?;
         if size == 0 {
@@ -383,6 +453,15 @@ impl Choosing {
     }
 
     /// Simulates the next candidate that can still win; true once none is left.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{model::Choosing, system::System};
+    /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
+    /// let mut c = Choosing::new(&sys, 1 << 20, false, true).unwrap();
+    /// let mut steps = 1;
+    /// while !c.step().unwrap() { steps += 1; }
+    /// assert_eq!(steps, c.progress().1); // with `all`, one candidate per step
+    /// ```
     pub fn step(&mut self) -> Result<bool, SystemError> {
         while let Some(&(bound, a, p)) = self.queue.get(self.next) {
             self.next += 1;
@@ -398,11 +477,27 @@ impl Choosing {
     }
 
     /// (candidates considered, all candidates).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{model::Choosing, system::System};
+    /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
+    /// let mut c = Choosing::new(&sys, 1 << 20, false, true).unwrap();
+    /// c.step().unwrap();
+    /// assert_eq!(c.progress().0, 1);
+    /// ```
     pub fn progress(&self) -> (usize, usize) {
         (self.next, self.queue.len())
     }
 
     /// Runs what is left and returns NCCL's choice.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{model::{predict, Choosing}, system::System};
+    /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
+    /// let mut c = Choosing::new(&sys, 1 << 20, true, true).unwrap();
+    /// c.step().unwrap();
+    /// assert_eq!(c.finish().unwrap(), predict(&sys, 1 << 20, true).unwrap());
+    /// ```
     pub fn finish(mut self) -> Result<Choice, SystemError> {
         while !self.step()? {}
         Choice::among(&self.sys, self.size, self.done).ok_or(SystemError::NoCandidate)

@@ -36,6 +36,12 @@ impl Protocol {
     pub const ALL: [Protocol; 3] = [Protocol::Ll, Protocol::Ll128, Protocol::Simple];
 
     /// The name nccl-tests and NCCL's logs use.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::protocol::Protocol;
+    /// let names: Vec<_> = Protocol::ALL.iter().map(|p| p.name()).collect();
+    /// assert_eq!(names, ["LL", "LL128", "Simple"]);
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Protocol::Ll => "LL",
@@ -100,6 +106,13 @@ impl NcclAlgorithm {
         NcclAlgorithm::Nvls,
     ];
 
+    /// The name nccl-tests and NCCL's logs use.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::protocol::NcclAlgorithm;
+    /// assert_eq!(NcclAlgorithm::Nvls.name(), "NVLS");
+    /// assert_eq!(NcclAlgorithm::Tree.to_string(), "Tree");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             NcclAlgorithm::Ring => "Ring",

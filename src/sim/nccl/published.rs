@@ -27,6 +27,15 @@ pub struct Published {
 
 impl Published {
     /// The parsed rows (the embedded tables always parse; tested).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::published::for_system;
+    /// let rows = for_system("dgx-h100", 1).unwrap().table().rows;
+    /// assert_eq!(rows.len(), 11);
+    /// // float: 4 bytes an element, sizes growing.
+    /// assert!(rows.iter().all(|r| r.count * 4 == r.size_bytes));
+    /// assert!(rows.windows(2).all(|w| w[0].size_bytes < w[1].size_bytes));
+    /// ```
     pub fn table(&self) -> MeasuredTable {
         parse(self.text).unwrap_or(MeasuredTable { rows: Vec::new() })
     }
@@ -65,6 +74,13 @@ pub const PUBLISHED: [Published; 4] = [
 ];
 
 /// The published table of a system at a size, if there is one.
+///
+/// ```
+/// use allreduce_lab::sim::nccl::published::for_system;
+/// let two = for_system("dgx-a100", 2).unwrap();
+/// assert_eq!((two.nodes, two.gpus_per_node), (2, 8));
+/// assert!(for_system("dgx-a100", 3).is_none());
+/// ```
 pub fn for_system(system: &str, nodes: usize) -> Option<&'static Published> {
     PUBLISHED
         .iter()

@@ -71,6 +71,18 @@ pub fn system_for_gpus(
 
 /// The step on `gpus` GPUs of `system` (already sized, see [`system_for_gpus`]), its allreduce
 /// being NCCL's choice for the model's gradient.
+///
+/// ```
+/// use allreduce_lab::sim::nccl::{scaling::*, model::predict_fast};
+/// use allreduce_lab::sim::training::TrainingModel;
+/// let model = TrainingModel { parameters: 1_000_000, bytes_per_gradient: 4, compute_secs: 0.1,
+///     backward_share: 2.0 / 3.0, overlap: 0.0, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
+/// let one = nccl_step(&model, None, 1, true).unwrap();
+/// assert!(one.choice.is_none() && one.step.comm_secs == 0.0);
+/// let sys = system_for_gpus("dgx-h100", 8, 8).unwrap().unwrap();
+/// let eight = nccl_step(&model, Some(&sys), 8, true).unwrap();
+/// assert_eq!(eight.step.comm_secs, predict_fast(&sys, 4_000_000, true).unwrap().time_secs);
+/// ```
 pub fn nccl_step(
     model: &TrainingModel,
     system: Option<&System>,
@@ -95,6 +107,18 @@ pub fn nccl_step(
 /// Speedup and step breakdown for each count in `counts` that the system can take (see
 /// [`system_for_gpus`]; others are left out), on the system `id` with `gpus_per_node` GPUs per
 /// node. Every count is checked before any is predicted.
+///
+/// ```
+/// use allreduce_lab::sim::nccl::scaling::nccl_scaling;
+/// use allreduce_lab::sim::training::TrainingModel;
+/// let model = TrainingModel { parameters: 1_000_000, bytes_per_gradient: 4, compute_secs: 0.1,
+///     backward_share: 2.0 / 3.0, overlap: 0.0, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
+/// // 12 GPUs do not fill 8-GPU nodes: left out.
+/// let rows = nccl_scaling(&model, "dgx-h100", 8, true, &[1, 4, 12, 16]).unwrap();
+/// assert_eq!(rows.len(), 3);
+/// assert!(rows[0].choice.is_none() && rows[1..].iter().all(|r| r.choice.is_some()));
+/// assert!(nccl_scaling(&model, "dgx-h100", 8, true, &[2048]).is_err());
+/// ```
 pub fn nccl_scaling(
     model: &TrainingModel,
     id: &str,
