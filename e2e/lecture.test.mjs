@@ -9,14 +9,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   serve, launch, openReady, download, tabTo, textSizes, shot, setRange, setRangeTo, dragRange,
-  selectOption, timeSecs, ROOT,
+  selectOption, timeSecs, docsShot, ROOT,
 } from './harness.mjs';
 
 let server;
 before(async () => { server = await serve(); });
 after(async () => { await server?.close(); });
 
-const DOCS = path.join(ROOT, 'docs');
 const secs = async (page, side) => timeSecs(page, side);
 
 // 12.4 ------------------------------------------------------------------------------------------
@@ -299,12 +298,12 @@ test('12.3 presentation mode at 1920×1080: full width, every label of the lab a
       await page.locator('#lab').scrollIntoViewIfNeeded();
       await page.evaluate(() => document.getElementById('lab').scrollIntoView({ behavior: 'instant' }));
       await page.waitForTimeout(300);
-      const file = path.join(DOCS, `present-lab-${lang}.png`);
+      const file = docsShot(`present-lab-${lang}.png`);
       await page.screenshot({ path: file });
       await page.evaluate(() => document.getElementById('ring').scrollIntoView({ behavior: 'instant' }));
       await page.getByTestId('ring-next').click();
       await page.waitForTimeout(300);
-      await page.screenshot({ path: path.join(DOCS, `present-ring-${lang}.png`) });
+      await page.screenshot({ path: docsShot(`present-ring-${lang}.png`) });
       // The button and the key leave it again.
       await page.keyboard.press('Escape');
       assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), false);

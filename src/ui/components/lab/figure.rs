@@ -45,7 +45,7 @@ fn tier_key(tier: Tier, topo: &Topology) -> Key {
     }
 }
 
-fn chunk_colour(c: usize, chunks: usize) -> String {
+pub(super) fn chunk_colour(c: usize, chunks: usize) -> String {
     format!("hsl({} 62% 52%)", chunk_hue(c, chunks).round() as u32)
 }
 
@@ -255,12 +255,12 @@ pub fn Figure(props: &FigureProps) -> Html {
 
 /// `x` with one decimal. Per-frame attributes are many: this avoids the float formatter, which is
 /// slow in WebAssembly.
-fn f(x: f64) -> String {
+pub(super) fn f(x: f64) -> String {
     fixed(x, 10)
 }
 
 /// `x` rounded to 1/`scale` (10 or 100) as a decimal string, through integers.
-fn fixed(x: f64, scale: i64) -> String {
+pub(super) fn fixed(x: f64, scale: i64) -> String {
     let v = (x * scale as f64).round() as i64;
     let sign = if v < 0 { "-" } else { "" };
     let (whole, frac) = (v.abs() / scale, v.abs() % scale);
@@ -273,7 +273,7 @@ fn fixed(x: f64, scale: i64) -> String {
 
 /// Rounds to steps of 1/`steps`, so that props of unchanged-looking elements compare equal and Yew
 /// skips them.
-fn quantise(x: f64, steps: f64) -> f64 {
+pub(super) fn quantise(x: f64, steps: f64) -> f64 {
     (x * steps).round() / steps
 }
 
@@ -515,288 +515,5 @@ pub fn LinkInfo(props: &LinkInfoProps) -> Html {
             { tr(lang, Key::Carried) }<span data-testid="link-bytes">{ format_bytes(bytes) }</span>
             { tr(lang, Key::BusySoFar) }{ if t > 0.0 { percent(lang, busy / t, 0) } else { "—".into() } }{ tr(lang, Key::OfTheTime) }
         </p>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct BuffersProps {
-    pub sim: Shared,
-    pub t_secs: f64,
-}
-
-/// Each rank's buffer as a row of chunk cells, filled by how many ranks' contributions they hold.
-#[component]
-pub fn Buffers(props: &BuffersProps) -> Html {
-    let lang = use_lang();
-    let view = &props.sim.0;
-    let Some(trace) = view.trace() else {
-        return Html::default();
-    };
-    let n = trace.topology.ranks();
-    let chunks = trace.schedule.chunks();
-    let cells = view.replay.cells_at(trace, props.t_secs);
-    let complete = cells.iter().all(|&c| c as usize == n);
-    if n > crate::ui::model::logic::DETAILED_MAX_RANKS {
-        let done = cells.iter().filter(|&&c| c as usize == n).count();
-        return html! {
-            <div class="buffers">
-                <h3>{ tr(lang, Key::Buffers) }</h3>
-                <p data-testid="buffers-summary" data-complete={complete.to_string()}>
-                    { trf(lang, Key::BuffersDone, &[&done.to_string(), &cells.len().to_string(), &percent(lang, done as f64 / cells.len().max(1) as f64, 0)]) }
-                </p>
-            </div>
-        };
-    }
-    // Many chunks are binned so a row stays readable; a bin shows its least-filled cell.
-    let bins = chunks.min(64);
-    let per_bin = chunks.div_ceil(bins);
-    let bins = chunks.div_ceil(per_bin);
-    let cell_w = (560.0 / bins as f64).min(22.0);
-    let row_h = if n <= 16 { 16.0 } else { 10.0 };
-    let label_w = 54.0;
-    let width = label_w + cell_w * bins as f64 + 8.0;
-    let height = row_h * n as f64 + 4.0;
-    let rows = (0..n)
-        .map(|r| {
-            let row = &cells[r * chunks..(r + 1) * chunks];
-            let fills: Vec<u32> = (0..bins)
-                .map(|b| {
-                    let (lo, hi) = (b * per_bin, ((b + 1) * per_bin).min(chunks));
-                    row[lo..hi].iter().copied().min().unwrap_or(0)
-                })
-                .collect();
-            html! { <BufferRow rank={r} ranks={n} {chunks} {per_bin} {fills} y={r as f64 * row_h + 2.0} {row_h} {cell_w} {label_w} /> }
-        })
-        .collect::<Html>();
-    html! {
-        <div class="buffers">
-            <h3>{ tr(lang, Key::Buffers) }<span class="muted">{ trf(lang, if chunks == 1 { Key::BuffersNoteOneChunk } else { Key::BuffersNote }, &[&n.to_string(), &chunks.to_string()]) }{ if per_bin > 1 { trf(lang, Key::BuffersPerCell, &[&per_bin.to_string()]) } else { String::new() } }</span></h3>
-            <svg class="buffer-grid" viewBox={format!("0 0 {width:.0} {height:.0}")} style={format!("max-width:{:.0}px", width * 1.4)} data-complete={complete.to_string()}>
-                { rows }
-            </svg>
-        </div>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct BufferRowProps {
-    rank: usize,
-    ranks: usize,
-    chunks: usize,
-    per_bin: usize,
-    /// Contributor count of each (binned) cell.
-    fills: Vec<u32>,
-    y: f64,
-    row_h: f64,
-    cell_w: f64,
-    label_w: f64,
-}
-
-/// One rank's buffer; it re-renders only when one of its cells changes.
-#[component]
-fn BufferRow(props: &BufferRowProps) -> Html {
-    let lang = use_lang();
-    let (r, n, y) = (props.rank, props.ranks, props.y);
-    let complete = props.fills.iter().all(|&c| c as usize == n);
-    html! {
-        <g data-testid={format!("rank-buffer-{r}")} data-complete={complete.to_string()}>
-            <title>{ trf(lang, Key::BufferRowTitle, &[&r.to_string(), &n.to_string()]) }</title>
-            <text class="row-label" x={f(props.label_w - 6.0)} y={f(y + props.row_h * 0.72)}>{ format!("GPU {r}") }</text>
-            { for props.fills.iter().enumerate().map(|(b, &fill)| html! {
-                <BufferCell chunk={b * props.per_bin} chunks={props.chunks} {fill} ranks={n}
-                            x={props.label_w + b as f64 * props.cell_w} {y} w={props.cell_w - 1.5} h={props.row_h - 2.0} />
-            }) }
-        </g>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct BufferCellProps {
-    chunk: usize,
-    chunks: usize,
-    fill: u32,
-    ranks: usize,
-    x: f64,
-    y: f64,
-    w: f64,
-    h: f64,
-}
-
-/// One cell; a step changes a few cells per row, and only those re-render.
-#[component]
-fn BufferCell(props: &BufferCellProps) -> Html {
-    let (fill, n) = (props.fill, props.ranks);
-    let share = fill as f64 / n as f64;
-    html! {
-        <rect class={classes!("cell", (fill as usize == n).then_some("full"))}
-              data-fill={fill.to_string()} data-chunk={props.chunk.to_string()}
-              x={f(props.x)} y={f(props.y)} width={f(props.w)} height={f(props.h)} rx="2"
-              style={format!("fill:{};fill-opacity:{}", chunk_colour(props.chunk, props.chunks), fixed(0.08 + 0.92 * share, 100))} />
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct LinkTimelineProps {
-    pub sim: Shared,
-    pub t_secs: f64,
-    pub end_secs: f64,
-}
-
-/// At most this many links get a row in the timeline.
-const MAX_ROWS: usize = 24;
-const GANTT_W: f64 = 640.0;
-const GANTT_LABEL: f64 = 120.0;
-const GANTT_ROW: f64 = 11.0;
-/// Columns of 2 units each: finer would only add bars that no one can tell apart.
-const GANTT_COLUMNS: usize = 320;
-
-/// The links worth a row, in the order drawn: cross-rack uplinks, then NICs, then GPU links, each
-/// tier busiest first.
-fn timeline_links(trace: &Trace) -> Vec<usize> {
-    let tier_rank = |l: usize| match trace.topology.links()[l].tier {
-        Tier::Rack => 0,
-        Tier::Node => 1,
-        Tier::Gpu => 2,
-    };
-    let mut used: Vec<usize> = (0..trace.links.len())
-        .filter(|&l| trace.links[l].bytes > 0.0)
-        .collect();
-    used.sort_by(|&a, &b| {
-        tier_rank(a)
-            .cmp(&tier_rank(b))
-            .then(trace.links[b].bytes.total_cmp(&trace.links[a].bytes))
-            .then(a.cmp(&b))
-    });
-    used.truncate(MAX_ROWS);
-    used
-}
-
-/// When each link was busy (Gantt-style), with the cursor as a vertical line.
-#[component]
-pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
-    let lang = use_lang();
-    let view = &props.sim.0;
-    let Some(trace) = view.trace() else {
-        return Html::default();
-    };
-    let rows = timeline_links(trace).len();
-    let x = GANTT_LABEL
-        + GANTT_W
-            * if props.end_secs > 0.0 {
-                (props.t_secs / props.end_secs).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-    let height = rows as f64 * GANTT_ROW + 18.0;
-    let view_box = format!("0 0 {:.0} {height:.0}", GANTT_LABEL + GANTT_W + 8.0);
-    html! {
-        <div class="timeline">
-            <h3>{ tr(lang, Key::TimelineTitle) }<span class="muted">{ trf(lang, Key::TimelineNote, &[&rows.to_string()]) }</span></h3>
-            // The cursor lives on its own layer: moving it must not repaint thousands of bars.
-            <div class="gantt-wrap">
-                <svg class="gantt" viewBox={view_box.clone()} data-testid="link-timeline">
-                    <GanttBars sim={props.sim.clone()} end_secs={props.end_secs} />
-                </svg>
-                <svg class="gantt-cursor" viewBox={view_box} aria-hidden="true">
-                    <line class="cursor" x1={f(x)} x2={f(x)} y1="0" y2={f(height - 14.0)} />
-                </svg>
-            </div>
-        </div>
-    }
-}
-
-/// Busy spans `(start, stop, load)` over a run of `end_secs`, drawn into `columns` pixel columns:
-/// each column gets its average load (quantised to fifths), and runs of similar columns become one
-/// bar `(first, last, load)`. A link busy thousands of times stays a few hundred bars at most.
-fn pixel_runs(
-    spans: impl Iterator<Item = (f64, f64, f64)>,
-    end_secs: f64,
-    columns: usize,
-) -> Vec<(usize, usize, f64)> {
-    let width = end_secs / columns as f64;
-    let mut load = vec![0.0f64; columns];
-    for (start, stop, l) in spans {
-        let (a, b) = (start / width, stop / width);
-        let first = (a.floor().max(0.0) as usize).min(columns - 1);
-        let last = ((b.ceil() as usize).saturating_sub(1)).min(columns - 1);
-        for (c, cell) in load.iter_mut().enumerate().take(last + 1).skip(first) {
-            let overlap = (b.min(c as f64 + 1.0) - a.max(c as f64)).max(0.0);
-            *cell += overlap * l.min(1.0);
-        }
-    }
-    let mut out: Vec<(usize, usize, f64)> = Vec::new();
-    for (c, l) in load.into_iter().enumerate() {
-        let q = (l.min(1.0) * 5.0).round() / 5.0;
-        if q <= 0.0 {
-            continue;
-        }
-        match out.last_mut() {
-            // Neighbours within one step merge: periodic traffic finer than a column
-            // would otherwise alias into alternating bars.
-            Some(run) if run.1 + 1 == c && (run.2 - q).abs() <= 0.21 => run.1 = c,
-            _ => out.push((c, c, q)),
-        }
-    }
-    out
-}
-
-#[derive(Properties, PartialEq)]
-struct GanttBarsProps {
-    sim: Shared,
-    end_secs: f64,
-}
-
-/// The static part of the timeline; it re-renders only when the run changes, not every frame.
-#[component]
-fn GanttBars(props: &GanttBarsProps) -> Html {
-    let lang = use_lang();
-    let Some(trace) = props.sim.0.trace() else {
-        return Html::default();
-    };
-    let end = props.end_secs.max(1e-30);
-    let links = timeline_links(trace);
-    let rows = links.iter().enumerate().map(|(row, &l)| {
-        let y = row as f64 * GANTT_ROW;
-        let cap = trace.topology.links()[l].bandwidth.bytes_per_sec();
-        let tl = &trace.links[l].timeline;
-        let tier = trace.topology.links()[l].tier;
-        let spans = tl.iter().enumerate().filter(|(_, c)| c.bytes_per_sec > 0.0).map(|(i, c)| {
-            let stop = tl.get(i + 1).map_or(trace.time_secs, |n| n.at_secs);
-            (c.at_secs, stop, c.bytes_per_sec / cap)
-        });
-        // One path per load level: a new run changes a handful of attributes, not thousands.
-        let px = GANTT_W / GANTT_COLUMNS as f64;
-        let mut paths: Vec<(f64, String)> = Vec::new();
-        for (first, last, load) in pixel_runs(spans, end, GANTT_COLUMNS) {
-            let d = format!(
-                "M{} {}h{}v{}h-{}z",
-                f(GANTT_LABEL + first as f64 * px),
-                f(y + 1.0),
-                f((last - first + 1) as f64 * px),
-                f(GANTT_ROW - 2.0),
-                f((last - first + 1) as f64 * px)
-            );
-            match paths.iter_mut().find(|(l, _)| *l == load) {
-                Some((_, all)) => all.push_str(&d),
-                None => paths.push((load, d)),
-            }
-        }
-        let bars = paths.into_iter().map(|(load, d)| html! {
-            <path class={classes!("bar", tier_class(tier))} {d} style={format!("fill-opacity:{}", fixed(0.25 + 0.75 * load, 100))} />
-        }).collect::<Html>();
-        html! {
-            <g data-testid="timeline-row" data-tier={format!("{tier:?}").to_lowercase()}>
-                <text class="row-label" x={f(GANTT_LABEL - 6.0)} y={f(y + GANTT_ROW * 0.8)}>{ place_name(lang, &link_place(&trace.topology, l)) }</text>
-                { bars }
-            </g>
-        }
-    }).collect::<Html>();
-    let axis_y = links.len() as f64 * GANTT_ROW + 12.0;
-    html! {
-        <>
-            { rows }
-            <text class="axis" x={f(GANTT_LABEL)} y={f(axis_y)}>{ "0" }</text>
-            <text class="axis end" x={f(GANTT_LABEL + GANTT_W)} y={f(axis_y)}>{ format_secs(props.end_secs) }</text>
-        </>
     }
 }

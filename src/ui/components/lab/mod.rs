@@ -2,8 +2,10 @@
 //! ([`simulation`]), import and export ([`files`]) and the card that says what NCCL would do
 //! ([`nccl`]).
 
+pub(crate) mod buffers;
 pub(crate) mod figure;
 pub(crate) mod files;
 pub(crate) mod nccl;
 pub(crate) mod panels;
 pub(crate) mod simulation;
+pub(crate) mod timeline;
