@@ -18,6 +18,8 @@
 //! // At the end, every cell holds all four.
 //! assert!(replay.cells_at(&trace, trace.time_secs).iter().all(|&c| c == 4));
 //! ```
+//!
+//! Size: over 450 lines because half of it is documentation and tests.
 
 use super::trace::Trace;
 

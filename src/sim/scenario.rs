@@ -16,6 +16,9 @@
 //! assert_eq!(auto.chosen, sim.algorithm);
 //! assert!(auto.reason.contains("the fastest of the simulated algorithms"));
 //! ```
+//!
+//! Size: over 450 lines because the scenario, its validation, its error kinds and the sliced
+//! simulation that runs it belong to one contract.
 
 use super::algorithms::{self, Algorithm, Scheduling, MAX_SEGMENTS};
 use super::cost::{Budget, OverBudget, RunCost, RUN_BUDGET};

@@ -22,6 +22,8 @@
 //! assert_eq!(s.deps(t1 as usize), &[t0]);
 //! assert_eq!(s.bytes(t1 as usize), 100);
 //! ```
+//!
+//! Size: over 450 lines because about 45% of it is documentation and examples.
 
 use serde::{Deserialize, Serialize};
 use std::ops::Range;

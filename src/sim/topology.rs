@@ -49,6 +49,10 @@
 //! assert_eq!(tiers, [Tier::Gpu, Tier::Gpu, Tier::Node, Tier::Node]);
 //! assert_eq!(rail.link(r.links()[2]).to, Endpoint::Rail(2));
 //! ```
+//!
+//! Size: over 450 lines because the three network kinds share one link numbering, one route builder
+//! and one validation (with its error kinds); splitting them would spread the link-id arithmetic
+//! over files.
 
 use super::units::Bandwidth;
 use serde::{Deserialize, Serialize};

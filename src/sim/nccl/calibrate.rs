@@ -25,6 +25,9 @@
 //! assert!((cal.system.intra_efficiency - 0.70).abs() < 0.01);
 //! assert!((cal.system.launch_us - 14.0).abs() < 0.5);
 //! ```
+//!
+//! Size: over 450 lines because the fit, its stepper (one row per step) and its errors are one
+//! algorithm.
 
 use super::model::predict_fast;
 use super::nccl_tests_parse::{MeasuredRow, MeasuredTable};

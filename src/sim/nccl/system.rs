@@ -17,6 +17,9 @@
 //! assert!(System::preset("dgx-h100", 1, 4).unwrap().nvls_available() == false); // < 5 GPUs
 //! assert!(System::preset("cray-1", 1, 8).unwrap_err().to_string().contains("dgx-h100"));
 //! ```
+//!
+//! Size: over 450 lines because the systems are data (presets with their published sources) beside
+//! the rules that size them.
 
 use super::protocol::{Arch, HopKind};
 use crate::sim::algorithms::Algorithm;

@@ -2,6 +2,9 @@
 //! time split into its latency and bandwidth parts, time against message size with the crossover
 //! marked, and a link-use timeline under each. The simulations run a slice per timer tick
 //! ([`VersusWork`]); the figure draws [`VersusView`], which reads them back.
+//!
+//! Size: over 450 lines because the figure's readout, chart and controls read one run pair; its
+//! pure model is ui/model/versus.rs.
 
 use crate::sim::nccl::model::Candidate;
 use crate::sim::topology::Tier;

@@ -1,5 +1,8 @@
 //! The figures: the cluster with its links loaded and chunks moving, each rank's buffer, the hovered
 //! link's numbers, and a per-link timeline. All read one trace at one cursor.
+//!
+//! Size: over 450 lines because the cluster figure and its interactive parts (links, GPUs, faults,
+//! the hovered link) read one layout; the buffers and the timeline are in their own files.
 
 use crate::sim::faults::{Cable, Faults};
 use crate::sim::replay::link_load_at;

@@ -1,5 +1,8 @@
 //! The controls (scenario inputs and presets), the transport bar (play, step, scrub, speed) and the
 //! results of a run.
+//!
+//! Size: over 450 lines because the lab's control panel, transport bar and results are the three
+//! panels around the figure and share their slider widgets.
 
 use crate::course::presets::PRESETS;
 use crate::sim::algorithms::Algorithm;
