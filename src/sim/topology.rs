@@ -129,6 +129,28 @@ fn yes() -> bool {
     true
 }
 
+/// Pushes `count` links of one tier up, from `lower(i)` to `upper(i)`, then the same `count`
+/// down: every tier's place in the link numbering is `[up × count][down × count]`.
+fn push_tier(
+    links: &mut Vec<Link>,
+    count: usize,
+    lower: impl Fn(usize) -> Endpoint,
+    upper: impl Fn(usize) -> Endpoint,
+    tier: Tier,
+    bandwidth: Bandwidth,
+    latency_secs: f64,
+) {
+    let link = |from, to| Link {
+        from,
+        to,
+        tier,
+        bandwidth,
+        latency_secs,
+    };
+    links.extend((0..count).map(|i| link(lower(i), upper(i))));
+    links.extend((0..count).map(|i| link(upper(i), lower(i))));
+}
+
 impl TopologySpec {
     /// Bandwidth and latency of each tier, from the GPU outwards: GPU ↔ node switch, node (or a
     /// rail's NIC) ↔ its switch, rack (or leaf) ↔ spine; `uniform` has the one port three times.
@@ -442,24 +464,15 @@ impl Topology {
                 check_bw(TopologyField::Bandwidth, bandwidth)?;
                 check_lat(TopologyField::Latency, latency_secs)?;
                 // The route latency is α; each port carries half so that the two add up to α exactly.
-                for r in 0..ranks {
-                    links.push(Link {
-                        from: Endpoint::Rank(r),
-                        to: Endpoint::Spine,
-                        tier: Tier::Gpu,
-                        bandwidth,
-                        latency_secs: latency_secs / 2.0,
-                    });
-                }
-                for r in 0..ranks {
-                    links.push(Link {
-                        from: Endpoint::Spine,
-                        to: Endpoint::Rank(r),
-                        tier: Tier::Gpu,
-                        bandwidth,
-                        latency_secs: latency_secs / 2.0,
-                    });
-                }
+                push_tier(
+                    &mut links,
+                    ranks,
+                    Endpoint::Rank,
+                    |_| Endpoint::Spine,
+                    Tier::Gpu,
+                    bandwidth,
+                    latency_secs / 2.0,
+                );
                 Ok(Topology {
                     spec: spec.clone(),
                     ranks,
@@ -524,60 +537,33 @@ impl Topology {
                     }
                 };
                 // Layout: [gpu up × N][gpu down × N][nic up × M·K][nic down × M·K][rack up × R][rack down × R]
-                for r in 0..ranks {
-                    links.push(Link {
-                        from: Endpoint::Rank(r),
-                        to: Endpoint::NodeSwitch(r / gpus_per_node),
-                        tier: Tier::Gpu,
-                        bandwidth: intra_bw,
-                        latency_secs: intra_lat_secs,
-                    });
-                }
-                for r in 0..ranks {
-                    links.push(Link {
-                        from: Endpoint::NodeSwitch(r / gpus_per_node),
-                        to: Endpoint::Rank(r),
-                        tier: Tier::Gpu,
-                        bandwidth: intra_bw,
-                        latency_secs: intra_lat_secs,
-                    });
-                }
-                for j in 0..nodes * k {
-                    links.push(Link {
-                        from: nic(j / k, j % k),
-                        to: Endpoint::RackSwitch(j / k / nodes_per_rack),
-                        tier: Tier::Node,
-                        bandwidth: node_bw,
-                        latency_secs: node_lat_secs,
-                    });
-                }
-                for j in 0..nodes * k {
-                    links.push(Link {
-                        from: Endpoint::RackSwitch(j / k / nodes_per_rack),
-                        to: nic(j / k, j % k),
-                        tier: Tier::Node,
-                        bandwidth: node_bw,
-                        latency_secs: node_lat_secs,
-                    });
-                }
-                for k in 0..racks {
-                    links.push(Link {
-                        from: Endpoint::RackSwitch(k),
-                        to: Endpoint::Spine,
-                        tier: Tier::Rack,
-                        bandwidth: uplink,
-                        latency_secs: rack_lat_secs,
-                    });
-                }
-                for k in 0..racks {
-                    links.push(Link {
-                        from: Endpoint::Spine,
-                        to: Endpoint::RackSwitch(k),
-                        tier: Tier::Rack,
-                        bandwidth: uplink,
-                        latency_secs: rack_lat_secs,
-                    });
-                }
+                push_tier(
+                    &mut links,
+                    ranks,
+                    Endpoint::Rank,
+                    |r| Endpoint::NodeSwitch(r / gpus_per_node),
+                    Tier::Gpu,
+                    intra_bw,
+                    intra_lat_secs,
+                );
+                push_tier(
+                    &mut links,
+                    nodes * k,
+                    |j| nic(j / k, j % k),
+                    |j| Endpoint::RackSwitch(j / k / nodes_per_rack),
+                    Tier::Node,
+                    node_bw,
+                    node_lat_secs,
+                );
+                push_tier(
+                    &mut links,
+                    racks,
+                    Endpoint::RackSwitch,
+                    |_| Endpoint::Spine,
+                    Tier::Rack,
+                    uplink,
+                    rack_lat_secs,
+                );
                 Ok(Topology {
                     spec: spec.clone(),
                     ranks,
@@ -630,60 +616,33 @@ impl Topology {
                 let uplink =
                     Bandwidth::from_bytes_per_sec(spine_bw.bytes_per_sec() / oversubscription);
                 // Layout: [gpu up × N][gpu down × N][nic up × N][nic down × N][leaf up × G][leaf down × G]
-                for r in 0..ranks {
-                    links.push(Link {
-                        from: Endpoint::Rank(r),
-                        to: Endpoint::NodeSwitch(r / g),
-                        tier: Tier::Gpu,
-                        bandwidth: intra_bw,
-                        latency_secs: intra_lat_secs,
-                    });
-                }
-                for r in 0..ranks {
-                    links.push(Link {
-                        from: Endpoint::NodeSwitch(r / g),
-                        to: Endpoint::Rank(r),
-                        tier: Tier::Gpu,
-                        bandwidth: intra_bw,
-                        latency_secs: intra_lat_secs,
-                    });
-                }
-                for r in 0..ranks {
-                    links.push(Link {
-                        from: Endpoint::Nic(r / g, r % g),
-                        to: Endpoint::Rail(r % g),
-                        tier: Tier::Node,
-                        bandwidth: nic_bw,
-                        latency_secs: nic_lat_secs,
-                    });
-                }
-                for r in 0..ranks {
-                    links.push(Link {
-                        from: Endpoint::Rail(r % g),
-                        to: Endpoint::Nic(r / g, r % g),
-                        tier: Tier::Node,
-                        bandwidth: nic_bw,
-                        latency_secs: nic_lat_secs,
-                    });
-                }
-                for i in 0..g {
-                    links.push(Link {
-                        from: Endpoint::Rail(i),
-                        to: Endpoint::Spine,
-                        tier: Tier::Rack,
-                        bandwidth: uplink,
-                        latency_secs: spine_lat_secs,
-                    });
-                }
-                for i in 0..g {
-                    links.push(Link {
-                        from: Endpoint::Spine,
-                        to: Endpoint::Rail(i),
-                        tier: Tier::Rack,
-                        bandwidth: uplink,
-                        latency_secs: spine_lat_secs,
-                    });
-                }
+                push_tier(
+                    &mut links,
+                    ranks,
+                    Endpoint::Rank,
+                    |r| Endpoint::NodeSwitch(r / g),
+                    Tier::Gpu,
+                    intra_bw,
+                    intra_lat_secs,
+                );
+                push_tier(
+                    &mut links,
+                    ranks,
+                    |r| Endpoint::Nic(r / g, r % g),
+                    |r| Endpoint::Rail(r % g),
+                    Tier::Node,
+                    nic_bw,
+                    nic_lat_secs,
+                );
+                push_tier(
+                    &mut links,
+                    g,
+                    Endpoint::Rail,
+                    |_| Endpoint::Spine,
+                    Tier::Rack,
+                    uplink,
+                    spine_lat_secs,
+                );
                 Ok(Topology {
                     spec: spec.clone(),
                     ranks,
