@@ -6,6 +6,7 @@ use crate::sim::algorithms::Algorithm;
 use crate::sim::export::{chrome_traces, compared_results_csv};
 use crate::sim::scenario::ScenarioError;
 use crate::sim::scenario_file::FileError;
+use crate::sim::trace::Trace;
 use crate::sim::units::format_secs;
 use crate::ui::components::app::Shared;
 use crate::ui::i18n::{algorithm_label, tr, use_lang, Key};
@@ -207,40 +208,23 @@ pub fn Files(props: &FilesProps) -> Html {
         }
     };
     let exportable = sims.iter().any(|s| s.0.trace().is_some());
-    let on_trace = {
-        let (sims, download, stem) = (sims.clone(), download.clone(), stem.clone());
-        Callback::from(move |_: MouseEvent| {
-            let runs = runs(&sims.iter().collect::<Vec<_>>());
-            let list: Vec<_> = runs
-                .iter()
-                .filter_map(|(v, l)| Some((v.trace()?, l.as_str())))
-                .collect();
-            if !list.is_empty() {
-                download(
-                    format!("{stem}.trace.json"),
-                    "application/json",
-                    chrome_traces(&list),
-                );
-            }
-        })
-    };
-    let on_csv = {
-        let (sims, download, stem) = (sims.clone(), download.clone(), stem.clone());
-        Callback::from(move |_: MouseEvent| {
-            let runs = runs(&sims.iter().collect::<Vec<_>>());
-            let list: Vec<_> = runs
-                .iter()
-                .filter_map(|(v, l)| Some((v.trace()?, l.as_str())))
-                .collect();
-            if !list.is_empty() {
-                download(
-                    format!("{stem}.results.csv"),
-                    "text/csv",
-                    compared_results_csv(&list),
-                );
-            }
-        })
-    };
+    // Downloads every run's trace written by `write`, as `{stem}.{suffix}`.
+    let export =
+        |suffix: &'static str, mime: &'static str, write: fn(&[(&Trace, &str)]) -> String| {
+            let (sims, download, stem) = (sims.clone(), download.clone(), stem.clone());
+            Callback::from(move |_: MouseEvent| {
+                let runs = runs(&sims.iter().collect::<Vec<_>>());
+                let list: Vec<_> = runs
+                    .iter()
+                    .filter_map(|(v, l)| Some((v.trace()?, l.as_str())))
+                    .collect();
+                if !list.is_empty() {
+                    download(format!("{stem}.{suffix}"), mime, write(&list));
+                }
+            })
+        };
+    let on_trace = export("trace.json", "application/json", chrome_traces);
+    let on_csv = export("results.csv", "text/csv", compared_results_csv);
     // The figure(s) on screen, captioned with each run's algorithm and time when comparing.
     let captions: Vec<String> = if sims.len() > 1 {
         runs(&sims.iter().collect::<Vec<_>>())
