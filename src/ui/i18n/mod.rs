@@ -338,6 +338,20 @@ macro_rules! strings {
     };
 }
 
+/// Declares one area's rows as a link of the chain: `area! { $ lab_rows { Key => "en", "zh"; … } }`
+/// defines `lab_rows!`, which appends these rows to those gathered so far and hands them all to
+/// the next link (the last is [`key_table`]). `$` is passed in so that the inner macro can have
+/// its own variables.
+macro_rules! area {
+    ($d:tt $name:ident { $($rows:tt)* }) => {
+        macro_rules! $name {
+            ([$d next:ident $d(, $d rest:ident)*] $d($d acc:tt)*) => {
+                $d next! { [$d($d rest),*] $d($d acc)* $($rows)* }
+            };
+        }
+    };
+}
+
 #[macro_use]
 mod page;
 #[macro_use]
