@@ -73,17 +73,11 @@ impl Layout {
             x: u.rect.x + u.rect.w / 2.0,
             y: u.rect.y,
         };
-        let spine = Point {
-            x: width / 2.0,
-            y: Y_SPINE,
-        };
+        let spine = spine_at(width);
         let units = layout.units.clone();
         match unit_name {
             UnitKind::Node if topo.is_rail() => {
-                layout.switches.push(Switch {
-                    at: spine,
-                    label: Place::End(Endpoint::Spine),
-                });
+                layout.switches.push(Switch::spine(spine));
                 for rail in 0..g {
                     let at = rail_at(width, g, rail);
                     layout.switches.push(Switch {
@@ -120,10 +114,7 @@ impl Layout {
                 }
             }
             UnitKind::Node => {
-                layout.switches.push(Switch {
-                    at: spine,
-                    label: Place::End(Endpoint::Spine),
-                });
+                layout.switches.push(Switch::spine(spine));
                 for rack in 0..k {
                     let (lo, hi) = (rack * npr, ((rack + 1) * npr).min(units.len()));
                     let at = Point {
@@ -156,10 +147,7 @@ impl Layout {
                 }
             }
             UnitKind::Rack => {
-                layout.switches.push(Switch {
-                    at: spine,
-                    label: Place::End(Endpoint::Spine),
-                });
+                layout.switches.push(Switch::spine(spine));
                 for (rack, u) in units.iter().enumerate() {
                     pair(
                         &mut layout.lines,

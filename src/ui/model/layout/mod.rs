@@ -317,14 +317,8 @@ impl Layout {
         } else {
             let m = topo.nodes();
             let k = topo.racks();
-            let spine = Point {
-                x: width / 2.0,
-                y: Y_SPINE,
-            };
-            layout.switches.push(Switch {
-                at: spine,
-                label: Place::End(Endpoint::Spine),
-            });
+            let spine = spine_at(width);
+            layout.switches.push(Switch::spine(spine));
             for rack in 0..k {
                 let (lo, hi) = (rack * npr * g, (rack + 1) * npr * g);
                 let at = Point {
@@ -438,6 +432,24 @@ impl Layout {
 }
 
 /// Where rail `rail` of `rails` has its leaf switch: spread evenly across the figure.
+/// Where the spine (or a uniform network's one switch) is drawn: centred at the top.
+fn spine_at(width: f64) -> Point {
+    Point {
+        x: width / 2.0,
+        y: Y_SPINE,
+    }
+}
+
+impl Switch {
+    /// The spine's switch at `at`, named.
+    fn spine(at: Point) -> Switch {
+        Switch {
+            at,
+            label: Place::End(Endpoint::Spine),
+        }
+    }
+}
+
 fn rail_at(width: f64, rails: usize, rail: usize) -> Point {
     let span = width - 2.0 * MARGIN - 60.0;
     Point {

@@ -43,14 +43,8 @@ impl Layout {
             line_of_link[down] = layout.lines.len() + 1;
             pair(&mut layout.lines, tier, child, parent, vec![up], vec![down]);
         };
-        let spine = Point {
-            x: width / 2.0,
-            y: Y_SPINE,
-        };
-        layout.switches.push(Switch {
-            at: spine,
-            label: Place::End(Endpoint::Spine),
-        });
+        let spine = spine_at(width);
+        layout.switches.push(Switch::spine(spine));
         for rail in 0..g {
             let at = rail_at(width, g, rail);
             // Named above the switch with its load (RailMark), where the wires do not cross.
