@@ -196,24 +196,24 @@ mod tests {
     use crate::sim::topology::TopologySpec;
     use crate::sim::units::Bandwidth;
 
-    fn trace() -> Trace {
-        simulate(
-            &Scenario {
-                topology: TopologySpec::Uniform {
-                    ranks: 3,
-                    bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
-                    latency_secs: 0.0,
-                },
-                algorithm: Algorithm::Ring,
-                size_bytes: 3000,
-                segments: 1,
-                gamma_secs_per_byte: 0.0,
-                faults: Default::default(),
+    /// A 3-rank ring of 3000 bytes at 1 GB/s, no latency.
+    fn scenario() -> Scenario {
+        Scenario {
+            topology: TopologySpec::Uniform {
+                ranks: 3,
+                bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
+                latency_secs: 0.0,
             },
-            false,
-        )
-        .unwrap()
-        .trace
+            algorithm: Algorithm::Ring,
+            size_bytes: 3000,
+            segments: 1,
+            gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
+        }
+    }
+
+    fn trace() -> Trace {
+        simulate(&scenario(), false).unwrap().trace
     }
 
     #[test]
@@ -323,18 +323,7 @@ mod tests {
         let b = simulate(
             &Scenario {
                 algorithm: Algorithm::TreeBinary,
-                ..Scenario {
-                    topology: TopologySpec::Uniform {
-                        ranks: 3,
-                        bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
-                        latency_secs: 0.0,
-                    },
-                    algorithm: Algorithm::Ring,
-                    size_bytes: 3000,
-                    segments: 1,
-                    gamma_secs_per_byte: 0.0,
-                    faults: Default::default(),
-                }
+                ..scenario()
             },
             false,
         )
