@@ -7,7 +7,7 @@ area! { $ nccl_rows {
     // The real-hardware panel.
     NcclTitle => "Real hardware: what NCCL reaches", "真实硬件：NCCL 实际能达到多少";
     NcclLede => "The textbook α-β model gives the wire rate. Real NCCL moves data with protocols (LL, LL128, Simple), splits it over channels, and pays launch and per-hop latencies; on Hopper NVSwitch boxes the switch itself can add (NVLink SHARP). Switch the model and compare with published nccl-tests measurements.", "教科书式的 α-β 模型给出的是线路速率。真实的 NCCL 用协议（LL、LL128、Simple）搬运数据、把数据分到多个通道上，并要付出启动和每跳延迟；在 Hopper NVSwitch 机器上，交换机本身还能做加法（NVLink SHARP）。切换模型，并与公开的 nccl-tests 实测结果对比。";
-    NcclModelSwitch => "Model", "模型";
+    NcclModelSwitch => "Network model", "网络模型";
     NcclModelIdeal => "textbook α-β", "教科书 α-β";
     NcclModelNccl => "like NCCL on this hardware", "像 NCCL 在这台硬件上一样";
     NcclSystem => "System", "系统";
