@@ -1,9 +1,11 @@
 //! The app's pure half: everything a component shows, computed from the core and natively tested
 //! (`cargo test` runs it without a browser). The lab's controls and their reducer ([`logic`],
-//! [`state`]), its geometry and cursor ([`layout`], [`view`]), shared links and imports
-//! ([`share`], [`query`]), chart axes ([`chart_math`]), and the models of the chapter's figures
-//! ([`chapter`], [`versus`], [`versus_nccl`]), the speedup charts ([`scaling`]) and the
-//! nccl-tests section ([`nccl_view`]). Nothing here touches the DOM.
+//! [`state`]), the sliders' values and labels ([`ladders`]), the time cursor ([`cursor`]), its
+//! geometry and view ([`layout`], [`view`]), shared links and imports ([`share`], [`query`]),
+//! chart axes ([`chart_math`]), and the models of the chapter's figures ([`chapter`], [`versus`],
+//! [`versus_nccl`]), its claims' sentences ([`claims_text`]), the speedup charts and their
+//! reducer ([`scaling`], [`scaling_edit`]) and the nccl-tests section ([`nccl_view`]). Nothing
+//! here touches the DOM.
 
 pub mod chapter;
 pub mod chart_math;
