@@ -30,7 +30,7 @@ fn cpu_secs() -> Option<f64> {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    use common::{cluster_1024, run_case, CASES};
+    use common::{CASES, cluster_1024, run_case};
     let args: Vec<String> = std::env::args().collect();
     if let Some(pos) = args.iter().position(|a| a == "--case") {
         let (alg, details) = (&args[pos + 1], args[pos + 2] == "details");

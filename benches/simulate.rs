@@ -9,9 +9,9 @@ mod common;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use super::common::{cluster_1024, run_case, CASES};
+    use super::common::{CASES, cluster_1024, run_case};
     use allreduce_lab::sim::algorithms;
-    use criterion::{criterion_group, Criterion, Throughput};
+    use criterion::{Criterion, Throughput, criterion_group};
     use std::time::Duration;
 
     fn bench(c: &mut Criterion) {

@@ -5,7 +5,7 @@
 
 use allreduce_lab::course::chapter::{ChapterScenario, DGX_A100, DGX_H100};
 use allreduce_lab::course::claims::{
-    check, Claim, ClaimKind, Conditions, Evidence, Finding, Verdict, CLAIMS,
+    CLAIMS, Claim, ClaimKind, Conditions, Evidence, Finding, Verdict, check,
 };
 use allreduce_lab::sim::algorithms::Algorithm;
 

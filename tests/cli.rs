@@ -152,10 +152,12 @@ fn auto_says_what_it_chose_and_why() {
     ]);
     let chosen = v["auto"]["chosen"].as_str().unwrap();
     assert_eq!(v["algorithm"], chosen);
-    assert!(v["auto"]["reason"]
-        .as_str()
-        .unwrap()
-        .contains("the fastest of the simulated algorithms"));
+    assert!(
+        v["auto"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("the fastest of the simulated algorithms")
+    );
     assert_eq!(v["auto"]["candidates"].as_array().unwrap().len(), 10);
 }
 
@@ -329,9 +331,10 @@ fn nics_per_node_and_rail_flags_run_and_report_every_nic_and_the_spine() {
     let links = v["links"].as_array().unwrap();
     let nics: Vec<_> = links.iter().filter(|l| l["tier"] == "node").collect();
     assert_eq!(nics.len(), 32);
-    assert!(nics
-        .iter()
-        .any(|l| l["from"] == "node1.nic7" && l["to"] == "rack0"));
+    assert!(
+        nics.iter()
+            .any(|l| l["from"] == "node1.nic7" && l["to"] == "rack0")
+    );
     assert!(nics.iter().all(|l| l["bytes"].as_f64().unwrap() > 0.0));
     // A rail network: the textbook ring crosses rails between nodes; PXN keeps it off the spine.
     let rail = |pxn: &str| {
@@ -366,11 +369,15 @@ fn nics_per_node_and_rail_flags_run_and_report_every_nic_and_the_spine() {
     assert_eq!(spine_bytes(&rail("on")), 0.0);
     let off = rail("off");
     assert!(spine_bytes(&off) > 0.0);
-    assert!(off["links"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|l| l["from"] == "rail7" && l["to"] == "spine" && l["bytes"].as_f64().unwrap() > 0.0));
+    assert!(
+        off["links"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["from"] == "rail7"
+                && l["to"] == "spine"
+                && l["bytes"].as_f64().unwrap() > 0.0)
+    );
     assert_eq!(off["scenario"]["topology"]["pxn"], false);
     // A 1 KB run is latency-bound, and the bound says so.
     let small = json(&["simulate", "--size", "1KB", "--json"]);
@@ -663,13 +670,11 @@ fn scenario_files_with_a_byte_order_mark_or_in_utf16_run_and_junk_is_refused() {
     let dir = temp_dir("encodings");
     let utf16 = |bom: [u8; 2], be: bool| -> Vec<u8> {
         bom.into_iter()
-            .chain(SMALL_SCENARIO.encode_utf16().flat_map(move |u| {
-                if be {
-                    u.to_be_bytes()
-                } else {
-                    u.to_le_bytes()
-                }
-            }))
+            .chain(
+                SMALL_SCENARIO
+                    .encode_utf16()
+                    .flat_map(move |u| if be { u.to_be_bytes() } else { u.to_le_bytes() }),
+            )
             .collect()
     };
     let files: [(&str, Vec<u8>); 3] = [

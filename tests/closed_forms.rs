@@ -3,7 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::algorithms::{self, Algorithm};
-use allreduce_lab::sim::run::{run, RunOptions};
+use allreduce_lab::sim::run::{RunOptions, run};
 use allreduce_lab::sim::topology::{Topology, TopologySpec};
 use allreduce_lab::sim::trace::Trace;
 use allreduce_lab::sim::units::Bandwidth;

@@ -5,7 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::algorithms::Algorithm;
-use allreduce_lab::sim::scenario::{simulate, Scenario};
+use allreduce_lab::sim::scenario::{Scenario, simulate};
 
 /// FNV-1a over 64-bit words: a compact fingerprint of a run's exact numbers.
 fn fnv(words: impl IntoIterator<Item = u64>) -> u64 {

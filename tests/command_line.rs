@@ -9,7 +9,7 @@ use allreduce_lab::sim::command::{simulate_args, simulate_command};
 use allreduce_lab::sim::faults::{Cable, Faults, SlowLink, Straggler};
 use allreduce_lab::sim::scenario::Scenario;
 use allreduce_lab::sim::topology::{Topology, TopologySpec};
-use allreduce_lab::sim::units::{secs_from_ns, Bandwidth};
+use allreduce_lab::sim::units::{Bandwidth, secs_from_ns};
 use allreduce_lab::ui::model::logic::Controls;
 use proptest::prelude::*;
 

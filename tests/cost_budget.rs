@@ -5,13 +5,13 @@
 
 use allreduce_lab::sim::algorithms::{self, Algorithm};
 use allreduce_lab::sim::cost::Exceeded;
-use allreduce_lab::sim::scenario::{simulate, Scenario};
+use allreduce_lab::sim::scenario::{Scenario, simulate};
 use allreduce_lab::sim::topology::{Topology, TopologySpec};
 use allreduce_lab::sim::units::Bandwidth;
 use proptest::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// The system allocator, counting the bytes live now and at the peak.
 struct Counting;

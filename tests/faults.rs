@@ -3,7 +3,7 @@
 
 use allreduce_lab::sim::algorithms::Algorithm;
 use allreduce_lab::sim::faults::{Faults, SlowLink, Straggler};
-use allreduce_lab::sim::scenario::{simulate, Scenario};
+use allreduce_lab::sim::scenario::{Scenario, simulate};
 use allreduce_lab::sim::topology::TopologySpec;
 use allreduce_lab::sim::units::Bandwidth;
 

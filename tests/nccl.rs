@@ -2,7 +2,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::algorithms::Algorithm;
-use allreduce_lab::sim::scenario::{simulate, Scenario};
+use allreduce_lab::sim::scenario::{Scenario, simulate};
 use allreduce_lab::sim::topology::{Endpoint, Tier, TopologySpec};
 use allreduce_lab::sim::units::Bandwidth;
 
@@ -144,12 +144,13 @@ fn with_pxn_traffic_between_rails_never_touches_the_spine_and_without_it_does() 
         .unwrap()
         .trace;
     assert!(tree.verified());
-    assert!(tree
-        .topology
-        .links()
-        .iter()
-        .zip(&tree.links)
-        .all(|(l, r)| l.tier != Tier::Rack || r.bytes == 0.0));
+    assert!(
+        tree.topology
+            .links()
+            .iter()
+            .zip(&tree.links)
+            .all(|(l, r)| l.tier != Tier::Rack || r.bytes == 0.0)
+    );
 }
 
 #[test]

@@ -215,10 +215,12 @@ fn switching_the_model_moves_8_h100_from_the_wire_rate_to_what_nccl_reaches() {
     let busbw = nccl["busbw_GBps"].as_f64().unwrap();
     assert!((355.0..=375.0).contains(&busbw), "{busbw}");
     assert_eq!(nccl["algorithm"], "Ring");
-    assert!(nccl["reason"]
-        .as_str()
-        .unwrap()
-        .contains("lowest predicted time"));
+    assert!(
+        nccl["reason"]
+            .as_str()
+            .unwrap()
+            .contains("lowest predicted time")
+    );
     assert!(nccl["candidates"].as_array().unwrap().len() >= 3);
 }
 
@@ -274,10 +276,12 @@ fn calibrate_prints_fitted_values_and_both_tables_and_writes_a_system_file() {
     ]);
     assert!(j["geomean_error"].as_f64().unwrap() < 0.08);
     assert_eq!(j["rows"].as_array().unwrap().len(), 11);
-    assert!(j["fitted"][0]["meaning"]
-        .as_str()
-        .unwrap()
-        .contains("latency floor"));
+    assert!(
+        j["fitted"][0]["meaning"]
+            .as_str()
+            .unwrap()
+            .contains("latency floor")
+    );
 }
 
 #[test]

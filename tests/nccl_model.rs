@@ -2,7 +2,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::nccl::model::predict;
-use allreduce_lab::sim::nccl::nccl_tests_parse::{parse, MeasuredTable};
+use allreduce_lab::sim::nccl::nccl_tests_parse::{MeasuredTable, parse};
 use allreduce_lab::sim::nccl::system::System;
 
 /// (file, preset, nodes)
@@ -68,7 +68,7 @@ fn each_shared_table_is_predicted_by_its_preset_within_10_percent_geomean_and_25
     }
 }
 
-use allreduce_lab::sim::nccl::calibrate::{calibrate, geomean_error as geo, FitParam};
+use allreduce_lab::sim::nccl::calibrate::{FitParam, calibrate, geomean_error as geo};
 use allreduce_lab::sim::nccl::model::{candidates, predict_fast, run_candidate};
 use allreduce_lab::sim::nccl::nccl_tests_parse::MeasuredRow;
 use allreduce_lab::sim::nccl::protocol::NcclAlgorithm;
@@ -96,13 +96,17 @@ fn nvls_on_8_hopper_gpus_reaches_480_gbps_busbw_at_8_gib_and_the_ring_about_365(
 #[test]
 fn nvls_needs_hopper_nvswitch_and_five_gpus() {
     let four = System::preset("dgx-h100", 1, 4).unwrap();
-    assert!(candidates(&four, true)
-        .iter()
-        .all(|(a, _)| *a != NcclAlgorithm::Nvls));
+    assert!(
+        candidates(&four, true)
+            .iter()
+            .all(|(a, _)| *a != NcclAlgorithm::Nvls)
+    );
     let a100 = System::preset("dgx-a100", 1, 8).unwrap();
-    assert!(candidates(&a100, true)
-        .iter()
-        .all(|(a, _)| *a != NcclAlgorithm::Nvls));
+    assert!(
+        candidates(&a100, true)
+            .iter()
+            .all(|(a, _)| *a != NcclAlgorithm::Nvls)
+    );
     let five = System::preset("dgx-h100", 1, 5).unwrap();
     assert!(candidates(&five, true).contains(&(
         NcclAlgorithm::Nvls,

@@ -4,8 +4,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::algorithms::{self, Algorithm};
-use allreduce_lab::sim::run::{run, Run, RunOptions};
-use allreduce_lab::sim::scenario::{simulate, transfers_on, Scenario};
+use allreduce_lab::sim::run::{Run, RunOptions, run};
+use allreduce_lab::sim::scenario::{Scenario, simulate, transfers_on};
 use allreduce_lab::sim::topology::Topology;
 use allreduce_lab::sim::topology::TopologySpec;
 use allreduce_lab::sim::units::Bandwidth;

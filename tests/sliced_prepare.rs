@@ -8,7 +8,7 @@
 
 use allreduce_lab::sim::algorithms::{self, Algorithm, Scheduling};
 use allreduce_lab::sim::run::{PreparingRun, Run, RunOptions};
-use allreduce_lab::sim::scenario::{simulate, transfers_on, Scenario, Simulating};
+use allreduce_lab::sim::scenario::{Scenario, Simulating, simulate, transfers_on};
 use allreduce_lab::sim::schedule::Schedule;
 use allreduce_lab::sim::topology::{Topology, TopologySpec};
 use allreduce_lab::sim::trace::Trace;

@@ -10,7 +10,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::algorithms::Algorithm;
-use allreduce_lab::sim::scenario::{simulate, Scenario};
+use allreduce_lab::sim::scenario::{Scenario, simulate};
 use allreduce_lab::sim::topology::TopologySpec;
 use allreduce_lab::sim::trace::Trace;
 use allreduce_lab::sim::units::Bandwidth;

@@ -1,7 +1,7 @@
 //! A broken algorithm fails loudly: the run's buffer check catches double counting and missing data.
 #![cfg(not(target_arch = "wasm32"))]
 
-use allreduce_lab::sim::run::{run, RunOptions};
+use allreduce_lab::sim::run::{RunOptions, run};
 use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
 use allreduce_lab::sim::topology::{Topology, TopologySpec};
 use allreduce_lab::sim::units::Bandwidth;

@@ -6,7 +6,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use allreduce_lab::sim::algorithms::Algorithm;
-use allreduce_lab::sim::replay::{next_step_end, previous_step_end, Replay};
+use allreduce_lab::sim::replay::{Replay, next_step_end, previous_step_end};
 use allreduce_lab::sim::units::{parse_bandwidth, parse_duration};
 use allreduce_lab::ui::model::cursor::*;
 use allreduce_lab::ui::model::ladders::*;
@@ -79,10 +79,12 @@ fn the_cursor_plays_scrubs_and_steps() {
     assert_eq!(boundaries.len(), 2 * (16 - 1));
     assert_eq!(previous_step_end(trace, boundaries[1]), boundaries[0]);
     let replay = Replay::new(trace);
-    assert!(replay
-        .cells_at(trace, trace.time_secs)
-        .iter()
-        .all(|&c| c == 16));
+    assert!(
+        replay
+            .cells_at(trace, trace.time_secs)
+            .iter()
+            .all(|&c| c == 16)
+    );
 }
 
 #[wasm_bindgen_test]
@@ -133,7 +135,7 @@ fn mount_at(query: &str) -> (web_sys::Element, allreduce_lab::ui::MountedApp) {
 
 #[wasm_bindgen_test]
 async fn the_mounted_app_shows_a_shared_link_as_the_learner_sees_it() {
-    use allreduce_lab::ui::model::share::{encode, Shared};
+    use allreduce_lab::ui::model::share::{Shared, encode};
     let controls = Controls {
         algorithm: Algorithm::TreeBinary,
         gpus: 8,

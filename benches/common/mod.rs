@@ -1,7 +1,7 @@
 //! What the benchmarks run: 1024 ranks on a cluster of 4 racks × 32 nodes × 8 GPUs.
 
 use allreduce_lab::sim::algorithms::{self, Algorithm};
-use allreduce_lab::sim::run::{run, RunOptions};
+use allreduce_lab::sim::run::{RunOptions, run};
 use allreduce_lab::sim::topology::{Topology, TopologySpec};
 use allreduce_lab::sim::trace::Trace;
 use allreduce_lab::sim::units::Bandwidth;

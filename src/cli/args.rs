@@ -6,7 +6,7 @@ use super::values::{
     bandwidth, count, duration, gamma, nccl_size, network_model, on_off, one_of, oversubscription,
     parameters, preset, share, size, slow_link, speedup_model, straggler, topology_kind,
 };
-use crate::course::chapter::{ChapterScenario, ModelPreset, CHAPTER_SCENARIOS};
+use crate::course::chapter::{CHAPTER_SCENARIOS, ChapterScenario, ModelPreset};
 use crate::sim::algorithms::{Algorithm, MAX_SEGMENTS};
 use crate::sim::faults::{SlowLink, Straggler};
 use crate::sim::nccl::system::{MAX_NODES, PRESETS};

@@ -2,19 +2,19 @@
 //! spellings of them, handed to [`super::nccl`]). Parsed flags in, a report or one line out.
 
 use super::args::{
-    NetworkModel, ScenarioArgs, SimulateArgs, SpeedupArgs, SpeedupModel, SweepArgs, SystemArgs,
-    TopologyKind, TrainingArgs, GPUS_PER_NODE, NCCL_TESTS_MAX_SIZE, RAIL_NODES, SWEEP_MAX_SIZE,
-    SYSTEM_NODES,
+    GPUS_PER_NODE, NCCL_TESTS_MAX_SIZE, NetworkModel, RAIL_NODES, SWEEP_MAX_SIZE, SYSTEM_NODES,
+    ScenarioArgs, SimulateArgs, SpeedupArgs, SpeedupModel, SweepArgs, SystemArgs, TopologyKind,
+    TrainingArgs,
 };
-use super::{nccl, reports, Given};
-use crate::course::chapter::{evaluate, BERT_LARGE};
+use super::{Given, nccl, reports};
+use crate::course::chapter::{BERT_LARGE, evaluate};
 use crate::sim::faults::Faults;
-use crate::sim::nccl::system::{System, MAX_NODES};
-use crate::sim::scenario::{simulate as run_simulation, Scenario};
-use crate::sim::scenario_file::{read_scenario, MAX_SCENARIO_FILE_BYTES};
+use crate::sim::nccl::system::{MAX_NODES, System};
+use crate::sim::scenario::{Scenario, simulate as run_simulation};
+use crate::sim::scenario_file::{MAX_SCENARIO_FILE_BYTES, read_scenario};
 use crate::sim::sweep::sweep as run_sweep;
-use crate::sim::topology::{Topology, TopologySpec, MAX_NICS_PER_NODE, MAX_RANKS};
-use crate::sim::training::{scaling_with_gamma, TrainingModel};
+use crate::sim::topology::{MAX_NICS_PER_NODE, MAX_RANKS, Topology, TopologySpec};
+use crate::sim::training::{TrainingModel, scaling_with_gamma};
 use std::path::Path;
 
 /// `n` if it is at most `max` (for a flag whose range depends on the others), else why not.
@@ -296,7 +296,9 @@ pub fn speedup(a: &SpeedupArgs, given: &Given) -> Result<String, String> {
             .chain(["system", "nodes", "gpus-per-node", "nvls"])
             .collect();
         if let Some(x) = given.first_not_in(&takes) {
-            return Err(format!("unknown flag '--{x}' (speedup --model nccl takes --system, --nodes, --gpus-per-node, --nvls and the training flags)"));
+            return Err(format!(
+                "unknown flag '--{x}' (speedup --model nccl takes --system, --nodes, --gpus-per-node, --nvls and the training flags)"
+            ));
         }
         let sys = scenario_system(&a.scenario, &a.system)?;
         let model = training(base, &a.training)?;

@@ -191,7 +191,10 @@ fn one_line(e: &clap::Error) -> String {
         // Our own value parsers' messages, and the rest: clap's first line.
         _ => {
             let rendered = e.to_string();
-            let first = rendered.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            let first = rendered
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("");
             first.trim_start_matches("error: ").to_string()
         }
     }
@@ -209,7 +212,7 @@ pub fn run_cli<A: AsRef<OsStr>>(args: &[A]) -> (String, i32) {
     let (command, given) = match parse(args) {
         Ok(parsed) => parsed,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
-            return (e.to_string(), 0)
+            return (e.to_string(), 0);
         }
         Err(e) => return (format!("error: {}", one_line(&e)), 2),
     };

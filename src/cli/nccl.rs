@@ -1,18 +1,18 @@
 //! The real-hardware commands: `nccl-tests`, `calibrate`, and the `--model nccl` spellings of
 //! `simulate`, `sweep` and `speedup` (like NCCL on a named system), with their reports.
 
-use super::args::{CalibrateArgs, NcclTestsArgs, NetworkModel, NCCL_TESTS_MAX_SIZE};
+use super::args::{CalibrateArgs, NCCL_TESTS_MAX_SIZE, NcclTestsArgs, NetworkModel};
 use super::commands::{at_most, gpu_counts, max_size, system};
 use super::reports::step_row;
-use crate::sim::nccl::calibrate::{calibrate as fit, Calibration, FitParam};
-use crate::sim::nccl::model::{predict, predict_fast, Choice};
+use crate::sim::nccl::calibrate::{Calibration, FitParam, calibrate as fit};
+use crate::sim::nccl::model::{Choice, predict, predict_fast};
 use crate::sim::nccl::nccl_tests_parse::parse;
-use crate::sim::nccl::scaling::{nccl_scaling, MAX_SCALING_GPUS};
+use crate::sim::nccl::scaling::{MAX_SCALING_GPUS, nccl_scaling};
 use crate::sim::nccl::system::System;
 use crate::sim::sweep::sizes;
 use crate::sim::training::TrainingModel;
 use crate::sim::units::format_secs;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// `nccl-tests`.
 pub fn nccl_tests(a: &NcclTestsArgs) -> Result<String, String> {
@@ -110,7 +110,11 @@ pub fn table(sys: &System, nvls: bool, rows: &[Choice]) -> String {
         sys.nodes,
         sys.gpus_per_node,
         sys.name,
-        if nvls && sys.nvls_available() { "on" } else { "off" }
+        if nvls && sys.nvls_available() {
+            "on"
+        } else {
+            "off"
+        }
     );
     out += "#\n#                                                              out-of-place\n";
     out += "#       size         count      type   redop    root     time   algbw   busbw  algorithm protocol channels\n";
@@ -253,18 +257,19 @@ pub fn simulate(sys: &System, nvls: bool, size: u64, json: bool) -> Result<Strin
         v["ranks"] = json!(sys.ranks());
         v["time_s"] = json!(c.time_secs);
         v["reason"] = json!(reason(&c));
-        v["candidates"] = json!(c
-            .candidates
-            .iter()
-            .map(|k| json!({
-                "algorithm": k.algorithm.name(),
-                "protocol": k.protocol.name(),
-                "channels": k.channels,
-                "time_us": k.time_secs * 1e6,
-                "gpu_link_GBps": k.gpu_link_bytes_per_sec / 1e9,
-                "nic_GBps": k.nic_bytes_per_sec / 1e9,
-            }))
-            .collect::<Vec<_>>());
+        v["candidates"] = json!(
+            c.candidates
+                .iter()
+                .map(|k| json!({
+                    "algorithm": k.algorithm.name(),
+                    "protocol": k.protocol.name(),
+                    "channels": k.channels,
+                    "time_us": k.time_secs * 1e6,
+                    "gpu_link_GBps": k.gpu_link_bytes_per_sec / 1e9,
+                    "nic_GBps": k.nic_bytes_per_sec / 1e9,
+                }))
+                .collect::<Vec<_>>()
+        );
         return Ok(v.to_string());
     }
     let mut out = format!(

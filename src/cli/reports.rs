@@ -8,9 +8,9 @@ use crate::sim::sweep::SweepRow;
 use crate::sim::topology::{Endpoint, Tier};
 use crate::sim::training::{StepBreakdown, TrainingModel};
 use crate::sim::units::{
-    format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
+    Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes, format_secs,
 };
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 fn endpoint_name(e: Endpoint) -> String {
     e.to_string()

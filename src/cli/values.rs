@@ -3,10 +3,10 @@
 //! naming the problem; clap puts the flag's name in front.
 
 use super::args::{NetworkModel, SpeedupModel, TopologyKind};
-use crate::course::chapter::{ChapterScenario, ModelPreset, CHAPTER_SCENARIOS, MODELS};
-use crate::sim::faults::{Cable, CableError, SlowLink, Straggler, MAX_DELAY_SECS};
+use crate::course::chapter::{CHAPTER_SCENARIOS, ChapterScenario, MODELS, ModelPreset};
+use crate::sim::faults::{Cable, CableError, MAX_DELAY_SECS, SlowLink, Straggler};
 use crate::sim::scenario::MAX_GAMMA;
-use crate::sim::units::{parse_bandwidth, parse_duration, parse_size, Bandwidth};
+use crate::sim::units::{Bandwidth, parse_bandwidth, parse_duration, parse_size};
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::ErrorKind;
 use std::ffi::OsStr;

@@ -17,7 +17,7 @@
 //! and models with sources); about 110 lines are tests.
 
 use crate::sim::algorithms::Algorithm;
-use crate::sim::scenario::{simulate, Scenario, ScenarioError};
+use crate::sim::scenario::{Scenario, ScenarioError, simulate};
 use crate::sim::topology::TopologySpec;
 use crate::sim::training::{StepBreakdown, TrainingModel};
 use crate::sim::units::Bandwidth;

@@ -17,9 +17,9 @@
 //! Size: over 450 lines because the twelve claims as data and one check per kind of claim; 100
 //! lines are tests.
 
-use super::chapter::{evaluate, ChapterScenario, CHAPTER_SCENARIOS};
+use super::chapter::{CHAPTER_SCENARIOS, ChapterScenario, evaluate};
 use crate::sim::algorithms::Algorithm;
-use crate::sim::scenario::{simulate, Scenario, ScenarioError, Simulation};
+use crate::sim::scenario::{Scenario, ScenarioError, Simulation, simulate};
 use crate::sim::topology::{Tier, TopologySpec};
 use crate::sim::units::Bandwidth;
 use serde::Serialize;

@@ -12,7 +12,7 @@
 //! }
 //! ```
 
-use super::chapter::{ChapterScenario, CHAPTER_SCENARIOS, TREE_FOR_COMPARISON};
+use super::chapter::{CHAPTER_SCENARIOS, ChapterScenario, TREE_FOR_COMPARISON};
 use crate::sim::algorithms::Algorithm;
 use crate::sim::scenario::Scenario;
 use crate::sim::topology::TopologySpec;
@@ -81,8 +81,7 @@ pub const PRESETS: [Preset; 4] = [
     Preset {
         name: "two-nodes-400g",
         title: "2 nodes on 400 Gbps",
-        description:
-            "Two 8-GPU nodes joined by one 400 Gbps NIC each: the network is the short stave, and the hierarchical allreduce crosses it least.",
+        description: "Two 8-GPU nodes joined by one 400 Gbps NIC each: the network is the short stave, and the hierarchical allreduce crosses it least.",
         network: Network::Own {
             racks: 1,
             nodes_per_rack: 2,

@@ -192,7 +192,7 @@ pub fn compared_results_csv(runs: &[(&Trace, &str)]) -> String {
 mod tests {
     use super::*;
     use crate::sim::algorithms::Algorithm;
-    use crate::sim::scenario::{simulate, Scenario};
+    use crate::sim::scenario::{Scenario, simulate};
     use crate::sim::topology::TopologySpec;
     use crate::sim::units::Bandwidth;
 

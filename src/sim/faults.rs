@@ -88,7 +88,10 @@ impl fmt::Display for CableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CableError::NotALink { text } => {
-                write!(f, "'{text}' is not a link; expected FROM-TO, e.g. node0-rack0")
+                write!(
+                    f,
+                    "'{text}' is not a link; expected FROM-TO, e.g. node0-rack0"
+                )
             }
             CableError::NotAnEnd { text } => write!(
                 f,

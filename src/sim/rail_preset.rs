@@ -100,9 +100,10 @@ mod tests {
             (per_rail, t.busbw_bytes_per_sec())
         };
         let (nccl, nccl_busbw) = rail_bytes(Algorithm::NcclRing);
-        assert!(nccl
-            .iter()
-            .all(|&b| (b / nccl[0] - 1.0).abs() < 1e-9 && b > 0.0));
+        assert!(
+            nccl.iter()
+                .all(|&b| (b / nccl[0] - 1.0).abs() < 1e-9 && b > 0.0)
+        );
         let (ring, ring_busbw) = rail_bytes(Algorithm::Ring);
         // With PXN the textbook ring's hops between nodes all land on rail 0.
         assert!(ring[0] > 0.0 && ring[1..].iter().all(|&b| b == 0.0));

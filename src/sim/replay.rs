@@ -518,7 +518,7 @@ mod tests {
         }
     }
     use crate::sim::algorithms::Algorithm;
-    use crate::sim::scenario::{simulate, Scenario};
+    use crate::sim::scenario::{Scenario, simulate};
     use crate::sim::topology::TopologySpec;
     use crate::sim::units::Bandwidth;
 

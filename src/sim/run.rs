@@ -23,7 +23,7 @@
 
 use super::buffers::{Buffers, Cell};
 use super::network::FlowNetwork;
-use super::schedule::{Op, Schedule, JOIN};
+use super::schedule::{JOIN, Op, Schedule};
 use super::topology::{Route, Topology};
 use super::trace::{CellChange, LinkReport, RankTraffic, Trace, TransferTiming};
 use std::cmp::Reverse;

@@ -20,12 +20,12 @@
 //! Size: over 450 lines because the scenario, its validation, its error kinds and the sliced
 //! simulation that runs it belong to one contract.
 
-use super::algorithms::{self, Algorithm, Scheduling, MAX_SEGMENTS};
-use super::cost::{Budget, OverBudget, RunCost, RUN_BUDGET};
+use super::algorithms::{self, Algorithm, MAX_SEGMENTS, Scheduling};
+use super::cost::{Budget, OverBudget, RUN_BUDGET, RunCost};
 use super::faults::{FaultError, Faults};
 use super::run::{PreparingRun, Run, RunOptions};
 use super::scenario_file::FileError;
-use super::topology::{Topology, TopologyError, TopologySpec, MAX_NICS_PER_NODE};
+use super::topology::{MAX_NICS_PER_NODE, Topology, TopologyError, TopologySpec};
 use super::trace::Trace;
 use serde::{Deserialize, Serialize};
 
@@ -629,7 +629,9 @@ fn auto_choice(mut candidates: Vec<(Algorithm, f64)>) -> AutoChoice {
             (t / best - 1.0) * 100.0,
             candidates.len()
         ),
-        _ => format!("{chosen} is the fastest of the simulated algorithms here (nothing to exchange)"),
+        _ => format!(
+            "{chosen} is the fastest of the simulated algorithms here (nothing to exchange)"
+        ),
     };
     AutoChoice {
         chosen,

@@ -205,9 +205,11 @@ mod tests {
             let err = read_scenario(&bytes).unwrap_err().to_string();
             assert!(err.contains(needle), "{err} lacks {needle}");
         }
-        assert!(read_scenario(b"{\"topology\": 1}")
-            .unwrap_err()
-            .to_string()
-            .starts_with("not a scenario file"));
+        assert!(
+            read_scenario(b"{\"topology\": 1}")
+                .unwrap_err()
+                .to_string()
+                .starts_with("not a scenario file")
+        );
     }
 }

@@ -356,9 +356,11 @@ impl ScheduleBuilder {
     /// ```
     pub fn join(&mut self, members: &[u32]) -> u32 {
         debug_assert!(!members.is_empty());
-        debug_assert!(members
-            .iter()
-            .all(|&m| (m as usize) < self.s.transfers.len()));
+        debug_assert!(
+            members
+                .iter()
+                .all(|&m| (m as usize) < self.s.transfers.len())
+        );
         let j = (self.s.join_start.len() - 1) as u32;
         self.s.join_members.extend_from_slice(members);
         self.s.join_start.push(self.s.join_members.len() as u32);

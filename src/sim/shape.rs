@@ -57,11 +57,7 @@ impl Shape {
 }
 
 fn gcd(a: usize, b: usize) -> usize {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// `part` of at most `whole` each: the whole count if it fits in one, else the largest divisor of

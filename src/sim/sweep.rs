@@ -14,7 +14,7 @@
 //! ```
 
 use super::algorithms::Algorithm;
-use super::scenario::{simulate, Scenario, ScenarioError};
+use super::scenario::{Scenario, ScenarioError, simulate};
 use serde::Serialize;
 
 /// One line of the sweep, as nccl-tests prints it.
@@ -172,9 +172,10 @@ mod tests {
         let last = rows.last().unwrap();
         assert!(last.busbw_bytes_per_sec > 0.995 * 50e9 && last.busbw_bytes_per_sec <= 50e9);
         // busbw grows with size: latency dominates small messages.
-        assert!(rows
-            .windows(2)
-            .all(|w| w[1].busbw_bytes_per_sec >= w[0].busbw_bytes_per_sec));
+        assert!(
+            rows.windows(2)
+                .all(|w| w[1].busbw_bytes_per_sec >= w[0].busbw_bytes_per_sec)
+        );
         assert!(rows[0].busbw_bytes_per_sec < 0.01 * 50e9);
     }
 

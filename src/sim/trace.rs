@@ -460,11 +460,7 @@ impl Trace {
     pub fn link_rate_at(&self, link: usize, t: f64) -> f64 {
         let tl = &self.links[link].timeline;
         let i = tl.partition_point(|c| c.at_secs <= t);
-        if i == 0 {
-            0.0
-        } else {
-            tl[i - 1].bytes_per_sec
-        }
+        if i == 0 { 0.0 } else { tl[i - 1].bytes_per_sec }
     }
 
     /// Bytes of `link` carried up to time `t`, integrating its timeline.

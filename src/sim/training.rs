@@ -27,7 +27,7 @@
 //! ```
 
 use super::algorithms::Algorithm;
-use super::scenario::{simulate, Scenario, ScenarioError, Share};
+use super::scenario::{Scenario, ScenarioError, Share, simulate};
 use super::shape::fit;
 use super::topology::TopologySpec;
 use serde::{Deserialize, Serialize};

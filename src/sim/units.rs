@@ -104,8 +104,12 @@ impl Quantity {
     /// What the English message lists as allowed, with English words (as the CLI prints it).
     pub fn allowed_en(self) -> &'static str {
         match self {
-            Quantity::Size => "'1024', '4KB', '1GiB' (units B, KB, MB, GB, TB = 10^3..; KiB, MiB, GiB, TiB = 2^10..)",
-            Quantity::Bandwidth => "'100GB/s' or '800Gbps' (bytes: B/s KB/s MB/s GB/s TB/s; bits: bps Kbps Mbps Gbps Tbps or Gb/s)",
+            Quantity::Size => {
+                "'1024', '4KB', '1GiB' (units B, KB, MB, GB, TB = 10^3..; KiB, MiB, GiB, TiB = 2^10..)"
+            }
+            Quantity::Bandwidth => {
+                "'100GB/s' or '800Gbps' (bytes: B/s KB/s MB/s GB/s TB/s; bits: bps Kbps Mbps Gbps Tbps or Gb/s)"
+            }
             Quantity::Duration => "'5us', '1.5ms', '100ns', '0' (units ns, us, µs, ms, s)",
         }
     }
@@ -231,7 +235,7 @@ pub fn parse_size(text: &str) -> Result<u64, UnitError> {
                 quantity,
                 text,
                 unit,
-            })
+            });
         }
     };
     let bytes = value * scale;
@@ -269,7 +273,7 @@ pub fn parse_bandwidth(text: &str) -> Result<Bandwidth, UnitError> {
                 quantity,
                 text,
                 unit,
-            })
+            });
         }
     };
     let b = value * bytes_per_sec;
@@ -297,7 +301,7 @@ pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
                 quantity,
                 text,
                 unit,
-            })
+            });
         }
     };
     let secs = value / per_sec;

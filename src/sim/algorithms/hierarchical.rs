@@ -8,7 +8,7 @@
 //! GPU, and all g GPUs of a node use the network at once.
 
 use super::ring::RingPass;
-use super::{empty, Part, Scheduling};
+use super::{Part, Scheduling, empty};
 use crate::sim::schedule::{Phase, ScheduleBuilder};
 use std::ops::Range;
 use std::rc::Rc;

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 pub use nccl::{channels, nccl_rings};
-pub use tree::{binary_tree_parent, nccl_double_tree, TreeShape};
+pub use tree::{TreeShape, binary_tree_parent, nccl_double_tree};
 
 /// The algorithms the simulator knows. [`Algorithm::Auto`] is not a schedule of its own: it runs the
 /// others and keeps the fastest of the simulated algorithms (it is not NCCL's choice, which also

@@ -37,8 +37,8 @@
 //! assert_eq!(s.len(), 2 * 2 * 8 * 7);
 //! ```
 
-use super::tree::{binary_tree_parent, Tree, TreeAdd};
-use super::{empty, Part, ScheduleBuilder, Scheduling};
+use super::tree::{Tree, TreeAdd, binary_tree_parent};
+use super::{Part, ScheduleBuilder, Scheduling, empty};
 use crate::sim::schedule::{Op, Phase};
 use crate::sim::topology::Topology;
 

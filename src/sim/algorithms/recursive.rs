@@ -6,7 +6,7 @@
 //! When N is not a power of two, the first 2r ranks (r = N − 2^⌊log₂N⌋) fold in pairs first: the even
 //! rank sends its whole buffer to the odd one and sits out; at the end the odd rank sends it the result.
 
-use super::{empty, Cursors};
+use super::{Cursors, empty};
 use crate::sim::schedule::{Op, Phase, Schedule, ScheduleBuilder};
 use std::ops::Range;
 

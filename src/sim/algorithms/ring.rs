@@ -5,7 +5,7 @@
 //! (i+1) mod N fully reduced. The allgather then passes the reduced chunks on for N−1 more steps.
 //! Every rank sends and receives 2(N−1)/N × S, whatever N is.
 
-use super::{empty, Cursors, Part, Scheduling};
+use super::{Cursors, Part, Scheduling, empty};
 use crate::sim::schedule::{Op, Phase, ScheduleBuilder};
 use std::ops::Range;
 use std::rc::Rc;

@@ -14,7 +14,7 @@
 //! With k segments the buffer is cut into k pieces that flow through the tree one behind another
 //! (pipelining): a rank forwards segment s as soon as it has it, while segment s+1 is still coming.
 
-use super::{empty, Part, ScheduleBuilder, Scheduling};
+use super::{Part, ScheduleBuilder, Scheduling, empty};
 use crate::sim::schedule::{Op, Phase, Schedule};
 
 /// The shape of a single tree.

@@ -38,9 +38,9 @@
 use super::channels::channels_for;
 use super::protocol::{HopKind, NcclAlgorithm, Protocol};
 use super::system::{System, SystemError};
-use crate::sim::algorithms::{self, nccl_double_tree, Algorithm};
+use crate::sim::algorithms::{self, Algorithm, nccl_double_tree};
 use crate::sim::network::FlowNetwork;
-use crate::sim::run::{run, RunOptions};
+use crate::sim::run::{RunOptions, run};
 use crate::sim::topology::{Topology, TopologySpec};
 use crate::sim::units::Bandwidth;
 use serde::Serialize;

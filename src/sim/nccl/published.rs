@@ -11,7 +11,7 @@
 //! assert_eq!(PUBLISHED.len(), 4);
 //! ```
 
-use super::nccl_tests_parse::{parse, MeasuredTable};
+use super::nccl_tests_parse::{MeasuredTable, parse};
 
 /// One published table and the system preset it belongs to.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,8 +53,7 @@ pub const PUBLISHED: [Published; 4] = [
         system: "dgx-a100",
         nodes: 2,
         gpus_per_node: 8,
-        source:
-            "JingchaoZhang.github.io, 'NCCL test on AKS NDmV4 VM' (2 × 8 A100, 8× HDR 200 Gb/s)",
+        source: "JingchaoZhang.github.io, 'NCCL test on AKS NDmV4 VM' (2 × 8 A100, 8× HDR 200 Gb/s)",
         text: include_str!("published/dgx-a100-2nodes-ib-hdr.txt"),
     },
     Published {

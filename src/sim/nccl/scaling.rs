@@ -21,8 +21,8 @@
 //! assert_eq!(rows[2].choice.as_ref().unwrap().algorithm, c.algorithm);
 //! ```
 
-use super::model::{predict_fast, Choice};
-use super::system::{System, SystemError, MAX_NODES};
+use super::model::{Choice, predict_fast};
+use super::system::{MAX_NODES, System, SystemError};
 use crate::sim::training::{StepBreakdown, TrainingModel};
 use serde::Serialize;
 

@@ -250,7 +250,9 @@ impl System {
     pub fn preset(id: &str, nodes: usize, gpus_per_node: usize) -> Result<System, SystemError> {
         let s = |x: &str| x.to_string();
         let nvswitch_reason = |measured: &str| {
-            format!("NCCL's ring copies reach {measured} of the NVLink datasheet rate at large sizes (the rest is the Simple protocol's steps, flags and fences: \"~20 % protocol overhead\", NCCL maintainers)")
+            format!(
+                "NCCL's ring copies reach {measured} of the NVLink datasheet rate at large sizes (the rest is the Simple protocol's steps, flags and fences: \"~20 % protocol overhead\", NCCL maintainers)"
+            )
         };
         let mut sys = match id {
             "dgx-a100" => System {
@@ -271,9 +273,15 @@ impl System {
                 nodes,
                 gpus_per_node,
                 sources: vec![
-                    s("NVIDIA DGX A100 datasheet: 8× A100 SXM4, NVLink 3 at 600 GB/s bidirectional (300 per direction) through 6 NVSwitches, 8× 200 Gb/s HDR InfiniBand"),
-                    s("Azure AML_NCCL_Test README (8× A100, one process per GPU): 8 B in 18.75 µs, 8 GiB at 234 GB/s busbw"),
-                    s("JingchaoZhang.github.io 'NCCL test on AKS NDmV4 VM' (2 × 8 A100, 8× HDR): 8 B in 37.3 µs, 8 GiB at 189 GB/s busbw"),
+                    s(
+                        "NVIDIA DGX A100 datasheet: 8× A100 SXM4, NVLink 3 at 600 GB/s bidirectional (300 per direction) through 6 NVSwitches, 8× 200 Gb/s HDR InfiniBand",
+                    ),
+                    s(
+                        "Azure AML_NCCL_Test README (8× A100, one process per GPU): 8 B in 18.75 µs, 8 GiB at 234 GB/s busbw",
+                    ),
+                    s(
+                        "JingchaoZhang.github.io 'NCCL test on AKS NDmV4 VM' (2 × 8 A100, 8× HDR): 8 B in 37.3 µs, 8 GiB at 189 GB/s busbw",
+                    ),
                     s(NCCL_TUNING),
                 ],
             },
@@ -283,7 +291,9 @@ impl System {
                 intra_link: IntraLink::NvSwitch,
                 intra_gbytes_per_sec: 450.0,
                 intra_efficiency: 0.815,
-                intra_efficiency_reason: nvswitch_reason("81–82 % (361–367 of 450 GB/s busbw, NVLS off)"),
+                intra_efficiency_reason: nvswitch_reason(
+                    "81–82 % (361–367 of 450 GB/s busbw, NVLS off)",
+                ),
                 nics_per_node: 8,
                 nic_gbits_per_sec: 400.0,
                 nic_efficiency: 0.95,
@@ -300,8 +310,12 @@ impl System {
                     } else {
                         "NVIDIA DGX H200 datasheet: 8× H200 SXM, NVLink 4 at 900 GB/s bidirectional (450 per direction) through 4 NVSwitches with SHARP, 8× 400 Gb/s NDR (ConnectX-7)"
                     }),
-                    s("NVIDIA/dgxc-benchmarking nccl/README.md sample (8× H100, NVLS on): 8 B in 13.67 µs, 16 GiB at 480 GB/s busbw"),
-                    s("NVLS off: Ring reaches 361–367 GB/s busbw on 8× H100/H200 (NCCL issue threads)"),
+                    s(
+                        "NVIDIA/dgxc-benchmarking nccl/README.md sample (8× H100, NVLS on): 8 B in 13.67 µs, 16 GiB at 480 GB/s busbw",
+                    ),
+                    s(
+                        "NVLS off: Ring reaches 361–367 GB/s busbw on 8× H100/H200 (NCCL issue threads)",
+                    ),
                     s(NCCL_TUNING),
                 ],
             },
@@ -311,7 +325,9 @@ impl System {
                 intra_link: IntraLink::NvSwitch,
                 intra_gbytes_per_sec: 900.0,
                 intra_efficiency: 0.8,
-                intra_efficiency_reason: s("assumed like Hopper's ~80 % of the NVLink rate for NCCL's ring copies (no published table in the repository)"),
+                intra_efficiency_reason: s(
+                    "assumed like Hopper's ~80 % of the NVLink rate for NCCL's ring copies (no published table in the repository)",
+                ),
                 nics_per_node: 8,
                 nic_gbits_per_sec: 400.0,
                 nic_efficiency: 0.95,
@@ -323,7 +339,9 @@ impl System {
                 nodes,
                 gpus_per_node,
                 sources: vec![
-                    s("NVIDIA DGX B200 datasheet: 8× B200, NVLink 5 at 1.8 TB/s bidirectional (900 GB/s per direction) through 2 NVSwitch trays, 8× 400 Gb/s (ConnectX-7)"),
+                    s(
+                        "NVIDIA DGX B200 datasheet: 8× B200, NVLink 5 at 1.8 TB/s bidirectional (900 GB/s per direction) through 2 NVSwitch trays, 8× 400 Gb/s (ConnectX-7)",
+                    ),
                     s(NCCL_TUNING),
                 ],
             },
@@ -333,7 +351,9 @@ impl System {
                 intra_link: IntraLink::PcieThroughHost,
                 intra_gbytes_per_sec: 32.0,
                 intra_efficiency: 0.46,
-                intra_efficiency_reason: s("without peer-to-peer every byte is written to host memory by one GPU and read by the next (NCCL's SHM transport) across two CPU sockets: ring busbw 14.5–14.9 GB/s of PCIe Gen4 x16's 32 GB/s"),
+                intra_efficiency_reason: s(
+                    "without peer-to-peer every byte is written to host memory by one GPU and read by the next (NCCL's SHM transport) across two CPU sockets: ring busbw 14.5–14.9 GB/s of PCIe Gen4 x16's 32 GB/s",
+                ),
                 nics_per_node: 2,
                 nic_gbits_per_sec: 100.0,
                 nic_efficiency: 0.9,
@@ -345,7 +365,9 @@ impl System {
                 nodes,
                 gpus_per_node,
                 sources: vec![
-                    s("blog 'RTX4090 GPUDirect P2P Unlocked!' (2025-02-07): 8× RTX 4090, PCIe Gen4, 2× EPYC 7542, P2P disabled: 8 B in 38.8 µs, 16 MiB at 14.9 GB/s busbw"),
+                    s(
+                        "blog 'RTX4090 GPUDirect P2P Unlocked!' (2025-02-07): 8× RTX 4090, PCIe Gen4, 2× EPYC 7542, P2P disabled: 8 B in 38.8 µs, 16 MiB at 14.9 GB/s busbw",
+                    ),
                     s("PCI-SIG: PCIe Gen4 x16 is 16 GT/s × 16 lanes ≈ 32 GB/s per direction"),
                     s(NCCL_TUNING),
                 ],
@@ -356,7 +378,9 @@ impl System {
                 intra_link: IntraLink::PciePeerToPeer,
                 intra_gbytes_per_sec: 64.0,
                 intra_efficiency: 0.75,
-                intra_efficiency_reason: s("peer-to-peer copies through PCIe switches reach about three quarters of Gen5 x16's 64 GB/s once packet headers and the crossing between CPU sockets are paid (assumed; no published table in the repository)"),
+                intra_efficiency_reason: s(
+                    "peer-to-peer copies through PCIe switches reach about three quarters of Gen5 x16's 64 GB/s once packet headers and the crossing between CPU sockets are paid (assumed; no published table in the repository)",
+                ),
                 nics_per_node: 4,
                 nic_gbits_per_sec: 400.0,
                 nic_efficiency: 0.95,
@@ -368,13 +392,13 @@ impl System {
                 nodes,
                 gpus_per_node,
                 sources: vec![
-                    s("PCI-SIG: PCIe Gen5 x16 is 32 GT/s × 16 lanes ≈ 64 GB/s per direction; 8 GPUs (e.g. H100 PCIe, no NVLink bridge) with peer-to-peer through PCIe switches, one 400 Gb/s NIC per two GPUs"),
+                    s(
+                        "PCI-SIG: PCIe Gen5 x16 is 32 GT/s × 16 lanes ≈ 64 GB/s per direction; 8 GPUs (e.g. H100 PCIe, no NVLink bridge) with peer-to-peer through PCIe switches, one 400 Gb/s NIC per two GPUs",
+                    ),
                     s(NCCL_TUNING),
                 ],
             },
-            _ => {
-                return Err(SystemError::UnknownPreset { id: id.to_string() })
-            }
+            _ => return Err(SystemError::UnknownPreset { id: id.to_string() }),
         };
         sys.nodes = nodes;
         sys.gpus_per_node = gpus_per_node;

@@ -9,15 +9,15 @@ use crate::ui::components::lab::buffers::Buffers;
 use crate::ui::components::lab::figure::{FaultsLine, Figure, LinkInfo};
 use crate::ui::components::lab::files::Files;
 use crate::ui::components::lab::panels::{ControlsPanel, Results, Transport};
-use crate::ui::components::lab::simulation::{now_ms, use_simulation, SimHandle};
+use crate::ui::components::lab::simulation::{SimHandle, now_ms, use_simulation};
 use crate::ui::components::lab::timeline::LinkTimeline;
 use crate::ui::components::scaling::ScalingSection;
-use crate::ui::i18n::{algorithm_label, tr, trf, use_lang, Key};
+use crate::ui::i18n::{Key, algorithm_label, tr, trf, use_lang};
 use crate::ui::model::logic::{Controls, Edit};
 use crate::ui::model::query;
 use crate::ui::model::share;
 use crate::ui::model::state::{Action, AppState, Side};
-use crate::ui::model::view::{segments_note, SegmentsNote, SimView, Status};
+use crate::ui::model::view::{SegmentsNote, SimView, Status, segments_note};
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -3,8 +3,8 @@
 //! classes (`static/scaling.css`) through `currentColor`, so light and dark mode both work.
 //! The arithmetic (scales, ticks, labels) is in [`crate::ui::model::chart_math`].
 
-use crate::ui::i18n::{trf, use_lang, Key};
-use crate::ui::model::chart_math::{format_value, nearest, Axis};
+use crate::ui::i18n::{Key, trf, use_lang};
+use crate::ui::model::chart_math::{Axis, format_value, nearest};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;

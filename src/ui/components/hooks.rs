@@ -2,7 +2,7 @@
 //! `use_mut_ref` and dropped to stop (pause, unmount); nothing is leaked with `forget`.
 
 use gloo::events::{EventListener, EventListenerOptions};
-use gloo::render::{request_animation_frame, AnimationFrame};
+use gloo::render::{AnimationFrame, request_animation_frame};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;

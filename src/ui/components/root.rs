@@ -6,7 +6,7 @@
 use crate::ui::components::app::App;
 use crate::ui::components::chapter::ChapterGuide;
 use crate::ui::components::nccl::NcclSection;
-use crate::ui::i18n::{tr, use_lang, Key, LangProvider};
+use crate::ui::i18n::{Key, LangProvider, tr, use_lang};
 use std::cell::Cell;
 use yew::prelude::*;
 

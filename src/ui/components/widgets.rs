@@ -114,7 +114,7 @@ impl Part {
         lang: crate::ui::i18n::Lang,
         s: &crate::sim::training::StepBreakdown,
     ) -> [Part; 3] {
-        use crate::ui::i18n::{tr, Key};
+        use crate::ui::i18n::{Key, tr};
         [
             Part {
                 label: tr(lang, Key::Compute).into(),

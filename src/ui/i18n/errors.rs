@@ -12,15 +12,15 @@
 //! assert_eq!(unit_error(Lang::Zh, &e), "带宽“-4Gbps”必须为正数；应形如 '100GB/s', '800Gbps' (B/s KB/s MB/s GB/s TB/s; bps Kbps Mbps Gbps Tbps, Gb/s)");
 //! ```
 
-use super::{algorithm_label, tr, trf, Lang};
+use super::{Lang, algorithm_label, tr, trf};
 use crate::sim::cost::{Exceeded, OverBudget};
 use crate::sim::faults::{CableError, FaultError, MAX_DELAY_SECS, MAX_FAULTS};
 use crate::sim::nccl::calibrate::CalibrateError;
-use crate::sim::nccl::system::{SystemError, PRESETS};
+use crate::sim::nccl::system::{PRESETS, SystemError};
 use crate::sim::scenario::{ScenarioError, Share};
 use crate::sim::scenario_file::FileError;
 use crate::sim::topology::{TopologyError, TopologyField};
-use crate::sim::units::{format_bytes, Quantity, UnitError};
+use crate::sim::units::{Quantity, UnitError, format_bytes};
 use crate::ui::model::scaling::JobError;
 use crate::ui::model::share::ShareError;
 

@@ -382,7 +382,7 @@ page_rows! { [chapter_rows, lab_rows, scaling_rows, nccl_rows, key_table] }
 mod web;
 
 #[cfg(target_arch = "wasm32")]
-pub use web::{detect, use_lang, LangContext, LangProvider, LangSwitch};
+pub use web::{LangContext, LangProvider, LangSwitch, detect, use_lang};
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,6 @@
 //! The language in the browser: detected, provided to every component, switched.
 
-use super::{tr, Key, Lang};
+use super::{Key, Lang, tr};
 use yew::prelude::*;
 
 /// The current language and a way to change it.

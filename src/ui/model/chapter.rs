@@ -14,14 +14,14 @@
 //! Size: over 450 lines because one model per figure of the chapter; about 200 lines are tests.
 
 use crate::course::chapter::{
-    evaluate, ChapterScenario, Outcome, CHAPTER_SCENARIOS, TREE_FOR_COMPARISON, TREE_SEGMENTS,
+    CHAPTER_SCENARIOS, ChapterScenario, Outcome, TREE_FOR_COMPARISON, TREE_SEGMENTS, evaluate,
 };
 use crate::sim::algorithms::Algorithm;
-use crate::sim::scenario::{simulate, Scenario, ScenarioError};
+use crate::sim::scenario::{Scenario, ScenarioError, simulate};
 use crate::sim::schedule::Phase;
 use crate::sim::topology::{Tier, TopologySpec};
 use crate::sim::trace::Trace;
-use crate::sim::training::{scaling, StepBreakdown};
+use crate::sim::training::{StepBreakdown, scaling};
 use crate::sim::units::Bandwidth;
 
 fn scenario(id: &str) -> ChapterScenario {
@@ -328,11 +328,7 @@ impl TreeKind {
         }
     }
     pub fn trees(self) -> usize {
-        if self == TreeKind::DoubleBinary {
-            2
-        } else {
-            1
-        }
+        if self == TreeKind::DoubleBinary { 2 } else { 1 }
     }
 }
 
@@ -491,7 +487,7 @@ pub fn claim_sizes() -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::claims::{check, Conditions, Reads, CLAIMS};
+    use crate::course::claims::{CLAIMS, Conditions, Reads, check};
 
     #[test]
     fn ring_counters_grow_to_2_n_minus_1_over_n_times_s_for_every_n() {

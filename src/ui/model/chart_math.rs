@@ -10,7 +10,7 @@
 //! assert_eq!(labels.last().map(String::as_str), Some("1024"));
 //! ```
 
-use crate::sim::units::{format_bandwidth, format_secs, Bandwidth};
+use crate::sim::units::{Bandwidth, format_bandwidth, format_secs};
 
 /// What an axis measures, which decides its tick labels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

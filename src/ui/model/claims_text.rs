@@ -7,7 +7,7 @@
 use crate::course::chapter::Metric;
 use crate::course::claims::{Claim, ClaimKind, Evidence, Finding, ValueKind};
 use crate::sim::units::{format_bytes, format_secs};
-use crate::ui::i18n::{number, percent, scenario_texts, times, Key, Lang};
+use crate::ui::i18n::{Key, Lang, number, percent, scenario_texts, times};
 
 /// The English or the Chinese sentence: every caller writes both.
 fn say(lang: Lang, en: impl FnOnce() -> String, zh: impl FnOnce() -> String) -> String {
@@ -28,10 +28,14 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
         } => say(
             lang,
             || {
-                format!("Simulated ring on {n} GPUs: every GPU sent {per_gpu:.4} × S and received {received:.4} × S; 2(N−1)/N = {formula:.4}. The formula holds per direction: each GPU sends that much and receives that much again (together twice that), not that much in total.")
+                format!(
+                    "Simulated ring on {n} GPUs: every GPU sent {per_gpu:.4} × S and received {received:.4} × S; 2(N−1)/N = {formula:.4}. The formula holds per direction: each GPU sends that much and receives that much again (together twice that), not that much in total."
+                )
             },
             || {
-                format!("模拟 {n} 张卡的环形 AllReduce：每张卡发送 {per_gpu:.4} × S，接收 {received:.4} × S；2(N−1)/N = {formula:.4}。这个公式是按单个方向算的：每张卡发送这么多，另外再接收这么多（合计是它的两倍），而不是收发加起来这么多。")
+                format!(
+                    "模拟 {n} 张卡的环形 AllReduce：每张卡发送 {per_gpu:.4} × S，接收 {received:.4} × S；2(N−1)/N = {formula:.4}。这个公式是按单个方向算的：每张卡发送这么多，另外再接收这么多（合计是它的两倍），而不是收发加起来这么多。"
+                )
             },
         ),
         Evidence::RingGrowth {
@@ -47,10 +51,14 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
             say(
                 lang,
                 || {
-                    format!("Volume per GPU: {va:.3} × S at N = {n}, {vb:.3} × S at N = {n2}: it never exceeds 2 × S. Time: {ta} → {tb} ({growth:.2}×), because the ring takes 2(N−1) steps and each pays the latency α. The claim holds for the volume, and for the time only when messages are large enough that 2(N−1)α is small.")
+                    format!(
+                        "Volume per GPU: {va:.3} × S at N = {n}, {vb:.3} × S at N = {n2}: it never exceeds 2 × S. Time: {ta} → {tb} ({growth:.2}×), because the ring takes 2(N−1) steps and each pays the latency α. The claim holds for the volume, and for the time only when messages are large enough that 2(N−1)α is small."
+                    )
                 },
                 || {
-                    format!("每卡通信量：N = {n} 时 {va:.3} × S，N = {n2} 时 {vb:.3} × S，始终不超过 2 × S。时间：{ta} → {tb}（{growth:.2} 倍），因为环形需要 2(N−1) 步，每步都要付出延迟 α。通信量确实与 N 无关；时间只有在消息足够大、2(N−1)α 可以忽略时才与 N 无关。")
+                    format!(
+                        "每卡通信量：N = {n} 时 {va:.3} × S，N = {n2} 时 {vb:.3} × S，始终不超过 2 × S。时间：{ta} → {tb}（{growth:.2} 倍），因为环形需要 2(N−1) 步，每步都要付出延迟 α。通信量确实与 N 无关；时间只有在消息足够大、2(N−1)α 可以忽略时才与 N 无关。"
+                    )
                 },
             )
         }
@@ -61,10 +69,14 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
         } => say(
             lang,
             || {
-                format!("A flat tree (star) on {n} GPUs: the root receives {root:.2} × S and sends as much — (N−1) × S, as claimed. But that is the star only: in a binary tree no GPU moves more than {busiest:.2} × S in either direction.")
+                format!(
+                    "A flat tree (star) on {n} GPUs: the root receives {root:.2} × S and sends as much — (N−1) × S, as claimed. But that is the star only: in a binary tree no GPU moves more than {busiest:.2} × S in either direction."
+                )
             },
             || {
-                format!("{n} 张卡的扁平树（星形）：根节点接收 {root:.2} × S，发送同样多——正是 (N−1) × S。但这只对星形成立：二叉树中任何一张卡单向通信量都不超过 {busiest:.2} × S。")
+                format!(
+                    "{n} 张卡的扁平树（星形）：根节点接收 {root:.2} × S，发送同样多——正是 (N−1) × S。但这只对星形成立：二叉树中任何一张卡单向通信量都不超过 {busiest:.2} × S。"
+                )
             },
         ),
         Evidence::TreeOverRing {
@@ -75,10 +87,14 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
         } => say(
             lang,
             || {
-                format!("At N = {n} the star's root receives {root:.2} × S and a ring GPU {ring:.3} × S: exactly {ratio:.2}× (N/2). The chapter's 3.5× divides (N−1) = 7 by the ring's “about 2 × the data” from its own table; with the exact 2(N−1)/N = 1.75 it is N/2 = 4×. Approximately right, as the chapter's own rounding.")
+                format!(
+                    "At N = {n} the star's root receives {root:.2} × S and a ring GPU {ring:.3} × S: exactly {ratio:.2}× (N/2). The chapter's 3.5× divides (N−1) = 7 by the ring's “about 2 × the data” from its own table; with the exact 2(N−1)/N = 1.75 it is N/2 = 4×. Approximately right, as the chapter's own rounding."
+                )
             },
             || {
-                format!("N = {n} 时星形树根节点接收 {root:.2} × S，环形每卡 {ring:.3} × S：精确值为 {ratio:.2} 倍（N/2）。原文的 3.5 倍是用 (N−1) = 7 除以原文表格中环形的“约 2 倍数据量”；用精确值 2(N−1)/N = 1.75，则是 N/2 = 4 倍。在原文自身的近似程度内，这个说法大致成立。")
+                format!(
+                    "N = {n} 时星形树根节点接收 {root:.2} × S，环形每卡 {ring:.3} × S：精确值为 {ratio:.2} 倍（N/2）。原文的 3.5 倍是用 (N−1) = 7 除以原文表格中环形的“约 2 倍数据量”；用精确值 2(N−1)/N = 1.75，则是 N/2 = 4 倍。在原文自身的近似程度内，这个说法大致成立。"
+                )
             },
         ),
         Evidence::Latency {
@@ -97,10 +113,14 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
             say(
                 lang,
                 || {
-                    format!("An {small}-byte allreduce on {n} GPUs: ring {rs} (2(N−1) = {steps} latency-bound steps), binomial tree {ts} (2⌈log₂N⌉ steps). At {size} per GPU: ring {r}, tree {t}. Lower latency holds for small messages; for large ones bandwidth decides.")
+                    format!(
+                        "An {small}-byte allreduce on {n} GPUs: ring {rs} (2(N−1) = {steps} latency-bound steps), binomial tree {ts} (2⌈log₂N⌉ steps). At {size} per GPU: ring {r}, tree {t}. Lower latency holds for small messages; for large ones bandwidth decides."
+                    )
                 },
                 || {
-                    format!("{n} 张卡上 {small} 字节的 AllReduce：环形 {rs}（2(N−1) = {steps} 步，每步受延迟限制），二项树 {ts}（2⌈log₂N⌉ 步）。每卡 {size} 时：环形 {r}，树形 {t}。小消息时树形延迟更低；大消息由带宽决定。")
+                    format!(
+                        "{n} 张卡上 {small} 字节的 AllReduce：环形 {rs}（2(N−1) = {steps} 步，每步受延迟限制），二项树 {ts}（2⌈log₂N⌉ 步）。每卡 {size} 时：环形 {r}，树形 {t}。小消息时树形延迟更低；大消息由带宽决定。"
+                    )
                 },
             )
         }
@@ -113,10 +133,14 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
             say(
                 lang,
                 || {
-                    format!("On 2 racks × 2 nodes × 8 GPUs the ring moves {ring} across the rack uplinks, the binomial tree {tree} ({share:.0}% of the ring's): only the tree edges that join the racks cross.")
+                    format!(
+                        "On 2 racks × 2 nodes × 8 GPUs the ring moves {ring} across the rack uplinks, the binomial tree {tree} ({share:.0}% of the ring's): only the tree edges that join the racks cross."
+                    )
                 },
                 || {
-                    format!("在 2 个机柜 × 2 个节点 × 8 张卡上，环形经机柜上行链路传输 {ring}，二项树只有 {tree}（为环形的 {share:.0}%）：只有连接两个机柜的那几条树边跨机柜。")
+                    format!(
+                        "在 2 个机柜 × 2 个节点 × 8 张卡上，环形经机柜上行链路传输 {ring}，二项树只有 {tree}（为环形的 {share:.0}%）：只有连接两个机柜的那几条树边跨机柜。"
+                    )
                 },
             )
         }
@@ -131,10 +155,17 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
             say(
                 lang,
                 || {
-                    format!("{because}. Simulated {} = {value:.3}. The chapter says “{}”; this app counts {band} as agreeing. Node NIC {node} Gbps, rack uplink {rack} Gbps.", scenario.metric.name(), claim.quote_en)
+                    format!(
+                        "{because}. Simulated {} = {value:.3}. The chapter says “{}”; this app counts {band} as agreeing. Node NIC {node} Gbps, rack uplink {rack} Gbps.",
+                        scenario.metric.name(),
+                        claim.quote_en
+                    )
                 },
                 || {
-                    format!("{because}。模拟结果：{value:.3}。原文：“{}”；本应用把 {band} 算作相符。节点网卡 {node} Gbps，机柜上行 {rack} Gbps。", claim.quote_zh)
+                    format!(
+                        "{because}。模拟结果：{value:.3}。原文：“{}”；本应用把 {band} 算作相符。节点网卡 {node} Gbps，机柜上行 {rack} Gbps。",
+                        claim.quote_zh
+                    )
                 },
             )
         }
@@ -192,7 +223,7 @@ pub fn format_value(lang: Lang, claim: &Claim, v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::claims::{check, Conditions, Verdict, CLAIMS};
+    use crate::course::claims::{CLAIMS, Conditions, Verdict, check};
 
     fn claim(id: &str) -> &'static Claim {
         Claim::find(id).unwrap()

@@ -3,8 +3,8 @@
 //! value, and its label in both units the field uses.
 
 use crate::sim::units::{
-    bandwidth_arg, duration_arg, format_bandwidth, format_bandwidth_bits, format_bytes,
-    format_secs, secs_from_ns, Bandwidth,
+    Bandwidth, bandwidth_arg, duration_arg, format_bandwidth, format_bandwidth_bits, format_bytes,
+    format_secs, secs_from_ns,
 };
 
 /// The R10-like mantissas (×100) of one decade: each step is about ×1.26, so a slider over a ladder
@@ -120,9 +120,10 @@ mod tests {
         ] {
             assert_eq!(l[0], lo);
             assert_eq!(*l.last().unwrap(), hi);
-            assert!(l
-                .windows(2)
-                .all(|w| w[0] < w[1] && (w[1] as f64 / w[0] as f64) < 1.3));
+            assert!(
+                l.windows(2)
+                    .all(|w| w[0] < w[1] && (w[1] as f64 / w[0] as f64) < 1.3)
+            );
         }
         assert_eq!(latency_ladder_ns()[0], 0);
         assert!(bandwidth_ladder_mbps().contains(&400_000));

@@ -13,7 +13,7 @@ use crate::sim::faults::{Cable, Faults, SlowLink, Straggler};
 use crate::sim::scenario::Scenario;
 use crate::sim::shape::fit;
 use crate::sim::topology::{Tier, Topology, TopologySpec};
-use crate::sim::units::{secs_from_ns, Bandwidth};
+use crate::sim::units::{Bandwidth, secs_from_ns};
 
 /// GPU counts the slider offers: powers of two and 1.5× them, up to 1024.
 pub const GPU_COUNTS: [usize; 20] = [

@@ -14,10 +14,10 @@
 
 use crate::sim::algorithms::Algorithm;
 use crate::sim::nccl::calibrate::{CalibrateError, Calibrating, Calibration};
-use crate::sim::nccl::model::{predict_fast, Choice, Choosing};
-use crate::sim::nccl::nccl_tests_parse::{parse, ParseError};
+use crate::sim::nccl::model::{Choice, Choosing, predict_fast};
+use crate::sim::nccl::nccl_tests_parse::{ParseError, parse};
 use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
-use crate::sim::nccl::published::{for_system, Published};
+use crate::sim::nccl::published::{Published, for_system};
 use crate::sim::nccl::system::{System, SystemError};
 use crate::sim::scenario::simulate;
 

@@ -16,20 +16,20 @@
 //! Size: over 450 lines because the setup, its jobs and their sliced computation are one pipeline;
 //! 151 lines are tests.
 
-use crate::course::chapter::{evaluate, ChapterScenario, Hardware, ModelPreset, Outcome};
 use crate::course::chapter::{CHAPTER_SCENARIOS, HARDWARE};
+use crate::course::chapter::{ChapterScenario, Hardware, ModelPreset, Outcome, evaluate};
 use crate::sim::algorithms::Algorithm;
-use crate::sim::nccl::model::{predict_fast, Choice};
+use crate::sim::nccl::model::{Choice, predict_fast};
 use crate::sim::nccl::scaling::{nccl_step, system_for_gpus};
 use crate::sim::scenario::{Scenario, ScenarioError, Simulating};
-use crate::sim::sweep::{sizes, sweep, SweepRow};
+use crate::sim::sweep::{SweepRow, sizes, sweep};
 use crate::sim::topology::TopologySpec;
-use crate::sim::training::{resize, scaling, StepBreakdown, TrainingModel};
+use crate::sim::training::{StepBreakdown, TrainingModel, resize, scaling};
 use crate::sim::units::{
-    format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
+    Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes, format_secs,
 };
-use crate::ui::i18n::{hardware_texts, model_texts, percent, tr, trf, Key, Lang};
-use crate::ui::model::logic::{max_segments, NcclPick};
+use crate::ui::i18n::{Key, Lang, hardware_texts, model_texts, percent, tr, trf};
+use crate::ui::model::logic::{NcclPick, max_segments};
 
 /// The GPU counts of the speedup chart.
 pub const GPU_COUNTS: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
@@ -634,9 +634,10 @@ mod tests {
     fn jobs_come_cheapest_first_with_the_1024_gpu_ring_last() {
         let setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
         let jobs = setup.jobs();
-        assert!(jobs
-            .windows(2)
-            .all(|w| setup.cost(&w[0]) <= setup.cost(&w[1])));
+        assert!(
+            jobs.windows(2)
+                .all(|w| setup.cost(&w[0]) <= setup.cost(&w[1]))
+        );
         assert_eq!(
             jobs.last(),
             Some(&Job::Speedup {
@@ -695,9 +696,10 @@ mod tests {
         });
         assert_eq!(setup.gpu_counts(), vec![1, 2, 4, 8, 16, 32, 64, 128]);
         let jobs = setup.jobs();
-        assert!(jobs
-            .iter()
-            .all(|j| matches!(j, Job::NcclSpeedup { .. } | Job::NcclSweep { .. })));
+        assert!(
+            jobs.iter()
+                .all(|j| matches!(j, Job::NcclSpeedup { .. } | Job::NcclSweep { .. }))
+        );
         assert_eq!(
             jobs.iter()
                 .filter(|j| matches!(j, Job::NcclSpeedup { .. }))

@@ -16,7 +16,7 @@
 //! ```
 
 use super::logic::NcclPick;
-use super::scaling::{hardware_choices, Setup};
+use super::scaling::{Setup, hardware_choices};
 use crate::course::chapter::{CHAPTER_SCENARIOS, MODELS};
 use crate::sim::algorithms::Algorithm;
 use crate::sim::nccl::system::PRESETS as NCCL_SYSTEMS;

@@ -23,13 +23,13 @@ use crate::sim::algorithms::Algorithm;
 use crate::sim::scenario::ScenarioError;
 use crate::sim::scenario_file::read_scenario;
 use crate::sim::topology::TopologySpec;
-use crate::sim::units::{parse_bandwidth, parse_duration, UnitError};
+use crate::sim::units::{UnitError, parse_bandwidth, parse_duration};
 use crate::ui::model::ladders::{
     bandwidth_flag, bandwidth_ladder_mbps, latency_flag, latency_ladder_ns, size_ladder_bytes,
 };
 use crate::ui::model::logic::{
-    Controls, NcclPick, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE, NODES_PER_RACK,
-    SEGMENTS,
+    Controls, GPU_COUNTS, GPUS_PER_NODE, NICS_PER_NODE, NODES_PER_RACK, NcclPick, SEGMENTS,
+    TopologyKind,
 };
 
 /// The largest scenario file read, in bytes: the core's, the same as the CLI's.
@@ -504,14 +504,18 @@ mod tests {
         let q = encode(&on);
         assert!(q.contains("nccl=dgx-h100") && !q.contains("nvls"), "{q}");
         assert_eq!(decode(&q).unwrap(), Some(on));
-        assert!(decode("?nccl=cray-1")
-            .unwrap_err()
-            .to_string()
-            .contains("dgx-h100"));
-        assert!(decode("?nvls=off")
-            .unwrap_err()
-            .to_string()
-            .contains("nccl"));
+        assert!(
+            decode("?nccl=cray-1")
+                .unwrap_err()
+                .to_string()
+                .contains("dgx-h100")
+        );
+        assert!(
+            decode("?nvls=off")
+                .unwrap_err()
+                .to_string()
+                .contains("nccl")
+        );
         assert!(decode("?nccl=dgx-h100&nvls=maybe").is_err());
     }
 

@@ -2,8 +2,8 @@
 //! cursor. Every view reads the same cursor.
 
 use crate::sim::algorithms::Algorithm;
-use crate::ui::model::cursor::{advance, SPEEDS};
-use crate::ui::model::logic::{apply_nccl, Controls, Edit, NcclPick};
+use crate::ui::model::cursor::{SPEEDS, advance};
+use crate::ui::model::logic::{Controls, Edit, NcclPick, apply_nccl};
 
 /// Which figure a hovered link belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -24,7 +24,7 @@
 
 use crate::sim::algorithms::Algorithm;
 use crate::sim::run::Run;
-use crate::sim::scenario::{start, transfer_count, Scenario, ScenarioError};
+use crate::sim::scenario::{Scenario, ScenarioError, start, transfer_count};
 use crate::sim::topology::{Tier, TopologySpec};
 use crate::sim::trace::Trace;
 use crate::sim::training::resize;

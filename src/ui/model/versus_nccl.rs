@@ -19,13 +19,13 @@
 //! assert!(c.ring_wins_above && c.at_bytes > 10e6);
 //! ```
 
-use crate::sim::nccl::model::{candidates, run_candidate, Candidate, Choice};
+use crate::sim::nccl::model::{Candidate, Choice, candidates, run_candidate};
 use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
 use crate::sim::nccl::scaling::system_for_gpus;
-use crate::sim::nccl::system::{System, SystemError, PRESETS};
-use crate::ui::model::nccl_view::{changes, Change};
+use crate::sim::nccl::system::{PRESETS, System, SystemError};
+use crate::ui::model::nccl_view::{Change, changes};
 use crate::ui::model::versus::GPUS_PER_NODE;
-use crate::ui::model::versus::{crossover, Crossover, VERSUS_SIZES};
+use crate::ui::model::versus::{Crossover, VERSUS_SIZES, crossover};
 
 /// The largest GPU count the page runs the NCCL overlay for: beyond it a tree candidate alone takes
 /// seconds in the browser (the CLI's `nccl-tests` has no such limit).

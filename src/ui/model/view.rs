@@ -6,10 +6,10 @@ use crate::sim::command::simulate_command;
 use crate::sim::cost::{Budget, OverBudget};
 use crate::sim::faults::Faults;
 use crate::sim::replay::Replay;
-use crate::sim::scenario::{simulate, Scenario, ScenarioError, Simulation};
+use crate::sim::scenario::{Scenario, ScenarioError, Simulation, simulate};
 use crate::sim::trace::Trace;
 use crate::ui::model::layout::Layout;
-use crate::ui::model::logic::{max_segments, Controls, SEGMENTS};
+use crate::ui::model::logic::{Controls, SEGMENTS, max_segments};
 use std::rc::Rc;
 
 /// What the lab lets one run cost, by the core's estimate ([`Scenario::check_cost`]; `auto` counts
@@ -336,12 +336,13 @@ mod tests {
         let Plan::Ready(v) = Plan::new(&c, Algorithm::Ring) else {
             panic!("the ring at 1024 rail GPUs must be refused, not planned");
         };
-        assert!(v
-            .result
-            .as_ref()
-            .unwrap_err()
-            .to_string()
-            .contains("transfers"));
+        assert!(
+            v.result
+                .as_ref()
+                .unwrap_err()
+                .to_string()
+                .contains("transfers")
+        );
         // The double binary tree on one switch is small: simulated at once.
         let c = Controls {
             gpus: 1024,

@@ -3,11 +3,11 @@
 //! verdict and an explanation in the current language. Each row is checked again only when a
 //! condition it reads changes.
 
-use crate::course::claims::{check, Claim, Conditions, Verdict, CLAIMS};
-use crate::sim::units::{format_bandwidth_bits, format_bytes, Bandwidth};
-use crate::ui::components::widgets::{use_link_state, use_link_writer, Ladder};
-use crate::ui::i18n::{gpus, tr, trf, use_lang, Key, Lang};
-use crate::ui::model::chapter::{claim_sizes, CLAIM_GBITS, CLAIM_GBITS_AT_REST, CLAIM_GPUS};
+use crate::course::claims::{CLAIMS, Claim, Conditions, Verdict, check};
+use crate::sim::units::{Bandwidth, format_bandwidth_bits, format_bytes};
+use crate::ui::components::widgets::{Ladder, use_link_state, use_link_writer};
+use crate::ui::i18n::{Key, Lang, gpus, tr, trf, use_lang};
+use crate::ui::model::chapter::{CLAIM_GBITS, CLAIM_GBITS_AT_REST, CLAIM_GPUS, claim_sizes};
 use crate::ui::model::claims_text::{explanation, format_value, value_caption};
 use yew::prelude::*;
 

@@ -1,10 +1,10 @@
 //! §1.4: comparison and how to choose. The chapter's table, then its two rack scenarios (800/200
 //! and the inverted 400/800) with ring and tree simulated on them, time and cross-rack bytes.
 
-use crate::sim::units::{format_bandwidth_bits, format_bytes, format_secs, Bandwidth};
-use crate::ui::components::widgets::{bar, use_link_state, use_link_writer, Choice, Ladder};
-use crate::ui::i18n::{percent, tr, trf, use_lang, Key, Lang};
-use crate::ui::model::chapter::{rack_comparison, RACK_GBITS_PER_SEC, RACK_SCENARIOS};
+use crate::sim::units::{Bandwidth, format_bandwidth_bits, format_bytes, format_secs};
+use crate::ui::components::widgets::{Choice, Ladder, bar, use_link_state, use_link_writer};
+use crate::ui::i18n::{Key, Lang, percent, tr, trf, use_lang};
+use crate::ui::model::chapter::{RACK_GBITS_PER_SEC, RACK_SCENARIOS, rack_comparison};
 use yew::prelude::*;
 
 /// (row, the chapter's ring cell, its tree cell, what the simulation shows, what NCCL does).

@@ -3,12 +3,12 @@
 //! `chapter::evaluate`.
 
 use crate::sim::units::format_secs;
-use crate::sim::units::{format_bandwidth, format_bandwidth_bits, Bandwidth};
-use crate::ui::components::widgets::{stacked, Choice, Ladder, Part};
-use crate::ui::i18n::{percent, tr, trf, use_lang, Key, Lang};
+use crate::sim::units::{Bandwidth, format_bandwidth, format_bandwidth_bits};
+use crate::ui::components::widgets::{Choice, Ladder, Part, stacked};
+use crate::ui::i18n::{Key, Lang, percent, tr, trf, use_lang};
 use crate::ui::model::chapter::{
-    barrel, layers_outcome, short_stave, step_form_key, Layer, Story, BARREL_LATE_MS,
-    BARREL_LATE_RANK, BARREL_NIC_PERCENT, NIC_GBITS_PER_SEC, STORAGE_MBYTES_PER_SEC,
+    BARREL_LATE_MS, BARREL_LATE_RANK, BARREL_NIC_PERCENT, Layer, NIC_GBITS_PER_SEC,
+    STORAGE_MBYTES_PER_SEC, Story, barrel, layers_outcome, short_stave, step_form_key,
 };
 use yew::prelude::*;
 

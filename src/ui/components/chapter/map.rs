@@ -1,6 +1,6 @@
 //! §1.5: the knowledge map. The chapter's ideas as a concept map whose boxes link to the sections.
 
-use crate::ui::i18n::{tr, use_lang, Key, Lang};
+use crate::ui::i18n::{Key, Lang, tr, use_lang};
 use yew::prelude::*;
 
 /// A box of the map: its text, the section it opens (if any), centre x, top y and width.

@@ -18,7 +18,7 @@ mod guide {
     use super::{compare, layers, map, ring, tree, versus, why};
     use crate::ui::components::chapter::claims::ClaimsPanel;
     use crate::ui::components::root::{Deferred, PresentButton};
-    use crate::ui::i18n::{tr, use_lang, Key, LangSwitch};
+    use crate::ui::i18n::{Key, LangSwitch, tr, use_lang};
     use yew::prelude::*;
 
     /// The sections in chapter order: (anchor, short title for the navigation).

@@ -3,9 +3,9 @@
 
 use crate::sim::schedule::Phase;
 use crate::sim::units::format_bytes;
-use crate::ui::components::widgets::{use_link_state, use_link_writer, Ladder};
-use crate::ui::i18n::{gpus, number, tr, trf, use_lang, Key, Lang};
-use crate::ui::model::chapter::{ring_frame, ring_trace, RingFrame, RING_GPUS, RING_SIZE_BYTES};
+use crate::ui::components::widgets::{Ladder, use_link_state, use_link_writer};
+use crate::ui::i18n::{Key, Lang, gpus, number, tr, trf, use_lang};
+use crate::ui::model::chapter::{RING_GPUS, RING_SIZE_BYTES, RingFrame, ring_frame, ring_trace};
 use std::f64::consts::PI;
 use yew::prelude::*;
 

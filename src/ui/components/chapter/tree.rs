@@ -2,11 +2,11 @@
 //! the schedule's reduce transfers, and every GPU's traffic from the trace, the root's above all.
 
 use crate::sim::units::{format_bytes, format_secs};
-use crate::ui::components::widgets::{use_link_state, use_link_writer, Choice, Ladder};
-use crate::ui::i18n::{gpus, number, tr, trf, use_lang, Key, Lang};
+use crate::ui::components::widgets::{Choice, Ladder, use_link_state, use_link_writer};
+use crate::ui::i18n::{Key, Lang, gpus, number, tr, trf, use_lang};
 use crate::ui::model::chapter::{
-    tree_layout, tree_parents, tree_run, TreeKind, TreeRun, DEFAULT_SEGMENTS, SEGMENT_CHOICES,
-    TREE_GPUS, TREE_SIZE_BYTES,
+    DEFAULT_SEGMENTS, SEGMENT_CHOICES, TREE_GPUS, TREE_SIZE_BYTES, TreeKind, TreeRun, tree_layout,
+    tree_parents, tree_run,
 };
 use yew::prelude::*;
 

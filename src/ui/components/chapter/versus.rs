@@ -9,15 +9,15 @@
 use crate::sim::nccl::model::Candidate;
 use crate::sim::topology::Tier;
 use crate::sim::units::{
-    format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
+    Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes, format_secs,
 };
 use crate::ui::components::chapter::versus_real::{self, OverlayState, Pick};
-use crate::ui::components::sliced::{tick, Sliced, Slot};
-use crate::ui::components::widgets::{bar, Ladder};
-use crate::ui::i18n::{gpus, tr, trf, use_lang, Key, Lang};
+use crate::ui::components::sliced::{Sliced, Slot, tick};
+use crate::ui::components::widgets::{Ladder, bar};
+use crate::ui::i18n::{Key, Lang, gpus, tr, trf, use_lang};
 use crate::ui::model::versus::{
-    predict_answer, LinkUse, Side, VersusJob, VersusSetup, VersusView, VersusWork, INTRA_GBYTES,
-    LATENCY_NS, NET_GBITS, PREDICT_BYTES, PREDICT_GPUS, VERSUS_GPUS, VERSUS_SEGMENTS, VERSUS_SIZES,
+    INTRA_GBYTES, LATENCY_NS, LinkUse, NET_GBITS, PREDICT_BYTES, PREDICT_GPUS, Side, VERSUS_GPUS,
+    VERSUS_SEGMENTS, VERSUS_SIZES, VersusJob, VersusSetup, VersusView, VersusWork, predict_answer,
 };
 use crate::ui::model::versus_nccl::{NcclCurves, NcclJob, NcclOverlayError, NcclSetup, NcclWork};
 use std::cell::RefCell;

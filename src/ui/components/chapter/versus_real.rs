@@ -3,10 +3,10 @@
 //! Ring cross. Everything drawn comes from [`crate::ui::model::versus_nccl`] (the core's nccl model).
 
 use crate::sim::nccl::protocol::NcclAlgorithm;
-use crate::sim::units::{format_bandwidth, format_bytes, format_secs, Bandwidth};
+use crate::sim::units::{Bandwidth, format_bandwidth, format_bytes, format_secs};
 use crate::ui::components::inputs::{checked, select_value};
 use crate::ui::components::nccl::change_sentence;
-use crate::ui::i18n::{gpus, tr, trf, Key, Lang};
+use crate::ui::i18n::{Key, Lang, gpus, tr, trf};
 use crate::ui::model::chart_math::format_bytes_binary;
 use crate::ui::model::versus::VERSUS_SIZES;
 use crate::ui::model::versus_nccl::{NcclCurves, NcclOverlayError, NcclSetup};

@@ -2,9 +2,9 @@
 //! parts and the scaling efficiency at every count, all from `training::scaling`.
 
 use crate::sim::units::format_secs;
-use crate::ui::components::widgets::{bar, stacked, Choice, Ladder, Part};
-use crate::ui::i18n::{gpus, percent, times, tr, trf, use_lang, Key};
-use crate::ui::model::chapter::{speedup_curve, step_form_key, WhyCluster, SPEEDUP_COUNTS};
+use crate::ui::components::widgets::{Choice, Ladder, Part, bar, stacked};
+use crate::ui::i18n::{Key, gpus, percent, times, tr, trf, use_lang};
+use crate::ui::model::chapter::{SPEEDUP_COUNTS, WhyCluster, speedup_curve, step_form_key};
 use yew::prelude::*;
 
 /// The guesses the prompt offers for 8 GPUs, and the ranges of speedup each stands for.

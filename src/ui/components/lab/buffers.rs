@@ -3,7 +3,7 @@
 
 use super::figure::{chunk_colour, f, fixed};
 use crate::ui::components::app::Shared;
-use crate::ui::i18n::{percent, tr, trf, use_lang, Key};
+use crate::ui::i18n::{Key, percent, tr, trf, use_lang};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

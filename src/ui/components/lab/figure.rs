@@ -9,14 +9,14 @@ use crate::sim::replay::link_load_at;
 use crate::sim::topology::{Endpoint, Tier, Topology};
 use crate::sim::trace::Trace;
 use crate::sim::units::{
-    format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
+    Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes, format_secs,
 };
 use crate::ui::components::app::Shared;
 use crate::ui::i18n::{
-    algorithm_label, percent, place_name, tr, trf, unit_kind_name, use_lang, Key, Lang,
+    Key, Lang, algorithm_label, percent, place_name, tr, trf, unit_kind_name, use_lang,
 };
 use crate::ui::model::cursor::chunk_hue;
-use crate::ui::model::layout::{link_place, DrawnLink, Place, Point};
+use crate::ui::model::layout::{DrawnLink, Place, Point, link_place};
 use crate::ui::model::logic::Edit;
 use crate::ui::model::state::Side;
 use crate::ui::model::view::Status;

@@ -6,14 +6,14 @@
 
 use crate::sim::nccl::model::Choice;
 use crate::sim::nccl::model::Choosing;
-use crate::sim::nccl::system::System;
 use crate::sim::nccl::system::PRESETS;
-use crate::sim::units::{format_bandwidth, format_bytes, format_secs, Bandwidth};
+use crate::sim::nccl::system::System;
+use crate::sim::units::{Bandwidth, format_bandwidth, format_bytes, format_secs};
 use crate::ui::components::inputs::select_value;
-use crate::ui::components::sliced::{tick, Sliced, Slot};
-use crate::ui::i18n::{tr, trf, use_lang, Key, Lang};
-use crate::ui::model::logic::{nccl_shape, Controls, Edit, NcclPick};
-use crate::ui::model::nccl_view::{lab_choosing, LabNcclError};
+use crate::ui::components::sliced::{Sliced, Slot, tick};
+use crate::ui::i18n::{Key, Lang, tr, trf, use_lang};
+use crate::ui::model::logic::{Controls, Edit, NcclPick, nccl_shape};
+use crate::ui::model::nccl_view::{LabNcclError, lab_choosing};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -8,23 +8,23 @@ use crate::course::presets::PRESETS;
 use crate::sim::algorithms::Algorithm;
 use crate::sim::rail_preset::SUPERPOD;
 use crate::sim::units::{
-    format_bandwidth, format_bandwidth_bits, format_bytes, format_secs, Bandwidth,
+    Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes, format_secs,
 };
 use crate::ui::components::app::Shared;
 use crate::ui::components::inputs::{checked, input_value, select_value};
 use crate::ui::i18n::{
-    algorithm_label, auto_reason, bound_explain, bound_term, percent, place_name, preset_texts, tr,
-    trf, use_lang, Key, Lang,
+    Key, Lang, algorithm_label, auto_reason, bound_explain, bound_term, percent, place_name,
+    preset_texts, tr, trf, use_lang,
 };
-use crate::ui::model::cursor::{scrub_to_secs, secs_to_scrub, SCRUB_STEPS, SPEEDS};
+use crate::ui::model::cursor::{SCRUB_STEPS, SPEEDS, scrub_to_secs, secs_to_scrub};
 use crate::ui::model::ladders::{
     bandwidth_label, bandwidth_ladder_mbps, latency_label, latency_ladder_ns, size_label,
     size_ladder_bytes, slider_position, slider_value,
 };
 use crate::ui::model::layout::link_place;
 use crate::ui::model::logic::{
-    max_segments, Controls, Edit, TopologyKind, GPUS_PER_NODE, GPU_COUNTS, NICS_PER_NODE,
-    NODES_PER_RACK, SEGMENTS, TIERS,
+    Controls, Edit, GPU_COUNTS, GPUS_PER_NODE, NICS_PER_NODE, NODES_PER_RACK, SEGMENTS, TIERS,
+    TopologyKind, max_segments,
 };
 use crate::ui::model::view::{first_refused_gpus, refusal};
 use yew::prelude::*;
@@ -363,11 +363,7 @@ fn icon(path: &'static str) -> Html {
 }
 
 fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
+    if n == 1 { "" } else { "s" }
 }
 
 #[derive(Properties, PartialEq)]

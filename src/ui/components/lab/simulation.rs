@@ -9,7 +9,7 @@ use crate::sim::scenario::{Scenario, Simulating, Simulation};
 use crate::ui::components::app::Shared;
 use crate::ui::model::logic::Controls;
 use crate::ui::model::view::{Plan, SimView, Status};
-use gloo::render::{request_animation_frame, AnimationFrame};
+use gloo::render::{AnimationFrame, request_animation_frame};
 use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -6,7 +6,7 @@ use crate::sim::topology::Tier;
 use crate::sim::trace::Trace;
 use crate::sim::units::format_secs;
 use crate::ui::components::app::Shared;
-use crate::ui::i18n::{place_name, tr, trf, use_lang, Key};
+use crate::ui::i18n::{Key, place_name, tr, trf, use_lang};
 use crate::ui::model::layout::link_place;
 use yew::prelude::*;
 

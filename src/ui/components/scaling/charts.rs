@@ -6,15 +6,15 @@ use super::algorithm_class;
 use super::points::Points;
 use crate::sim::algorithms::Algorithm;
 use crate::sim::nccl::model::Choice;
-use crate::sim::sweep::{crossovers, SweepRow};
+use crate::sim::sweep::{SweepRow, crossovers};
 use crate::sim::training::StepBreakdown;
-use crate::sim::units::{format_bytes, Bandwidth};
+use crate::sim::units::{Bandwidth, format_bytes};
 use crate::ui::components::charts::{Bar, LineChart, Marker, Series, SeriesPoint, StackedBars};
 use crate::ui::components::inputs::select_value;
-use crate::ui::i18n::{algorithm_label, hardware_texts, tr, trf, use_lang, Key};
-use crate::ui::model::chart_math::{format_value, Axis, Unit};
+use crate::ui::i18n::{Key, algorithm_label, hardware_texts, tr, trf, use_lang};
+use crate::ui::model::chart_math::{Axis, Unit, format_value};
 use crate::ui::model::scaling::{
-    segments, Point, Setup, SWEEP_FACTOR, SWEEP_MAX_BYTES, SWEEP_MIN_BYTES,
+    Point, SWEEP_FACTOR, SWEEP_MAX_BYTES, SWEEP_MIN_BYTES, Setup, segments,
 };
 use std::rc::Rc;
 use yew::prelude::*;

@@ -7,12 +7,12 @@ use crate::sim::algorithms::Algorithm;
 use crate::sim::nccl::system::PRESETS as NCCL_SYSTEMS;
 use crate::ui::components::inputs::{input_value, select_value};
 use crate::ui::i18n::{
-    algorithm_label, hardware_texts, model_texts, scenario_texts, tr, trf, use_lang, Key,
+    Key, algorithm_label, hardware_texts, model_texts, scenario_texts, tr, trf, use_lang,
 };
 use crate::ui::model::ladders::{
     bandwidth_label, bandwidth_ladder_mbps, slider_position, slider_value,
 };
-use crate::ui::model::scaling::{hardware_choices, Setup, NCCL_CHART_MAX_GPUS, TREE_SEGMENTS};
+use crate::ui::model::scaling::{NCCL_CHART_MAX_GPUS, Setup, TREE_SEGMENTS, hardware_choices};
 use crate::ui::model::scaling_edit::SetupEdit;
 use yew::prelude::*;
 

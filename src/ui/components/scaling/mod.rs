@@ -12,12 +12,12 @@ mod verdict;
 
 use crate::course::chapter::CHAPTER_SCENARIOS;
 use crate::sim::algorithms::Algorithm;
-use crate::ui::i18n::{tr, use_lang, Key};
+use crate::ui::i18n::{Key, tr, use_lang};
 use crate::ui::model::scaling::Setup;
 use crate::ui::model::scaling_edit::SetupEdit;
 use charts::{BreakdownCard, SpeedupCard, SweepCards, SweepNotes};
 use controls::ScalingControls;
-use points::{use_points, Progress};
+use points::{Progress, use_points};
 use std::rc::Rc;
 use verdict::Verdict;
 use yew::prelude::*;
@@ -30,11 +30,7 @@ impl Reducible for Setup {
     fn reduce(self: Rc<Self>, edit: SetupEdit) -> Rc<Self> {
         let mut next = (*self).clone();
         next.apply(edit);
-        if next == *self {
-            self
-        } else {
-            Rc::new(next)
-        }
+        if next == *self { self } else { Rc::new(next) }
     }
 }
 

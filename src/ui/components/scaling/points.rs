@@ -1,7 +1,7 @@
 //! The section's points, computed progressively: a few per timer tick, cheapest first, so the
 //! page never waits for the whole set; a new setup cancels the run in progress.
 
-use crate::ui::i18n::{trf, use_lang, Key};
+use crate::ui::i18n::{Key, trf, use_lang};
 use crate::ui::model::scaling::{Computation, Point, Setup};
 use gloo::timers::callback::Timeout;
 use std::cell::RefCell;

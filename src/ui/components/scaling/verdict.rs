@@ -4,10 +4,10 @@
 use crate::course::chapter::{ChapterScenario, Metric};
 use crate::sim::units::{format_bytes, format_secs};
 use crate::ui::i18n::{
-    algorithm_label, hardware_texts, model_texts, percent, scenario_texts, times, tr, trf,
-    use_lang, Key, Lang,
+    Key, Lang, algorithm_label, hardware_texts, model_texts, percent, scenario_texts, times, tr,
+    trf, use_lang,
 };
-use crate::ui::model::scaling::{because as because_text, Setup};
+use crate::ui::model::scaling::{Setup, because as because_text};
 use yew::prelude::*;
 
 /// The metric's value as the chapter states it.

@@ -561,10 +561,12 @@ mod tests {
                 );
             }
             // Its switch is drawn there; the figure names it, with its load, just above.
-            assert!(layout
-                .switches
-                .iter()
-                .any(|s| s.at == mark.at && s.label == Place::Unnamed));
+            assert!(
+                layout
+                    .switches
+                    .iter()
+                    .any(|s| s.at == mark.at && s.label == Place::Unnamed)
+            );
         }
         // A route across rails with PXN: from the sender, over NVLink, up its neighbour's rail, to the receiver.
         let route = topo.route(1, 10);
