@@ -1,30 +1,9 @@
 //! The command line, run as a user would.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+use common::{all_refused, cli, refused};
 use std::process::Command;
-
-fn cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_allreduce-lab"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// Each command fails with exit ≠ 0, nothing on stdout and one line on stderr containing the needle.
-fn assert_refused(cases: &[(&[&str], &str)]) {
-    for (args, needle) in cases {
-        let (code, out, err) = cli(args);
-        assert_ne!(code, 0, "{args:?} should fail");
-        assert!(out.is_empty(), "{args:?} printed to stdout: {out}");
-        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
-    }
-}
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = cli(args);
@@ -172,45 +151,29 @@ fn the_default_output_is_a_readable_table() {
 
 #[test]
 fn bad_input_exits_non_zero_with_one_line_saying_what_is_allowed() {
-    let cases: &[(&[&str], &str)] = &[
-        (&["simulate", "--bandwidth", "0GB/s"], "positive"),
-        (&["simulate", "--bandwidth", "-5GB/s"], "positive"),
-        (&["simulate", "--bandwidth", "fast"], "bandwidth"),
-        (&["simulate", "--ranks", "0"], "1..4096"),
-        (&["simulate", "--ranks", "4097"], "1..4096"),
-        (&["simulate", "--ranks", "many"], "whole number"),
-        (&["simulate", "--algorithm", "bogus"], "ring"),
-        (&["simulate", "--size", "12 parsecs"], "unit"),
-        (&["simulate", "--latency", "5 lightyears"], "unit"),
+    let cases: &[(&str, &str)] = &[
+        ("simulate --bandwidth 0GB/s", "positive"),
+        ("simulate --bandwidth -5GB/s", "positive"),
+        ("simulate --bandwidth fast", "bandwidth"),
+        ("simulate --ranks 0", "1..4096"),
+        ("simulate --ranks 4097", "1..4096"),
+        ("simulate --ranks many", "whole number"),
+        ("simulate --algorithm bogus", "ring"),
+        ("simulate --size '12 parsecs'", "unit"),
+        ("simulate --latency '5 lightyears'", "unit"),
+        ("simulate --topology torus", "uniform, cluster or rail"),
+        ("simulate --segments 0", "1..256"),
+        ("simulate --gamma NaN", "gamma"),
+        ("simulate --nope 1", "unknown flag"),
+        ("simulate --ranks", "needs a value"),
+        ("frobnicate", "unknown command"),
         (
-            &["simulate", "--topology", "torus"],
-            "uniform, cluster or rail",
-        ),
-        (&["simulate", "--segments", "0"], "1..256"),
-        (&["simulate", "--gamma", "NaN"], "gamma"),
-        (&["simulate", "--nope", "1"], "unknown flag"),
-        (&["simulate", "--ranks"], "needs a value"),
-        (&["frobnicate"], "unknown command"),
-        (
-            &[
-                "simulate",
-                "--topology",
-                "cluster",
-                "--racks",
-                "64",
-                "--nodes-per-rack",
-                "64",
-                "--gpus-per-node",
-                "8",
-            ],
+            "simulate --topology cluster --racks 64 --nodes-per-rack 64 --gpus-per-node 8",
             "at most 4096",
         ),
-        (
-            &["simulate", "--ranks", "4096", "--algorithm", "ring"],
-            "transfers",
-        ),
+        ("simulate --ranks 4096 --algorithm ring", "transfers"),
     ];
-    assert_refused(cases);
+    all_refused(cases);
 }
 
 #[test]
@@ -293,16 +256,16 @@ fn speedup_with_a_chapter_preset_reports_the_claim_and_its_verdict() {
 
 #[test]
 fn speedup_and_sweep_refuse_bad_input_with_one_line() {
-    let cases: &[(&[&str], &str)] = &[
-        (&["speedup", "--preset", "nope"], "eight-gpus-6-7x"),
-        (&["speedup", "--model", "gpt5"], "resnet50"),
-        (&["speedup", "--overlap", "2"], "0..1"),
-        (&["speedup", "--storage-bw", "0GB/s"], "positive"),
-        (&["sweep", "--min-size", "1GB", "--max-size", "1KB"], "min"),
-        (&["sweep", "--step-factor", "1"], "at least 2"),
-        (&["sweep", "--size", "1GB"], "unknown flag"),
+    let cases: &[(&str, &str)] = &[
+        ("speedup --preset nope", "eight-gpus-6-7x"),
+        ("speedup --model gpt5", "resnet50"),
+        ("speedup --overlap 2", "0..1"),
+        ("speedup --storage-bw 0GB/s", "positive"),
+        ("sweep --min-size 1GB --max-size 1KB", "min"),
+        ("sweep --step-factor 1", "at least 2"),
+        ("sweep --size 1GB", "unknown flag"),
     ];
-    assert_refused(cases);
+    all_refused(cases);
 }
 
 #[test]
@@ -387,84 +350,28 @@ fn nics_per_node_and_rail_flags_run_and_report_every_nic_and_the_spine() {
 
 #[test]
 fn bad_nic_and_rail_values_exit_2_with_one_line() {
-    let cases: &[(&[&str], &str)] = &[
+    let cases: &[(&str, &str)] = &[
+        ("simulate --topology cluster --nics-per-node 0", "1..8"),
+        ("simulate --topology cluster --nics-per-node 9", "1..8"),
         (
-            &["simulate", "--topology", "cluster", "--nics-per-node", "0"],
-            "1..8",
-        ),
-        (
-            &["simulate", "--topology", "cluster", "--nics-per-node", "9"],
-            "1..8",
-        ),
-        (
-            &[
-                "simulate",
-                "--topology",
-                "cluster",
-                "--nics-per-node",
-                "two",
-            ],
+            "simulate --topology cluster --nics-per-node two",
             "whole number",
         ),
         (
-            &[
-                "simulate",
-                "--topology",
-                "cluster",
-                "--gpus-per-node",
-                "4",
-                "--nics-per-node",
-                "8",
-            ],
+            "simulate --topology cluster --gpus-per-node 4 --nics-per-node 8",
             "cannot exceed GPUs per node",
         ),
-        (
-            &["simulate", "--topology", "rail", "--gpus-per-node", "9"],
-            "1..8",
-        ),
-        (
-            &["simulate", "--topology", "rail", "--nodes", "0"],
-            "1..4096",
-        ),
-        (
-            &["simulate", "--topology", "rail", "--nodes", "1000"],
-            "at most 4096",
-        ),
-        (
-            &["simulate", "--topology", "rail", "--pxn", "maybe"],
-            "neither on nor off",
-        ),
-        (
-            &["simulate", "--topology", "rail", "--nic-bw", "0Gbps"],
-            "positive",
-        ),
-        (
-            &["simulate", "--topology", "rail", "--spine-bw", "fast"],
-            "spine-bw",
-        ),
-        (
-            &["simulate", "--topology", "rail", "--nic-lat", "-1us"],
-            "nic-lat",
-        ),
-        (
-            &["simulate", "--topology", "rail", "--spine-lat", "20s"],
-            "latency",
-        ),
-        (
-            &[
-                "simulate",
-                "--topology",
-                "rail",
-                "--oversubscription",
-                "100",
-            ],
-            "1..64",
-        ),
+        ("simulate --topology rail --gpus-per-node 9", "1..8"),
+        ("simulate --topology rail --nodes 0", "1..4096"),
+        ("simulate --topology rail --nodes 1000", "at most 4096"),
+        ("simulate --topology rail --pxn maybe", "neither on nor off"),
+        ("simulate --topology rail --nic-bw 0Gbps", "positive"),
+        ("simulate --topology rail --spine-bw fast", "spine-bw"),
+        ("simulate --topology rail --nic-lat -1us", "nic-lat"),
+        ("simulate --topology rail --spine-lat 20s", "latency"),
+        ("simulate --topology rail --oversubscription 100", "1..64"),
     ];
-    assert_refused(cases);
-    for (args, _) in cases {
-        assert_eq!(cli(args).0, 2, "{args:?}");
-    }
+    all_refused(cases);
 }
 
 // --- Input and output at the edges: arguments that are not UTF-8, readers that stop early, a full
@@ -473,18 +380,6 @@ fn bad_nic_and_rail_values_exit_2_with_one_line() {
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 use std::process::Stdio;
-
-fn cli_os(args: &[OsString]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_allreduce-lab"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn os(s: &str) -> OsString {
     OsString::from(s)
@@ -515,7 +410,7 @@ fn a_scenario_path_that_is_not_utf8_is_read_in_both_flag_forms() {
     inline.extend(path.as_os_str().as_encoded_bytes());
     let joined = [os("simulate"), OsString::from_vec(inline), os("--json")];
     for args in [&separate[..], &joined[..]] {
-        let (code, out, err) = cli_os(args);
+        let (code, out, err) = cli(args);
         assert_eq!(code, 0, "{err}");
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["ranks"], 4);
@@ -539,7 +434,7 @@ fn any_other_argument_that_is_not_utf8_is_one_line_and_exit_2() {
         (vec![OsString::from_vec(b"simul\xFFte".to_vec())], "command"),
     ];
     for (args, needle) in cases {
-        let (code, out, err) = cli_os(&args);
+        let (code, out, err) = cli(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(out.is_empty());
         assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -588,11 +483,11 @@ fn a_full_disk_is_one_line_and_a_failure_not_a_panic() {
 
 #[test]
 fn switches_take_no_value_and_valued_flags_take_both_forms() {
-    assert_refused(&[
-        (&["simulate", "--json=false"], "takes no value"),
-        (&["simulate", "--json=true"], "takes no value"),
-        (&["speedup", "--json=no"], "takes no value"),
-        (&["simulate", "--help=1"], "takes no value"),
+    all_refused(&[
+        ("simulate --json=false", "takes no value"),
+        ("simulate --json=true", "takes no value"),
+        ("speedup --json=no", "takes no value"),
+        ("simulate --help=1", "takes no value"),
     ]);
     let spaced = json(&["simulate", "--ranks", "16", "--size", "4MB", "--json"]);
     let joined = json(&["simulate", "--ranks=16", "--size=4MB", "--json"]);
@@ -625,13 +520,13 @@ fn speedup_gamma_slows_the_allreduce_and_the_step() {
 
 #[test]
 fn a_preset_refuses_the_flags_it_would_override() {
-    assert_refused(&[
+    all_refused(&[
         (
-            &["speedup", "--preset", "eight-gpus-6-7x", "--gamma", "1e-10"],
+            "speedup --preset eight-gpus-6-7x --gamma 1e-10",
             "--gamma cannot be combined with --preset",
         ),
         (
-            &["speedup", "--preset", "eight-gpus-6-7x", "--ranks", "4"],
+            "speedup --preset eight-gpus-6-7x --ranks 4",
             "--ranks cannot be combined with --preset",
         ),
     ]);
@@ -640,27 +535,16 @@ fn a_preset_refuses_the_flags_it_would_override() {
 #[test]
 fn counts_and_sizes_beyond_the_limits_are_refused_before_anything_runs() {
     // Simulating 2…2048 GPUs first took 8 s in release; refusing first takes a process start.
-    for (args, needle) in [
-        (&["speedup", "--max-gpus", "4096"][..], "transfers"),
-        (
-            &[
-                "sweep",
-                "--ranks",
-                "512",
-                "--min-size",
-                "1MB",
-                "--max-size",
-                "2TB",
-            ][..],
-            "1 TB",
-        ),
+    for (line, needle) in [
+        ("speedup --max-gpus 4096", "transfers"),
+        ("sweep --ranks 512 --min-size 1MB --max-size 2TB", "1 TB"),
     ] {
         let started = std::time::Instant::now();
-        assert_refused(&[(args, needle)]);
+        refused(line, &[needle]);
         let took = started.elapsed();
         assert!(
             took < std::time::Duration::from_secs(1),
-            "{args:?} took {took:?}"
+            "{line} took {took:?}"
         );
     }
 }
@@ -693,12 +577,12 @@ fn scenario_files_with_a_byte_order_mark_or_in_utf16_run_and_junk_is_refused() {
     }
     let junk = dir.join("junk.json");
     std::fs::write(&junk, b"{\x00\x00\x00").unwrap();
-    assert_refused(&[(&["simulate", "--scenario", junk.to_str().unwrap()], "NUL")]);
+    refused(
+        &format!("simulate --scenario '{}'", junk.display()),
+        &["NUL"],
+    );
     // A device that never ends is refused by size, not read for ever.
-    assert_refused(&[(
-        &["simulate", "--scenario", "/dev/zero"],
-        "larger than 64 KB",
-    )]);
+    all_refused(&[("simulate --scenario /dev/zero", "larger than 64 KB")]);
 }
 
 #[test]
@@ -788,56 +672,32 @@ fn a_slow_link_and_a_straggler_change_the_run_and_show_in_the_report() {
 
 #[test]
 fn bad_faults_are_refused_with_exit_2_and_one_line() {
-    let cases: &[(&[&str], &str)] = &[
-        (&["simulate", "--slow-link", "rank3-spine=0"], "(0, 1]"),
-        (&["simulate", "--slow-link", "rank3-spine=1.5"], "(0, 1]"),
-        (&["simulate", "--slow-link", "rank3-spine=-1"], "(0, 1]"),
-        (&["simulate", "--slow-link", "rank3-spine=NaN"], "(0, 1]"),
+    let cases: &[(&str, &str)] = &[
+        ("simulate --slow-link rank3-spine=0", "(0, 1]"),
+        ("simulate --slow-link rank3-spine=1.5", "(0, 1]"),
+        ("simulate --slow-link rank3-spine=-1", "(0, 1]"),
+        ("simulate --slow-link rank3-spine=NaN", "(0, 1]"),
+        ("simulate --slow-link rank3-spine=fast", "not a number"),
+        ("simulate --slow-link rank3-spine", "FROM-TO=FACTOR"),
+        ("simulate --slow-link rank3=0.5", "FROM-TO"),
+        ("simulate --slow-link gpu3-spine=0.5", "rankN, nodeN"),
+        ("simulate --slow-link rank8-spine=0.5", "no such link"),
+        ("simulate --slow-link node0-rack0=0.5", "no such link"),
         (
-            &["simulate", "--slow-link", "rank3-spine=fast"],
-            "not a number",
-        ),
-        (
-            &["simulate", "--slow-link", "rank3-spine"],
-            "FROM-TO=FACTOR",
-        ),
-        (&["simulate", "--slow-link", "rank3=0.5"], "FROM-TO"),
-        (
-            &["simulate", "--slow-link", "gpu3-spine=0.5"],
-            "rankN, nodeN",
-        ),
-        (
-            &["simulate", "--slow-link", "rank8-spine=0.5"],
-            "no such link",
-        ),
-        (
-            &["simulate", "--slow-link", "node0-rack0=0.5"],
-            "no such link",
-        ),
-        (
-            &[
-                "simulate",
-                "--slow-link",
-                "rank1-spine=0.5",
-                "--slow-link",
-                "spine-rank1=0.2",
-            ],
+            "simulate --slow-link rank1-spine=0.5 --slow-link spine-rank1=0.2",
             "given twice",
         ),
-        (&["simulate", "--straggler", "8=1us"], "0..7"),
-        (&["simulate", "--straggler", "-1=1us"], "not a rank"),
-        (&["simulate", "--straggler", "3"], "RANK=DELAY"),
-        (&["simulate", "--straggler", "3=soon"], "--straggler"),
-        (&["simulate", "--straggler", "3=11s"], "0..10 s"),
+        ("simulate --straggler 8=1us", "0..7"),
+        ("simulate --straggler -1=1us", "not a rank"),
+        ("simulate --straggler 3", "RANK=DELAY"),
+        ("simulate --straggler 3=soon", "--straggler"),
+        ("simulate --straggler 3=11s", "0..10 s"),
         (
-            &["simulate", "--straggler", "3=1us", "--straggler", "3=2us"],
+            "simulate --straggler 3=1us --straggler 3=2us",
             "given twice",
         ),
     ];
-    assert_refused(cases);
-    for (args, _) in cases {
-        assert_eq!(cli(args).0, 2, "{args:?}");
-    }
+    all_refused(cases);
 }
 
 // --- What the command line says about itself: help, "did you mean" for a misspelling, and shell

@@ -3,31 +3,15 @@
 
 use allreduce_lab::sim::algorithms::Algorithm;
 use allreduce_lab::sim::scenario::{Scenario, simulate};
-use allreduce_lab::sim::topology::{Tier, TopologySpec};
-use allreduce_lab::sim::units::Bandwidth;
+use allreduce_lab::sim::topology::Tier;
+
+mod common;
+use common::scenarios::{cluster, scenario_of};
 
 /// 2 racks × 2 nodes × 8 GPUs, NVLink 450 GB/s inside nodes.
 fn racks(node_gbps: f64, rack_gbps: f64, algorithm: Algorithm, segments: usize) -> Scenario {
-    Scenario {
-        topology: TopologySpec::Cluster {
-            racks: 2,
-            nodes_per_rack: 2,
-            gpus_per_node: 8,
-            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
-            intra_lat_secs: 1e-6,
-            node_bw: Bandwidth::from_gbits_per_sec(node_gbps),
-            node_lat_secs: 2e-6,
-            rack_bw: Bandwidth::from_gbits_per_sec(rack_gbps),
-            rack_lat_secs: 5e-6,
-            oversubscription: 1.0,
-            nics_per_node: 1,
-        },
-        algorithm,
-        size_bytes: 1_000_000_000,
-        segments,
-        gamma_secs_per_byte: 0.0,
-        faults: Default::default(),
-    }
+    let topology = cluster([2, 2, 8], node_gbps, rack_gbps, 1);
+    scenario_of(topology, algorithm, 1_000_000_000, segments, 0.0)
 }
 
 #[test]

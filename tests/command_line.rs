@@ -13,6 +13,9 @@ use allreduce_lab::sim::units::{Bandwidth, secs_from_ns};
 use allreduce_lab::ui::model::logic::Controls;
 use proptest::prelude::*;
 
+mod common;
+use common::scenarios::Draw;
+
 /// Round values (as the lab's sliders make) and arbitrary ones (as an imported file may hold).
 fn bandwidth() -> impl Strategy<Value = Bandwidth> {
     prop_oneof![
@@ -34,56 +37,13 @@ fn oversubscription() -> impl Strategy<Value = f64> {
 }
 
 fn topology() -> impl Strategy<Value = TopologySpec> {
-    prop_oneof![
-        (1usize..=4096, bandwidth(), latency()).prop_map(|(ranks, bandwidth, latency_secs)| {
-            TopologySpec::Uniform {
-                ranks,
-                bandwidth,
-                latency_secs,
-            }
-        }),
-        (
-            (1usize..=8, 1usize..=8, 1usize..=8, 1usize..=8),
-            (bandwidth(), bandwidth(), bandwidth()),
-            (latency(), latency(), latency()),
-            oversubscription(),
-        )
-            .prop_map(|((racks, npr, g, nics), (ib, nb, rb), (il, nl, rl), os)| {
-                TopologySpec::Cluster {
-                    racks,
-                    nodes_per_rack: npr,
-                    gpus_per_node: g,
-                    intra_bw: ib,
-                    intra_lat_secs: il,
-                    node_bw: nb,
-                    node_lat_secs: nl,
-                    rack_bw: rb,
-                    rack_lat_secs: rl,
-                    oversubscription: os,
-                    nics_per_node: nics.min(g),
-                }
-            }),
-        (
-            (1usize..=64, 1usize..=8, any::<bool>()),
-            (bandwidth(), bandwidth(), bandwidth()),
-            (latency(), latency(), latency()),
-            oversubscription(),
-        )
-            .prop_map(|((nodes, g, pxn), (ib, nb, sb), (il, nl, sl), os)| {
-                TopologySpec::Rail {
-                    nodes,
-                    gpus_per_node: g,
-                    intra_bw: ib,
-                    intra_lat_secs: il,
-                    nic_bw: nb,
-                    nic_lat_secs: nl,
-                    spine_bw: sb,
-                    spine_lat_secs: sl,
-                    oversubscription: os,
-                    pxn,
-                }
-            }),
-    ]
+    Draw {
+        bandwidth: bandwidth().boxed(),
+        latency: latency().boxed(),
+        oversubscription: oversubscription().boxed(),
+        max_ranks: 4096,
+    }
+    .topology()
 }
 
 fn scenario() -> impl Strategy<Value = Scenario> {

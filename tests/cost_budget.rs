@@ -5,10 +5,13 @@
 
 use allreduce_lab::sim::algorithms::{self, Algorithm};
 use allreduce_lab::sim::cost::Exceeded;
-use allreduce_lab::sim::scenario::{Scenario, simulate};
+use allreduce_lab::sim::scenario::{Scenario, simulate, transfers_on};
 use allreduce_lab::sim::topology::{Topology, TopologySpec};
 use allreduce_lab::sim::units::Bandwidth;
 use proptest::prelude::*;
+
+mod common;
+use common::scenarios::{Draw, scenario_of};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -48,61 +51,23 @@ fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
     (out, PEAK.load(Relaxed) - before)
 }
 
-fn bandwidth() -> impl Strategy<Value = Bandwidth> {
-    (9.0f64..12.0).prop_map(|e| Bandwidth::from_bytes_per_sec(10f64.powf(e)))
-}
-
-fn topology() -> impl Strategy<Value = TopologySpec> {
-    prop_oneof![
-        (1usize..=64, bandwidth()).prop_map(|(ranks, bandwidth)| TopologySpec::Uniform {
-            ranks,
-            bandwidth,
-            latency_secs: 1e-6,
-        }),
-        (
-            (1usize..=4, 1usize..=4, 1usize..=8),
-            (bandwidth(), bandwidth(), bandwidth()),
-            prop_oneof![Just(1.0), 1.0f64..4.0],
-        )
-            .prop_filter("at most 64 ranks", |((k, m, g), _, _)| k * m * g <= 64)
-            .prop_map(
-                |((racks, nodes_per_rack, gpus_per_node), (ib, nb, rb), os)| {
-                    TopologySpec::Cluster {
-                        racks,
-                        nodes_per_rack,
-                        gpus_per_node,
-                        intra_bw: ib,
-                        intra_lat_secs: 1e-6,
-                        node_bw: nb,
-                        node_lat_secs: 2e-6,
-                        rack_bw: rb,
-                        rack_lat_secs: 5e-6,
-                        oversubscription: os,
-                        nics_per_node: 1,
-                    }
-                }
-            ),
-    ]
-}
-
 fn scenario() -> impl Strategy<Value = Scenario> {
     (
-        topology(),
+        Draw {
+            latency: Just(1e-6).boxed(),
+            ..Draw::up_to(64)
+        }
+        .topology(),
         prop::sample::select(Algorithm::ALL.to_vec()),
         prop_oneof![1u64..100, 1_000u64..100_000_000],
         prop_oneof![Just(1usize), 1usize..=64],
         prop_oneof![Just(0.0), Just(1e-11)],
     )
-        .prop_map(
-            |(topology, algorithm, size_bytes, segments, gamma)| Scenario {
-                topology,
-                algorithm,
-                size_bytes,
-                segments,
-                gamma_secs_per_byte: gamma,
-                faults: Default::default(),
-            },
-        )
+        .prop_map(|(t, a, s, k, g)| scenario_of(t, a, s, k, g))
+        .prop_filter("small enough for a debug build", |sc| {
+            let topo = Topology::new(&sc.topology).unwrap();
+            transfers_on(sc.algorithm, &topo, sc.segments) <= 100_000
+        })
 }
 
 proptest! {

@@ -6,30 +6,20 @@ use allreduce_lab::sim::scenario::{Scenario, simulate};
 use allreduce_lab::sim::topology::{Endpoint, Tier, TopologySpec};
 use allreduce_lab::sim::units::Bandwidth;
 
+mod common;
+use common::scenarios::{cluster, scenario_of};
+
 const GIB: u64 = 1 << 30;
 
 /// 2 nodes × 8 GPUs (NVLink 450 GB/s, 1 µs), `nics` NICs of 400 Gb/s (2 µs) per node, one rack.
 fn dgx_pair(nics: usize, algorithm: Algorithm, segments: usize) -> Scenario {
-    Scenario {
-        topology: TopologySpec::Cluster {
-            racks: 1,
-            nodes_per_rack: 2,
-            gpus_per_node: 8,
-            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
-            intra_lat_secs: 1e-6,
-            node_bw: Bandwidth::from_gbits_per_sec(400.0),
-            node_lat_secs: 2e-6,
-            rack_bw: Bandwidth::from_gbits_per_sec(400.0),
-            rack_lat_secs: 5e-6,
-            oversubscription: 1.0,
-            nics_per_node: nics,
-        },
+    scenario_of(
+        cluster([1, 2, 8], 400.0, 400.0, nics),
         algorithm,
-        size_bytes: GIB,
+        GIB,
         segments,
-        gamma_secs_per_byte: 0.0,
-        faults: Default::default(),
-    }
+        0.0,
+    )
 }
 
 /// `nodes` × `g` GPUs on rails of 400 Gb/s NICs, a spine of 400 Gb/s per leaf.

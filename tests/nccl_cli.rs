@@ -1,19 +1,8 @@
 //! The real-hardware commands, run as a user would.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::process::Command;
-
-fn cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_allreduce-lab"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{cli, refused};
 
 fn ok(args: &[&str]) -> String {
     let (code, out, err) = cli(args);
@@ -38,17 +27,6 @@ fn tmp(name: &str, text: &str) -> String {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
     p.to_string_lossy().into_owned()
-}
-
-/// Exit 2, nothing on stdout, one line on stderr containing every needle.
-fn refused(args: &[&str], needles: &[&str]) {
-    let (code, out, err) = cli(args);
-    assert_eq!(code, 2, "{args:?} should exit 2: {out}{err}");
-    assert!(out.is_empty(), "{args:?}: {out}");
-    assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: '{err}' lacks '{n}'");
-    }
 }
 
 #[test]
@@ -287,40 +265,26 @@ fn calibrate_prints_fitted_values_and_both_tables_and_writes_a_system_file() {
 #[test]
 fn bad_input_exits_2_naming_the_problem_and_the_line() {
     refused(
-        &["nccl-tests", "--system", "cray-1"],
+        "nccl-tests --system cray-1",
         &["unknown system 'cray-1'", "dgx-h100"],
     );
+    refused("nccl-tests --system dgx-h100 --nodes 129", &["--nodes"]);
     refused(
-        &["nccl-tests", "--system", "dgx-h100", "--nodes", "129"],
-        &["--nodes"],
-    );
-    refused(
-        &["nccl-tests", "--system", "dgx-h100", "--gpus-per-node", "1"],
+        "nccl-tests --system dgx-h100 --gpus-per-node 1",
         &["GPUs per node"],
     );
+    refused("nccl-tests --system dgx-h100 --nvls maybe", &["--nvls"]);
+    refused("nccl-tests --system dgx-h100 -b 8X", &["--min-size"]);
+    refused("nccl-tests --system dgx-h100 -b 1G -e 1K", &["min"]);
+    refused("nccl-tests", &["--system is required"]);
     refused(
-        &["nccl-tests", "--system", "dgx-h100", "--nvls", "maybe"],
-        &["--nvls"],
-    );
-    refused(
-        &["nccl-tests", "--system", "dgx-h100", "-b", "8X"],
-        &["--min-size"],
-    );
-    refused(
-        &["nccl-tests", "--system", "dgx-h100", "-b", "1G", "-e", "1K"],
-        &["min"],
-    );
-    refused(&["nccl-tests"], &["--system is required"]);
-    refused(
-        &[
-            "sweep", "--model", "nccl", "--system", "dgx-h100", "--ranks", "4",
-        ],
+        "sweep --model nccl --system dgx-h100 --ranks 4",
         &["--ranks"],
     );
-    refused(&["simulate", "--model", "quantum"], &["--model"]);
+    refused("simulate --model quantum", &["--model"]);
     let prose = tmp("prose.txt", "Dear diary,\nthe cluster was slow today.\n");
     refused(
-        &["calibrate", "--system", "dgx-a100", "--measured", &prose],
+        &format!("calibrate --system dgx-a100 --measured '{prose}'"),
         &["not all_reduce_perf output"],
     );
     let nan = tmp(
@@ -328,12 +292,12 @@ fn bad_input_exits_2_naming_the_problem_and_the_line() {
         "# header\n8 2 float sum -1 18.75 0 0 0\n1024 256 float sum -1 NaN 0 0 0\n",
     );
     refused(
-        &["calibrate", "--system", "dgx-a100", "--measured", &nan],
+        &format!("calibrate --system dgx-a100 --measured '{nan}'"),
         &["line 3", "NaN"],
     );
     let neg = tmp("neg.txt", "8 2 float sum -1 -18.75 0 0 0\n");
     refused(
-        &["calibrate", "--system", "dgx-a100", "--measured", &neg],
+        &format!("calibrate --system dgx-a100 --measured '{neg}'"),
         &["line 1", "positive"],
     );
     let two = tmp(
@@ -341,27 +305,18 @@ fn bad_input_exits_2_naming_the_problem_and_the_line() {
         "8 2 float sum -1 18.75 0 0 0\n1024 256 float sum -1 20.35 0.05 0.09 0\n",
     );
     refused(
-        &["calibrate", "--system", "dgx-a100", "--measured", &two],
+        &format!("calibrate --system dgx-a100 --measured '{two}'"),
         &["at least 3 rows"],
     );
     refused(
-        &[
-            "calibrate",
-            "--system",
-            "dgx-a100",
-            "--measured",
-            &data("dgx-a100-2nodes-ib-hdr.txt"),
-        ],
+        &format!(
+            "calibrate --system dgx-a100 --measured '{}'",
+            data("dgx-a100-2nodes-ib-hdr.txt")
+        ),
         &["16 GPUs", "8"],
     );
     refused(
-        &[
-            "calibrate",
-            "--system",
-            "dgx-a100",
-            "--measured",
-            "/nonexistent/x.txt",
-        ],
+        "calibrate --system dgx-a100 --measured /nonexistent/x.txt",
         &["cannot read"],
     );
     let notsys = tmp(
@@ -369,7 +324,7 @@ fn bad_input_exits_2_naming_the_problem_and_the_line() {
         "{\n  \"name\": \"x\",\n  \"arch\": \"vacuum-tube\"\n}\n",
     );
     refused(
-        &["nccl-tests", "--system-file", &notsys],
+        &format!("nccl-tests --system-file '{notsys}'"),
         &["not a system file", "line 3"],
     );
     let mut sys = json(&[
@@ -386,7 +341,7 @@ fn bad_input_exits_2_naming_the_problem_and_the_line() {
     sys["intra_efficiency"] = serde_json::json!(7.5);
     let bad = tmp("bad-eff.json", &sys.to_string());
     refused(
-        &["nccl-tests", "--system-file", &bad],
+        &format!("nccl-tests --system-file '{bad}'"),
         &["intra_efficiency"],
     );
 }
@@ -438,33 +393,18 @@ fn speedup_with_the_nccl_model_uses_each_counts_predicted_allreduce() {
 
 #[test]
 fn speedup_with_the_nccl_model_refuses_what_it_cannot_take() {
-    refused(&["speedup", "--model", "nccl"], &["--system is required"]);
+    refused("speedup --model nccl", &["--system is required"]);
     refused(
-        &[
-            "speedup", "--model", "nccl", "--system", "dgx-h100", "--ranks", "8",
-        ],
+        "speedup --model nccl --system dgx-h100 --ranks 8",
         &["unknown flag '--ranks'"],
     );
+    refused("speedup --model nccl --model ideal", &["twice"]);
     refused(
-        &["speedup", "--model", "nccl", "--model", "ideal"],
-        &["twice"],
-    );
-    refused(
-        &[
-            "speedup",
-            "--model",
-            "nccl",
-            "--system",
-            "dgx-h100",
-            "--max-gpus",
-            "2048",
-        ],
+        "speedup --model nccl --system dgx-h100 --max-gpus 2048",
         &["--max-gpus", "1024"],
     );
     refused(
-        &[
-            "speedup", "--model", "nccl", "--system", "dgx-h100", "--nvls", "maybe",
-        ],
+        "speedup --model nccl --system dgx-h100 --nvls maybe",
         &["--nvls"],
     );
 }

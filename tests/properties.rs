@@ -8,88 +8,13 @@ use allreduce_lab::sim::run::{Run, RunOptions, run};
 use allreduce_lab::sim::scenario::{Scenario, simulate, transfers_on};
 use allreduce_lab::sim::topology::Topology;
 use allreduce_lab::sim::topology::TopologySpec;
-use allreduce_lab::sim::units::Bandwidth;
 use proptest::prelude::*;
 
-fn bandwidth() -> impl Strategy<Value = Bandwidth> {
-    // 1 GB/s .. 1 TB/s, log-uniform.
-    (9.0f64..12.0).prop_map(|e| Bandwidth::from_bytes_per_sec(10f64.powf(e)))
-}
-
-fn latency() -> impl Strategy<Value = f64> {
-    prop_oneof![Just(0.0), (0.0f64..20.0).prop_map(|us| us * 1e-6)]
-}
+mod common;
+use common::scenarios::{Draw, scenario_of};
 
 fn topology() -> impl Strategy<Value = TopologySpec> {
-    prop_oneof![
-        (1usize..=64, bandwidth(), latency()).prop_map(|(ranks, bandwidth, latency_secs)| {
-            TopologySpec::Uniform {
-                ranks,
-                bandwidth,
-                latency_secs,
-            }
-        }),
-        (
-            (1usize..=4, 1usize..=4, 1usize..=8),
-            (
-                bandwidth(),
-                latency(),
-                bandwidth(),
-                latency(),
-                bandwidth(),
-                latency()
-            ),
-            prop_oneof![Just(1.0), 1.0f64..4.0],
-            1usize..=8,
-        )
-            .prop_filter("at most 64 ranks", |((k, m, g), _, _, _)| k * m * g <= 64)
-            .prop_map(
-                |((racks, nodes_per_rack, gpus_per_node), (ib, il, nb, nl, rb, rl), os, nics)| {
-                    TopologySpec::Cluster {
-                        racks,
-                        nodes_per_rack,
-                        gpus_per_node,
-                        intra_bw: ib,
-                        intra_lat_secs: il,
-                        node_bw: nb,
-                        node_lat_secs: nl,
-                        rack_bw: rb,
-                        rack_lat_secs: rl,
-                        oversubscription: os,
-                        nics_per_node: nics.min(gpus_per_node),
-                    }
-                }
-            ),
-        (
-            (1usize..=8, 1usize..=8),
-            (
-                bandwidth(),
-                latency(),
-                bandwidth(),
-                latency(),
-                bandwidth(),
-                latency()
-            ),
-            prop_oneof![Just(1.0), 1.0f64..4.0],
-            any::<bool>(),
-        )
-            .prop_map(
-                |((nodes, gpus_per_node), (ib, il, nb, nl, sb, sl), os, pxn)| {
-                    TopologySpec::Rail {
-                        nodes,
-                        gpus_per_node,
-                        intra_bw: ib,
-                        intra_lat_secs: il,
-                        nic_bw: nb,
-                        nic_lat_secs: nl,
-                        spine_bw: sb,
-                        spine_lat_secs: sl,
-                        oversubscription: os,
-                        pxn,
-                    }
-                }
-            ),
-    ]
+    Draw::up_to(64).topology()
 }
 
 /// Topologies on which every algorithm (NCCL's ring with one channel per NIC included) stays small.
@@ -108,16 +33,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         1usize..=6,
         prop_oneof![Just(0.0), 0.0f64..1e-10],
     )
-        .prop_map(
-            |(topology, algorithm, size_bytes, segments, gamma)| Scenario {
-                topology,
-                algorithm,
-                size_bytes,
-                segments,
-                gamma_secs_per_byte: gamma,
-                faults: Default::default(),
-            },
-        )
+        .prop_map(|(t, a, s, k, g)| scenario_of(t, a, s, k, g))
         .prop_filter("a run a debug build finishes quickly", small)
 }
 

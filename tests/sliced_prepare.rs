@@ -2,8 +2,6 @@
 //! indexes and buffers with `PreparingRun`, both inside `Simulating`) gives exactly what the
 //! one-shot path gives, over random scenarios, and each slice's work is bounded.
 //!
-//! Scenarios are built from JSON so that fields added to `Scenario` later with a default keep
-//! this file compiling.
 #![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::algorithms::{self, Algorithm, Scheduling};
@@ -15,95 +13,19 @@ use allreduce_lab::sim::trace::Trace;
 use allreduce_lab::sim::units::Bandwidth;
 use proptest::prelude::*;
 
-fn bandwidth() -> impl Strategy<Value = Bandwidth> {
-    (9.0f64..12.0).prop_map(|e| Bandwidth::from_bytes_per_sec(10f64.powf(e)))
-}
-
-fn latency() -> impl Strategy<Value = f64> {
-    prop_oneof![Just(0.0), (0.0f64..20.0).prop_map(|us| us * 1e-6)]
-}
-
-fn topology() -> impl Strategy<Value = TopologySpec> {
-    prop_oneof![
-        (1usize..=64, bandwidth(), latency()).prop_map(|(ranks, bandwidth, latency_secs)| {
-            TopologySpec::Uniform {
-                ranks,
-                bandwidth,
-                latency_secs,
-            }
-        }),
-        (
-            (1usize..=4, 1usize..=4, 1usize..=8),
-            (bandwidth(), latency(), bandwidth(), latency()),
-            1usize..=8,
-        )
-            .prop_filter("at most 64 ranks", |((k, m, g), _, _)| k * m * g <= 64)
-            .prop_map(
-                |((racks, nodes_per_rack, gpus_per_node), (ib, il, nb, nl), nics)| {
-                    TopologySpec::Cluster {
-                        racks,
-                        nodes_per_rack,
-                        gpus_per_node,
-                        intra_bw: ib,
-                        intra_lat_secs: il,
-                        node_bw: nb,
-                        node_lat_secs: nl,
-                        rack_bw: nb,
-                        rack_lat_secs: nl,
-                        oversubscription: 1.0,
-                        nics_per_node: nics.min(gpus_per_node),
-                    }
-                }
-            ),
-        (
-            (1usize..=8, 1usize..=8),
-            (bandwidth(), latency(), bandwidth(), latency()),
-            any::<bool>(),
-        )
-            .prop_map(|((nodes, gpus_per_node), (ib, il, nb, nl), pxn)| {
-                TopologySpec::Rail {
-                    nodes,
-                    gpus_per_node,
-                    intra_bw: ib,
-                    intra_lat_secs: il,
-                    nic_bw: nb,
-                    nic_lat_secs: nl,
-                    spine_bw: nb,
-                    spine_lat_secs: nl,
-                    oversubscription: 1.0,
-                    pxn,
-                }
-            }),
-    ]
-}
-
-fn scenario_of(
-    topology: &TopologySpec,
-    algorithm: Algorithm,
-    size_bytes: u64,
-    segments: usize,
-    gamma: f64,
-) -> Scenario {
-    serde_json::from_value(serde_json::json!({
-        "topology": topology,
-        "algorithm": algorithm,
-        "size_bytes": size_bytes,
-        "segments": segments,
-        "gamma_secs_per_byte": gamma,
-    }))
-    .expect("a scenario")
-}
+mod common;
+use common::scenarios::{Draw, scenario_of};
 
 /// Random scenarios small enough for a debug build; `auto` included.
 fn scenario() -> impl Strategy<Value = Scenario> {
     (
-        topology(),
+        Draw::up_to(64).topology(),
         prop::sample::select(Algorithm::ALL.to_vec()),
         1u64..50_000_000,
         1usize..=6,
         prop_oneof![Just(0.0), 0.0f64..1e-10],
     )
-        .prop_map(|(t, a, s, k, g)| scenario_of(&t, a, s, k, g))
+        .prop_map(|(t, a, s, k, g)| scenario_of(t, a, s, k, g))
         .prop_filter("small enough for a debug build", |sc| {
             let topo = Topology::new(&sc.topology).unwrap();
             transfers_on(sc.algorithm, &topo, sc.segments) <= 20_000
@@ -247,7 +169,7 @@ fn preparing_a_1024_rank_ring_is_done_in_bounded_slices() {
         assert_eq!(run.progress(), (0, 2_095_104));
         assert!(!run.step(1));
     }
-    let sc = scenario_of(&topology, Algorithm::Hierarchical, 1 << 30, 1, 0.0);
+    let sc = scenario_of(topology, Algorithm::Hierarchical, 1 << 30, 1, 0.0);
     let sim = Simulating::new(&sc, true).unwrap();
     assert_eq!(sim.preparing(), Some((0, 1000)));
     assert_eq!(sim.progress(), (0, 2_095_104));

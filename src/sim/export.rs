@@ -14,7 +14,8 @@
 //! assert!(transfers_csv(&sim.trace).starts_with("transfer,src,dst,"));
 //! ```
 
-use super::trace::Trace;
+use super::schedule::Transfer;
+use super::trace::{Trace, TransferTiming};
 use serde_json::json;
 use std::fmt::Write;
 
@@ -48,6 +49,12 @@ pub fn chrome_traces(runs: &[(&Trace, &str)]) -> String {
     json!({ "traceEvents": events, "displayTimeUnit": "ns" }).to_string()
 }
 
+/// Each transfer of the run, numbered, with its timing.
+fn timed(trace: &Trace) -> impl Iterator<Item = (usize, (&Transfer, &TransferTiming))> {
+    let transfers = trace.schedule.transfers().iter();
+    transfers.zip(&trace.timings).enumerate()
+}
+
 fn push_events(events: &mut Vec<serde_json::Value>, pid: usize, trace: &Trace, label: &str) {
     events.reserve(trace.timings.len() + trace.topology.ranks() + 1);
     events.push(json!({
@@ -60,13 +67,7 @@ fn push_events(events: &mut Vec<serde_json::Value>, pid: usize, trace: &Trace, l
             "args": { "name": format!("rank {r} (sends)") }
         }));
     }
-    for (i, (t, tm)) in trace
-        .schedule
-        .transfers()
-        .iter()
-        .zip(&trace.timings)
-        .enumerate()
-    {
+    for (i, (t, tm)) in timed(trace) {
         let chunks = if t.chunk_hi == t.chunk_lo + 1 {
             format!("chunk {}", t.chunk_lo)
         } else {
@@ -99,13 +100,7 @@ pub fn transfers_csv(trace: &Trace) -> String {
     let mut out = String::from(
         "transfer,src,dst,chunk_lo,chunk_hi,bytes,step,phase,op,start_s,first_byte_s,last_byte_s,done_s\n",
     );
-    for (i, (t, tm)) in trace
-        .schedule
-        .transfers()
-        .iter()
-        .zip(&trace.timings)
-        .enumerate()
-    {
+    for (i, (t, tm)) in timed(trace) {
         let _ = writeln!(
             out,
             "{i},{},{},{},{},{},{},{},{},{},{},{},{}",

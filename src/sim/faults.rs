@@ -317,24 +317,9 @@ impl Faults {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::topology::TopologySpec;
-    use crate::sim::units::Bandwidth;
 
     fn cluster() -> Topology {
-        Topology::new(&TopologySpec::Cluster {
-            racks: 2,
-            nodes_per_rack: 2,
-            gpus_per_node: 2,
-            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
-            intra_lat_secs: 1e-6,
-            node_bw: Bandwidth::from_gbits_per_sec(400.0),
-            node_lat_secs: 2e-6,
-            rack_bw: Bandwidth::from_gbits_per_sec(200.0),
-            rack_lat_secs: 5e-6,
-            oversubscription: 1.0,
-            nics_per_node: 1,
-        })
-        .unwrap()
+        crate::sim::fixtures::cluster(2, 2, 2)
     }
 
     #[test]

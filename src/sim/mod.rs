@@ -8,6 +8,8 @@ pub mod command;
 pub mod cost;
 pub mod export;
 pub mod faults;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod nccl;
 pub mod network;
 pub mod rail_preset;

@@ -421,6 +421,46 @@ fn check_lat(field: TopologyField, secs: f64) -> Result<(), TopologyError> {
     Ok(())
 }
 
+/// The product of `counts`, if it is at most [`MAX_RANKS`].
+fn ranks_of(counts: &[usize], rail: bool) -> Result<usize, TopologyError> {
+    (counts.iter())
+        .try_fold(1usize, |n, &c| n.checked_mul(c))
+        .filter(|&n| n <= MAX_RANKS)
+        .ok_or(TopologyError::TooManyRanks {
+            rail,
+            max: MAX_RANKS,
+        })
+}
+
+/// Each tier's bandwidth, then each tier's latency (inner tier first), then the uplinks'
+/// oversubscription; `outer` names the fields of the two tiers above the GPUs' own.
+fn check_tiers(
+    spec: &TopologySpec,
+    outer: [(TopologyField, TopologyField); 2],
+) -> Result<(), TopologyError> {
+    let fields = [
+        (TopologyField::IntraBandwidth, TopologyField::IntraLatency),
+        outer[0],
+        outer[1],
+    ];
+    let tiers = spec.tiers();
+    for ((bw_field, _), (bw, _)) in fields.iter().zip(tiers) {
+        check_bw(*bw_field, bw)?;
+    }
+    for ((_, lat_field), (_, lat)) in fields.iter().zip(tiers) {
+        check_lat(*lat_field, lat)?;
+    }
+    match *spec {
+        TopologySpec::Uniform { .. } => Ok(()),
+        TopologySpec::Cluster {
+            oversubscription, ..
+        }
+        | TopologySpec::Rail {
+            oversubscription, ..
+        } => check_oversubscription(oversubscription),
+    }
+}
+
 fn check_oversubscription(x: f64) -> Result<(), TopologyError> {
     if !(x.is_finite() && (1.0..=64.0).contains(&x)) {
         return Err(TopologyError::OversubscriptionOutOfRange);
@@ -508,21 +548,10 @@ impl Topology {
                         });
                     }
                 }
-                let ranks = racks
-                    .checked_mul(nodes_per_rack)
-                    .and_then(|x| x.checked_mul(gpus_per_node))
-                    .filter(|&n| n <= MAX_RANKS)
-                    .ok_or(TopologyError::TooManyRanks {
-                        rail: false,
-                        max: MAX_RANKS,
-                    })?;
-                check_bw(TopologyField::IntraBandwidth, intra_bw)?;
-                check_bw(TopologyField::NodeBandwidth, node_bw)?;
-                check_bw(TopologyField::RackBandwidth, rack_bw)?;
-                check_lat(TopologyField::IntraLatency, intra_lat_secs)?;
-                check_lat(TopologyField::NodeLatency, node_lat_secs)?;
-                check_lat(TopologyField::RackLatency, rack_lat_secs)?;
-                check_oversubscription(oversubscription)?;
+                let ranks = ranks_of(&[racks, nodes_per_rack, gpus_per_node], false)?;
+                use TopologyField as F;
+                let node = (F::NodeBandwidth, F::NodeLatency);
+                check_tiers(spec, [node, (F::RackBandwidth, F::RackLatency)])?;
                 check_nics(nics_per_node, gpus_per_node)?;
                 let k = nics_per_node;
                 let nodes = racks * nodes_per_rack;
@@ -598,20 +627,10 @@ impl Topology {
                         max: MAX_NICS_PER_NODE,
                     });
                 }
-                let ranks = nodes
-                    .checked_mul(gpus_per_node)
-                    .filter(|&n| n <= MAX_RANKS)
-                    .ok_or(TopologyError::TooManyRanks {
-                        rail: true,
-                        max: MAX_RANKS,
-                    })?;
-                check_bw(TopologyField::IntraBandwidth, intra_bw)?;
-                check_bw(TopologyField::NicBandwidth, nic_bw)?;
-                check_bw(TopologyField::SpineBandwidth, spine_bw)?;
-                check_lat(TopologyField::IntraLatency, intra_lat_secs)?;
-                check_lat(TopologyField::NicLatency, nic_lat_secs)?;
-                check_lat(TopologyField::SpineLatency, spine_lat_secs)?;
-                check_oversubscription(oversubscription)?;
+                let ranks = ranks_of(&[nodes, gpus_per_node], true)?;
+                use TopologyField as F;
+                let nic = (F::NicBandwidth, F::NicLatency);
+                check_tiers(spec, [nic, (F::SpineBandwidth, F::SpineLatency)])?;
                 let g = gpus_per_node;
                 let uplink =
                     Bandwidth::from_bytes_per_sec(spine_bw.bytes_per_sec() / oversubscription);

@@ -262,17 +262,7 @@ mod tests {
     use super::*;
     use crate::sim::units::Bandwidth;
 
-    fn model() -> TrainingModel {
-        TrainingModel {
-            parameters: 340_000_000,
-            bytes_per_gradient: 4,
-            compute_secs: 0.3,
-            backward_share: 2.0 / 3.0,
-            overlap: 0.5,
-            input_bytes_per_gpu: 1e6,
-            storage_bytes_per_sec: 10e9,
-        }
-    }
+    use crate::sim::fixtures::bert as model;
 
     #[test]
     fn free_communication_and_io_give_a_speedup_of_n() {

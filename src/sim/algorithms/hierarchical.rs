@@ -9,7 +9,7 @@
 
 use super::ring::RingPass;
 use super::{Part, Scheduling, empty};
-use crate::sim::schedule::{Phase, ScheduleBuilder};
+use crate::sim::schedule::{Op, Phase, ScheduleBuilder};
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -27,8 +27,13 @@ pub(super) fn hierarchical(n: usize, gpus_per_node: usize, size_bytes: u64) -> S
     let mut parts = Vec::with_capacity(2 * m + 2 * g);
     let mut step = 0;
     for members in &nodes {
-        let pass =
-            RingPass::reduce_scatter(members.clone(), shards.clone(), 0, Phase::ReduceScatter);
+        let pass = RingPass::new(
+            Op::Reduce,
+            members.clone(),
+            shards.clone(),
+            0,
+            Phase::ReduceScatter,
+        );
         step = pass.end_step();
         parts.push(Part::Ring(pass));
     }
@@ -37,14 +42,21 @@ pub(super) fn hierarchical(n: usize, gpus_per_node: usize, size_bytes: u64) -> S
         let members: Rc<[usize]> = (0..m).map(|node| node * g + l).collect();
         let shard = (l + 1) % g;
         let pieces: Rc<[Range<usize>]> = shards[shard].clone().map(|c| c..c + 1).collect();
-        let rs = RingPass::reduce_scatter(members.clone(), pieces.clone(), step, Phase::InterNode);
-        let ag = RingPass::allgather(members, pieces, rs.end_step(), Phase::InterNode);
+        let rs = RingPass::new(
+            Op::Reduce,
+            members.clone(),
+            pieces.clone(),
+            step,
+            Phase::InterNode,
+        );
+        let ag = RingPass::new(Op::Copy, members, pieces, rs.end_step(), Phase::InterNode);
         inter_end = ag.end_step();
         parts.push(Part::Ring(rs));
         parts.push(Part::Ring(ag));
     }
     for members in nodes {
-        parts.push(Part::Ring(RingPass::allgather(
+        parts.push(Part::Ring(RingPass::new(
+            Op::Copy,
             members,
             shards.clone(),
             inter_end,

@@ -219,24 +219,8 @@ pub(super) fn nccl_tree(topo: &Topology, size_bytes: u64, segments: usize) -> Sc
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::topology::TopologySpec;
-    use crate::sim::units::Bandwidth;
 
-    fn rail(nodes: usize, g: usize) -> Topology {
-        Topology::new(&TopologySpec::Rail {
-            nodes,
-            gpus_per_node: g,
-            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
-            intra_lat_secs: 1e-6,
-            nic_bw: Bandwidth::from_gbytes_per_sec(50.0),
-            nic_lat_secs: 2e-6,
-            spine_bw: Bandwidth::from_gbytes_per_sec(50.0),
-            spine_lat_secs: 3e-6,
-            oversubscription: 1.0,
-            pxn: true,
-        })
-        .unwrap()
-    }
+    use crate::sim::fixtures::rail;
 
     #[test]
     fn every_channel_ring_visits_every_rank_once_and_crosses_nodes_on_its_rail() {

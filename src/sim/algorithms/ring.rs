@@ -18,8 +18,14 @@ pub(super) fn ring(n: usize, size_bytes: u64) -> Scheduling {
     let b = ScheduleBuilder::new(n, n, size_bytes).with_capacity(total, 2);
     let members: Rc<[usize]> = (0..n).collect();
     let blocks: Rc<[Range<usize>]> = (0..n).map(|c| c..c + 1).collect();
-    let rs = RingPass::reduce_scatter(members.clone(), blocks.clone(), 0, Phase::ReduceScatter);
-    let ag = RingPass::allgather(members, blocks, rs.end_step(), Phase::AllGather);
+    let rs = RingPass::new(
+        Op::Reduce,
+        members.clone(),
+        blocks.clone(),
+        0,
+        Phase::ReduceScatter,
+    );
+    let ag = RingPass::new(Op::Copy, members, blocks, rs.end_step(), Phase::AllGather);
     Scheduling::new(b, n, total, vec![Part::Ring(rs), Part::Ring(ag)])
 }
 
@@ -41,7 +47,10 @@ pub(super) struct RingPass {
 }
 
 impl RingPass {
-    pub(super) fn reduce_scatter(
+    /// A reduce-scatter (`Op::Reduce`) or an allgather after it (`Op::Copy`) over `blocks`,
+    /// its first step numbered `step0`.
+    pub(super) fn new(
+        op: Op,
         members: Rc<[usize]>,
         blocks: Rc<[Range<usize>]>,
         step0: u32,
@@ -52,22 +61,9 @@ impl RingPass {
             blocks,
             step0,
             phase,
-            op: Op::Reduce,
-            offset: 0,
+            op,
+            offset: usize::from(op == Op::Copy),
             k: 0,
-        }
-    }
-
-    pub(super) fn allgather(
-        members: Rc<[usize]>,
-        blocks: Rc<[Range<usize>]>,
-        step0: u32,
-        phase: Phase,
-    ) -> RingPass {
-        RingPass {
-            op: Op::Copy,
-            offset: 1,
-            ..RingPass::reduce_scatter(members, blocks, step0, phase)
         }
     }
 

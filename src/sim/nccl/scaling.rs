@@ -150,13 +150,9 @@ mod tests {
 
     fn bert() -> TrainingModel {
         TrainingModel {
-            parameters: 340_000_000,
-            bytes_per_gradient: 4,
-            compute_secs: 0.3,
-            backward_share: 2.0 / 3.0,
-            overlap: 0.5,
             input_bytes_per_gpu: 0.0,
             storage_bytes_per_sec: 1e12,
+            ..crate::sim::fixtures::bert()
         }
     }
 

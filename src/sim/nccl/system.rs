@@ -319,31 +319,22 @@ impl System {
                     s(NCCL_TUNING),
                 ],
             },
+            // The H100 box with NVLink 5: the same NICs, switches' SHARP, channels and launch.
             "dgx-b200" => System {
                 name: s(id),
                 arch: Arch::Blackwell,
-                intra_link: IntraLink::NvSwitch,
                 intra_gbytes_per_sec: 900.0,
                 intra_efficiency: 0.8,
                 intra_efficiency_reason: s(
                     "assumed like Hopper's ~80 % of the NVLink rate for NCCL's ring copies (no published table in the repository)",
                 ),
-                nics_per_node: 8,
-                nic_gbits_per_sec: 400.0,
-                nic_efficiency: 0.95,
-                net_latency_us: 4.0,
-                launch_us: 5.3,
-                channels: 32,
-                nvls_channels: 16,
-                ll128: true,
-                nodes,
-                gpus_per_node,
                 sources: vec![
                     s(
                         "NVIDIA DGX B200 datasheet: 8× B200, NVLink 5 at 1.8 TB/s bidirectional (900 GB/s per direction) through 2 NVSwitch trays, 8× 400 Gb/s (ConnectX-7)",
                     ),
                     s(NCCL_TUNING),
                 ],
+                ..System::preset("dgx-h100", nodes, gpus_per_node)?
             },
             "pcie-gen4-8" => System {
                 name: s(id),

@@ -79,19 +79,7 @@ impl Layout {
             UnitKind::Node if topo.is_rail() => {
                 layout.switches.push(Switch::spine(spine));
                 for rail in 0..g {
-                    let at = rail_at(width, g, rail);
-                    layout.switches.push(Switch {
-                        at,
-                        label: Place::Unnamed,
-                    });
-                    pair(
-                        &mut layout.lines,
-                        Tier::Rack,
-                        at,
-                        spine,
-                        vec![ids.uplink_up(rail)],
-                        vec![ids.uplink_down(rail)],
-                    );
+                    let at = layout.push_rail_switch(&ids, g, rail, spine);
                     let mut own = Vec::with_capacity(2 * m);
                     for (node, unit) in units.iter().enumerate() {
                         let (up, down) =

@@ -219,6 +219,47 @@ fn offset(a: Point, b: Point, by: f64) -> (Point, Point) {
 }
 
 /// The up and down lines between a child at `child` and its parent at `parent`.
+/// The space each GPU takes across a detailed figure: less as there are more.
+fn slot_for(ranks: usize) -> f64 {
+    if ranks <= 16 {
+        44.0
+    } else if ranks <= 32 {
+        30.0
+    } else {
+        22.0
+    }
+}
+
+impl Layout {
+    /// One link each way between `child` and `parent`, a line each.
+    fn link_pair(&mut self, tier: Tier, child: Point, parent: Point, up: usize, down: usize) {
+        pair(&mut self.lines, tier, child, parent, vec![up], vec![down]);
+    }
+
+    /// Which line draws each of the topology's `links`, once every line is pushed.
+    fn index_lines(&mut self, links: usize) {
+        self.line_of_link = vec![0; links];
+        for (i, line) in self.lines.iter().enumerate() {
+            for &l in &line.links {
+                self.line_of_link[l] = i;
+            }
+        }
+    }
+
+    /// Rail `rail`'s leaf switch, unnamed here (its `RailMark` names it with its load, where the
+    /// wires do not cross), and its uplink to the spine; returns where the switch stands.
+    fn push_rail_switch(&mut self, ids: &LinkIds, g: usize, rail: usize, spine: Point) -> Point {
+        let at = rail_at(self.width, g, rail);
+        self.switches.push(Switch {
+            at,
+            label: Place::Unnamed,
+        });
+        let (up, down) = (ids.uplink_up(rail), ids.uplink_down(rail));
+        self.link_pair(Tier::Rack, at, spine, up, down);
+        at
+    }
+}
+
 fn pair(
     lines: &mut Vec<DrawnLink>,
     tier: Tier,
@@ -263,13 +304,7 @@ impl Layout {
         let g = topo.gpus_per_node();
         let npr = topo.nodes_per_rack();
         let uniform = topo.is_uniform();
-        let slot = if n <= 16 {
-            44.0
-        } else if n <= 32 {
-            30.0
-        } else {
-            22.0
-        };
+        let slot = slot_for(n);
         let node_gap = if uniform { 0.0 } else { slot * 0.5 };
         let rack_gap = if uniform { 0.0 } else { slot * 0.9 };
         let mut x = MARGIN + slot / 2.0;
@@ -296,12 +331,6 @@ impl Layout {
             ..Layout::default()
         };
         let centre = |lo: usize, hi: usize| (gpus[lo].x + gpus[hi - 1].x) / 2.0;
-        let mut line_of_link = vec![0usize; topo.links().len()];
-        let mut push_pair = |layout: &mut Layout, tier, child, parent, up: usize, down: usize| {
-            line_of_link[up] = layout.lines.len();
-            line_of_link[down] = layout.lines.len() + 1;
-            pair(&mut layout.lines, tier, child, parent, vec![up], vec![down]);
-        };
         if uniform {
             let sw = Point {
                 x: width / 2.0,
@@ -312,7 +341,7 @@ impl Layout {
                 label: Place::Switch,
             });
             for (r, &p) in gpus.iter().enumerate() {
-                push_pair(&mut layout, Tier::Gpu, top(p, gpu_size), sw, r, n + r);
+                layout.link_pair(Tier::Gpu, top(p, gpu_size), sw, r, n + r);
             }
         } else {
             let m = topo.nodes();
@@ -338,8 +367,7 @@ impl Layout {
                     at,
                     label: Place::End(Endpoint::RackSwitch(rack)),
                 });
-                push_pair(
-                    &mut layout,
+                layout.link_pair(
                     Tier::Rack,
                     at,
                     spine,
@@ -382,8 +410,7 @@ impl Layout {
                             y: Y_NODE,
                         }
                     };
-                    push_pair(
-                        &mut layout,
+                    layout.link_pair(
                         Tier::Node,
                         from,
                         rack_at,
@@ -392,12 +419,12 @@ impl Layout {
                     );
                 }
                 for (r, &p) in gpus.iter().enumerate().take(hi).skip(lo) {
-                    push_pair(&mut layout, Tier::Gpu, top(p, gpu_size), at, r, n + r);
+                    layout.link_pair(Tier::Gpu, top(p, gpu_size), at, r, n + r);
                 }
             }
         }
         layout.gpus = gpus;
-        layout.line_of_link = line_of_link;
+        layout.index_lines(topo.links().len());
         layout
     }
 
@@ -478,55 +505,29 @@ pub fn link_place(topo: &Topology, link: usize) -> Place {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::fixtures::{cluster, rail};
     use crate::sim::topology::TopologySpec;
     use crate::sim::units::Bandwidth;
 
-    fn cluster(racks: usize, npr: usize, g: usize) -> Topology {
-        Topology::new(&TopologySpec::Cluster {
-            racks,
-            nodes_per_rack: npr,
-            gpus_per_node: g,
-            intra_bw: Bandwidth::from_gbytes_per_sec(400.0),
-            intra_lat_secs: 1e-6,
-            node_bw: Bandwidth::from_gbits_per_sec(400.0),
-            node_lat_secs: 2e-6,
-            rack_bw: Bandwidth::from_gbits_per_sec(200.0),
-            rack_lat_secs: 5e-6,
-            oversubscription: 1.0,
-            nics_per_node: 1,
-        })
-        .unwrap()
+    /// The detailed view draws every link of `topo` once, on a line of its own tier.
+    fn draws_every_link_once(topo: &Topology) -> Layout {
+        let layout = Layout::new(topo);
+        assert!(layout.detailed);
+        let mut seen: Vec<usize> = layout.lines.iter().flat_map(|l| l.links.clone()).collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..topo.links().len()).collect::<Vec<_>>());
+        for (id, &i) in layout.line_of_link.iter().enumerate() {
+            assert_eq!(layout.lines[i].links, vec![id]);
+            assert_eq!(layout.lines[i].tier, topo.links()[id].tier);
+        }
+        layout
     }
 
     #[test]
     fn every_link_is_drawn_once_in_the_detailed_view() {
         for (k, m, g) in [(1, 1, 8), (2, 2, 4), (4, 4, 4), (1, 8, 8)] {
-            let topo = cluster(k, m, g);
-            let layout = Layout::new(&topo);
-            assert!(layout.detailed);
-            let mut seen: Vec<usize> = layout.lines.iter().flat_map(|l| l.links.clone()).collect();
-            seen.sort_unstable();
-            assert_eq!(seen, (0..topo.links().len()).collect::<Vec<_>>());
-            for (id, &i) in layout.line_of_link.iter().enumerate() {
-                assert_eq!(layout.lines[i].links, vec![id]);
-            }
+            draws_every_link_once(&cluster(k, m, g));
         }
-    }
-
-    fn rail(nodes: usize, g: usize) -> Topology {
-        Topology::new(&TopologySpec::Rail {
-            nodes,
-            gpus_per_node: g,
-            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
-            intra_lat_secs: 1e-6,
-            nic_bw: Bandwidth::from_gbits_per_sec(400.0),
-            nic_lat_secs: 2e-6,
-            spine_bw: Bandwidth::from_gbits_per_sec(400.0),
-            spine_lat_secs: 3e-6,
-            oversubscription: 1.0,
-            pxn: true,
-        })
-        .unwrap()
     }
 
     #[test]
@@ -535,21 +536,11 @@ mod tests {
         if let TopologySpec::Cluster { nics_per_node, .. } = &mut spec {
             *nics_per_node = 4;
         }
-        let with_nics = Topology::new(&spec).unwrap();
-        for topo in [with_nics, rail(4, 8), rail(2, 3)] {
-            let layout = Layout::new(&topo);
-            assert!(layout.detailed);
-            let mut seen: Vec<usize> = layout.lines.iter().flat_map(|l| l.links.clone()).collect();
-            seen.sort_unstable();
-            assert_eq!(seen, (0..topo.links().len()).collect::<Vec<_>>());
-            for (id, &i) in layout.line_of_link.iter().enumerate() {
-                assert_eq!(layout.lines[i].links, vec![id]);
-                assert_eq!(layout.lines[i].tier, topo.links()[id].tier);
-            }
-        }
+        draws_every_link_once(&Topology::new(&spec).unwrap());
+        draws_every_link_once(&rail(2, 3));
         // Rail i's own links are NIC i of every node, and its leaf switch is named for it.
         let topo = rail(4, 8);
-        let layout = Layout::new(&topo);
+        let layout = draws_every_link_once(&topo);
         assert_eq!(layout.rails.len(), 8);
         for mark in &layout.rails {
             assert_eq!(mark.links.len(), 2 * 4);

@@ -9,13 +9,7 @@ impl Layout {
     pub(super) fn detailed_rail(topo: &Topology) -> Layout {
         let ids = LinkIds::new(topo);
         let (n, g, m) = (topo.ranks(), topo.gpus_per_node(), topo.nodes());
-        let slot = if n <= 16 {
-            44.0
-        } else if n <= 32 {
-            30.0
-        } else {
-            22.0
-        };
+        let slot = slot_for(n);
         let node_gap = slot * 0.6;
         let mut x = MARGIN + slot / 2.0;
         let mut gpus = Vec::with_capacity(n);
@@ -37,35 +31,15 @@ impl Layout {
             unit_name: UnitKind::Gpu,
             ..Layout::default()
         };
-        let mut line_of_link = vec![0usize; topo.links().len()];
-        let mut push_pair = |layout: &mut Layout, tier, child, parent, up: usize, down: usize| {
-            line_of_link[up] = layout.lines.len();
-            line_of_link[down] = layout.lines.len() + 1;
-            pair(&mut layout.lines, tier, child, parent, vec![up], vec![down]);
-        };
         let spine = spine_at(width);
         layout.switches.push(Switch::spine(spine));
         for rail in 0..g {
-            let at = rail_at(width, g, rail);
-            // Named above the switch with its load (RailMark), where the wires do not cross.
-            layout.switches.push(Switch {
-                at,
-                label: Place::Unnamed,
-            });
-            push_pair(
-                &mut layout,
-                Tier::Rack,
-                at,
-                spine,
-                ids.uplink_up(rail),
-                ids.uplink_down(rail),
-            );
+            let at = layout.push_rail_switch(&ids, g, rail, spine);
             let mut own = Vec::with_capacity(2 * m);
             for node in 0..m {
                 let (up, down) = (ids.nic_up(topo, node, rail), ids.nic_down(topo, node, rail));
                 own.extend([up, down]);
-                push_pair(
-                    &mut layout,
+                layout.link_pair(
                     Tier::Node,
                     top(gpus[node * g + rail], gpu_size),
                     at,
@@ -103,11 +77,11 @@ impl Layout {
                     x: p.x,
                     y: p.y + gpu_size / 2.0,
                 };
-                push_pair(&mut layout, Tier::Gpu, bottom, at, r, n + r);
+                layout.link_pair(Tier::Gpu, bottom, at, r, n + r);
             }
         }
         layout.gpus = gpus;
-        layout.line_of_link = line_of_link;
+        layout.index_lines(topo.links().len());
         layout
     }
 }
