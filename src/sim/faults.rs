@@ -347,7 +347,7 @@ impl Faults {
     ///     ranks: 2, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 0.0 }).unwrap();
     /// let slow = |factor| Faults { slow_links: vec![SlowLink { cable: "rank0-spine".parse().unwrap(), factor }], ..Faults::default() };
     /// let gbs: Vec<f64> = slow(0.5).apply(&topo).unwrap().links().iter().map(|l| l.bandwidth.gbytes_per_sec()).collect();
-    /// assert_eq!(gbs, [50.0, 100.0, 100.0, 50.0]); // rank 0 up, rank 1 up, rank 0 down, rank 1 down
+    /// assert_eq!(gbs, [50.0, 100.0, 50.0, 100.0]); // rank 0 up, rank 1 up, rank 0 down, rank 1 down
     /// assert!(matches!(slow(0.0).apply(&topo), Err(FaultError::FactorOutOfRange { .. })));
     /// ```
     pub fn apply(&self, topo: &Topology) -> Result<Topology, FaultError> {
