@@ -178,7 +178,8 @@ def scan_file(path: Path):
                         else:
                             break
                         k -= 1
-                    params = header[header.find("(") :]
+                    after_name = hs[hs.find("fn " + fm.group(2)) :]
+                    params = after_name[after_name.find("(") :]
                     takes_self = re.match(r"\(\s*(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?self\b", params) is not None
                     owner = parent[5:] if parent.startswith("impl:") else None
                     fns.append(
