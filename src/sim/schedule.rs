@@ -310,7 +310,16 @@ impl Schedule {
         self.deps.len() + self.join_members.len()
     }
     /// First byte of chunk `c`.
-    pub(crate) fn chunk_offset(&self, c: usize) -> u64 {
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// // 10 bytes in 4 chunks: ⌊10·c/4⌋, so chunks of 2, 3, 2 and 3 bytes.
+    /// let s = ScheduleBuilder::new(2, 4, 10).build();
+    /// assert_eq!((0..=4).map(|c| s.chunk_offset(c)).collect::<Vec<_>>(), [0, 2, 5, 7, 10]);
+    /// ```
+    pub fn chunk_offset(&self, c: usize) -> u64 {
         chunk_offset(self.size_bytes, self.chunks, c)
     }
     /// Bytes that transfer `id` carries.
