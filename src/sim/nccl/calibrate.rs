@@ -151,13 +151,13 @@ impl Calibration {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
-    /// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
-    ///                    1073741824 268435456 float sum -1 4100 0 0 0\n").unwrap();
-    /// let cal = calibrate(&System::preset("dgx-h100", 1, 8).unwrap(), true, &table).unwrap();
-    /// let ratios: Vec<f64> = cal.rows.iter().map(|r| r.predicted_us / r.measured_us).collect();
-    /// assert_eq!(cal.geomean_error(), geomean_error(&ratios));
-    /// assert!(cal.geomean_error() < cal.preset_geomean_error); // the fit helped
+    /// use allreduce_lab::sim::nccl::{calibrate::*, protocol::{NcclAlgorithm, Protocol}, system::System};
+    /// let row = |line, measured_us, predicted_us| RowFit { line, size_bytes: 8, measured_us, predicted_us,
+    ///     algorithm: NcclAlgorithm::Ring, protocol: Protocol::Ll };
+    /// let cal = Calibration { system: System::preset("dgx-h100", 1, 8).unwrap(), fitted: vec![],
+    ///     rows: vec![row(1, 10.0, 20.0), row(2, 40.0, 20.0)], preset_geomean_error: 3.0 };
+    /// // One row twice too slow, one twice too fast: a factor of 2 off, an error of 100 %.
+    /// assert!((cal.geomean_error() - 1.0).abs() < 1e-15);
     /// ```
     pub fn geomean_error(&self) -> f64 {
         geomean_error(
@@ -244,10 +244,9 @@ fn row_fit(sys: &System, nvls: bool, r: &MeasuredRow) -> Result<RowFit, Calibrat
 /// let h100 = System::preset("dgx-h100", 1, 8).unwrap();
 /// let two = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n").unwrap();
 /// assert_eq!(calibrate(&h100, true, &two), Err(CalibrateError::TooFewRows { found: 2, needed: MIN_ROWS }));
-/// let three = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
-///                    1073741824 268435456 float sum -1 4100 0 0 0\n").unwrap();
-/// let fitted: Vec<_> = calibrate(&h100, true, &three).unwrap().fitted.iter().map(|f| f.param).collect();
-/// assert_eq!(fitted, [FitParam::LaunchUs, FitParam::IntraEfficiency]); // one node: no NIC to fit
+/// let mut sick = h100.clone();
+/// sick.launch_us = -1.0;
+/// assert!(matches!(calibrate(&sick, true, &two), Err(CalibrateError::Model(_))));
 /// ```
 pub fn calibrate(
     preset: &System,
@@ -364,10 +363,9 @@ impl Calibrating {
     /// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
     ///                    1073741824 268435456 float sum -1 4100 0 0 0\n").unwrap();
     /// let mut fit = Calibrating::new(&System::preset("dgx-h100", 1, 8).unwrap(), true, &table).unwrap();
-    /// let mut steps = 1;
-    /// while !fit.step() { steps += 1; }
-    /// // One row per step: at least one pass over the 3 rows per evaluation.
-    /// assert!(steps >= 3 * fit.evaluations());
+    /// // One row per step: the search's first point is evaluated after 3 steps, its second after 6.
+    /// for _ in 0..6 { assert!(!fit.step()); }
+    /// assert_eq!(fit.evaluations(), 2);
     /// ```
     pub fn step(&mut self) -> bool {
         let Some(x) = self.search.ask() else {
@@ -465,6 +463,8 @@ impl Calibrating {
     /// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
     ///                    1073741824 268435456 float sum -1 4100 0 0 0\n").unwrap();
     /// let cal = Calibrating::new(&System::preset("dgx-h100", 1, 8).unwrap(), true, &table).unwrap().finish().unwrap();
+    /// // One node: no NIC to fit.
+    /// assert_eq!(cal.fitted.iter().map(|f| f.param).collect::<Vec<_>>(), [FitParam::LaunchUs, FitParam::IntraEfficiency]);
     /// // Every measured row, by its line, next to the fitted system's prediction.
     /// assert_eq!(cal.rows.iter().map(|r| (r.line, r.measured_us)).collect::<Vec<_>>(), [(1, 14.0), (2, 28.0), (3, 4100.0)]);
     /// ```
