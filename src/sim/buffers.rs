@@ -27,6 +27,15 @@ pub struct Contributors {
 
 impl Contributors {
     /// The set `{rank}`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::Contributors;
+    /// let one = Contributors::single(3);
+    /// assert_eq!(one.len(), 1);
+    /// assert!(!one.is_all(4) && Contributors::single(0).is_all(1));
+    /// ```
     pub fn single(rank: u32) -> Self {
         Contributors {
             inline: [(rank, rank + 1), (0, 0)],
@@ -69,11 +78,34 @@ impl Contributors {
     }
 
     /// Whether the set is exactly `{0, …, n-1}`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::Contributors;
+    /// let mut set = Contributors::single(1);
+    /// set.union_disjoint(&Contributors::single(0)).unwrap();
+    /// assert!(set.is_all(2));
+    /// assert!(!set.is_all(3));
+    /// ```
     pub fn is_all(&self, n: u32) -> bool {
         self.ranges() == [(0, n)]
     }
 
     /// Adds `other` to the set; fails with a rank both hold if they overlap.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::Contributors;
+    /// let (mut low, mut high) = (Contributors::single(0), Contributors::single(2));
+    /// low.union_disjoint(&Contributors::single(1)).unwrap();
+    /// high.union_disjoint(&Contributors::single(3)).unwrap();
+    /// assert_eq!(low.union_disjoint(&high), Ok(()));
+    /// assert!(low.is_all(4));
+    /// // Adding rank 2 again: refused, naming the rank counted twice.
+    /// assert_eq!(low.union_disjoint(&Contributors::single(2)), Err(2));
+    /// ```
     pub fn union_disjoint(&mut self, other: &Contributors) -> Result<(), u32> {
         let (a, b) = (self.ranges(), other.ranges());
         // Fast path: two single ranges that touch or are apart.
@@ -181,6 +213,16 @@ impl Buffers {
     }
 
     /// Cells set so far.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::Buffers;
+    /// let mut b = Buffers::start(3, 4);
+    /// b.fill(5);
+    /// assert_eq!(b.filled(), 5);
+    /// assert_eq!(Buffers::new(3, 4).filled(), 3 * 4);
+    /// ```
     pub fn filled(&self) -> usize {
         self.cells.len()
     }
@@ -221,6 +263,16 @@ impl Buffers {
     }
 
     /// Copies `rank`'s cells `lo..hi` into `out` (a message's payload as it leaves).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::{contribution, Buffers};
+    /// let b = Buffers::new(2, 4);
+    /// let mut payload = Vec::new();
+    /// b.snapshot(1, 1, 3, &mut payload); // rank 1's chunks 1 and 2
+    /// assert_eq!(payload.iter().map(|c| c.value).collect::<Vec<_>>(), [contribution(1, 1), contribution(1, 2)]);
+    /// ```
     pub fn snapshot(&self, rank: usize, lo: usize, hi: usize, out: &mut Vec<Cell>) {
         out.clear();
         let base = rank * self.chunks;

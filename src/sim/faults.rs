@@ -44,13 +44,43 @@ pub struct Cable {
 }
 
 impl Cable {
+    /// The cable between ends `a` and `b` (either order names the same cable).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{faults::Cable, topology::Endpoint};
+    /// let cable = Cable::new(Endpoint::Rank(3), Endpoint::Spine);
+    /// assert_eq!(cable.to_string(), "rank3-spine");
+    /// assert_eq!("rank3-spine".parse::<Cable>(), Ok(cable));
+    /// ```
     pub fn new(a: Endpoint, b: Endpoint) -> Cable {
         Cable { a, b }
     }
+    /// Its two ends, as given.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{faults::Cable, topology::Endpoint};
+    /// let cable: Cable = "rack1-spine".parse().unwrap();
+    /// assert_eq!(cable.ends(), (Endpoint::RackSwitch(1), Endpoint::Spine));
+    /// assert_eq!("node0.nic2-rack0".parse::<Cable>().unwrap().ends().0, Endpoint::Nic(0, 2));
+    /// ```
     pub fn ends(&self) -> (Endpoint, Endpoint) {
         (self.a, self.b)
     }
     /// Whether the directed link `from → to` belongs to this cable.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{faults::Cable, topology::Endpoint};
+    /// let cable: Cable = "node0-rack0".parse().unwrap();
+    /// assert!(cable.carries(Endpoint::NodeSwitch(0), Endpoint::RackSwitch(0)));
+    /// assert!(cable.carries(Endpoint::RackSwitch(0), Endpoint::NodeSwitch(0))); // both directions
+    /// assert!(!cable.carries(Endpoint::NodeSwitch(1), Endpoint::RackSwitch(0)));
+    /// ```
     pub fn carries(&self, from: Endpoint, to: Endpoint) -> bool {
         (from, to) == (self.a, self.b) || (from, to) == (self.b, self.a)
     }
@@ -237,11 +267,35 @@ impl fmt::Display for FaultError {
 }
 
 impl Faults {
+    /// Whether there is no fault at all (the default).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::faults::{Faults, Straggler};
+    /// assert!(Faults::default().is_empty());
+    /// let late = Faults { stragglers: vec![Straggler { rank: 1, delay_secs: 1e-3 }], ..Faults::default() };
+    /// assert!(!late.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.slow_links.is_empty() && self.stragglers.is_empty()
     }
 
     /// Checks every fault against `topo`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{faults::*, topology::{Topology, TopologySpec}, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 0.0 }).unwrap();
+    /// let late = |rank| Faults { stragglers: vec![Straggler { rank, delay_secs: 1e-3 }], ..Faults::default() };
+    /// assert_eq!(late(3).validate(&topo), Ok(()));
+    /// assert_eq!(late(4).validate(&topo), Err(FaultError::RankOutOfRange { rank: 4, ranks: 4 }));
+    /// let cable: Cable = "rank0-node0".parse().unwrap(); // no node switch on `uniform`
+    /// let slow = Faults { slow_links: vec![SlowLink { cable, factor: 0.5 }], ..Faults::default() };
+    /// assert_eq!(slow.validate(&topo), Err(FaultError::NoSuchCable { cable }));
+    /// ```
     pub fn validate(&self, topo: &Topology) -> Result<(), FaultError> {
         for count in [self.slow_links.len(), self.stragglers.len()] {
             if count > MAX_FAULTS {
@@ -284,6 +338,18 @@ impl Faults {
     }
 
     /// `topo` with every slowed cable's links carrying their share of the bandwidth; checks first.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{faults::*, topology::{Topology, TopologySpec}, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 2, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 0.0 }).unwrap();
+    /// let slow = |factor| Faults { slow_links: vec![SlowLink { cable: "rank0-spine".parse().unwrap(), factor }], ..Faults::default() };
+    /// let gbs: Vec<f64> = slow(0.5).apply(&topo).unwrap().links().iter().map(|l| l.bandwidth.gbytes_per_sec()).collect();
+    /// assert_eq!(gbs, [50.0, 100.0, 50.0, 100.0]); // rank 0 up, rank 1 up, rank 0 down, rank 1 down
+    /// assert!(matches!(slow(0.0).apply(&topo), Err(FaultError::FactorOutOfRange { .. })));
+    /// ```
     pub fn apply(&self, topo: &Topology) -> Result<Topology, FaultError> {
         self.validate(topo)?;
         let mut out = topo.clone();
@@ -303,6 +369,14 @@ impl Faults {
     }
 
     /// When each of `ranks` ranks joins (0 for all but the stragglers).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::faults::{Faults, Straggler};
+    /// let faults = Faults { stragglers: vec![Straggler { rank: 2, delay_secs: 5e-3 }], ..Faults::default() };
+    /// assert_eq!(faults.start_delays(3), [0.0, 0.0, 5e-3]);
+    /// ```
     pub fn start_delays(&self, ranks: usize) -> Vec<f64> {
         let mut d = vec![0.0; ranks];
         for s in &self.stragglers {

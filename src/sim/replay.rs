@@ -90,6 +90,19 @@ impl Replay {
     }
 
     /// How many cell changes have taken effect by `t`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// // Each of the ring's steps (1 ms each) changes one cell on every rank.
+    /// let replay = Replay::new(&trace);
+    /// assert_eq!((replay.changes_until(0.5e-3), replay.changes_until(1e-3)), (0, 4));
+    /// assert_eq!(replay.changes_until(trace.time_secs), 6 * 4);
+    /// ```
     pub fn changes_until(&self, t: f64) -> usize {
         self.change_secs.partition_point(|&s| s <= t)
     }
@@ -470,6 +483,19 @@ pub fn previous_step_end(trace: &Trace, t: f64) -> f64 {
 }
 
 /// Which step the cursor at `t` is in: the number of step boundaries at or before `t`.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+/// let topo = Topology::new(&TopologySpec::Uniform {
+///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+/// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+/// // Steps end every millisecond; a cursor on a boundary counts it.
+/// assert_eq!(step_index_at(&trace, 0.5e-3), 0);
+/// assert_eq!(step_index_at(&trace, 1e-3), 1);
+/// assert_eq!(step_index_at(&trace, trace.time_secs), 6); // 2(N−1) steps
+/// ```
 pub fn step_index_at(trace: &Trace, t: f64) -> usize {
     let eps = slack(trace);
     trace.step_end_secs.partition_point(|&s| s <= t + eps)

@@ -201,6 +201,16 @@ impl From<FileError> for ScenarioError {
 }
 
 /// How many transfers `algorithm` makes on `topo` with `k` segments.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::{scenario::transfers_on, algorithms::Algorithm, topology::*, units::Bandwidth};
+/// let spec = TopologySpec::Uniform { ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
+/// let topo = Topology::new(&spec).unwrap();
+/// // A ring sends one chunk per rank in each of its 2(N−1) steps.
+/// assert_eq!(transfers_on(Algorithm::Ring, &topo, 1), 2 * 8 * 7);
+/// ```
 pub fn transfers_on(algorithm: Algorithm, topo: &Topology, k: usize) -> usize {
     transfer_count_with(
         algorithm,
@@ -213,6 +223,16 @@ pub fn transfers_on(algorithm: Algorithm, topo: &Topology, k: usize) -> usize {
 
 /// How many transfers `algorithm` makes with `n` ranks, `g` per node and `k` segments (for NCCL's
 /// shapes, at most: they use one channel per NIC, assumed here to be one per GPU up to 8).
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::{scenario::transfer_count, algorithms::Algorithm};
+/// assert_eq!(transfer_count(Algorithm::Ring, 8, 8, 1), 2 * 8 * 7);
+/// // A tree: N−1 edges up and N−1 down, each carrying k segments.
+/// assert_eq!(transfer_count(Algorithm::TreeFlat, 8, 8, 4), 2 * 7 * 4);
+/// assert_eq!(transfer_count(Algorithm::Ring, 1, 1, 1), 0);
+/// ```
 pub fn transfer_count(algorithm: Algorithm, n: usize, g: usize, k: usize) -> usize {
     transfer_count_with(algorithm, n, g, k, g.clamp(1, MAX_NICS_PER_NODE))
 }
@@ -246,6 +266,18 @@ fn transfer_count_with(algorithm: Algorithm, n: usize, g: usize, k: usize, c: us
 
 impl Scenario {
     /// Checks every bound and builds the topology, with any slowed cable applied.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let mut s = Scenario { topology: TopologySpec::Uniform { ranks: 8, bandwidth, latency_secs: 5e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+    /// assert_eq!(s.validate().unwrap().ranks(), 8);
+    /// s.size_bytes = 0;
+    /// assert_eq!(s.validate().err(), Some(ScenarioError::SizeOutOfRange { bytes: 0 }));
+    /// ```
     pub fn validate(&self) -> Result<Topology, ScenarioError> {
         let topo = Topology::new(&self.topology)?;
         let topo = if self.faults.slow_links.is_empty() {
@@ -282,6 +314,16 @@ impl Scenario {
 
     /// What running this scenario will cost (see [`cost`](super::cost)); checks the scenario's
     /// other bounds first.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+    /// assert_eq!(s.cost().unwrap().transfers, 2 * 4 * 3);
+    /// ```
     pub fn cost(&self) -> Result<RunCost, ScenarioError> {
         let topo = Topology::new(&self.topology)?;
         Ok(self.cost_on(&topo))
@@ -300,6 +342,20 @@ impl Scenario {
     }
 
     /// Whether the run fits `budget`; if not, how many ranks or segments would.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, cost::*, topology::TopologySpec, units::Bandwidth};
+    /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 64, bandwidth, latency_secs: 5e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+    /// let topo = s.validate().unwrap();
+    /// assert_eq!(s.check_cost(&topo, &RUN_BUDGET).unwrap().transfers, 2 * 64 * 63);
+    /// let tight = Budget { sharing_work: s.cost().unwrap().sharing_work - 1, ..RUN_BUDGET };
+    /// let over = s.check_cost(&topo, &tight).unwrap_err();
+    /// assert!(over.max_ranks.unwrap() < 64);
+    /// ```
     pub fn check_cost(&self, topo: &Topology, budget: &Budget) -> Result<RunCost, Box<OverBudget>> {
         let cost = self.cost_on(topo);
         let mut over = match cost.check(budget) {
@@ -374,6 +430,20 @@ pub struct Simulation {
 /// Prepares the run of a scenario with a concrete algorithm, to be advanced with [`Run::step`]
 /// (for callers that must stay responsive while a large run proceeds). `auto` needs every
 /// candidate and is refused here: use [`simulate`].
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+/// let mut s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
+///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+/// let mut run = start(&s, false).unwrap();
+/// while !run.step(10) {}
+/// assert_eq!(run.finish().time_secs, simulate(&s, false).unwrap().trace.time_secs);
+/// s.algorithm = Algorithm::Auto;
+/// assert_eq!(start(&s, false).err(), Some(ScenarioError::AutoCannotStep));
+/// ```
 pub fn start(scenario: &Scenario, details: bool) -> Result<Run, ScenarioError> {
     if scenario.algorithm == Algorithm::Auto {
         return Err(ScenarioError::AutoCannotStep);
@@ -397,6 +467,18 @@ pub fn start(scenario: &Scenario, details: bool) -> Result<Run, ScenarioError> {
 }
 
 /// Runs a scenario. With `details`, the trace keeps link timelines and buffer changes (for drawing).
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+/// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
+///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+/// // The ring's α-β cost: 2(N−1) steps of α + S/(N·B) = 6 × (5 µs + 10 µs).
+/// let t = simulate(&s, false).unwrap().trace.time_secs;
+/// assert!((t - 90e-6).abs() < 1e-15);
+/// ```
 pub fn simulate(scenario: &Scenario, details: bool) -> Result<Simulation, ScenarioError> {
     Simulating::new(scenario, details)?.finish()
 }
@@ -468,6 +550,18 @@ impl Stage {
 
 impl Simulating {
     /// Validates the scenario; nothing is built or run yet.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let mut s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+    /// assert!(Simulating::new(&s, false).is_ok());
+    /// s.segments = 0;
+    /// assert!(matches!(Simulating::new(&s, false), Err(ScenarioError::SegmentsOutOfRange { got: 0, .. })));
+    /// ```
     pub fn new(scenario: &Scenario, details: bool) -> Result<Simulating, ScenarioError> {
         let cost = scenario.cost()?;
         let auto = scenario.algorithm == Algorithm::Auto;
@@ -511,6 +605,19 @@ impl Simulating {
 
     /// Transfers done so far, and in all (for `auto`, the total grows by the chosen run's once
     /// the candidates are done).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+    /// let mut sim = Simulating::new(&s, false).unwrap();
+    /// assert_eq!(sim.progress(), (0, 24)); // 2N(N−1) transfers
+    /// while !sim.step(5) {}
+    /// assert_eq!(sim.progress(), (24, 24));
+    /// ```
     pub fn progress(&self) -> (usize, usize) {
         let done = self.finished_transfers + self.run.as_ref().map_or(0, |r| r.progress().0);
         (done, self.total_transfers.max(done))
@@ -519,6 +626,19 @@ impl Simulating {
     /// While the first run is being prepared (its schedule built, then its indexes and buffers;
     /// before any transfer moved): how far, in thousandths (`(done, 1000)`). The schedule counts
     /// for the first half, the rest for the second.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+    /// let mut sim = Simulating::new(&s, false).unwrap();
+    /// assert_eq!(sim.preparing(), Some((0, 1000)));
+    /// while !sim.step(1) {}
+    /// assert_eq!(sim.preparing(), None);
+    /// ```
     pub fn preparing(&self) -> Option<(usize, usize)> {
         let first_run = self.auto.is_none() && matches!(self.choosing, None | Some((0, _)));
         if !first_run {
@@ -535,6 +655,20 @@ impl Simulating {
 
     /// Advances by at most `max_events` events (or to the end of one of `auto`'s candidates);
     /// `true` once the result is ready for [`Simulating::finish`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+    /// let mut sim = Simulating::new(&s, false).unwrap();
+    /// assert!(!sim.step(1));
+    /// while !sim.step(1) {}
+    /// assert!(sim.step(1)); // stays done
+    /// assert_eq!(sim.finish().unwrap().trace.time_secs, simulate(&s, false).unwrap().trace.time_secs);
+    /// ```
     pub fn step(&mut self, max_events: usize) -> bool {
         let Some(stage) = self.run.as_mut() else {
             return true;
@@ -604,6 +738,18 @@ impl Simulating {
     }
 
     /// Runs to the end and returns the result.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+    /// let done = Simulating::new(&s, true).unwrap().finish().unwrap();
+    /// assert_eq!(done.algorithm, Algorithm::Ring);
+    /// assert!((done.trace.time_secs - 90e-6).abs() < 1e-15);
+    /// ```
     pub fn finish(mut self) -> Result<Simulation, ScenarioError> {
         while !self.step(usize::MAX) {}
         let Some(Stage::Running(run)) = self.run else {

@@ -34,6 +34,17 @@ pub enum Utf16 {
 }
 
 impl Utf16 {
+    /// The encoding's usual name.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::scenario_file::{decode_text, FileError, Utf16};
+    /// // A byte-order mark (FE FF: big-endian), then an odd byte.
+    /// let err = decode_text(&[0xFE, 0xFF, 0x00]).unwrap_err();
+    /// assert_eq!(err, FileError::OddUtf16 { encoding: Utf16::Be });
+    /// assert_eq!(Utf16::Be.name(), "UTF-16 BE");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Utf16::Le => "UTF-16 LE",
@@ -121,6 +132,16 @@ fn utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16, encoding: Utf16) -> Result<Stri
 
 /// The text of a file: UTF-8 (with or without a byte-order mark) or UTF-16 LE/BE with a
 /// byte-order mark. The mark is not part of the text.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::scenario_file::{decode_text, FileError};
+/// assert_eq!(decode_text(b"\xEF\xBB\xBF{}").unwrap(), "{}"); // the UTF-8 mark is dropped
+/// assert_eq!(decode_text(&[0xFF, 0xFE, b'{', 0, b'}', 0]).unwrap(), "{}");
+/// assert_eq!(decode_text(b"{\0}"), Err(FileError::NulBytes));
+/// assert_eq!(decode_text(b"ok\xFF"), Err(FileError::NotUtf8 { at: 2 }));
+/// ```
 pub fn decode_text(bytes: &[u8]) -> Result<String, FileError> {
     if bytes.len() > MAX_SCENARIO_FILE_BYTES {
         return Err(FileError::TooLarge {
@@ -153,6 +174,17 @@ fn utf8(bytes: &[u8]) -> Result<String, FileError> {
 
 /// A scenario from a file's bytes: [`decode_text`], then the JSON the core's serde reads. The
 /// result is not validated yet (every run validates it; see [`Scenario::validate`]).
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::{scenario::ScenarioError, scenario_file::{read_scenario, FileError}};
+/// let json = br#"{"topology":{"kind":"uniform","ranks":4,"bandwidth":1e10,"latency_secs":1e-6},"algorithm":"ring","size_bytes":4000}"#;
+/// let s = read_scenario(json).unwrap();
+/// assert_eq!((s.size_bytes, s.segments), (4000, 1)); // segments default to 1
+/// let err = read_scenario(b"{\n  \"size_bytes\": }").unwrap_err();
+/// assert!(matches!(err, ScenarioError::File(FileError::NotAScenario { line: 2, .. })));
+/// ```
 pub fn read_scenario(bytes: &[u8]) -> Result<Scenario, ScenarioError> {
     let text = decode_text(bytes)?;
     serde_json::from_str(&text).map_err(|e| {

@@ -221,18 +221,65 @@ impl Schedule {
     }
     /// What `id` waits for: transfer ids, and joins (with the [`JOIN`] bit; see
     /// [`join_members`](Self::join_members)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder, JOIN};
+    /// let mut b = ScheduleBuilder::new(3, 1, 100);
+    /// let a = b.add(1, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
+    /// let c = b.add(2, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
+    /// let both = b.join(&[a, c]);
+    /// let d = b.add(0, 1, 0..1, Op::Copy, 1, Phase::Broadcast, &[both, a]);
+    /// assert_eq!(b.build().deps(d as usize), &[JOIN, a]); // join 0, then transfer a
+    /// ```
     pub fn deps(&self, id: usize) -> &[u32] {
         &self.deps[self.dep_start[id] as usize..self.dep_start[id + 1] as usize]
     }
     /// How many joins the schedule has.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// let mut b = ScheduleBuilder::new(3, 1, 100);
+    /// let a = b.add(1, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
+    /// let c = b.add(2, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
+    /// b.join(&[a, c]);
+    /// assert_eq!(b.build().joins(), 1);
+    /// ```
     pub fn joins(&self) -> usize {
         self.join_start.len().saturating_sub(1)
     }
     /// The transfers join `j` (without the [`JOIN`] bit) waits for.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder, JOIN};
+    /// let mut b = ScheduleBuilder::new(3, 1, 100);
+    /// let a = b.add(1, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
+    /// let c = b.add(2, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
+    /// let j = b.join(&[a, c]);
+    /// assert_eq!(b.build().join_members((j & !JOIN) as usize), &[a, c]);
+    /// ```
     pub fn join_members(&self, j: usize) -> &[u32] {
         &self.join_members[self.join_start[j] as usize..self.join_start[j + 1] as usize]
     }
     /// Every transfer `id` waits for, directly or through a join.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// let mut b = ScheduleBuilder::new(4, 1, 100);
+    /// let ins: Vec<u32> = (1..3).map(|r| b.add(r, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[])).collect();
+    /// let last = b.add(3, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
+    /// let all = b.join(&ins);
+    /// let out = b.add(0, 1, 0..1, Op::Copy, 1, Phase::Broadcast, &[all, last]);
+    /// // The join's members, then the direct dependency.
+    /// assert_eq!(b.build().waits_for(out as usize).collect::<Vec<_>>(), [0, 1, 2]);
+    /// ```
     pub fn waits_for(&self, id: usize) -> impl Iterator<Item = u32> + '_ {
         self.deps(id)
             .iter()
@@ -246,10 +293,32 @@ impl Schedule {
             .copied()
     }
     /// Dependency edges held: every entry of every transfer's list and every join's member.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// let mut b = ScheduleBuilder::new(4, 1, 100);
+    /// let ins: Vec<u32> = (1..4).map(|r| b.add(r, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[])).collect();
+    /// let all = b.join(&ins);
+    /// b.add(0, 1, 0..1, Op::Copy, 1, Phase::Broadcast, &[all]);
+    /// b.add(0, 2, 0..1, Op::Copy, 1, Phase::Broadcast, &[all]);
+    /// // Two entries naming the join, and its three members once.
+    /// assert_eq!(b.build().dependency_count(), 2 + 3);
+    /// ```
     pub fn dependency_count(&self) -> usize {
         self.deps.len() + self.join_members.len()
     }
     /// First byte of chunk `c`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// // 10 bytes in 4 chunks: ⌊10·c/4⌋, so chunks of 2, 3, 2 and 3 bytes.
+    /// let s = ScheduleBuilder::new(2, 4, 10).build();
+    /// assert_eq!((0..=4).map(|c| s.chunk_offset(c)).collect::<Vec<_>>(), [0, 2, 5, 7, 10]);
+    /// ```
     pub fn chunk_offset(&self, c: usize) -> u64 {
         chunk_offset(self.size_bytes, self.chunks, c)
     }
@@ -282,7 +351,7 @@ impl Schedule {
 }
 
 /// First byte of chunk `c` when `size` bytes are cut into `chunks` pieces.
-pub fn chunk_offset(size: u64, chunks: usize, c: usize) -> u64 {
+pub(crate) fn chunk_offset(size: u64, chunks: usize, c: usize) -> u64 {
     match size.checked_mul(c as u64) {
         Some(product) => product / chunks as u64,
         None => ((size as u128 * c as u128) / chunks as u128) as u64,
@@ -319,7 +388,7 @@ impl ScheduleBuilder {
     }
 
     /// A builder that continues `schedule`.
-    pub fn from_schedule(schedule: Schedule) -> Self {
+    pub(crate) fn from_schedule(schedule: Schedule) -> Self {
         ScheduleBuilder { s: schedule }
     }
 
@@ -411,6 +480,17 @@ impl ScheduleBuilder {
     }
 
     /// Like [`add`](Self::add), with the dependencies given as optional ids.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// let mut b = ScheduleBuilder::new(3, 1, 100);
+    /// let a = b.add(1, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
+    /// // No dependency on the first step; a repeated one is kept once.
+    /// let c = b.add_after(0, 2, 0..1, Op::Copy, 1, Phase::Broadcast, [None, Some(a), Some(a)]);
+    /// assert_eq!(b.build().deps(c as usize), &[a]);
+    /// ```
     #[allow(clippy::too_many_arguments)]
     pub fn add_after(
         &mut self,

@@ -261,6 +261,19 @@ pub struct Route {
 }
 
 impl Route {
+    /// The ids of the links crossed, in order (see [`Topology::link`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let spec = TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
+    /// let topo = Topology::new(&spec).unwrap();
+    /// // Up rank 1's port, down rank 3's.
+    /// let route = topo.route(1, 3);
+    /// assert_eq!(route.links().len(), 2);
+    /// assert_eq!((topo.link(route.links()[0]).from, topo.link(route.links()[1]).to), (Endpoint::Rank(1), Endpoint::Rank(3)));
+    /// ```
     pub fn links(&self) -> &[u32] {
         &self.links[..self.len as usize]
     }
@@ -290,6 +303,16 @@ pub enum TopologyField {
 
 impl TopologyField {
     /// The English name the CLI prints.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let spec = TopologySpec::Uniform { ranks: 0, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
+    /// let Err(TopologyError::CountOutOfRange { field, got: 0, .. }) = Topology::new(&spec) else { panic!() };
+    /// assert_eq!(field.name(), "ranks");
+    /// assert_eq!(TopologyField::GpusPerNode.name(), "GPUs per node");
+    /// ```
     pub fn name(self) -> &'static str {
         use TopologyField as F;
         match self {
@@ -486,6 +509,18 @@ fn check_nics(k: usize, gpus_per_node: usize) -> Result<(), TopologyError> {
 
 impl Topology {
     /// Builds the links of `spec`, checking every bound.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let bw = Bandwidth::from_gbytes_per_sec(100.0);
+    /// // N ranks: an up and a down port each.
+    /// let topo = Topology::new(&TopologySpec::Uniform { ranks: 8, bandwidth: bw, latency_secs: 5e-6 }).unwrap();
+    /// assert_eq!(topo.links().len(), 16);
+    /// let bad = Topology::new(&TopologySpec::Uniform { ranks: 8, bandwidth: bw, latency_secs: -1.0 });
+    /// assert!(matches!(bad, Err(TopologyError::LatencyOutOfRange { field: TopologyField::Latency, .. })));
+    /// ```
     pub fn new(spec: &TopologySpec) -> Result<Topology, TopologyError> {
         let mut links = Vec::new();
         match *spec {
@@ -674,53 +709,224 @@ impl Topology {
         }
     }
 
+    /// The spec it was built from.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let spec = TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
+    /// assert_eq!(Topology::new(&spec).unwrap().spec(), &spec);
+    /// ```
     pub fn spec(&self) -> &TopologySpec {
         &self.spec
     }
+    /// The number of ranks (GPUs).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
+    /// let topo = Topology::new(&TopologySpec::Cluster { racks: 2, nodes_per_rack: 3, gpus_per_node: 4,
+    ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
+    ///     oversubscription: 1.0, nics_per_node: 2 }).unwrap();
+    /// assert_eq!(topo.ranks(), 2 * 3 * 4);
+    /// ```
     pub fn ranks(&self) -> usize {
         self.ranks
     }
     /// GPUs per node; on `uniform` all ranks form one node.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let spec = TopologySpec::Uniform { ranks: 6, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
+    /// assert_eq!(Topology::new(&spec).unwrap().gpus_per_node(), 6);
+    /// ```
     pub fn gpus_per_node(&self) -> usize {
         self.gpus_per_node
     }
+    /// The number of nodes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
+    /// let topo = Topology::new(&TopologySpec::Cluster { racks: 2, nodes_per_rack: 3, gpus_per_node: 4,
+    ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
+    ///     oversubscription: 1.0, nics_per_node: 2 }).unwrap();
+    /// assert_eq!((topo.nodes(), topo.node_of(5)), (6, 1));
+    /// ```
     pub fn nodes(&self) -> usize {
         self.ranks / self.gpus_per_node
     }
+    /// Nodes in each rack (1 on `uniform`, every node on `rail`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
+    /// let topo = Topology::new(&TopologySpec::Cluster { racks: 2, nodes_per_rack: 3, gpus_per_node: 4,
+    ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
+    ///     oversubscription: 1.0, nics_per_node: 2 }).unwrap();
+    /// assert_eq!(topo.nodes_per_rack(), 3);
+    /// ```
     pub fn nodes_per_rack(&self) -> usize {
         self.nodes_per_rack
     }
+    /// The number of racks.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
+    /// let topo = Topology::new(&TopologySpec::Cluster { racks: 2, nodes_per_rack: 3, gpus_per_node: 4,
+    ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
+    ///     oversubscription: 1.0, nics_per_node: 2 }).unwrap();
+    /// assert_eq!((topo.racks(), topo.rack_of(11), topo.rack_of(12)), (2, 0, 1));
+    /// ```
     pub fn racks(&self) -> usize {
         self.nodes() / self.nodes_per_rack
     }
+    /// The node a rank sits in.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
+    /// let topo = Topology::new(&TopologySpec::Cluster { racks: 1, nodes_per_rack: 2, gpus_per_node: 4,
+    ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
+    ///     oversubscription: 1.0, nics_per_node: 1 }).unwrap();
+    /// assert_eq!((topo.node_of(3), topo.node_of(4)), (0, 1));
+    /// ```
     pub fn node_of(&self, rank: usize) -> usize {
         rank / self.gpus_per_node
     }
+    /// The rack a rank sits in.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
+    /// let topo = Topology::new(&TopologySpec::Cluster { racks: 2, nodes_per_rack: 2, gpus_per_node: 4,
+    ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
+    ///     oversubscription: 1.0, nics_per_node: 1 }).unwrap();
+    /// assert_eq!((topo.rack_of(7), topo.rack_of(8)), (0, 1));
+    /// ```
     pub fn rack_of(&self, rank: usize) -> usize {
         self.node_of(rank) / self.nodes_per_rack
     }
+    /// Whether this is the textbook `uniform` switch.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let spec = TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
+    /// let topo = Topology::new(&spec).unwrap();
+    /// assert!(topo.is_uniform() && !topo.is_rail());
+    /// ```
     pub fn is_uniform(&self) -> bool {
         matches!(self.spec, TopologySpec::Uniform { .. })
     }
     /// Whether this is a rail-optimized network.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
+    /// let rail = Topology::new(&TopologySpec::Rail { nodes: 2, gpus_per_node: 4, intra_bw: bw, intra_lat_secs: 1e-6,
+    ///     nic_bw: bw, nic_lat_secs: 2e-6, spine_bw: bw, spine_lat_secs: 3e-6, oversubscription: 1.0, pxn: true }).unwrap();
+    /// assert!(rail.is_rail() && !rail.is_uniform());
+    /// assert_eq!(rail.nics_per_node(), 4); // one NIC per GPU
+    /// ```
     pub fn is_rail(&self) -> bool {
         matches!(self.spec, TopologySpec::Rail { .. })
     }
     /// NICs per node: 1 on `uniform`, K on `cluster`, one per GPU on `rail`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
+    /// let topo = Topology::new(&TopologySpec::Cluster { racks: 1, nodes_per_rack: 2, gpus_per_node: 8,
+    ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
+    ///     oversubscription: 1.0, nics_per_node: 4 }).unwrap();
+    /// assert_eq!(topo.nics_per_node(), 4);
+    /// ```
     pub fn nics_per_node(&self) -> usize {
         self.nics_per_node
     }
     /// Which of its node's NICs a GPU uses: the nearest, ⌊l·K/G⌋ for local index l (on `rail`, its own).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
+    /// let topo = Topology::new(&TopologySpec::Cluster { racks: 1, nodes_per_rack: 2, gpus_per_node: 8,
+    ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
+    ///     oversubscription: 1.0, nics_per_node: 4 }).unwrap();
+    /// // 8 GPUs on 4 NICs: GPUs 2l and 2l+1 share NIC l, in every node.
+    /// assert_eq!((topo.nic_of(5), topo.nic_of(8 + 6)), (2, 3));
+    /// ```
     pub fn nic_of(&self, rank: usize) -> usize {
         (rank % self.gpus_per_node) * self.nics_per_node / self.gpus_per_node
     }
     /// The first GPU of a node (its local index) whose nearest NIC is `nic`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
+    /// let topo = Topology::new(&TopologySpec::Cluster { racks: 1, nodes_per_rack: 2, gpus_per_node: 8,
+    ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
+    ///     oversubscription: 1.0, nics_per_node: 3 }).unwrap();
+    /// assert_eq!((0..3).map(|nic| topo.first_gpu_of_nic(nic)).collect::<Vec<_>>(), [0, 3, 6]);
+    /// assert!((0..8).all(|l| topo.first_gpu_of_nic(topo.nic_of(l)) <= l));
+    /// ```
     pub fn first_gpu_of_nic(&self, nic: usize) -> usize {
         (nic * self.gpus_per_node).div_ceil(self.nics_per_node)
     }
+    /// Every directed link; a link's id is its index.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
+    /// let topo = Topology::new(&TopologySpec::Cluster { racks: 2, nodes_per_rack: 2, gpus_per_node: 4,
+    ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
+    ///     oversubscription: 1.0, nics_per_node: 1 }).unwrap();
+    /// // Up and down: 16 GPU ports, 4 NICs, 2 rack uplinks.
+    /// assert_eq!(topo.links().len(), 2 * (16 + 4 + 2));
+    /// assert_eq!(topo.links().iter().filter(|l| l.tier == Tier::Rack).count(), 4);
+    /// ```
     pub fn links(&self) -> &[Link] {
         &self.links
     }
+    /// The link with id `id`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let spec = TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
+    /// let topo = Topology::new(&spec).unwrap();
+    /// let up = topo.link(topo.route(0, 1).links()[0]);
+    /// assert_eq!((up.from, up.tier), (Endpoint::Rank(0), Tier::Gpu));
+    /// assert_eq!(up.latency_secs, 2.5e-6); // half of α on each port
+    /// ```
     pub fn link(&self, id: u32) -> &Link {
         &self.links[id as usize]
     }
@@ -732,11 +938,35 @@ impl Topology {
     }
 
     /// The bandwidth of a rank's own port (its injection bandwidth).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let bw = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let topo = Topology::new(&TopologySpec::Uniform { ranks: 4, bandwidth: bw, latency_secs: 5e-6 }).unwrap();
+    /// assert_eq!(topo.injection_bandwidth(3), bw);
+    /// ```
     pub fn injection_bandwidth(&self, rank: usize) -> Bandwidth {
         self.links[rank].bandwidth
     }
 
     /// The route from `src` to `dst` (distinct ranks).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
+    /// let topo = Topology::new(&TopologySpec::Cluster { racks: 1, nodes_per_rack: 2, gpus_per_node: 4,
+    ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
+    ///     oversubscription: 1.0, nics_per_node: 1 }).unwrap();
+    /// // Inside a node: GPU up, GPU down (1 µs each). Across nodes: GPU, NIC, NIC, GPU.
+    /// assert_eq!(topo.route(0, 3).latency_secs, 2e-6);
+    /// let across = topo.route(0, 4);
+    /// assert_eq!(across.links().len(), 4);
+    /// assert!((across.latency_secs - 6e-6).abs() < 1e-18);
+    /// ```
     pub fn route(&self, src: usize, dst: usize) -> Route {
         let n = self.ranks;
         let mut links = [0u32; 6];

@@ -74,6 +74,15 @@ pub struct StepBreakdown {
 
 impl TrainingModel {
     /// The gradient bytes each GPU contributes to the allreduce.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::training::TrainingModel;
+    /// let model = TrainingModel { parameters: 340_000_000, bytes_per_gradient: 2, compute_secs: 0.2,
+    ///     backward_share: 2.0 / 3.0, overlap: 0.0, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
+    /// assert_eq!(model.gradient_bytes(), 680_000_000); // 340 M bf16 gradients
+    /// ```
     pub fn gradient_bytes(&self) -> u64 {
         self.parameters
             .saturating_mul(self.bytes_per_gradient as u64)
@@ -86,6 +95,19 @@ impl TrainingModel {
 
     /// The step on `gpus` GPUs whose gradient allreduce takes `comm_secs`:
     /// max(IO, compute + exposed communication).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::training::TrainingModel;
+    /// let model = TrainingModel { parameters: 100_000_000, bytes_per_gradient: 4, compute_secs: 0.3,
+    ///     backward_share: 2.0 / 3.0, overlap: 0.5, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
+    /// // Overlap hides 0.5 × 2/3 × 300 ms = 100 ms of a 150 ms allreduce: 50 ms show.
+    /// let s = model.step(8, 0.15);
+    /// assert!((s.exposed_comm_secs - 0.05).abs() < 1e-15);
+    /// assert!((s.speedup - 8.0 * 0.3 / 0.35).abs() < 1e-12);
+    /// assert_eq!(model.step(1, 0.15).speedup, 1.0); // one GPU has nothing to reduce
+    /// ```
     pub fn step(&self, gpus: usize, comm_secs: f64) -> StepBreakdown {
         let hidden = self.overlap * self.backward_share * self.compute_secs;
         let exposed_comm = if gpus > 1 {
@@ -121,6 +143,19 @@ impl TrainingModel {
     }
 
     /// Checks the model's bounds.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::{ScenarioError, Share}, training::TrainingModel};
+    /// let mut model = TrainingModel { parameters: 100_000_000, bytes_per_gradient: 4, compute_secs: 0.3,
+    ///     backward_share: 2.0 / 3.0, overlap: 0.5, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
+    /// assert_eq!(model.validate(), Ok(()));
+    /// model.overlap = 1.5;
+    /// assert_eq!(model.validate(), Err(ScenarioError::ShareOutOfRange { share: Share::Overlap }));
+    /// model.bytes_per_gradient = 3;
+    /// assert_eq!(model.validate(), Err(ScenarioError::BytesPerGradient));
+    /// ```
     pub fn validate(&self) -> Result<(), ScenarioError> {
         let finite_pos = |x: f64| x.is_finite() && x > 0.0;
         if self.parameters < 1 || self.parameters > 10_000_000_000_000 {
@@ -153,6 +188,20 @@ impl TrainingModel {
 /// The same machine with `gpus` GPUs, as built: the shape [`super::shape::fit`] gives, when it is
 /// [`exact`](super::shape::Shape::exact) (full nodes filling full racks, or a part of one node
 /// or rack); `None` otherwise, and for no GPUs.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::{training::resize, topology::TopologySpec, units::Bandwidth};
+/// let bw = Bandwidth::from_gbytes_per_sec(50.0);
+/// let spec = TopologySpec::Cluster { racks: 2, nodes_per_rack: 2, gpus_per_node: 4,
+///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
+///     oversubscription: 1.0, nics_per_node: 1 };
+/// let Some(TopologySpec::Cluster { racks, nodes_per_rack, gpus_per_node, .. }) = resize(&spec, 8) else { panic!() };
+/// assert_eq!((racks, nodes_per_rack, gpus_per_node), (1, 2, 4)); // one full rack
+/// assert_eq!(resize(&spec, 6), None); // a node and a half is not the machine as built
+/// assert_eq!(resize(&spec, 0), None);
+/// ```
 pub fn resize(topology: &TopologySpec, gpus: usize) -> Option<TopologySpec> {
     if gpus == 0 {
         return None;
@@ -193,6 +242,20 @@ pub fn resize(topology: &TopologySpec, gpus: usize) -> Option<TopologySpec> {
 
 /// Speedup and step breakdown for each GPU count in `counts` (those the topology can take), with
 /// no reduction cost (γ = 0). See [`scaling_with_gamma`].
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::{training::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// let model = TrainingModel { parameters: 1_000_000, bytes_per_gradient: 4, compute_secs: 0.01,
+///     backward_share: 2.0 / 3.0, overlap: 0.0, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
+/// let topo = TopologySpec::Uniform { ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
+/// let steps = scaling(&model, &topo, Algorithm::Ring, 1, &[1, 4]).unwrap();
+/// assert_eq!(steps[0].speedup, 1.0);
+/// // 4 MB of gradients on a 4-GPU ring: 6 × (5 µs + 10 µs) = 90 µs of communication per step.
+/// assert!((steps[1].comm_secs - 90e-6).abs() < 1e-15);
+/// assert!((steps[1].speedup - 4.0 * 0.01 / 0.01009).abs() < 1e-12);
+/// ```
 pub fn scaling(
     model: &TrainingModel,
     topology: &TopologySpec,

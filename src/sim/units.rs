@@ -23,14 +23,39 @@ pub struct Bandwidth(f64);
 
 impl Bandwidth {
     /// A bandwidth of `b` bytes per second.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::units::Bandwidth;
+    /// let bw = Bandwidth::from_bytes_per_sec(25e9);
+    /// assert_eq!(bw.gbytes_per_sec(), 25.0);
+    /// assert_eq!(bw.gbits_per_sec(), 200.0);
+    /// ```
     pub const fn from_bytes_per_sec(b: f64) -> Self {
         Bandwidth(b)
     }
     /// `gb` × 10^9 bytes per second (GB/s).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::units::{parse_bandwidth, Bandwidth};
+    /// assert_eq!(Bandwidth::from_gbytes_per_sec(100.0).bytes_per_sec(), 100e9);
+    /// assert_eq!(Bandwidth::from_gbytes_per_sec(100.0), parse_bandwidth("800Gbps").unwrap());
+    /// ```
     pub fn from_gbytes_per_sec(gb: f64) -> Self {
         Bandwidth(gb * 1e9)
     }
     /// `gbit` × 10^9 bits per second (Gbps).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::units::Bandwidth;
+    /// // 8 bits to the byte: 400 Gbps is 50 GB/s.
+    /// assert_eq!(Bandwidth::from_gbits_per_sec(400.0).bytes_per_sec(), 50e9);
+    /// ```
     pub fn from_gbits_per_sec(gbit: f64) -> Self {
         Bandwidth(gbit * 1e9 / 8.0)
     }
@@ -45,14 +70,36 @@ impl Bandwidth {
     pub fn from_mbps(mbps: u64) -> Self {
         Bandwidth(mbps as f64 * (1e6 / 8.0))
     }
+    /// In bytes per second, as stored.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::units::Bandwidth;
+    /// assert_eq!(Bandwidth::from_gbits_per_sec(8.0).bytes_per_sec(), 1e9);
+    /// ```
     pub const fn bytes_per_sec(self) -> f64 {
         self.0
     }
     /// In GB/s (10^9 bytes per second).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::units::Bandwidth;
+    /// assert_eq!(Bandwidth::from_gbits_per_sec(200.0).gbytes_per_sec(), 25.0);
+    /// ```
     pub fn gbytes_per_sec(self) -> f64 {
         self.0 / 1e9
     }
     /// In Gbps (10^9 bits per second).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::units::Bandwidth;
+    /// assert_eq!(Bandwidth::from_gbytes_per_sec(50.0).gbits_per_sec(), 400.0);
+    /// ```
     pub fn gbits_per_sec(self) -> f64 {
         self.0 * 8.0 / 1e9
     }
@@ -80,6 +127,14 @@ pub enum Quantity {
 
 impl Quantity {
     /// The English name the CLI prints (`size`, `bandwidth`, `duration`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::units::{parse_duration, Quantity};
+    /// assert_eq!(Quantity::Bandwidth.name(), "bandwidth");
+    /// assert_eq!(parse_duration("5 parsecs").unwrap_err().input().0.name(), "duration");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Quantity::Size => "size",
@@ -89,6 +144,17 @@ impl Quantity {
     }
 
     /// Examples of what is accepted, with the units only (no words: for any language).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::units::{parse_size, Quantity};
+    /// // Every example it shows parses.
+    /// for e in ["1024", "4KB", "1GiB"] {
+    ///     assert!(Quantity::Size.examples().contains(&format!("'{e}'")));
+    ///     assert!(parse_size(e).is_ok());
+    /// }
+    /// ```
     pub fn examples(self) -> &'static str {
         match self {
             Quantity::Size => {
@@ -102,6 +168,15 @@ impl Quantity {
     }
 
     /// What the English message lists as allowed, with English words (as the CLI prints it).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::units::{parse_bandwidth, Quantity};
+    /// let allowed = Quantity::Bandwidth.allowed_en();
+    /// assert!(allowed.starts_with("'100GB/s' or '800Gbps'"));
+    /// assert_eq!(parse_bandwidth("100GB/s"), parse_bandwidth("800Gbps"));
+    /// ```
     pub fn allowed_en(self) -> &'static str {
         match self {
             Quantity::Size => {
@@ -140,6 +215,15 @@ pub enum UnitError {
 
 impl UnitError {
     /// The quantity and the text given.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::units::{parse_size, Quantity, UnitError};
+    /// let err = parse_size("5 furlongs").unwrap_err();
+    /// assert!(matches!(&err, UnitError::UnknownUnit { unit, .. } if unit == "furlongs"));
+    /// assert_eq!(err.input(), (Quantity::Size, "5 furlongs"));
+    /// ```
     pub fn input(&self) -> (Quantity, &str) {
         match self {
             UnitError::NotANumber { quantity, text }
@@ -216,6 +300,17 @@ fn split_number(text: &str, quantity: Quantity) -> Result<(f64, String), UnitErr
 
 /// Parses a size: `1024`, `4KB`, `1.5 GiB`, `100MB`. Plain numbers are bytes.
 /// Fractional results are rounded to the nearest byte; negative sizes are rejected.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::units::{parse_size, UnitError};
+/// assert_eq!(parse_size("1.5 GiB"), Ok(3 << 29));
+/// assert_eq!(parse_size("4KB"), Ok(4_000));
+/// assert_eq!(parse_size("1024"), Ok(1024));
+/// assert!(matches!(parse_size("-1MB"), Err(UnitError::Negative { .. })));
+/// assert!(matches!(parse_size("lots"), Err(UnitError::NotANumber { .. })));
+/// ```
 pub fn parse_size(text: &str) -> Result<u64, UnitError> {
     let quantity = Quantity::Size;
     let (value, unit) = split_number(text, quantity)?;
@@ -249,6 +344,16 @@ pub fn parse_size(text: &str) -> Result<u64, UnitError> {
 }
 
 /// Parses a bandwidth: `100GB/s`, `800Gbps`, `200 Gb/s`, `25MB/s`. Must be positive.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::units::{parse_bandwidth, Bandwidth, UnitError};
+/// assert_eq!(parse_bandwidth("200 Gb/s"), Ok(Bandwidth::from_gbytes_per_sec(25.0)));
+/// assert_eq!(parse_bandwidth("25MB/s").unwrap().bytes_per_sec(), 25e6);
+/// assert!(matches!(parse_bandwidth("100"), Err(UnitError::MissingUnit { .. })));
+/// assert!(matches!(parse_bandwidth("0Gbps"), Err(UnitError::NotPositive { .. })));
+/// ```
 pub fn parse_bandwidth(text: &str) -> Result<Bandwidth, UnitError> {
     let quantity = Quantity::Bandwidth;
     let (value, unit) = split_number(text, quantity)?;
@@ -284,6 +389,16 @@ pub fn parse_bandwidth(text: &str) -> Result<Bandwidth, UnitError> {
 }
 
 /// Parses a duration: `5us`, `1.5ms`, `0`, `2s`, `100ns`. Plain numbers are seconds. Must not be negative.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::units::{parse_duration, UnitError};
+/// assert_eq!(parse_duration("1.5ms"), Ok(1.5e-3));
+/// assert_eq!(parse_duration("5µs"), parse_duration("5us"));
+/// assert_eq!(parse_duration("2"), Ok(2.0));
+/// assert!(matches!(parse_duration("-1s"), Err(UnitError::Negative { .. })));
+/// ```
 pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
     let quantity = Quantity::Duration;
     // Two code points look like µ: the micro sign U+00B5 (what keyboards type) and the Greek
@@ -436,6 +551,14 @@ pub fn format_secs(secs: f64) -> String {
 }
 
 /// `100e9 B/s` → `"100 GB/s"`.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::units::{format_bandwidth, Bandwidth};
+/// assert_eq!(format_bandwidth(Bandwidth::from_gbits_per_sec(800.0)), "100 GB/s");
+/// assert_eq!(format_bandwidth(Bandwidth::from_bytes_per_sec(12.5e6)), "12.5 MB/s");
+/// ```
 pub fn format_bandwidth(bw: Bandwidth) -> String {
     let b = bw.bytes_per_sec();
     for (name, scale) in [("TB/s", 1e12), ("GB/s", 1e9), ("MB/s", 1e6), ("KB/s", 1e3)] {
@@ -447,6 +570,14 @@ pub fn format_bandwidth(bw: Bandwidth) -> String {
 }
 
 /// `100e9 B/s` → `"800 Gbps"`.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::units::{format_bandwidth_bits, Bandwidth};
+/// assert_eq!(format_bandwidth_bits(Bandwidth::from_gbytes_per_sec(100.0)), "800 Gbps");
+/// assert_eq!(format_bandwidth_bits(Bandwidth::from_gbytes_per_sec(0.05)), "400 Mbps");
+/// ```
 pub fn format_bandwidth_bits(bw: Bandwidth) -> String {
     let bits = bw.bytes_per_sec() * 8.0;
     for (name, scale) in [("Tbps", 1e12), ("Gbps", 1e9), ("Mbps", 1e6), ("Kbps", 1e3)] {

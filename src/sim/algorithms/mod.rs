@@ -219,6 +219,19 @@ impl Part {
 impl Scheduling {
     /// Starts building the schedule of `algorithm` (see [`schedule`]); nothing is added yet,
     /// except for the recursive algorithms, whose schedules are small (N·log N) and built at once.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm, Scheduling}, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 8, bandwidth: Bandwidth::from_bytes_per_sec(1e9), latency_secs: 0.0 }).unwrap();
+    /// // A flat tree with 4 segments: 2(N−1) edges × 4 segments, nothing added yet.
+    /// let mut sliced = Scheduling::new_for(Algorithm::TreeFlat, &topo, 8_000, 4);
+    /// assert_eq!(sliced.progress(), (0, 2 * 7 * 4));
+    /// while !sliced.step(10) {}
+    /// assert_eq!(sliced.finish().len(), algorithms::schedule(Algorithm::TreeFlat, &topo, 8_000, 4).len());
+    /// ```
     pub fn new_for(
         algorithm: Algorithm,
         topo: &Topology,

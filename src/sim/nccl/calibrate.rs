@@ -52,6 +52,17 @@ pub enum FitParam {
 
 impl FitParam {
     /// The name of the system field it sets.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{calibrate::FitParam, system::System};
+    /// let a100 = System::preset("dgx-a100", 1, 8).unwrap();
+    /// let json = serde_json::to_value(&a100).unwrap();
+    /// assert_eq!(FitParam::LaunchUs.name(), "launch_us");
+    /// assert_eq!(json[FitParam::LaunchUs.name()], a100.launch_us);
+    /// assert_eq!(json[FitParam::NicEfficiency.name()], a100.nic_efficiency);
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             FitParam::LaunchUs => "launch_us",
@@ -110,6 +121,15 @@ pub struct RowFit {
 
 impl RowFit {
     /// predicted / measured − 1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{calibrate::RowFit, protocol::{NcclAlgorithm, Protocol}};
+    /// let row = RowFit { line: 1, size_bytes: 8, measured_us: 20.0, predicted_us: 25.0,
+    ///     algorithm: NcclAlgorithm::Ring, protocol: Protocol::Ll };
+    /// assert_eq!(row.error(), 0.25); // predicts 25 % too slow
+    /// ```
     pub fn error(&self) -> f64 {
         self.predicted_us / self.measured_us - 1.0
     }
@@ -126,6 +146,19 @@ pub struct Calibration {
 }
 
 impl Calibration {
+    /// The fitted system's [`geomean_error`] over the rows.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{calibrate::*, protocol::{NcclAlgorithm, Protocol}, system::System};
+    /// let row = |line, measured_us, predicted_us| RowFit { line, size_bytes: 8, measured_us, predicted_us,
+    ///     algorithm: NcclAlgorithm::Ring, protocol: Protocol::Ll };
+    /// let cal = Calibration { system: System::preset("dgx-h100", 1, 8).unwrap(), fitted: vec![],
+    ///     rows: vec![row(1, 10.0, 20.0), row(2, 40.0, 20.0)], preset_geomean_error: 3.0 };
+    /// // One row twice too slow, one twice too fast: a factor of 2 off, an error of 100 %.
+    /// assert!((cal.geomean_error() - 1.0).abs() < 1e-15);
+    /// ```
     pub fn geomean_error(&self) -> f64 {
         geomean_error(
             &self
@@ -138,6 +171,16 @@ impl Calibration {
 }
 
 /// exp(mean |ln ratio|) − 1: the typical factor by which predictions miss.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::nccl::calibrate::geomean_error;
+/// // Twice too slow and twice too fast both miss by a factor of 2.
+/// assert!((geomean_error(&[2.0, 0.5]) - 1.0).abs() < 1e-15);
+/// assert_eq!(geomean_error(&[1.0, 1.0]), 0.0);
+/// assert_eq!(geomean_error(&[]), 0.0);
+/// ```
 pub fn geomean_error(ratios: &[f64]) -> f64 {
     if ratios.is_empty() {
         return 0.0;
@@ -193,6 +236,18 @@ fn row_fit(sys: &System, nvls: bool, r: &MeasuredRow) -> Result<RowFit, Calibrat
 }
 
 /// Fits `preset`'s free numbers to `table`: [`Calibrating`] run to the end.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
+/// let h100 = System::preset("dgx-h100", 1, 8).unwrap();
+/// let two = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n").unwrap();
+/// assert_eq!(calibrate(&h100, true, &two), Err(CalibrateError::TooFewRows { found: 2, needed: MIN_ROWS }));
+/// let mut sick = h100.clone();
+/// sick.launch_us = -1.0;
+/// assert!(matches!(calibrate(&sick, true, &two), Err(CalibrateError::Model(_))));
+/// ```
 pub fn calibrate(
     preset: &System,
     nvls: bool,
@@ -236,6 +291,17 @@ pub struct Calibrating {
 
 impl Calibrating {
     /// Checks the input and prepares the fit.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
+    /// // busbw / algbw = 1.875 = 2(N−1)/N says 16 GPUs; the system has 8.
+    /// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
+    ///                    1073741824 268435456 float sum -1 4100 100.0 187.5 0\n").unwrap();
+    /// let h100 = System::preset("dgx-h100", 1, 8).unwrap();
+    /// assert!(matches!(Calibrating::new(&h100, true, &table), Err(CalibrateError::RanksMismatch { table: 16, system: 8 })));
+    /// ```
     pub fn new(
         preset: &System,
         nvls: bool,
@@ -289,6 +355,18 @@ impl Calibrating {
     /// in, is the squared log error of time over the rows plus a light pull towards the preset (a
     /// factor of e away costs as much as 10 % error on one row); a row the model cannot predict
     /// makes it infinite. Returns true once the search has ended.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
+    /// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
+    ///                    1073741824 268435456 float sum -1 4100 0 0 0\n").unwrap();
+    /// let mut fit = Calibrating::new(&System::preset("dgx-h100", 1, 8).unwrap(), true, &table).unwrap();
+    /// // One row per step: the search's first point is evaluated after 3 steps, its second after 6.
+    /// for _ in 0..6 { assert!(!fit.step()); }
+    /// assert_eq!(fit.evaluations(), 2);
+    /// ```
     pub fn step(&mut self) -> bool {
         let Some(x) = self.search.ask() else {
             return self.step_tables();
@@ -345,16 +423,51 @@ impl Calibrating {
     }
 
     /// Evaluations of the objective (the model over every row) so far.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
+    /// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
+    ///                    1073741824 268435456 float sum -1 4100 0 0 0\n").unwrap();
+    /// let mut fit = Calibrating::new(&System::preset("dgx-h100", 1, 8).unwrap(), true, &table).unwrap();
+    /// assert_eq!(fit.evaluations(), 0);
+    /// for _ in 0..3 { fit.step(); } // the first point, one row at a time
+    /// assert_eq!(fit.evaluations(), 1);
+    /// ```
     pub fn evaluations(&self) -> usize {
         self.search.evals
     }
 
     /// The search's budget (a shrink step may pass it by up to the number of fitted values).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
+    /// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
+    ///                    1073741824 268435456 float sum -1 4100 0 0 0\n").unwrap();
+    /// let fit = Calibrating::new(&System::preset("dgx-h100", 1, 8).unwrap(), true, &table).unwrap();
+    /// assert_eq!(fit.max_evaluations(), MAX_EVALUATIONS);
+    /// ```
     pub fn max_evaluations(&self) -> usize {
         MAX_EVALUATIONS
     }
 
     /// Runs what is left and returns the fitted system with both tables.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
+    /// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
+    ///                    1073741824 268435456 float sum -1 4100 0 0 0\n").unwrap();
+    /// let cal = Calibrating::new(&System::preset("dgx-h100", 1, 8).unwrap(), true, &table).unwrap().finish().unwrap();
+    /// // One node: no NIC to fit.
+    /// assert_eq!(cal.fitted.iter().map(|f| f.param).collect::<Vec<_>>(), [FitParam::LaunchUs, FitParam::IntraEfficiency]);
+    /// // Every measured row, by its line, next to the fitted system's prediction.
+    /// assert_eq!(cal.rows.iter().map(|r| (r.line, r.measured_us)).collect::<Vec<_>>(), [(1, 14.0), (2, 28.0), (3, 4100.0)]);
+    /// ```
     pub fn finish(mut self) -> Result<Calibration, CalibrateError> {
         while !self.step() {}
         if let Some(e) = self.failed {

@@ -18,6 +18,16 @@
 use super::protocol::{NcclAlgorithm, Protocol};
 
 /// The channels NCCL uses for `bytes` with `max_channels` available.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::nccl::{channels::channels_for, protocol::{NcclAlgorithm, Protocol}};
+/// // Simple: 64 B per thread × 512 threads = 32 KiB per channel: 1 MiB fills 32, 256 KiB 8.
+/// assert_eq!(channels_for(1 << 20, 24, NcclAlgorithm::Tree, Protocol::Simple, 8), 24);
+/// assert_eq!(channels_for(256 << 10, 24, NcclAlgorithm::Tree, Protocol::Simple, 8), 8);
+/// assert_eq!(channels_for(8, 16, NcclAlgorithm::Nvls, Protocol::Simple, 8), 16); // NVLS keeps its own
+/// ```
 pub fn channels_for(
     bytes: u64,
     max_channels: usize,

@@ -540,6 +540,18 @@ impl Choice {
 /// The latency every run of a candidate pays along its longest chain of dependent hops: a ring's
 /// chunk passes 2(N−1) ranks in turn, crossing the node boundary at least 2(M−1) times; a tree's
 /// segment climbs the chain and the tree between nodes and comes back down.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::nccl::{model::latency_bound_secs, protocol::{NcclAlgorithm, Protocol}, system::System};
+/// // One DGX A100, Ring/LL: a chunk passes 2(N−1) = 14 NVLink hops of 0.6 µs.
+/// let a100 = System::preset("dgx-a100", 1, 8).unwrap();
+/// assert!((latency_bound_secs(&a100, NcclAlgorithm::Ring, Protocol::Ll) - 8.4e-6).abs() < 1e-18);
+/// // Two nodes, Tree/LL: down and up a chain of 7 NVLink hops and one network level (5 + 4 µs).
+/// let two = System::preset("dgx-a100", 2, 8).unwrap();
+/// assert!((latency_bound_secs(&two, NcclAlgorithm::Tree, Protocol::Ll) - 26.4e-6).abs() < 1e-18);
+/// ```
 pub fn latency_bound_secs(sys: &System, a: NcclAlgorithm, p: Protocol) -> f64 {
     let (n, m, g) = (sys.ranks(), sys.nodes, sys.gpus_per_node);
     let intra = sys.intra_link.hop().latency_us(a, p);
@@ -557,6 +569,19 @@ pub fn latency_bound_secs(sys: &System, a: NcclAlgorithm, p: Protocol) -> f64 {
 
 /// A bandwidth bound of one candidate from its own effective rates, before running it: no run can
 /// beat streaming what its links must carry at their rates.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::nccl::{model::*, protocol::{NcclAlgorithm, Protocol}, system::System};
+/// let a100 = System::preset("dgx-a100", 1, 8).unwrap();
+/// let ring = Candidate { algorithm: NcclAlgorithm::Ring, protocol: Protocol::Simple, channels: 24, time_secs: 0.0,
+///     gpu_link_bytes_per_sec: 100e9, nic_bytes_per_sec: 0.0, fixed_us: 0.0, busiest_link_secs: 0.0 };
+/// // Each rank sends 2(N−1)/N × 8 GB = 14 GB over its 100 GB/s link.
+/// assert!((bandwidth_bound_secs(&a100, &ring, 8_000_000_000) - 0.14).abs() < 1e-15);
+/// let c = predict(&a100, 1 << 30, true).unwrap();
+/// assert!(c.candidates.iter().all(|k| k.time_secs >= bandwidth_bound_secs(&a100, k, 1 << 30)));
+/// ```
 pub fn bandwidth_bound_secs(sys: &System, c: &Candidate, size: u64) -> f64 {
     let n = sys.ranks() as f64;
     let m = sys.nodes as f64;

@@ -144,6 +144,18 @@ fn bw(line: usize, t: &str) -> Result<f64, ParseError> {
 }
 
 /// Parses all_reduce_perf output.
+///
+/// # Examples
+///
+/// ```
+/// use allreduce_lab::sim::nccl::nccl_tests_parse::{parse, ParseErrorKind};
+/// // Without the root column (nccl-tests 1.x), in-place columns absent.
+/// let t = parse("# log line\n33554432 8388608 float sum 301.1 111.44 195.02 0\n").unwrap();
+/// assert_eq!((t.rows[0].line, t.rows[0].time_us, t.rows[0].busbw_gbytes_per_sec), (2, 301.1, 195.02));
+/// assert_eq!(t.rows[0].in_place_time_us, None);
+/// assert_eq!(parse("nothing here").unwrap_err().kind, ParseErrorKind::NoRows);
+/// assert_eq!(parse("8 2 float sum\n").unwrap_err().kind, ParseErrorKind::TooFewColumns { found: 4 });
+/// ```
 pub fn parse(text: &str) -> Result<MeasuredTable, ParseError> {
     let mut rows: Vec<MeasuredRow> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -231,6 +243,17 @@ impl MeasuredTable {
     /// The number of ranks the table's busbw/algbw ratio implies (busbw = algbw × 2(N−1)/N), from
     /// its row with the highest algbw (the most digits), if that is at least 1 GB/s. Beyond about 40
     /// ranks the ratio's printed digits cannot tell N from N + 1, and this is `None`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::nccl_tests_parse::parse;
+    /// // busbw = algbw × 2(N−1)/N: 1.75 for 8 ranks.
+    /// let t = parse("1073741824 268435456 float sum -1 8000 134.22 234.89 0\n").unwrap();
+    /// assert_eq!(t.implied_ranks(), Some(8));
+    /// // Below 1 GB/s algbw the printed digits say too little.
+    /// assert_eq!(parse("8 2 float sum -1 18.75 0.00 0.00 0\n").unwrap().implied_ranks(), None);
+    /// ```
     pub fn implied_ranks(&self) -> Option<usize> {
         let best = self
             .rows

@@ -52,6 +52,15 @@ impl Protocol {
 
     /// The share of the wire that carries data: LL 8 of 16 bytes per line (4 + 4 flag per 8-byte
     /// store), LL128 120 of 128, Simple all of it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::protocol::Protocol;
+    /// // A 100 GB/s link carries 50 GB/s of data with LL, 93.75 with LL128.
+    /// let data = |p: Protocol| 100.0 * p.wire_efficiency();
+    /// assert_eq!((data(Protocol::Ll), data(Protocol::Ll128), data(Protocol::Simple)), (50.0, 93.75, 100.0));
+    /// ```
     pub fn wire_efficiency(self) -> f64 {
         match self {
             Protocol::Ll => 0.5,
@@ -62,6 +71,15 @@ impl Protocol {
 
     /// Bytes of work per thread before NCCL adds a channel (`NCCL_*_THREAD_THRESHOLD`, comm.h); the
     /// ring's LL threshold is multiplied by the number of ranks (tuning.cc).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::protocol::{NcclAlgorithm, Protocol};
+    /// assert_eq!(Protocol::Ll.thread_threshold(NcclAlgorithm::Ring, 16), 8 * 16);
+    /// assert_eq!(Protocol::Ll.thread_threshold(NcclAlgorithm::Tree, 16), 8);
+    /// assert_eq!(Protocol::Simple.thread_threshold(NcclAlgorithm::Ring, 16), 64);
+    /// ```
     pub fn thread_threshold(self, algorithm: NcclAlgorithm, ranks: usize) -> u64 {
         match (self, algorithm) {
             (Protocol::Ll, NcclAlgorithm::Ring) => 8 * ranks as u64,
@@ -72,6 +90,15 @@ impl Protocol {
 
     /// Threads per channel (`NCCL_LL_MAX_NTHREADS`, `NCCL_LL128_MAX_NTHREADS`,
     /// `NCCL_SIMPLE_MAX_NTHREADS`, device.h).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::protocol::{NcclAlgorithm, Protocol};
+    /// assert_eq!(Protocol::Ll128.max_threads(), 640);
+    /// // A Simple channel is worth adding from 512 threads × 64 B = 32 KiB of message on.
+    /// assert_eq!(Protocol::Simple.max_threads() * Protocol::Simple.thread_threshold(NcclAlgorithm::Ring, 8), 32 << 10);
+    /// ```
     pub fn max_threads(self) -> u64 {
         match self {
             Protocol::Ll => 512,
@@ -123,6 +150,15 @@ impl NcclAlgorithm {
 
     /// NCCL's base latency of one collective, in µs (`baseLatencies`). NVLS has none of its own: its
     /// whole latency is the NVLink hop's (25 µs).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::protocol::{NcclAlgorithm, Protocol};
+    /// assert_eq!(NcclAlgorithm::Ring.base_latency_us(Protocol::Ll), 6.6);
+    /// assert_eq!(NcclAlgorithm::Tree.base_latency_us(Protocol::Ll128), 14.0);
+    /// assert_eq!(NcclAlgorithm::Nvls.base_latency_us(Protocol::Simple), 0.0);
+    /// ```
     pub fn base_latency_us(self, p: Protocol) -> f64 {
         match (self, p) {
             (NcclAlgorithm::Tree, Protocol::Ll) => 6.8,
@@ -153,6 +189,15 @@ pub enum HopKind {
 
 impl HopKind {
     /// NCCL's latency per hop in µs (`hwLatencies`), by link type, algorithm and protocol.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::protocol::{HopKind, NcclAlgorithm, Protocol};
+    /// assert_eq!(HopKind::NvLink.latency_us(NcclAlgorithm::Ring, Protocol::Ll), 0.6);
+    /// assert_eq!(HopKind::Net.latency_us(NcclAlgorithm::Ring, Protocol::Simple), 14.0);
+    /// assert_eq!(HopKind::NvLink.latency_us(NcclAlgorithm::Nvls, Protocol::Simple), 25.0);
+    /// ```
     pub fn latency_us(self, a: NcclAlgorithm, p: Protocol) -> f64 {
         use NcclAlgorithm::*;
         use Protocol::*;
@@ -205,16 +250,41 @@ impl Arch {
     /// The most one channel moves with Simple, in GB/s: NCCL's per-channel NVLink bandwidth
     /// (`SM80_NVLINK_BW` 20, `SM90_NVLINK_BW` 20.6, `SM100_NVLINK_BW` 40.1; topo.h), what one thread
     /// block copies.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::protocol::Arch;
+    /// assert_eq!(Arch::Hopper.simple_channel_gbytes(), 20.6);
+    /// assert_eq!(Arch::Ada.simple_channel_gbytes(), Arch::Ampere.simple_channel_gbytes()); // one tuner row
+    /// ```
     pub fn simple_channel_gbytes(self) -> f64 {
         [20.0, 20.6, 40.1][self.row()]
     }
 
     /// The most one ring channel moves with LL128, in GB/s (`perChMaxRingLL128Bws`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::protocol::Arch;
+    /// assert_eq!(Arch::Ampere.ll128_channel_gbytes(), 20.0);
+    /// assert_eq!(Arch::Hopper.ll128_channel_gbytes(), 36.7);
+    /// ```
     pub fn ll128_channel_gbytes(self) -> f64 {
         [20.0, 36.7, 40.0][self.row()]
     }
 
     /// The most one tree channel moves, in GB/s (`perChMaxTreeBws`), for 1, 2 and more nodes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::protocol::Arch;
+    /// assert_eq!(Arch::Hopper.tree_channel_gbytes(1), 38.7);
+    /// assert_eq!(Arch::Hopper.tree_channel_gbytes(2), 41.4);
+    /// assert_eq!(Arch::Hopper.tree_channel_gbytes(16), Arch::Hopper.tree_channel_gbytes(3)); // 3 and more
+    /// ```
     pub fn tree_channel_gbytes(self, nodes: usize) -> f64 {
         let col = nodes.clamp(1, 3) - 1;
         [[24.0, 23.6, 17.8], [38.7, 41.4, 36.0], [70.0, 42.8, 24.0]][self.row()][col]
@@ -222,6 +292,15 @@ impl Arch {
 
     /// The most LL moves in total, in GB/s (`llMaxBws`): on one node by GPU generation; across nodes
     /// NCCL uses the host CPU's row, here the AMD EPYC one (22.5 for 2 nodes, 19 beyond).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::protocol::Arch;
+    /// assert_eq!(Arch::Hopper.ll_max_gbytes(1), 141.0);
+    /// // Across nodes the host CPU's row, whatever the GPU.
+    /// assert_eq!((Arch::Hopper.ll_max_gbytes(2), Arch::Ampere.ll_max_gbytes(4)), (22.5, 19.0));
+    /// ```
     pub fn ll_max_gbytes(self, nodes: usize) -> f64 {
         match nodes {
             0 | 1 => [87.7, 141.0, 282.0][self.row()],
@@ -231,6 +310,14 @@ impl Arch {
     }
 
     /// The share of the NVLink rate NVLS reaches (`nvlsEfficiency`): Hopper 0.85, Blackwell 0.74.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::protocol::Arch;
+    /// assert_eq!(Arch::Hopper.nvls_efficiency(), 0.85);
+    /// assert_eq!(Arch::Ampere.nvls_efficiency(), 0.0); // Ampere's NVSwitch cannot reduce
+    /// ```
     pub fn nvls_efficiency(self) -> f64 {
         match self {
             Arch::Hopper => 0.85,

@@ -41,6 +41,16 @@ pub enum IntraLink {
 }
 
 impl IntraLink {
+    /// The kind of hop, for NCCL's per-hop latency.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::{protocol::HopKind, system::{IntraLink, System}};
+    /// assert_eq!(IntraLink::NvSwitch.hop(), HopKind::NvLink);
+    /// assert_eq!(IntraLink::PcieThroughHost.hop(), HopKind::Pcie);
+    /// assert_eq!(System::preset("pcie-gen4-8", 1, 8).unwrap().intra_link.hop(), HopKind::Pcie);
+    /// ```
     pub fn hop(self) -> HopKind {
         match self {
             IntraLink::NvSwitch => HopKind::NvLink,
@@ -96,6 +106,16 @@ pub enum SystemField {
 
 impl SystemField {
     /// The field's name in a system file (the same in every language).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::system::{System, SystemError, SystemField};
+    /// let mut h100 = System::preset("dgx-h100", 1, 8).unwrap();
+    /// h100.nic_efficiency = 1.5;
+    /// let Err(SystemError::FieldOutOfRange { field, hi, .. }) = h100.validate() else { panic!() };
+    /// assert_eq!((field, field.name(), hi), (SystemField::NicEfficiency, "nic_efficiency", 1.0));
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             SystemField::IntraGbytesPerSec => "intra_gbytes_per_sec",
@@ -247,6 +267,17 @@ const NCCL_TUNING: &str = "NCCL src/graph/tuning.cc and src/graph/topo.h (github
 
 impl System {
     /// A preset by id, with `nodes` (1..128) and `gpus_per_node` (2..8).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::system::{System, SystemError, PRESETS};
+    /// let a100 = System::preset("dgx-a100", 2, 8).unwrap();
+    /// assert_eq!((a100.intra_gbytes_per_sec, a100.nics_per_node, a100.ranks()), (300.0, 8, 16));
+    /// assert!(PRESETS.iter().all(|id| System::preset(id, 1, 8).is_ok()));
+    /// assert_eq!(System::preset("dgx-a100", 1, 9), Err(SystemError::GpusPerNodeOutOfRange { got: 9 }));
+    /// assert!(matches!(System::preset("cray-1", 1, 8), Err(SystemError::UnknownPreset { .. })));
+    /// ```
     pub fn preset(id: &str, nodes: usize, gpus_per_node: usize) -> Result<System, SystemError> {
         let s = |x: &str| x.to_string();
         let nvswitch_reason = |measured: &str| {
@@ -398,6 +429,15 @@ impl System {
     }
 
     /// Reads a system from JSON (as `calibrate --out` writes it), checking every bound.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::system::{System, SystemError};
+    /// let h100 = System::preset("dgx-h100", 4, 8).unwrap();
+    /// assert_eq!(System::from_json(&serde_json::to_string(&h100).unwrap()), Ok(h100));
+    /// assert!(matches!(System::from_json("{\n\"name\": 3}"), Err(SystemError::NotASystemFile { line: 2, .. })));
+    /// ```
     pub fn from_json(text: &str) -> Result<System, SystemError> {
         let sys: System = serde_json::from_str(text).map_err(|e| SystemError::NotASystemFile {
             line: e.line(),
@@ -409,6 +449,16 @@ impl System {
     }
 
     /// Checks every bound.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::system::{IntraLink, System, SystemError};
+    /// let mut sys = System::preset("dgx-a100", 1, 8).unwrap();
+    /// assert_eq!(sys.validate(), Ok(()));
+    /// sys.intra_link = IntraLink::PciePeerToPeer; // LL128 stays on: refused
+    /// assert_eq!(sys.validate(), Err(SystemError::Ll128NeedsNvlink));
+    /// ```
     pub fn validate(&self) -> Result<(), SystemError> {
         let range = |field: SystemField, v: f64, lo: f64, hi: f64| {
             if v.is_finite() && v >= lo && v <= hi {
@@ -473,12 +523,29 @@ impl System {
         Ok(())
     }
 
+    /// All GPUs: nodes × GPUs per node.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::system::System;
+    /// assert_eq!(System::preset("dgx-b200", 4, 8).unwrap().ranks(), 32);
+    /// ```
     pub fn ranks(&self) -> usize {
         self.nodes * self.gpus_per_node
     }
 
     /// Whether the switch can reduce (NVLink SHARP): Hopper or later on NVSwitch, ≥ 5 GPUs in the
     /// NVLink domain, one node (across nodes NCCL needs CollNet/SHARP networks for NVLS).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::system::System;
+    /// assert!(System::preset("dgx-h100", 1, 8).unwrap().nvls_available());
+    /// assert!(!System::preset("dgx-h100", 2, 8).unwrap().nvls_available()); // across nodes
+    /// assert!(!System::preset("dgx-a100", 1, 8).unwrap().nvls_available()); // Ampere's switch cannot reduce
+    /// ```
     pub fn nvls_available(&self) -> bool {
         self.intra_link == IntraLink::NvSwitch
             && self.nvls_channels >= 2
@@ -488,6 +555,15 @@ impl System {
     }
 
     /// The GPU link's rate that copies reach, bytes/s (before the protocol's share).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::system::System;
+    /// // DGX A100: 78 % of NVLink's 300 GB/s per direction.
+    /// let a100 = System::preset("dgx-a100", 1, 8).unwrap();
+    /// assert!((a100.intra_effective_bytes_per_sec() - 234e9).abs() < 1.0);
+    /// ```
     pub fn intra_effective_bytes_per_sec(&self) -> f64 {
         self.intra_gbytes_per_sec * 1e9 * self.intra_efficiency
     }
@@ -530,6 +606,15 @@ impl System {
     }
 
     /// A node's NICs together, as delivered, bytes/s.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::system::System;
+    /// // DGX A100: 8 × 200 Gb/s HDR = 200 GB/s, of which 95 % is delivered.
+    /// let a100 = System::preset("dgx-a100", 2, 8).unwrap();
+    /// assert!((a100.nic_effective_bytes_per_sec() - 190e9).abs() < 1.0);
+    /// ```
     pub fn nic_effective_bytes_per_sec(&self) -> f64 {
         self.nics_per_node as f64 * self.nic_gbits_per_sec * 1e9 / 8.0 * self.nic_efficiency
     }
