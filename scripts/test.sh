@@ -20,6 +20,9 @@ cargo clippy --all-targets -- -D warnings
 step "cargo clippy (wasm32)"
 cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 
+step "doc examples: every public engine function a caller uses has one"
+python3 scripts/doc_examples.py --check
+
 step "native tests (cargo test --release)"
 cargo test --release
 
