@@ -1,21 +1,14 @@
-//! The section's points, computed progressively: a few per timer tick, cheapest first, so the
-//! page never waits for the whole set; a new setup cancels the run in progress.
+//! The section's points, computed progressively: a few per tick of idle time, cheapest first, so
+//! the page never waits for the whole set; a new setup cancels the run in progress.
 
+use crate::ui::components::sliced::{Slot, when_idle};
 use crate::ui::i18n::{Key, trf, use_lang};
 use crate::ui::model::scaling::{Computation, Point, Setup};
-use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
-
-/// A tick computes points until this much time has passed, then yields to the page.
-const TICK_BUDGET_MS: f64 = 12.0;
+use crate::ui::components::lab::simulation::now_ms;
 
 /// The points computed so far for one setup.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -57,12 +50,10 @@ impl Reducible for Points {
     }
 }
 
-type TimerSlot = Rc<RefCell<Option<Timeout>>>;
-
-/// Advances `work` for one timer tick at a time, reporting the points each tick finishes. Large
+/// Advances `work` one tick of idle time at a time, reporting the points each tick finishes. Large
 /// runs are sliced inside the core, so no tick blocks the page for long.
 fn schedule(
-    slot: TimerSlot,
+    slot: Slot,
     work: Rc<RefCell<Computation>>,
     generation: u64,
     dispatch: UseReducerDispatcher<Points>,
@@ -71,24 +62,22 @@ fn schedule(
         return;
     }
     let next_slot = slot.clone();
-    let timeout = Timeout::new(0, move || {
+    let pending = when_idle(move |budget_ms| {
         let started = now_ms();
-        let points = work
-            .borrow_mut()
-            .work(|| now_ms() - started >= TICK_BUDGET_MS);
+        let points = work.borrow_mut().work(|| now_ms() - started >= budget_ms);
         if !points.is_empty() {
             dispatch.dispatch(PointsAction::Add { generation, points });
         }
         schedule(next_slot, work, generation, dispatch);
     });
-    *slot.borrow_mut() = Some(timeout);
+    *slot.borrow_mut() = Some(pending);
 }
 
 /// The setup's points, computed progressively; a new setup cancels the run in progress.
 #[hook]
 pub fn use_points(setup: &Setup) -> UseReducerHandle<Points> {
     let points = use_reducer(Points::default);
-    let slot: TimerSlot = use_mut_ref(|| None);
+    let slot: Slot = use_mut_ref(|| None);
     let generation = use_mut_ref(|| 0u64);
     {
         let dispatch = points.dispatcher();
