@@ -41,7 +41,8 @@ async function pauseAt(page, scrub) {
 }
 
 async function fills(page) {
-  return page.$$eval('[data-testid^=rank-buffer-] rect.cell', (cells) => cells.map((c) => Number(c.getAttribute('data-fill'))));
+  // The cells are painted on a canvas; each row's list item carries its cells' contributor counts.
+  return page.$$eval('[data-testid^=rank-buffer-]', (rows) => rows.flatMap((r) => r.getAttribute('data-fills').split(',').map(Number)));
 }
 
 async function clockSecs(page) {
@@ -146,6 +147,14 @@ test('scrubbing to the end shows every buffer complete and the result verified',
       const rows = await page.$$eval('[data-testid^=rank-buffer-]', (els) => els.map((e) => e.getAttribute('data-complete')));
       assert.equal(rows.length, n);
       assert.ok(rows.every((r) => r === 'true'));
+      // The canvas shows it: most of the cell area is painted near-opaque.
+      const painted = await page.getByTestId('buffer-grid').evaluate((c) => {
+        const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let opaque = 0;
+        for (let i = 3; i < px.length; i += 4) if (px[i] > 200) opaque++;
+        return opaque / (c.width * c.height);
+      });
+      assert.ok(painted > 0.15, `${preset}/${alg}: ${(painted * 100).toFixed(0)} % of the buffer grid painted`);
       assert.equal((await page.getByTestId('verified').first().textContent()).trim(), '✓ verified');
       assert.equal(await page.getByTestId('figure-a').getByTestId('chunk-in-flight').count(), 0);
     }

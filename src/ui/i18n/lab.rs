@@ -102,7 +102,7 @@ area! { $ lab_rows {
     BuffersNote => " — {0} ranks × {1} chunks; a cell darkens as it gathers contributions", " — {0} 个进程 × {1} 个数据块；格子收集到越多贡献颜色越深";
     BuffersNoteOneChunk => " — {0} ranks × 1 chunk (the whole message); a cell darkens as it gathers contributions", " — {0} 个进程 × 1 个数据块（整条消息）；格子收集到越多贡献颜色越深";
     BuffersPerCell => " ({0} chunks per cell)", "（每格 {0} 个数据块）";
-    BufferRowTitle => "GPU {0}: each cell darkens as it gathers the {1} ranks' contributions", "GPU {0}：格子收集 {1} 个进程的贡献时逐渐变深";
+    BufferRowStatus => "GPU {0}: {1} of {2} cells hold all {3} ranks' contributions", "GPU {0}：{2} 个格子中有 {1} 个已含全部 {3} 个进程的贡献";
     TimelineTitle => "When each link was busy", "每条链路何时繁忙";
     TimelineNote => " — {0} links: cross-rack uplinks first, then NICs, then GPU links, busiest first in each; darker = closer to capacity", " — {0} 条链路：先是跨机柜上行链路，再是网卡，然后是 GPU 链路，每层最繁忙的在前；越深 = 越接近容量";
     TierLegendPort => "rank port", "进程端口";

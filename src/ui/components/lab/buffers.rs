@@ -1,9 +1,14 @@
 //! Each rank's buffer as a row of chunk cells, filled as the run reduces and gathers them: what
 //! "every GPU ends with the whole sum" looks like at the cursor.
+//!
+//! The cells are painted on a canvas (64 ranks × 64 cells are 4,096 shapes, which as SVG elements
+//! cost a playing frame more to diff and paint than the rest of the lab); beside it, a list that
+//! only screen readers (and the tests) see says each row's state in words and data attributes.
 
-use super::figure::{chunk_colour, f, fixed};
+use super::figure::chunk_colour;
 use crate::ui::components::app::Shared;
 use crate::ui::i18n::{Key, percent, tr, trf, use_lang};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -12,19 +17,82 @@ pub struct BuffersProps {
     pub t_secs: f64,
 }
 
+/// The grid's geometry, in CSS pixels of its natural size (the canvas scales with the page).
+#[derive(Clone, Copy, PartialEq)]
+struct Grid {
+    ranks: usize,
+    chunks: usize,
+    bins: usize,
+    per_bin: usize,
+    cell_w: f64,
+    row_h: f64,
+    label_w: f64,
+}
+
+impl Grid {
+    fn new(ranks: usize, chunks: usize) -> Grid {
+        // Many chunks are binned so a row stays readable; a bin shows its least-filled cell.
+        let bins = chunks.min(64);
+        let per_bin = chunks.div_ceil(bins);
+        let bins = chunks.div_ceil(per_bin);
+        Grid {
+            ranks,
+            chunks,
+            bins,
+            per_bin,
+            cell_w: (560.0 / bins as f64).min(22.0),
+            row_h: if ranks <= 16 { 16.0 } else { 10.0 },
+            label_w: 54.0,
+        }
+    }
+
+    fn width(&self) -> f64 {
+        self.label_w + self.cell_w * self.bins as f64 + 8.0
+    }
+
+    fn height(&self) -> f64 {
+        self.row_h * self.ranks as f64 + 4.0
+    }
+
+    /// Each row's binned contributor counts, row after row.
+    fn fills(&self, cells: &[u32]) -> Vec<u32> {
+        (0..self.ranks)
+            .flat_map(|r| {
+                let row = &cells[r * self.chunks..(r + 1) * self.chunks];
+                (0..self.bins).map(move |b| {
+                    let (lo, hi) = (b * self.per_bin, ((b + 1) * self.per_bin).min(self.chunks));
+                    row[lo..hi].iter().copied().min().unwrap_or(0)
+                })
+            })
+            .collect()
+    }
+}
+
 /// Each rank's buffer as a row of chunk cells, filled by how many ranks' contributions they hold.
 #[component]
 pub fn Buffers(props: &BuffersProps) -> Html {
     let lang = use_lang();
+    let canvas = use_node_ref();
     let view = &props.sim.0;
-    let Some(trace) = view.trace() else {
+    let trace = view.trace();
+    let (n, chunks) = trace.map_or((0, 0), |t| (t.topology.ranks(), t.schedule.chunks()));
+    let cells = trace.map_or_else(Vec::new, |t| view.replay.cells_at(t, props.t_secs));
+    let detailed = n > 0 && n <= crate::ui::model::logic::DETAILED_MAX_RANKS;
+    let grid = Grid::new(n.max(1), chunks.max(1));
+    let fills = if detailed { grid.fills(&cells) } else { Vec::new() };
+    {
+        let canvas = canvas.clone();
+        use_effect_with((fills.clone(), detailed.then_some(grid)), move |(fills, grid)| {
+            if let (Some(grid), Some(el)) = (grid, canvas.cast::<web_sys::HtmlCanvasElement>()) {
+                paint(&el, grid, fills);
+            }
+        });
+    }
+    if trace.is_none() {
         return Html::default();
-    };
-    let n = trace.topology.ranks();
-    let chunks = trace.schedule.chunks();
-    let cells = view.replay.cells_at(trace, props.t_secs);
+    }
     let complete = cells.iter().all(|&c| c as usize == n);
-    if n > crate::ui::model::logic::DETAILED_MAX_RANKS {
+    if !detailed {
         let done = cells.iter().filter(|&&c| c as usize == n).count();
         return html! {
             <div class="buffers">
@@ -35,90 +103,81 @@ pub fn Buffers(props: &BuffersProps) -> Html {
             </div>
         };
     }
-    // Many chunks are binned so a row stays readable; a bin shows its least-filled cell.
-    let bins = chunks.min(64);
-    let per_bin = chunks.div_ceil(bins);
-    let bins = chunks.div_ceil(per_bin);
-    let cell_w = (560.0 / bins as f64).min(22.0);
-    let row_h = if n <= 16 { 16.0 } else { 10.0 };
-    let label_w = 54.0;
-    let width = label_w + cell_w * bins as f64 + 8.0;
-    let height = row_h * n as f64 + 4.0;
-    let rows = (0..n)
-        .map(|r| {
-            let row = &cells[r * chunks..(r + 1) * chunks];
-            let fills: Vec<u32> = (0..bins)
-                .map(|b| {
-                    let (lo, hi) = (b * per_bin, ((b + 1) * per_bin).min(chunks));
-                    row[lo..hi].iter().copied().min().unwrap_or(0)
-                })
-                .collect();
-            html! { <BufferRow rank={r} ranks={n} {chunks} {per_bin} {fills} y={r as f64 * row_h + 2.0} {row_h} {cell_w} {label_w} /> }
-        })
-        .collect::<Html>();
+    let per_bin = grid.per_bin;
+    let (width, height) = (grid.width(), grid.height());
+    let rows = fills.chunks(grid.bins).enumerate().map(|(r, row)| {
+        let full = row.iter().filter(|&&c| c as usize == n).count();
+        let data: Vec<String> = row.iter().map(u32::to_string).collect();
+        html! {
+            <li data-testid={format!("rank-buffer-{r}")} data-complete={(full == row.len()).to_string()} data-fills={data.join(",")}>
+                { trf(lang, Key::BufferRowStatus, &[&r.to_string(), &full.to_string(), &row.len().to_string(), &n.to_string()]) }
+            </li>
+        }
+    });
     html! {
         <div class="buffers">
             <h3>{ tr(lang, Key::Buffers) }<span class="muted">{ trf(lang, if chunks == 1 { Key::BuffersNoteOneChunk } else { Key::BuffersNote }, &[&n.to_string(), &chunks.to_string()]) }{ if per_bin > 1 { trf(lang, Key::BuffersPerCell, &[&per_bin.to_string()]) } else { String::new() } }</span></h3>
-            <svg class="buffer-grid" viewBox={format!("0 0 {width:.0} {height:.0}")} style={format!("max-width:{:.0}px", width * 1.4)} data-complete={complete.to_string()}>
-                { rows }
-            </svg>
+            <canvas ref={canvas} class="buffer-grid" data-testid="buffer-grid" aria-hidden="true"
+                    data-complete={complete.to_string()}
+                    style={format!("max-width:{:.0}px;aspect-ratio:{width:.0} / {height:.0}", width * 1.4)} />
+            <ol class="sr-only">{ for rows }</ol>
         </div>
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct BufferRowProps {
-    rank: usize,
-    ranks: usize,
-    chunks: usize,
-    per_bin: usize,
-    /// Contributor count of each (binned) cell.
-    fills: Vec<u32>,
-    y: f64,
-    row_h: f64,
-    cell_w: f64,
-    label_w: f64,
-}
-
-/// One rank's buffer; it re-renders only when one of its cells changes.
-#[component]
-fn BufferRow(props: &BufferRowProps) -> Html {
-    let lang = use_lang();
-    let (r, n, y) = (props.rank, props.ranks, props.y);
-    let complete = props.fills.iter().all(|&c| c as usize == n);
-    html! {
-        <g data-testid={format!("rank-buffer-{r}")} data-complete={complete.to_string()}>
-            <title>{ trf(lang, Key::BufferRowTitle, &[&r.to_string(), &n.to_string()]) }</title>
-            <text class="row-label" x={f(props.label_w - 6.0)} y={f(y + props.row_h * 0.72)}>{ format!("GPU {r}") }</text>
-            { for props.fills.iter().enumerate().map(|(b, &fill)| html! {
-                <BufferCell chunk={b * props.per_bin} chunks={props.chunks} {fill} ranks={n}
-                            x={props.label_w + b as f64 * props.cell_w} {y} w={props.cell_w - 1.5} h={props.row_h - 2.0} />
-            }) }
-        </g>
+/// Paints the grid at the canvas's displayed size and the screen's pixel density: a label per row,
+/// then each cell in its chunk's colour, more opaque as it gathers contributions, outlined once full.
+fn paint(el: &web_sys::HtmlCanvasElement, grid: &Grid, fills: &[u32]) {
+    let Some(ctx) = el
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+    else {
+        return;
+    };
+    let window = web_sys::window();
+    let dpr = window.as_ref().map_or(1.0, |w| w.device_pixel_ratio());
+    let shown = f64::from(el.client_width()).max(1.0);
+    let scale = shown / grid.width() * dpr;
+    let (w, h) = ((grid.width() * scale).round(), (grid.height() * scale).round());
+    if f64::from(el.width()) != w || f64::from(el.height()) != h {
+        el.set_width(w as u32);
+        el.set_height(h as u32);
     }
-}
-
-#[derive(Properties, PartialEq)]
-struct BufferCellProps {
-    chunk: usize,
-    chunks: usize,
-    fill: u32,
-    ranks: usize,
-    x: f64,
-    y: f64,
-    w: f64,
-    h: f64,
-}
-
-/// One cell; a step changes a few cells per row, and only those re-render.
-#[component]
-fn BufferCell(props: &BufferCellProps) -> Html {
-    let (fill, n) = (props.fill, props.ranks);
-    let share = fill as f64 / n as f64;
-    html! {
-        <rect class={classes!("cell", (fill as usize == n).then_some("full"))}
-              data-fill={fill.to_string()} data-chunk={props.chunk.to_string()}
-              x={f(props.x)} y={f(props.y)} width={f(props.w)} height={f(props.h)} rx="2"
-              style={format!("fill:{};fill-opacity:{}", chunk_colour(props.chunk, props.chunks), fixed(0.08 + 0.92 * share, 100))} />
+    let style = window.and_then(|w| w.get_computed_style(el).ok().flatten());
+    let css = |name: &str, fallback: &str| {
+        style
+            .as_ref()
+            .and_then(|s| s.get_property_value(name).ok())
+            .filter(|v| !v.trim().is_empty())
+            .unwrap_or_else(|| fallback.to_string())
+    };
+    let (ink, muted) = (css("color", "#222"), css("--muted", "#666"));
+    let _ = ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
+    ctx.clear_rect(0.0, 0.0, grid.width(), grid.height());
+    ctx.set_font("9px system-ui, sans-serif");
+    ctx.set_text_align("end");
+    ctx.set_line_width(0.6);
+    let n = grid.ranks as f64;
+    for (r, row) in fills.chunks(grid.bins).enumerate() {
+        let y = r as f64 * grid.row_h + 2.0;
+        ctx.set_global_alpha(1.0);
+        ctx.set_fill_style_str(muted.trim());
+        let _ = ctx.fill_text(&format!("GPU {r}"), grid.label_w - 6.0, y + grid.row_h * 0.72);
+        for (b, &fill) in row.iter().enumerate() {
+            let x = grid.label_w + b as f64 * grid.cell_w;
+            let (cw, ch) = (grid.cell_w - 1.5, grid.row_h - 2.0);
+            ctx.set_global_alpha(0.08 + 0.92 * fill as f64 / n);
+            ctx.set_fill_style_str(&chunk_colour(b * grid.per_bin, grid.chunks));
+            ctx.begin_path();
+            let _ = ctx.round_rect_with_f64(x, y, cw, ch, 2.0);
+            ctx.fill();
+            if fill as f64 == n {
+                ctx.set_global_alpha(0.35);
+                ctx.set_stroke_style_str(ink.trim());
+                ctx.stroke();
+            }
+        }
     }
 }
