@@ -460,7 +460,9 @@ impl FlowNetwork {
                 }
             }
         }
-        if !self.recompute.is_empty() {
+        if !self.recompute.is_empty() && self.settle_alone() {
+            self.commit(now);
+        } else if !self.recompute.is_empty() {
             loop {
                 self.fill();
                 if !self.add_disturbed() {
@@ -490,6 +492,43 @@ impl FlowNetwork {
             self.link_pos[l as usize] = NONE;
         }
         self.comp_links.clear();
+    }
+
+    /// When every flow in `recompute` is the only flow on each of its links (in a ring, every flow
+    /// is), rates them as [`fill`](Self::fill) would — the whole capacity of their tightest link,
+    /// the first on the route among equals — without its scratch tables, and returns `true`:
+    /// nothing else shares their links, so nothing else is disturbed; with timelines,
+    /// `comp_links` becomes their links. Otherwise changes nothing and returns `false`.
+    /// (perf: `flush` was 12 % of a 1024-rank ring, most of it `fill`'s set-up for flows that
+    /// share nothing.)
+    fn settle_alone(&mut self) -> bool {
+        let alone = self.recompute.iter().all(|&slot| {
+            let f = &self.flows[slot as usize];
+            f.links[..f.len as usize]
+                .iter()
+                .all(|&l| self.link_flows[l as usize].len() == 1)
+        });
+        if !alone {
+            return false;
+        }
+        for &slot in &self.recompute {
+            let f = &mut self.flows[slot as usize];
+            let (mut rate, mut held_by) = (f64::INFINITY, NONE);
+            for &l in &f.links[..f.len as usize] {
+                let share = self.capacity[l as usize].max(0.0);
+                if share < rate {
+                    (rate, held_by) = (share, l);
+                }
+            }
+            f.new_rate = rate;
+            f.new_held_by = held_by;
+            if self.timeline.is_some() {
+                // Their links' totals change: `rebalance` records the links in `comp_links`.
+                self.comp_links
+                    .extend_from_slice(&f.links[..f.len as usize]);
+            }
+        }
+        true
     }
 
     /// Progressive filling over the flows in `recompute`, on what the other flows leave of their
