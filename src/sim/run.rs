@@ -23,7 +23,7 @@
 
 use super::buffers::{Buffers, Cell};
 use super::network::FlowNetwork;
-use super::schedule::{JOIN, Op, Schedule};
+use super::schedule::{JOIN, Op, Schedule, Transfer};
 use super::topology::{Route, Topology};
 use super::trace::{CellChange, LinkReport, RankTraffic, Trace, TransferTiming};
 use std::cmp::Reverse;
@@ -51,11 +51,12 @@ impl Default for RunOptions {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Event {
-    /// The route latency has passed: the first byte arrives and streaming begins.
+    /// The route latency has passed: the first byte arrives and streaming begins (the transfer's
+    /// slot in `in_flight`).
     FirstByte(u32),
-    /// The receiver has finished reducing the transfer.
+    /// The receiver has finished reducing the transfer (its slot in `in_flight`).
     Reduced(u32),
-    /// A straggler has joined: the transfer, ready before, may start now.
+    /// A straggler has joined: the transfer (its id), ready before, may start now.
     Joined(u32),
 }
 
@@ -164,9 +165,8 @@ pub struct Run {
     gamma: f64,
     net: FlowNetwork,
     events: EventQueue,
-    /// Per transfer: until it is ready, how many of its dependencies are not done yet; from then
-    /// until it is done, its slot in `in_flight` (one array for both keeps memory per transfer low).
-    /// After the transfers, per join: how many of its members are not done yet.
+    /// Per transfer: until it is ready, how many of its dependencies are not done yet. After the
+    /// transfers, per join: how many of its members are not done yet.
     waiting_or_slot: Vec<u32>,
     /// Who waits for each transfer and join (nodes `0..n` are transfers, `n + j` join j), each list
     /// in the order of the transfers that wait.
@@ -228,8 +228,17 @@ impl RouteCache {
 }
 
 /// What a transfer carries between leaving the sender and being done: found once when it is ready.
+/// The events and the flow network name a transfer in flight by its slot here, and everything the
+/// transfer needs until it is done (its transfer record, its times) is kept here, in a few slots
+/// that stay in cache, and not in the run's arrays indexed by transfer, a cache miss each in a
+/// large run (perf: loading `schedule.transfer(t)` and `timings[t]` were most of `ready`,
+/// `arrived` and `complete` on a 1024-rank ring).
 #[derive(Default)]
 struct InFlight {
+    /// The transfer's id.
+    t: u32,
+    tr: Option<Transfer>,
+    timing: TransferTiming,
     /// The sender's cells as they were when it left.
     payload: Vec<Cell>,
     route: Option<Route>,
@@ -251,14 +260,15 @@ impl Run {
                 return;
             }
         }
-        self.timings[t as usize].start_secs = now;
         let slot = self.free_slots.pop().unwrap_or_else(|| {
             self.in_flight.push(InFlight::default());
             (self.in_flight.len() - 1) as u32
         });
-        self.waiting_or_slot[t as usize] = slot;
         let route = self.routes.route(&self.topo, tr.src, tr.dst);
         let f = &mut self.in_flight[slot as usize];
+        f.t = t;
+        f.tr = Some(tr);
+        f.timing.start_secs = now;
         self.buffers.snapshot(
             tr.src as usize,
             tr.chunk_lo as usize,
@@ -267,28 +277,24 @@ impl Run {
         );
         f.route = Some(route);
         f.bytes = self.schedule.bytes(t as usize);
-        self.push(now + route.latency_secs, Event::FirstByte(t));
+        self.push(now + route.latency_secs, Event::FirstByte(slot));
     }
 
-    fn in_flight(&self, t: u32) -> &InFlight {
-        &self.in_flight[self.waiting_or_slot[t as usize] as usize]
-    }
-
-    fn first_byte(&mut self, t: u32, now: f64) {
-        self.timings[t as usize].first_byte_secs = now;
-        let f = self.in_flight(t);
+    fn first_byte(&mut self, slot: u32, now: f64) {
+        let f = &mut self.in_flight[slot as usize];
+        f.timing.first_byte_secs = now;
         let (bytes, route) = (f.bytes, f.route.expect("set when ready"));
         if bytes == 0 {
-            self.arrived(t, now);
+            self.arrived(slot, now);
         } else {
-            self.net.start(t, route.links(), bytes as f64, now);
+            self.net.start(slot, route.links(), bytes as f64, now);
         }
     }
 
-    fn arrived(&mut self, t: u32, now: f64) {
-        self.timings[t as usize].last_byte_secs = now;
-        let tr = *self.schedule.transfer(t as usize);
-        let bytes = self.in_flight(t).bytes;
+    fn arrived(&mut self, slot: u32, now: f64) {
+        let f = &mut self.in_flight[slot as usize];
+        f.timing.last_byte_secs = now;
+        let (tr, bytes) = (f.tr.expect("set when ready"), f.bytes);
         self.traffic[tr.src as usize].sent_bytes += bytes;
         self.traffic[tr.dst as usize].received_bytes += bytes;
         if tr.op == Op::Reduce && self.gamma > 0.0 {
@@ -296,18 +302,19 @@ impl Run {
             let begin = now.max(self.reducer_free_at[dst]);
             let end = begin + self.gamma * bytes as f64;
             self.reducer_free_at[dst] = end;
-            self.push(end, Event::Reduced(t));
+            self.push(end, Event::Reduced(slot));
         } else {
-            self.complete(t, now);
+            self.complete(slot, now);
         }
     }
 
-    fn complete(&mut self, t: u32, now: f64) {
-        self.timings[t as usize].done_secs = now;
+    fn complete(&mut self, slot: u32, now: f64) {
+        let f = &mut self.in_flight[slot as usize];
+        f.timing.done_secs = now;
+        let (t, tr) = (f.t, f.tr.expect("set when ready"));
+        self.timings[t as usize] = f.timing;
         self.done += 1;
-        let tr = *self.schedule.transfer(t as usize);
-        let slot = self.waiting_or_slot[t as usize];
-        let payload = std::mem::take(&mut self.in_flight[slot as usize].payload);
+        let payload = std::mem::take(&mut f.payload);
         match tr.op {
             Op::Reduce => {
                 if let Err((chunk, twice)) =
@@ -812,8 +819,8 @@ impl Run {
             self.now = now.max(te);
             if let Some(ev) = self.events.pop() {
                 match ev {
-                    Event::FirstByte(t) => self.first_byte(t, self.now),
-                    Event::Reduced(t) => self.complete(t, self.now),
+                    Event::FirstByte(slot) => self.first_byte(slot, self.now),
+                    Event::Reduced(slot) => self.complete(slot, self.now),
                     Event::Joined(t) => self.ready(t, self.now),
                 }
             }
@@ -827,9 +834,9 @@ impl Run {
                 self.now = tf;
                 let mut slot = Some(slot);
                 while let Some(s) = slot {
-                    let id = self.net.id(s);
+                    let in_flight = self.net.id(s);
                     self.net.finish(s, tf);
-                    self.arrived(id, tf);
+                    self.arrived(in_flight, tf);
                     slot = self.net.finished_by(tf);
                 }
             }
