@@ -17,25 +17,10 @@ use allreduce_lab::sim::topology::TopologySpec;
 use allreduce_lab::sim::trace::Trace;
 use allreduce_lab::sim::units::Bandwidth;
 
+mod common;
+use common::digest::Digest;
+
 const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden_totals.txt");
-
-/// FNV-1a over 64-bit words.
-struct Digest(u64);
-
-impl Digest {
-    fn new() -> Self {
-        Digest(0xcbf2_9ce4_8422_2325)
-    }
-    fn word(&mut self, w: u64) {
-        for b in w.to_le_bytes() {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn f(&mut self, x: f64) {
-        self.word(x.to_bits());
-    }
-}
 
 fn cluster(
     racks: usize,

@@ -2,6 +2,7 @@
 //! property tests. Each test file includes it with `mod common;` and uses its own part.
 #![allow(dead_code)]
 
+pub mod digest;
 pub mod scenarios;
 
 use std::ffi::OsStr;
