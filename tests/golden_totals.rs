@@ -18,7 +18,8 @@ use allreduce_lab::sim::trace::Trace;
 use allreduce_lab::sim::units::Bandwidth;
 
 mod common;
-use common::digest::Digest;
+use common::digest::{self, Digest};
+use common::scenarios::{self, oversubscribed};
 
 const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden_totals.txt");
 
@@ -29,34 +30,13 @@ fn cluster(
     oversubscription: f64,
     nics_per_node: usize,
 ) -> TopologySpec {
-    TopologySpec::Cluster {
-        racks,
-        nodes_per_rack,
-        gpus_per_node,
-        intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
-        intra_lat_secs: 1e-6,
-        node_bw: Bandwidth::from_gbits_per_sec(3200.0),
-        node_lat_secs: 2e-6,
-        rack_bw: Bandwidth::from_gbits_per_sec(12800.0),
-        rack_lat_secs: 5e-6,
-        oversubscription,
-        nics_per_node,
-    }
+    let shape = [racks, nodes_per_rack, gpus_per_node];
+    let spec = scenarios::cluster(shape, 3200.0, 12800.0, nics_per_node);
+    oversubscribed(spec, oversubscription)
 }
 
 fn rail(nodes: usize, gpus_per_node: usize, oversubscription: f64, pxn: bool) -> TopologySpec {
-    TopologySpec::Rail {
-        nodes,
-        gpus_per_node,
-        intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
-        intra_lat_secs: 1e-6,
-        nic_bw: Bandwidth::from_gbits_per_sec(400.0),
-        nic_lat_secs: 2e-6,
-        spine_bw: Bandwidth::from_gbits_per_sec(400.0),
-        spine_lat_secs: 3e-6,
-        oversubscription,
-        pxn,
-    }
+    oversubscribed(scenarios::rail(nodes, gpus_per_node, pxn), oversubscription)
 }
 
 fn uniform(ranks: usize, latency_secs: f64) -> TopologySpec {
@@ -250,28 +230,10 @@ fn scenarios() -> Vec<(&'static str, Scenario)> {
 }
 
 fn line(label: &str, t: &Trace) -> String {
-    let (mut ranks, mut timings, mut timelines, mut cells) =
-        (Digest::new(), Digest::new(), Digest::new(), Digest::new());
+    let mut ranks = Digest::new();
     for r in &t.ranks {
         ranks.word(r.sent_bytes);
         ranks.word(r.received_bytes);
-    }
-    for x in &t.timings {
-        timings.f(x.start_secs);
-        timings.f(x.first_byte_secs);
-        timings.f(x.last_byte_secs);
-        timings.f(x.done_secs);
-    }
-    for l in &t.links {
-        timelines.word(l.timeline.len() as u64);
-        for c in &l.timeline {
-            timelines.f(c.at_secs);
-            timelines.f(c.bytes_per_sec);
-        }
-    }
-    for c in &t.cell_changes {
-        cells.word(u64::from(c.transfer) << 32 | u64::from(c.rank));
-        cells.word(u64::from(c.chunk) << 32 | u64::from(c.contributors));
     }
     let link_bytes: Vec<String> = t
         .links
@@ -289,9 +251,9 @@ fn line(label: &str, t: &Trace) -> String {
         t.schedule.len(),
         t.verification,
         ranks.0,
-        timings.0,
-        timelines.0,
-        cells.0,
+        digest::timings(t),
+        digest::timelines(t),
+        digest::cells(t),
         t.cell_changes.len(),
         link_bytes.join(","),
         link_busy.join(","),

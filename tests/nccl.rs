@@ -4,10 +4,9 @@
 use allreduce_lab::sim::algorithms::Algorithm;
 use allreduce_lab::sim::scenario::{Scenario, simulate};
 use allreduce_lab::sim::topology::{Endpoint, Tier, TopologySpec};
-use allreduce_lab::sim::units::Bandwidth;
 
 mod common;
-use common::scenarios::{cluster, scenario_of};
+use common::scenarios::{self, cluster, scenario_of};
 
 const GIB: u64 = 1 << 30;
 
@@ -24,25 +23,7 @@ fn dgx_pair(nics: usize, algorithm: Algorithm, segments: usize) -> Scenario {
 
 /// `nodes` × `g` GPUs on rails of 400 Gb/s NICs, a spine of 400 Gb/s per leaf.
 fn rail(nodes: usize, g: usize, pxn: bool, algorithm: Algorithm) -> Scenario {
-    Scenario {
-        topology: TopologySpec::Rail {
-            nodes,
-            gpus_per_node: g,
-            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
-            intra_lat_secs: 1e-6,
-            nic_bw: Bandwidth::from_gbits_per_sec(400.0),
-            nic_lat_secs: 2e-6,
-            spine_bw: Bandwidth::from_gbits_per_sec(400.0),
-            spine_lat_secs: 3e-6,
-            oversubscription: 1.0,
-            pxn,
-        },
-        algorithm,
-        size_bytes: 64 << 20,
-        segments: 1,
-        gamma_secs_per_byte: 0.0,
-        faults: Default::default(),
-    }
+    scenario_of(scenarios::rail(nodes, g, pxn), algorithm, 64 << 20, 1, 0.0)
 }
 
 #[test]

@@ -16,7 +16,7 @@ use allreduce_lab::sim::trace::Trace;
 use allreduce_lab::sim::units::Bandwidth;
 
 mod common;
-use common::digest::Digest;
+use common::digest::{self, Digest};
 
 const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/stored_totals.txt");
 
@@ -120,13 +120,8 @@ fn scenarios() -> Vec<(String, Scenario)> {
 
 /// The parts of a trace that do not depend on recorded details.
 fn core_line(t: &Trace) -> String {
-    let (mut ranks, mut links, mut busy, mut timings, mut steps) = (
-        Digest::new(),
-        Digest::new(),
-        Digest::new(),
-        Digest::new(),
-        Digest::new(),
-    );
+    let (mut ranks, mut links, mut busy, mut steps) =
+        (Digest::new(), Digest::new(), Digest::new(), Digest::new());
     for r in &t.ranks {
         ranks.word(r.sent_bytes);
         ranks.word(r.received_bytes);
@@ -134,12 +129,6 @@ fn core_line(t: &Trace) -> String {
     for l in &t.links {
         links.f(l.bytes);
         busy.f(l.busy_secs);
-    }
-    for x in &t.timings {
-        timings.f(x.start_secs);
-        timings.f(x.first_byte_secs);
-        timings.f(x.last_byte_secs);
-        timings.f(x.done_secs);
     }
     for &s in &t.step_end_secs {
         steps.f(s);
@@ -155,29 +144,17 @@ fn core_line(t: &Trace) -> String {
         ranks.0,
         links.0,
         busy.0,
-        timings.0,
+        digest::timings(t),
         steps.0,
         t.verified()
     )
 }
 
 fn details_line(t: &Trace) -> String {
-    let (mut timelines, mut cells) = (Digest::new(), Digest::new());
-    for l in &t.links {
-        timelines.word(l.timeline.len() as u64);
-        for c in &l.timeline {
-            timelines.f(c.at_secs);
-            timelines.f(c.bytes_per_sec);
-        }
-    }
-    for c in &t.cell_changes {
-        cells.word(u64::from(c.transfer) << 32 | u64::from(c.rank));
-        cells.word(u64::from(c.chunk) << 32 | u64::from(c.contributors));
-    }
     format!(
         "timelines={:016x} cells={:016x} cell_changes={}",
-        timelines.0,
-        cells.0,
+        digest::timelines(t),
+        digest::cells(t),
         t.cell_changes.len()
     )
 }

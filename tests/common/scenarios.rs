@@ -137,3 +137,34 @@ pub fn cluster(
         nics_per_node: nics,
     }
 }
+
+/// `nodes` × `g` GPUs on rails: NVLink 450 GB/s (1 µs), NICs of 400 Gb/s (2 µs), a spine of
+/// 400 Gb/s per leaf (3 µs), no oversubscription.
+pub fn rail(nodes: usize, g: usize, pxn: bool) -> TopologySpec {
+    TopologySpec::Rail {
+        nodes,
+        gpus_per_node: g,
+        intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
+        intra_lat_secs: 1e-6,
+        nic_bw: Bandwidth::from_gbits_per_sec(400.0),
+        nic_lat_secs: 2e-6,
+        spine_bw: Bandwidth::from_gbits_per_sec(400.0),
+        spine_lat_secs: 3e-6,
+        oversubscription: 1.0,
+        pxn,
+    }
+}
+
+/// `spec` with its uplinks oversubscribed `by` : 1 (a uniform network has none).
+pub fn oversubscribed(mut spec: TopologySpec, by: f64) -> TopologySpec {
+    match &mut spec {
+        TopologySpec::Uniform { .. } => {}
+        TopologySpec::Cluster {
+            oversubscription, ..
+        }
+        | TopologySpec::Rail {
+            oversubscription, ..
+        } => *oversubscription = by,
+    }
+    spec
+}
