@@ -79,14 +79,22 @@ pub fn Buffers(props: &BuffersProps) -> Html {
     let cells = trace.map_or_else(Vec::new, |t| view.replay.cells_at(t, props.t_secs));
     let detailed = n > 0 && n <= crate::ui::model::logic::DETAILED_MAX_RANKS;
     let grid = Grid::new(n.max(1), chunks.max(1));
-    let fills = if detailed { grid.fills(&cells) } else { Vec::new() };
+    let fills = if detailed {
+        grid.fills(&cells)
+    } else {
+        Vec::new()
+    };
     {
         let canvas = canvas.clone();
-        use_effect_with((fills.clone(), detailed.then_some(grid)), move |(fills, grid)| {
-            if let (Some(grid), Some(el)) = (grid, canvas.cast::<web_sys::HtmlCanvasElement>()) {
-                paint(&el, grid, fills);
-            }
-        });
+        use_effect_with(
+            (fills.clone(), detailed.then_some(grid)),
+            move |(fills, grid)| {
+                if let (Some(grid), Some(el)) = (grid, canvas.cast::<web_sys::HtmlCanvasElement>())
+                {
+                    paint(&el, grid, fills);
+                }
+            },
+        );
     }
     if trace.is_none() {
         return Html::default();
@@ -140,7 +148,10 @@ fn paint(el: &web_sys::HtmlCanvasElement, grid: &Grid, fills: &[u32]) {
     let dpr = window.as_ref().map_or(1.0, |w| w.device_pixel_ratio());
     let shown = f64::from(el.client_width()).max(1.0);
     let scale = shown / grid.width() * dpr;
-    let (w, h) = ((grid.width() * scale).round(), (grid.height() * scale).round());
+    let (w, h) = (
+        (grid.width() * scale).round(),
+        (grid.height() * scale).round(),
+    );
     if f64::from(el.width()) != w || f64::from(el.height()) != h {
         el.set_width(w as u32);
         el.set_height(h as u32);
@@ -164,7 +175,11 @@ fn paint(el: &web_sys::HtmlCanvasElement, grid: &Grid, fills: &[u32]) {
         let y = r as f64 * grid.row_h + 2.0;
         ctx.set_global_alpha(1.0);
         ctx.set_fill_style_str(muted.trim());
-        let _ = ctx.fill_text(&format!("GPU {r}"), grid.label_w - 6.0, y + grid.row_h * 0.72);
+        let _ = ctx.fill_text(
+            &format!("GPU {r}"),
+            grid.label_w - 6.0,
+            y + grid.row_h * 0.72,
+        );
         for (b, &fill) in row.iter().enumerate() {
             let x = grid.label_w + b as f64 * grid.cell_w;
             let (cw, ch) = (grid.cell_w - 1.5, grid.row_h - 2.0);
