@@ -76,12 +76,60 @@ pub enum FileError {
     NotUtf8 {
         at: usize,
     },
-    /// Text that is not a scenario's JSON; `detail` is the JSON reader's own (English) account.
+    /// Text that is not a scenario's JSON: where, what kind of problem, and the JSON reader's own
+    /// (English) account in `detail`.
     NotAScenario {
         line: usize,
         column: usize,
+        problem: JsonProblem,
         detail: String,
     },
+}
+
+/// What was wrong with a scenario file's JSON, in terms a message can be worded in any language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JsonProblem {
+    /// Not JSON here: a stray or missing character, comma, bracket or quote.
+    Syntax,
+    /// The text ends before the JSON does.
+    Truncated,
+    /// A field the scenario needs is absent.
+    MissingField(String),
+    /// A field no scenario has.
+    UnknownField(String),
+    /// A name (an algorithm, a topology kind) no scenario knows.
+    UnknownName(String),
+    /// A value of the wrong kind (a text for a number, a negative count…).
+    WrongValue,
+}
+
+impl JsonProblem {
+    /// Classifies the JSON reader's error.
+    ///
+    /// # Examples
+    /// ```
+    /// use allreduce_lab::sim::scenario_file::JsonProblem;
+    /// let e = serde_json::from_str::<serde_json::Value>("{\"a\": ").unwrap_err();
+    /// assert_eq!(JsonProblem::of(&e), JsonProblem::Truncated);
+    /// ```
+    pub fn of(e: &serde_json::Error) -> JsonProblem {
+        use serde_json::error::Category;
+        let text = e.to_string();
+        // serde names the field or variant between backticks: "missing field `size_bytes`".
+        let named = |prefix: &str| {
+            let rest = text.strip_prefix(prefix)?;
+            Some(rest.split('`').next().unwrap_or(rest).to_string())
+        };
+        match e.classify() {
+            Category::Eof => JsonProblem::Truncated,
+            Category::Syntax | Category::Io => JsonProblem::Syntax,
+            Category::Data => named("missing field `")
+                .map(JsonProblem::MissingField)
+                .or_else(|| named("unknown field `").map(JsonProblem::UnknownField))
+                .or_else(|| named("unknown variant `").map(JsonProblem::UnknownName))
+                .unwrap_or(JsonProblem::WrongValue),
+        }
+    }
 }
 
 impl std::fmt::Display for FileError {
@@ -191,6 +239,7 @@ pub fn read_scenario(bytes: &[u8]) -> Result<Scenario, ScenarioError> {
         ScenarioError::File(FileError::NotAScenario {
             line: e.line(),
             column: e.column(),
+            problem: JsonProblem::of(&e),
             detail: e.to_string(),
         })
     })
@@ -201,6 +250,21 @@ mod tests {
     use super::*;
 
     const JSON: &str = r#"{"topology":{"kind":"uniform","ranks":4,"bandwidth":1e10,"latency_secs":1e-6},"algorithm":"ring","size_bytes":4000}"#;
+
+    #[test]
+    fn each_json_problem_is_named() {
+        let p = |b: &[u8]| match read_scenario(b) {
+            Err(ScenarioError::File(FileError::NotAScenario { problem, .. })) => problem,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(p(b"{"), JsonProblem::Truncated);
+        assert_eq!(p(b"}"), JsonProblem::Syntax);
+        let no_topology = br#"{"algorithm": "ring", "size_bytes": 8}"#;
+        assert_eq!(p(no_topology), JsonProblem::MissingField("topology".into()));
+        let odd = JSON.replace("\"ring\"", "\"spiral\"");
+        assert_eq!(p(odd.as_bytes()), JsonProblem::UnknownName("spiral".into()));
+        assert_eq!(p(br#"{"topology": 1}"#), JsonProblem::WrongValue);
+    }
 
     fn with(prefix: &[u8], body: impl IntoIterator<Item = u8>) -> Vec<u8> {
         prefix.iter().copied().chain(body).collect()

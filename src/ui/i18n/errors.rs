@@ -18,7 +18,7 @@ use crate::sim::faults::{CableError, FaultError, MAX_DELAY_SECS, MAX_FAULTS};
 use crate::sim::nccl::calibrate::CalibrateError;
 use crate::sim::nccl::system::{PRESETS, SystemError};
 use crate::sim::scenario::{ScenarioError, Share};
-use crate::sim::scenario_file::FileError;
+use crate::sim::scenario_file::{FileError, JsonProblem};
 use crate::sim::topology::{TopologyError, TopologyField};
 use crate::sim::units::{Quantity, UnitError, format_bytes};
 use crate::ui::model::scaling::JobError;
@@ -189,18 +189,21 @@ pub fn file_error(lang: Lang, e: &FileError) -> String {
         FileError::NotAScenario {
             line,
             column,
-            detail,
+            problem,
+            ..
         } => {
-            // serde's account ends with " at line L column C", which the sentence already gives.
-            let detail = detail.split(" at line ").next().unwrap_or(detail);
+            let what = match problem {
+                JsonProblem::Syntax => tr(lang, K::JsonSyntax).to_string(),
+                JsonProblem::Truncated => tr(lang, K::JsonTruncated).to_string(),
+                JsonProblem::MissingField(name) => trf(lang, K::JsonMissingField, &[name]),
+                JsonProblem::UnknownField(name) => trf(lang, K::JsonUnknownField, &[name]),
+                JsonProblem::UnknownName(name) => trf(lang, K::JsonUnknownName, &[name]),
+                JsonProblem::WrongValue => tr(lang, K::JsonWrongValue).to_string(),
+            };
             trf(
                 lang,
                 K::FileNotAScenario,
-                &[
-                    &line.to_string(),
-                    &column.to_string(),
-                    if lang == Lang::En { detail } else { "" },
-                ],
+                &[&line.to_string(), &column.to_string(), &what],
             )
         }
     }

@@ -63,7 +63,13 @@ strings! {
         FileSurrogate => "the file says it is {0} but holds an unpaired surrogate 0x{1}", "文件标明是 {0}，但含有未配对的代理码元 0x{1}";
         FileNul => "the file holds NUL bytes: it is binary, or UTF-16 without a byte-order mark; save it as UTF-8", "文件含有 NUL 字节：它是二进制文件，或是没有字节顺序标记的 UTF-16；请另存为 UTF-8";
         FileNotUtf8 => "the file is not UTF-8 text (byte {0} is not valid); save it as UTF-8", "文件不是 UTF-8 文本（第 {0} 个字节无效）；请另存为 UTF-8";
-        FileNotAScenario => "not a scenario file (line {0}, column {1}): {2}", "不是场景文件（第 {0} 行第 {1} 列）：内容不符合场景的 JSON 格式{2}";
+        FileNotAScenario => "not a scenario file (line {0}, column {1}): {2}", "不是场景文件（第 {0} 行第 {1} 列）：{2}";
+        JsonSyntax => "this is not JSON (a stray or missing character, comma, bracket or quote)", "这里不是合法的 JSON（多出或缺少字符、逗号、括号或引号）";
+        JsonTruncated => "the text ends before the JSON does", "文本在 JSON 结束之前就结束了";
+        JsonMissingField => "the field '{0}' is missing", "缺少字段 “{0}”";
+        JsonUnknownField => "no scenario has a field '{0}'", "场景没有名为 “{0}” 的字段";
+        JsonUnknownName => "'{0}' is not a name a scenario knows (an algorithm or topology kind)", "场景不认识名称 “{0}”（算法或拓扑类型）";
+        JsonWrongValue => "a value has the wrong kind (a text for a number, a negative count…)", "某个值的类型不对（例如用文本代替数字，或计数为负）";
         // Scenarios.
         ScSize => "size must be between 1 B and 1 TB, got {0} bytes", "大小必须在 1 B 到 1 TB 之间，实际为 {0} 字节";
         ScSegments => "segments must be between 1 and {0}, got {1}", "分段数必须在 1 到 {0} 之间，实际为 {1}";

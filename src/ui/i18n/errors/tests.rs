@@ -15,7 +15,7 @@ const KEEP: &str = "B KB MB GB TB PB KiB MiB GiB TiB B/s KB/s MB/s GB/s TB/s PB/
     intra_gbytes_per_sec intra_efficiency nic_gbits_per_sec nic_efficiency net_latency_us launch_us
     nics_per_node channels nvls_channels nvls nccl topo cluster rail uniform on off size step bw lat gpus
     rankN nodeN nodeN.nicK rackN railN spine node rack rank FROM TO dgx pcie gen a100 h100 h200 b200
-    gen4 gen5 X x0 x12 D800 GPU alg cmp";
+    gen4 gen5 X x0 x12 D800 GPU alg cmp topology";
 
 fn cable() -> Cable {
     Cable::new(Endpoint::NodeSwitch(1), Endpoint::RackSwitch(0))
@@ -147,14 +147,23 @@ fn files() -> Vec<FileError> {
         },
         E::NulBytes,
         E::NotUtf8 { at: 1 },
-        crate::sim::scenario_file::read_scenario(b"{\"topology\": 1}")
-            .map(|_| ())
-            .map_err(|e| match e {
-                ScenarioError::File(f) => f,
-                other => panic!("{other}"),
-            })
-            .unwrap_err(),
     ]
+    .into_iter()
+    .chain(
+        [
+            // One of each JsonProblem, as the JSON reader reports it.
+            &br#"{"topology": 1}"#[..],
+            b"{",
+            b"}",
+            br#"{"algorithm": "ring", "size_bytes": 8}"#,
+            br#"{"topology": {"kind": "uniform", "ranks": 2, "bandwidth": 1e9, "latency_secs": 0}, "algorithm": "x0", "size_bytes": 8}"#,
+        ]
+        .map(|bytes| match crate::sim::scenario_file::read_scenario(bytes) {
+            Err(ScenarioError::File(f)) => f,
+            other => panic!("{other:?}"),
+        }),
+    )
+    .collect()
 }
 
 fn scenarios() -> Vec<ScenarioError> {
