@@ -64,7 +64,7 @@ test('importing a scenario file changes the lab; a bad file leaves it unchanged 
     algorithm: 'tree-binomial', size_bytes: 50000000, segments: 8, gamma_secs_per_byte: 0,
   };
   await importFile(page, JSON.stringify(good));
-  await page.waitForFunction((b) => document.querySelector('[data-testid=cli-command]').textContent !== b, before);
+  await page.waitForFunction((b) => document.querySelector('[data-testid=cli-command]')?.textContent !== b, before);
   assert.equal(await page.getByTestId('import-error').count(), 0);
   assert.equal(await page.getByTestId('algorithm').inputValue(), 'tree-binomial');
   assert.equal(await page.getByTestId('shape').textContent(), '2 racks × 2 nodes × 8 GPUs');

@@ -41,7 +41,7 @@ test('the lab shows NCCL on 8×H100 beside the textbook run: ~450 GB/s textbook,
   await page.getByTestId('lab-nccl-busbw').waitFor();
   await selectOption(page, 'lab-nccl-system-pick', 'dgx-h100');
   await page.getByTestId('lab-nccl-nvls').uncheck();
-  await page.waitForFunction(() => /Ring/.test(document.querySelector('[data-testid=lab-nccl-choice]').textContent));
+  await page.waitForFunction(() => /Ring/.test(document.querySelector('[data-testid=lab-nccl-choice]')?.textContent));
   const textbook = await attr(page, 'lab-textbook-busbw', 'data-busbw');
   assert.ok(textbook > 440e9 && textbook <= 451e9, `textbook busbw ${textbook}`);
   const nccl = await attr(page, 'lab-nccl-busbw', 'data-busbw');
@@ -56,7 +56,7 @@ test('the lab shows NCCL on 8×H100 beside the textbook run: ~450 GB/s textbook,
     'allreduce-lab simulate --model nccl --system dgx-h100 --nodes 1 --gpus-per-node 8 --size 8589934592 --nvls off');
   // NVLS on: the switch reduces and busbw passes the wire rate.
   await page.getByTestId('lab-nccl-nvls').check();
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid=lab-nccl-busbw]').dataset.busbw) > 450e9);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=lab-nccl-busbw]')?.dataset.busbw) > 450e9);
   assert.match(await page.getByTestId('lab-nccl-choice').innerText(), /NVLS/);
   await page.getByTestId('lab-nccl-nvls').uncheck();
   await page.waitForFunction(() => /nccl=dgx-h100&nvls=off/.test(location.search));
@@ -79,7 +79,7 @@ test('the lab shows NCCL on 8×H100 beside the textbook run: ~450 GB/s textbook,
   assert.match(await page.getByTestId('lab-nccl-refused').innerText(), /whole nodes/);
   // Back to the textbook model: the card shows only the switch.
   await page.getByTestId('lab-model-ideal').check();
-  await page.waitForFunction(() => document.querySelector('[data-testid=lab-nccl]').dataset.on === 'false');
+  await page.waitForFunction(() => document.querySelector('[data-testid=lab-nccl]')?.dataset.on === 'false');
   assert.equal(await page.getByTestId('lab-nccl-refused').count(), 0);
   assert.deepEqual(problems, []);
 });

@@ -30,7 +30,7 @@ test('switching the model moves 8×H100 from ~450 to ~365 GB/s (NVLS off) and th
   const ideal = await busbw(page);
   assert.ok(ideal > 440 && ideal <= 451, `textbook busbw ${ideal}`);
   await page.getByTestId('model-nccl').check();
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid=nccl-busbw]').dataset.busbw) < 400);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=nccl-busbw]')?.dataset.busbw) < 400);
   const nccl = await busbw(page);
   assert.ok(nccl > 355 && nccl < 375, `like-NCCL busbw ${nccl}`);
   assert.equal(await page.getByTestId('published-point').count(), 11);
@@ -38,7 +38,7 @@ test('switching the model moves 8×H100 from ~450 to ~365 GB/s (NVLS off) and th
   // NVLS on (as the published table was measured): the switch reduces, busbw above the wire rate,
   // every row within 25 %, and the change is marked and explained.
   await page.getByTestId('nccl-nvls').check();
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid=nccl-busbw]').dataset.busbw) > 450);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=nccl-busbw]')?.dataset.busbw) > 450);
   const errors = await page.$$eval('[data-testid=nccl-error-row]', (rows) => rows.map((r) => Number(r.dataset.error)));
   assert.ok(errors.every((e) => Math.abs(e) < 0.25), `errors ${errors}`);
   assert.ok((await page.getByTestId('nccl-change').allTextContents()).some((t) => /NVLS/.test(t)));
@@ -84,5 +84,5 @@ test('a garbage paste shows a message naming the line and changes nothing else',
   assert.equal(await busbw(page), before);
   await page.getByTestId('paste-box').fill('hello, world');
   await page.getByTestId('paste-fit').click();
-  await page.waitForFunction(() => /all_reduce_perf/.test(document.querySelector('[data-testid=paste-error]').textContent));
+  await page.waitForFunction(() => /all_reduce_perf/.test(document.querySelector('[data-testid=paste-error]')?.textContent));
 });

@@ -119,6 +119,8 @@ test('load, playback frame times and slider latency', async () => {
       max_ms: round(Math.max(...deltas)),
     };
     assert.ok(deltas.length > 30, `only ${deltas.length} frames in 3 s`);
+    // The aim is 16.7 ms; measured 50–100 ms on this shared 2-core machine: 200 ms is the margin.
+    assert.ok(perf.playing_64_gpus.p95_ms <= 200, `frame p95 ${perf.playing_64_gpus.p95_ms} ms playing at 64 GPUs`);
 
     await sliderSeries(page, 'slider_to_redraw_64_gpus_ring');
     await selectOption(page, 'algorithm', 'hierarchical');

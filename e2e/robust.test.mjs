@@ -135,7 +135,7 @@ test('two inputs in one task both land, and the algorithm select and the figure 
       // And the next round starts from the ring again, so the menu's change is a change.
       await page.getByTestId('algorithm').selectOption('ring');
       await page.waitForFunction(() =>
-        document.querySelector('[data-testid=cli-command]').textContent.includes('--algorithm ring'),
+        document.querySelector('[data-testid=cli-command]')?.textContent.includes('--algorithm ring'),
       );
     }
     assert.deepEqual(problems, []);
@@ -259,7 +259,7 @@ test('a UTF-16 scenario file with its byte-order mark imports like the UTF-8 one
     });
     const utf16le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(scenario, 'utf16le')]);
     await page.getByTestId('import-json').setInputFiles({ name: 's.json', mimeType: 'application/json', buffer: utf16le });
-    await page.waitForFunction(() => document.querySelector('[data-testid=cli-command]').textContent.includes('--ranks 12'));
+    await page.waitForFunction(() => document.querySelector('[data-testid=cli-command]')?.textContent.includes('--ranks 12'));
     assert.equal(await page.getByTestId('import-error').count(), 0);
     assert.equal(await page.getByTestId('algorithm').inputValue(), 'rabenseifner');
     // Junk is refused with the core's words.

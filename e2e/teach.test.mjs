@@ -31,7 +31,7 @@ async function crossoverAt(page, gpus) {
   await setRangeTo(page, 'versus-gpus', gpus);
   const readout = page.getByTestId('versus-readout');
   await page.waitForFunction(
-    () => document.querySelector('[data-testid=versus-readout]').dataset.complete === 'true',
+    () => document.querySelector('[data-testid=versus-readout]')?.dataset.complete === 'true',
     null,
     { timeout: 120000 },
   );
@@ -57,7 +57,7 @@ test('the Ring-vs-Tree crossover moves to larger messages when GPUs are added', 
     const piped = Number(await tree.getAttribute('data-bandwidth'));
     await setRangeTo(page, 'versus-segments', 1);
     await page.waitForFunction(
-      (p) => { const b = Number(document.querySelector('[data-testid=versus-tree]').dataset.bandwidth); return b > p; },
+      (p) => { const b = Number(document.querySelector('[data-testid=versus-tree]')?.dataset.bandwidth); return b > p; },
       piped, { timeout: 60000 },
     );
     if (process.env.DOCS_SHOTS) {
@@ -65,7 +65,7 @@ test('the Ring-vs-Tree crossover moves to larger messages when GPUs are added', 
       await page.addStyleTag({ content: '.ch-topbar, .transport { position: static !important; }' });
       await setRangeTo(page, 'versus-segments', 32);
       await setRangeTo(page, 'versus-gpus', 64);
-      await page.waitForFunction(() => document.querySelector('[data-testid=versus-readout]').dataset.complete === 'true', null, { timeout: 120000 });
+      await page.waitForFunction(() => document.querySelector('[data-testid=versus-readout]')?.dataset.complete === 'true', null, { timeout: 120000 });
       await page.getByTestId('section-versus').screenshot({ path: path.join(DOCS, 'versus-en-light.png') });
       await page.getByTestId('lang-switch').click();
       await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
