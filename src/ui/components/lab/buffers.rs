@@ -84,6 +84,7 @@ pub fn Buffers(props: &BuffersProps) -> Html {
     } else {
         Vec::new()
     };
+    let colours = use_mut_ref(|| None::<Colours>);
     {
         let canvas = canvas.clone();
         use_effect_with(
@@ -91,7 +92,9 @@ pub fn Buffers(props: &BuffersProps) -> Html {
             move |(fills, grid)| {
                 if let (Some(grid), Some(el)) = (grid, canvas.cast::<web_sys::HtmlCanvasElement>())
                 {
-                    paint(&el, grid, fills);
+                    let mut colours = colours.borrow_mut();
+                    let colours = colours.get_or_insert_with(|| Colours::of(&el));
+                    paint(&el, grid, fills, colours);
                 }
             },
         );
@@ -133,9 +136,34 @@ pub fn Buffers(props: &BuffersProps) -> Html {
     }
 }
 
-/// Paints the grid at the canvas's displayed size and the screen's pixel density: a label per row,
+/// The page's ink and muted text colours (of the light or dark theme), read once: reading computed
+/// style every frame would force the page to recompute its style.
+struct Colours {
+    ink: String,
+    muted: String,
+}
+
+impl Colours {
+    fn of(el: &web_sys::HtmlCanvasElement) -> Colours {
+        let style = web_sys::window().and_then(|w| w.get_computed_style(el).ok().flatten());
+        let css = |name: &str, fallback: &str| {
+            style
+                .as_ref()
+                .and_then(|s| s.get_property_value(name).ok())
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+                .unwrap_or_else(|| fallback.to_string())
+        };
+        Colours {
+            ink: css("color", "#222"),
+            muted: css("--muted", "#666"),
+        }
+    }
+}
+
+/// Paints the grid at its largest shown size and the screen's pixel density: a label per row,
 /// then each cell in its chunk's colour, more opaque as it gathers contributions, outlined once full.
-fn paint(el: &web_sys::HtmlCanvasElement, grid: &Grid, fills: &[u32]) {
+fn paint(el: &web_sys::HtmlCanvasElement, grid: &Grid, fills: &[u32], colours: &Colours) {
     let Some(ctx) = el
         .get_context("2d")
         .ok()
@@ -144,10 +172,11 @@ fn paint(el: &web_sys::HtmlCanvasElement, grid: &Grid, fills: &[u32]) {
     else {
         return;
     };
-    let window = web_sys::window();
-    let dpr = window.as_ref().map_or(1.0, |w| w.device_pixel_ratio());
-    let shown = f64::from(el.client_width()).max(1.0);
-    let scale = shown / grid.width() * dpr;
+    // Drawn at the largest size the page shows it (1.4 × natural, see the style's max-width) and
+    // the screen's density; the page scales it down. Measuring the shown size would force a layout
+    // every frame.
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+    let scale = 1.4 * dpr;
     let (w, h) = (
         (grid.width() * scale).round(),
         (grid.height() * scale).round(),
@@ -156,15 +185,7 @@ fn paint(el: &web_sys::HtmlCanvasElement, grid: &Grid, fills: &[u32]) {
         el.set_width(w as u32);
         el.set_height(h as u32);
     }
-    let style = window.and_then(|w| w.get_computed_style(el).ok().flatten());
-    let css = |name: &str, fallback: &str| {
-        style
-            .as_ref()
-            .and_then(|s| s.get_property_value(name).ok())
-            .filter(|v| !v.trim().is_empty())
-            .unwrap_or_else(|| fallback.to_string())
-    };
-    let (ink, muted) = (css("color", "#222"), css("--muted", "#666"));
+    let Colours { ink, muted } = colours;
     let _ = ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
     ctx.clear_rect(0.0, 0.0, grid.width(), grid.height());
     ctx.set_font("9px system-ui, sans-serif");
@@ -174,7 +195,7 @@ fn paint(el: &web_sys::HtmlCanvasElement, grid: &Grid, fills: &[u32]) {
     for (r, row) in fills.chunks(grid.bins).enumerate() {
         let y = r as f64 * grid.row_h + 2.0;
         ctx.set_global_alpha(1.0);
-        ctx.set_fill_style_str(muted.trim());
+        ctx.set_fill_style_str(muted);
         let _ = ctx.fill_text(
             &format!("GPU {r}"),
             grid.label_w - 6.0,
@@ -190,7 +211,7 @@ fn paint(el: &web_sys::HtmlCanvasElement, grid: &Grid, fills: &[u32]) {
             ctx.fill();
             if fill as f64 == n {
                 ctx.set_global_alpha(0.35);
-                ctx.set_stroke_style_str(ink.trim());
+                ctx.set_stroke_style_str(ink);
                 ctx.stroke();
             }
         }
