@@ -85,6 +85,7 @@ pub fn Buffers(props: &BuffersProps) -> Html {
         Vec::new()
     };
     let colours = use_mut_ref(|| None::<Colours>);
+    let painted = use_mut_ref(Painted::default);
     {
         let canvas = canvas.clone();
         use_effect_with(
@@ -94,7 +95,7 @@ pub fn Buffers(props: &BuffersProps) -> Html {
                 {
                     let mut colours = colours.borrow_mut();
                     let colours = colours.get_or_insert_with(|| Colours::of(&el));
-                    paint(&el, grid, fills, colours);
+                    paint(&el, grid, fills, colours, &mut painted.borrow_mut());
                 }
             },
         );
@@ -161,9 +162,24 @@ impl Colours {
     }
 }
 
+/// What the canvas shows now, so that a frame repaints only the cells that changed.
+#[derive(Default)]
+struct Painted {
+    grid: Option<Grid>,
+    fills: Vec<u32>,
+}
+
 /// Paints the grid at its largest shown size and the screen's pixel density: a label per row,
-/// then each cell in its chunk's colour, more opaque as it gathers contributions, outlined once full.
-fn paint(el: &web_sys::HtmlCanvasElement, grid: &Grid, fills: &[u32], colours: &Colours) {
+/// then each cell in its chunk's colour, more opaque as it gathers contributions, outlined once
+/// full. When the grid is the one already shown, only the cells whose count changed are repainted
+/// (a ring step changes a few cells in each row, not all 4,096).
+fn paint(
+    el: &web_sys::HtmlCanvasElement,
+    grid: &Grid,
+    fills: &[u32],
+    colours: &Colours,
+    painted: &mut Painted,
+) {
     let Some(ctx) = el
         .get_context("2d")
         .ok()
@@ -181,39 +197,59 @@ fn paint(el: &web_sys::HtmlCanvasElement, grid: &Grid, fills: &[u32], colours: &
         (grid.width() * scale).round(),
         (grid.height() * scale).round(),
     );
-    if f64::from(el.width()) != w || f64::from(el.height()) != h {
+    let resized = f64::from(el.width()) != w || f64::from(el.height()) != h;
+    if resized {
         el.set_width(w as u32);
         el.set_height(h as u32);
     }
+    let whole = resized || painted.grid != Some(*grid) || painted.fills.len() != fills.len();
     let Colours { ink, muted } = colours;
     let _ = ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
-    ctx.clear_rect(0.0, 0.0, grid.width(), grid.height());
-    ctx.set_font("9px system-ui, sans-serif");
-    ctx.set_text_align("end");
     ctx.set_line_width(0.6);
-    let n = grid.ranks as f64;
-    for (r, row) in fills.chunks(grid.bins).enumerate() {
-        let y = r as f64 * grid.row_h + 2.0;
+    ctx.set_stroke_style_str(ink);
+    if whole {
+        ctx.clear_rect(0.0, 0.0, grid.width(), grid.height());
+        ctx.set_font("9px system-ui, sans-serif");
+        ctx.set_text_align("end");
         ctx.set_global_alpha(1.0);
         ctx.set_fill_style_str(muted);
-        let _ = ctx.fill_text(
-            &format!("GPU {r}"),
-            grid.label_w - 6.0,
-            y + grid.row_h * 0.72,
-        );
-        for (b, &fill) in row.iter().enumerate() {
-            let x = grid.label_w + b as f64 * grid.cell_w;
-            let (cw, ch) = (grid.cell_w - 1.5, grid.row_h - 2.0);
+        for r in 0..grid.ranks {
+            let y = r as f64 * grid.row_h + 2.0;
+            let _ = ctx.fill_text(
+                &format!("GPU {r}"),
+                grid.label_w - 6.0,
+                y + grid.row_h * 0.72,
+            );
+        }
+    }
+    let n = grid.ranks as f64;
+    let (cw, ch) = (grid.cell_w - 1.5, grid.row_h - 2.0);
+    // Column by column: one colour per chunk, set once.
+    for b in 0..grid.bins {
+        let x = grid.label_w + b as f64 * grid.cell_w;
+        let mut coloured = false;
+        for r in 0..grid.ranks {
+            let i = r * grid.bins + b;
+            let fill = fills[i];
+            if !whole && painted.fills[i] == fill {
+                continue;
+            }
+            if !coloured {
+                ctx.set_fill_style_str(&chunk_colour(b * grid.per_bin, grid.chunks));
+                coloured = true;
+            }
+            let y = r as f64 * grid.row_h + 2.0;
+            // The cell and its outline's half-width around it.
+            ctx.clear_rect(x - 0.5, y - 0.5, cw + 1.0, ch + 1.0);
             ctx.set_global_alpha(0.08 + 0.92 * fill as f64 / n);
-            ctx.set_fill_style_str(&chunk_colour(b * grid.per_bin, grid.chunks));
-            ctx.begin_path();
-            let _ = ctx.round_rect_with_f64(x, y, cw, ch, 2.0);
-            ctx.fill();
+            ctx.fill_rect(x, y, cw, ch);
             if fill as f64 == n {
                 ctx.set_global_alpha(0.35);
-                ctx.set_stroke_style_str(ink);
-                ctx.stroke();
+                ctx.stroke_rect(x, y, cw, ch);
             }
         }
     }
+    painted.grid = Some(*grid);
+    painted.fills.clear();
+    painted.fills.extend_from_slice(fills);
 }
