@@ -95,8 +95,6 @@ pub enum JsonProblem {
     Truncated,
     /// A field the scenario needs is absent.
     MissingField(String),
-    /// A field no scenario has.
-    UnknownField(String),
     /// A name (an algorithm, a topology kind) no scenario knows.
     UnknownName(String),
     /// A value of the wrong kind (a text for a number, a negative count…).
@@ -125,7 +123,6 @@ impl JsonProblem {
             Category::Syntax | Category::Io => JsonProblem::Syntax,
             Category::Data => named("missing field `")
                 .map(JsonProblem::MissingField)
-                .or_else(|| named("unknown field `").map(JsonProblem::UnknownField))
                 .or_else(|| named("unknown variant `").map(JsonProblem::UnknownName))
                 .unwrap_or(JsonProblem::WrongValue),
         }

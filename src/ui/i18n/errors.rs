@@ -196,7 +196,6 @@ pub fn file_error(lang: Lang, e: &FileError) -> String {
                 JsonProblem::Syntax => tr(lang, K::JsonSyntax).to_string(),
                 JsonProblem::Truncated => tr(lang, K::JsonTruncated).to_string(),
                 JsonProblem::MissingField(name) => trf(lang, K::JsonMissingField, &[name]),
-                JsonProblem::UnknownField(name) => trf(lang, K::JsonUnknownField, &[name]),
                 JsonProblem::UnknownName(name) => trf(lang, K::JsonUnknownName, &[name]),
                 JsonProblem::WrongValue => tr(lang, K::JsonWrongValue).to_string(),
             };

@@ -67,7 +67,6 @@ strings! {
         JsonSyntax => "this is not JSON (a stray or missing character, comma, bracket or quote)", "这里不是合法的 JSON（多出或缺少字符、逗号、括号或引号）";
         JsonTruncated => "the text ends before the JSON does", "文本在 JSON 结束之前就结束了";
         JsonMissingField => "the field '{0}' is missing", "缺少字段 “{0}”";
-        JsonUnknownField => "no scenario has a field '{0}'", "场景没有名为 “{0}” 的字段";
         JsonUnknownName => "'{0}' is not a name a scenario knows (an algorithm or topology kind)", "场景不认识名称 “{0}”（算法或拓扑类型）";
         JsonWrongValue => "a value has the wrong kind (a text for a number, a negative count…)", "某个值的类型不对（例如用文本代替数字，或计数为负）";
         // Scenarios.
