@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, open, setRangeTo, selectOption, legibility, ROOT, SHOTS, OUT } from './harness.mjs';
+import { serve, open, setRange, setRangeTo, selectOption, legibility, ROOT, SHOTS, OUT } from './harness.mjs';
 
 let server;
 let session;
@@ -165,9 +165,21 @@ test('a control answers within 100 ms while the chart computes, and the newer se
   }
   perf.control_while_computing_ms = latencies.map((x) => Math.round(x * 10) / 10);
   assert.ok(Math.max(...latencies) < 100, `the slider answered in ${latencies.join(', ')} ms`);
-  // The last setup's points replace the interrupted ones: the chart completes at 85 % overlap.
+  // The last setup's points replace the interrupted ones: the chart completes with the values an
+  // uninterrupted run at 85 % overlap gives, not those of 60 %.
   await complete(page);
   assert.equal(await page.getByTestId('overlap').inputValue(), '85');
+  const interrupted = await speedupAt(page, 'ring', 1024);
+  const settle = async (v) => {
+    await setRange(page, 'overlap', v);
+    await page.waitForSelector('[data-testid=scaling-progress][data-complete=false]').catch(() => {});
+    await complete(page);
+    return speedupAt(page, 'ring', 1024);
+  };
+  const at60 = await settle(60);
+  const at85 = await settle(85);
+  assert.notEqual(at60, at85, 'overlap changes the 1024-GPU ring speedup');
+  assert.equal(interrupted, at85);
 });
 
 test('moving the bandwidth slider moves the speedup chart', async () => {
