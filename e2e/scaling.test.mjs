@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, open, setRange, setRangeTo, selectOption, legibility, ROOT, SHOTS, OUT } from './harness.mjs';
+import { serve, open, launch, setRange, setRangeTo, selectOption, legibility, ROOT, SHOTS, OUT } from './harness.mjs';
 
 let server;
 let session;
@@ -118,6 +118,8 @@ async function measureRun(page, from, next) {
       click_to_complete_ms: total,
       computing_ms: Number(p.dataset.elapsedMs),
       points: Number(p.dataset.total),
+      workers: Number(p.dataset.workers),
+      cores: navigator.hardwareConcurrency,
       longest_task_ms: Math.max(0, ...window.__longtasks),
       long_tasks: window.__longtasks.length,
       longest_frame_gap_ms: Math.max(0, ...window.__gaps),
@@ -134,6 +136,9 @@ test('the 1…1024-GPU chart completes progressively without blocking the page',
     assert.ok((await speedupAt(page, alg, 1024)) > 1, alg);
   }
   assert.ok(perf.full.points > 75, `${perf.full.points} points`);
+  // Off the main thread: one Web Worker per core the browser reports (at most 8).
+  assert.equal(perf.full.workers, Math.min(8, Math.max(1, perf.full.cores)));
+  assert.match(await page.getByTestId('scaling-progress').textContent(), new RegExp(`in ${perf.full.workers} background threads`));
   // No frame waits long on the computation: slices end after ~12 ms of work.
   assert.ok(perf.full.longest_frame_gap_ms < 250, `longest frame gap ${perf.full.longest_frame_gap_ms} ms`);
   // 108 points take 6–8 s on this shared 2-core machine (the aim is 1 s); 20 s is the margin.
@@ -180,6 +185,33 @@ test('a control answers within 100 ms while the chart computes, and the newer se
   const at85 = await settle(85);
   assert.notEqual(at60, at85, 'overlap changes the 1024-GPU ring speedup');
   assert.equal(interrupted, at85);
+});
+
+test('where Web Workers cannot start, the page computes the same points itself', async () => {
+  const { page } = session;
+  await page.getByTestId('chapter-preset-eight-gpus-6-7x').click();
+  await complete(page);
+  const inWorkers = {};
+  for (const alg of ['ring', 'hierarchical']) {
+    for (const gpus of [8, 256, 1024]) inWorkers[`${alg}-${gpus}`] = await speedupAt(page, alg, gpus);
+  }
+  const blocked = await launch();
+  try {
+    // The worker's script cannot load: its error hands every point back to the page.
+    await blocked.page.route('**/points-worker*', (route) => route.abort());
+    await blocked.page.goto(server.url);
+    await blocked.page.getByTestId('chapter-preset-eight-gpus-6-7x').click();
+    await complete(blocked.page);
+    const progress = blocked.page.getByTestId('scaling-progress');
+    assert.equal(await progress.getAttribute('data-workers'), '0');
+    assert.match(await progress.textContent(), /on this page/);
+    for (const [key, value] of Object.entries(inWorkers)) {
+      const [alg, gpus] = key.split('-');
+      assert.equal(await speedupAt(blocked.page, alg, Number(gpus)), value, key);
+    }
+  } finally {
+    await blocked.browser.close();
+  }
 });
 
 test('moving the bandwidth slider moves the speedup chart', async () => {

@@ -15,10 +15,10 @@
 
 use super::algorithms::Algorithm;
 use super::scenario::{Scenario, ScenarioError, simulate};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One line of the sweep, as nccl-tests prints it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepRow {
     pub size_bytes: u64,
     /// Elements of `float` (4 bytes), as nccl-tests counts them.

@@ -17,6 +17,13 @@ pub fn start() {
     yew::Renderer::<components::root::Root>::new().render();
 }
 
+/// Serves the scaling charts' points in a Web Worker: the whole work of the `points-worker`
+/// binary, which Trunk builds next to the app.
+#[cfg(target_arch = "wasm32")]
+pub fn serve_points() {
+    components::workers::serve();
+}
+
 /// The app mounted inside an element by [`mount`]; dropping it leaves the app running.
 #[cfg(target_arch = "wasm32")]
 pub struct MountedApp(yew::AppHandle<components::root::Root>);

@@ -15,3 +15,4 @@ pub(crate) mod root;
 pub(crate) mod scaling;
 pub(crate) mod sliced;
 pub(crate) mod widgets;
+pub(crate) mod workers;

@@ -18,6 +18,7 @@ pub mod nccl_view;
 pub mod query;
 pub mod scaling;
 pub mod scaling_edit;
+pub mod scaling_work;
 pub mod share;
 pub mod state;
 pub mod versus;

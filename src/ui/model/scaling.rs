@@ -19,17 +19,17 @@
 use crate::course::chapter::{CHAPTER_SCENARIOS, HARDWARE};
 use crate::course::chapter::{ChapterScenario, Hardware, ModelPreset, Outcome, evaluate};
 use crate::sim::algorithms::Algorithm;
-use crate::sim::nccl::model::{Choice, predict_fast};
-use crate::sim::nccl::scaling::{nccl_step, system_for_gpus};
+use crate::sim::nccl::scaling::system_for_gpus;
 use crate::sim::scenario::{Scenario, ScenarioError, Simulating};
-use crate::sim::sweep::{SweepRow, sizes, sweep};
+use crate::sim::sweep::sizes;
 use crate::sim::topology::TopologySpec;
-use crate::sim::training::{StepBreakdown, TrainingModel, resize, scaling};
+use crate::sim::training::{StepBreakdown, TrainingModel, resize};
 use crate::sim::units::{
     Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes, format_secs,
 };
 use crate::ui::i18n::{Key, Lang, hardware_texts, model_texts, percent, tr, trf};
 use crate::ui::model::logic::{NcclPick, max_segments};
+pub use crate::ui::model::scaling_work::{Inputs, Job, JobError, NcclInputs, Point};
 
 /// The GPU counts of the speedup chart.
 pub const GPU_COUNTS: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
@@ -98,53 +98,6 @@ pub struct Setup {
     /// With `Some`, every point is NCCL's predicted allreduce on that system (one series, "like
     /// NCCL"), not the textbook algorithms on the chapter's hardware.
     pub nccl: Option<NcclPick>,
-}
-
-/// One point a chart needs.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Job {
-    Speedup {
-        algorithm: Algorithm,
-        gpus: usize,
-    },
-    Sweep {
-        algorithm: Algorithm,
-        size_bytes: u64,
-    },
-    /// The step on `gpus` GPUs of the [`NcclPick`]'s system.
-    NcclSpeedup {
-        gpus: usize,
-    },
-    /// NCCL's choice at one size on the focus GPU count.
-    NcclSweep {
-        size_bytes: u64,
-    },
-}
-
-/// A computed point.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Point {
-    Speedup(Algorithm, StepBreakdown),
-    Sweep(Algorithm, SweepRow),
-    /// A step whose allreduce is NCCL's choice (none on one GPU).
-    NcclSpeedup(StepBreakdown, Option<Choice>),
-    NcclSweep(Choice),
-    Failed(Job, JobError),
-}
-
-/// Why a point could not be computed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum JobError {
-    Scenario(ScenarioError),
-    System(crate::sim::nccl::system::SystemError),
-    /// A run whose result did not verify (a bug); the verifier's account.
-    Unverified(String),
-}
-
-impl From<ScenarioError> for JobError {
-    fn from(e: ScenarioError) -> Self {
-        JobError::Scenario(e)
-    }
 }
 
 impl Setup {
@@ -350,78 +303,24 @@ impl Setup {
     pub fn compute(&self, job: Job) -> Point {
         compute(self, job)
     }
-}
 
-/// Computes one point with the core.
-pub fn compute(setup: &Setup, job: Job) -> Point {
-    let result = match job {
-        Job::NcclSpeedup { gpus } => compute_nccl(setup, gpus, |system| {
-            nccl_step(
-                &setup.training(),
-                system,
-                gpus,
-                setup.nccl.unwrap_or_default().nvls,
-            )
-            .map(|s| Point::NcclSpeedup(s.step, s.choice))
-        }),
-        Job::NcclSweep { size_bytes } => compute_nccl(setup, setup.sweep_gpus(), |system| {
-            let sys = system.ok_or(crate::sim::nccl::system::SystemError::OneGpu)?;
-            predict_fast(sys, size_bytes, setup.nccl.unwrap_or_default().nvls).map(Point::NcclSweep)
-        }),
-        Job::Speedup { algorithm, gpus } => scaling(
-            &setup.training(),
-            &setup.topology(),
-            algorithm,
-            segments(algorithm, gpus),
-            &[gpus],
-        )
-        .and_then(|rows| {
-            rows.into_iter()
-                .next()
-                .map(|s| Point::Speedup(algorithm, s))
-                .ok_or(ScenarioError::CannotTakeGpus { gpus })
-        })
-        .map_err(JobError::from),
-        Job::Sweep {
-            algorithm,
-            size_bytes,
-        } => {
-            let n = setup.sweep_gpus();
-            match resize(&setup.topology(), n) {
-                Some(topology) => sweep(
-                    &Scenario {
-                        topology,
-                        algorithm,
-                        size_bytes,
-                        segments: segments(algorithm, n),
-                        gamma_secs_per_byte: 0.0,
-                        faults: Default::default(),
-                    },
-                    size_bytes,
-                    size_bytes,
-                    2,
-                )
-                .map(|rows| Point::Sweep(algorithm, rows[0]))
-                .map_err(JobError::from),
-                None => Err(ScenarioError::CannotTakeGpus { gpus: n }.into()),
-            }
+    /// All that computing a point needs, with no reference to the chapter's tables.
+    pub fn inputs(&self) -> Inputs {
+        Inputs {
+            training: self.training(),
+            topology: self.topology(),
+            sweep_gpus: self.sweep_gpus(),
+            nccl: self.nccl.map(|pick| NcclInputs {
+                system: pick.system.to_string(),
+                nvls: pick.nvls,
+            }),
         }
-    };
-    result.unwrap_or_else(|e| Point::Failed(job, e))
+    }
 }
 
-/// Runs `f` on the [`NcclPick`]'s system sized for `gpus` (none for one GPU).
-fn compute_nccl(
-    setup: &Setup,
-    gpus: usize,
-    f: impl FnOnce(
-        Option<&crate::sim::nccl::system::System>,
-    ) -> Result<Point, crate::sim::nccl::system::SystemError>,
-) -> Result<Point, JobError> {
-    let pick = setup.nccl.unwrap_or_default();
-    system_for_gpus(pick.system, NCCL_GPUS_PER_NODE, gpus)
-        .and_then(|system| f(system.as_ref()))
-        .map_err(JobError::System)
+/// Computes one point with the core (what a Web Worker does with [`Inputs::compute`]).
+pub fn compute(setup: &Setup, job: Job) -> Point {
+    setup.inputs().compute(job)
 }
 
 /// Events a large run advances between two looks at the clock (about a millisecond natively).
@@ -612,6 +511,7 @@ pub fn because(lang: Lang, setup: &Setup, step: Option<&StepBreakdown>) -> Strin
 mod tests {
     use super::*;
     use crate::course::chapter::{DGX_H100, MODEL_10B};
+    use crate::sim::nccl::model::predict_fast;
 
     #[test]
     fn every_chapter_scenario_plans_the_full_gpu_range_and_the_sweep() {

@@ -1,0 +1,313 @@
+//! The scaling charts' points computed in Web Workers, as many as the browser reports cores: the
+//! page sends each worker one job at a time ([`Ask`]), cheapest first, and the next when it
+//! answers. A newer setup cancels an older one at once: a worker still busy with the older setup's
+//! job is terminated (a run in progress cannot be interrupted any other way) and a fresh one takes
+//! its place. If a worker cannot start or fails, the pool stops and what is left is computed on the
+//! page in idle time, as before workers.
+//!
+//! The worker is this crate's `points-worker` binary, built by Trunk next to the app (index.html)
+//! with a loader script; its whole work is [`serve`].
+
+use crate::ui::components::sliced::{Pending, when_idle};
+use crate::ui::model::scaling::Setup;
+use crate::ui::model::scaling_work::{Answer, Ask, Inputs, Job, Point, answer};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker};
+
+/// The script that starts a worker (Trunk's loader for the `points-worker` binary).
+const WORKER_SCRIPT: &str = "./points-worker_loader.js";
+
+/// What a worker says once it listens (messages sent before would be lost).
+const READY: &str = "ready";
+
+/// At most this many workers, whatever the browser reports.
+const MAX_WORKERS: usize = 8;
+
+/// Receives points as they arrive.
+pub type Deliver = Rc<dyn Fn(Vec<Point>)>;
+/// Computes jobs on the page instead (when the workers cannot).
+pub type Fallback = Rc<dyn Fn(Vec<Job>)>;
+
+struct Member {
+    id: u32,
+    worker: Worker,
+    ready: bool,
+    /// The generation and index of the job it works on.
+    busy: Option<(u64, usize)>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl Member {
+    fn spawn(id: u32) -> Option<Member> {
+        let worker = Worker::new(WORKER_SCRIPT).ok()?;
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            if let Some(text) = e.data().as_string() {
+                received(id, &text);
+            }
+        });
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| failed());
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Some(Member {
+            id,
+            worker,
+            ready: false,
+            busy: None,
+            _on_message: on_message,
+            _on_error: on_error,
+        })
+    }
+}
+
+/// One setup's jobs.
+struct Batch {
+    generation: u64,
+    setup: Setup,
+    inputs: Inputs,
+    jobs: Vec<Job>,
+    /// The next job to send.
+    next: usize,
+    answered: Vec<bool>,
+    /// Points received and not yet delivered: they are delivered together in the page's next
+    /// idle time, so a burst of quick answers costs one render and input always goes first.
+    inbox: Vec<Point>,
+    /// The pending delivery of `inbox` (dropping it, with the batch, cancels it).
+    delivery: Option<Pending>,
+    deliver: Deliver,
+    fallback: Fallback,
+}
+
+#[derive(Default)]
+struct Pool {
+    members: Vec<Member>,
+    /// Terminated members, kept until no handler of theirs can be running.
+    retired: Vec<Member>,
+    batch: Option<Batch>,
+    next_id: u32,
+    /// A worker failed: everything runs on the page from now on.
+    broken: bool,
+}
+
+thread_local! {
+    static POOL: RefCell<Pool> = RefCell::new(Pool::default());
+}
+
+/// Workers to run: the cores the browser reports, within 1..=[`MAX_WORKERS`].
+fn wanted() -> usize {
+    web_sys::window()
+        .map(|w| w.navigator().hardware_concurrency())
+        .filter(|n| n.is_finite() && *n >= 1.0)
+        .map_or(2, |n| n as usize)
+        .clamp(1, MAX_WORKERS)
+}
+
+impl Pool {
+    fn spawn(&mut self) -> Option<Member> {
+        self.next_id += 1;
+        Member::spawn(self.next_id)
+    }
+
+    /// Sends the batch's next jobs to every ready, idle worker.
+    fn feed(&mut self) {
+        let Some(batch) = self.batch.as_mut() else {
+            return;
+        };
+        for m in self
+            .members
+            .iter_mut()
+            .filter(|m| m.ready && m.busy.is_none())
+        {
+            if batch.next >= batch.jobs.len() {
+                return;
+            }
+            let index = batch.next;
+            let ask = Ask {
+                generation: batch.generation,
+                index,
+                inputs: batch.inputs.clone(),
+                job: batch.jobs[index],
+            };
+            if m.worker.post_message(&ask.encode().into()).is_ok() {
+                m.busy = Some((batch.generation, index));
+                batch.next += 1;
+            }
+        }
+    }
+
+    /// Terminates the workers busy with a job of no current batch, and starts fresh ones.
+    fn replace_stale(&mut self) {
+        let current = self.batch.as_ref().map(|b| b.generation);
+        for i in 0..self.members.len() {
+            let stale = matches!(self.members[i].busy, Some((g, _)) if Some(g) != current);
+            if stale {
+                self.members[i].worker.terminate();
+                match self.spawn() {
+                    Some(fresh) => {
+                        let old = std::mem::replace(&mut self.members[i], fresh);
+                        self.retired.push(old);
+                    }
+                    None => self.broken = true,
+                }
+            }
+        }
+    }
+}
+
+/// Computes `jobs` of `setup` in workers, giving the points to `deliver` as they arrive, and says
+/// how many workers; `None` (having done nothing) if workers cannot run here, so the caller
+/// computes them itself. `fallback` receives the jobs left if the workers fail part-way.
+pub fn submit(
+    generation: u64,
+    setup: &Setup,
+    jobs: Vec<Job>,
+    deliver: Deliver,
+    fallback: Fallback,
+) -> Option<usize> {
+    POOL.with_borrow_mut(|pool| {
+        if pool.broken {
+            return None;
+        }
+        pool.retired.clear();
+        while pool.members.len() < wanted() {
+            match pool.spawn() {
+                Some(m) => pool.members.push(m),
+                None => break,
+            }
+        }
+        if pool.members.is_empty() {
+            pool.broken = true;
+            return None;
+        }
+        pool.batch = Some(Batch {
+            generation,
+            setup: setup.clone(),
+            inputs: setup.inputs(),
+            answered: vec![false; jobs.len()],
+            inbox: Vec::new(),
+            delivery: None,
+            jobs,
+            next: 0,
+            deliver,
+            fallback,
+        });
+        pool.replace_stale();
+        pool.feed();
+        Some(pool.members.len())
+    })
+}
+
+/// Drops `generation`'s batch (if it is the current one) and stops the workers busy with it.
+pub fn cancel(generation: u64) {
+    POOL.with_borrow_mut(|pool| {
+        if pool
+            .batch
+            .as_ref()
+            .is_some_and(|b| b.generation == generation)
+        {
+            pool.batch = None;
+            pool.replace_stale();
+        }
+    });
+}
+
+/// A worker's message: "ready", or an [`Answer`].
+fn received(id: u32, text: &str) {
+    POOL.with_borrow_mut(|pool| {
+        let Some(m) = pool.members.iter_mut().find(|m| m.id == id) else {
+            return;
+        };
+        if text == READY {
+            m.ready = true;
+        } else {
+            m.busy = None;
+            let reply: Option<Answer> = serde_json::from_str(text).ok();
+            if let (Some(reply), Some(batch)) = (reply, pool.batch.as_mut()) {
+                batch.receive(reply);
+            }
+        }
+        pool.feed();
+    });
+}
+
+impl Batch {
+    /// Keeps an answer of this batch for the next delivery.
+    fn receive(&mut self, reply: Answer) {
+        if reply.generation != self.generation || self.answered.get(reply.index) != Some(&false) {
+            return;
+        }
+        self.answered[reply.index] = true;
+        // A failed point is computed here, where its error can be shown (it fails at once).
+        let point = reply
+            .point
+            .unwrap_or_else(|| self.setup.compute(self.jobs[reply.index]));
+        self.inbox.push(point);
+        if self.delivery.is_none() {
+            let generation = self.generation;
+            self.delivery = Some(when_idle(move |_| deliver(generation)));
+        }
+    }
+}
+
+/// Gives `generation`'s received points to its receiver (outside the pool's borrow: rendering
+/// them may submit a newer batch).
+fn deliver(generation: u64) {
+    let delivery = POOL.with_borrow_mut(|pool| {
+        let batch = pool.batch.as_mut().filter(|b| b.generation == generation)?;
+        batch.delivery = None;
+        Some((batch.deliver.clone(), std::mem::take(&mut batch.inbox)))
+    });
+    if let Some((deliver, points)) = delivery {
+        deliver(points);
+    }
+}
+
+/// A worker could not start or failed: stop them all; the batch's unanswered jobs go to its
+/// fallback.
+fn failed() {
+    let left = POOL.with_borrow_mut(|pool| {
+        pool.broken = true;
+        for m in pool.members.drain(..) {
+            m.worker.terminate();
+            pool.retired.push(m);
+        }
+        let mut batch = pool.batch.take()?;
+        batch.delivery = None;
+        let jobs: Vec<Job> = batch
+            .jobs
+            .iter()
+            .zip(&batch.answered)
+            .filter(|(_, done)| !**done)
+            .map(|(job, _)| *job)
+            .collect();
+        Some((batch.deliver, batch.inbox, batch.fallback, jobs))
+    });
+    if let Some((deliver, received, fallback, jobs)) = left {
+        if !received.is_empty() {
+            deliver(received);
+        }
+        fallback(jobs);
+    }
+}
+
+/// The worker's side: answers every [`Ask`] it is sent with [`answer`], after saying it is
+/// ready. A message that is not an `Ask` throws, which the page sees as the worker failing.
+pub fn serve() {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let replies = scope.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        let reply = e.data().as_string().and_then(|ask| answer(&ask));
+        match reply {
+            Some(text) => {
+                let _ = replies.post_message(&text.into());
+            }
+            None => wasm_bindgen::throw_str("allreduce-lab worker: not an Ask"),
+        }
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    let _ = scope.post_message(&READY.into());
+}
