@@ -27,12 +27,17 @@ const quantile = (xs, q) => {
 const round = (x) => Math.round(x * 100) / 100;
 
 test('wasm size', () => {
-  const wasm = fs.readdirSync(DIST).find((f) => f.endsWith('.wasm'));
+  const wasm = fs.readdirSync(DIST).find((f) => f.startsWith('allreduce-lab-') && f.endsWith('_bg.wasm'));
   const bytes = fs.readFileSync(path.join(DIST, wasm));
   perf.wasm_bytes = bytes.length;
   perf.wasm_gzip_bytes = zlib.gzipSync(bytes, { level: 9 }).length;
-  // The budget the build keeps today (opt-level "s" and no name section, see Cargo.toml's
-  // wasm-release profile): 559 KB measured, so a regression of 5 % fails. Issue 11's aim, 300 KB,
+  // The scaling charts' Web Worker, loaded once the page runs: the core and the points' wire only.
+  const worker = fs.readFileSync(path.join(DIST, 'points-worker_bg.wasm'));
+  perf.worker_wasm_gzip_bytes = zlib.gzipSync(worker, { level: 9 }).length;
+  assert.ok(perf.worker_wasm_gzip_bytes <= 120_000, `worker wasm is ${perf.worker_wasm_gzip_bytes} B gzipped`);
+  // The budget the build keeps (opt-level "s" and no name section, see Cargo.toml's wasm-release
+  // profile): 559 KB when set, 567 KB before the Web Workers, 586.9 KB with their client (the
+  // answers arrive as numbers, decoded without serde, to stay within it). Issue 11's aim, 300 KB,
   // is not reached.
   const BUDGET_GZIP_BYTES = 587_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
@@ -66,6 +71,32 @@ async function sliderToRedraw(page, testid, pos) {
   }, [testid, pos]);
 }
 
+/** Plays the lab's run for 3 s (from the start, at the speed set) and reports its frame times. */
+async function framesWhilePlaying(page) {
+  await page.getByTestId('play').click();
+  const deltas = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const stamps = [];
+        const end = performance.now() + 3000;
+        const frame = (t) => {
+          stamps.push(t);
+          if (t < end) requestAnimationFrame(frame);
+          else resolve(stamps.slice(1).map((s, i) => s - stamps[i]));
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
+  await page.getByTestId('pause').click();
+  return {
+    frames: deltas.length,
+    p50_ms: round(quantile(deltas, 0.5)),
+    p95_ms: round(quantile(deltas, 0.95)),
+    max_ms: round(Math.max(...deltas)),
+    fps: round(deltas.length / 3),
+  };
+}
+
 async function sliderSeries(page, label) {
   const values = (await page.getByTestId('bandwidth-node').getAttribute('data-values')).split(',');
   const a = values.indexOf('200000');
@@ -97,28 +128,8 @@ test('load, playback frame times and slider latency', async () => {
     await setRangeTo(page, 'gpu-count', 64);
     await selectOption(page, 'speed', '2'); // 0.5×: the run outlasts the measurement
     await setRange(page, 'scrub', 0);
-    await page.getByTestId('play').click();
-    const deltas = await page.evaluate(
-      () =>
-        new Promise((resolve) => {
-          const stamps = [];
-          const end = performance.now() + 3000;
-          const frame = (t) => {
-            stamps.push(t);
-            if (t < end) requestAnimationFrame(frame);
-            else resolve(stamps.slice(1).map((s, i) => s - stamps[i]));
-          };
-          requestAnimationFrame(frame);
-        }),
-    );
-    await page.getByTestId('pause').click();
-    perf.playing_64_gpus = {
-      frames: deltas.length,
-      p50_ms: round(quantile(deltas, 0.5)),
-      p95_ms: round(quantile(deltas, 0.95)),
-      max_ms: round(Math.max(...deltas)),
-    };
-    assert.ok(deltas.length > 30, `only ${deltas.length} frames in 3 s`);
+    perf.playing_64_gpus = await framesWhilePlaying(page);
+    assert.ok(perf.playing_64_gpus.frames > 30, `only ${perf.playing_64_gpus.frames} frames in 3 s`);
     // The aim is 16.7 ms; measured 50–100 ms on this shared 2-core machine: 200 ms is the margin.
     assert.ok(perf.playing_64_gpus.p95_ms <= 200, `frame p95 ${perf.playing_64_gpus.p95_ms} ms playing at 64 GPUs`);
 
@@ -129,6 +140,34 @@ test('load, playback frame times and slider latency', async () => {
     await sliderSeries(page, 'slider_to_redraw_256_gpus_hierarchical');
     await selectOption(page, 'algorithm', 'ring');
     await sliderSeries(page, 'slider_to_redraw_256_gpus_ring');
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the lab simulates and plays a 1024-GPU ring (aggregated view)', async () => {
+  const { browser, page, problems } = await open(server.url);
+  try {
+    await page.getByTestId('preset-two-nodes-400g').click();
+    await page.getByTestId('compare-toggle').uncheck();
+    await selectOption(page, 'algorithm', 'ring');
+    const started = Date.now();
+    await setRangeTo(page, 'gpu-count', 1024);
+    // 2.1 M transfers with details, sliced between frames: a progress bar meanwhile.
+    await page.getByTestId('figure-a').getByTestId('sim-progress').waitFor();
+    await page.getByTestId('figure-a').getByTestId('verified').first().waitFor({ timeout: 300000 });
+    const simulate_wall_ms = Date.now() - started;
+    assert.ok((await page.getByTestId('figure-a').getByTestId('unit').count()) > 0, 'aggregated units');
+    await selectOption(page, 'speed', '2');
+    await setRange(page, 'scrub', 0);
+    perf.playing_1024_gpus_ring = {
+      simulate_wall_ms,
+      simulate_ms: round(Number(await page.getByTestId('cluster-figure').first().getAttribute('data-sim-ms'))),
+      ...(await framesWhilePlaying(page)),
+    };
+    // The aim is 30 fps; measured 20 fps (p50 50 ms) on this shared 2-core machine: 5 fps is the margin.
+    assert.ok(perf.playing_1024_gpus_ring.fps >= 5, `${perf.playing_1024_gpus_ring.fps} fps playing 1024 GPUs`);
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();

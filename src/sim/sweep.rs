@@ -15,10 +15,10 @@
 
 use super::algorithms::Algorithm;
 use super::scenario::{Scenario, ScenarioError, simulate};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// One line of the sweep, as nccl-tests prints it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct SweepRow {
     pub size_bytes: u64,
     /// Elements of `float` (4 bytes), as nccl-tests counts them.

@@ -51,7 +51,7 @@ pub struct TrainingModel {
 }
 
 /// One step on N GPUs, broken into its parts.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct StepBreakdown {
     pub gpus: usize,
     pub compute_secs: f64,

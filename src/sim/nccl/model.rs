@@ -43,7 +43,7 @@ use crate::sim::network::FlowNetwork;
 use crate::sim::run::{RunOptions, run};
 use crate::sim::topology::{Topology, TopologySpec};
 use crate::sim::units::Bandwidth;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// NVLS moves each channel's data in chunks of at most this size (`NCCL_STEPS` × 128 KiB steps).
 pub const NVLS_CHUNK_BYTES: u64 = 1 << 20;
@@ -57,7 +57,7 @@ pub const TREE_MAX_SEGMENTS: u64 = 32;
 const TREE_MAX_TRANSFERS: usize = 200_000;
 
 /// One (algorithm, protocol) NCCL could use at a size, with its time.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Candidate {
     pub algorithm: NcclAlgorithm,
     pub protocol: Protocol,
@@ -75,7 +75,7 @@ pub struct Candidate {
 }
 
 /// What was chosen at one size, and against what.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Choice {
     pub size_bytes: u64,
     pub ranks: usize,

@@ -10,13 +10,14 @@
 //! let setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
 //! let job = setup.jobs()[5];
 //! let ask = Ask { generation: 3, index: 5, inputs: setup.inputs(), job };
-//! let reply: Answer = serde_json::from_str(&answer(&ask.encode()).unwrap()).unwrap();
+//! let reply = Answer::decode(&answer(&ask.encode()).unwrap()).unwrap();
 //! assert_eq!((reply.generation, reply.index), (3, 5));
 //! assert_eq!(reply.point, Some(compute(&setup, job)));
 //! ```
 
 use crate::sim::algorithms::Algorithm;
-use crate::sim::nccl::model::{Choice, predict_fast};
+use crate::sim::nccl::model::{Candidate, Choice, predict_fast};
+use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
 use crate::sim::nccl::scaling::{nccl_step, system_for_gpus};
 use crate::sim::nccl::system::{System, SystemError};
 use crate::sim::scenario::{Scenario, ScenarioError};
@@ -48,16 +49,15 @@ pub enum Job {
     },
 }
 
-/// A computed point. A failed one does not cross to or from a worker (its error is recomputed on
-/// the page, where it is quick: a topology that cannot be built fails at once).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A computed point. A failed one does not cross from a worker (its error is recomputed on the
+/// page, where it is quick: a topology that cannot be built fails at once).
+#[derive(Clone, Debug, PartialEq)]
 pub enum Point {
     Speedup(Algorithm, StepBreakdown),
     Sweep(Algorithm, SweepRow),
     /// A step whose allreduce is NCCL's choice (none on one GPU).
     NcclSpeedup(StepBreakdown, Option<Choice>),
     NcclSweep(Choice),
-    #[serde(skip)]
     Failed(Job, JobError),
 }
 
@@ -183,25 +183,243 @@ pub struct Ask {
 }
 
 impl Ask {
-    /// The message's text (JSON; numbers keep every bit, see [`answer`]).
+    /// The message's text: JSON, numbers in their shortest exact form (see [`answer`]); laid out
+    /// as the page's scenario files are, which shares their writer's code in the wasm.
     pub fn encode(&self) -> String {
-        serde_json::to_string(self).expect("an Ask is plain data")
+        serde_json::to_string_pretty(self).expect("an Ask is plain data")
     }
 }
 
 /// What a worker answers: the point, or `None` if it failed (the page then computes the failure
 /// itself, to show its error).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Answer {
     pub generation: u64,
     pub index: usize,
     pub point: Option<Point>,
 }
 
-/// A worker's whole work: the answer to an [`Ask`]'s text, as text; `None` if the text is not an
-/// `Ask`. Numbers cross as JSON, written in their shortest exact form and read back exactly
-/// (serde_json's `float_roundtrip`), so the point is bit for bit the page's own.
-pub fn answer(ask: &str) -> Option<String> {
+/// Numbers written one after another: integers and enum positions by their bits, so that every
+/// value, float or not, crosses exactly.
+struct Numbers(Vec<f64>);
+
+impl Numbers {
+    fn f(&mut self, x: f64) {
+        self.0.push(x);
+    }
+    fn u(&mut self, x: u64) {
+        self.0.push(f64::from_bits(x));
+    }
+    fn step(&mut self, s: &StepBreakdown) {
+        self.u(s.gpus as u64);
+        for x in [
+            s.compute_secs,
+            s.exposed_io_secs,
+            s.io_secs,
+            s.comm_secs,
+            s.exposed_comm_secs,
+            s.step_secs,
+            s.speedup,
+            s.scaling_efficiency,
+            s.gpu_utilisation,
+            s.comm_share,
+        ] {
+            self.f(x);
+        }
+    }
+    fn nccl(&mut self, algorithm: NcclAlgorithm, protocol: Protocol, channels: usize) {
+        self.u(position(&NcclAlgorithm::ALL, algorithm));
+        self.u(position(&Protocol::ALL, protocol));
+        self.u(channels as u64);
+    }
+    fn choice(&mut self, c: &Choice) {
+        self.u(c.size_bytes);
+        self.u(c.ranks as u64);
+        self.f(c.time_secs);
+        self.nccl(c.algorithm, c.protocol, c.channels);
+        self.u(c.candidates.len() as u64);
+        for k in &c.candidates {
+            self.nccl(k.algorithm, k.protocol, k.channels);
+            for x in [
+                k.time_secs,
+                k.gpu_link_bytes_per_sec,
+                k.nic_bytes_per_sec,
+                k.fixed_us,
+                k.busiest_link_secs,
+            ] {
+                self.f(x);
+            }
+        }
+    }
+}
+
+fn position<T: PartialEq>(all: &[T], x: T) -> u64 {
+    all.iter().position(|a| *a == x).unwrap_or(usize::MAX) as u64
+}
+
+/// Reads what [`Numbers`] wrote; `None` at the end or on a value that names nothing.
+struct Reader<'a>(std::slice::Iter<'a, f64>);
+
+impl Reader<'_> {
+    fn f(&mut self) -> Option<f64> {
+        self.0.next().copied()
+    }
+    fn u(&mut self) -> Option<u64> {
+        self.f().map(f64::to_bits)
+    }
+    fn size(&mut self) -> Option<usize> {
+        usize::try_from(self.u()?).ok()
+    }
+    fn of<T: Copy>(&mut self, all: &[T]) -> Option<T> {
+        all.get(self.size()?).copied()
+    }
+    fn step(&mut self) -> Option<StepBreakdown> {
+        Some(StepBreakdown {
+            gpus: self.size()?,
+            compute_secs: self.f()?,
+            exposed_io_secs: self.f()?,
+            io_secs: self.f()?,
+            comm_secs: self.f()?,
+            exposed_comm_secs: self.f()?,
+            step_secs: self.f()?,
+            speedup: self.f()?,
+            scaling_efficiency: self.f()?,
+            gpu_utilisation: self.f()?,
+            comm_share: self.f()?,
+        })
+    }
+    fn choice(&mut self) -> Option<Choice> {
+        let (size_bytes, ranks, time_secs) = (self.u()?, self.size()?, self.f()?);
+        let (algorithm, protocol, channels) = self.nccl()?;
+        let count = self.size()?;
+        // A candidate is 8 numbers: a count beyond what is left is not a list.
+        if count > self.0.len() / 8 {
+            return None;
+        }
+        let candidates = (0..count)
+            .map(|_| {
+                let (algorithm, protocol, channels) = self.nccl()?;
+                Some(Candidate {
+                    algorithm,
+                    protocol,
+                    channels,
+                    time_secs: self.f()?,
+                    gpu_link_bytes_per_sec: self.f()?,
+                    nic_bytes_per_sec: self.f()?,
+                    fixed_us: self.f()?,
+                    busiest_link_secs: self.f()?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Choice {
+            size_bytes,
+            ranks,
+            time_secs,
+            algorithm,
+            protocol,
+            channels,
+            candidates,
+        })
+    }
+    fn nccl(&mut self) -> Option<(NcclAlgorithm, Protocol, usize)> {
+        Some((
+            self.of(&NcclAlgorithm::ALL)?,
+            self.of(&Protocol::ALL)?,
+            self.size()?,
+        ))
+    }
+}
+
+/// The kinds of point, by position on the wire.
+const NONE: u64 = 0;
+const SPEEDUP: u64 = 1;
+const SWEEP: u64 = 2;
+const NCCL_SPEEDUP: u64 = 3;
+const NCCL_STEP_ONLY: u64 = 4;
+const NCCL_SWEEP: u64 = 5;
+
+impl Answer {
+    /// The answer as numbers (a `Float64Array` on the wire: no text to parse, every bit kept).
+    pub fn encode(&self) -> Vec<f64> {
+        let mut n = Numbers(Vec::new());
+        n.u(self.generation);
+        n.u(self.index as u64);
+        match &self.point {
+            None | Some(Point::Failed(..)) => n.u(NONE),
+            Some(Point::Speedup(a, s)) => {
+                n.u(SPEEDUP);
+                n.u(position(&Algorithm::ALL, *a));
+                n.step(s);
+            }
+            Some(Point::Sweep(a, r)) => {
+                n.u(SWEEP);
+                n.u(position(&Algorithm::ALL, *a));
+                n.u(r.size_bytes);
+                n.u(r.count);
+                n.f(r.time_secs);
+                n.f(r.algbw_bytes_per_sec);
+                n.f(r.busbw_bytes_per_sec);
+                n.u(position(&Algorithm::ALL, r.algorithm));
+            }
+            Some(Point::NcclSpeedup(s, choice)) => {
+                n.u(if choice.is_some() {
+                    NCCL_SPEEDUP
+                } else {
+                    NCCL_STEP_ONLY
+                });
+                n.step(s);
+                if let Some(c) = choice {
+                    n.choice(c);
+                }
+            }
+            Some(Point::NcclSweep(c)) => {
+                n.u(NCCL_SWEEP);
+                n.choice(c);
+            }
+        }
+        n.0
+    }
+
+    /// Reads [`Answer::encode`]'s numbers; `None` if they are not an answer (wrong kind, cut
+    /// short, or left over).
+    pub fn decode(numbers: &[f64]) -> Option<Answer> {
+        let mut r = Reader(numbers.iter());
+        let generation = r.u()?;
+        let index = r.size()?;
+        let point = match r.u()? {
+            NONE => None,
+            SPEEDUP => Some(Point::Speedup(r.of(&Algorithm::ALL)?, r.step()?)),
+            SWEEP => {
+                let a = r.of(&Algorithm::ALL)?;
+                Some(Point::Sweep(
+                    a,
+                    SweepRow {
+                        size_bytes: r.u()?,
+                        count: r.u()?,
+                        time_secs: r.f()?,
+                        algbw_bytes_per_sec: r.f()?,
+                        busbw_bytes_per_sec: r.f()?,
+                        algorithm: r.of(&Algorithm::ALL)?,
+                    },
+                ))
+            }
+            NCCL_SPEEDUP => Some(Point::NcclSpeedup(r.step()?, Some(r.choice()?))),
+            NCCL_STEP_ONLY => Some(Point::NcclSpeedup(r.step()?, None)),
+            NCCL_SWEEP => Some(Point::NcclSweep(r.choice()?)),
+            _ => return None,
+        };
+        r.0.as_slice().is_empty().then_some(Answer {
+            generation,
+            index,
+            point,
+        })
+    }
+}
+
+/// A worker's whole work: the answer to an [`Ask`]'s text, as numbers ([`Answer::encode`]);
+/// `None` if the text is not an `Ask`. The ask's numbers are read exactly (serde_json's
+/// `float_roundtrip`), the answer's cross as bits, so the point is bit for bit the page's own.
+pub fn answer(ask: &str) -> Option<Vec<f64>> {
     let ask: Ask = serde_json::from_str(ask).ok()?;
     let point = match ask.inputs.compute(ask.job) {
         Point::Failed(..) => None,
@@ -212,7 +430,7 @@ pub fn answer(ask: &str) -> Option<String> {
         index: ask.index,
         point,
     };
-    Some(serde_json::to_string(&reply).expect("an Answer is plain data"))
+    Some(reply.encode())
 }
 
 #[cfg(test)]
@@ -236,7 +454,7 @@ mod tests {
                 inputs: setup.inputs(),
                 job,
             };
-            let reply: Answer = serde_json::from_str(&answer(&ask.encode()).unwrap()).unwrap();
+            let reply = Answer::decode(&answer(&ask.encode()).unwrap()).unwrap();
             assert_eq!((reply.generation, reply.index), (7, index));
             let page = compute(setup, job);
             match reply.point {
@@ -275,8 +493,41 @@ mod tests {
             inputs: setup.inputs(),
             job,
         };
-        let reply: Answer = serde_json::from_str(&answer(&ask.encode()).unwrap()).unwrap();
+        let reply = Answer::decode(&answer(&ask.encode()).unwrap()).unwrap();
         assert_eq!(reply.point, None);
+    }
+
+    #[test]
+    fn numbers_that_are_not_an_answer_decode_to_none() {
+        let setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
+        let mut nccl = setup.clone();
+        nccl.nccl = Some(NcclPick::default());
+        let good = Answer {
+            generation: 2,
+            index: 1,
+            point: Some(compute(
+                &nccl,
+                Job::NcclSweep {
+                    size_bytes: 1 << 20,
+                },
+            )),
+        }
+        .encode();
+        assert!(Answer::decode(&good).is_some());
+        // Every cut is too short, one more number is left over, an unknown kind names nothing.
+        for cut in 0..good.len() {
+            assert_eq!(Answer::decode(&good[..cut]), None, "cut at {cut}");
+        }
+        let mut longer = good.clone();
+        longer.push(0.0);
+        assert_eq!(Answer::decode(&longer), None);
+        let mut kind = good.clone();
+        kind[2] = f64::from_bits(9);
+        assert_eq!(Answer::decode(&kind), None);
+        // A candidate count far beyond the numbers left is refused before allocating.
+        let mut count = good;
+        count[3 + 3 + 3] = f64::from_bits(u64::MAX / 2);
+        assert_eq!(Answer::decode(&count), None);
     }
 
     #[test]
