@@ -1,9 +1,9 @@
 //! The scaling charts' points computed in Web Workers, as many as the browser reports cores: the
-//! page sends each worker one job at a time ([`Ask`]), cheapest first, and the next when it
-//! answers. A newer setup cancels an older one at once: a worker still busy with the older setup's
-//! job is terminated (a run in progress cannot be interrupted any other way) and a fresh one takes
-//! its place. If a worker cannot start or fails, the pool stops and what is left is computed on the
-//! page in idle time, as before workers.
+//! page sends each worker one job at a time ([`Ask`]), and the next when it answers; the first
+//! worker takes the heaviest jobs, the others the cheapest. A newer setup cancels an older one at
+//! once: a worker still busy with the older setup's job is terminated (a run in progress cannot be
+//! interrupted any other way) and a fresh one takes its place. If a worker cannot start or fails,
+//! the pool stops and what is left is computed on the page in idle time, as before workers.
 //!
 //! The worker is this crate's `points-worker` binary, built by Trunk next to the app (index.html)
 //! with a loader script; its whole work is [`serve`].
@@ -73,8 +73,9 @@ struct Batch {
     setup: Setup,
     inputs: Inputs,
     jobs: Vec<Job>,
-    /// The next job to send.
+    /// The jobs not yet sent: `next..end` (cheapest first).
     next: usize,
+    end: usize,
     answered: Vec<bool>,
     /// Points received and not yet delivered: they are delivered together in the page's next
     /// idle time, so a burst of quick answers costs one render and input always goes first.
@@ -115,20 +116,27 @@ impl Pool {
         Member::spawn(self.next_id)
     }
 
-    /// Sends the batch's next jobs to every ready, idle worker.
+    /// Sends the batch's next jobs to every ready, idle worker. The jobs are sorted cheapest
+    /// first: the first worker takes them from the heaviest end (with more than one worker), the
+    /// others from the cheapest, so the longest run starts at once (it bounds the whole) while
+    /// the chart still fills in quickly.
     fn feed(&mut self) {
         let Some(batch) = self.batch.as_mut() else {
             return;
         };
-        for m in self
-            .members
-            .iter_mut()
-            .filter(|m| m.ready && m.busy.is_none())
-        {
-            if batch.next >= batch.jobs.len() {
+        let several = self.members.len() > 1;
+        for (i, m) in self.members.iter_mut().enumerate() {
+            if !m.ready || m.busy.is_some() {
+                continue;
+            }
+            if batch.next >= batch.end {
                 return;
             }
-            let index = batch.next;
+            let index = if i == 0 && several {
+                batch.end - 1
+            } else {
+                batch.next
+            };
             let ask = Ask {
                 generation: batch.generation,
                 index,
@@ -137,7 +145,11 @@ impl Pool {
             };
             if m.worker.post_message(&ask.encode().into()).is_ok() {
                 m.busy = Some((batch.generation, index));
-                batch.next += 1;
+                if index == batch.next {
+                    batch.next += 1;
+                } else {
+                    batch.end -= 1;
+                }
             }
         }
     }
@@ -186,15 +198,17 @@ pub fn submit(
             pool.broken = true;
             return None;
         }
+        let count = jobs.len();
         pool.batch = Some(Batch {
             generation,
             setup: setup.clone(),
             inputs: setup.inputs(),
-            answered: vec![false; jobs.len()],
+            answered: vec![false; count],
             inbox: Vec::new(),
             delivery: None,
             jobs,
             next: 0,
+            end: count,
             deliver,
             fallback,
         });
