@@ -149,6 +149,11 @@ test('a control answers within 100 ms while the chart computes, and the newer se
   const { page } = session;
   await page.getByTestId('chapter-preset-network-100g-over-40pct').click();
   await complete(page);
+  // Workers still busy with an older setup are terminated (closed), not left to finish.
+  let closed = 0;
+  const watch = (w) => w.on('close', () => closed++);
+  page.workers().forEach(watch);
+  page.on('worker', watch);
   const latencies = [];
   for (const value of [35, 60, 85]) {
     await page.getByTestId('chapter-preset-eight-gpus-6-7x').click();
@@ -169,6 +174,11 @@ test('a control answers within 100 ms while the chart computes, and the newer se
     assert.equal(await page.getByTestId('overlap').getAttribute('aria-valuetext'), `${value}%`);
   }
   perf.control_while_computing_ms = latencies.map((x) => Math.round(x * 10) / 10);
+  page.off('worker', watch);
+  perf.workers_terminated_by_newer_setups = closed;
+  // At least the first change finds both workers busy (later ones may find fresh workers still
+  // loading, which are not busy, so nothing to terminate).
+  assert.ok(closed >= 1, `${closed} workers terminated by 6 newer setups`);
   assert.ok(Math.max(...latencies) < 100, `the slider answered in ${latencies.join(', ')} ms`);
   // The last setup's points replace the interrupted ones: the chart completes with the values an
   // uninterrupted run at 85 % overlap gives, not those of 60 %.

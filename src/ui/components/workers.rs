@@ -154,21 +154,16 @@ impl Pool {
         }
     }
 
-    /// Terminates the workers busy with a job of no current batch, and starts fresh ones.
-    fn replace_stale(&mut self) {
-        let current = self.batch.as_ref().map(|b| b.generation);
-        for i in 0..self.members.len() {
-            let stale = matches!(self.members[i].busy, Some((g, _)) if Some(g) != current);
-            if stale {
-                self.members[i].worker.terminate();
-                match self.spawn() {
-                    Some(fresh) => {
-                        let old = std::mem::replace(&mut self.members[i], fresh);
-                        self.retired.push(old);
-                    }
-                    None => self.broken = true,
-                }
-            }
+    /// Terminates the workers busy with a job of another generation than `current` (a run in
+    /// progress cannot be interrupted any other way); [`submit`] starts fresh ones.
+    fn retire_stale(&mut self, current: Option<u64>) {
+        let (stale, keep) = std::mem::take(&mut self.members)
+            .into_iter()
+            .partition(|m| matches!(m.busy, Some((g, _)) if Some(g) != current));
+        self.members = keep;
+        for m in stale {
+            m.worker.terminate();
+            self.retired.push(m);
         }
     }
 }
@@ -187,7 +182,9 @@ pub fn submit(
         if pool.broken {
             return None;
         }
+        // Terminated workers' handlers cannot be running now (this is not one of them).
         pool.retired.clear();
+        pool.retire_stale(Some(generation));
         while pool.members.len() < wanted() {
             match pool.spawn() {
                 Some(m) => pool.members.push(m),
@@ -212,7 +209,6 @@ pub fn submit(
             deliver,
             fallback,
         });
-        pool.replace_stale();
         pool.feed();
         Some(pool.members.len())
     })
@@ -227,7 +223,7 @@ pub fn cancel(generation: u64) {
             .is_some_and(|b| b.generation == generation)
         {
             pool.batch = None;
-            pool.replace_stale();
+            pool.retire_stale(None);
         }
     });
 }
