@@ -11,6 +11,7 @@ use crate::ui::components::lab::files::Files;
 use crate::ui::components::lab::panels::{ControlsPanel, Results, Transport};
 use crate::ui::components::lab::simulation::{SimHandle, now_ms, use_simulation};
 use crate::ui::components::lab::timeline::LinkTimeline;
+use crate::ui::components::root::Deferred;
 use crate::ui::components::scaling::ScalingSection;
 use crate::ui::i18n::{Key, algorithm_label, tr, trf, use_lang};
 use crate::ui::model::logic::{Controls, Edit};
@@ -430,7 +431,8 @@ pub fn App() -> Html {
                     <Files controls={state.controls.clone()} sim={sim_a.clone()} sim_b={state.compare.then(|| sim_b.clone())} on_import={on_controls} />
                 </main>
             </div>
-            <ScalingSection />
+            // Below the lab's figure: mounted in a turn of its own (see `root::Deferred`).
+            <Deferred order={9} placeholder={classes!("deferred-section")}><ScalingSection /></Deferred>
             <footer class="foot">
                 { tr(lang, Key::LabFooter) }
             </footer>
