@@ -152,13 +152,39 @@ export async function loadSplit(url, { trace = true } = {}) {
   }
 }
 
+/** The median of each figure over several loads (the trace's task list from the last). */
+export function medianSplit(all) {
+  const med = (xs) => {
+    const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
+    return s.length ? s[Math.floor((s.length - 1) / 2)] : null;
+  };
+  const merge = (objs) => {
+    const out = {};
+    for (const k of Object.keys(objs[0] ?? {})) {
+      const vals = objs.map((o) => o?.[k]);
+      if (typeof vals[0] === 'number') out[k] = med(vals);
+      else if (vals[0] && typeof vals[0] === 'object' && !Array.isArray(vals[0])) out[k] = merge(vals);
+      else out[k] = vals.find((v) => v !== undefined && v !== null) ?? null;
+    }
+    return out;
+  };
+  const traced = all.map((s) => s.trace).filter(Boolean);
+  const m = merge(all.map(({ trace, ...rest }) => rest));
+  m.runs = all.length;
+  if (traced.length) m.trace = traced[traced.length - 1];
+  return m;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
+  // node e2e/load-split.mjs [runs] [dist directory]
   const runs = Number(process.argv[2] ?? 3);
-  const server = await serve();
+  const server = await serve(process.argv[3] ? (await import('node:path')).resolve(process.argv[3]) : undefined);
   try {
     const all = [];
     for (let i = 0; i < runs; i++) all.push(await loadSplit(server.url, { trace: i === runs - 1 }));
-    console.log(JSON.stringify(all, null, 1));
+    const m = medianSplit(all);
+    if (process.env.BRIEF && m.trace) m.trace.tasks_over_5_ms = m.trace.tasks_over_5_ms.filter((t) => t.ms >= 20);
+    console.log(JSON.stringify(m, null, 1));
   } finally {
     await server.close();
   }

@@ -379,8 +379,11 @@ pub fn App() -> Html {
                         textbook={sim.0.trace().map(|t| (t.time_secs, t.algbw_bytes_per_sec(), t.busbw_bytes_per_sec()))}
                         on_edit={on_edit.clone()} />
                 }
-                <Buffers sim={sim.clone()} t_secs={t} />
-                <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} />
+                // Below the figure: mounted in the turn after it (see `root::Deferred`).
+                <Deferred order={0} placeholder={classes!("deferred-panel")}>
+                    <Buffers sim={sim.clone()} t_secs={t} />
+                    <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} />
+                </Deferred>
             </section>
         }
     };

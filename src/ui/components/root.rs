@@ -85,10 +85,11 @@ pub struct DeferredProps {
 }
 
 /// Renders its children after the first frame, in a task of its own: the sections take turns,
-/// lowest `order` first, each once the one before has rendered.
+/// lowest `order` first, each once the one before has rendered. Once the page is complete, a
+/// new one (such as a second run's panel) renders at once.
 #[component]
 pub fn Deferred(props: &DeferredProps) -> Html {
-    let mounted = use_state(|| false);
+    let mounted = use_state(|| PENDING.get().is_none());
     let id = *use_memo((), |_| {
         let id = NEXT_ID.get();
         NEXT_ID.set(id + 1);
@@ -97,11 +98,14 @@ pub fn Deferred(props: &DeferredProps) -> Html {
     {
         let mounted = mounted.clone();
         let order = props.order;
+        let waiting = !*mounted;
         use_effect_with((), move |_| {
-            PENDING.with(|p| p.set(p.get().map(|n| n + 1)));
-            let mount = Callback::from(move |()| mounted.set(true));
-            QUEUE.with(|q| q.borrow_mut().push((order, id, mount)));
-            schedule_turn();
+            if waiting {
+                PENDING.with(|p| p.set(p.get().map(|n| n + 1)));
+                let mount = Callback::from(move |()| mounted.set(true));
+                QUEUE.with(|q| q.borrow_mut().push((order, id, mount)));
+                schedule_turn();
+            }
             move || {
                 QUEUE.with(|q| q.borrow_mut().retain(|e| e.1 != id));
                 turn_done(id);
