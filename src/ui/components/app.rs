@@ -18,7 +18,7 @@ use crate::ui::model::logic::{Controls, Edit};
 use crate::ui::model::query;
 use crate::ui::model::share;
 use crate::ui::model::state::{Action, AppState, Side};
-use crate::ui::model::view::{SegmentsNote, SimView, Status, segments_note};
+use crate::ui::model::view::{Plan, SegmentsNote, SimView, Status, segments_note};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -149,6 +149,19 @@ fn step_target(a: &SimView, b: Option<&SimView>, t: f64, forward: bool) -> f64 {
             .filter(|&x| x < t)
             .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
             .unwrap_or(0.0)
+    }
+}
+
+/// Whether the lab's first run (the address's, or the default) will run in slices: the page then
+/// mounts the lab after its other sections, whose first renders would otherwise stall the run's
+/// frames (see `root::Page`).
+pub fn first_run_is_sliced() -> bool {
+    match share::decode(&query::web::current()) {
+        Ok(Some(s)) => {
+            let c = &s.controls;
+            Plan::is_sliced(c, c.algorithm) || s.compare.is_some_and(|b| Plan::is_sliced(c, b))
+        }
+        _ => false,
     }
 }
 

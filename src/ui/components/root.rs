@@ -85,11 +85,16 @@ pub struct DeferredProps {
 }
 
 /// Renders its children after the first frame, in a task of its own: the sections take turns,
-/// lowest `order` first, each once the one before has rendered. Once the page is complete, a
-/// new one (such as a second run's panel) renders at once.
+/// lowest `order` first, each once the one before has rendered. One created while no other
+/// section waits for a turn (once the page is complete, or inside the last section to mount)
+/// renders at once: there is nothing to give way to.
 #[component]
 pub fn Deferred(props: &DeferredProps) -> Html {
-    let mounted = use_state(|| PENDING.get().is_none());
+    let eager = *use_memo((), |_| {
+        PENDING.get().is_none()
+            || (MOUNTING.get().is_some() && QUEUE.with(|q| q.borrow().is_empty()))
+    });
+    let mounted = use_state(|| eager);
     let id = *use_memo((), |_| {
         let id = NEXT_ID.get();
         NEXT_ID.set(id + 1);
@@ -98,9 +103,8 @@ pub fn Deferred(props: &DeferredProps) -> Html {
     {
         let mounted = mounted.clone();
         let order = props.order;
-        let waiting = !*mounted;
         use_effect_with((), move |_| {
-            if waiting {
+            if !eager {
                 PENDING.with(|p| p.set(p.get().map(|n| n + 1)));
                 let mount = Callback::from(move |()| mounted.set(true));
                 QUEUE.with(|q| q.borrow_mut().push((order, id, mount)));
@@ -115,7 +119,7 @@ pub fn Deferred(props: &DeferredProps) -> Html {
     {
         let done = *mounted;
         use_effect_with(done, move |&done| {
-            if done {
+            if done && !eager {
                 turn_done(id);
                 let all = PENDING.with(|p| {
                     let left = p.get().map(|n| n.saturating_sub(1));
@@ -246,6 +250,18 @@ pub struct DeferredChildren {
 #[component]
 fn Page() -> Html {
     let lang = use_lang();
+    // The lab's figure first (the page's first interactive figure), then the chapter's sections
+    // from the top (orders 1–8), the scaling charts (9), and last the NCCL section, whose chart
+    // simulates every candidate (the longest of them). A first run too large to simulate at once
+    // has no figure to show soon: the lab then comes last, so that no section's first render
+    // stalls the run's frames.
+    let lab_order = *use_memo((), |_| {
+        if crate::ui::components::app::first_run_is_sliced() {
+            11
+        } else {
+            0
+        }
+    });
     html! {
         <>
             <ChapterGuide />
@@ -254,10 +270,7 @@ fn Page() -> Html {
                     <h2 id="lab-title">{ tr(lang, Key::LabHeading) }</h2>
                     <p>{ tr(lang, Key::LabIntro) }</p>
                 </div>
-                // The lab's figure first (the page's first interactive figure), then the chapter's
-                // sections from the top (orders 1–8), the scaling charts (9), and last the NCCL
-                // section, whose chart simulates every candidate (the longest of them).
-                <Deferred order={0} placeholder={classes!("deferred-lab")}>
+                <Deferred order={lab_order} placeholder={classes!("deferred-lab")}>
                     <App />
                 </Deferred>
             </section>
