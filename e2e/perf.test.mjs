@@ -108,9 +108,10 @@ test('load, playback frame times and slider latency', async () => {
   try {
     perf.load_to_first_figure_ms = round(await page.evaluate(() => window.__figureMs));
     perf.load_to_visible_figure_wall_ms = loadMs;
-    // The aim is 300 ms. Measured 0.6–0.9 s on this shared 2-core machine (1.1–2.0 s before the
-    // page's sections took turns and the NCCL section stopped simulating before the first paint);
-    // the wasm alone is ready at 0.35–0.5 s here. 1000 ms is the margin.
+    // The aim is 300 ms, not reached: measured 0.55–0.67 s here by this test (0.6–1.5 s by
+    // e2e/load-split.mjs at a load average of 4–7) on this shared 2-core machine, 1.1–2.0 s before
+    // the page's sections took turns and the NCCL section stopped simulating before the first
+    // paint; the wasm alone is instantiated 0.43–0.69 s after navigation here. 1000 ms is the margin.
     assert.ok(perf.load_to_first_figure_ms <= 1000, `first figure after ${perf.load_to_first_figure_ms} ms`);
     // 64 GPUs: 4 racks × 2 nodes × 8 GPUs, ring (the most transfers in flight at once).
     await page.getByTestId('preset-two-nodes-400g').click();
