@@ -8,6 +8,7 @@ import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = path.join(ROOT, 'dist');
+const ROOT_DIST = DIST;
 export const SHOTS = path.join(ROOT, 'e2e', 'screenshots');
 export const OUT = path.join(ROOT, 'e2e', 'out');
 /** Where a picture for the docs goes: docs/ when DOCS_SHOTS is set (retaking them is a choice),
@@ -28,8 +29,8 @@ const MIME = {
   '.png': 'image/png',
 };
 
-/** Serves dist/ on 127.0.0.1 at a free port. */
-export async function serve() {
+/** Serves dist/ (or another build's directory) on 127.0.0.1 at a free port. */
+export async function serve(DIST = ROOT_DIST) {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) {
     throw new Error('dist/index.html is missing: run `trunk build --release --offline` first');
   }

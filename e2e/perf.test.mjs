@@ -7,9 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { serve, open, setRange, setRangeTo, selectOption, DIST, OUT } from './harness.mjs';
+import { loadSplit, medianSplit } from './load-split.mjs';
 
 let server;
-const perf = { measured_at: new Date().toISOString(), aims: { frame_p95_ms: 16.7, slider_to_redraw_ms: 100 } };
+const perf = { measured_at: new Date().toISOString(), aims: { load_to_first_figure_ms: 300, frame_p95_ms: 16.7, slider_to_redraw_ms: 100 } };
 before(async () => {
   server = await serve();
 });
@@ -41,6 +42,23 @@ test('wasm size', () => {
   // is not reached.
   const BUDGET_GZIP_BYTES = 587_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
+});
+
+test('where the load time goes (e2e/load-split.mjs)', async () => {
+  // Three loads: the median of each figure (ms since navigation), the trace's tasks from the last.
+  const runs = [];
+  for (let i = 0; i < 3; i++) runs.push(await loadSplit(server.url, { trace: i === 2 }));
+  const split = medianSplit(runs);
+  split.trace.tasks_over_5_ms = split.trace.tasks_over_5_ms.filter((t) => t.ms >= 20);
+  perf.load_split = split;
+  for (const run of runs) {
+    // The order the page promises: the loading note goes, the chapter's text shows, then the
+    // lab's figure before every other section; the wasm compiles while it downloads.
+    const a = run.appear_ms;
+    assert.ok(a['loading-removed'] <= a.chapter && a.chapter < a['cluster-figure'], JSON.stringify(a));
+    for (const id of ['why-not-8x', 'scaling', 'real-hardware']) assert.ok(a['cluster-figure'] < a[id], `${id} before the figure: ${JSON.stringify(a)}`);
+    assert.equal(run.wasm_instantiate.how, 'instantiateStreaming');
+  }
 });
 
 /** Sets `testid` to `pos` and reports ms until the DOM shows a new time and until the next frame. */
@@ -121,6 +139,11 @@ test('load, playback frame times and slider latency', async () => {
   try {
     perf.load_to_first_figure_ms = round(await page.evaluate(() => window.__figureMs));
     perf.load_to_visible_figure_wall_ms = loadMs;
+    // The aim is 300 ms, not reached: measured 0.55–0.67 s here by this test (0.6–1.5 s by
+    // e2e/load-split.mjs at a load average of 4–7) on this shared 2-core machine, 1.1–2.0 s before
+    // the page's sections took turns and the NCCL section stopped simulating before the first
+    // paint; the wasm alone is instantiated 0.43–0.69 s after navigation here. 1000 ms is the margin.
+    assert.ok(perf.load_to_first_figure_ms <= 1000, `first figure after ${perf.load_to_first_figure_ms} ms`);
     // 64 GPUs: 4 racks × 2 nodes × 8 GPUs, ring (the most transfers in flight at once).
     await page.getByTestId('preset-two-nodes-400g').click();
     await page.getByTestId('compare-toggle').uncheck();

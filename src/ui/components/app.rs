@@ -11,13 +11,14 @@ use crate::ui::components::lab::files::Files;
 use crate::ui::components::lab::panels::{ControlsPanel, Results, Transport};
 use crate::ui::components::lab::simulation::{SimHandle, now_ms, use_simulation};
 use crate::ui::components::lab::timeline::LinkTimeline;
+use crate::ui::components::root::Deferred;
 use crate::ui::components::scaling::ScalingSection;
 use crate::ui::i18n::{Key, algorithm_label, tr, trf, use_lang};
 use crate::ui::model::logic::{Controls, Edit};
 use crate::ui::model::query;
 use crate::ui::model::share;
 use crate::ui::model::state::{Action, AppState, Side};
-use crate::ui::model::view::{SegmentsNote, SimView, Status, segments_note};
+use crate::ui::model::view::{Plan, SegmentsNote, SimView, Status, segments_note};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -148,6 +149,19 @@ fn step_target(a: &SimView, b: Option<&SimView>, t: f64, forward: bool) -> f64 {
             .filter(|&x| x < t)
             .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
             .unwrap_or(0.0)
+    }
+}
+
+/// Whether the lab's first run (the address's, or the default) will run in slices: the page then
+/// mounts the lab after its other sections, whose first renders would otherwise stall the run's
+/// frames (see `root::Page`).
+pub fn first_run_is_sliced() -> bool {
+    match share::decode(&query::web::current()) {
+        Ok(Some(s)) => {
+            let c = &s.controls;
+            Plan::is_sliced(c, c.algorithm) || s.compare.is_some_and(|b| Plan::is_sliced(c, b))
+        }
+        _ => false,
     }
 }
 
@@ -378,8 +392,11 @@ pub fn App() -> Html {
                         textbook={sim.0.trace().map(|t| (t.time_secs, t.algbw_bytes_per_sec(), t.busbw_bytes_per_sec()))}
                         on_edit={on_edit.clone()} />
                 }
-                <Buffers sim={sim.clone()} t_secs={t} />
-                <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} />
+                // Below the figure: mounted in the turn after it (see `root::Deferred`).
+                <Deferred order={0} placeholder={classes!("deferred-panel")}>
+                    <Buffers sim={sim.clone()} t_secs={t} />
+                    <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} />
+                </Deferred>
             </section>
         }
     };
@@ -430,7 +447,8 @@ pub fn App() -> Html {
                     <Files controls={state.controls.clone()} sim={sim_a.clone()} sim_b={state.compare.then(|| sim_b.clone())} on_import={on_controls} />
                 </main>
             </div>
-            <ScalingSection />
+            // Below the lab's figure: mounted in a turn of its own (see `root::Deferred`).
+            <Deferred order={9} placeholder={classes!("deferred-section")}><ScalingSection /></Deferred>
             <footer class="foot">
                 { tr(lang, Key::LabFooter) }
             </footer>

@@ -1,18 +1,62 @@
 //! The page: the language provider around the guided chapter and, below it, the full lab. The
 //! sections that simulate on mount are [`Deferred`]: the first frame shows the page's text at
-//! once, then each section computes in its own task (the page stays responsive between them), and
-//! once all are in place a link's `#anchor` is scrolled to.
+//! once, then the sections mount one at a time, each in a task of its own and lowest `order`
+//! first (the page stays responsive and can paint between them), and once all are in place a
+//! link's `#anchor` is scrolled to.
 
 use crate::ui::components::app::App;
 use crate::ui::components::chapter::ChapterGuide;
 use crate::ui::components::nccl::NcclSection;
 use crate::ui::i18n::{Key, LangProvider, tr, use_lang};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use yew::prelude::*;
 
 thread_local! {
     /// Deferred sections not yet mounted; `None` once the page is complete.
     static PENDING: Cell<Option<usize>> = const { Cell::new(Some(0)) };
+    /// Deferred sections waiting for their turn: (order, id, how to mount it).
+    static QUEUE: RefCell<Vec<(u32, u64, Callback<()>)>> = const { RefCell::new(Vec::new()) };
+    /// The section mounting now (until it has rendered), whose task the next one waits for.
+    static MOUNTING: Cell<Option<u64>> = const { Cell::new(None) };
+    /// Whether a turn is scheduled.
+    static SCHEDULED: Cell<bool> = const { Cell::new(false) };
+    static NEXT_ID: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Schedules the next section's turn in a task of its own, unless one is scheduled or mounting.
+/// (Yew renders every component whose state changed before it next yields, so sections made
+/// visible at once would render in one long task: they take turns instead.)
+fn schedule_turn() {
+    if SCHEDULED.get() || MOUNTING.get().is_some() {
+        return;
+    }
+    SCHEDULED.set(true);
+    gloo::timers::callback::Timeout::new(0, take_turn).forget();
+}
+
+/// Mounts the waiting section with the lowest order (the first to ask among equals).
+fn take_turn() {
+    SCHEDULED.set(false);
+    if MOUNTING.get().is_some() {
+        return;
+    }
+    let next = QUEUE.with(|q| {
+        let mut q = q.borrow_mut();
+        let i = (0..q.len()).min_by_key(|&i| (q[i].0, q[i].1))?;
+        Some(q.swap_remove(i))
+    });
+    if let Some((_, id, mount)) = next {
+        MOUNTING.set(Some(id));
+        mount.emit(());
+    }
+}
+
+/// The section `id` has rendered (or is gone): the next may take its turn.
+fn turn_done(id: u64) {
+    if MOUNTING.get() == Some(id) {
+        MOUNTING.set(None);
+    }
+    schedule_turn();
 }
 
 /// Scrolls to the address's `#anchor` (the browser tried before the content existed).
@@ -40,25 +84,43 @@ pub struct DeferredProps {
     pub children: Html,
 }
 
-/// Renders its children after the first frame, in a task of its own.
+/// Renders its children after the first frame, in a task of its own: the sections take turns,
+/// lowest `order` first, each once the one before has rendered. One created while no other
+/// section waits for a turn (once the page is complete, or inside the last section to mount)
+/// renders at once: there is nothing to give way to.
 #[component]
 pub fn Deferred(props: &DeferredProps) -> Html {
-    let mounted = use_state(|| false);
+    let eager = *use_memo((), |_| {
+        PENDING.get().is_none()
+            || (MOUNTING.get().is_some() && QUEUE.with(|q| q.borrow().is_empty()))
+    });
+    let mounted = use_state(|| eager);
+    let id = *use_memo((), |_| {
+        let id = NEXT_ID.get();
+        NEXT_ID.set(id + 1);
+        id
+    });
     {
         let mounted = mounted.clone();
         let order = props.order;
         use_effect_with((), move |_| {
-            PENDING.with(|p| p.set(p.get().map(|n| n + 1)));
-            // A timeout per section: each one's work is its own task, so input and painting
-            // happen between them.
-            let timeout = gloo::timers::callback::Timeout::new(order, move || mounted.set(true));
-            move || drop(timeout)
+            if !eager {
+                PENDING.with(|p| p.set(p.get().map(|n| n + 1)));
+                let mount = Callback::from(move |()| mounted.set(true));
+                QUEUE.with(|q| q.borrow_mut().push((order, id, mount)));
+                schedule_turn();
+            }
+            move || {
+                QUEUE.with(|q| q.borrow_mut().retain(|e| e.1 != id));
+                turn_done(id);
+            }
         });
     }
     {
         let done = *mounted;
         use_effect_with(done, move |&done| {
-            if done {
+            if done && !eager {
+                turn_done(id);
                 let all = PENDING.with(|p| {
                     let left = p.get().map(|n| n.saturating_sub(1));
                     p.set(if left == Some(0) { None } else { left });
@@ -188,6 +250,18 @@ pub struct DeferredChildren {
 #[component]
 fn Page() -> Html {
     let lang = use_lang();
+    // The lab's figure first (the page's first interactive figure), then the chapter's sections
+    // from the top (orders 1–8), the scaling charts (9), and last the NCCL section, whose chart
+    // simulates every candidate (the longest of them). A first run too large to simulate at once
+    // has no figure to show soon: the lab then comes last, so that no section's first render
+    // stalls the run's frames.
+    let lab_order = *use_memo((), |_| {
+        if crate::ui::components::app::first_run_is_sliced() {
+            11
+        } else {
+            0
+        }
+    });
     html! {
         <>
             <ChapterGuide />
@@ -196,11 +270,11 @@ fn Page() -> Html {
                     <h2 id="lab-title">{ tr(lang, Key::LabHeading) }</h2>
                     <p>{ tr(lang, Key::LabIntro) }</p>
                 </div>
-                <Deferred order={5} placeholder={classes!("deferred-lab")}>
+                <Deferred order={lab_order} placeholder={classes!("deferred-lab")}>
                     <App />
                 </Deferred>
             </section>
-            <NcclSection />
+            <Deferred order={10} placeholder={classes!("deferred-section")}><NcclSection /></Deferred>
         </>
     }
 }

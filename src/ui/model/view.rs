@@ -124,6 +124,16 @@ impl Plan {
             Ok(_) => Plan::Ready(Rc::new(SimView::build(controls, algorithm))),
         }
     }
+
+    /// Whether [`Plan::new`] would run `controls` with `algorithm` in slices, without simulating
+    /// anything (the page asks before it decides what to render first).
+    pub fn is_sliced(controls: &Controls, algorithm: Algorithm) -> bool {
+        let s = controls.scenario(algorithm);
+        s.validate().is_ok_and(|topo| {
+            s.check_cost(&topo, &UI_BUDGET)
+                .is_ok_and(|cost| cost.transfers > AT_ONCE_MAX_TRANSFERS)
+        })
+    }
 }
 
 impl SimView {
@@ -375,6 +385,39 @@ mod tests {
             Plan::new(&Controls::default(), Algorithm::Ring),
             Plan::Ready(_)
         ));
+    }
+
+    #[test]
+    fn is_sliced_says_what_the_plan_does_without_simulating() {
+        let uniform = |gpus| Controls {
+            gpus,
+            kind: super::super::logic::TopologyKind::Uniform,
+            ..Controls::default()
+        };
+        let rail = Controls {
+            gpus: 1024,
+            kind: super::super::logic::TopologyKind::Rail,
+            ..Controls::default()
+        };
+        let invalid = Controls {
+            gpus: 0,
+            ..Controls::default()
+        };
+        // Sliced, run at once, refused by the estimate, and invalid: each as `Plan::new` decides.
+        for c in [
+            uniform(1024),
+            uniform(64),
+            Controls::default(),
+            rail,
+            invalid,
+        ] {
+            for alg in Algorithm::ALL {
+                let planned = matches!(Plan::new(&c, alg), Plan::Sliced(_));
+                assert_eq!(Plan::is_sliced(&c, alg), planned, "{} GPUs, {alg}", c.gpus);
+            }
+        }
+        assert!(Plan::is_sliced(&uniform(1024), Algorithm::Ring));
+        assert!(!Plan::is_sliced(&Controls::default(), Algorithm::Ring));
     }
 
     #[test]
