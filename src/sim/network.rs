@@ -157,30 +157,33 @@ impl FinishQueue {
         self.pos[e as u32 as usize] = i as u32;
     }
 
-    /// Puts `e` at `i` or below, moving lesser children up.
+    /// Puts `e` at `i` or below, given that it is not less than `i`'s parent. Bottom-up: the hole
+    /// at `i` moves down to a leaf along the lesser children (one comparison a level, chosen
+    /// without a branch), then `e` rises from there to its place, which is mostly at once, as the
+    /// entry sifted down is mostly the heap's last, a late one (perf: `sift_down` was 13 % of the
+    /// chart's 1024-rank ring, its child-versus-entry branch mispredicted about every other level).
     fn sift_down(&mut self, mut i: usize, e: u128) {
         let n = self.heap.len();
         loop {
             let l = 2 * i + 1;
-            if l >= n {
+            if l + 1 >= n {
+                if l + 1 == n {
+                    // One child only.
+                    let least = self.heap[l];
+                    self.heap[i] = least;
+                    self.pos[least as u32 as usize] = i as u32;
+                    i = l;
+                }
                 break;
             }
-            let mut c = l;
-            let mut least = self.heap[l];
-            if l + 1 < n && self.heap[l + 1] < least {
-                c = l + 1;
-                least = self.heap[l + 1];
-            }
-            if least < e {
-                self.heap[i] = least;
-                self.pos[least as u32 as usize] = i as u32;
-                i = c;
-            } else {
-                break;
-            }
+            let (a, b) = (self.heap[l], self.heap[l + 1]);
+            let right = b < a;
+            let least = if right { b } else { a };
+            self.heap[i] = least;
+            self.pos[least as u32 as usize] = i as u32;
+            i = l + usize::from(right);
         }
-        self.heap[i] = e;
-        self.pos[e as u32 as usize] = i as u32;
+        self.sift_up(i, e);
     }
 }
 
@@ -195,16 +198,50 @@ pub struct RateChange {
     pub bytes_per_sec: f64,
 }
 
+/// Flows a link keeps in its own record before its list moves to [`FlowNetwork::spill`].
+const INLINE: usize = 4;
+
+/// What the network keeps per link, in one cache line: starting, finishing and rating a flow read
+/// and write all of it for every link the flow crosses, and the flows on a link are mostly one or
+/// none (perf: on the chart's 1024-rank ring, the loads of `link_flows[l]`, a vector's header and
+/// then its heap buffer, and of six other per-link arrays were a third of the event loop's time).
+#[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
+struct Link {
+    capacity: f64,
+    busy_since: f64,
+    busy_secs: f64,
+    bytes: f64,
+    /// The flows on the link (slots), in the order a vector pushed to and `swap_remove`d from
+    /// would hold them: `inline[..len]` while `len <= INLINE`, else all of them in the link's
+    /// [`FlowNetwork::spill`].
+    len: u32,
+    inline: [u32; INLINE],
+    /// The link's index in `comp_links` during a filling, or `NONE`.
+    pos: u32,
+    /// Its flows changed, during a rebalance.
+    is_seed: bool,
+}
+
+/// The flows on link `l`.
+fn flows_of<'a>(links: &'a [Link], spill: &'a [Vec<u32>], l: usize) -> &'a [u32] {
+    let link = &links[l];
+    let len = link.len as usize;
+    if len <= INLINE {
+        &link.inline[..len]
+    } else {
+        &spill[l]
+    }
+}
+
 /// The links' capacities and the flows now streaming on them.
 #[derive(Debug)]
 pub struct FlowNetwork {
-    capacity: Vec<f64>,
-    link_flows: Vec<Vec<u32>>,
+    links: Vec<Link>,
+    /// Per link, its flows while there are more than [`INLINE`] (else empty or stale).
+    spill: Vec<Vec<u32>>,
     /// Each link's total rate as last recorded in its timeline (kept only with timelines).
     link_rate: Vec<f64>,
-    link_busy_since: Vec<f64>,
-    link_busy_secs: Vec<f64>,
-    link_bytes: Vec<f64>,
     timeline: Option<Vec<Vec<RateChange>>>,
     /// When each link's timeline last changed: read here rather than from the end of the timeline
     /// itself, which is a cache miss per link per instant in a large run.
@@ -217,8 +254,6 @@ pub struct FlowNetwork {
     /// The flows being recomputed, and the links they cross.
     recompute: Vec<u32>,
     comp_links: Vec<u32>,
-    /// Links whose flows changed, during a rebalance.
-    is_seed: Vec<bool>,
     // Scratch for progressive filling, indexed like `comp_links`.
     cap_left: Vec<f64>,
     unfixed: Vec<u32>,
@@ -226,7 +261,6 @@ pub struct FlowNetwork {
     share_queue: BinaryHeap<Reverse<(u64, u32, u32)>>,
     touched: Vec<u32>,
     is_touched: Vec<bool>,
-    link_pos: Vec<u32>,
     /// Links whose flows changed since the last rebalance, and when.
     dirty: Vec<u32>,
     dirty_at: f64,
@@ -245,12 +279,21 @@ impl FlowNetwork {
     pub fn new(capacity_bytes_per_sec: &[f64], record_timeline: bool) -> Self {
         let n = capacity_bytes_per_sec.len();
         FlowNetwork {
-            capacity: capacity_bytes_per_sec.to_vec(),
-            link_flows: vec![Vec::new(); n],
+            links: capacity_bytes_per_sec
+                .iter()
+                .map(|&capacity| Link {
+                    capacity,
+                    busy_since: 0.0,
+                    busy_secs: 0.0,
+                    bytes: 0.0,
+                    len: 0,
+                    inline: [0; INLINE],
+                    pos: NONE,
+                    is_seed: false,
+                })
+                .collect(),
+            spill: vec![Vec::new(); n],
             link_rate: vec![0.0; n],
-            link_busy_since: vec![0.0; n],
-            link_busy_secs: vec![0.0; n],
-            link_bytes: vec![0.0; n],
             timeline: record_timeline.then(|| vec![Vec::new(); n]),
             timeline_last_at: if record_timeline {
                 vec![f64::NAN; n]
@@ -263,14 +306,12 @@ impl FlowNetwork {
             finish_queue: FinishQueue::default(),
             recompute: Vec::new(),
             comp_links: Vec::new(),
-            is_seed: vec![false; n],
             cap_left: Vec::new(),
             unfixed: Vec::new(),
             share_version: Vec::new(),
             share_queue: BinaryHeap::new(),
             touched: Vec::new(),
             is_touched: Vec::new(),
-            link_pos: vec![NONE; n],
             dirty: Vec::new(),
             dirty_at: 0.0,
         }
@@ -329,11 +370,23 @@ impl FlowNetwork {
         };
         for &l in links {
             let l = l as usize;
-            if self.link_flows[l].is_empty() {
-                self.link_busy_since[l] = now;
+            let link = &mut self.links[l];
+            let len = link.len as usize;
+            if len == 0 {
+                link.busy_since = now;
             }
-            self.link_flows[l].push(slot);
-            self.link_bytes[l] += bytes;
+            if len < INLINE {
+                link.inline[len] = slot;
+            } else {
+                let spilled = &mut self.spill[l];
+                if len == INLINE {
+                    spilled.clear();
+                    spilled.extend_from_slice(&link.inline);
+                }
+                spilled.push(slot);
+            }
+            link.len += 1;
+            link.bytes += bytes;
         }
         self.dirty.extend_from_slice(links);
         FlowSlot(slot)
@@ -394,12 +447,26 @@ impl FlowNetwork {
         self.finish_queue.remove(slot);
         self.free_slots.push(slot);
         for &l in &links[..len] {
-            let lf = &mut self.link_flows[l as usize];
-            if let Some(p) = lf.iter().position(|&s| s == slot) {
-                lf.swap_remove(p);
+            let l = l as usize;
+            let link = &mut self.links[l];
+            let n = link.len as usize;
+            if n <= INLINE {
+                if let Some(p) = link.inline[..n].iter().position(|&s| s == slot) {
+                    link.inline[p] = link.inline[n - 1];
+                    link.len -= 1;
+                }
+            } else {
+                let spilled = &mut self.spill[l];
+                if let Some(p) = spilled.iter().position(|&s| s == slot) {
+                    spilled.swap_remove(p);
+                    link.len -= 1;
+                    if link.len as usize == INLINE {
+                        link.inline.copy_from_slice(spilled);
+                    }
+                }
             }
-            if lf.is_empty() {
-                self.link_busy_secs[l as usize] += now - self.link_busy_since[l as usize];
+            if link.len == 0 {
+                link.busy_secs += now - link.busy_since;
             }
         }
         self.dirty.extend_from_slice(&links[..len]);
@@ -432,21 +499,22 @@ impl FlowNetwork {
 
     /// Seconds each link has carried at least one flow, as of `now`.
     pub fn busy_secs(&self, now: f64) -> Vec<f64> {
-        (0..self.capacity.len())
-            .map(|l| {
-                self.link_busy_secs[l]
-                    + if self.link_flows[l].is_empty() {
+        self.links
+            .iter()
+            .map(|link| {
+                link.busy_secs
+                    + if link.len == 0 {
                         0.0
                     } else {
-                        now - self.link_busy_since[l]
+                        now - link.busy_since
                     }
             })
             .collect()
     }
 
     /// Bytes each link has been given to carry.
-    pub fn link_bytes(&self) -> &[f64] {
-        &self.link_bytes
+    pub fn link_bytes(&self) -> Vec<f64> {
+        self.links.iter().map(|link| link.bytes).collect()
     }
 
     /// Every link's rate changes, if they were recorded.
@@ -469,13 +537,13 @@ impl FlowNetwork {
     /// whole connected component, at the cost of the part that actually moves.
     fn rebalance(&mut self, seed_links: &[u32], now: f64) {
         for &l in seed_links {
-            self.is_seed[l as usize] = true;
+            self.links[l as usize].is_seed = true;
         }
         self.recompute.clear();
         for &l in seed_links {
-            for &slot in &self.link_flows[l as usize] {
+            for &slot in flows_of(&self.links, &self.spill, l as usize) {
                 let f = &mut self.rates[slot as usize];
-                if !f.recomputing && (f.held_by == NONE || self.is_seed[f.held_by as usize]) {
+                if !f.recomputing && (f.held_by == NONE || self.links[f.held_by as usize].is_seed) {
                     f.recomputing = true;
                     self.recompute.push(slot);
                 }
@@ -507,10 +575,10 @@ impl FlowNetwork {
             self.record_link_rate(l as usize, now);
         }
         for &l in seed_links {
-            self.is_seed[l as usize] = false;
+            self.links[l as usize].is_seed = false;
         }
         for &l in &self.comp_links {
-            self.link_pos[l as usize] = NONE;
+            self.links[l as usize].pos = NONE;
         }
         self.comp_links.clear();
     }
@@ -527,7 +595,7 @@ impl FlowNetwork {
             let f = &self.flows[slot as usize];
             f.links[..f.len as usize]
                 .iter()
-                .all(|&l| self.link_flows[l as usize].len() == 1)
+                .all(|&l| self.links[l as usize].len == 1)
         });
         if !alone {
             return false;
@@ -536,7 +604,7 @@ impl FlowNetwork {
             let f = &mut self.flows[slot as usize];
             let (mut rate, mut held_by) = (f64::INFINITY, NONE);
             for &l in &f.links[..f.len as usize] {
-                let share = self.capacity[l as usize].max(0.0);
+                let share = self.links[l as usize].capacity.max(0.0);
                 if share < rate {
                     (rate, held_by) = (share, l);
                 }
@@ -558,15 +626,16 @@ impl FlowNetwork {
     /// frozen, so a min-heap with lazily dropped stale entries finds the next bottleneck.
     fn fill(&mut self) {
         for &l in &self.comp_links {
-            self.link_pos[l as usize] = NONE;
+            self.links[l as usize].pos = NONE;
         }
         self.comp_links.clear();
         for &slot in &self.recompute {
             self.rates[slot as usize].fixed = false;
             let f = &self.flows[slot as usize];
             for &l in &f.links[..f.len as usize] {
-                if self.link_pos[l as usize] == NONE {
-                    self.link_pos[l as usize] = self.comp_links.len() as u32;
+                let link = &mut self.links[l as usize];
+                if link.pos == NONE {
+                    link.pos = self.comp_links.len() as u32;
                     self.comp_links.push(l);
                 }
             }
@@ -578,9 +647,9 @@ impl FlowNetwork {
         self.is_touched.clear();
         self.is_touched.resize(self.comp_links.len(), false);
         for &l in &self.comp_links {
-            let mut cap = self.capacity[l as usize];
+            let mut cap = self.links[l as usize].capacity;
             let mut count = 0u32;
-            for &slot in &self.link_flows[l as usize] {
+            for &slot in flows_of(&self.links, &self.spill, l as usize) {
                 let f = &self.rates[slot as usize];
                 if f.recomputing {
                     count += 1;
@@ -601,11 +670,11 @@ impl FlowNetwork {
             let links = &f.links[..f.len as usize];
             if links
                 .iter()
-                .all(|&l| self.unfixed[self.link_pos[l as usize] as usize] == 1)
+                .all(|&l| self.unfixed[self.links[l as usize].pos as usize] == 1)
             {
                 let (mut rate, mut held_by) = (f64::INFINITY, NONE);
                 for &l in links {
-                    let k = self.link_pos[l as usize] as usize;
+                    let k = self.links[l as usize].pos as usize;
                     let share = self.cap_left[k].max(0.0);
                     if share < rate {
                         (rate, held_by) = (share, l);
@@ -636,8 +705,8 @@ impl FlowNetwork {
             let share = (self.cap_left[k] / self.unfixed[k] as f64).max(0.0);
             let l = self.comp_links[k];
             self.touched.clear();
-            for idx in 0..self.link_flows[l as usize].len() {
-                let slot = self.link_flows[l as usize][idx] as usize;
+            for &slot in flows_of(&self.links, &self.spill, l as usize) {
+                let slot = slot as usize;
                 let r = &mut self.rates[slot];
                 if !r.recomputing || r.fixed {
                     continue;
@@ -648,7 +717,7 @@ impl FlowNetwork {
                 f.new_held_by = l;
                 left -= 1;
                 for &l2 in &f.links[..f.len as usize] {
-                    let k2 = self.link_pos[l2 as usize] as usize;
+                    let k2 = self.links[l2 as usize].pos as usize;
                     self.cap_left[k2] -= share;
                     self.unfixed[k2] -= 1;
                     if !self.is_touched[k2] {
@@ -679,9 +748,10 @@ impl FlowNetwork {
     fn add_disturbed(&mut self) -> bool {
         let before = self.recompute.len();
         for &l in &self.comp_links {
-            let mut changed = self.is_seed[l as usize];
+            let mut changed = self.links[l as usize].is_seed;
             let mut level = f64::INFINITY;
-            for &slot in &self.link_flows[l as usize] {
+            let on_link = flows_of(&self.links, &self.spill, l as usize);
+            for &slot in on_link {
                 if self.rates[slot as usize].recomputing {
                     let f = &self.flows[slot as usize];
                     changed |= f.new_rate != self.rates[slot as usize].bytes_per_sec;
@@ -690,7 +760,7 @@ impl FlowNetwork {
                     }
                 }
             }
-            for &slot in &self.link_flows[l as usize] {
+            for &slot in on_link {
                 let f = &mut self.rates[slot as usize];
                 if !f.recomputing && ((changed && f.held_by == l) || f.bytes_per_sec > level) {
                     f.recomputing = true;
@@ -723,7 +793,7 @@ impl FlowNetwork {
 
     /// Updates `link`'s total rate, and its timeline if one is kept.
     fn record_link_rate(&mut self, link: usize, now: f64) {
-        let total: f64 = self.link_flows[link]
+        let total: f64 = flows_of(&self.links, &self.spill, link)
             .iter()
             .map(|&s| self.rates[s as usize].bytes_per_sec)
             .sum();
@@ -793,7 +863,7 @@ mod tests {
     /// Max-min fair rates of every streaming flow by plain progressive filling over the whole
     /// network, one link at a time.
     fn reference_rates(net: &FlowNetwork) -> Vec<(usize, f64)> {
-        let mut cap = net.capacity.clone();
+        let mut cap: Vec<f64> = net.links.iter().map(|l| l.capacity).collect();
         let mut count = vec![0usize; cap.len()];
         let live: Vec<usize> = (0..net.flows.len())
             .filter(|&i| net.flows[i].len > 0)
