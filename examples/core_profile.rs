@@ -1,0 +1,117 @@
+//! Times the scaling chart's largest runs natively, as the chart makes them (no details), and
+//! prints each run's CPU time: `cargo run --release --example core_profile [ring|hier|dbt|all] [reps]`.
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    use allreduce_lab::course::chapter::CHAPTER_SCENARIOS;
+    use allreduce_lab::sim::algorithms::Algorithm;
+    use allreduce_lab::sim::scenario::{Scenario, simulate};
+    use allreduce_lab::sim::training::resize;
+    use allreduce_lab::ui::model::scaling::{Setup, segments};
+    let args: Vec<String> = std::env::args().collect();
+    let which = args.get(1).map_or("all", |s| s.as_str());
+    let reps: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let details = args.get(3).is_some_and(|s| s == "details");
+    let setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
+    let cases = [
+        ("ring", Algorithm::Ring, 1024),
+        ("ring512", Algorithm::Ring, 512),
+        ("hier", Algorithm::Hierarchical, 1024),
+        ("dbt", Algorithm::DoubleBinaryTree, 1024),
+    ];
+    for (name, algorithm, gpus) in cases {
+        if which != "all" && which != name {
+            continue;
+        }
+        let scenario = Scenario {
+            topology: resize(&setup.topology(), gpus).expect("the chart's topology takes it"),
+            algorithm,
+            size_bytes: setup.training().gradient_bytes(),
+            segments: segments(algorithm, gpus),
+            gamma_secs_per_byte: 0.0,
+            faults: Default::default(),
+        };
+        let mut best = f64::INFINITY;
+        let mut out = (0.0, 0);
+        for _ in 0..reps {
+            let t0 = cpu_secs();
+            let sim = simulate(&scenario, details).expect("valid");
+            best = best.min(cpu_secs() - t0);
+            out = (sim.trace.time_secs, sim.trace.timings.len());
+        }
+        report(name, out.1, best, reps, out.0);
+    }
+    // The benchmark's cases (benches/common): 4 racks × 32 nodes × 8 GPUs, 1 GiB.
+    let topo = allreduce_lab::sim::topology::Topology::new(&bench_cluster()).expect("valid");
+    for (name, algorithm, segments) in [
+        ("bench-ring", Algorithm::Ring, 1),
+        ("bench-dbt", Algorithm::DoubleBinaryTree, 64),
+    ] {
+        if which != "all" && which != name {
+            continue;
+        }
+        let mut best = f64::INFINITY;
+        let mut out = (0.0, 0);
+        for _ in 0..reps {
+            let t0 = cpu_secs();
+            let schedule =
+                allreduce_lab::sim::algorithms::schedule(algorithm, &topo, 1 << 30, segments);
+            let options = allreduce_lab::sim::run::RunOptions {
+                gamma_secs_per_byte: 0.0,
+                record_details: details,
+            };
+            let trace = allreduce_lab::sim::run::run(&topo, schedule, &options);
+            best = best.min(cpu_secs() - t0);
+            assert!(trace.verified());
+            out = (trace.time_secs, trace.timings.len());
+        }
+        report(name, out.1, best, reps, out.0);
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn bench_cluster() -> allreduce_lab::sim::topology::TopologySpec {
+    use allreduce_lab::sim::units::Bandwidth;
+    allreduce_lab::sim::topology::TopologySpec::Cluster {
+        racks: 4,
+        nodes_per_rack: 32,
+        gpus_per_node: 8,
+        intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
+        intra_lat_secs: 1e-6,
+        node_bw: Bandwidth::from_gbits_per_sec(3200.0),
+        node_lat_secs: 2e-6,
+        rack_bw: Bandwidth::from_gbits_per_sec(12800.0),
+        rack_lat_secs: 5e-6,
+        oversubscription: 1.0,
+        nics_per_node: 1,
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn report(name: &str, transfers: usize, best: f64, reps: usize, time: f64) {
+    {
+        println!(
+            "{name:8} {:>9} transfers  {:.3} s CPU (best of {reps})  {:.2} M/s  time {:e}",
+            transfers,
+            best,
+            transfers as f64 / best / 1e6,
+            time
+        );
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn cpu_secs() -> f64 {
+    let s = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
+    let f: Vec<&str> = s
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
