@@ -10,7 +10,7 @@
 
 use crate::ui::components::sliced::{Pending, when_idle};
 use crate::ui::model::scaling::Setup;
-use crate::ui::model::scaling_work::{Answer, Ask, Inputs, Job, Point, answer};
+use crate::ui::model::scaling_work::{Answer, Ask, Job, Point, SetupKey, answer};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -71,7 +71,7 @@ impl Member {
 struct Batch {
     generation: u64,
     setup: Setup,
-    inputs: Inputs,
+    key: SetupKey,
     jobs: Vec<Job>,
     /// The jobs not yet sent: `next..end` (cheapest first).
     next: usize,
@@ -140,7 +140,7 @@ impl Pool {
             let ask = Ask {
                 generation: batch.generation,
                 index,
-                inputs: batch.inputs.clone(),
+                setup: batch.key.clone(),
                 job: batch.jobs[index],
             };
             if m.worker.post_message(&ask.encode().into()).is_ok() {
@@ -199,7 +199,7 @@ pub fn submit(
         pool.batch = Some(Batch {
             generation,
             setup: setup.clone(),
-            inputs: setup.inputs(),
+            key: setup.key(),
             answered: vec![false; count],
             inbox: Vec::new(),
             delivery: None,

@@ -9,23 +9,25 @@
 //! use allreduce_lab::ui::model::scaling_work::{Answer, Ask, answer};
 //! let setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
 //! let job = setup.jobs()[5];
-//! let ask = Ask { generation: 3, index: 5, inputs: setup.inputs(), job };
+//! let ask = Ask { generation: 3, index: 5, setup: setup.key(), job };
 //! let reply = Answer::decode(&answer(&ask.encode()).unwrap()).unwrap();
 //! assert_eq!((reply.generation, reply.index), (3, 5));
 //! assert_eq!(reply.point, Some(compute(&setup, job)));
 //! ```
 
+use crate::course::chapter::{CHAPTER_SCENARIOS, MODELS};
 use crate::sim::algorithms::Algorithm;
 use crate::sim::nccl::model::{Candidate, Choice, predict_fast};
 use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
 use crate::sim::nccl::scaling::{nccl_step, system_for_gpus};
+use crate::sim::nccl::system::PRESETS as NCCL_SYSTEMS;
 use crate::sim::nccl::system::{System, SystemError};
 use crate::sim::scenario::{Scenario, ScenarioError};
 use crate::sim::sweep::{SweepRow, sweep};
 use crate::sim::topology::TopologySpec;
 use crate::sim::training::{StepBreakdown, TrainingModel, resize, scaling};
 use crate::ui::model::logic::NcclPick;
-use crate::ui::model::scaling::{NCCL_GPUS_PER_NODE, segments};
+use crate::ui::model::scaling::{NCCL_GPUS_PER_NODE, Setup, hardware_choices, segments};
 use serde::{Deserialize, Serialize};
 
 /// One point a chart needs.
@@ -77,7 +79,7 @@ impl From<ScenarioError> for JobError {
 }
 
 /// The nccl model's system, by preset id ([`NcclPick`] with an owned id).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct NcclInputs {
     pub system: String,
     pub nvls: bool,
@@ -94,7 +96,7 @@ impl Default for NcclInputs {
 }
 
 /// All that computing a point needs (from [`Setup::inputs`](crate::ui::model::scaling::Setup::inputs)).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Inputs {
     pub training: TrainingModel,
     /// The topology at the scenario's size; each point resizes it.
@@ -172,19 +174,75 @@ impl Inputs {
     }
 }
 
+/// A setup by what the learner chose: ids, counts and the two numbers they set, those by their
+/// bits. Its JSON has no fraction to parse, so it crosses to a worker exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SetupKey {
+    pub scenario: String,
+    pub hardware: String,
+    pub nic_gbits_bits: u64,
+    pub model: String,
+    pub overlap_bits: u64,
+    pub algorithms: Vec<Algorithm>,
+    pub focus_gpus: usize,
+    /// The nccl model's system id and NVLS setting, when it is on.
+    pub nccl: Option<(String, bool)>,
+}
+
+impl Setup {
+    /// The setup as a [`SetupKey`].
+    pub fn key(&self) -> SetupKey {
+        SetupKey {
+            scenario: self.chapter.id.to_string(),
+            hardware: self.hardware.id.to_string(),
+            nic_gbits_bits: self.hardware.node_gbits_per_sec.to_bits(),
+            model: self.model.id.to_string(),
+            overlap_bits: self.overlap.to_bits(),
+            algorithms: self.algorithms.clone(),
+            focus_gpus: self.focus_gpus,
+            nccl: self.nccl.map(|p| (p.system.to_string(), p.nvls)),
+        }
+    }
+
+    /// The setup a [`SetupKey`] names; `None` if an id names nothing.
+    pub fn from_key(key: &SetupKey) -> Option<Setup> {
+        let chapter = CHAPTER_SCENARIOS.iter().find(|s| s.id == key.scenario)?;
+        let mut setup = Setup::from_scenario(chapter);
+        setup.hardware = hardware_choices()
+            .into_iter()
+            .find(|h| h.id == key.hardware)?;
+        setup.hardware.node_gbits_per_sec = f64::from_bits(key.nic_gbits_bits);
+        setup.model = *MODELS
+            .iter()
+            .chain([&chapter.model])
+            .find(|m| m.id == key.model)?;
+        setup.overlap = f64::from_bits(key.overlap_bits);
+        setup.algorithms = key.algorithms.clone();
+        setup.focus_gpus = key.focus_gpus;
+        setup.nccl = match &key.nccl {
+            None => None,
+            Some((id, nvls)) => Some(NcclPick {
+                system: NCCL_SYSTEMS.iter().find(|s| **s == id.as_str())?,
+                nvls: *nvls,
+            }),
+        };
+        Some(setup)
+    }
+}
+
 /// What the page sends a worker: one job of the charts' `generation` (a newer setup has a
 /// higher one), the `index`-th of its list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Ask {
     pub generation: u64,
     pub index: usize,
-    pub inputs: Inputs,
+    pub setup: SetupKey,
     pub job: Job,
 }
 
 impl Ask {
-    /// The message's text: JSON, numbers in their shortest exact form (see [`answer`]); laid out
-    /// as the page's scenario files are, which shares their writer's code in the wasm.
+    /// The message's text: JSON with no fraction in it (see [`SetupKey`]); laid out as the page's
+    /// scenario files are, which shares their writer's code in the wasm.
     pub fn encode(&self) -> String {
         serde_json::to_string_pretty(self).expect("an Ask is plain data")
     }
@@ -417,11 +475,12 @@ impl Answer {
 }
 
 /// A worker's whole work: the answer to an [`Ask`]'s text, as numbers ([`Answer::encode`]);
-/// `None` if the text is not an `Ask`. The ask's numbers are read exactly (serde_json's
-/// `float_roundtrip`), the answer's cross as bits, so the point is bit for bit the page's own.
+/// `None` if the text is not an `Ask` of a setup that exists. Both ways every number crosses by
+/// its bits, so the point is bit for bit the page's own.
 pub fn answer(ask: &str) -> Option<Vec<f64>> {
     let ask: Ask = serde_json::from_str(ask).ok()?;
-    let point = match ask.inputs.compute(ask.job) {
+    let setup = Setup::from_key(&ask.setup)?;
+    let point = match setup.compute(ask.job) {
         Point::Failed(..) => None,
         point => Some(point),
     };
@@ -437,7 +496,8 @@ pub fn answer(ask: &str) -> Option<Vec<f64>> {
 mod tests {
     use super::*;
     use crate::course::chapter::CHAPTER_SCENARIOS;
-    use crate::ui::model::scaling::{Setup, compute};
+    use crate::ui::model::scaling::compute;
+    use crate::ui::model::scaling_edit::SetupEdit;
 
     /// Every job of `setup` through the wire equals the page's own point, bit for bit.
     fn through_worker_is_exact(setup: &Setup) {
@@ -451,7 +511,7 @@ mod tests {
             let ask = Ask {
                 generation: 7,
                 index,
-                inputs: setup.inputs(),
+                setup: setup.key(),
                 job,
             };
             let reply = Answer::decode(&answer(&ask.encode()).unwrap()).unwrap();
@@ -478,19 +538,17 @@ mod tests {
 
     #[test]
     fn a_failed_point_crosses_as_none() {
-        let mut setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
-        setup.nccl = Some(NcclPick {
-            system: "no-such-system",
-            nvls: false,
-        });
-        let job = Job::NcclSweep {
-            size_bytes: 1 << 20,
+        let setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
+        // More GPUs than any topology here can take.
+        let job = Job::Speedup {
+            algorithm: Algorithm::Ring,
+            gpus: 1 << 40,
         };
         assert!(matches!(compute(&setup, job), Point::Failed(..)));
         let ask = Ask {
             generation: 1,
             index: 0,
-            inputs: setup.inputs(),
+            setup: setup.key(),
             job,
         };
         let reply = Answer::decode(&answer(&ask.encode()).unwrap()).unwrap();
@@ -528,6 +586,59 @@ mod tests {
         let mut count = good;
         count[3 + 3 + 3] = f64::from_bits(u64::MAX / 2);
         assert_eq!(Answer::decode(&count), None);
+    }
+
+    #[test]
+    fn a_setup_key_names_the_same_setup_and_unknown_ids_name_none() {
+        for (i, chapter) in CHAPTER_SCENARIOS.iter().enumerate() {
+            let mut setup = Setup::from_scenario(chapter);
+            assert_eq!(
+                Setup::from_key(&setup.key()),
+                Some(setup.clone()),
+                "{}",
+                chapter.id
+            );
+            let other = CHAPTER_SCENARIOS[(i + 1) % CHAPTER_SCENARIOS.len()];
+            for edit in [
+                SetupEdit::Hardware(other.hardware.id.into()),
+                SetupEdit::NicGbps(123.456_789),
+                SetupEdit::Model(MODELS[i % MODELS.len()].id.into()),
+                SetupEdit::Overlap(0.1 + 0.2),
+                SetupEdit::Focus(64),
+                SetupEdit::ToggleAlgorithm(Algorithm::Rabenseifner),
+                SetupEdit::NcclSystem(NCCL_SYSTEMS[i % NCCL_SYSTEMS.len()].into()),
+                SetupEdit::ToggleNvls,
+            ] {
+                setup.apply(edit);
+                assert_eq!(
+                    Setup::from_key(&setup.key()),
+                    Some(setup.clone()),
+                    "{}",
+                    chapter.id
+                );
+            }
+        }
+        let good = Setup::from_scenario(&CHAPTER_SCENARIOS[0]).key();
+        for bad in [
+            SetupKey {
+                scenario: "none".into(),
+                ..good.clone()
+            },
+            SetupKey {
+                hardware: "none".into(),
+                ..good.clone()
+            },
+            SetupKey {
+                model: "none".into(),
+                ..good.clone()
+            },
+            SetupKey {
+                nccl: Some(("none".into(), true)),
+                ..good.clone()
+            },
+        ] {
+            assert_eq!(Setup::from_key(&bad), None, "{bad:?}");
+        }
     }
 
     #[test]
