@@ -17,8 +17,8 @@ area! { $ scaling_rows {
     SweepAt => "Sweep and highlight at", "扫描并突出显示";
     PointsDone => "{0} points simulated in {1} ms", "已模拟 {0} 个点，耗时 {1} ms";
     PointsRunning => "simulating… {0} of {1} points", "模拟中… {1} 个点中的 {0} 个";
-    PointsWorkers => " · in {0} background threads (Web Workers)", " · 在 {0} 个后台线程（Web Worker）中";
-    PointsOnPage => " · on this page, between frames", " · 在本页中，于帧间空闲时";
+    PointsWorkers => " · in {0} background threads (Web Workers)", " · 在 {0} 个后台线程中计算";
+    PointsOnPage => " · on this page, between frames", " · 在本页帧间空闲时计算";
     SpeedupVsCount => "Speedup vs GPU count", "加速比与 GPU 数";
     SpeedupNote => "{0} · {1} of gradients · N × T(1) / T(N), same per-GPU batch", "{0} · 梯度 {1} · N × T(1) / T(N)，每卡批量相同";
     SpeedupChartTitle => "Speedup versus one GPU for each algorithm, with the ideal line", "各算法相对单卡的加速比，附理想线";
