@@ -121,11 +121,23 @@ test('stepping forward and back moves chunks and updates the buffers', async () 
   const mid = (t1 + t2) / 2;
   const end = await timeSecs(page);
   await setRange(page, 'scrub', Math.round((mid / end) * 1000));
-  const tokens = page.getByTestId('figure-a').getByTestId('chunk-in-flight');
-  assert.ok((await tokens.count()) > 0, 'chunks in flight mid-step');
-  const where = await tokens.first().getAttribute('transform');
+  // The chunks are painted on a canvas over the figure: as many as the figure says are in flight,
+  // and its pixels change as they move.
+  const tokens = page.getByTestId('figure-a').getByTestId('figure-tokens');
+  const drawn = Number(await tokens.getAttribute('data-drawn'));
+  assert.ok(drawn > 0, 'chunks in flight mid-step');
+  assert.equal(drawn, Number(await page.getByTestId('figure-a').getByTestId('cluster-figure').getAttribute('data-in-flight')));
+  const inked = (c) => {
+    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 3; i < px.length; i += 4) if (px[i] > 0) n++;
+    return { n, url: c.toDataURL() };
+  };
+  const where = await tokens.evaluate(inked);
+  // A token is an 11-unit square: drawn ones cover at least half of that each.
+  assert.ok(where.n >= drawn * 60, `${where.n} pixels inked for ${drawn} chunks`);
   await setRange(page, 'scrub', Math.round((mid / end) * 1000) + 3);
-  assert.notEqual(await tokens.first().getAttribute('transform'), where, 'chunks move along their routes');
+  await page.waitForFunction((u) => document.querySelector('[data-testid=figure-a] [data-testid=figure-tokens]').toDataURL() !== u, where.url);
   await page.keyboard.press('ArrowRight');
   assert.ok((await clockSecs(page)) > mid, 'the → key steps forward');
   await page.keyboard.press('ArrowLeft');
@@ -156,7 +168,9 @@ test('scrubbing to the end shows every buffer complete and the result verified',
       });
       assert.ok(painted > 0.15, `${preset}/${alg}: ${(painted * 100).toFixed(0)} % of the buffer grid painted`);
       assert.equal((await page.getByTestId('verified').first().textContent()).trim(), '✓ verified');
-      assert.equal(await page.getByTestId('figure-a').getByTestId('chunk-in-flight').count(), 0);
+      assert.equal(await page.getByTestId('figure-a').getByTestId('figure-tokens').getAttribute('data-drawn'), '0');
+      assert.equal(await page.getByTestId('figure-a').getByTestId('figure-tokens').evaluate((c) =>
+        c.getContext('2d').getImageData(0, 0, c.width, c.height).data.some((v, i) => i % 4 === 3 && v > 0)), false, 'no chunk drawn at the end');
     }
   }
   await shot(page, '04-end');

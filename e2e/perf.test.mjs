@@ -151,10 +151,15 @@ test('load, playback frame times and slider latency', async () => {
     await setRangeTo(page, 'gpu-count', 64);
     await selectOption(page, 'speed', '2'); // 0.5×: the run outlasts the measurement
     await setRange(page, 'scrub', 0);
+    // Measured once the scaling charts' workers are done (they take both of this machine's cores
+    // for 2-4 s after a load): a learner plays a run on a settled page.
+    await page.waitForSelector('[data-testid=scaling-progress][data-complete=true]', { timeout: 60000 });
     perf.playing_64_gpus = await framesWhilePlaying(page);
     assert.ok(perf.playing_64_gpus.frames > 30, `only ${perf.playing_64_gpus.frames} frames in 3 s`);
-    // The aim is 16.7 ms; measured 50–100 ms on this shared 2-core machine: 200 ms is the margin.
-    assert.ok(perf.playing_64_gpus.p95_ms <= 200, `frame p95 ${perf.playing_64_gpus.p95_ms} ms playing at 64 GPUs`);
+    // The aim is 16.7 ms (60 fps). Measured here: p95 16.8-33.4 ms (p50 16.7) since the chunks are
+    // on a canvas and the page's sections paint on their own layers; 50-67 ms before. 40 ms is the
+    // margin for this shared 2-core machine: it fails if a frame's work doubles again.
+    assert.ok(perf.playing_64_gpus.p95_ms <= 40, `frame p95 ${perf.playing_64_gpus.p95_ms} ms playing at 64 GPUs`);
 
     await sliderSeries(page, 'slider_to_redraw_64_gpus_ring');
     await selectOption(page, 'algorithm', 'hierarchical');

@@ -46,9 +46,11 @@ impl Reducible for AppState {
     }
 }
 
-/// The address is rewritten at most this often while a run plays (browsers throttle
-/// `replaceState` beyond about 100 calls in 10 s).
-const ADDRESS_EVERY_MS: f64 = 400.0;
+/// The address is rewritten at most this often while a run plays: browsers throttle
+/// `replaceState` beyond about 100 calls in 10 s, and each call blocks a frame (measured in headless
+/// Chromium while playing at 64 GPUs: 2.5–26 ms a call; at every 400 ms, the frames that wrote the
+/// address were most of the slowest 5 %).
+const ADDRESS_EVERY_MS: f64 = 1500.0;
 
 /// Writes the lab's part of the address: every key but the guided figures' (they keep theirs).
 fn write_lab_query(query: &str) {
@@ -67,12 +69,19 @@ fn write_lab_query(query: &str) {
 fn use_address(query: String, playing: bool) {
     let pending = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
     let last_ms = use_mut_ref(|| f64::NEG_INFINITY);
+    let written = use_mut_ref(String::new);
     use_effect_with((query, playing), move |(query, playing)| {
+        if *written.borrow() == *query {
+            // Only play or pause changed (or a newer state came back to the written one).
+            pending.borrow_mut().take();
+            return;
+        }
         let write = {
             let (query, last_ms) = (query.clone(), last_ms.clone());
             move || {
                 write_lab_query(&query);
                 *last_ms.borrow_mut() = now_ms();
+                *written.borrow_mut() = query;
             }
         };
         let wait = ADDRESS_EVERY_MS - (now_ms() - *last_ms.borrow());
@@ -394,7 +403,7 @@ pub fn App() -> Html {
                 }
                 // Below the figure: mounted in the turn after it (see `root::Deferred`).
                 <Deferred order={0} placeholder={classes!("deferred-panel")}>
-                    <Buffers sim={sim.clone()} t_secs={t} />
+                    <Buffers sim={sim.clone()} t_secs={t} playing={state.playing} />
                     <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} />
                 </Deferred>
             </section>

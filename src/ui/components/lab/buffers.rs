@@ -8,6 +8,7 @@
 use super::figure::chunk_colour;
 use crate::ui::components::app::Shared;
 use crate::ui::i18n::{Key, percent, tr, trf, use_lang};
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -15,6 +16,10 @@ use yew::prelude::*;
 pub struct BuffersProps {
     pub sim: Shared,
     pub t_secs: f64,
+    /// While a run plays, the words under the canvas keep the state of the last paused instant
+    /// (marked busy) instead of rewriting 64 rows every frame.
+    #[prop_or_default]
+    pub playing: bool,
 }
 
 /// The grid's geometry, in CSS pixels of its natural size (the canvas scales with the page).
@@ -117,7 +122,40 @@ pub fn Buffers(props: &BuffersProps) -> Html {
     }
     let per_bin = grid.per_bin;
     let (width, height) = (grid.width(), grid.height());
-    let rows = fills.chunks(grid.bins).enumerate().map(|(r, row)| {
+    // The rows in words follow the cursor when it is still, and hold while a run plays (a frame
+    // then only repaints the canvas's changed cells; perf at 64 GPUs: these rows' attributes were a
+    // tenth of a playing frame's script). A new grid (another run) replaces them at once.
+    let listed = use_mut_ref(|| Rc::new(Vec::<u32>::new()));
+    if !props.playing || listed.borrow().len() != fills.len() {
+        *listed.borrow_mut() = Rc::new(fills);
+    }
+    let rows = listed.borrow().clone();
+    html! {
+        <div class="buffers">
+            <h3>{ tr(lang, Key::Buffers) }<span class="muted">{ trf(lang, if chunks == 1 { Key::BuffersNoteOneChunk } else { Key::BuffersNote }, &[&n.to_string(), &chunks.to_string()]) }{ if per_bin > 1 { trf(lang, Key::BuffersPerCell, &[&per_bin.to_string()]) } else { String::new() } }</span></h3>
+            <canvas ref={canvas} class="buffer-grid" data-testid="buffer-grid" aria-hidden="true"
+                    data-complete={complete.to_string()}
+                    style={format!("max-width:{:.0}px;aspect-ratio:{width:.0} / {height:.0}", width * 1.4)} />
+            <BufferRows fills={rows} bins={grid.bins} ranks={n} busy={props.playing} />
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BufferRowsProps {
+    /// Each row's binned contributor counts, row after row.
+    fills: Rc<Vec<u32>>,
+    bins: usize,
+    ranks: usize,
+    busy: bool,
+}
+
+/// Each rank's row in words and data attributes, for screen readers and the tests.
+#[component]
+fn BufferRows(props: &BufferRowsProps) -> Html {
+    let lang = use_lang();
+    let n = props.ranks;
+    let rows = props.fills.chunks(props.bins.max(1)).enumerate().map(|(r, row)| {
         let full = row.iter().filter(|&&c| c as usize == n).count();
         let data: Vec<String> = row.iter().map(u32::to_string).collect();
         html! {
@@ -127,13 +165,7 @@ pub fn Buffers(props: &BuffersProps) -> Html {
         }
     });
     html! {
-        <div class="buffers">
-            <h3>{ tr(lang, Key::Buffers) }<span class="muted">{ trf(lang, if chunks == 1 { Key::BuffersNoteOneChunk } else { Key::BuffersNote }, &[&n.to_string(), &chunks.to_string()]) }{ if per_bin > 1 { trf(lang, Key::BuffersPerCell, &[&per_bin.to_string()]) } else { String::new() } }</span></h3>
-            <canvas ref={canvas} class="buffer-grid" data-testid="buffer-grid" aria-hidden="true"
-                    data-complete={complete.to_string()}
-                    style={format!("max-width:{:.0}px;aspect-ratio:{width:.0} / {height:.0}", width * 1.4)} />
-            <ol class="sr-only">{ for rows }</ol>
-        </div>
+        <ol class="sr-only" data-testid="buffer-rows" aria-busy={props.busy.to_string()}>{ for rows }</ol>
     }
 }
 

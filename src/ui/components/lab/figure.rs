@@ -4,6 +4,7 @@
 //! Size: over 450 lines because the cluster figure and its interactive parts (links, GPUs, faults,
 //! the hovered link) read one layout; the buffers and the timeline are in their own files.
 
+use super::tokens::{Token, Tokens};
 use crate::sim::faults::{Cable, Faults};
 use crate::sim::replay::link_load_at;
 use crate::sim::topology::{Endpoint, Tier, Topology};
@@ -20,6 +21,7 @@ use crate::ui::model::layout::{DrawnLink, Place, Point, link_place};
 use crate::ui::model::logic::Edit;
 use crate::ui::model::state::Side;
 use crate::ui::model::view::Status;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// At most this many chunks in flight are drawn (the rest would only be a blur).
@@ -198,26 +200,25 @@ pub fn Figure(props: &FigureProps) -> Html {
 
     let in_flight = view.replay.in_flight(trace, t);
     let in_flight_count = in_flight.len();
-    let tokens = if layout.detailed {
-        in_flight.into_iter().take(MAX_TOKENS).filter_map(|fl| {
-            let tr = trace.transfer(fl.transfer);
-            let route = trace.route(fl.transfer);
-            let at = layout.along_route(route.links(), fl.progress)?;
-            let c = tr.chunk_lo as usize;
-            let held = cells[tr.src as usize * chunks + c];
-            let frac = held as f64 / n as f64;
-            let s = 11.0;
-            let colour = chunk_colour(c, chunks);
-            Some(html! {
-                <g class="token" data-testid="chunk-in-flight" data-chunk={c.to_string()} data-fill={held.to_string()}
-                   data-transfer={fl.transfer.to_string()} transform={format!("translate({},{})", f(at.x), f(at.y))}>
-                    <rect class="token-shell" x={f(-s / 2.0)} y={f(-s / 2.0)} width={f(s)} height={f(s)} rx="2.5" style={format!("stroke:{colour}")} />
-                    <rect x={f(-s / 2.0)} y={f(s / 2.0 - s * frac)} width={f(s)} height={f(s * frac)} rx="2.5" style={format!("fill:{colour}")} />
-                </g>
+    let tokens: Vec<Token> = if layout.detailed {
+        in_flight
+            .into_iter()
+            .take(MAX_TOKENS)
+            .filter_map(|fl| {
+                let tr = trace.transfer(fl.transfer);
+                let at = layout.along_route(trace.route(fl.transfer).links(), fl.progress)?;
+                let c = tr.chunk_lo as usize;
+                let held = cells[tr.src as usize * chunks + c];
+                Some(Token {
+                    x: at.x,
+                    y: at.y,
+                    colour: chunk_colour(c, chunks),
+                    fill: held as f64 / n as f64,
+                })
             })
-        }).collect::<Html>()
+            .collect()
     } else {
-        Html::default()
+        Vec::new()
     };
 
     let leave = {
@@ -232,12 +233,15 @@ pub fn Figure(props: &FigureProps) -> Html {
     html! {
         <div class="figure-wrap">
             { title }
-            <svg class="figure" viewBox={format!("0 0 {:.0} {:.0}", layout.width, layout.height)}
-                 role="img" aria-label={trf(lang, Key::FigureAria, &[&n.to_string(), &in_flight_count.to_string()])}
-                 data-testid="cluster-figure" data-in-flight={in_flight_count.to_string()} data-t={format!("{t:e}")}
-                 data-sim-ms={format!("{:.2}", view.sim_ms)} onmouseleave={leave}>
-                { boxes }{ lines }{ switches }{ rails }{ gpus }{ units }{ tokens }
-            </svg>
+            <div class="figure-stack">
+                <svg class="figure" viewBox={format!("0 0 {:.0} {:.0}", layout.width, layout.height)}
+                     role="img" aria-label={trf(lang, Key::FigureAria, &[&n.to_string(), &in_flight_count.to_string()])}
+                     data-testid="cluster-figure" data-in-flight={in_flight_count.to_string()} data-t={format!("{t:e}")}
+                     data-sim-ms={format!("{:.2}", view.sim_ms)} onmouseleave={leave}>
+                    { boxes }{ lines }{ switches }{ rails }{ gpus }{ units }
+                </svg>
+                <Tokens tokens={Rc::new(tokens)} width={layout.width} height={layout.height} />
+            </div>
             <div class="legend">
                 { for tiers.iter().map(|&tier| html! {
                     <span class="legend-item"><svg class="swatch" viewBox="0 0 28 10"><line class={classes!("link-swatch", tier_class(tier))} x1="1" y1="5" x2="27" y2="5" /></svg>{ tier_title(lang, tier, &trace.topology) }</span>

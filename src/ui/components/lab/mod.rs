@@ -1,5 +1,5 @@
 //! The lab: the controls ([`panels`]), the network figure ([`figure`]), the simulation hook
-//! ([`simulation`]), import and export ([`files`]) and the card that says what NCCL would do
+//! ([`simulation`]) and its chunks in flight ([`tokens`]), import and export ([`files`]) and the card that says what NCCL would do
 //! ([`nccl`]).
 
 pub(crate) mod buffers;
@@ -9,3 +9,4 @@ pub(crate) mod nccl;
 pub(crate) mod panels;
 pub(crate) mod simulation;
 pub(crate) mod timeline;
+pub(crate) mod tokens;
