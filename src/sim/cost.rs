@@ -298,6 +298,23 @@ impl RunCost {
         }
     }
 
+    /// This cost with `extra` rate changes recorded (a topology's sharing that
+    /// [`estimate`](Self::estimate), which sees only its route length, does not count).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::Algorithm, cost::*};
+    /// let ring = RunCost::estimate(Algorithm::Ring, 8, 8, 1 << 20, 1, 1, 2);
+    /// let more = ring.with_extra_rate_changes(10);
+    /// assert_eq!(more.rate_changes, ring.rate_changes + 10);
+    /// assert_eq!(more.peak_bytes_with_details, ring.peak_bytes_with_details + 10 * BYTES_PER_CHANGE);
+    /// assert_eq!(more.peak_bytes, ring.peak_bytes);
+    /// ```
+    pub fn with_extra_rate_changes(mut self, extra: u64) -> RunCost {
+        self.rate_changes += extra;
+        self.peak_bytes_with_details += extra * BYTES_PER_CHANGE;
+        self
+    }
+
     /// `Ok` when the run fits `budget`.
     ///
     /// ```
