@@ -156,8 +156,9 @@ test('load, playback frame times and slider latency', async () => {
     await page.waitForSelector('[data-testid=scaling-progress][data-complete=true]', { timeout: 60000 });
     perf.playing_64_gpus = await framesWhilePlaying(page);
     assert.ok(perf.playing_64_gpus.frames > 30, `only ${perf.playing_64_gpus.frames} frames in 3 s`);
-    // The aim is 16.7 ms (60 fps). Measured here: p95 16.8-33.4 ms (p50 16.7) since the chunks are
-    // on a canvas and the page's sections paint on their own layers; 50-67 ms before. 40 ms is the
+    // The aim is 16.7 ms (60 fps). Measured here: p95 16.8 ms in the whole e2e run (58 fps), 16.8-33.4
+    // ms alone on a busier machine, since the chunks are on a canvas and the page's sections paint on
+    // their own layers; 50-67 ms before. 40 ms is the
     // margin for this shared 2-core machine: it fails if a frame's work doubles again.
     assert.ok(perf.playing_64_gpus.p95_ms <= 40, `frame p95 ${perf.playing_64_gpus.p95_ms} ms playing at 64 GPUs`);
 
