@@ -23,9 +23,10 @@
 
 use super::buffers::{Buffers, Cell};
 use super::network::FlowNetwork;
+use super::records::Timings;
 use super::schedule::{JOIN, Op, Schedule, Transfer};
 use super::topology::{Route, Topology};
-use super::trace::{CellChange, LinkReport, RankTraffic, Trace, TransferTiming};
+use super::trace::{CellChange, LinkReport, RankTraffic, Trace};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -172,7 +173,7 @@ pub struct Run {
     /// in the order of the transfers that wait.
     dependents_start: Vec<u32>,
     dependents: Vec<u32>,
-    timings: Vec<TransferTiming>,
+    timings: Timings,
     /// Transfers between ready and done, in reusable slots.
     in_flight: Vec<InFlight>,
     free_slots: Vec<u32>,
@@ -238,7 +239,10 @@ struct InFlight {
     /// The transfer's id.
     t: u32,
     tr: Option<Transfer>,
-    timing: TransferTiming,
+    /// Its start, first-byte and last-byte instants (indexes, see [`records`](super::records)).
+    start: u32,
+    first_byte: u32,
+    last_byte: u32,
     /// The sender's cells as they were when it left.
     payload: Vec<Cell>,
     route: Option<Route>,
@@ -268,7 +272,7 @@ impl Run {
         let f = &mut self.in_flight[slot as usize];
         f.t = t;
         f.tr = Some(tr);
-        f.timing.start_secs = now;
+        f.start = self.net.instant(now);
         self.buffers.snapshot(
             tr.src as usize,
             tr.chunk_lo as usize,
@@ -282,7 +286,7 @@ impl Run {
 
     fn first_byte(&mut self, slot: u32, now: f64) {
         let f = &mut self.in_flight[slot as usize];
-        f.timing.first_byte_secs = now;
+        f.first_byte = self.net.instant(now);
         let (bytes, route) = (f.bytes, f.route.expect("set when ready"));
         if bytes == 0 {
             self.arrived(slot, now);
@@ -293,7 +297,7 @@ impl Run {
 
     fn arrived(&mut self, slot: u32, now: f64) {
         let f = &mut self.in_flight[slot as usize];
-        f.timing.last_byte_secs = now;
+        f.last_byte = self.net.instant(now);
         let (tr, bytes) = (f.tr.expect("set when ready"), f.bytes);
         self.traffic[tr.src as usize].sent_bytes += bytes;
         self.traffic[tr.dst as usize].received_bytes += bytes;
@@ -310,9 +314,10 @@ impl Run {
 
     fn complete(&mut self, slot: u32, now: f64) {
         let f = &mut self.in_flight[slot as usize];
-        f.timing.done_secs = now;
+        let done = self.net.instant(now);
         let (t, tr) = (f.t, f.tr.expect("set when ready"));
-        self.timings[t as usize] = f.timing;
+        self.timings
+            .set(t as usize, [f.start, f.first_byte, f.last_byte, done]);
         self.done += 1;
         let payload = std::mem::take(&mut f.payload);
         match tr.op {
@@ -505,7 +510,7 @@ pub struct PreparingRun {
     options: RunOptions,
     deps: ReverseDeps,
     buffers: Buffers,
-    timings: Vec<TransferTiming>,
+    timings: Timings,
     /// With details: the transfers counted so far, how many cross each link and how many cell
     /// changes they make, so that the run's records are allocated once, not grown (a large
     /// vector grown by doubling copies itself in one piece; thousands of link timelines grown in
@@ -546,7 +551,8 @@ impl PreparingRun {
             topo: topo.clone(),
             deps: ReverseDeps::new(&schedule),
             buffers: Buffers::start(topo.ranks(), schedule.chunks()),
-            timings: Vec::with_capacity(n),
+            // Done after the last byte only where a reduction takes time.
+            timings: Timings::recording(n, options.gamma_secs_per_byte > 0.0),
             counted: if options.record_details { 0 } else { n },
             link_transfers: vec![0; topo.links().len()],
             cell_changes: 0,
@@ -577,8 +583,7 @@ impl PreparingRun {
         }
         let n = self.schedule.len();
         let more = (n - self.timings.len()).min(max);
-        self.timings
-            .extend(std::iter::repeat_n(TransferTiming::default(), more));
+        self.timings.extend_zero(more);
         if self.timings.len() < n {
             return false;
         }
@@ -874,7 +879,8 @@ impl Run {
         let busy = self.net.busy_secs(now);
         let bytes = self.net.link_bytes().to_vec();
         let cell_changes = self.cell_changes.take().unwrap_or_default();
-        let mut timelines = self.net.into_timelines().unwrap_or_default().into_iter();
+        let (timelines, instants) = self.net.into_timelines();
+        let mut timelines = timelines.unwrap_or_default().into_iter();
         let links = (0..self.capacities.len())
             .map(|l| LinkReport {
                 bytes: bytes[l],
@@ -885,7 +891,7 @@ impl Run {
         Trace::new(
             self.topo,
             self.schedule,
-            self.timings,
+            self.timings.finish(&instants),
             self.traffic,
             links,
             cell_changes,
