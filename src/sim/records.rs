@@ -27,7 +27,8 @@
 //! ```
 
 use super::network::RateChange;
-use super::trace::TransferTiming;
+use super::schedule::Schedule;
+use super::trace::{CellChange, TransferTiming};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -458,6 +459,123 @@ impl<'a> IntoIterator for &'a Timings {
         self.iter()
     }
 }
+
+/// Every change of a buffer cell's contributor count, in the order the run made them: per
+/// transfer done (in the order they were done), one change per chunk it carried, to its receiver.
+/// Kept as the transfers' ids in that order and one contributor count per change (8 bytes a
+/// change for one-chunk transfers, instead of 16); read with the schedule that names the
+/// transfers' receivers and chunks ([`iter`](Self::iter)).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CellChanges {
+    /// The transfers that changed cells, in the order they were done.
+    transfers: Vec<u32>,
+    /// Per change, the cell's contributor count after it.
+    contributors: Vec<u32>,
+}
+
+impl CellChanges {
+    /// Room for `transfers` transfers' `changes` changes.
+    pub(crate) fn with_capacity(transfers: usize, changes: usize) -> CellChanges {
+        CellChanges {
+            transfers: Vec::with_capacity(transfers),
+            contributors: Vec::with_capacity(changes),
+        }
+    }
+
+    /// Transfer `t` is done: its chunks' cells now hold `contributors` contributions each, in
+    /// chunk order (a transfer that carries no chunk changes nothing).
+    pub(crate) fn push(&mut self, t: u32, contributors: impl ExactSizeIterator<Item = u32>) {
+        if contributors.len() > 0 {
+            self.transfers.push(t);
+            self.contributors.extend(contributors);
+        }
+    }
+
+    /// Bytes held on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        4 * (self.transfers.capacity() + self.contributors.capacity())
+    }
+
+    /// How many changes.
+    pub fn len(&self) -> usize {
+        self.contributors.len()
+    }
+
+    /// Whether no cell changed (or changes were not recorded).
+    pub fn is_empty(&self) -> bool {
+        self.contributors.is_empty()
+    }
+
+    /// The transfers that changed cells, in the order they were done; each made as many changes
+    /// as it carries chunks.
+    pub fn transfers(&self) -> &[u32] {
+        &self.transfers
+    }
+
+    /// Every change in order, its transfer's receiver and chunks read from `schedule` (the
+    /// schedule of the run that made them).
+    pub fn iter<'a>(&'a self, schedule: &'a Schedule) -> CellChangeIter<'a> {
+        CellChangeIter {
+            changes: self,
+            schedule,
+            next_transfer: 0,
+            current: CellChange {
+                transfer: 0,
+                rank: 0,
+                chunk: 0,
+                contributors: 0,
+            },
+            chunk_hi: 0,
+            k: 0,
+        }
+    }
+}
+
+/// The changes of [`CellChanges`], by value.
+#[derive(Clone, Debug)]
+pub struct CellChangeIter<'a> {
+    changes: &'a CellChanges,
+    schedule: &'a Schedule,
+    /// The next entry of `changes.transfers` to read.
+    next_transfer: usize,
+    /// The current transfer's next change (its chunk is the next one's).
+    current: CellChange,
+    chunk_hi: u32,
+    /// The next change's index.
+    k: usize,
+}
+
+impl Iterator for CellChangeIter<'_> {
+    type Item = CellChange;
+    fn next(&mut self) -> Option<CellChange> {
+        let contributors = *self.changes.contributors.get(self.k)?;
+        if self.current.chunk >= self.chunk_hi {
+            let t = self.changes.transfers[self.next_transfer];
+            self.next_transfer += 1;
+            let tr = self.schedule.transfer(t as usize);
+            self.current = CellChange {
+                transfer: t,
+                rank: tr.dst,
+                chunk: tr.chunk_lo,
+                contributors: 0,
+            };
+            self.chunk_hi = tr.chunk_hi;
+        }
+        self.k += 1;
+        let change = CellChange {
+            contributors,
+            ..self.current
+        };
+        self.current.chunk += 1;
+        Some(change)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.changes.len() - self.k;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for CellChangeIter<'_> {}
 
 #[cfg(test)]
 mod tests {

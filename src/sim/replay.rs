@@ -124,7 +124,8 @@ impl Replay {
     pub fn cells_at(&self, trace: &Trace, t: f64) -> Vec<u32> {
         let chunks = trace.schedule.chunks();
         let mut cells = vec![1u32; trace.schedule.ranks() * chunks];
-        for change in &trace.cell_changes[..self.changes_until(t)] {
+        let changes = trace.cell_changes.iter(&trace.schedule);
+        for change in changes.take(self.changes_until(t)) {
             cells[change.rank as usize * chunks + change.chunk as usize] = change.contributors;
         }
         cells
@@ -334,13 +335,17 @@ impl ReplayBuilder {
                     };
                 }
                 Stage::Changes(from) => {
-                    let m = trace.cell_changes.len();
+                    // By the transfers that made changes, each as many as it carries chunks.
+                    let by = trace.cell_changes.transfers();
+                    let m = by.len();
                     let to = m.min(from.saturating_add(left));
                     // Changes are appended in time order; the running max guards against
                     // rounding ties.
-                    for c in &trace.cell_changes[from..to] {
-                        self.latest = self.latest.max(trace.timing(c.transfer as usize).done_secs);
-                        self.change_secs.push(self.latest);
+                    for &t in &by[from..to] {
+                        self.latest = self.latest.max(trace.timing(t as usize).done_secs);
+                        let chunks = trace.schedule.transfer(t as usize).chunks().len();
+                        self.change_secs
+                            .extend(std::iter::repeat_n(self.latest, chunks));
                     }
                     left -= to - from;
                     self.stage = if to < m {

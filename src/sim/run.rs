@@ -23,10 +23,10 @@
 
 use super::buffers::{Buffers, Cell};
 use super::network::FlowNetwork;
-use super::records::Timings;
+use super::records::{CellChanges, Timings};
 use super::schedule::{JOIN, Op, Schedule, Transfer};
 use super::topology::{Route, Topology};
-use super::trace::{CellChange, LinkReport, RankTraffic, Trace};
+use super::trace::{LinkReport, RankTraffic, Trace};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -184,7 +184,7 @@ pub struct Run {
     traffic: Vec<RankTraffic>,
     done: usize,
     error: Option<String>,
-    cell_changes: Option<Vec<CellChange>>,
+    cell_changes: Option<CellChanges>,
 }
 
 /// The routes a run's transfers take, remembered per sender: an algorithm sends from a rank to a
@@ -339,14 +339,12 @@ impl Run {
                 .copy(tr.dst as usize, tr.chunk_lo as usize, &payload),
         }
         if let Some(changes) = self.cell_changes.as_mut() {
-            for c in tr.chunks() {
-                changes.push(CellChange {
-                    transfer: t,
-                    rank: tr.dst,
-                    chunk: c as u32,
-                    contributors: self.buffers.cell(tr.dst as usize, c).contributors.len() as u32,
-                });
-            }
+            let buffers = &self.buffers;
+            changes.push(
+                t,
+                tr.chunks()
+                    .map(|c| buffers.cell(tr.dst as usize, c).contributors.len() as u32),
+            );
         }
         self.in_flight[slot as usize].payload = payload;
         self.free_slots.push(slot);
@@ -768,7 +766,7 @@ impl Run {
             error: None,
             cell_changes: options
                 .record_details
-                .then(|| Vec::with_capacity(cell_changes)),
+                .then(|| CellChanges::with_capacity(n, cell_changes)),
         };
         for t in 0..n {
             if r.waiting_or_slot[t] == 0 {

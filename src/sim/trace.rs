@@ -3,7 +3,7 @@
 //!
 //! Size: over 450 lines because about 40% of it is documentation and examples.
 
-use super::records::{Timeline, Timings};
+use super::records::{CellChanges, Timeline, Timings};
 use super::schedule::{Schedule, Transfer};
 use super::topology::{Endpoint, Route, Tier, Topology};
 use serde::Serialize;
@@ -248,7 +248,7 @@ pub struct Trace {
     pub verification: Result<(), String>,
     /// Every change of a buffer cell's contributor count, in the order the run made them (empty
     /// unless the run recorded details).
-    pub cell_changes: Vec<CellChange>,
+    pub cell_changes: CellChanges,
     /// The end time of every algorithm step (the latest `done` among its transfers), in step order.
     pub step_end_secs: Vec<f64>,
 }
@@ -261,7 +261,7 @@ impl Trace {
         timings: Timings,
         ranks: Vec<RankTraffic>,
         links: Vec<LinkReport>,
-        cell_changes: Vec<CellChange>,
+        cell_changes: CellChanges,
         time_secs: f64,
         verification: Result<(), String>,
     ) -> Trace {
