@@ -24,7 +24,7 @@
 use super::buffers::{Buffers, Cell};
 use super::network::FlowNetwork;
 use super::records::{CellChanges, Timings};
-use super::schedule::{JOIN, Op, Schedule, Transfer};
+use super::schedule::{DepLists, JOIN, Op, Schedule, Transfer};
 use super::topology::{Route, Topology};
 use super::trace::{LinkReport, RankTraffic, Trace};
 use std::cmp::Reverse;
@@ -173,6 +173,10 @@ pub struct Run {
     /// in the order of the transfers that wait.
     dependents_start: Vec<u32>,
     dependents: Vec<u32>,
+    /// The schedule's joins, and what gives back its dependency lists with the reverse index:
+    /// the run holds them only reversed, and puts them back in the schedule at its end.
+    joins: usize,
+    kept: Kept,
     timings: Timings,
     /// Transfers between ready and done, in reusable slots.
     in_flight: Vec<InFlight>,
@@ -388,6 +392,8 @@ struct ReverseDeps {
     dependents: Vec<u32>,
     fill: Vec<u32>,
     seen: Vec<bool>,
+    /// What the reverse index cannot give back in order (see [`Kept`]).
+    kept: Kept,
     /// Pass 0 counts, pass 1 fills; both visit edges in the same order. 2 when done.
     pass: u8,
     /// The next transfer of this pass.
@@ -403,6 +409,7 @@ impl ReverseDeps {
             dependents: Vec::new(),
             fill: Vec::new(),
             seen: vec![false; schedule.joins()],
+            kept: Kept::default(),
             pass: 0,
             t: 0,
         }
@@ -433,6 +440,9 @@ impl ReverseDeps {
             for t in self.t..end {
                 if pass == 0 {
                     self.waiting[t] = schedule.deps(t).len() as u32;
+                    if !schedule.deps(t).is_sorted() {
+                        self.kept.keep(t, schedule.deps(t));
+                    }
                 }
                 for &d in schedule.deps(t) {
                     let node = if d & JOIN != 0 {
@@ -464,7 +474,19 @@ impl ReverseDeps {
         let (n, nodes) = (schedule.len(), schedule.len() + schedule.joins());
         if self.pass == 0 {
             for j in 0..schedule.joins() {
-                self.waiting[n + j] = schedule.join_members(j).len() as u32;
+                let members = schedule.join_members(j);
+                self.waiting[n + j] = members.len() as u32;
+                if !self.seen[j] {
+                    // No transfer waits for it: the reverse index has no trace of it.
+                    self.kept.unreferenced.push((
+                        j as u32,
+                        self.kept.items.len() as u32,
+                        members.len() as u32,
+                    ));
+                    self.kept.items.extend_from_slice(members);
+                } else if !members.is_sorted() {
+                    self.kept.keep(n + j, members);
+                }
             }
             for i in 0..nodes {
                 self.start[i + 1] += self.start[i];
@@ -480,6 +502,106 @@ impl ReverseDeps {
     fn progress(&self, schedule: &Schedule) -> (usize, usize) {
         let n = schedule.len();
         ((self.pass as usize * n + self.t).min(2 * n), 2 * n)
+    }
+}
+
+/// The dependency lists that the reverse index alone does not give back as they were. Read back
+/// from the reverse index, a transfer's dependencies (and a join's members) come out in
+/// increasing order; those that were not are kept here as they were, and so are the members of
+/// joins that no transfer waits for (the index has no edge of theirs). A ring keeps one list per
+/// step (the first rank's, whose predecessor has the largest id).
+#[derive(Default)]
+struct Kept {
+    /// Per list: node (transfer t, or n + j for join j), start in `items`, length.
+    reordered: Vec<(u32, u32, u32)>,
+    /// Per join no transfer waits for: the join, start in `items`, length.
+    unreferenced: Vec<(u32, u32, u32)>,
+    items: Vec<u32>,
+}
+
+impl Kept {
+    fn keep(&mut self, node: usize, list: &[u32]) {
+        self.reordered
+            .push((node as u32, self.items.len() as u32, list.len() as u32));
+        self.items.extend_from_slice(list);
+    }
+}
+
+/// The schedule's dependency lists from the run's reverse index (`start`, `dependents` over the
+/// `n` transfers and `joins` joins) and what was kept: the very lists the schedule had. CSR in
+/// place: each list's start serves as its fill cursor, then the starts shift back.
+fn forward_lists(
+    n: usize,
+    joins: usize,
+    start: &[u32],
+    dependents: &[u32],
+    kept: &Kept,
+) -> DepLists {
+    let mut dep_start = vec![0u32; n + 1];
+    let mut join_start = vec![0u32; joins + 1];
+    for &d in dependents {
+        let d = d as usize;
+        if d < n {
+            dep_start[d + 1] += 1;
+        } else {
+            join_start[d - n + 1] += 1;
+        }
+    }
+    for &(j, _, len) in &kept.unreferenced {
+        join_start[j as usize + 1] = len;
+    }
+    for i in 0..n {
+        dep_start[i + 1] += dep_start[i];
+    }
+    for j in 0..joins {
+        join_start[j + 1] += join_start[j];
+    }
+    let mut deps = vec![0u32; dep_start[n] as usize];
+    let mut members = vec![0u32; join_start[joins] as usize];
+    for u in 0..n + joins {
+        let entry = if u < n {
+            u as u32
+        } else {
+            JOIN | (u - n) as u32
+        };
+        for &d in &dependents[start[u] as usize..start[u + 1] as usize] {
+            let d = d as usize;
+            if d < n {
+                deps[dep_start[d] as usize] = entry;
+                dep_start[d] += 1;
+            } else {
+                let j = d - n;
+                members[join_start[j] as usize] = u as u32;
+                join_start[j] += 1;
+            }
+        }
+    }
+    for &(j, from, len) in &kept.unreferenced {
+        let (j, from, len) = (j as usize, from as usize, len as usize);
+        let at = join_start[j] as usize;
+        members[at..at + len].copy_from_slice(&kept.items[from..from + len]);
+        join_start[j] += len as u32;
+    }
+    // Each start is now its list's end: shift them back.
+    dep_start.copy_within(0..n, 1);
+    dep_start[0] = 0;
+    join_start.copy_within(0..joins, 1);
+    join_start[0] = 0;
+    for &(node, from, len) in &kept.reordered {
+        let (node, from, len) = (node as usize, from as usize, len as usize);
+        let list = if node < n {
+            &mut deps[dep_start[node] as usize..dep_start[node + 1] as usize]
+        } else {
+            let j = node - n;
+            &mut members[join_start[j] as usize..join_start[j + 1] as usize]
+        };
+        list.copy_from_slice(&kept.items[from..from + len]);
+    }
+    DepLists {
+        dep_start,
+        deps,
+        join_start,
+        join_members: members,
     }
 }
 
@@ -714,7 +836,7 @@ impl Run {
         let PreparingRun {
             topo,
             routes,
-            schedule,
+            mut schedule,
             options,
             deps,
             buffers,
@@ -731,6 +853,10 @@ impl Run {
             .map(|l| l.bandwidth.bytes_per_sec())
             .collect();
         let (waiting, dependents_start, dependents) = (deps.waiting, deps.start, deps.dependents);
+        // The reverse index holds every edge: the forward lists wait for the run's end (perf:
+        // on a 1024-rank ring they were 25 MB of the peak).
+        let joins = schedule.joins();
+        drop(schedule.take_deps());
         let ranks = topo.ranks();
         let mut net = FlowNetwork::new(&capacities, options.record_details);
         // A transfer changes its links' rates when it starts and when it ends (more often only
@@ -749,6 +875,8 @@ impl Run {
             waiting_or_slot: waiting,
             dependents_start,
             dependents,
+            joins,
+            kept: deps.kept,
             timings,
             in_flight: Vec::new(),
             free_slots: Vec::new(),
@@ -874,6 +1002,20 @@ impl Run {
         } else {
             self.buffers.verify()
         };
+        // What only the run needed goes before the schedule's lists come back.
+        drop(std::mem::replace(&mut self.buffers, Buffers::start(0, 0)));
+        drop(std::mem::take(&mut self.waiting_or_slot));
+        drop(std::mem::take(&mut self.in_flight));
+        let lists = forward_lists(
+            n,
+            self.joins,
+            &self.dependents_start,
+            &self.dependents,
+            &self.kept,
+        );
+        drop(std::mem::take(&mut self.dependents));
+        drop(std::mem::take(&mut self.dependents_start));
+        self.schedule.put_deps(lists);
         let busy = self.net.busy_secs(now);
         let bytes = self.net.link_bytes().to_vec();
         let cell_changes = self.cell_changes.take().unwrap_or_default();
@@ -902,6 +1044,88 @@ impl Run {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every dependency list and join of two schedules, as the schedules give them.
+    fn lists(s: &Schedule) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+        (
+            (0..s.len()).map(|t| s.deps(t).to_vec()).collect(),
+            (0..s.joins()).map(|j| s.join_members(j).to_vec()).collect(),
+        )
+    }
+
+    #[test]
+    fn the_trace_holds_the_schedules_dependency_lists_as_they_were() {
+        use crate::sim::algorithms::{self, Algorithm};
+        use crate::sim::schedule::{Phase, ScheduleBuilder};
+        use crate::sim::topology::TopologySpec;
+        use crate::sim::units::Bandwidth;
+        let topo = Topology::new(&TopologySpec::Uniform {
+            ranks: 7,
+            bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
+            latency_secs: 1e-6,
+        })
+        .unwrap();
+        // Every algorithm (the flat tree's joins, the ring's one list out of order per step),
+        // with and without details, whole and in slices.
+        for alg in Algorithm::CONCRETE {
+            let schedule = algorithms::schedule(alg, &topo, 70_000, 3);
+            let want = lists(&schedule);
+            for details in [false, true] {
+                let options = RunOptions {
+                    gamma_secs_per_byte: 1e-12,
+                    record_details: details,
+                };
+                let trace = run(&topo, schedule.clone(), &options);
+                assert!(trace.verified(), "{alg}");
+                assert_eq!(lists(&trace.schedule), want, "{alg}");
+                let mut sliced = Run::new(&topo, schedule.clone(), &options);
+                while !sliced.step(3) {}
+                assert_eq!(lists(&sliced.finish().schedule), want, "{alg}");
+            }
+        }
+        // Joins out of order, one no transfer waits for, lists out of order and a dependency
+        // named twice.
+        let mut b = ScheduleBuilder::new(4, 1, 100);
+        let t: Vec<u32> = (1..4)
+            .map(|r| b.add(r, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]))
+            .collect();
+        let late = b.join(&[t[2], t[0], t[1]]);
+        let unused = b.join(&[t[1], t[0]]);
+        let u = b.add(
+            0,
+            1,
+            0..1,
+            Op::Copy,
+            1,
+            Phase::Broadcast,
+            &[late, t[2], t[0]],
+        );
+        b.add(
+            0,
+            2,
+            0..1,
+            Op::Copy,
+            1,
+            Phase::Broadcast,
+            &[u, late, t[1], u],
+        );
+        let schedule = b.build();
+        let want = lists(&schedule);
+        assert_eq!(want.1[(unused & !JOIN) as usize], [t[1], t[0]]);
+        let trace = run(&topo_of(4), schedule, &RunOptions::default());
+        assert_eq!(lists(&trace.schedule), want);
+    }
+
+    fn topo_of(ranks: usize) -> Topology {
+        use crate::sim::topology::TopologySpec;
+        use crate::sim::units::Bandwidth;
+        Topology::new(&TopologySpec::Uniform {
+            ranks,
+            bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
+            latency_secs: 0.0,
+        })
+        .unwrap()
+    }
 
     #[test]
     fn the_event_queue_pops_in_time_then_push_order() {
