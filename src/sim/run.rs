@@ -494,6 +494,10 @@ impl ReverseDeps {
             self.fill = self.start[..nodes].to_vec();
             self.dependents = vec![0u32; self.start[nodes] as usize];
             self.seen.iter_mut().for_each(|s| *s = false);
+        } else {
+            // The index is built: its scratch goes.
+            self.fill = Vec::new();
+            self.seen = Vec::new();
         }
         self.pass += 1;
         self.t = 0;
@@ -640,6 +644,9 @@ pub struct PreparingRun {
     cell_changes: usize,
     /// When each rank joins (see [`Run::with_start_delays`]).
     start_delays: Vec<f64>,
+    /// The schedule's joins; its dependency lists are taken out once the reverse index holds
+    /// them (the buffers and records allocated after do not meet them at the peak).
+    joins: usize,
 }
 
 impl PreparingRun {
@@ -677,6 +684,7 @@ impl PreparingRun {
             link_transfers: vec![0; topo.links().len()],
             cell_changes: 0,
             start_delays: start_delays.to_vec(),
+            joins: schedule.joins(),
             schedule,
             options: options.clone(),
         }
@@ -698,7 +706,15 @@ impl PreparingRun {
     /// assert!((prep.finish().finish().time_secs - 6e-3).abs() < 1e-12);
     /// ```
     pub fn step(&mut self, max: usize) -> bool {
-        if !self.deps.step(&self.schedule, max) || !self.buffers.fill(max) {
+        if !self.deps.step(&self.schedule, max) {
+            return false;
+        }
+        if self.schedule.dependency_count() > 0 || self.schedule.joins() > 0 {
+            // The reverse index holds every edge: the forward lists wait for the run's end
+            // (perf: on a 1024-rank ring they were 25 MB of the peak).
+            drop(self.schedule.take_deps());
+        }
+        if !self.buffers.fill(max) {
             return false;
         }
         let n = self.schedule.len();
@@ -836,7 +852,7 @@ impl Run {
         let PreparingRun {
             topo,
             routes,
-            mut schedule,
+            schedule,
             options,
             deps,
             buffers,
@@ -844,6 +860,7 @@ impl Run {
             link_transfers,
             cell_changes,
             start_delays,
+            joins,
             ..
         } = prep;
         let n = schedule.len();
@@ -853,10 +870,6 @@ impl Run {
             .map(|l| l.bandwidth.bytes_per_sec())
             .collect();
         let (waiting, dependents_start, dependents) = (deps.waiting, deps.start, deps.dependents);
-        // The reverse index holds every edge: the forward lists wait for the run's end (perf:
-        // on a 1024-rank ring they were 25 MB of the peak).
-        let joins = schedule.joins();
-        drop(schedule.take_deps());
         let ranks = topo.ranks();
         let mut net = FlowNetwork::new(&capacities, options.record_details);
         // A transfer changes its links' rates when it starts and when it ends (more often only
