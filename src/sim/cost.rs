@@ -40,11 +40,9 @@ pub const BYTES_PER_RANK: u64 = 512;
 /// Per cell change recorded with details: its contributor count (4 B) and at most one done
 /// transfer's id (4 B), both in room reserved exactly.
 pub const BYTES_PER_CELL_CHANGE: u64 = 8;
-/// Per link rate change recorded with details: its instant and palette indexes (5 B; 8 B on a
-/// link past 256 distinct rates), room doubled where a link outgrows the run's hint (16 B), and
-/// its share of the palettes: a distinct rate costs 8 B, and about 40 B more in a hash map on a
-/// link past 8 of them; the 1024-rank double binary tree, the most contended of the benchmarks,
-/// has one distinct rate per 6 changes (8 B).
+/// Per link rate change recorded with details: its instant index (4 B) and its rate, a palette
+/// index (1 B) or, on a link past 16 distinct rates, the rate itself (8 B); room doubled where a
+/// link outgrows the run's hint: at most 24 B.
 pub const BYTES_PER_RATE_CHANGE: u64 = 24;
 /// What every run needs besides (topology with its NICs and routes, queues, the trace's small
 /// vectors). 4 MiB: a 2-GPU tree with 47 segments was seen to allocate 1.48 MB with details.

@@ -29,32 +29,7 @@
 use super::network::RateChange;
 use super::schedule::Schedule;
 use super::trace::{CellChange, TransferTiming};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
-
-/// Hashes a rate's bits (the only key of a palette's lookup) with one multiplication: the
-/// default SipHash made recording the contended double binary tree's timelines a fifth slower.
-#[derive(Default)]
-struct BitsHasher(u64);
-
-impl Hasher for BitsHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(self.0 ^ b as u64);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        // Fibonacci hashing; the high half folded in so that the low bits see the whole key.
-        let h = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = h ^ (h >> 32);
-    }
-}
-
-type Lookup = HashMap<u64, u32, BuildHasherDefault<BitsHasher>>;
 
 /// The distinct instants of a run, in the order it recorded them: index 0 is time 0.
 #[derive(Clone, Debug)]
@@ -85,31 +60,19 @@ impl Instants {
     }
 }
 
-/// A link's rates by palette index: one byte each while the link has seen at most 256 distinct
-/// rates, four after.
+/// A link's rates: by index into its palette while it has seen few distinct rates (a byte per
+/// change), else as they are (8 B per change): a contended link, whose rates take many values,
+/// would otherwise need a lookup by value for every change, a cache miss each.
 #[derive(Clone, Debug)]
-enum RateIndexes {
-    Narrow(Vec<u8>),
-    Wide(Vec<u32>),
+enum Rates {
+    Palette(Vec<u8>),
+    Raw(Vec<f64>),
 }
 
-impl Default for RateIndexes {
-    fn default() -> Self {
-        RateIndexes::Narrow(Vec::new())
-    }
-}
+/// Distinct rates a link's palette holds at most, searched linearly (two cache lines).
+const PALETTE: usize = 16;
 
-impl RateIndexes {
-    fn get(&self, i: usize) -> usize {
-        match self {
-            RateIndexes::Narrow(v) => v[i] as usize,
-            RateIndexes::Wide(v) => v[i] as usize,
-        }
-    }
-}
-
-/// A palette this large is searched through a hash map instead of linearly.
-const LINEAR_PALETTE: usize = 8;
+const NO_RATE: u8 = u8::MAX;
 
 /// One link's total rate over time: a piecewise-constant function, as [`RateChange`]s ordered by
 /// time (from each change's `at_secs` on, the link carries its `bytes_per_sec`). Read with
@@ -119,26 +82,21 @@ pub struct Timeline {
     instants: Arc<Vec<f64>>,
     /// Per change, its instant.
     at: Vec<u32>,
-    /// Per change, its rate in `palette`.
-    rate: RateIndexes,
-    /// The distinct rates, in the order they first appeared.
+    /// Per change, its rate.
+    rate: Rates,
+    /// The distinct rates, in the order they first appeared (while `rate` indexes them).
     palette: Vec<f64>,
-    /// `palette` by bits, once it is too long to search linearly (only while recording).
-    lookup: Option<Lookup>,
     /// The last two distinct rates used, as (bits, palette index); `NO_RATE` for none.
-    recent: [(u64, u32); 2],
+    recent: [(u64, u8); 2],
 }
-
-const NO_RATE: u32 = u32::MAX;
 
 impl Default for Timeline {
     fn default() -> Self {
         Timeline {
             instants: Arc::default(),
             at: Vec::new(),
-            rate: RateIndexes::default(),
+            rate: Rates::Palette(Vec::new()),
             palette: Vec::new(),
-            lookup: None,
             recent: [(0, NO_RATE); 2],
         }
     }
@@ -152,12 +110,14 @@ impl Timeline {
 
     pub(crate) fn reserve_exact(&mut self, changes: usize) {
         self.at.reserve_exact(changes);
-        if let RateIndexes::Narrow(v) = &mut self.rate {
+        if let Rates::Palette(v) = &mut self.rate {
             v.reserve_exact(changes);
         }
     }
 
-    fn palette_index(&mut self, rate: f64) -> u32 {
+    /// The palette index of `rate`, or `None` once the link has too many distinct rates (then
+    /// its rates are kept as they are).
+    fn palette_index(&mut self, rate: f64) -> Option<u8> {
         let bits = rate.to_bits();
         // A link's rate often returns to one of the last two it had (a flow streams, then none
         // does): found here, in the timeline's own record, without touching its vectors (perf:
@@ -165,76 +125,71 @@ impl Timeline {
         // fifth slower).
         let [a, b] = self.recent;
         if a.1 != NO_RATE && a.0 == bits {
-            return a.1;
+            return Some(a.1);
         }
         if b.1 != NO_RATE && b.0 == bits {
             self.recent = [b, a];
-            return b.1;
+            return Some(b.1);
         }
-        let k = self.find_or_add(rate);
+        let k = match self.palette.iter().position(|r| r.to_bits() == bits) {
+            Some(k) => k as u8,
+            None if self.palette.len() < PALETTE => {
+                self.palette.push(rate);
+                (self.palette.len() - 1) as u8
+            }
+            None => {
+                // Too many: every rate as it is from now on.
+                if let Rates::Palette(v) = &self.rate {
+                    let mut raw = Vec::with_capacity(v.capacity().max(2 * v.len()));
+                    raw.extend(v.iter().map(|&k| self.palette[k as usize]));
+                    self.rate = Rates::Raw(raw);
+                }
+                self.palette = Vec::new();
+                return None;
+            }
+        };
         self.recent = [(bits, k), a];
-        k
-    }
-
-    fn find_or_add(&mut self, rate: f64) -> u32 {
-        let bits = rate.to_bits();
-        if let Some(map) = &self.lookup {
-            if let Some(&i) = map.get(&bits) {
-                return i;
-            }
-        } else if let Some(i) = self.palette.iter().position(|r| r.to_bits() == bits) {
-            return i as u32;
-        }
-        let i = self.palette.len() as u32;
-        self.palette.push(rate);
-        if let Some(map) = &mut self.lookup {
-            map.insert(bits, i);
-        } else if self.palette.len() > LINEAR_PALETTE {
-            let map = self
-                .palette
-                .iter()
-                .enumerate()
-                .map(|(k, r)| (r.to_bits(), k as u32))
-                .collect();
-            self.lookup = Some(map);
-        }
-        if self.palette.len() > 256 {
-            if let RateIndexes::Narrow(v) = &self.rate {
-                let mut wide = Vec::with_capacity(v.capacity());
-                wide.extend(v.iter().map(|&k| u32::from(k)));
-                self.rate = RateIndexes::Wide(wide);
-            }
-        }
-        i
+        Some(k)
     }
 
     /// Appends a change at instant `at` (an index into the run's [`Instants`]).
     pub(crate) fn push(&mut self, at: u32, bytes_per_sec: f64) {
-        let k = self.palette_index(bytes_per_sec);
         self.at.push(at);
-        match &mut self.rate {
-            RateIndexes::Narrow(v) => v.push(k as u8),
-            RateIndexes::Wide(v) => v.push(k),
+        if let Rates::Palette(_) = self.rate {
+            if let Some(k) = self.palette_index(bytes_per_sec) {
+                if let Rates::Palette(v) = &mut self.rate {
+                    v.push(k);
+                }
+                return;
+            }
+        }
+        if let Rates::Raw(v) = &mut self.rate {
+            v.push(bytes_per_sec);
         }
     }
 
     /// Changes the rate of the last change (there is one).
     pub(crate) fn set_last_rate(&mut self, bytes_per_sec: f64) {
-        let k = self.palette_index(bytes_per_sec);
-        match &mut self.rate {
-            RateIndexes::Narrow(v) => *v.last_mut().expect("a change to update") = k as u8,
-            RateIndexes::Wide(v) => *v.last_mut().expect("a change to update") = k,
+        if let Rates::Palette(_) = self.rate {
+            if let Some(k) = self.palette_index(bytes_per_sec) {
+                if let Rates::Palette(v) = &mut self.rate {
+                    *v.last_mut().expect("a change to update") = k;
+                }
+                return;
+            }
+        }
+        if let Rates::Raw(v) = &mut self.rate {
+            *v.last_mut().expect("a change to update") = bytes_per_sec;
         }
     }
 
     /// The recorded timeline, reading its instants from `instants`.
     pub(crate) fn finish(mut self, instants: &Arc<Vec<f64>>) -> Timeline {
         self.instants = Arc::clone(instants);
-        self.lookup = None;
         self.at.shrink_to_fit();
         match &mut self.rate {
-            RateIndexes::Narrow(v) => v.shrink_to_fit(),
-            RateIndexes::Wide(v) => v.shrink_to_fit(),
+            Rates::Palette(v) => v.shrink_to_fit(),
+            Rates::Raw(v) => v.shrink_to_fit(),
         }
         self.palette.shrink_to_fit();
         self
@@ -244,8 +199,8 @@ impl Timeline {
     pub fn heap_bytes(&self) -> usize {
         self.at.capacity() * 4
             + match &self.rate {
-                RateIndexes::Narrow(v) => v.capacity(),
-                RateIndexes::Wide(v) => v.capacity() * 4,
+                Rates::Palette(v) => v.capacity(),
+                Rates::Raw(v) => v.capacity() * 8,
             }
             + self.palette.capacity() * 8
     }
@@ -268,7 +223,10 @@ impl Timeline {
     pub fn get(&self, i: usize) -> Option<RateChange> {
         (i < self.len()).then(|| RateChange {
             at_secs: self.at_secs(i),
-            bytes_per_sec: self.palette[self.rate.get(i)],
+            bytes_per_sec: match &self.rate {
+                Rates::Palette(v) => self.palette[v[i] as usize],
+                Rates::Raw(v) => v[i],
+            },
         })
     }
 
@@ -642,17 +600,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_timeline_gives_back_every_rate_exactly_through_a_wide_palette() {
+    fn a_timeline_gives_back_every_rate_exactly_through_its_palette_and_beyond() {
         let mut instants = Instants::new();
         let mut tl = Timeline::recording();
         let mut want = Vec::new();
-        // 600 distinct rates (beyond the byte-wide palette and the linear search), repeated,
+        // At first few distinct rates (in the palette), then 600 (beyond it: kept as they are),
         // with -0.0 and 0.0 kept apart by their bits.
         for i in 0..2000u32 {
             let at = i as f64 * 1e-6;
             let rate = match i % 7 {
                 0 => 0.0,
                 1 => -0.0,
+                _ if i < 500 => (i % 5) as f64 * 1.5e9 / 7.0,
                 _ => (i % 600) as f64 * 1.5e9 / 7.0,
             };
             tl.push(instants.index(at), rate);
