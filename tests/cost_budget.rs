@@ -103,6 +103,41 @@ proptest! {
     }
 }
 
+#[test]
+fn large_runs_on_a_cluster_stay_under_the_estimate_where_the_per_item_costs_dominate() {
+    // 256 GPUs (4 racks × 8 nodes × 8): the ring's 130 k transfers, the double binary tree's
+    // 64 segments with their contended links and wide rate palettes, with γ (a fourth instant
+    // per transfer). Tens of MB each, far above the fixed 4 MiB: the per-transfer, per-cell and
+    // per-change constants are what is checked here.
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let topo = common::scenarios::cluster([4, 8, 8], 3200.0, 12800.0, 1);
+    for (alg, k, gamma) in [
+        (Algorithm::Ring, 1, 0.0),
+        (Algorithm::Ring, 1, 1e-12),
+        (Algorithm::DoubleBinaryTree, 64, 0.0),
+    ] {
+        let s = scenario_of(topo.clone(), alg, 1 << 30, k, gamma);
+        let cost = s.cost().unwrap();
+        assert!(
+            cost.peak_bytes_with_details > 4 * (4 << 20),
+            "{alg}: per-item costs dominate"
+        );
+        for details in [false, true] {
+            let (sim, peak) = peak_during(|| simulate(&s, details).unwrap());
+            assert!(sim.trace.verified());
+            let estimate = if details {
+                cost.peak_bytes_with_details
+            } else {
+                cost.peak_bytes
+            };
+            assert!(
+                peak as u64 <= estimate,
+                "{alg} γ={gamma} details={details}: {peak} B allocated, estimate {estimate} B"
+            );
+        }
+    }
+}
+
 fn flat_tree(ranks: usize, segments: usize) -> Scenario {
     Scenario {
         topology: TopologySpec::Uniform {

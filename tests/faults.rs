@@ -148,7 +148,7 @@ fn nothing_to_or_from_a_straggler_starts_before_it_joins() {
         assert!(t.verified(), "{alg}");
         for (id, tr) in t.schedule.transfers().iter().enumerate() {
             if tr.src == 5 || tr.dst == 5 {
-                assert!(t.timings[id].start_secs >= 1e-3, "{alg} transfer {id}");
+                assert!(t.timing(id).start_secs >= 1e-3, "{alg} transfer {id}");
             }
         }
         assert!(t.time_secs > 1e-3);

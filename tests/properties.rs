@@ -177,7 +177,7 @@ proptest! {
         for (id, tr) in t.schedule.transfers().iter().enumerate() {
             if tr.src as usize == straggler || tr.dst as usize == straggler {
                 touches = true;
-                prop_assert!(t.timings[id].start_secs >= delay_secs);
+                prop_assert!(t.timing(id).start_secs >= delay_secs);
             }
         }
         if touches {

@@ -65,9 +65,9 @@ pub fn chrome_traces(runs: &[(&Trace, &str)]) -> String {
 }
 
 /// Each transfer of the run, numbered, with its timing.
-fn timed(trace: &Trace) -> impl Iterator<Item = (usize, (&Transfer, &TransferTiming))> {
+fn timed(trace: &Trace) -> impl Iterator<Item = (usize, (&Transfer, TransferTiming))> {
     let transfers = trace.schedule.transfers().iter();
-    transfers.zip(&trace.timings).enumerate()
+    transfers.zip(trace.timings.iter()).enumerate()
 }
 
 fn push_events(events: &mut Vec<serde_json::Value>, pid: usize, trace: &Trace, label: &str) {

@@ -13,6 +13,7 @@ pub(crate) mod fixtures;
 pub mod nccl;
 pub mod network;
 pub mod rail_preset;
+pub mod records;
 pub mod replay;
 pub mod run;
 pub mod scenario;

@@ -25,8 +25,10 @@
 //! incremental max-min rates must stay bit-identical; 149 lines are tests against a whole-network
 //! refill.
 
+use super::records::{Instants, Timeline};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::Arc;
 
 const NONE: u32 = u32::MAX;
 
@@ -242,7 +244,9 @@ pub struct FlowNetwork {
     spill: Vec<Vec<u32>>,
     /// Each link's total rate as last recorded in its timeline (kept only with timelines).
     link_rate: Vec<f64>,
-    timeline: Option<Vec<Vec<RateChange>>>,
+    timeline: Option<Vec<Timeline>>,
+    /// The distinct instants recorded so far, which timelines (and the run's timings) index.
+    instants: Instants,
     /// When each link's timeline last changed: read here rather than from the end of the timeline
     /// itself, which is a cache miss per link per instant in a large run.
     timeline_last_at: Vec<f64>,
@@ -294,7 +298,8 @@ impl FlowNetwork {
                 .collect(),
             spill: vec![Vec::new(); n],
             link_rate: vec![0.0; n],
-            timeline: record_timeline.then(|| vec![Vec::new(); n]),
+            timeline: record_timeline.then(|| vec![Timeline::recording(); n]),
+            instants: Instants::new(),
             timeline_last_at: if record_timeline {
                 vec![f64::NAN; n]
             } else {
@@ -517,10 +522,21 @@ impl FlowNetwork {
         self.links.iter().map(|link| link.bytes).collect()
     }
 
-    /// Every link's rate changes, if they were recorded.
-    pub fn into_timelines(mut self) -> Option<Vec<Vec<RateChange>>> {
+    /// The index of instant `now` among those recorded (see [`records`](super::records)); `now`
+    /// is not before any instant recorded so far.
+    pub(crate) fn instant(&mut self, now: f64) -> u32 {
+        self.instants.index(now)
+    }
+
+    /// Every link's rate changes, if they were recorded, and the instants that they and the
+    /// indexes from [`instant`](Self::instant) name.
+    pub fn into_timelines(mut self) -> (Option<Vec<Timeline>>, Arc<Vec<f64>>) {
         self.flush();
-        self.timeline
+        let instants = self.instants.share();
+        let timelines = self
+            .timeline
+            .map(|tls| tls.into_iter().map(|tl| tl.finish(&instants)).collect());
+        (timelines, instants)
     }
 
     /// Recomputes the max-min fair rates after the flows on `seed_links` changed.
@@ -801,15 +817,11 @@ impl FlowNetwork {
             self.link_rate[link] = total;
             if let Some(tl) = self.timeline.as_mut() {
                 let seg = &mut tl[link];
-                match seg.last_mut() {
-                    Some(last) if self.timeline_last_at[link] == now => last.bytes_per_sec = total,
-                    _ => {
-                        seg.push(RateChange {
-                            at_secs: now,
-                            bytes_per_sec: total,
-                        });
-                        self.timeline_last_at[link] = now;
-                    }
+                if !seg.is_empty() && self.timeline_last_at[link] == now {
+                    seg.set_last_rate(total);
+                } else {
+                    seg.push(self.instants.index(now), total);
+                    self.timeline_last_at[link] = now;
                 }
             }
         }
@@ -844,9 +856,9 @@ mod tests {
         assert_eq!(net.next_finish(), Some((4.0, b)));
         net.finish(b, 4.0);
         assert_eq!(net.busy_secs(4.0), vec![4.0]);
-        let tl = net.into_timelines().unwrap();
+        let tl = net.into_timelines().0.unwrap();
         assert_eq!(
-            tl[0],
+            tl[0].iter().collect::<Vec<_>>(),
             vec![
                 RateChange {
                     at_secs: 0.0,

@@ -74,13 +74,13 @@ impl Replay {
     pub fn in_flight(&self, trace: &Trace, t: f64) -> Vec<InFlight> {
         let end = self
             .by_start
-            .partition_point(|&id| trace.timings[id as usize].start_secs <= t);
+            .partition_point(|&id| trace.timing(id as usize).start_secs <= t);
         let begin = self.by_start[..end]
-            .partition_point(|&id| trace.timings[id as usize].start_secs < t - self.longest_secs);
+            .partition_point(|&id| trace.timing(id as usize).start_secs < t - self.longest_secs);
         self.by_start[begin..end]
             .iter()
             .filter_map(|&id| {
-                let timing = &trace.timings[id as usize];
+                let timing = trace.timing(id as usize);
                 (t < timing.done_secs).then(|| InFlight {
                     transfer: id as usize,
                     progress: stream_progress(timing.first_byte_secs, timing.last_byte_secs, t),
@@ -124,7 +124,8 @@ impl Replay {
     pub fn cells_at(&self, trace: &Trace, t: f64) -> Vec<u32> {
         let chunks = trace.schedule.chunks();
         let mut cells = vec![1u32; trace.schedule.ranks() * chunks];
-        for change in &trace.cell_changes[..self.changes_until(t)] {
+        let changes = trace.cell_changes.iter(&trace.schedule);
+        for change in changes.take(self.changes_until(t)) {
             cells[change.rank as usize * chunks + change.chunk as usize] = change.contributors;
         }
         cells
@@ -245,9 +246,9 @@ impl ReplayBuilder {
             match self.stage {
                 Stage::Keys(from) => {
                     let to = n.min(from.saturating_add(left));
-                    for (id, t) in trace.timings[from..to].iter().enumerate() {
-                        self.keys
-                            .push((order_key(t.start_secs), (from + id) as u32));
+                    for id in from..to {
+                        let t = trace.timing(id);
+                        self.keys.push((order_key(t.start_secs), id as u32));
                         self.longest_secs = self.longest_secs.max(t.done_secs - t.start_secs);
                     }
                     if n > BLOCK {
@@ -334,15 +335,17 @@ impl ReplayBuilder {
                     };
                 }
                 Stage::Changes(from) => {
-                    let m = trace.cell_changes.len();
+                    // By the transfers that made changes, each as many as it carries chunks.
+                    let by = trace.cell_changes.transfers();
+                    let m = by.len();
                     let to = m.min(from.saturating_add(left));
                     // Changes are appended in time order; the running max guards against
                     // rounding ties.
-                    for c in &trace.cell_changes[from..to] {
-                        self.latest = self
-                            .latest
-                            .max(trace.timings[c.transfer as usize].done_secs);
-                        self.change_secs.push(self.latest);
+                    for &t in &by[from..to] {
+                        self.latest = self.latest.max(trace.timing(t as usize).done_secs);
+                        let chunks = trace.schedule.transfer(t as usize).chunks().len();
+                        self.change_secs
+                            .extend(std::iter::repeat_n(self.latest, chunks));
                     }
                     left -= to - from;
                     self.stage = if to < m {
@@ -509,9 +512,10 @@ mod tests {
     fn by_start_stable_sort(trace: &Trace) -> Vec<u32> {
         let mut by_start: Vec<u32> = (0..trace.timings.len() as u32).collect();
         by_start.sort_by(|&a, &b| {
-            trace.timings[a as usize]
+            trace
+                .timing(a as usize)
                 .start_secs
-                .total_cmp(&trace.timings[b as usize].start_secs)
+                .total_cmp(&trace.timing(b as usize).start_secs)
         });
         by_start
     }
@@ -622,7 +626,7 @@ mod tests {
     fn progress_is_half_in_the_middle_of_a_stream() {
         let trace = uniform(2, Algorithm::Ring, 0.0);
         let replay = Replay::new(&trace);
-        let first = trace.timings[0];
+        let first = trace.timing(0);
         let mid = (first.first_byte_secs + first.last_byte_secs) / 2.0;
         let f = replay
             .in_flight(&trace, mid)

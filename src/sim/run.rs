@@ -23,9 +23,10 @@
 
 use super::buffers::{Buffers, Cell};
 use super::network::FlowNetwork;
-use super::schedule::{JOIN, Op, Schedule, Transfer};
+use super::records::{CellChanges, Timings};
+use super::schedule::{DepLists, JOIN, Op, Schedule, Transfer};
 use super::topology::{Route, Topology};
-use super::trace::{CellChange, LinkReport, RankTraffic, Trace, TransferTiming};
+use super::trace::{LinkReport, RankTraffic, Trace};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -172,7 +173,11 @@ pub struct Run {
     /// in the order of the transfers that wait.
     dependents_start: Vec<u32>,
     dependents: Vec<u32>,
-    timings: Vec<TransferTiming>,
+    /// The schedule's joins, and what gives back its dependency lists with the reverse index:
+    /// the run holds them only reversed, and puts them back in the schedule at its end.
+    joins: usize,
+    kept: Kept,
+    timings: Timings,
     /// Transfers between ready and done, in reusable slots.
     in_flight: Vec<InFlight>,
     free_slots: Vec<u32>,
@@ -183,7 +188,7 @@ pub struct Run {
     traffic: Vec<RankTraffic>,
     done: usize,
     error: Option<String>,
-    cell_changes: Option<Vec<CellChange>>,
+    cell_changes: Option<CellChanges>,
 }
 
 /// The routes a run's transfers take, remembered per sender: an algorithm sends from a rank to a
@@ -238,7 +243,10 @@ struct InFlight {
     /// The transfer's id.
     t: u32,
     tr: Option<Transfer>,
-    timing: TransferTiming,
+    /// Its start, first-byte and last-byte instants (indexes, see [`records`](super::records)).
+    start: u32,
+    first_byte: u32,
+    last_byte: u32,
     /// The sender's cells as they were when it left.
     payload: Vec<Cell>,
     route: Option<Route>,
@@ -268,7 +276,7 @@ impl Run {
         let f = &mut self.in_flight[slot as usize];
         f.t = t;
         f.tr = Some(tr);
-        f.timing.start_secs = now;
+        f.start = self.net.instant(now);
         self.buffers.snapshot(
             tr.src as usize,
             tr.chunk_lo as usize,
@@ -282,7 +290,7 @@ impl Run {
 
     fn first_byte(&mut self, slot: u32, now: f64) {
         let f = &mut self.in_flight[slot as usize];
-        f.timing.first_byte_secs = now;
+        f.first_byte = self.net.instant(now);
         let (bytes, route) = (f.bytes, f.route.expect("set when ready"));
         if bytes == 0 {
             self.arrived(slot, now);
@@ -293,7 +301,7 @@ impl Run {
 
     fn arrived(&mut self, slot: u32, now: f64) {
         let f = &mut self.in_flight[slot as usize];
-        f.timing.last_byte_secs = now;
+        f.last_byte = self.net.instant(now);
         let (tr, bytes) = (f.tr.expect("set when ready"), f.bytes);
         self.traffic[tr.src as usize].sent_bytes += bytes;
         self.traffic[tr.dst as usize].received_bytes += bytes;
@@ -310,9 +318,10 @@ impl Run {
 
     fn complete(&mut self, slot: u32, now: f64) {
         let f = &mut self.in_flight[slot as usize];
-        f.timing.done_secs = now;
+        let done = self.net.instant(now);
         let (t, tr) = (f.t, f.tr.expect("set when ready"));
-        self.timings[t as usize] = f.timing;
+        self.timings
+            .set(t as usize, [f.start, f.first_byte, f.last_byte, done]);
         self.done += 1;
         let payload = std::mem::take(&mut f.payload);
         match tr.op {
@@ -334,14 +343,12 @@ impl Run {
                 .copy(tr.dst as usize, tr.chunk_lo as usize, &payload),
         }
         if let Some(changes) = self.cell_changes.as_mut() {
-            for c in tr.chunks() {
-                changes.push(CellChange {
-                    transfer: t,
-                    rank: tr.dst,
-                    chunk: c as u32,
-                    contributors: self.buffers.cell(tr.dst as usize, c).contributors.len() as u32,
-                });
-            }
+            let buffers = &self.buffers;
+            changes.push(
+                t,
+                tr.chunks()
+                    .map(|c| buffers.cell(tr.dst as usize, c).contributors.len() as u32),
+            );
         }
         self.in_flight[slot as usize].payload = payload;
         self.free_slots.push(slot);
@@ -385,6 +392,8 @@ struct ReverseDeps {
     dependents: Vec<u32>,
     fill: Vec<u32>,
     seen: Vec<bool>,
+    /// What the reverse index cannot give back in order (see [`Kept`]).
+    kept: Kept,
     /// Pass 0 counts, pass 1 fills; both visit edges in the same order. 2 when done.
     pass: u8,
     /// The next transfer of this pass.
@@ -400,6 +409,7 @@ impl ReverseDeps {
             dependents: Vec::new(),
             fill: Vec::new(),
             seen: vec![false; schedule.joins()],
+            kept: Kept::default(),
             pass: 0,
             t: 0,
         }
@@ -430,6 +440,9 @@ impl ReverseDeps {
             for t in self.t..end {
                 if pass == 0 {
                     self.waiting[t] = schedule.deps(t).len() as u32;
+                    if !schedule.deps(t).is_sorted() {
+                        self.kept.keep(t, schedule.deps(t));
+                    }
                 }
                 for &d in schedule.deps(t) {
                     let node = if d & JOIN != 0 {
@@ -461,7 +474,19 @@ impl ReverseDeps {
         let (n, nodes) = (schedule.len(), schedule.len() + schedule.joins());
         if self.pass == 0 {
             for j in 0..schedule.joins() {
-                self.waiting[n + j] = schedule.join_members(j).len() as u32;
+                let members = schedule.join_members(j);
+                self.waiting[n + j] = members.len() as u32;
+                if !self.seen[j] {
+                    // No transfer waits for it: the reverse index has no trace of it.
+                    self.kept.unreferenced.push((
+                        j as u32,
+                        self.kept.items.len() as u32,
+                        members.len() as u32,
+                    ));
+                    self.kept.items.extend_from_slice(members);
+                } else if !members.is_sorted() {
+                    self.kept.keep(n + j, members);
+                }
             }
             for i in 0..nodes {
                 self.start[i + 1] += self.start[i];
@@ -469,6 +494,10 @@ impl ReverseDeps {
             self.fill = self.start[..nodes].to_vec();
             self.dependents = vec![0u32; self.start[nodes] as usize];
             self.seen.iter_mut().for_each(|s| *s = false);
+        } else {
+            // The index is built: its scratch goes.
+            self.fill = Vec::new();
+            self.seen = Vec::new();
         }
         self.pass += 1;
         self.t = 0;
@@ -477,6 +506,106 @@ impl ReverseDeps {
     fn progress(&self, schedule: &Schedule) -> (usize, usize) {
         let n = schedule.len();
         ((self.pass as usize * n + self.t).min(2 * n), 2 * n)
+    }
+}
+
+/// The dependency lists that the reverse index alone does not give back as they were. Read back
+/// from the reverse index, a transfer's dependencies (and a join's members) come out in
+/// increasing order; those that were not are kept here as they were, and so are the members of
+/// joins that no transfer waits for (the index has no edge of theirs). A ring keeps one list per
+/// step (the first rank's, whose predecessor has the largest id).
+#[derive(Default)]
+struct Kept {
+    /// Per list: node (transfer t, or n + j for join j), start in `items`, length.
+    reordered: Vec<(u32, u32, u32)>,
+    /// Per join no transfer waits for: the join, start in `items`, length.
+    unreferenced: Vec<(u32, u32, u32)>,
+    items: Vec<u32>,
+}
+
+impl Kept {
+    fn keep(&mut self, node: usize, list: &[u32]) {
+        self.reordered
+            .push((node as u32, self.items.len() as u32, list.len() as u32));
+        self.items.extend_from_slice(list);
+    }
+}
+
+/// The schedule's dependency lists from the run's reverse index (`start`, `dependents` over the
+/// `n` transfers and `joins` joins) and what was kept: the very lists the schedule had. CSR in
+/// place: each list's start serves as its fill cursor, then the starts shift back.
+fn forward_lists(
+    n: usize,
+    joins: usize,
+    start: &[u32],
+    dependents: &[u32],
+    kept: &Kept,
+) -> DepLists {
+    let mut dep_start = vec![0u32; n + 1];
+    let mut join_start = vec![0u32; joins + 1];
+    for &d in dependents {
+        let d = d as usize;
+        if d < n {
+            dep_start[d + 1] += 1;
+        } else {
+            join_start[d - n + 1] += 1;
+        }
+    }
+    for &(j, _, len) in &kept.unreferenced {
+        join_start[j as usize + 1] = len;
+    }
+    for i in 0..n {
+        dep_start[i + 1] += dep_start[i];
+    }
+    for j in 0..joins {
+        join_start[j + 1] += join_start[j];
+    }
+    let mut deps = vec![0u32; dep_start[n] as usize];
+    let mut members = vec![0u32; join_start[joins] as usize];
+    for u in 0..n + joins {
+        let entry = if u < n {
+            u as u32
+        } else {
+            JOIN | (u - n) as u32
+        };
+        for &d in &dependents[start[u] as usize..start[u + 1] as usize] {
+            let d = d as usize;
+            if d < n {
+                deps[dep_start[d] as usize] = entry;
+                dep_start[d] += 1;
+            } else {
+                let j = d - n;
+                members[join_start[j] as usize] = u as u32;
+                join_start[j] += 1;
+            }
+        }
+    }
+    for &(j, from, len) in &kept.unreferenced {
+        let (j, from, len) = (j as usize, from as usize, len as usize);
+        let at = join_start[j] as usize;
+        members[at..at + len].copy_from_slice(&kept.items[from..from + len]);
+        join_start[j] += len as u32;
+    }
+    // Each start is now its list's end: shift them back.
+    dep_start.copy_within(0..n, 1);
+    dep_start[0] = 0;
+    join_start.copy_within(0..joins, 1);
+    join_start[0] = 0;
+    for &(node, from, len) in &kept.reordered {
+        let (node, from, len) = (node as usize, from as usize, len as usize);
+        let list = if node < n {
+            &mut deps[dep_start[node] as usize..dep_start[node + 1] as usize]
+        } else {
+            let j = node - n;
+            &mut members[join_start[j] as usize..join_start[j + 1] as usize]
+        };
+        list.copy_from_slice(&kept.items[from..from + len]);
+    }
+    DepLists {
+        dep_start,
+        deps,
+        join_start,
+        join_members: members,
     }
 }
 
@@ -505,7 +634,7 @@ pub struct PreparingRun {
     options: RunOptions,
     deps: ReverseDeps,
     buffers: Buffers,
-    timings: Vec<TransferTiming>,
+    timings: Timings,
     /// With details: the transfers counted so far, how many cross each link and how many cell
     /// changes they make, so that the run's records are allocated once, not grown (a large
     /// vector grown by doubling copies itself in one piece; thousands of link timelines grown in
@@ -515,6 +644,9 @@ pub struct PreparingRun {
     cell_changes: usize,
     /// When each rank joins (see [`Run::with_start_delays`]).
     start_delays: Vec<f64>,
+    /// The schedule's joins; its dependency lists are taken out once the reverse index holds
+    /// them (the buffers and records allocated after do not meet them at the peak).
+    joins: usize,
 }
 
 impl PreparingRun {
@@ -546,11 +678,13 @@ impl PreparingRun {
             topo: topo.clone(),
             deps: ReverseDeps::new(&schedule),
             buffers: Buffers::start(topo.ranks(), schedule.chunks()),
-            timings: Vec::with_capacity(n),
+            // Done after the last byte only where a reduction takes time.
+            timings: Timings::recording(n, options.gamma_secs_per_byte > 0.0),
             counted: if options.record_details { 0 } else { n },
             link_transfers: vec![0; topo.links().len()],
             cell_changes: 0,
             start_delays: start_delays.to_vec(),
+            joins: schedule.joins(),
             schedule,
             options: options.clone(),
         }
@@ -572,13 +706,20 @@ impl PreparingRun {
     /// assert!((prep.finish().finish().time_secs - 6e-3).abs() < 1e-12);
     /// ```
     pub fn step(&mut self, max: usize) -> bool {
-        if !self.deps.step(&self.schedule, max) || !self.buffers.fill(max) {
+        if !self.deps.step(&self.schedule, max) {
+            return false;
+        }
+        if self.schedule.dependency_count() > 0 || self.schedule.joins() > 0 {
+            // The reverse index holds every edge: the forward lists wait for the run's end
+            // (perf: on a 1024-rank ring they were 25 MB of the peak).
+            drop(self.schedule.take_deps());
+        }
+        if !self.buffers.fill(max) {
             return false;
         }
         let n = self.schedule.len();
         let more = (n - self.timings.len()).min(max);
-        self.timings
-            .extend(std::iter::repeat_n(TransferTiming::default(), more));
+        self.timings.extend_zero(more);
         if self.timings.len() < n {
             return false;
         }
@@ -719,6 +860,7 @@ impl Run {
             link_transfers,
             cell_changes,
             start_delays,
+            joins,
             ..
         } = prep;
         let n = schedule.len();
@@ -746,6 +888,8 @@ impl Run {
             waiting_or_slot: waiting,
             dependents_start,
             dependents,
+            joins,
+            kept: deps.kept,
             timings,
             in_flight: Vec::new(),
             free_slots: Vec::new(),
@@ -763,7 +907,7 @@ impl Run {
             error: None,
             cell_changes: options
                 .record_details
-                .then(|| Vec::with_capacity(cell_changes)),
+                .then(|| CellChanges::with_capacity(n, cell_changes)),
         };
         for t in 0..n {
             if r.waiting_or_slot[t] == 0 {
@@ -871,10 +1015,25 @@ impl Run {
         } else {
             self.buffers.verify()
         };
+        // What only the run needed goes before the schedule's lists come back.
+        drop(std::mem::replace(&mut self.buffers, Buffers::start(0, 0)));
+        drop(std::mem::take(&mut self.waiting_or_slot));
+        drop(std::mem::take(&mut self.in_flight));
+        let lists = forward_lists(
+            n,
+            self.joins,
+            &self.dependents_start,
+            &self.dependents,
+            &self.kept,
+        );
+        drop(std::mem::take(&mut self.dependents));
+        drop(std::mem::take(&mut self.dependents_start));
+        self.schedule.put_deps(lists);
         let busy = self.net.busy_secs(now);
         let bytes = self.net.link_bytes().to_vec();
         let cell_changes = self.cell_changes.take().unwrap_or_default();
-        let mut timelines = self.net.into_timelines().unwrap_or_default().into_iter();
+        let (timelines, instants) = self.net.into_timelines();
+        let mut timelines = timelines.unwrap_or_default().into_iter();
         let links = (0..self.capacities.len())
             .map(|l| LinkReport {
                 bytes: bytes[l],
@@ -885,7 +1044,7 @@ impl Run {
         Trace::new(
             self.topo,
             self.schedule,
-            self.timings,
+            self.timings.finish(&instants),
             self.traffic,
             links,
             cell_changes,
@@ -898,6 +1057,88 @@ impl Run {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every dependency list and join of two schedules, as the schedules give them.
+    fn lists(s: &Schedule) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+        (
+            (0..s.len()).map(|t| s.deps(t).to_vec()).collect(),
+            (0..s.joins()).map(|j| s.join_members(j).to_vec()).collect(),
+        )
+    }
+
+    #[test]
+    fn the_trace_holds_the_schedules_dependency_lists_as_they_were() {
+        use crate::sim::algorithms::{self, Algorithm};
+        use crate::sim::schedule::{Phase, ScheduleBuilder};
+        use crate::sim::topology::TopologySpec;
+        use crate::sim::units::Bandwidth;
+        let topo = Topology::new(&TopologySpec::Uniform {
+            ranks: 7,
+            bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
+            latency_secs: 1e-6,
+        })
+        .unwrap();
+        // Every algorithm (the flat tree's joins, the ring's one list out of order per step),
+        // with and without details, whole and in slices.
+        for alg in Algorithm::CONCRETE {
+            let schedule = algorithms::schedule(alg, &topo, 70_000, 3);
+            let want = lists(&schedule);
+            for details in [false, true] {
+                let options = RunOptions {
+                    gamma_secs_per_byte: 1e-12,
+                    record_details: details,
+                };
+                let trace = run(&topo, schedule.clone(), &options);
+                assert!(trace.verified(), "{alg}");
+                assert_eq!(lists(&trace.schedule), want, "{alg}");
+                let mut sliced = Run::new(&topo, schedule.clone(), &options);
+                while !sliced.step(3) {}
+                assert_eq!(lists(&sliced.finish().schedule), want, "{alg}");
+            }
+        }
+        // Joins out of order, one no transfer waits for, lists out of order and a dependency
+        // named twice.
+        let mut b = ScheduleBuilder::new(4, 1, 100);
+        let t: Vec<u32> = (1..4)
+            .map(|r| b.add(r, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]))
+            .collect();
+        let late = b.join(&[t[2], t[0], t[1]]);
+        let unused = b.join(&[t[1], t[0]]);
+        let u = b.add(
+            0,
+            1,
+            0..1,
+            Op::Copy,
+            1,
+            Phase::Broadcast,
+            &[late, t[2], t[0]],
+        );
+        b.add(
+            0,
+            2,
+            0..1,
+            Op::Copy,
+            1,
+            Phase::Broadcast,
+            &[u, late, t[1], u],
+        );
+        let schedule = b.build();
+        let want = lists(&schedule);
+        assert_eq!(want.1[(unused & !JOIN) as usize], [t[1], t[0]]);
+        let trace = run(&topo_of(4), schedule, &RunOptions::default());
+        assert_eq!(lists(&trace.schedule), want);
+    }
+
+    fn topo_of(ranks: usize) -> Topology {
+        use crate::sim::topology::TopologySpec;
+        use crate::sim::units::Bandwidth;
+        Topology::new(&TopologySpec::Uniform {
+            ranks,
+            bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
+            latency_secs: 0.0,
+        })
+        .unwrap()
+    }
 
     #[test]
     fn the_event_queue_pops_in_time_then_push_order() {

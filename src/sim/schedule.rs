@@ -350,6 +350,38 @@ impl Schedule {
     }
 }
 
+/// A schedule's dependency lists, in the CSR form [`Schedule`] keeps them: a run takes them out
+/// while it holds them reversed (see `run`), and puts them back.
+#[derive(Debug, Default)]
+pub(crate) struct DepLists {
+    pub dep_start: Vec<u32>,
+    pub deps: Vec<u32>,
+    pub join_start: Vec<u32>,
+    pub join_members: Vec<u32>,
+}
+
+impl Schedule {
+    /// Takes the dependency lists out, leaving the transfers: until [`put_deps`](Self::put_deps),
+    /// the schedule has no dependency and no join.
+    pub(crate) fn take_deps(&mut self) -> DepLists {
+        DepLists {
+            dep_start: std::mem::take(&mut self.dep_start),
+            deps: std::mem::take(&mut self.deps),
+            join_start: std::mem::take(&mut self.join_start),
+            join_members: std::mem::take(&mut self.join_members),
+        }
+    }
+
+    /// Puts dependency lists back (those [`take_deps`](Self::take_deps) took, or equal ones).
+    pub(crate) fn put_deps(&mut self, lists: DepLists) {
+        debug_assert_eq!(lists.dep_start.len(), self.transfers.len() + 1);
+        self.dep_start = lists.dep_start;
+        self.deps = lists.deps;
+        self.join_start = lists.join_start;
+        self.join_members = lists.join_members;
+    }
+}
+
 /// First byte of chunk `c` when `size` bytes are cut into `chunks` pieces.
 pub(crate) fn chunk_offset(size: u64, chunks: usize, c: usize) -> u64 {
     match size.checked_mul(c as u64) {
@@ -556,7 +588,13 @@ impl ScheduleBuilder {
     /// let s = b.build();
     /// assert_eq!((s.len(), s.steps(), s.bytes(0)), (1, 1, 64));
     /// ```
-    pub fn build(self) -> Schedule {
+    pub fn build(mut self) -> Schedule {
+        // Reserved room not used is given back: a run keeps the schedule to its end.
+        self.s.transfers.shrink_to_fit();
+        self.s.dep_start.shrink_to_fit();
+        self.s.deps.shrink_to_fit();
+        self.s.join_start.shrink_to_fit();
+        self.s.join_members.shrink_to_fit();
         self.s
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! Size: over 450 lines because about 40% of it is documentation and examples.
 
-use super::network::RateChange;
+use super::records::{CellChanges, Timeline, Timings};
 use super::schedule::{Schedule, Transfer};
 use super::topology::{Endpoint, Route, Tier, Topology};
 use serde::Serialize;
@@ -35,7 +35,7 @@ pub struct LinkReport {
     /// Seconds during which at least one transfer streamed over it.
     pub busy_secs: f64,
     /// Its total rate over time (empty unless recorded).
-    pub timeline: Vec<RateChange>,
+    pub timeline: Timeline,
 }
 
 /// Which bound limits an allreduce the most.
@@ -237,7 +237,8 @@ pub struct CellChange {
 pub struct Trace {
     pub topology: Topology,
     pub schedule: Schedule,
-    pub timings: Vec<TransferTiming>,
+    /// Per transfer, when it moved (see [`Trace::timing`]).
+    pub timings: Timings,
     pub ranks: Vec<RankTraffic>,
     pub links: Vec<LinkReport>,
     /// When the last transfer was done.
@@ -247,7 +248,7 @@ pub struct Trace {
     pub verification: Result<(), String>,
     /// Every change of a buffer cell's contributor count, in the order the run made them (empty
     /// unless the run recorded details).
-    pub cell_changes: Vec<CellChange>,
+    pub cell_changes: CellChanges,
     /// The end time of every algorithm step (the latest `done` among its transfers), in step order.
     pub step_end_secs: Vec<f64>,
 }
@@ -257,16 +258,16 @@ impl Trace {
     pub(crate) fn new(
         topology: Topology,
         schedule: Schedule,
-        timings: Vec<TransferTiming>,
+        timings: Timings,
         ranks: Vec<RankTraffic>,
         links: Vec<LinkReport>,
-        cell_changes: Vec<CellChange>,
+        cell_changes: CellChanges,
         time_secs: f64,
         verification: Result<(), String>,
     ) -> Trace {
         let lower_bound = lower_bound(&topology, schedule.size_bytes());
         let mut step_end_secs = vec![0.0f64; schedule.steps() as usize];
-        for (t, timing) in schedule.transfers().iter().zip(&timings) {
+        for (t, timing) in schedule.transfers().iter().zip(timings.iter()) {
             let e = &mut step_end_secs[t.step as usize];
             *e = e.max(timing.done_secs);
         }
@@ -441,6 +442,21 @@ impl Trace {
         self.schedule.transfer(id)
     }
 
+    /// When transfer `id` moved.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// // The ring's first step: 1 MB at 1 GB/s, from 0 to 1 ms.
+    /// let t = trace.timing(0);
+    /// assert_eq!((t.start_secs, t.first_byte_secs, t.done_secs), (0.0, 0.0, 1e-3));
+    /// ```
+    pub fn timing(&self, id: usize) -> TransferTiming {
+        self.timings.get(id)
+    }
+
     /// The links transfer `id` crossed, from its sender to its receiver.
     ///
     /// ```
@@ -460,7 +476,10 @@ impl Trace {
     pub fn link_rate_at(&self, link: usize, t: f64) -> f64 {
         let tl = &self.links[link].timeline;
         let i = tl.partition_point(|c| c.at_secs <= t);
-        if i == 0 { 0.0 } else { tl[i - 1].bytes_per_sec }
+        match i.checked_sub(1).and_then(|i| tl.get(i)) {
+            Some(c) => c.bytes_per_sec,
+            None => 0.0,
+        }
     }
 
     /// Bytes of `link` carried up to time `t`, integrating its timeline.
@@ -477,11 +496,12 @@ impl Trace {
     pub fn link_bytes_until(&self, link: usize, t: f64) -> f64 {
         let tl = &self.links[link].timeline;
         let mut total = 0.0;
-        for (i, c) in tl.iter().enumerate() {
+        let mut changes = tl.iter().peekable();
+        while let Some(c) = changes.next() {
             if c.at_secs >= t {
                 break;
             }
-            let end = tl.get(i + 1).map_or(t, |n| n.at_secs.min(t));
+            let end = changes.peek().map_or(t, |n| n.at_secs.min(t));
             total += c.bytes_per_sec * (end - c.at_secs);
         }
         total
@@ -500,12 +520,13 @@ impl Trace {
     pub fn link_busy_until(&self, link: usize, t: f64) -> f64 {
         let tl = &self.links[link].timeline;
         let mut total = 0.0;
-        for (i, c) in tl.iter().enumerate() {
+        let mut changes = tl.iter().peekable();
+        while let Some(c) = changes.next() {
             if c.at_secs >= t {
                 break;
             }
             if c.bytes_per_sec > 0.0 {
-                let end = tl.get(i + 1).map_or(t, |n| n.at_secs.min(t));
+                let end = changes.peek().map_or(t, |n| n.at_secs.min(t));
                 total += end - c.at_secs;
             }
         }

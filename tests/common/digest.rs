@@ -54,7 +54,7 @@ pub fn timelines(t: &Trace) -> u64 {
 /// Every buffer change: transfer, rank, chunk and contributors.
 pub fn cells(t: &Trace) -> u64 {
     let mut d = Digest::new();
-    for c in &t.cell_changes {
+    for c in t.cell_changes.iter(&t.schedule) {
         d.word(u64::from(c.transfer) << 32 | u64::from(c.rank));
         d.word(u64::from(c.chunk) << 32 | u64::from(c.contributors));
     }

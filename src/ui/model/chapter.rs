@@ -268,7 +268,7 @@ pub fn ring_frame(trace: &Trace, step: usize) -> RingFrame {
     // Changes are in the order the run made them; those of completed steps give the state.
     for c in trace
         .cell_changes
-        .iter()
+        .iter(schedule)
         .filter(|c| done(c.transfer as usize))
     {
         cells[c.rank as usize * chunks + c.chunk as usize] = c.contributors;

@@ -1,0 +1,171 @@
+//! Where the bytes of a 1024-rank run go, by a counting allocator: live bytes after each stage
+//! and the trace's records by structure. `cargo run --release --example mem_breakdown [ring|dbt]`
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
+            PEAK.fetch_max(now, Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(p, layout) };
+        LIVE.fetch_sub(layout.size(), Relaxed);
+    }
+    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, layout, new) };
+        if !q.is_null() {
+            // Old and new coexist at most momentarily; count as if they did.
+            let now = LIVE.fetch_add(new, Relaxed) + new;
+            PEAK.fetch_max(now, Relaxed);
+            LIVE.fetch_sub(layout.size(), Relaxed);
+        }
+        q
+    }
+}
+#[global_allocator]
+static A: Counting = Counting;
+
+fn mb(b: usize) -> String {
+    format!("{:7.1} MB", b as f64 / 1e6)
+}
+
+fn main() {
+    use allreduce_lab::sim::algorithms::{self, Algorithm};
+    use allreduce_lab::sim::run::{PreparingRun, RunOptions};
+    use allreduce_lab::sim::topology::{Topology, TopologySpec};
+    use allreduce_lab::sim::units::Bandwidth;
+    let which = std::env::args().nth(1).unwrap_or("ring".into());
+    let (alg, k) = if which == "dbt" {
+        (Algorithm::DoubleBinaryTree, 64)
+    } else {
+        (Algorithm::Ring, 1)
+    };
+    let topo = Topology::new(&TopologySpec::Cluster {
+        racks: 4,
+        nodes_per_rack: 32,
+        gpus_per_node: 8,
+        intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
+        intra_lat_secs: 1e-6,
+        node_bw: Bandwidth::from_gbits_per_sec(3200.0),
+        node_lat_secs: 2e-6,
+        rack_bw: Bandwidth::from_gbits_per_sec(12800.0),
+        rack_lat_secs: 5e-6,
+        oversubscription: 1.0,
+        nics_per_node: 1,
+    })
+    .unwrap();
+    let base = LIVE.load(Relaxed);
+    println!("topology etc.            {}", mb(base));
+    let schedule = algorithms::schedule(alg, &topo, 1 << 30, k);
+    println!(
+        "schedule built           {} (peak while building {})",
+        mb(LIVE.load(Relaxed) - base),
+        mb(PEAK.load(Relaxed) - base)
+    );
+    let n = schedule.len();
+    println!(
+        "  {} transfers, {} deps, {} joins, {} chunks",
+        n,
+        schedule.dependency_count(),
+        schedule.joins(),
+        schedule.chunks()
+    );
+    let options = RunOptions {
+        gamma_secs_per_byte: 0.0,
+        record_details: true,
+    };
+    let prep = PreparingRun::new(&topo, schedule, &options);
+    let run = prep.finish();
+    println!(
+        "run assembled            {} (peak so far {})",
+        mb(LIVE.load(Relaxed) - base),
+        mb(PEAK.load(Relaxed) - base)
+    );
+    let trace = run.finish();
+    println!(
+        "trace                    {} (peak {})",
+        mb(LIVE.load(Relaxed) - base),
+        mb(PEAK.load(Relaxed) - base)
+    );
+    println!(
+        "  timings                {}",
+        mb(trace.timings.heap_bytes())
+    );
+    println!(
+        "  cell_changes           {} ({} changes)",
+        mb(trace.cell_changes.heap_bytes()),
+        trace.cell_changes.len()
+    );
+    let tl_len: usize = trace.links.iter().map(|l| l.timeline.len()).sum();
+    let tl_cap: usize = trace.links.iter().map(|l| l.timeline.heap_bytes()).sum();
+    println!(
+        "  timelines              {} ({} changes on {} links)",
+        mb(tl_cap),
+        tl_len,
+        trace.links.len()
+    );
+    let mut instants: Vec<u64> = trace
+        .links
+        .iter()
+        .flat_map(|l| l.timeline.iter().map(|c| c.at_secs.to_bits()))
+        .chain(trace.timings.iter().flat_map(|t| {
+            [
+                t.start_secs,
+                t.first_byte_secs,
+                t.last_byte_secs,
+                t.done_secs,
+            ]
+            .map(f64::to_bits)
+        }))
+        .collect();
+    instants.sort_unstable();
+    instants.dedup();
+    println!("  distinct instants      {}", instants.len());
+    let mut rates: Vec<(usize, u64)> = trace
+        .links
+        .iter()
+        .enumerate()
+        .flat_map(|(i, l)| {
+            l.timeline
+                .iter()
+                .map(move |c| (i, c.bytes_per_sec.to_bits()))
+        })
+        .collect();
+    rates.sort_unstable();
+    rates.dedup();
+    println!("  distinct (link, rate)  {}", rates.len());
+    let zero = trace
+        .links
+        .iter()
+        .flat_map(|l| l.timeline.iter())
+        .filter(|c| c.bytes_per_sec == 0.0)
+        .count();
+    println!("  zero-rate changes      {zero}");
+    let same_done = trace
+        .timings
+        .iter()
+        .filter(|t| t.done_secs == t.last_byte_secs)
+        .count();
+    println!("  done == last byte      {same_done} of {n}");
+    let fb = trace
+        .timings
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| t.first_byte_secs == t.start_secs + trace.route(*i).latency_secs)
+        .count();
+    println!("  first = start + lat    {fb} of {n}");
+    println!("  schedule transfers     {}", mb(n * 24));
+    println!(
+        "  buffers (cells)        {}",
+        mb(1024 * trace.schedule.chunks() * 32)
+    );
+}
