@@ -389,20 +389,23 @@ test('12.6 settings the lab cannot run are greyed out with the reason; a drag si
   try {
     await page.getByTestId('preset-two-nodes-400g').click();
     await page.getByTestId('compare-toggle').uncheck();
-    await selectOption(page, 'algorithm', 'ring');
-    // The lab's budget is the core's estimate: the ring on a rail network is refused from 1024 GPUs.
+    // The lab's budget is the core's estimate: on a rail network the ring runs at every size, NCCL's
+    // rings (whose estimate counts every channel's rate changes) are refused from 192 GPUs.
     await selectOption(page, 'topology-kind', 'rail');
-    assert.equal(await page.getByTestId('gpu-count').getAttribute('data-refused-from'), '1024');
-    assert.match(await page.getByTestId('gpu-count-refused').textContent(), /From 1024 GPUs .* more memory or work than the browser allows/);
+    await selectOption(page, 'algorithm', 'ring');
+    assert.equal(await page.getByTestId('gpu-count').getAttribute('data-refused-from'), null);
+    await selectOption(page, 'algorithm', 'nccl-ring');
+    assert.equal(await page.getByTestId('gpu-count').getAttribute('data-refused-from'), '192');
+    assert.match(await page.getByTestId('gpu-count-refused').textContent(), /From 192 GPUs .* more memory or work than the browser allows/);
     // Dragging through big counts: nothing is simulated until the thumb settles.
     const cli = await page.getByTestId('cli-command').textContent();
     const values = (await page.getByTestId('gpu-count').getAttribute('data-values')).split(',');
-    for (const v of ['64', '256', '512', '1024']) await dragRange(page, 'gpu-count', values.indexOf(v));
-    assert.equal(await page.getByTestId('gpu-count').getAttribute('aria-valuetext'), '1024', 'the label follows the thumb');
+    for (const v of ['64', '128', '192', '256']) await dragRange(page, 'gpu-count', values.indexOf(v));
+    assert.equal(await page.getByTestId('gpu-count').getAttribute('aria-valuetext'), '256', 'the label follows the thumb');
     assert.equal(await page.getByTestId('cli-command').textContent(), cli, 'no simulation during the drag');
     await page.getByTestId('gpu-count').dispatchEvent('change');
     await page.getByTestId('scenario-error').waitFor();
-    assert.match(await page.getByTestId('scenario-error').textContent(), /2095104 transfers, about 1\.5\d* GB of memory/);
+    assert.match(await page.getByTestId('scenario-error').textContent(), /1044480 transfers, about 3\.4\d* GB of memory/);
     // Nothing to play or export: disabled, and the clock does not pretend "0 s / 0 s".
     for (const id of ['play', 'step-forward', 'scrub', 'export-csv', 'export-trace', 'export-svg', 'export-png']) {
       const el = page.getByTestId(id);
@@ -417,7 +420,8 @@ test('12.6 settings the lab cannot run are greyed out with the reason; a drag si
     await selectOption(page, 'algorithm', 'double-binary-tree');
     const options = await page.getByTestId('algorithm').locator('option').evaluateAll((os) => os.map((o) => [o.value, o.disabled]));
     const disabled = Object.fromEntries(options);
-    assert.equal(disabled['ring'], true);
+    assert.equal(disabled['nccl-ring'], true);
+    assert.equal(disabled['ring'], false);
     assert.equal(disabled['double-binary-tree'], false);
     assert.equal(disabled['hierarchical'], false);
     await setRangeTo(page, 'gpu-count', 16);

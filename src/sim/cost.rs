@@ -317,12 +317,12 @@ impl RunCost {
     /// let ring = RunCost::estimate(Algorithm::Ring, 8, 8, 1 << 20, 1, 1, 2);
     /// let more = ring.with_extra_rate_changes(10);
     /// assert_eq!(more.rate_changes, ring.rate_changes + 10);
-    /// assert_eq!(more.peak_bytes_with_details, ring.peak_bytes_with_details + 10 * BYTES_PER_CHANGE);
+    /// assert_eq!(more.peak_bytes_with_details, ring.peak_bytes_with_details + 10 * BYTES_PER_RATE_CHANGE);
     /// assert_eq!(more.peak_bytes, ring.peak_bytes);
     /// ```
     pub fn with_extra_rate_changes(mut self, extra: u64) -> RunCost {
         self.rate_changes += extra;
-        self.peak_bytes_with_details += extra * BYTES_PER_CHANGE;
+        self.peak_bytes_with_details += extra * BYTES_PER_RATE_CHANGE;
         self
     }
 
