@@ -206,11 +206,30 @@ impl Timeline {
     }
 
     /// How many changes.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let tl = &trace.links[0].timeline; // rank 0's port: on, then off, for each of 6 steps
+    /// assert_eq!(tl.len(), tl.iter().count());
+    /// assert!(tl.len() >= 2);
+    /// ```
     pub fn len(&self) -> usize {
         self.at.len()
     }
 
     /// Whether the link's rate never changed (or was not recorded).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let tl = &trace.links[0].timeline; // rank 0's port: on, then off, for each of 6 steps
+    /// assert!(!tl.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.at.is_empty()
     }
@@ -220,6 +239,16 @@ impl Timeline {
     }
 
     /// Change `i`, if there is one.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let tl = &trace.links[0].timeline; // rank 0's port: on, then off, for each of 6 steps
+    /// assert_eq!(tl.get(0).unwrap().bytes_per_sec, 1e9); // alone on the link: all of it
+    /// assert_eq!(tl.get(tl.len()), None);
+    /// ```
     pub fn get(&self, i: usize) -> Option<RateChange> {
         (i < self.len()).then(|| RateChange {
             at_secs: self.at_secs(i),
@@ -231,11 +260,33 @@ impl Timeline {
     }
 
     /// The last change.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let tl = &trace.links[0].timeline; // rank 0's port: on, then off, for each of 6 steps
+    /// let last = tl.last().unwrap();
+    /// assert_eq!(last.bytes_per_sec, 0.0); // idle once the run is done
+    /// assert_eq!(Some(last), tl.get(tl.len() - 1));
+    /// ```
     pub fn last(&self) -> Option<RateChange> {
         self.len().checked_sub(1).and_then(|i| self.get(i))
     }
 
     /// Every change, in time order.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let tl = &trace.links[0].timeline; // rank 0's port: on, then off, for each of 6 steps
+    /// let times: Vec<f64> = tl.iter().map(|c| c.at_secs).collect();
+    /// assert!(times.windows(2).all(|w| w[0] <= w[1]));
+    /// assert_eq!(tl.iter().rev().next(), tl.last());
+    /// ```
     pub fn iter(&self) -> TimelineIter<'_> {
         TimelineIter {
             timeline: self,
@@ -381,16 +432,42 @@ impl Timings {
     }
 
     /// How many transfers.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// assert_eq!(trace.timings.len(), 2 * 4 * 3); // 2(N−1) steps of N transfers
+    /// ```
     pub fn len(&self) -> usize {
         self.start.len()
     }
 
     /// Whether the run had no transfer.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// assert!(!trace.timings.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.start.is_empty()
     }
 
     /// Transfer `id`'s times. Panics if there is no such transfer.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let t = trace.timings.get(0);
+    /// assert_eq!((t.start_secs, t.first_byte_secs), (0.0, 1e-6));
+    /// assert!(t.first_byte_secs <= t.last_byte_secs && t.last_byte_secs <= t.done_secs);
+    /// ```
     pub fn get(&self, id: usize) -> TransferTiming {
         let at = |v: &[u32]| self.instants[v[id] as usize];
         let last_byte_secs = at(&self.last_byte);
@@ -407,11 +484,29 @@ impl Timings {
     }
 
     /// The last transfer's times.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let last = trace.timings.last().unwrap();
+    /// assert_eq!(last, trace.timings.get(trace.timings.len() - 1));
+    /// ```
     pub fn last(&self) -> Option<TransferTiming> {
         self.len().checked_sub(1).map(|i| self.get(i))
     }
 
     /// Every transfer's times, in id order.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// assert_eq!(trace.timings.iter().count(), trace.timings.len());
+    /// assert_eq!(trace.timings.iter().nth(5), Some(trace.timings.get(5)));
+    /// ```
     pub fn iter(&self) -> TimingsIter<'_> {
         TimingsIter {
             timings: self,
@@ -515,23 +610,67 @@ impl CellChanges {
     }
 
     /// How many changes.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let cc = &trace.cell_changes; // a ring: one cell per transfer, on its receiver
+    /// assert_eq!(cc.len(), 2 * 4 * 3);
+    /// ```
     pub fn len(&self) -> usize {
         self.contributors.len()
     }
 
     /// Whether no cell changed (or changes were not recorded).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let cc = &trace.cell_changes; // a ring: one cell per transfer, on its receiver
+    /// assert!(!cc.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.contributors.is_empty()
     }
 
     /// The transfers that changed cells, in the order they were done; each made as many changes
     /// as it carries chunks.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let cc = &trace.cell_changes; // a ring: one cell per transfer, on its receiver
+    /// assert_eq!(cc.transfers().len(), cc.len()); // one chunk each
+    /// // Done in time order.
+    /// let done: Vec<f64> = cc.transfers().iter().map(|&t| trace.timings.get(t as usize).done_secs).collect();
+    /// assert!(done.windows(2).all(|w| w[0] <= w[1]));
+    /// ```
     pub fn transfers(&self) -> &[u32] {
         &self.transfers
     }
 
     /// Every change in order, its transfer's receiver and chunks read from `schedule` (the
     /// schedule of the run that made them).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let cc = &trace.cell_changes; // a ring: one cell per transfer, on its receiver
+    /// let changes: Vec<_> = cc.iter(&trace.schedule).collect();
+    /// assert_eq!(changes.len(), cc.len());
+    /// // The first step's changes: each receiver's cell now holds 2 contributions.
+    /// assert_eq!(changes[0].contributors, 2);
+    /// // The last: every cell ends holding all 4.
+    /// assert_eq!(changes.last().unwrap().contributors, 4);
+    /// ```
     pub fn iter<'a>(&'a self, schedule: &'a Schedule) -> CellChangeIter<'a> {
         CellChangeIter {
             changes: self,
