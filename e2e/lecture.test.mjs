@@ -101,6 +101,10 @@ test('12.5 comparison exports hold both runs; the figure exports as SVG and PNG 
     const time = lines.find((l) => l.startsWith('ring,total,time_s'));
     assert.match(time.split(',').at(-1), /^0\.\d+$/);
 
+    // Chunks on the wire at the cursor are in the picture: one image of them per figure that has some.
+    await setRange(page, 'scrub', 437);
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=figure-tokens]')].some((c) => c.dataset.drawn !== '0'));
+    const withChunks = await page.$$eval('[data-testid=figure-tokens]', (cs) => cs.filter((c) => c.dataset.drawn !== '0').length);
     const svg = await download(page, 'export-svg');
     assert.match(svg.name, /\.figure\.svg$/);
     const parsed = await page.evaluate((text) => {
@@ -113,11 +117,12 @@ test('12.5 comparison exports hold both runs; the figure exports as SVG and PNG 
         figures: root.querySelectorAll(':scope > svg').length,
         texts: root.querySelectorAll('text').length,
         styled: [...root.querySelectorAll('text')].every((t) => /font-size/.test(t.getAttribute('style') ?? '')),
+        chunkImages: [...root.querySelectorAll(':scope > svg > image')].filter((i) => i.getAttribute('href').startsWith('data:image/png')).length,
       };
     }, svg.text);
     assert.deepEqual(
       { ...parsed, texts: parsed.texts > 20 },
-      { error: false, width: '1920', height: '1080', figures: 2, texts: true, styled: true },
+      { error: false, width: '1920', height: '1080', figures: 2, texts: true, styled: true, chunkImages: withChunks },
     );
 
     const png = await download(page, 'export-png');

@@ -77,6 +77,17 @@ export function slide_svg(selector, captions, width, height) {
     copy.setAttribute('width', p.w); copy.setAttribute('height', p.h);
     if (p.vb && p.vb.width) copy.setAttribute('viewBox', `${p.vb.x} ${p.vb.y} ${p.vb.width} ${p.vb.height}`);
     copy.removeAttribute('style');
+    // The chunks in flight are painted on a canvas over the figure (lab/tokens.rs): its bitmap
+    // maps onto the viewBox, so it goes in on top as an image of the viewBox's size.
+    const tokens = p.s.parentElement && p.s.parentElement.querySelector('canvas.figure-tokens');
+    if (tokens && tokens.dataset.drawn !== '0' && p.vb && p.vb.width) {
+      const img = document.createElementNS(NS, 'image');
+      img.setAttribute('x', p.vb.x); img.setAttribute('y', p.vb.y);
+      img.setAttribute('width', p.vb.width); img.setAttribute('height', p.vb.height);
+      img.setAttribute('preserveAspectRatio', 'none');
+      img.setAttribute('href', tokens.toDataURL('image/png'));
+      copy.appendChild(img);
+    }
     out.appendChild(copy);
   });
   return '<?xml version="1.0" encoding="UTF-8"?>' + String.fromCharCode(10) + new XMLSerializer().serializeToString(out);
