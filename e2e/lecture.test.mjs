@@ -364,6 +364,12 @@ test('12.3 everything works from the keyboard alone', async () => {
     await page.keyboard.press('Home');
     await settles(() => Number(document.querySelector('[data-testid=clock]')?.getAttribute('data-secs')) === 0);
     const t0 = 0;
+    // The page scrolls smoothly to a focused control (thousands of pixels from the chapter's ring
+    // figure): the page's keys belong to the lab once its transport bar is on screen.
+    await settles(() => {
+      const r = document.querySelector('#lab .transport').getBoundingClientRect();
+      return r.bottom > 0 && r.top < innerHeight;
+    });
     await page.evaluate(() => document.activeElement?.blur());
     await page.keyboard.press('ArrowRight');
     await settles(() => Number(document.querySelector('[data-testid=clock]')?.getAttribute('data-secs')) > 0);
