@@ -1,6 +1,12 @@
 //! Times the scaling chart's largest runs natively, as the chart makes them (no details), and
 //! prints each run's CPU time: `cargo run --release --example core_profile [ring|hier|dbt|all] [reps]`.
 
+// The benchmarks' cluster, shared rather than written again.
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "../benches/common/mod.rs"]
+#[allow(dead_code)]
+mod common;
+
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     use allreduce_lab::course::chapter::CHAPTER_SCENARIOS;
@@ -42,7 +48,7 @@ fn main() {
         report(name, out.1, best, reps, out.0);
     }
     // The benchmark's cases (benches/common): 4 racks × 32 nodes × 8 GPUs, 1 GiB.
-    let topo = allreduce_lab::sim::topology::Topology::new(&bench_cluster()).expect("valid");
+    let topo = common::cluster_1024();
     for (name, algorithm, segments) in [
         ("bench-ring", Algorithm::Ring, 1),
         ("bench-dbt", Algorithm::DoubleBinaryTree, 64),
@@ -66,24 +72,6 @@ fn main() {
             out = (trace.time_secs, trace.timings.len());
         }
         report(name, out.1, best, reps, out.0);
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn bench_cluster() -> allreduce_lab::sim::topology::TopologySpec {
-    use allreduce_lab::sim::units::Bandwidth;
-    allreduce_lab::sim::topology::TopologySpec::Cluster {
-        racks: 4,
-        nodes_per_rack: 32,
-        gpus_per_node: 8,
-        intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
-        intra_lat_secs: 1e-6,
-        node_bw: Bandwidth::from_gbits_per_sec(3200.0),
-        node_lat_secs: 2e-6,
-        rack_bw: Bandwidth::from_gbits_per_sec(12800.0),
-        rack_lat_secs: 5e-6,
-        oversubscription: 1.0,
-        nics_per_node: 1,
     }
 }
 

@@ -1,6 +1,11 @@
 //! Where the bytes of a 1024-rank run go, by a counting allocator: live bytes after each stage
 //! and the trace's records by structure. `cargo run --release --example mem_breakdown [ring|dbt]`
 
+// The benchmarks' cluster (4 racks × 32 nodes × 8 GPUs), shared rather than written again.
+#[path = "../benches/common/mod.rs"]
+#[allow(dead_code)]
+mod common;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
@@ -41,28 +46,13 @@ fn mb(b: usize) -> String {
 fn main() {
     use allreduce_lab::sim::algorithms::{self, Algorithm};
     use allreduce_lab::sim::run::{PreparingRun, RunOptions};
-    use allreduce_lab::sim::topology::{Topology, TopologySpec};
-    use allreduce_lab::sim::units::Bandwidth;
     let which = std::env::args().nth(1).unwrap_or("ring".into());
     let (alg, k) = if which == "dbt" {
         (Algorithm::DoubleBinaryTree, 64)
     } else {
         (Algorithm::Ring, 1)
     };
-    let topo = Topology::new(&TopologySpec::Cluster {
-        racks: 4,
-        nodes_per_rack: 32,
-        gpus_per_node: 8,
-        intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
-        intra_lat_secs: 1e-6,
-        node_bw: Bandwidth::from_gbits_per_sec(3200.0),
-        node_lat_secs: 2e-6,
-        rack_bw: Bandwidth::from_gbits_per_sec(12800.0),
-        rack_lat_secs: 5e-6,
-        oversubscription: 1.0,
-        nics_per_node: 1,
-    })
-    .unwrap();
+    let topo = common::cluster_1024();
     let base = LIVE.load(Relaxed);
     println!("topology etc.            {}", mb(base));
     let schedule = algorithms::schedule(alg, &topo, 1 << 30, k);

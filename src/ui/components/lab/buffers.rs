@@ -178,20 +178,47 @@ struct Colours {
 
 impl Colours {
     fn of(el: &web_sys::HtmlCanvasElement) -> Colours {
-        let style = web_sys::window().and_then(|w| w.get_computed_style(el).ok().flatten());
-        let css = |name: &str, fallback: &str| {
-            style
-                .as_ref()
-                .and_then(|s| s.get_property_value(name).ok())
-                .map(|v| v.trim().to_string())
-                .filter(|v| !v.is_empty())
-                .unwrap_or_else(|| fallback.to_string())
-        };
         Colours {
-            ink: css("color", "#222"),
-            muted: css("--muted", "#666"),
+            ink: computed(el, "color", "#222"),
+            muted: computed(el, "--muted", "#666"),
         }
     }
+}
+
+/// The computed value of CSS property (or variable) `name` on `el`, or `fallback`.
+pub(super) fn computed(el: &web_sys::Element, name: &str, fallback: &str) -> String {
+    web_sys::window()
+        .and_then(|w| w.get_computed_style(el).ok().flatten())
+        .and_then(|s| s.get_property_value(name).ok())
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| fallback.to_string())
+}
+
+/// A canvas's 2D context, its bitmap sized to `width` × `height` CSS units times `scale` and the
+/// screen's density (resized only when that changed), and the context's transform set to draw in
+/// those units. Returns the context and whether the bitmap was resized (which clears it).
+pub(super) fn canvas_2d(
+    el: &web_sys::HtmlCanvasElement,
+    width: f64,
+    height: f64,
+    scale: f64,
+) -> Option<(web_sys::CanvasRenderingContext2d, bool)> {
+    let ctx = el
+        .get_context("2d")
+        .ok()
+        .flatten()?
+        .dyn_into::<web_sys::CanvasRenderingContext2d>()
+        .ok()?;
+    let scale = scale * web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+    let (w, h) = ((width * scale).round(), (height * scale).round());
+    let resized = f64::from(el.width()) != w || f64::from(el.height()) != h;
+    if resized {
+        el.set_width(w as u32);
+        el.set_height(h as u32);
+    }
+    let _ = ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
+    Some((ctx, resized))
 }
 
 /// What the canvas shows now, so that a frame repaints only the cells that changed.
@@ -212,31 +239,14 @@ fn paint(
     colours: &Colours,
     painted: &mut Painted,
 ) {
-    let Some(ctx) = el
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
-    else {
-        return;
-    };
     // Drawn at the largest size the page shows it (1.4 × natural, see the style's max-width) and
     // the screen's density; the page scales it down. Measuring the shown size would force a layout
     // every frame.
-    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-    let scale = 1.4 * dpr;
-    let (w, h) = (
-        (grid.width() * scale).round(),
-        (grid.height() * scale).round(),
-    );
-    let resized = f64::from(el.width()) != w || f64::from(el.height()) != h;
-    if resized {
-        el.set_width(w as u32);
-        el.set_height(h as u32);
-    }
+    let Some((ctx, resized)) = canvas_2d(el, grid.width(), grid.height(), 1.4) else {
+        return;
+    };
     let whole = resized || painted.grid != Some(*grid) || painted.fills.len() != fills.len();
     let Colours { ink, muted } = colours;
-    let _ = ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
     ctx.set_line_width(0.6);
     ctx.set_stroke_style_str(ink);
     if whole {

@@ -5,8 +5,8 @@
 //! colours (measured while playing at 64 GPUs in headless Chromium: without them a frame's script
 //! was 2.1 ms shorter and its style and layout 1.2 ms). A canvas repaints them in one pass.
 
+use super::buffers::{canvas_2d, computed};
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// One chunk on the wire, in the figure's own units (its SVG `viewBox`).
@@ -46,7 +46,7 @@ pub fn Tokens(props: &TokensProps) -> Html {
             move |(tokens, width, height)| {
                 if let Some(el) = canvas.cast::<web_sys::HtmlCanvasElement>() {
                     let mut panel = panel.borrow_mut();
-                    let panel = panel.get_or_insert_with(|| panel_colour(&el));
+                    let panel = panel.get_or_insert_with(|| computed(&el, "--panel", "#fff"));
                     paint(&el, tokens, *width, *height, panel);
                 }
             },
@@ -58,35 +58,12 @@ pub fn Tokens(props: &TokensProps) -> Html {
     }
 }
 
-/// The page's panel colour (light or dark theme), the tokens' inside.
-fn panel_colour(el: &web_sys::HtmlCanvasElement) -> String {
-    web_sys::window()
-        .and_then(|w| w.get_computed_style(el).ok().flatten())
-        .and_then(|s| s.get_property_value("--panel").ok())
-        .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| "#fff".to_string())
-}
-
 /// Draws every token as a rounded square outlined in its chunk's colour and filled from the bottom
 /// by its share of contributions.
 fn paint(el: &web_sys::HtmlCanvasElement, tokens: &[Token], width: f64, height: f64, panel: &str) {
-    let Some(ctx) = el
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
-    else {
+    let Some((ctx, _)) = canvas_2d(el, width, height, 1.0) else {
         return;
     };
-    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-    let scale = dpr;
-    let (w, h) = ((width * scale).round(), (height * scale).round());
-    if f64::from(el.width()) != w || f64::from(el.height()) != h {
-        el.set_width(w as u32);
-        el.set_height(h as u32);
-    }
-    let _ = ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
     ctx.clear_rect(0.0, 0.0, width, height);
     ctx.set_line_width(1.6);
     let s = SIDE;
