@@ -6,36 +6,13 @@
 #[allow(dead_code)]
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+// The tests' counting allocator, shared rather than written again.
+#[path = "../tests/common/counting.rs"]
+#[allow(dead_code)]
+mod counting;
+use counting::{Counting, LIVE, PEAK};
+use std::sync::atomic::Ordering::Relaxed;
 
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(p, layout) };
-        LIVE.fetch_sub(layout.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new: usize) -> *mut u8 {
-        let q = unsafe { System.realloc(p, layout, new) };
-        if !q.is_null() {
-            // Old and new coexist at most momentarily; count as if they did.
-            let now = LIVE.fetch_add(new, Relaxed) + new;
-            PEAK.fetch_max(now, Relaxed);
-            LIVE.fetch_sub(layout.size(), Relaxed);
-        }
-        q
-    }
-}
 #[global_allocator]
 static A: Counting = Counting;
 

@@ -4,52 +4,25 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::algorithms::{self, Algorithm};
-use allreduce_lab::sim::cost::Exceeded;
-use allreduce_lab::sim::scenario::{Scenario, simulate, transfers_on};
+use allreduce_lab::sim::cost::{Budget, Exceeded};
+use allreduce_lab::sim::scenario::{Scenario, ScenarioError, Simulating, simulate, transfers_on};
 use allreduce_lab::sim::topology::{Topology, TopologySpec};
 use allreduce_lab::sim::units::Bandwidth;
 use proptest::prelude::*;
 
 mod common;
 use common::scenarios::{Draw, scenario_of};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-/// The system allocator, counting the bytes live now and at the peak.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(p, layout) };
-        LIVE.fetch_sub(layout.size(), Relaxed);
-    }
-}
+#[path = "common/counting.rs"]
+mod counting;
+use counting::{Counting, peak_during};
 
 #[global_allocator]
 static COUNTING: Counting = Counting;
 
 /// Tests in this file measure allocation one at a time.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-/// The most bytes allocated at once while `f` runs, beyond what was live before.
-fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = LIVE.load(Relaxed);
-    PEAK.store(before, Relaxed);
-    let out = f();
-    (out, PEAK.load(Relaxed) - before)
-}
 
 fn scenario() -> impl Strategy<Value = Scenario> {
     (
@@ -99,6 +72,92 @@ proptest! {
             prop_assert!(sim.trace.cell_changes.len() as u64 <= cost.cell_changes);
             let rate_changes: usize = sim.trace.links.iter().map(|l| l.timeline.len()).sum();
             prop_assert!(rate_changes as u64 <= cost.rate_changes, "{} > {}", rate_changes, cost.rate_changes);
+        }
+    }
+}
+
+/// The lab's kind of budget: details, the rate changes a run is expected to record, and the run
+/// stopping if it records more. Set to exactly what the estimate says the run needs.
+fn tight_lab_budget(s: &Scenario) -> Budget {
+    let cost = s.cost().unwrap();
+    let lab = Budget {
+        bytes: 0,
+        details: true,
+        expected_rate_changes: true,
+        sharing_work: u64::MAX,
+    };
+    Budget {
+        bytes: cost.peak_bytes_for(&lab),
+        ..lab
+    }
+}
+
+#[test]
+fn a_run_under_a_budget_of_expected_rate_changes_stops_before_it_outgrows_it() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    // NCCL's two channels on nodes whose NVLink (1.3 GB/s) is slower than their NICs (19 GB/s):
+    // the channels drift apart and re-rate each other, 9.2 rate changes per transfer against the
+    // 8 a ring is expected to record (found by the property test below).
+    let drifting = scenario_of(
+        TopologySpec::Cluster {
+            racks: 1,
+            nodes_per_rack: 3,
+            gpus_per_node: 2,
+            intra_bw: Bandwidth::from_gbytes_per_sec(1.308_998_089_480_495_7),
+            intra_lat_secs: 1e-6,
+            node_bw: Bandwidth::from_gbytes_per_sec(19.292_329_426_034_77),
+            node_lat_secs: 1e-6,
+            rack_bw: Bandwidth::from_gbytes_per_sec(292.781_811_930_827_3),
+            rack_lat_secs: 1e-6,
+            oversubscription: 1.0,
+            nics_per_node: 2,
+        },
+        Algorithm::NcclRing,
+        11_039_647,
+        20,
+        0.0,
+    );
+    // NCCL's rings on 16 GPUs of a rail network: 3.2 per transfer, well within the 16 expected.
+    let rail = scenario_of(
+        common::scenarios::rail(2, 8, false),
+        Algorithm::NcclRing,
+        1 << 28,
+        32,
+        0.0,
+    );
+    for (s, stops) in [(&drifting, true), (&rail, false)] {
+        let budget = tight_lab_budget(s);
+        let (outcome, peak) = peak_during(|| {
+            Simulating::new(s, true)
+                .unwrap()
+                .limit_rate_changes(&budget)
+                .finish()
+        });
+        assert!(
+            peak as u64 <= budget.bytes,
+            "{peak} B allocated, budget {} B",
+            budget.bytes
+        );
+        let expected = s.cost().unwrap().rate_changes_expected;
+        match outcome {
+            Err(ScenarioError::DetailsOverBudget {
+                rate_changes,
+                limit_bytes,
+            }) => {
+                assert!(stops, "{s:?} stopped");
+                // The budget holds exactly the expected changes; the run stopped past them.
+                assert_eq!((rate_changes, limit_bytes), (expected, budget.bytes));
+                let sim = simulate(s, true).unwrap();
+                let recorded: usize = sim.trace.links.iter().map(|l| l.timeline.len()).sum();
+                assert!(recorded as u64 > expected);
+            }
+            Ok(sim) => {
+                assert!(!stops, "{s:?} did not stop");
+                assert!(sim.trace.verified());
+                let recorded: usize = sim.trace.links.iter().map(|l| l.timeline.len()).sum();
+                assert!(recorded as u64 <= expected, "{recorded} > {expected}");
+            }
+            Err(e) => panic!("{e}"),
         }
     }
 }
