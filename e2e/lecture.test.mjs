@@ -401,22 +401,22 @@ test('12.6 settings the lab cannot run are greyed out with the reason; a drag si
     await page.getByTestId('preset-two-nodes-400g').click();
     await page.getByTestId('compare-toggle').uncheck();
     // The lab's budget is the core's estimate: on a rail network the ring runs at every size, NCCL's
-    // rings (whose estimate counts every channel's rate changes) are refused from 192 GPUs.
+    // eight rings (16.7 M transfers at 512 GPUs) are refused from 512 GPUs.
     await selectOption(page, 'topology-kind', 'rail');
     await selectOption(page, 'algorithm', 'ring');
     assert.equal(await page.getByTestId('gpu-count').getAttribute('data-refused-from'), null);
     await selectOption(page, 'algorithm', 'nccl-ring');
-    assert.equal(await page.getByTestId('gpu-count').getAttribute('data-refused-from'), '192');
-    assert.match(await page.getByTestId('gpu-count-refused').textContent(), /From 192 GPUs .* more memory or work than the browser allows/);
+    assert.equal(await page.getByTestId('gpu-count').getAttribute('data-refused-from'), '512');
+    assert.match(await page.getByTestId('gpu-count-refused').textContent(), /From 512 GPUs .* more memory or work than the browser allows/);
     // Dragging through big counts: nothing is simulated until the thumb settles.
     const cli = await page.getByTestId('cli-command').textContent();
     const values = (await page.getByTestId('gpu-count').getAttribute('data-values')).split(',');
-    for (const v of ['64', '128', '192', '256']) await dragRange(page, 'gpu-count', values.indexOf(v));
-    assert.equal(await page.getByTestId('gpu-count').getAttribute('aria-valuetext'), '256', 'the label follows the thumb');
+    for (const v of ['64', '128', '256', '512']) await dragRange(page, 'gpu-count', values.indexOf(v));
+    assert.equal(await page.getByTestId('gpu-count').getAttribute('aria-valuetext'), '512', 'the label follows the thumb');
     assert.equal(await page.getByTestId('cli-command').textContent(), cli, 'no simulation during the drag');
     await page.getByTestId('gpu-count').dispatchEvent('change');
     await page.getByTestId('scenario-error').waitFor();
-    assert.match(await page.getByTestId('scenario-error').textContent(), /1044480 transfers, about 3\.4\d* GB of memory/);
+    assert.match(await page.getByTestId('scenario-error').textContent(), /4186112 transfers, about 2\.4\d* GB of memory/);
     // Nothing to play or export: disabled, and the clock does not pretend "0 s / 0 s".
     for (const id of ['play', 'step-forward', 'scrub', 'export-csv', 'export-trace', 'export-svg', 'export-png']) {
       const el = page.getByTestId(id);

@@ -212,6 +212,22 @@ test('the lab simulates and plays a 1024-GPU ring (aggregated view)', async () =
     await setRange(page, 'scrub', 0);
     const frames = await framesWhilePlaying(page);
     assert.ok(frames.frames > 5, `${frames.frames} frames playing the rail ring`);
+    // NCCL's eight rings on 256 GPUs of a rail network (1 M transfers): refused until the estimate
+    // counted the rate changes a ring is expected to record (3.4 GB counted before, 0.6 GB now;
+    // the run stops should it record more than the budget holds). Simulated, verified.
+    await setRangeTo(page, 'gpu-count', 256);
+    await page.getByTestId('figure-a').getByTestId('verified').first().waitFor({ timeout: 300000 });
+    await selectOption(page, 'algorithm', 'nccl-ring');
+    const nccl = Date.now();
+    await page.getByTestId('figure-a').getByTestId('sim-progress').waitFor();
+    await page.getByTestId('figure-a').getByTestId('verified').first().waitFor({ timeout: 300000 });
+    perf.rail_256_gpus_nccl_ring = {
+      simulate_wall_ms: Date.now() - nccl,
+      simulate_ms: round(Number(await page.getByTestId('cluster-figure').first().getAttribute('data-sim-ms'))),
+      transfers: await page.locator('.results .small').first().textContent(),
+    };
+    assert.match(perf.rail_256_gpus_nccl_ring.transfers, /1,?044,?480/);
+    assert.equal(await page.getByTestId('scenario-error').count(), 0);
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();

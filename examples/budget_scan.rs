@@ -1,5 +1,5 @@
 //! Every run the lab's sliders reach (kinds × GPU counts × GPUs per node × segments × algorithms,
-//! default sizes): its detailed peak estimate and whether a budget admits it, to set `UI_BUDGET`.
+//! default sizes): its detailed peak estimate as the lab counts it and whether a budget admits it, to set `UI_BUDGET`.
 //! `cargo run --release --example budget_scan [budget bytes]`
 fn main() {
     use allreduce_lab::sim::algorithms::Algorithm;
@@ -32,13 +32,18 @@ fn main() {
                         let Ok(topo) = s.validate() else { continue };
                         let Ok(cost) = s.cost() else { continue };
                         let _ = topo;
-                        let b = cost.peak_bytes_with_details;
+                        let b = cost.peak_bytes_for(&allreduce_lab::ui::model::view::UI_BUDGET);
                         if b <= budget {
                             max_in = max_in.max(b)
                         } else {
                             min_out = min_out.min(b)
                         }
-                        lines.push(format!("{kind:?} {gpus} {g} {k} {alg} {b} {}", b <= budget));
+                        let lab = allreduce_lab::ui::model::view::refusal(&c, alg)
+                            .map_or("admitted".to_string(), |o| format!("{:?}", o.exceeded));
+                        lines.push(format!(
+                            "{kind:?} {gpus} {g} {k} {alg} {b} {} {lab}",
+                            b <= budget
+                        ));
                     }
                 }
             }

@@ -62,6 +62,17 @@ pub struct RunCost {
     /// the rate of each link it and the flows re-rated with it cross (not a proven bound;
     /// `tests/cost_budget.rs` checks it against real runs).
     pub rate_changes: u64,
+    /// Link rate changes a run is expected to record: [`rate_changes`](Self::rate_changes),
+    /// except for rings, whose steps (and NCCL's channels, the same ring in lockstep) start and
+    /// end together, so that a link changes once per instant however many of their flows it
+    /// carries: one change per link of the route per start or end. Not a bound (on a cluster
+    /// whose NVLink is slower than its NICs NCCL's channels drift apart: 10.6 changes per
+    /// transfer seen against 8 expected), so a budget that counts it
+    /// ([`Budget::expected_rate_changes`]) has the run stop once it records more than the
+    /// budget holds (see [`room_for_rate_changes`](Self::room_for_rate_changes)). Measured with
+    /// details: NCCL's ring on a rail network 2.4–5.2 per transfer (expected 16; bound 128), the
+    /// hierarchical ring 4.0–10.0 (expected 12–16; bound 24–32).
+    pub rate_changes_expected: u64,
     /// The work of fair sharing: transfers × the most flows that one link carries at once.
     pub sharing_work: u64,
     /// Peak bytes allocated without details, and with them (an upper bound).
@@ -75,6 +86,11 @@ pub struct Budget {
     /// Peak bytes allocated, by a run that records details (link timelines, cell changes) or not.
     pub bytes: u64,
     pub details: bool,
+    /// With details: count the rate changes a run is expected to record
+    /// ([`RunCost::rate_changes_expected`]) instead of their estimated bound, the run itself
+    /// enforcing the budget as it records them (the lab's runs; see
+    /// [`Simulating::limit_rate_changes`](super::scenario::Simulating::limit_rate_changes)).
+    pub expected_rate_changes: bool,
     /// [`RunCost::sharing_work`]: about 10⁹ is a few seconds of fair sharing.
     pub sharing_work: u64,
 }
@@ -84,6 +100,7 @@ pub struct Budget {
 pub const RUN_BUDGET: Budget = Budget {
     bytes: 2_000_000_000,
     details: false,
+    expected_rate_changes: false,
     sharing_work: 4_000_000_000,
 };
 
@@ -114,11 +131,7 @@ impl std::fmt::Display for OverBudget {
             Exceeded::Memory => write!(
                 f,
                 "would need about {} of memory ({} transfers, {} buffer cells); the limit is {}",
-                super::units::format_bytes(if self.budget.details {
-                    self.cost.peak_bytes_with_details
-                } else {
-                    self.cost.peak_bytes
-                } as f64),
+                super::units::format_bytes(self.cost.peak_bytes_for(&self.budget) as f64),
                 self.cost.transfers,
                 self.cost.cells,
                 super::units::format_bytes(self.budget.bytes as f64),
@@ -195,13 +208,15 @@ impl RunCost {
                 cells: max(|c| c.cells),
                 cell_changes: max(|c| c.cell_changes),
                 rate_changes: max(|c| c.rate_changes),
+                // Only the chosen candidate records details.
+                rate_changes_expected: max(|c| c.rate_changes_expected),
                 sharing_work: sum(|c| c.sharing_work),
                 peak_bytes: max(|c| c.peak_bytes),
                 peak_bytes_with_details: max(|c| c.peak_bytes_with_details),
             };
         }
         if n < 2 {
-            return RunCost::of_counts(0, 0, n, 0, 0, 0, n);
+            return RunCost::of_counts(0, 0, n, 0, (0, 0), 0, n);
         }
         let pof2 = 1u64 << log2(n);
         let rem = n - pof2;
@@ -270,12 +285,19 @@ impl RunCost {
             fan_in
         };
         let sharing_work = transfers * fan_in;
+        let expected_per_event = match algorithm {
+            Algorithm::Ring | Algorithm::Hierarchical | Algorithm::NcclRing => 1,
+            _ => changes_per_event,
+        };
         RunCost::of_counts(
             transfers,
             transfers * deps_each,
             n * chunks,
             changes,
-            2 * route * transfers * changes_per_event,
+            (
+                2 * route * transfers * changes_per_event,
+                2 * route * transfers * expected_per_event,
+            ),
             sharing_work,
             n,
         )
@@ -286,7 +308,8 @@ impl RunCost {
         dependencies: u64,
         cells: u64,
         cell_changes: u64,
-        rate_changes: u64,
+        // Estimated bound, and expected (see the fields of the same names).
+        (rate_changes, rate_changes_expected): (u64, u64),
         sharing_work: u64,
         ranks: u64,
     ) -> RunCost {
@@ -301,6 +324,7 @@ impl RunCost {
             cells,
             cell_changes,
             rate_changes,
+            rate_changes_expected,
             sharing_work,
             peak_bytes,
             peak_bytes_with_details: peak_bytes
@@ -322,8 +346,59 @@ impl RunCost {
     /// ```
     pub fn with_extra_rate_changes(mut self, extra: u64) -> RunCost {
         self.rate_changes += extra;
+        self.rate_changes_expected += extra;
         self.peak_bytes_with_details += extra * BYTES_PER_RATE_CHANGE;
         self
+    }
+
+    /// The peak bytes that `budget` counts: without details, with them, or with the rate
+    /// changes a run is expected to record (see [`Budget::expected_rate_changes`]).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::Algorithm, cost::*};
+    /// // NCCL's 8 rings on 64 ranks, routes of 8 links.
+    /// let rings = RunCost::estimate(Algorithm::NcclRing, 64, 8, 1 << 30, 32, 8, 8);
+    /// let lab = Budget { bytes: 1 << 30, details: true, expected_rate_changes: true, sharing_work: u64::MAX };
+    /// assert_eq!(rings.peak_bytes_for(&RUN_BUDGET), rings.peak_bytes);
+    /// assert_eq!(rings.peak_bytes_for(&Budget { expected_rate_changes: false, ..lab }), rings.peak_bytes_with_details);
+    /// // Expected: 2 changes per link of the route per transfer, not 2 per channel.
+    /// assert_eq!(rings.rate_changes_expected, 2 * 8 * rings.transfers);
+    /// assert_eq!(rings.rate_changes, 8 * rings.rate_changes_expected);
+    /// assert_eq!(
+    ///     rings.peak_bytes_for(&lab),
+    ///     rings.peak_bytes_with_details - 7 * rings.rate_changes_expected * BYTES_PER_RATE_CHANGE
+    /// );
+    /// ```
+    pub fn peak_bytes_for(&self, budget: &Budget) -> u64 {
+        if !budget.details {
+            self.peak_bytes
+        } else if budget.expected_rate_changes {
+            self.peak_bytes_with_details
+                - self.rate_changes.saturating_sub(self.rate_changes_expected)
+                    * BYTES_PER_RATE_CHANGE
+        } else {
+            self.peak_bytes_with_details
+        }
+    }
+
+    /// How many rate changes a run of this cost may record within `budget` (with
+    /// [`Budget::expected_rate_changes`]): what the budget leaves beside everything else the
+    /// run holds. At least [`rate_changes_expected`](Self::rate_changes_expected) when the cost
+    /// fits the budget.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::Algorithm, cost::*};
+    /// let ring = RunCost::estimate(Algorithm::Ring, 64, 8, 1 << 30, 1, 1, 4);
+    /// let lab = Budget { bytes: 1 << 30, details: true, expected_rate_changes: true, sharing_work: u64::MAX };
+    /// assert!(ring.check(&lab).is_ok());
+    /// let room = ring.room_for_rate_changes(&lab);
+    /// assert!(room >= ring.rate_changes_expected);
+    /// let others = ring.peak_bytes_with_details - ring.rate_changes * BYTES_PER_RATE_CHANGE;
+    /// assert_eq!(room, ((1 << 30) - others) / BYTES_PER_RATE_CHANGE);
+    /// ```
+    pub fn room_for_rate_changes(&self, budget: &Budget) -> u64 {
+        let others = self.peak_bytes_with_details - self.rate_changes * BYTES_PER_RATE_CHANGE;
+        budget.bytes.saturating_sub(others) / BYTES_PER_RATE_CHANGE
     }
 
     /// `Ok` when the run fits `budget`.
@@ -332,16 +407,12 @@ impl RunCost {
     /// use allreduce_lab::sim::{algorithms::Algorithm, cost::*};
     /// let ring = RunCost::estimate(Algorithm::Ring, 8, 8, 1 << 20, 1, 1, 2);
     /// assert!(ring.check(&RUN_BUDGET).is_ok());
-    /// let tiny = Budget { bytes: 1 << 20, details: false, sharing_work: u64::MAX };
+    /// let tiny = Budget { bytes: 1 << 20, details: false, expected_rate_changes: false, sharing_work: u64::MAX };
     /// let over = ring.check(&tiny).unwrap_err();
     /// assert_eq!(over.exceeded, Exceeded::Memory); // the fixed 4 MiB alone exceeds 1 MiB
     /// ```
     pub fn check(&self, budget: &Budget) -> Result<(), Box<OverBudget>> {
-        let bytes = if budget.details {
-            self.peak_bytes_with_details
-        } else {
-            self.peak_bytes
-        };
+        let bytes = self.peak_bytes_for(budget);
         let exceeded = if bytes > budget.bytes {
             Exceeded::Memory
         } else if self.sharing_work > budget.sharing_work {

@@ -250,6 +250,8 @@ pub struct FlowNetwork {
     /// When each link's timeline last changed: read here rather than from the end of the timeline
     /// itself, which is a cache miss per link per instant in a large run.
     timeline_last_at: Vec<f64>,
+    /// Rate changes recorded in the timelines so far.
+    recorded: u64,
     flows: Vec<Flow>,
     /// Per flow slot, like `flows`.
     rates: Vec<FlowRate>,
@@ -305,6 +307,7 @@ impl FlowNetwork {
             } else {
                 Vec::new()
             },
+            recorded: 0,
             flows: Vec::new(),
             rates: Vec::new(),
             free_slots: Vec::new(),
@@ -520,6 +523,22 @@ impl FlowNetwork {
     /// Bytes each link has been given to carry.
     pub fn link_bytes(&self) -> Vec<f64> {
         self.links.iter().map(|link| link.bytes).collect()
+    }
+
+    /// How many rate changes the links' timelines hold so far (0 when none are kept).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::network::FlowNetwork;
+    /// let mut net = FlowNetwork::new(&[10.0, 10.0], true);
+    /// let a = net.start(0, &[0, 1], 10.0, 0.0);
+    /// net.next_finish(); // settles the start: both links go from 0 to 10 B/s
+    /// assert_eq!(net.rate_changes(), 2);
+    /// net.finish(a, 1.0);
+    /// net.next_finish(); // and back to 0
+    /// assert_eq!(net.rate_changes(), 4);
+    /// ```
+    pub fn rate_changes(&self) -> u64 {
+        self.recorded
     }
 
     /// The index of instant `now` among those recorded (see [`records`](super::records)); `now`
@@ -822,6 +841,7 @@ impl FlowNetwork {
                 } else {
                     seg.push(self.instants.index(now), total);
                     self.timeline_last_at[link] = now;
+                    self.recorded += 1;
                 }
             }
         }

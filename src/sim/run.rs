@@ -932,6 +932,24 @@ impl Run {
         (self.done, self.schedule.len())
     }
 
+    /// Link rate changes recorded so far (with details; 0 without).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::*};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
+    /// let mut sliced = Run::new(&topo, schedule, &RunOptions::default());
+    /// assert_eq!(sliced.rate_changes(), 0);
+    /// while !sliced.step(10) {}
+    /// let recorded = sliced.rate_changes();
+    /// let trace = sliced.finish();
+    /// assert_eq!(recorded as usize, trace.links.iter().map(|l| l.timeline.len()).sum::<usize>());
+    /// ```
+    pub fn rate_changes(&self) -> u64 {
+        self.net.rate_changes()
+    }
+
     /// Advances the run by at most `max_events` events (each finishes a transfer, starts its
     /// stream, or ends its reduction). Returns `true` once nothing is left to happen.
     ///

@@ -89,6 +89,12 @@ pub enum ScenarioError {
         segments: Option<usize>,
         over: Box<OverBudget>,
     },
+    /// A run with details stopped once its links' timelines held more rate changes than its
+    /// budget has room for (see [`Simulating::limit_rate_changes`]).
+    DetailsOverBudget {
+        rate_changes: u64,
+        limit_bytes: u64,
+    },
     /// `auto` asked to be stepped as one run.
     AutoCannotStep,
     /// A simulation that ended without a run (a bug).
@@ -151,6 +157,14 @@ impl std::fmt::Display for ScenarioError {
                 }
                 write!(f, " {over}")
             }
+            E::DetailsOverBudget {
+                rate_changes,
+                limit_bytes,
+            } => write!(
+                f,
+                "stopped: its links changed rate over {rate_changes} times, more than {} of details holds. Use fewer ranks or segments, or another algorithm",
+                super::units::format_bytes(*limit_bytes as f64)
+            ),
             E::AutoCannotStep => {
                 f.write_str("auto runs every algorithm; it cannot be stepped as one run")
             }
@@ -329,7 +343,7 @@ impl Scenario {
         Ok(self.cost_on(&topo))
     }
 
-    fn cost_on(&self, topo: &Topology) -> RunCost {
+    pub(crate) fn cost_on(&self, topo: &Topology) -> RunCost {
         let cost = RunCost::estimate(
             self.algorithm,
             topo.ranks(),
@@ -544,6 +558,11 @@ pub struct Simulating {
     finished_transfers: usize,
     /// Transfers of every run this simulation makes (for `auto`: every candidate, then the chosen).
     total_transfers: usize,
+    /// The most rate changes the run with details may record, and the budget's bytes it comes
+    /// from (see [`limit_rate_changes`](Simulating::limit_rate_changes)).
+    rate_change_limit: Option<(u64, u64)>,
+    /// Set once the run passed that limit: it stopped there.
+    over_limit: bool,
 }
 
 /// Where one run of a [`Simulating`] stands.
@@ -600,9 +619,42 @@ impl Simulating {
             run: None,
             finished_transfers: 0,
             total_transfers: cost.transfers as usize,
+            rate_change_limit: None,
+            over_limit: false,
         };
         s.run = Some(s.start(first, details && !auto));
         Ok(s)
+    }
+
+    /// Has the run stop, and [`finish`](Self::finish) fail with
+    /// [`ScenarioError::DetailsOverBudget`], once it has recorded more link rate changes than
+    /// `budget` has room for beside everything else it holds
+    /// ([`RunCost::room_for_rate_changes`](super::cost::RunCost::room_for_rate_changes)): the
+    /// guard of a budget that counts only the rate changes a run is expected to record
+    /// ([`Budget::expected_rate_changes`]). Without details nothing is recorded, and nothing
+    /// stops.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use allreduce_lab::sim::cost::{Budget, BYTES_PER_RATE_CHANGE};
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 8, bandwidth, latency_secs: 5e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 8_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+    /// let roomy = Budget { bytes: 1 << 30, details: true, expected_rate_changes: true, sharing_work: u64::MAX };
+    /// assert!(Simulating::new(&s, true).unwrap().limit_rate_changes(&roomy).finish().is_ok());
+    /// // A budget that leaves room for 10 rate changes: the run stops at the 11th.
+    /// let cost = s.cost().unwrap();
+    /// let others = cost.peak_bytes_with_details - cost.rate_changes * BYTES_PER_RATE_CHANGE;
+    /// let tight = Budget { bytes: others + 10 * BYTES_PER_RATE_CHANGE, ..roomy };
+    /// let stopped = Simulating::new(&s, true).unwrap().limit_rate_changes(&tight).finish();
+    /// assert!(matches!(stopped, Err(ScenarioError::DetailsOverBudget { rate_changes: 10, .. })));
+    /// ```
+    pub fn limit_rate_changes(mut self, budget: &Budget) -> Simulating {
+        let cost = self.scenario.cost_on(&self.topo);
+        self.rate_change_limit = Some((cost.room_for_rate_changes(budget), budget.bytes));
+        self
     }
 
     fn start(&self, algorithm: Algorithm, details: bool) -> Stage {
@@ -717,7 +769,17 @@ impl Simulating {
             }
             Stage::Running(run) => run,
         };
-        if !run.step(max_events) {
+        if self.over_limit {
+            return true;
+        }
+        let done = run.step(max_events);
+        if let Some((limit, _)) = self.rate_change_limit {
+            if run.rate_changes() > limit {
+                self.over_limit = true;
+                return true;
+            }
+        }
+        if !done {
             return false;
         }
         let Some((next, mut times)) = self.choosing.take() else {
@@ -769,7 +831,20 @@ impl Simulating {
     /// assert!((done.trace.time_secs - 90e-6).abs() < 1e-15);
     /// ```
     pub fn finish(mut self) -> Result<Simulation, ScenarioError> {
-        while !self.step(usize::MAX) {}
+        // With a limit, in slices, so that the run stops soon after passing it.
+        let slice = if self.rate_change_limit.is_some() {
+            1 << 12
+        } else {
+            usize::MAX
+        };
+        while !self.step(slice) {}
+        if let (true, Some((rate_changes, limit_bytes))) = (self.over_limit, self.rate_change_limit)
+        {
+            return Err(ScenarioError::DetailsOverBudget {
+                rate_changes,
+                limit_bytes,
+            });
+        }
         let Some(Stage::Running(run)) = self.run else {
             return Err(ScenarioError::NoRun);
         };

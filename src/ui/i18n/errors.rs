@@ -229,11 +229,7 @@ pub fn over_budget(
                 alg,
                 &n,
                 &with,
-                &format_bytes(if over.budget.details {
-                    over.cost.peak_bytes_with_details
-                } else {
-                    over.cost.peak_bytes
-                } as f64),
+                &format_bytes(over.cost.peak_bytes_for(&over.budget) as f64),
                 &transfers,
                 &over.cost.cells.to_string(),
                 &format_bytes(over.budget.bytes as f64),
@@ -281,6 +277,14 @@ pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
             segments,
             over,
         } => over_budget(lang, *algorithm, *ranks, *segments, over),
+        E::DetailsOverBudget {
+            rate_changes,
+            limit_bytes,
+        } => trf(
+            lang,
+            K::ScDetailsOver,
+            &[&s(rate_changes), &format_bytes(*limit_bytes as f64)],
+        ),
         E::AutoCannotStep => tr(lang, K::ScAutoStep).to_string(),
         E::NoRun => tr(lang, K::ScNoRun).to_string(),
         E::CannotTakeGpus { gpus } => trf(lang, K::ScCannotTake, &[&s(gpus)]),

@@ -19,11 +19,19 @@ use std::rc::Rc;
 /// about a minute. The CLI's budget is the core's `RUN_BUDGET`.
 ///
 /// Since the trace's records shrank (about 40 % less memory for the same run), 1.5 GB admits 54
-/// more slider settings than before, the 1,024-GPU rail ring among them; what it still refuses is
-/// NCCL's rings on large rail networks, whose estimate counts every channel's rate changes.
+/// more slider settings than before, the 1,024-GPU rail ring among them. It counts the rate changes
+/// a run is expected to record ([`Budget::expected_rate_changes`]; the run stops should it record
+/// more than the budget holds): NCCL's rings on a rail network ran 2.4–5.2 changes per transfer,
+/// against 128 counted per channel before and 16 now. That admits 249 more settings (NCCL's rings
+/// on rail networks up to 192 GPUs in any number of pieces and up to 384 in one, the hierarchical
+/// ring at 1,024 GPUs of one per node, `auto` up to 384 rail GPUs); what it still refuses (`cargo
+/// run --release --example budget_scan`) is NCCL's rings on rail networks from 512 GPUs (16.7 M
+/// transfers), from 384 in 2 pieces and from 256 in 4, and `auto` there, all of which the CLI
+/// runs without details.
 pub const UI_BUDGET: Budget = Budget {
     bytes: 1_500_000_000,
     details: true,
+    expected_rate_changes: true,
     sharing_work: 400_000_000,
 };
 
@@ -340,11 +348,12 @@ mod tests {
 
     #[test]
     fn an_impossible_scenario_is_an_error_not_a_panic() {
-        // NCCL's rings on 256 GPUs of a rail network need about 3 GB with details by the core's
-        // estimate, over the lab's budget: refused with a message, not run.
+        // NCCL's rings on 256 GPUs of a rail network in 4 pieces need about 2.4 GB with details
+        // by the core's estimate, over the lab's budget: refused with a message, not run.
         let c = Controls {
             gpus: 256,
             kind: super::super::logic::TopologyKind::Rail,
+            segments: 4,
             ..Controls::default()
         };
         let Plan::Ready(v) = Plan::new(&c, Algorithm::NcclRing) else {
@@ -429,6 +438,7 @@ mod tests {
         let c = Controls {
             gpus: 256,
             kind: super::super::logic::TopologyKind::Rail,
+            segments: 4,
             ..Controls::default()
         };
         let nccl = Algorithm::NcclRing;
@@ -438,18 +448,27 @@ mod tests {
         };
         let (gpus, over) = v.refused.as_ref().expect("refused");
         assert_eq!(*gpus, 256);
-        // Its channels' rings, each 2 × 256 × 255 transfers: as the figure's message says.
-        assert_eq!(over.cost.transfers, 1_044_480);
+        // Its 8 channels' rings in 4 pieces, each 2 × 256 × 255 transfers: as the figure's
+        // message says.
+        assert_eq!(over.cost.transfers, 8 * 4 * 130_560);
         assert_eq!(over.cost.transfers % (2 * 256 * 255), 0);
         assert_eq!(Some(over.as_ref()), refusal(&c, nccl).as_deref());
         // The GPU slider greys out from the first count the estimate refuses; below it runs.
         let counts = &super::super::logic::GPU_COUNTS;
-        assert_eq!(first_refused_gpus(&c, &[nccl], counts), Some(192));
-        let c128 = Controls {
-            gpus: 128,
+        assert_eq!(first_refused_gpus(&c, &[nccl], counts), Some(256));
+        let c192 = Controls {
+            gpus: 192,
             ..c.clone()
         };
-        assert!(refusal(&c128, nccl).is_none());
+        assert!(refusal(&c192, nccl).is_none());
+        // In one piece, 256 GPUs run too: the estimate counts the rate changes a ring is
+        // expected to record (one per link per start or end, not one per channel), and the run
+        // stops if it records more than the budget holds.
+        let one_piece = Controls {
+            segments: 1,
+            ..c.clone()
+        };
+        assert!(refusal(&one_piece, nccl).is_none());
         // The ring and the double binary tree fit everywhere, the ring at 1024 GPUs too (refused
         // until the trace's records shrank).
         for alg in [Algorithm::Ring, Algorithm::DoubleBinaryTree] {

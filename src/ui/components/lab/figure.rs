@@ -110,7 +110,7 @@ pub fn Figure(props: &FigureProps) -> Html {
                     algorithm_label(lang, view.requested),
                     &gpus.to_string(),
                     &over.cost.transfers.to_string(),
-                    &crate::sim::units::format_bytes(over.cost.peak_bytes_with_details as f64),
+                    &crate::sim::units::format_bytes(over.cost.peak_bytes_for(&over.budget) as f64),
                 ],
             ),
             None => view

@@ -8,7 +8,7 @@ use crate::sim::replay::ReplayBuilder;
 use crate::sim::scenario::{Scenario, Simulating, Simulation};
 use crate::ui::components::app::Shared;
 use crate::ui::model::logic::Controls;
-use crate::ui::model::view::{Plan, SimView, Status};
+use crate::ui::model::view::{Plan, SimView, Status, UI_BUDGET};
 use gloo::render::{AnimationFrame, request_animation_frame};
 use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
@@ -291,6 +291,9 @@ fn settle_then_run(
         // Only validates: the run's schedule, indexes and buffers are built in the frames' slices.
         match Simulating::new(&scenario, true) {
             Ok(sim) => {
+                // The lab's budget counts the rate changes a run is expected to record; the run
+                // stops if it records more than the budget holds.
+                let sim = sim.limit_rate_changes(&UI_BUDGET);
                 let shown = status_of(&sim);
                 status.set(shown);
                 let job = Job {

@@ -81,6 +81,7 @@ strings! {
         ScShrinkRanks => "at most {0} ranks", "最多 {0} 个进程";
         ScShrinkAlgorithm => "another algorithm", "另一种算法";
         ScOr => ", or ", "，或";
+        ScDetailsOver => "stopped: its links changed rate over {0} times, more than {1} of details holds. Use fewer GPUs or segments, or another algorithm", "已停止：链路速率变化超过 {0} 次，超出 {1} 详细记录的容量。可用更少的卡或段数，或另一种算法";
         ScAutoStep => "auto runs every algorithm; it cannot be stepped as one run", "auto 会运行每一种算法，不能作为一次运行逐步推进";
         ScNoRun => "the simulation ended without a run (a bug: please report it)", "模拟结束时没有运行结果（这是缺陷，请报告）";
         ScCannotTake => "the topology cannot take {0} GPUs", "该拓扑无法容纳 {0} 张卡";

@@ -32,10 +32,12 @@ fn over(exceeded: Exceeded) -> Box<OverBudget> {
             dependencies: 0,
             cell_changes: 0,
             rate_changes: 0,
+            rate_changes_expected: 0,
         },
         budget: Budget {
             bytes: 2_000_000_000,
             details: false,
+            expected_rate_changes: false,
             sharing_work: 4_000_000_000,
         },
         exceeded,
@@ -173,6 +175,10 @@ fn scenarios() -> Vec<ScenarioError> {
         E::SegmentsOutOfRange { got: 0, max: 64 },
         E::GammaOutOfRange { max: 1e-3 },
         E::AutoCannotStep,
+        E::DetailsOverBudget {
+            rate_changes: 62_000_000,
+            limit_bytes: 1_500_000_000,
+        },
         E::NoRun,
         E::CannotTakeGpus { gpus: 12 },
         E::ParametersOutOfRange,
