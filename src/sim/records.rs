@@ -672,28 +672,44 @@ impl CellChanges {
     /// assert_eq!(changes.last().unwrap().contributors, 4);
     /// ```
     pub fn iter<'a>(&'a self, schedule: &'a Schedule) -> CellChangeIter<'a> {
+        self.iter_from(schedule, CellChangesPos::START)
+    }
+
+    /// The changes from `pos` on (a position an iterator over these changes was at, see
+    /// [`CellChangeIter::pos`]): resumes where it stopped, without reading what came before.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, records::CellChangesPos, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let cc = &trace.cell_changes;
+    /// let mut first = cc.iter(&trace.schedule);
+    /// let head: Vec<_> = first.by_ref().take(5).collect();
+    /// let pos = first.pos();
+    /// assert_eq!(pos.changes_read(), 5);
+    /// let tail: Vec<_> = cc.iter_from(&trace.schedule, pos).collect();
+    /// let all: Vec<_> = cc.iter(&trace.schedule).collect();
+    /// assert_eq!([head, tail].concat(), all);
+    /// assert_eq!(cc.iter_from(&trace.schedule, CellChangesPos::START).count(), cc.len());
+    /// ```
+    pub fn iter_from<'a>(
+        &'a self,
+        schedule: &'a Schedule,
+        pos: CellChangesPos,
+    ) -> CellChangeIter<'a> {
         CellChangeIter {
             changes: self,
             schedule,
-            next_transfer: 0,
-            current: CellChange {
-                transfer: 0,
-                rank: 0,
-                chunk: 0,
-                contributors: 0,
-            },
-            chunk_hi: 0,
-            k: 0,
+            pos,
         }
     }
 }
 
-/// The changes of [`CellChanges`], by value.
-#[derive(Clone, Debug)]
-pub struct CellChangeIter<'a> {
-    changes: &'a CellChanges,
-    schedule: &'a Schedule,
-    /// The next entry of `changes.transfers` to read.
+/// Where a [`CellChangeIter`] stands, to resume from ([`CellChanges::iter_from`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellChangesPos {
+    /// The next entry of `transfers` to read.
     next_transfer: usize,
     /// The current transfer's next change (its chunk is the next one's).
     current: CellChange,
@@ -702,32 +718,83 @@ pub struct CellChangeIter<'a> {
     k: usize,
 }
 
+impl CellChangesPos {
+    /// Before the first change.
+    pub const START: CellChangesPos = CellChangesPos {
+        next_transfer: 0,
+        current: CellChange {
+            transfer: 0,
+            rank: 0,
+            chunk: 0,
+            contributors: 0,
+        },
+        chunk_hi: 0,
+        k: 0,
+    };
+
+    /// How many changes come before this position.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::records::CellChangesPos;
+    /// assert_eq!(CellChangesPos::START.changes_read(), 0);
+    /// ```
+    pub fn changes_read(&self) -> usize {
+        self.k
+    }
+}
+
+/// The changes of [`CellChanges`], by value.
+#[derive(Clone, Debug)]
+pub struct CellChangeIter<'a> {
+    changes: &'a CellChanges,
+    schedule: &'a Schedule,
+    pos: CellChangesPos,
+}
+
+impl CellChangeIter<'_> {
+    /// Where the iterator stands: [`CellChanges::iter_from`] resumes from here.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let mut it = trace.cell_changes.iter(&trace.schedule);
+    /// it.nth(2);
+    /// assert_eq!(it.pos().changes_read(), 3);
+    /// ```
+    pub fn pos(&self) -> CellChangesPos {
+        self.pos
+    }
+}
+
 impl Iterator for CellChangeIter<'_> {
     type Item = CellChange;
     fn next(&mut self) -> Option<CellChange> {
-        let contributors = *self.changes.contributors.get(self.k)?;
-        if self.current.chunk >= self.chunk_hi {
-            let t = self.changes.transfers[self.next_transfer];
-            self.next_transfer += 1;
+        let p = &mut self.pos;
+        let contributors = *self.changes.contributors.get(p.k)?;
+        if p.current.chunk >= p.chunk_hi {
+            let t = self.changes.transfers[p.next_transfer];
+            p.next_transfer += 1;
             let tr = self.schedule.transfer(t as usize);
-            self.current = CellChange {
+            p.current = CellChange {
                 transfer: t,
                 rank: tr.dst,
                 chunk: tr.chunk_lo,
                 contributors: 0,
             };
-            self.chunk_hi = tr.chunk_hi;
+            p.chunk_hi = tr.chunk_hi;
         }
-        self.k += 1;
+        p.k += 1;
         let change = CellChange {
             contributors,
-            ..self.current
+            ..p.current
         };
-        self.current.chunk += 1;
+        p.current.chunk += 1;
         Some(change)
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.changes.len() - self.k;
+        let n = self.changes.len() - self.pos.k;
         (n, Some(n))
     }
 }

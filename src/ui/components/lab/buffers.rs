@@ -81,7 +81,7 @@ pub fn Buffers(props: &BuffersProps) -> Html {
     let view = &props.sim.0;
     let trace = view.trace();
     let (n, chunks) = trace.map_or((0, 0), |t| (t.topology.ranks(), t.schedule.chunks()));
-    let cells = trace.map_or_else(Vec::new, |t| view.replay.cells_at(t, props.t_secs));
+    let cells = trace.map_or_else(Default::default, |t| view.replay.cells_at(t, props.t_secs));
     let detailed = n > 0 && n <= crate::ui::model::logic::DETAILED_MAX_RANKS;
     let grid = Grid::new(n.max(1), chunks.max(1));
     let fills = if detailed {
