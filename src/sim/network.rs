@@ -200,6 +200,10 @@ pub struct RateChange {
     pub bytes_per_sec: f64,
 }
 
+/// At most this many links in a progressive filling: its next bottleneck is found by a scan of
+/// their shares rather than a heap.
+const SCAN_LINKS: usize = 128;
+
 /// Flows a link keeps in its own record before its list moves to [`FlowNetwork::spill`].
 const INLINE: usize = 4;
 
@@ -263,6 +267,8 @@ pub struct FlowNetwork {
     unfixed: Vec<u32>,
     share_version: Vec<u32>,
     share_queue: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    /// Each link's fair share among its unfixed flows (its bits), when the links are scanned.
+    share_bits: Vec<u64>,
     touched: Vec<u32>,
     is_touched: Vec<bool>,
     /// Links whose flows changed since the last rebalance, and when.
@@ -315,6 +321,7 @@ impl FlowNetwork {
             unfixed: Vec::new(),
             share_version: Vec::new(),
             share_queue: BinaryHeap::new(),
+            share_bits: Vec::new(),
             touched: Vec::new(),
             is_touched: Vec::new(),
             dirty: Vec::new(),
@@ -703,21 +710,46 @@ impl FlowNetwork {
                 left -= 1;
             }
         }
+        // Few links: the next bottleneck by a scan of their shares, which picks the same link as
+        // the heap (least share bits, then least index; the heap's other entries are stale) without
+        // its sifting (perf: on the benchmark's pipelined tree a filling has about 15 links on
+        // average, and the heap's pushes and pops were about a fifth of `fill`).
+        let scan = self.comp_links.len() <= SCAN_LINKS;
+        self.share_bits.clear();
         for k in 0..self.comp_links.len() {
+            let mut bits = 0;
             if self.unfixed[k] > 0 {
-                let share = (self.cap_left[k] / self.unfixed[k] as f64).max(0.0);
-                self.share_queue
-                    .push(Reverse((share.to_bits(), k as u32, 0)));
+                bits = (self.cap_left[k] / self.unfixed[k] as f64)
+                    .max(0.0)
+                    .to_bits();
+                if !scan {
+                    self.share_queue.push(Reverse((bits, k as u32, 0)));
+                }
             }
+            self.share_bits.push(bits);
         }
         while left > 0 {
-            let Some(Reverse((_, k, version))) = self.share_queue.pop() else {
-                break;
+            let k = if scan {
+                let mut least: Option<(u64, usize)> = None;
+                for (k, &bits) in self.share_bits.iter().enumerate() {
+                    if self.unfixed[k] > 0 && least.is_none_or(|(b, _)| bits < b) {
+                        least = Some((bits, k));
+                    }
+                }
+                match least {
+                    Some((_, k)) => k,
+                    None => break,
+                }
+            } else {
+                let Some(Reverse((_, k, version))) = self.share_queue.pop() else {
+                    break;
+                };
+                let k = k as usize;
+                if version != self.share_version[k] || self.unfixed[k] == 0 {
+                    continue;
+                }
+                k
             };
-            let k = k as usize;
-            if version != self.share_version[k] || self.unfixed[k] == 0 {
-                continue;
-            }
             let share = (self.cap_left[k] / self.unfixed[k] as f64).max(0.0);
             let l = self.comp_links[k];
             self.touched.clear();
@@ -748,11 +780,15 @@ impl FlowNetwork {
                 self.share_version[k2] = self.share_version[k2].wrapping_add(1);
                 if self.unfixed[k2] > 0 {
                     let s2 = (self.cap_left[k2] / self.unfixed[k2] as f64).max(0.0);
-                    self.share_queue.push(Reverse((
-                        s2.to_bits(),
-                        k2 as u32,
-                        self.share_version[k2],
-                    )));
+                    if scan {
+                        self.share_bits[k2] = s2.to_bits();
+                    } else {
+                        self.share_queue.push(Reverse((
+                            s2.to_bits(),
+                            k2 as u32,
+                            self.share_version[k2],
+                        )));
+                    }
                 }
             }
         }
