@@ -262,7 +262,14 @@ pub struct FlowNetwork {
     /// The flows being recomputed, and the links they cross.
     recompute: Vec<u32>,
     comp_links: Vec<u32>,
+    /// How many flows of `recompute` have their links in `comp_links`.
+    laid_out: usize,
     // Scratch for progressive filling, indexed like `comp_links`.
+    /// Each link's capacity left by the flows not recomputed, and how many are, as counted
+    /// (`cap_left` and `unfixed` start from them); `stale` where a flow has been added since.
+    base_cap: Vec<f64>,
+    base_unfixed: Vec<u32>,
+    stale: Vec<bool>,
     cap_left: Vec<f64>,
     unfixed: Vec<u32>,
     share_version: Vec<u32>,
@@ -317,6 +324,10 @@ impl FlowNetwork {
             finish_queue: FinishQueue::default(),
             recompute: Vec::new(),
             comp_links: Vec::new(),
+            laid_out: 0,
+            base_cap: Vec::new(),
+            base_unfixed: Vec::new(),
+            stale: Vec::new(),
             cap_left: Vec::new(),
             unfixed: Vec::new(),
             share_version: Vec::new(),
@@ -575,6 +586,10 @@ impl FlowNetwork {
         if !self.recompute.is_empty() && self.settle_alone() {
             self.commit(now);
         } else if !self.recompute.is_empty() {
+            self.laid_out = 0;
+            self.stale.clear();
+            self.base_cap.clear();
+            self.base_unfixed.clear();
             loop {
                 self.fill();
                 if !self.add_disturbed() {
@@ -648,12 +663,18 @@ impl FlowNetwork {
     /// cross. A link's fair share among its unfixed flows only grows as other bottlenecks are
     /// frozen, so a min-heap with lazily dropped stale entries finds the next bottleneck.
     fn fill(&mut self) {
-        for &l in &self.comp_links {
-            self.links[l as usize].pos = NONE;
-        }
-        self.comp_links.clear();
+        // The flows of the last filling (of this rebalance) come first in `recompute`, in the same
+        // order, so their links keep their places in `comp_links`; only the new flows' links are
+        // added. A link's capacity left and unfixed count depend only on which of its flows are
+        // recomputed (the others' rates hold during a rebalance), so they are counted again only
+        // for the links of flows added since (`stale`) and the new links (perf: on the
+        // benchmark's pipelined tree, the second of a rebalance's two fillings counted every
+        // link's flows again).
         for &slot in &self.recompute {
             self.rates[slot as usize].fixed = false;
+        }
+        let counted = self.comp_links.len();
+        for &slot in &self.recompute[self.laid_out..] {
             let f = &self.flows[slot as usize];
             for &l in &f.links[..f.len as usize] {
                 let link = &mut self.links[l as usize];
@@ -663,16 +684,19 @@ impl FlowNetwork {
                 }
             }
         }
-        self.cap_left.clear();
-        self.unfixed.clear();
-        self.share_version.clear();
-        self.share_queue.clear();
-        self.is_touched.clear();
-        self.is_touched.resize(self.comp_links.len(), false);
-        for &l in &self.comp_links {
-            let mut cap = self.links[l as usize].capacity;
+        self.laid_out = self.recompute.len();
+        self.stale.resize(self.comp_links.len(), true);
+        self.base_cap.resize(self.comp_links.len(), 0.0);
+        self.base_unfixed.resize(self.comp_links.len(), 0);
+        for k in 0..self.comp_links.len() {
+            if k < counted && !self.stale[k] {
+                continue;
+            }
+            self.stale[k] = false;
+            let l = self.comp_links[k] as usize;
+            let mut cap = self.links[l].capacity;
             let mut count = 0u32;
-            for &slot in flows_of(&self.links, &self.spill, l as usize) {
+            for &slot in flows_of(&self.links, &self.spill, l) {
                 let f = &self.rates[slot as usize];
                 if f.recomputing {
                     count += 1;
@@ -680,10 +704,18 @@ impl FlowNetwork {
                     cap -= f.bytes_per_sec;
                 }
             }
-            self.cap_left.push(cap);
-            self.unfixed.push(count);
-            self.share_version.push(0);
+            self.base_cap[k] = cap;
+            self.base_unfixed[k] = count;
         }
+        self.cap_left.clear();
+        self.cap_left.extend_from_slice(&self.base_cap);
+        self.unfixed.clear();
+        self.unfixed.extend_from_slice(&self.base_unfixed);
+        self.share_version.clear();
+        self.share_version.resize(self.comp_links.len(), 0);
+        self.share_queue.clear();
+        self.is_touched.clear();
+        self.is_touched.resize(self.comp_links.len(), false);
         // A flow alone (among those recomputed) on every link it crosses is frozen by its tightest
         // one, the first on its route among equals, as the heap would: settle it without the heap.
         // In a ring every flow is such a one.
@@ -817,6 +849,13 @@ impl FlowNetwork {
                 if !f.recomputing && ((changed && f.held_by == l) || f.bytes_per_sec > level) {
                     f.recomputing = true;
                     self.recompute.push(slot);
+                    let g = &self.flows[slot as usize];
+                    for &l2 in &g.links[..g.len as usize] {
+                        let k2 = self.links[l2 as usize].pos;
+                        if k2 != NONE {
+                            self.stale[k2 as usize] = true;
+                        }
+                    }
                 }
             }
         }
