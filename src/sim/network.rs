@@ -204,6 +204,10 @@ pub struct RateChange {
 /// their shares rather than a heap.
 const SCAN_LINKS: usize = 128;
 
+/// The share bits of a link with no unfixed flow left, which no share has: a share is never NaN
+/// (`max(0.0)` drops one), so its bits are at most those of -0.0.
+const NO_SHARE: u64 = u64::MAX;
+
 /// Flows a link keeps in its own record before its list moves to [`FlowNetwork::spill`].
 const INLINE: usize = 4;
 
@@ -274,7 +278,8 @@ pub struct FlowNetwork {
     unfixed: Vec<u32>,
     share_version: Vec<u32>,
     share_queue: BinaryHeap<Reverse<(u64, u32, u32)>>,
-    /// Each link's fair share among its unfixed flows (its bits), when the links are scanned.
+    /// Each link's fair share among its unfixed flows (its bits; [`NO_SHARE`] when none is left),
+    /// when the links are scanned.
     share_bits: Vec<u64>,
     touched: Vec<u32>,
     is_touched: Vec<bool>,
@@ -749,7 +754,7 @@ impl FlowNetwork {
         let scan = self.comp_links.len() <= SCAN_LINKS;
         self.share_bits.clear();
         for k in 0..self.comp_links.len() {
-            let mut bits = 0;
+            let mut bits = NO_SHARE;
             if self.unfixed[k] > 0 {
                 bits = (self.cap_left[k] / self.unfixed[k] as f64)
                     .max(0.0)
@@ -762,16 +767,16 @@ impl FlowNetwork {
         }
         while left > 0 {
             let k = if scan {
-                let mut least: Option<(u64, usize)> = None;
+                let (mut least, mut at) = (NO_SHARE, 0);
                 for (k, &bits) in self.share_bits.iter().enumerate() {
-                    if self.unfixed[k] > 0 && least.is_none_or(|(b, _)| bits < b) {
-                        least = Some((bits, k));
+                    if bits < least {
+                        (least, at) = (bits, k);
                     }
                 }
-                match least {
-                    Some((_, k)) => k,
-                    None => break,
+                if least == NO_SHARE {
+                    break;
                 }
+                at
             } else {
                 let Some(Reverse((_, k, version))) = self.share_queue.pop() else {
                     break;
@@ -810,6 +815,7 @@ impl FlowNetwork {
                 let k2 = self.touched[i] as usize;
                 self.is_touched[k2] = false;
                 self.share_version[k2] = self.share_version[k2].wrapping_add(1);
+                self.share_bits[k2] = NO_SHARE;
                 if self.unfixed[k2] > 0 {
                     let s2 = (self.cap_left[k2] / self.unfixed[k2] as f64).max(0.0);
                     if scan {
