@@ -22,7 +22,7 @@
 //! ```
 //!
 //! Size: over 450 lines because the flow network and its finish queue are one data structure whose
-//! incremental max-min rates must stay bit-identical; 149 lines are tests against a whole-network
+//! incremental max-min rates must stay bit-identical; 180 lines are tests against a whole-network
 //! refill.
 
 use super::records::{Instants, Timeline};
@@ -984,12 +984,17 @@ mod tests {
         live.iter().map(|&i| (i, rate[i].unwrap())).collect()
     }
 
-    #[test]
-    fn incremental_rates_match_filling_the_whole_network() {
-        // Random flows over a few links of mixed capacities start and finish; after every
-        // instant the incrementally kept rates must equal a full progressive filling.
-        let capacity = [10.0, 4.0, 7.0, 10.0, 3.0, 12.0, 5.0, 8.0];
-        let mut net = FlowNetwork::new(&capacity, false);
+    /// Random flows over up to `most_links` of `capacity`'s links start, and while `rand(finish_1_in)`
+    /// is 0 the next one finishes; every `check_every` flows the incrementally kept rates must
+    /// equal a full progressive filling.
+    fn rates_match_filling_the_whole_network(
+        capacity: &[f64],
+        most_links: u64,
+        finish_1_in: u64,
+        flows: u32,
+        check_every: u32,
+    ) {
+        let mut net = FlowNetwork::new(capacity, false);
         let mut seed = 12345u64;
         let mut rand = |n: u64| {
             seed = seed
@@ -998,15 +1003,17 @@ mod tests {
             (seed >> 33) % n
         };
         let mut now = 0.0;
-        for id in 0..400u32 {
-            let mut links: Vec<u32> = (0..1 + rand(4)).map(|_| rand(8) as u32).collect();
+        for id in 0..flows {
+            let mut links: Vec<u32> = (0..1 + rand(most_links))
+                .map(|_| rand(capacity.len() as u64) as u32)
+                .collect();
             links.sort_unstable();
             links.dedup();
             net.start(id, &links, 1.0 + rand(50) as f64, now);
             if rand(3) == 0 {
                 now += 0.01;
             }
-            while rand(2) == 0 {
+            while rand(finish_1_in) == 0 {
                 let Some((t, slot)) = net.next_finish() else {
                     break;
                 };
@@ -1014,6 +1021,9 @@ mod tests {
                 net.finish(slot, t);
             }
             net.flush();
+            if id % check_every != 0 {
+                continue;
+            }
             for (slot, expected) in reference_rates(&net) {
                 let got = net.rates[slot].bytes_per_sec;
                 assert!(
@@ -1022,6 +1032,26 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn incremental_rates_match_filling_the_whole_network() {
+        // A few links of mixed capacities: every filling scans its links for the bottleneck.
+        rates_match_filling_the_whole_network(
+            &[10.0, 4.0, 7.0, 10.0, 3.0, 12.0, 5.0, 8.0],
+            4,
+            2,
+            400,
+            1,
+        );
+    }
+
+    #[test]
+    fn incremental_rates_match_filling_the_whole_network_over_many_links() {
+        // Hundreds of flows alive over 400 links: fillings over more than `SCAN_LINKS` links
+        // take the heap.
+        let capacity: Vec<f64> = (0..400).map(|l| 3.0 + (l * 7 % 11) as f64).collect();
+        rates_match_filling_the_whole_network(&capacity, 6, 3, 600, 25);
     }
 
     #[test]
