@@ -262,6 +262,13 @@ impl Buffers {
         &self.cells[rank * self.chunks + chunk]
     }
 
+    /// Asks for the cell of `rank` for `chunk` to be brought into the cache (see
+    /// [`prefetch`](super::prefetch)): a run does when a transfer leaves, so that the receiver's
+    /// cell, read when it is done, is no cache miss then.
+    pub(crate) fn prefetch(&self, rank: usize, chunk: usize) {
+        super::prefetch::prefetch(&self.cells, rank * self.chunks + chunk);
+    }
+
     /// Copies `rank`'s cells `lo..hi` into `out` (a message's payload as it leaves).
     ///
     /// # Examples

@@ -403,6 +403,15 @@ impl Timings {
         }
     }
 
+    /// Asks for transfer `t`'s entries to be brought into the cache, ahead of [`set`](Self::set).
+    pub(crate) fn prefetch(&self, t: usize) {
+        use super::prefetch::prefetch;
+        prefetch(&self.start, t);
+        prefetch(&self.first_byte, t);
+        prefetch(&self.last_byte, t);
+        prefetch(&self.done, t);
+    }
+
     /// Sets transfer `t`'s instants: start, first byte, last byte, done.
     pub(crate) fn set(&mut self, t: usize, [start, first, last, done]: [u32; 4]) {
         self.start[t] = start;

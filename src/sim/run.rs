@@ -23,6 +23,7 @@
 
 use super::buffers::{Buffers, Cell};
 use super::network::FlowNetwork;
+use super::prefetch::prefetch;
 use super::records::{CellChanges, Timings};
 use super::schedule::{DepLists, JOIN, Op, Schedule, Transfer};
 use super::topology::{Route, Topology};
@@ -251,6 +252,8 @@ struct InFlight {
     payload: Vec<Cell>,
     route: Option<Route>,
     bytes: u64,
+    /// Where its dependents are listed in `Run::dependents`.
+    dependents: (u32, u32),
 }
 
 impl Run {
@@ -285,12 +288,32 @@ impl Run {
         );
         f.route = Some(route);
         f.bytes = self.schedule.bytes(t as usize);
+        let (a, b) = (
+            self.dependents_start[t as usize],
+            self.dependents_start[t as usize + 1],
+        );
+        f.dependents = (a, b);
+        // What `first_byte` and `complete` will read.
+        prefetch(&self.dependents, a as usize);
+        self.buffers.prefetch(tr.dst as usize, tr.chunk_lo as usize);
+        self.timings.prefetch(t as usize);
         self.push(now + route.latency_secs, Event::FirstByte(slot));
     }
 
     fn first_byte(&mut self, slot: u32, now: f64) {
         let f = &mut self.in_flight[slot as usize];
         f.first_byte = self.net.instant(now);
+        // What `release` will read once this transfer is done, and `ready` after it.
+        let (a, b) = f.dependents;
+        let n = self.schedule.len();
+        for &d in &self.dependents[a as usize..b as usize] {
+            let d = d as usize;
+            prefetch(&self.waiting_or_slot, d);
+            if d < n {
+                prefetch(self.schedule.transfers(), d);
+                prefetch(&self.dependents_start, d);
+            }
+        }
         let (bytes, route) = (f.bytes, f.route.expect("set when ready"));
         if bytes == 0 {
             self.arrived(slot, now);
@@ -350,13 +373,11 @@ impl Run {
                     .map(|c| buffers.cell(tr.dst as usize, c).contributors.len() as u32),
             );
         }
-        self.in_flight[slot as usize].payload = payload;
+        let f = &mut self.in_flight[slot as usize];
+        f.payload = payload;
+        let (a, b) = f.dependents;
         self.free_slots.push(slot);
-        let (a, b) = (
-            self.dependents_start[t as usize] as usize,
-            self.dependents_start[t as usize + 1] as usize,
-        );
-        self.release(a..b, now);
+        self.release(a as usize..b as usize, now);
     }
 
     /// One dependency of each node in `self.dependents[range]` is done: start those with none left
