@@ -39,10 +39,11 @@ test('wasm size', () => {
   // The budget the build keeps (opt-level "s" and no name section, see Cargo.toml's wasm-release
   // profile): 559 KB when set, 567 KB before the Web Workers, 579 KB with their client and the
   // sections taking turns at load (a point crosses as a setup key and numbers: no serde decoding of
-  // points and no exact-float parser in the page), 586 KB once a post-build hook dropped the name
-  // and producers sections wasm-bindgen writes (scripts/strip_wasm.py, −1.0 KB). Issue 11's aim,
-  // 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 586_500;
+  // points and no exact-float parser in the page). A post-build hook then dropped the name and
+  // producers sections wasm-bindgen writes (scripts/strip_wasm.py, −1.0 KB), which paid for the
+  // lab's rate-change guard, the replay's kept buffers and the core's bottleneck scan (586.8 KB).
+  // Issue 11's aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 587_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 
