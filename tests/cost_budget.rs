@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::algorithms::{self, Algorithm};
-use allreduce_lab::sim::cost::{Budget, Exceeded};
+use allreduce_lab::sim::cost::{BYTES_PER_RATE_CHANGE, Budget, Exceeded};
 use allreduce_lab::sim::scenario::{Scenario, ScenarioError, Simulating, simulate, transfers_on};
 use allreduce_lab::sim::topology::{Topology, TopologySpec};
 use allreduce_lab::sim::units::Bandwidth;
@@ -160,6 +160,48 @@ fn a_run_under_a_budget_of_expected_rate_changes_stops_before_it_outgrows_it() {
             Err(e) => panic!("{e}"),
         }
     }
+}
+
+#[test]
+fn auto_keeps_to_the_budget_its_chosen_run_leaves() {
+    // `auto` runs its candidates without details, then its choice with them: the limit on rate
+    // changes comes from the chosen algorithm's own cost, not from `auto`'s (each of whose
+    // fields is the most of any candidate's).
+    let s = scenario_of(
+        common::scenarios::rail(2, 4, false),
+        Algorithm::Auto,
+        1 << 24,
+        4,
+        0.0,
+    );
+    let chosen = simulate(&s, false).unwrap().auto.unwrap().chosen;
+    let own = Scenario {
+        algorithm: chosen,
+        ..s.clone()
+    }
+    .cost()
+    .unwrap();
+    let others = own.peak_bytes_with_details - own.rate_changes * BYTES_PER_RATE_CHANGE;
+    let budget = Budget {
+        bytes: others + 10 * BYTES_PER_RATE_CHANGE,
+        details: true,
+        expected_rate_changes: true,
+        sharing_work: u64::MAX,
+    };
+    let stopped = Simulating::new(&s, true)
+        .unwrap()
+        .limit_rate_changes(&budget)
+        .finish();
+    assert!(
+        matches!(
+            stopped,
+            Err(ScenarioError::DetailsOverBudget {
+                rate_changes: 10,
+                ..
+            })
+        ),
+        "{chosen}: {stopped:?}"
+    );
 }
 
 #[test]

@@ -78,6 +78,10 @@ pub struct RunCost {
     /// Peak bytes allocated without details, and with them (an upper bound).
     pub peak_bytes: u64,
     pub peak_bytes_with_details: u64,
+    /// Peak bytes with details, the rate changes counted as expected
+    /// ([`rate_changes_expected`](Self::rate_changes_expected)); for `auto`, the most of any
+    /// candidate's (not derivable from its other fields, which are each a maximum of their own).
+    pub peak_bytes_expected: u64,
 }
 
 /// The most a run may cost.
@@ -213,6 +217,7 @@ impl RunCost {
                 sharing_work: sum(|c| c.sharing_work),
                 peak_bytes: max(|c| c.peak_bytes),
                 peak_bytes_with_details: max(|c| c.peak_bytes_with_details),
+                peak_bytes_expected: max(|c| c.peak_bytes_expected),
             };
         }
         if n < 2 {
@@ -330,6 +335,9 @@ impl RunCost {
             peak_bytes_with_details: peak_bytes
                 + cell_changes * BYTES_PER_CELL_CHANGE
                 + rate_changes * BYTES_PER_RATE_CHANGE,
+            peak_bytes_expected: peak_bytes
+                + cell_changes * BYTES_PER_CELL_CHANGE
+                + rate_changes_expected * BYTES_PER_RATE_CHANGE,
         }
     }
 
@@ -348,6 +356,7 @@ impl RunCost {
         self.rate_changes += extra;
         self.rate_changes_expected += extra;
         self.peak_bytes_with_details += extra * BYTES_PER_RATE_CHANGE;
+        self.peak_bytes_expected += extra * BYTES_PER_RATE_CHANGE;
         self
     }
 
@@ -368,14 +377,18 @@ impl RunCost {
     ///     rings.peak_bytes_for(&lab),
     ///     rings.peak_bytes_with_details - 7 * rings.rate_changes_expected * BYTES_PER_RATE_CHANGE
     /// );
+    /// // `auto` runs one candidate with details: it counts the most any of them needs.
+    /// let auto = RunCost::estimate(Algorithm::Auto, 64, 8, 1 << 30, 32, 8, 8);
+    /// let most = Algorithm::CONCRETE.iter()
+    ///     .map(|&a| RunCost::estimate(a, 64, 8, 1 << 30, 32, 8, 8).peak_bytes_for(&lab))
+    ///     .max().unwrap();
+    /// assert_eq!(auto.peak_bytes_for(&lab), most);
     /// ```
     pub fn peak_bytes_for(&self, budget: &Budget) -> u64 {
         if !budget.details {
             self.peak_bytes
         } else if budget.expected_rate_changes {
-            self.peak_bytes_with_details
-                - self.rate_changes.saturating_sub(self.rate_changes_expected)
-                    * BYTES_PER_RATE_CHANGE
+            self.peak_bytes_expected
         } else {
             self.peak_bytes_with_details
         }
@@ -384,7 +397,8 @@ impl RunCost {
     /// How many rate changes a run of this cost may record within `budget` (with
     /// [`Budget::expected_rate_changes`]): what the budget leaves beside everything else the
     /// run holds. At least [`rate_changes_expected`](Self::rate_changes_expected) when the cost
-    /// fits the budget.
+    /// fits the budget. For one algorithm's cost: `auto`'s fields are each the most of its
+    /// candidates', so [`Simulating`](super::scenario::Simulating) asks for the chosen one's.
     ///
     /// ```
     /// use allreduce_lab::sim::{algorithms::Algorithm, cost::*};

@@ -558,9 +558,11 @@ pub struct Simulating {
     finished_transfers: usize,
     /// Transfers of every run this simulation makes (for `auto`: every candidate, then the chosen).
     total_transfers: usize,
-    /// The most rate changes the run with details may record, and the budget's bytes it comes
-    /// from (see [`limit_rate_changes`](Simulating::limit_rate_changes)).
-    rate_change_limit: Option<(u64, u64)>,
+    /// The budget the run with details must keep to (see
+    /// [`limit_rate_changes`](Simulating::limit_rate_changes)), and the most rate changes that
+    /// leaves it, from its own algorithm's cost (for `auto`, once it has chosen).
+    rate_budget: Option<Budget>,
+    rate_change_limit: Option<u64>,
     /// Set once the run passed that limit: it stopped there.
     over_limit: bool,
 }
@@ -619,6 +621,7 @@ impl Simulating {
             run: None,
             finished_transfers: 0,
             total_transfers: cost.transfers as usize,
+            rate_budget: None,
             rate_change_limit: None,
             over_limit: false,
         };
@@ -652,9 +655,22 @@ impl Simulating {
     /// assert!(matches!(stopped, Err(ScenarioError::DetailsOverBudget { rate_changes: 10, .. })));
     /// ```
     pub fn limit_rate_changes(mut self, budget: &Budget) -> Simulating {
-        let cost = self.scenario.cost_on(&self.topo);
-        self.rate_change_limit = Some((cost.room_for_rate_changes(budget), budget.bytes));
+        self.rate_budget = Some(*budget);
+        if self.choosing.is_none() {
+            self.rate_change_limit = self.limit_for(self.algorithm);
+        }
         self
+    }
+
+    /// The most rate changes a run of `algorithm` with details may record within the budget set
+    /// by [`limit_rate_changes`](Self::limit_rate_changes), if one is.
+    fn limit_for(&self, algorithm: Algorithm) -> Option<u64> {
+        let budget = self.rate_budget?;
+        let scenario = Scenario {
+            algorithm,
+            ..self.scenario.clone()
+        };
+        Some(scenario.cost_on(&self.topo).room_for_rate_changes(&budget))
     }
 
     fn start(&self, algorithm: Algorithm, details: bool) -> Stage {
@@ -773,7 +789,7 @@ impl Simulating {
             return true;
         }
         let done = run.step(max_events);
-        if let Some((limit, _)) = self.rate_change_limit {
+        if let Some(limit) = self.rate_change_limit {
             if run.rate_changes() > limit {
                 self.over_limit = true;
                 return true;
@@ -805,6 +821,8 @@ impl Simulating {
                 let choice = auto_choice(times);
                 let chosen = choice.chosen;
                 self.auto = Some(choice);
+                // The chosen run records details: its limit comes from its own cost.
+                self.rate_change_limit = self.limit_for(chosen);
                 (chosen, self.details)
             }
         };
@@ -832,17 +850,18 @@ impl Simulating {
     /// ```
     pub fn finish(mut self) -> Result<Simulation, ScenarioError> {
         // With a limit, in slices, so that the run stops soon after passing it.
-        let slice = if self.rate_change_limit.is_some() {
+        let slice = if self.rate_budget.is_some() {
             1 << 12
         } else {
             usize::MAX
         };
         while !self.step(slice) {}
-        if let (true, Some((rate_changes, limit_bytes))) = (self.over_limit, self.rate_change_limit)
+        if let (true, Some(rate_changes), Some(budget)) =
+            (self.over_limit, self.rate_change_limit, self.rate_budget)
         {
             return Err(ScenarioError::DetailsOverBudget {
                 rate_changes,
-                limit_bytes,
+                limit_bytes: budget.bytes,
             });
         }
         let Some(Stage::Running(run)) = self.run else {

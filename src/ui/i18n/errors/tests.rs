@@ -28,6 +28,7 @@ fn over(exceeded: Exceeded) -> Box<OverBudget> {
             cells: 789,
             peak_bytes: 3_000_000_000,
             peak_bytes_with_details: 4_000_000_000,
+            peak_bytes_expected: 4_000_000_000,
             sharing_work: 5_000_000_000,
             dependencies: 0,
             cell_changes: 0,
