@@ -41,9 +41,10 @@ test('wasm size', () => {
   // sections taking turns at load (a point crosses as a setup key and numbers: no serde decoding of
   // points and no exact-float parser in the page). A post-build hook then dropped the name and
   // producers sections wasm-bindgen writes (scripts/strip_wasm.py, −1.0 KB), which paid for the
-  // lab's rate-change guard, the replay's kept buffers and the core's bottleneck scan (586.8 KB).
-  // Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 587_000;
+  // lab's rate-change guard, the replay's kept buffers and the core's bottleneck scan (586.8 KB);
+  // taking `auto`'s rate-change limit from its chosen run's own cost added 231 B (587,054 B), so
+  // the budget moved up 100 B. Issue 11's aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 587_100;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 
