@@ -133,6 +133,6 @@ fn main() {
     println!("  schedule transfers     {}", mb(n * 24));
     println!(
         "  buffers (cells)        {}",
-        mb(1024 * trace.schedule.chunks() * 32)
+        mb(1024 * trace.schedule.chunks() * 16)
     );
 }

@@ -123,7 +123,15 @@ impl Contributors {
             };
             return Ok(());
         }
-        let mut merged: Vec<(u32, u32)> = Vec::with_capacity(a.len() + b.len());
+        // Sets of at most two ranges each (a ring's wrap around splits one in two) merge on the
+        // stack; only a set of three or more ranges allocates.
+        let mut small = [(0u32, 0u32); 4];
+        let mut merged: Vec<(u32, u32)> = Vec::new();
+        let spills = a.len() + b.len() > small.len();
+        if spills {
+            merged.reserve(a.len() + b.len());
+        }
+        let mut len = 0;
         let (mut i, mut j) = (0, 0);
         while i < a.len() || j < b.len() {
             let next = if j >= b.len() || (i < a.len() && a[i].0 < b[j].0) {
@@ -133,20 +141,71 @@ impl Contributors {
                 j += 1;
                 b[j - 1]
             };
-            match merged.last_mut() {
+            let out: &mut [(u32, u32)] = if spills {
+                &mut merged
+            } else {
+                &mut small[..len]
+            };
+            match out.last_mut() {
                 Some(last) if next.0 < last.1 => return Err(next.0),
                 Some(last) if next.0 == last.1 => last.1 = next.1,
-                _ => merged.push(next),
+                _ if spills => merged.push(next),
+                _ => {
+                    small[len] = next;
+                    len += 1;
+                }
             }
         }
+        let merged: &[(u32, u32)] = if spills { &merged } else { &small[..len] };
         if merged.len() <= 2 {
             self.inline = [(0, 0); 2];
-            self.inline[..merged.len()].copy_from_slice(&merged);
+            self.inline[..merged.len()].copy_from_slice(merged);
             self.spill = None;
         } else {
-            self.spill = Some(Box::new(merged));
+            self.spill = Some(Box::new(merged.to_vec()));
         }
         Ok(())
+    }
+
+    /// The set in a cell's 8 bytes, if it fits there: at most two ranges, every bound below
+    /// [`SPILLED`] (any run's: at most [`MAX_RANKS`](super::topology::MAX_RANKS) ranks).
+    fn pack(&self) -> Option<u64> {
+        if self.spill.is_some() {
+            return None;
+        }
+        let [(a0, a1), (b0, b1)] = self.inline;
+        let fits = |x: u32| x < SPILLED as u32;
+        (fits(a0) && fits(a1) && fits(b0) && fits(b1))
+            .then_some(a0 as u64 | (a1 as u64) << 16 | (b0 as u64) << 32 | (b1 as u64) << 48)
+    }
+
+    /// The set [`pack`](Self::pack) packed.
+    fn unpack(set: u64) -> Contributors {
+        let bound = |k: u32| ((set >> (16 * k)) & 0xFFFF) as u32;
+        Contributors {
+            inline: [(bound(0), bound(1)), (bound(2), bound(3))],
+            spill: None,
+        }
+    }
+}
+
+/// A packed set's low 16 bits when the set is kept aside (a cell's `set` then holds its index in
+/// the upper 32 bits); never a rank bound in a packed set.
+const SPILLED: u16 = u16::MAX;
+
+/// A cell as [`Buffers`] keep it: 16 bytes, half of a [`Cell`] (a 1024-rank ring has a million
+/// cells, and a run's reductions land on them in no cache-friendly order). `set` is the
+/// contributors [`packed`](Contributors::pack), or [`SPILLED`] and the index of the set in
+/// `Buffers::spill`, which the cell owns alone.
+#[derive(Clone, Copy, Debug)]
+struct Packed {
+    value: i64,
+    set: u64,
+}
+
+impl Packed {
+    fn spilled(self) -> Option<usize> {
+        (self.set & 0xFFFF == SPILLED as u64).then_some((self.set >> 32) as usize)
     }
 }
 
@@ -176,7 +235,11 @@ pub fn contribution(rank: usize, chunk: usize) -> i64 {
 pub struct Buffers {
     ranks: usize,
     chunks: usize,
-    cells: Vec<Cell>,
+    cells: Vec<Packed>,
+    /// The sets too large for a cell (three ranges or more: a binary tree's heap-ordered subtrees),
+    /// each owned by one cell; `free` lists the slots no cell owns.
+    spill: Vec<Contributors>,
+    free: Vec<u32>,
 }
 
 impl Buffers {
@@ -209,6 +272,8 @@ impl Buffers {
             ranks,
             chunks,
             cells: Vec::with_capacity(ranks * chunks),
+            spill: Vec::new(),
+            free: Vec::new(),
         }
     }
 
@@ -243,10 +308,15 @@ impl Buffers {
         let end = total.min(self.cells.len().saturating_add(max));
         for i in self.cells.len()..end {
             let (r, c) = (i / self.chunks, i % self.chunks);
-            self.cells.push(Cell {
-                value: contribution(r, c),
-                contributors: Contributors::single(r as u32),
-            });
+            let value = contribution(r, c);
+            match Contributors::single(r as u32).pack() {
+                Some(set) => self.cells.push(Packed { value, set }),
+                None => {
+                    self.cells.push(Packed { value, set: 0 });
+                    let i = self.cells.len() - 1;
+                    self.store(i, value, Contributors::single(r as u32));
+                }
+            }
         }
         self.cells.len() == total
     }
@@ -258,8 +328,76 @@ impl Buffers {
     /// let b = Buffers::new(4, 2);
     /// assert_eq!(b.cell(3, 0).contributors, Contributors::single(3));
     /// ```
-    pub fn cell(&self, rank: usize, chunk: usize) -> &Cell {
-        &self.cells[rank * self.chunks + chunk]
+    pub fn cell(&self, rank: usize, chunk: usize) -> Cell {
+        self.unpacked(rank * self.chunks + chunk)
+    }
+
+    /// How many ranks' contributions the cell of `rank` for `chunk` holds.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::Buffers;
+    /// let mut b = Buffers::new(3, 1);
+    /// let payload = [b.cell(0, 0)];
+    /// b.reduce(2, 0, &payload).unwrap();
+    /// assert_eq!((b.contributors(0, 0), b.contributors(2, 0)), (1, 2));
+    /// ```
+    pub fn contributors(&self, rank: usize, chunk: usize) -> usize {
+        let p = self.cells[rank * self.chunks + chunk];
+        match p.spilled() {
+            Some(k) => self.spill[k].len(),
+            None => (0..2)
+                .map(|k| ((p.set >> (32 * k + 16)) & 0xFFFF) - ((p.set >> (32 * k)) & 0xFFFF))
+                .sum::<u64>() as usize,
+        }
+    }
+
+    fn unpacked(&self, i: usize) -> Cell {
+        Cell {
+            value: self.cells[i].value,
+            contributors: self.contributors_at(i),
+        }
+    }
+
+    fn contributors_at(&self, i: usize) -> Contributors {
+        let p = self.cells[i];
+        match p.spilled() {
+            Some(k) => self.spill[k].clone(),
+            None => Contributors::unpack(p.set),
+        }
+    }
+
+    /// Sets cell `i`, keeping a set too large for it aside (in the slot the cell owns, if any).
+    fn store(&mut self, i: usize, value: i64, set: Contributors) {
+        let owned = self.cells[i].spilled();
+        let packed = match set.pack() {
+            Some(packed) => {
+                if let Some(k) = owned {
+                    self.spill[k] = Contributors::single(0);
+                    self.free.push(k as u32);
+                }
+                packed
+            }
+            None => {
+                let k = match owned {
+                    Some(k) => {
+                        self.spill[k] = set;
+                        k
+                    }
+                    None => match self.free.pop() {
+                        Some(k) => {
+                            self.spill[k as usize] = set;
+                            k as usize
+                        }
+                        None => {
+                            self.spill.push(set);
+                            self.spill.len() - 1
+                        }
+                    },
+                };
+                SPILLED as u64 | (k as u64) << 32
+            }
+        };
+        self.cells[i] = Packed { value, set: packed };
     }
 
     /// Asks for the cell of `rank` for `chunk` to be brought into the cache (see
@@ -283,7 +421,7 @@ impl Buffers {
     pub fn snapshot(&self, rank: usize, lo: usize, hi: usize, out: &mut Vec<Cell>) {
         out.clear();
         let base = rank * self.chunks;
-        out.extend_from_slice(&self.cells[base + lo..base + hi]);
+        out.extend((base + lo..base + hi).map(|i| self.unpacked(i)));
     }
 
     /// Adds `payload` into `rank`'s cells from `lo` on. On a double count, returns `(chunk, rank counted twice)`.
@@ -301,11 +439,11 @@ impl Buffers {
     pub fn reduce(&mut self, rank: usize, lo: usize, payload: &[Cell]) -> Result<(), (usize, u32)> {
         let base = rank * self.chunks + lo;
         for (k, p) in payload.iter().enumerate() {
-            let cell = &mut self.cells[base + k];
-            cell.contributors
-                .union_disjoint(&p.contributors)
+            let mut set = self.contributors_at(base + k);
+            set.union_disjoint(&p.contributors)
                 .map_err(|twice| (lo + k, twice))?;
-            cell.value += p.value;
+            let value = self.cells[base + k].value + p.value;
+            self.store(base + k, value, set);
         }
         Ok(())
     }
@@ -322,7 +460,9 @@ impl Buffers {
     /// ```
     pub fn copy(&mut self, rank: usize, lo: usize, payload: &[Cell]) {
         let base = rank * self.chunks + lo;
-        self.cells[base..base + payload.len()].clone_from_slice(payload);
+        for (k, p) in payload.iter().enumerate() {
+            self.store(base + k, p.value, p.contributors.clone());
+        }
     }
 
     /// Checks that every rank holds every contribution exactly once in every chunk. Reports the
@@ -344,12 +484,21 @@ impl Buffers {
             .collect();
         // The first wrong cell as (chunk, rank).
         let mut first: Option<(usize, usize)> = None;
+        let all = Contributors {
+            inline: [(0, self.ranks as u32), (0, 0)],
+            spill: None,
+        }
+        .pack();
         for (i, cell) in self.cells.iter().enumerate() {
             let (r, c) = (i / self.chunks.max(1), i % self.chunks.max(1));
             if first.is_some_and(|(fc, _)| c >= fc) {
                 continue;
             }
-            if !cell.contributors.is_all(self.ranks as u32) || cell.value != expected[c] {
+            let has_all = match cell.spilled() {
+                Some(k) => self.spill[k].is_all(self.ranks as u32),
+                None => Some(cell.set) == all,
+            };
+            if !has_all || cell.value != expected[c] {
                 first = Some((c, r));
             }
         }
@@ -391,7 +540,67 @@ mod tests {
     #[test]
     fn a_cell_is_small() {
         // Every rank holds one cell per chunk: a ring on 1024 ranks has a million of them.
+        assert_eq!(std::mem::size_of::<Packed>(), 16);
         assert_eq!(std::mem::size_of::<Cell>(), 32);
+    }
+
+    #[test]
+    fn cells_keep_large_sets_aside_and_give_their_slots_back() {
+        // Three ranges do not fit in a cell: rank 5 gathers ranks 0 and 2, {0}, {2}, {5} (a binary
+        // tree's heap-ordered subtrees look like this), then ranks 1, 3 and 4 make it whole.
+        let mut b = Buffers::new(6, 1);
+        for r in [0, 2] {
+            let p = [b.cell(r, 0)];
+            b.reduce(5, 0, &p).unwrap();
+        }
+        assert_eq!(
+            (b.contributors(5, 0), b.spill.len(), b.free.len()),
+            (3, 1, 0)
+        );
+        assert_eq!(b.cell(5, 0).contributors.len(), 3);
+        // A copy of a large set takes a slot of its own.
+        let p = [b.cell(5, 0)];
+        b.copy(4, 0, &p);
+        assert_eq!((b.spill.len(), b.free.len()), (2, 0));
+        assert_eq!(b.cell(4, 0), b.cell(5, 0));
+        // A double count is still found in a set kept aside.
+        assert_eq!(b.reduce(4, 0, &[b.cell(2, 0)]), Err((0, 2)));
+        for r in [1, 3] {
+            let p = [b.cell(r, 0)];
+            b.reduce(5, 0, &p).unwrap();
+        }
+        let p = [Cell {
+            value: contribution(4, 0),
+            contributors: Contributors::single(4),
+        }];
+        b.reduce(5, 0, &p).unwrap();
+        assert!(b.cell(5, 0).contributors.is_all(6));
+        // Rank 5's slot is free again, and the next large set reuses it.
+        assert_eq!((b.spill.len(), b.free.len()), (2, 1));
+        let p = [b.cell(4, 0)];
+        b.copy(0, 0, &p);
+        assert_eq!((b.spill.len(), b.free.len()), (2, 0));
+        let expected: i64 = (0..6).map(|r| contribution(r, 0)).sum();
+        assert_eq!(b.cell(5, 0).value, expected);
+    }
+
+    #[test]
+    fn ranks_beyond_a_packed_bound_are_kept_aside_and_verify() {
+        // 70 000 ranks of one chunk: every bound past 65 534 is kept aside, and a complete
+        // buffer still verifies.
+        let n = 70_000;
+        let mut b = Buffers::new(n, 1);
+        assert!(b.spill.len() > 4_000);
+        let mut acc = [b.cell(0, 0)];
+        for r in 1..n {
+            b.reduce(r, 0, &acc).unwrap();
+            acc = [b.cell(r, 0)];
+        }
+        assert!(acc[0].contributors.is_all(n as u32));
+        for r in 0..n - 1 {
+            b.copy(r, 0, &acc);
+        }
+        assert_eq!(b.verify(), Ok(()));
     }
 
     #[test]

@@ -32,8 +32,8 @@ pub const BYTES_PER_TRANSFER: u64 = 24 + 8 + 4 + 16 + 48;
 /// the run's index is built and while the schedule's is rebuilt), and the copy kept of a list the
 /// reverse index would give back in another order (see `run`).
 pub const BYTES_PER_DEPENDENCY: u64 = 12;
-/// Per buffer cell (rank × chunk): the cell (32 B), a payload copy in flight, room for contributor
-/// sets that split into several ranges.
+/// Per buffer cell (rank × chunk): the cell (16 B), a payload copy in flight (32 B), room for
+/// contributor sets of three ranges or more, kept aside (a bound: 96 B since cells were 32 B).
 pub const BYTES_PER_CELL: u64 = 96;
 /// Per rank: traffic counters, reducer clocks, in-flight slots.
 pub const BYTES_PER_RANK: u64 = 512;

@@ -370,7 +370,7 @@ impl Run {
             changes.push(
                 t,
                 tr.chunks()
-                    .map(|c| buffers.cell(tr.dst as usize, c).contributors.len() as u32),
+                    .map(|c| buffers.contributors(tr.dst as usize, c) as u32),
             );
         }
         let f = &mut self.in_flight[slot as usize];
