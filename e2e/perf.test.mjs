@@ -43,8 +43,10 @@ test('wasm size', () => {
   // producers sections wasm-bindgen writes (scripts/strip_wasm.py, −1.0 KB), which paid for the
   // lab's rate-change guard, the replay's kept buffers and the core's bottleneck scan (586.8 KB);
   // taking `auto`'s rate-change limit from its chosen run's own cost added 231 B (587,054 B), so
-  // the budget moved up 100 B. Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 587_100;
+  // the budget moved up 100 B. One stable sort for the whole program instead of 16 compiled copies
+  // (src/sim/order.rs, measured with twiggy: 67 KB raw) then brought it to 574,425 B with 16-byte
+  // buffer cells: the budget comes down to 575,000. Issue 11's aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 575_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

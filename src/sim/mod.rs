@@ -12,6 +12,7 @@ pub mod faults;
 pub(crate) mod fixtures;
 pub mod nccl;
 pub mod network;
+pub mod order;
 mod prefetch;
 pub mod rail_preset;
 pub mod records;

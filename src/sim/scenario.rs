@@ -877,7 +877,7 @@ impl Simulating {
 
 /// `auto`'s choice among the candidates' times: the fastest, and why.
 fn auto_choice(mut candidates: Vec<(Algorithm, f64)>) -> AutoChoice {
-    candidates.sort_by(|a, b| a.1.total_cmp(&b.1));
+    super::order::sort_by_key(&mut candidates, |c| c.1);
     let (chosen, best) = candidates[0];
     let reason = match candidates.get(1) {
         Some(&(next, t)) if t.is_finite() && best > 0.0 => format!(

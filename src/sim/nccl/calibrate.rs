@@ -636,7 +636,7 @@ impl NelderMead {
         if self.evals >= self.max_evals {
             return;
         }
-        self.pts.sort_by(|a, b| a.1.total_cmp(&b.1));
+        crate::sim::order::sort_by_key(&mut self.pts, |p| p.1);
         if (self.pts[d].1 - self.pts[0].1).abs() < 1e-7 {
             return;
         }
@@ -651,7 +651,7 @@ impl NelderMead {
     /// The best point evaluated.
     fn best(&self) -> Vec<f64> {
         let mut pts = self.pts.clone();
-        pts.sort_by(|a, b| a.1.total_cmp(&b.1));
+        crate::sim::order::sort_by_key(&mut pts, |p| p.1);
         pts.swap_remove(0).0
     }
 }

@@ -442,7 +442,7 @@ impl Choosing {
                 (c.fixed_us.max(0.0) * 1e-6 + floor, a, p)
             })
             .collect();
-        queue.sort_by(|x, y| x.0.total_cmp(&y.0));
+        crate::sim::order::sort_by_key(&mut queue, |x| x.0);
         Ok(Choosing {
             sys: sys.clone(),
             size,
@@ -523,7 +523,7 @@ impl Choice {
     /// assert_eq!(choice, predict(&sys, 1 << 20, false).unwrap());
     /// ```
     pub fn among(sys: &System, size: u64, mut ran: Vec<Candidate>) -> Option<Choice> {
-        ran.sort_by(|x, y| x.time_secs.total_cmp(&y.time_secs));
+        crate::sim::order::sort_by_key(&mut ran, |x| x.time_secs);
         let first = *ran.first()?;
         Some(Choice {
             size_bytes: size,

@@ -178,7 +178,7 @@ pub fn LineChart(props: &LineChartProps) -> Html {
             .filter(|s| !s.reference)
             .flat_map(|s| s.points.iter().map(|p| p.x))
             .collect();
-        xs.sort_by(f64::total_cmp);
+        crate::sim::order::sort_by_key(&mut xs, |x| *x);
         xs.dedup();
         Rc::new(xs)
     };

@@ -277,7 +277,7 @@ impl Setup {
                     .into_iter()
                     .map(|size_bytes| Job::NcclSweep { size_bytes }),
             );
-            jobs.sort_by_key(|j| self.cost(j));
+            crate::sim::order::sort_by_key(&mut jobs, |j| self.cost(j) as f64);
             return jobs;
         }
         for &algorithm in &self.algorithms {
@@ -295,7 +295,7 @@ impl Setup {
             }
         }
         // Stable: among equal costs, speedup points before sweep points.
-        jobs.sort_by_key(|j| self.cost(j));
+        crate::sim::order::sort_by_key(&mut jobs, |j| self.cost(j) as f64);
         jobs
     }
 

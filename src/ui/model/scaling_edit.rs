@@ -99,8 +99,13 @@ impl Setup {
                     }
                 } else {
                     self.algorithms.push(a);
-                    self.algorithms
-                        .sort_by_key(|x| Algorithm::CONCRETE.iter().position(|y| y == x));
+                    crate::sim::order::sort_by_key(&mut self.algorithms, |x| {
+                        // As `Option`'s order: an algorithm not in the list (none is) first.
+                        Algorithm::CONCRETE
+                            .iter()
+                            .position(|y| y == x)
+                            .map_or(-1.0, |p| p as f64)
+                    });
                 }
             }
         }

@@ -210,7 +210,7 @@ impl VersusSetup {
             };
             transfer_count(side.algorithm(), self.gpus, GPUS_PER_NODE, self.segments)
         };
-        jobs[first..].sort_by_key(cost);
+        crate::sim::order::sort_by_key(&mut jobs[first..], |j| cost(j) as f64);
         jobs
     }
 
@@ -381,7 +381,7 @@ impl VersusView {
                 ));
             }
         }
-        timelines.sort_by_key(|(s, _)| *s);
+        crate::sim::order::sort_by_key(&mut timelines, |(s, _)| *s as u8 as f64);
         let complete = setup.jobs().iter().all(|j| time(*j).is_some());
         let crossover = if complete {
             crossover(&curves[0].1, &curves[1].1)

@@ -36,7 +36,8 @@ fn timeline_links(trace: &Trace) -> Vec<usize> {
     let mut used: Vec<usize> = (0..trace.links.len())
         .filter(|&l| trace.links[l].bytes > 0.0)
         .collect();
-    used.sort_by(|&a, &b| {
+    // A total order (the index breaks ties): the unstable sort gives the same order.
+    used.sort_unstable_by(|&a, &b| {
         tier_rank(a)
             .cmp(&tier_rank(b))
             .then(trace.links[b].bytes.total_cmp(&trace.links[a].bytes))

@@ -310,7 +310,7 @@ fn speedups(points: &Points, algorithm: Algorithm) -> Vec<StepBreakdown> {
             _ => None,
         })
         .collect();
-    v.sort_by_key(|s| s.gpus);
+    crate::sim::order::sort_by_key(&mut v, |s| s.gpus as f64);
     v
 }
 
@@ -324,7 +324,7 @@ fn nccl_speedups(points: &Points) -> Vec<(StepBreakdown, Option<Choice>)> {
             _ => None,
         })
         .collect();
-    v.sort_by_key(|(s, _)| s.gpus);
+    crate::sim::order::sort_by_key(&mut v, |(s, _)| s.gpus as f64);
     v
 }
 
@@ -338,7 +338,7 @@ fn nccl_sweep_rows(points: &Points) -> Vec<Choice> {
             _ => None,
         })
         .collect();
-    v.sort_by_key(|c| c.size_bytes);
+    crate::sim::order::sort_by_key(&mut v, |c| c.size_bytes as f64);
     v
 }
 
@@ -356,6 +356,6 @@ fn sweep_rows(points: &Points, algorithm: Algorithm) -> Vec<SweepRow> {
             _ => None,
         })
         .collect();
-    v.sort_by_key(|r| r.size_bytes);
+    crate::sim::order::sort_by_key(&mut v, |r| r.size_bytes as f64);
     v
 }
