@@ -36,13 +36,10 @@ fn timeline_links(trace: &Trace) -> Vec<usize> {
     let mut used: Vec<usize> = (0..trace.links.len())
         .filter(|&l| trace.links[l].bytes > 0.0)
         .collect();
-    // A total order (the index breaks ties): the unstable sort gives the same order.
-    used.sort_unstable_by(|&a, &b| {
-        tier_rank(a)
-            .cmp(&tier_rank(b))
-            .then(trace.links[b].bytes.total_cmp(&trace.links[a].bytes))
-            .then(a.cmp(&b))
-    });
+    // By tier, then busiest first, then by index (`used` is in index order): stable sorts by the
+    // minor key first (sim::order: no sort compiled for this site alone).
+    crate::sim::order::sort_by_key(&mut used, |&l| -trace.links[l].bytes);
+    crate::sim::order::sort_by_key(&mut used, |&l| tier_rank(l) as f64);
     used.truncate(MAX_ROWS);
     used
 }
