@@ -22,6 +22,7 @@
 //! hot path, so they stay together; about a quarter of the file is documentation and examples.
 
 use super::buffers::{Buffers, Cell};
+use super::huge_pages;
 use super::network::FlowNetwork;
 use super::prefetch::prefetch;
 use super::records::{CellChanges, Timings};
@@ -432,7 +433,7 @@ impl ReverseDeps {
     fn new(schedule: &Schedule) -> ReverseDeps {
         let nodes = schedule.len() + schedule.joins();
         ReverseDeps {
-            nodes: vec![Node::default(); nodes + 1],
+            nodes: huge_pages::filled(nodes + 1, Node::default()),
             dependents: Vec::new(),
             fill: Vec::new(),
             seen: vec![false; schedule.joins()],
@@ -518,8 +519,11 @@ impl ReverseDeps {
             for i in 0..nodes {
                 self.nodes[i + 1].start += self.nodes[i].start;
             }
-            self.fill = self.nodes[..nodes].iter().map(|node| node.start).collect();
-            self.dependents = vec![0u32; self.nodes[nodes].start as usize];
+            self.fill = huge_pages::filled(nodes, 0);
+            for (f, node) in self.fill.iter_mut().zip(&self.nodes) {
+                *f = node.start;
+            }
+            self.dependents = huge_pages::filled(self.nodes[nodes].start as usize, 0);
             self.seen.iter_mut().for_each(|s| *s = false);
         } else {
             // The index is built: its scratch goes.
