@@ -271,7 +271,7 @@ impl Buffers {
         Buffers {
             ranks,
             chunks,
-            cells: Vec::with_capacity(ranks * chunks),
+            cells: super::huge_pages::with_capacity(ranks * chunks),
             spill: Vec::new(),
             free: Vec::new(),
         }

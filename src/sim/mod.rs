@@ -10,6 +10,7 @@ pub mod export;
 pub mod faults;
 #[cfg(test)]
 pub(crate) mod fixtures;
+mod huge_pages;
 pub mod nccl;
 pub mod network;
 pub mod order;

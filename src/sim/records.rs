@@ -383,12 +383,13 @@ pub struct Timings {
 impl Timings {
     /// Room for `n` transfers' times; `done_apart`: a transfer may be done after its last byte.
     pub(crate) fn recording(n: usize, done_apart: bool) -> Timings {
+        use super::huge_pages::with_capacity as room;
         Timings {
             instants: Arc::default(),
-            start: Vec::with_capacity(n),
-            first_byte: Vec::with_capacity(n),
-            last_byte: Vec::with_capacity(n),
-            done: Vec::with_capacity(if done_apart { n } else { 0 }),
+            start: room(n),
+            first_byte: room(n),
+            last_byte: room(n),
+            done: room(if done_apart { n } else { 0 }),
         }
     }
 
@@ -599,8 +600,8 @@ impl CellChanges {
     /// Room for `transfers` transfers' `changes` changes.
     pub(crate) fn with_capacity(transfers: usize, changes: usize) -> CellChanges {
         CellChanges {
-            transfers: Vec::with_capacity(transfers),
-            contributors: Vec::with_capacity(changes),
+            transfers: super::huge_pages::with_capacity(transfers),
+            contributors: super::huge_pages::with_capacity(changes),
         }
     }
 

@@ -438,6 +438,9 @@ impl ScheduleBuilder {
         self.s.transfers.reserve(n);
         self.s.dep_start.reserve(n);
         self.s.deps.reserve(n * deps_each);
+        super::huge_pages::advise(&self.s.transfers);
+        super::huge_pages::advise(&self.s.dep_start);
+        super::huge_pages::advise(&self.s.deps);
         self
     }
 
