@@ -45,8 +45,9 @@ test('wasm size', () => {
   // taking `auto`'s rate-change limit from its chosen run's own cost added 231 B (587,054 B), so
   // the budget moved up 100 B. One stable sort for the whole program instead of 16 compiled copies
   // (src/sim/order.rs, measured with twiggy: 67 KB raw) then brought it to 574,425 B with 16-byte
-  // buffer cells: the budget comes down to 575,000. Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 575_000;
+  // buffer cells, and to 571,227 B with the link timeline's rows and `when_idle` compiled once:
+  // the budget comes down to 572,000. Issue 11's aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 572_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

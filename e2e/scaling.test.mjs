@@ -141,8 +141,10 @@ test('the 1…1024-GPU chart completes progressively without blocking the page',
   assert.match(await page.getByTestId('scaling-progress').textContent(), new RegExp(`in ${perf.full.workers} background threads`));
   // No frame waits long on the computation: slices end after ~12 ms of work.
   assert.ok(perf.full.longest_frame_gap_ms < 250, `longest frame gap ${perf.full.longest_frame_gap_ms} ms`);
-  // 108 points take 6–8 s on this shared 2-core machine (the aim is 1 s); 20 s is the margin.
-  assert.ok(perf.full.computing_ms < 20000, `108 points took ${perf.full.computing_ms} ms`);
+  // 108 points took 6–8 s on this shared 2-core machine when this test was written; now 1.0 s
+  // after the file's first test, 1.4–1.8 s alone (cold workers), 2.2 s under a load average of 4
+  // (the aim is 1 s). 5 s is the margin.
+  assert.ok(perf.full.computing_ms < 5000, `108 points took ${perf.full.computing_ms} ms`);
 });
 
 test('a control answers within 100 ms while the chart computes, and the newer setup replaces the older', async () => {
