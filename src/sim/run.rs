@@ -519,10 +519,9 @@ impl ReverseDeps {
             for i in 0..nodes {
                 self.nodes[i + 1].start += self.nodes[i].start;
             }
-            self.fill = huge_pages::filled(nodes, 0);
-            for (f, node) in self.fill.iter_mut().zip(&self.nodes) {
-                *f = node.start;
-            }
+            self.fill = huge_pages::with_capacity(nodes);
+            self.fill
+                .extend(self.nodes[..nodes].iter().map(|node| node.start));
             self.dependents = huge_pages::filled(self.nodes[nodes].start as usize, 0);
             self.seen.iter_mut().for_each(|s| *s = false);
         } else {
