@@ -46,8 +46,10 @@ test('wasm size', () => {
   // the budget moved up 100 B. One stable sort for the whole program instead of 16 compiled copies
   // (src/sim/order.rs, measured with twiggy: 67 KB raw) then brought it to 574,425 B with 16-byte
   // buffer cells, and to 571,227 B with the link timeline's rows and `when_idle` compiled once:
-  // the budget comes down to 572,000. Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 572_000;
+  // the budget comes down to 572,000. binaryen's wasm-opt -Oz after opt-level "s" (index.html;
+  // the pairs measured are in Cargo.toml) took it to 560,772 B: the budget is 561,500. Issue 11's
+  // aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 561_500;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

@@ -3,8 +3,9 @@
 # tests in Debian's Chromium. Screenshots go to e2e/screenshots/, measurements to e2e/out/perf.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PATH"
+# node_modules/.bin: binaryen's wasm-opt, which Trunk runs on release builds (Trunk.toml).
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+[ -d node_modules/playwright-core ] && [ -x node_modules/.bin/wasm-opt ] || npm ci
 trunk build --release --offline
 cargo build --release --offline --bin allreduce-lab
-[ -d node_modules/playwright-core ] || npm ci
 node --test e2e/

@@ -30,7 +30,8 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
 fi
 
-if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+if [ ! -d node_modules/playwright-core ] || [ ! -x node_modules/.bin/wasm-opt ] \
+  || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "installing npm packages (npm ci)"
   npm ci --no-audit --no-fund
 fi
