@@ -1,12 +1,13 @@
 //! Running the lab's simulations without freezing the page. Small runs are simulated as the input
 //! changes; a large one waits until the input settles (a drag that stops), then runs in slices
-//! of about [`FRAME_BUDGET_MS`] between animation frames, with its progress on screen and a
-//! cancel button. A newer request drops the older one (its timer or frame, and the run with it).
+//! of about [`FRAME_BUDGET_MS`] between animation frames and in the idle time after each frame,
+//! with its progress on screen and a cancel button. A newer request drops the older one (its timer or frame, and the run with it).
 
 use crate::sim::algorithms::Algorithm;
-use crate::sim::replay::ReplayBuilder;
-use crate::sim::scenario::{Scenario, Simulating, Simulation};
+use crate::sim::replay::{Replay, ReplayBuilder};
+use crate::sim::scenario::{Scenario, ScenarioError, Simulating, Simulation};
 use crate::ui::components::app::Shared;
+use crate::ui::components::sliced::{Pending, when_idle};
 use crate::ui::model::logic::Controls;
 use crate::ui::model::view::{Plan, SimView, Status, UI_BUDGET};
 use gloo::render::{AnimationFrame, request_animation_frame};
@@ -39,7 +40,11 @@ pub fn now_ms() -> f64 {
 /// cancels the request.
 enum Task {
     Settling(#[allow(dead_code)] Timeout),
-    Running(#[allow(dead_code)] AnimationFrame),
+    /// The next frame's slice, and this frame's idle-time slice if one is pending.
+    Running(
+        #[allow(dead_code)] AnimationFrame,
+        #[allow(dead_code)] Option<Pending>,
+    ),
 }
 
 type TaskSlot = Rc<RefCell<Option<Task>>>;
@@ -119,84 +124,130 @@ fn status_of(sim: &Simulating) -> Status {
     }
 }
 
-/// Steps `job` for one frame's budget in the next animation frame, then schedules the next frame
-/// or hands over the result.
-fn next_frame(slot: TaskSlot, mut job: Job) {
-    let next_slot = slot.clone();
-    let frame = request_animation_frame(move |_| {
-        let (started, budget) = (now_ms(), budget_ms());
-        let outcome = loop {
-            if now_ms() - started >= budget {
-                break None;
-            }
-            match std::mem::replace(&mut job.work, Work::Between) {
-                Work::Simulating(mut sim) => {
-                    if !sim.step(SLICE_EVENTS) {
-                        job.work = Work::Simulating(sim);
-                        continue;
-                    }
-                    let (done, total) = sim.progress();
-                    show_progress(&mut job, Status::Running { done, total });
-                    match sim.finish() {
-                        Ok(sim) => {
-                            let index = ReplayBuilder::new(&sim.trace);
-                            job.work = Work::Indexing(sim, index);
-                            // Finishing the run took a share of this frame: index from the next.
-                            break None;
-                        }
-                        Err(e) => break Some(Err(e)),
-                    }
+/// A run's end: its result and replay index, or why there is none.
+type Finished = Result<(Simulation, Replay), ScenarioError>;
+
+/// Works on `job` for `budget` ms: simulates, then indexes the trace for the replay.
+/// `None` until the job is finished.
+fn work(job: &mut Job, budget: f64) -> Option<Finished> {
+    let started = now_ms();
+    let outcome = loop {
+        if now_ms() - started >= budget {
+            break None;
+        }
+        match std::mem::replace(&mut job.work, Work::Between) {
+            Work::Simulating(mut sim) => {
+                if !sim.step(SLICE_EVENTS) {
+                    job.work = Work::Simulating(sim);
+                    continue;
                 }
-                Work::Indexing(sim, mut index) => {
-                    let indexed = index.step(&sim.trace, INDEX_SLICE);
-                    job.work = Work::Indexing(sim, index);
-                    if indexed {
-                        // Shown from a frame of its own: drawing a large run takes most of one.
-                        job.work = match std::mem::replace(&mut job.work, Work::Between) {
-                            Work::Indexing(sim, index) => Work::Indexed(sim, index),
-                            other => other,
-                        };
+                let (done, total) = sim.progress();
+                show_progress(job, Status::Running { done, total });
+                match sim.finish() {
+                    Ok(sim) => {
+                        let index = ReplayBuilder::new(&sim.trace);
+                        job.work = Work::Indexing(sim, index);
+                        // Finishing the run took a share of this slice: index from the next.
                         break None;
                     }
+                    Err(e) => break Some(Err(e)),
                 }
-                Work::Indexed(sim, index) => {
-                    let replay = index.finish(&sim.trace);
-                    break Some(Ok((sim, replay)));
+            }
+            Work::Indexing(sim, mut index) => {
+                let indexed = index.step(&sim.trace, INDEX_SLICE);
+                job.work = if indexed {
+                    // Shown from a slice of its own: drawing a large run takes most of a frame.
+                    Work::Indexed(sim, index)
+                } else {
+                    Work::Indexing(sim, index)
+                };
+                if indexed {
+                    break None;
                 }
-                Work::Between => break None,
             }
-        };
-        let Some(outcome) = outcome else {
-            if let Work::Simulating(sim) = &job.work {
-                let status = status_of(sim);
-                show_progress(&mut job, status);
+            Work::Indexed(sim, index) => {
+                let replay = index.finish(&sim.trace);
+                break Some(Ok((sim, replay)));
             }
-            next_frame(next_slot, job);
-            return;
-        };
-        let Job {
-            key,
-            started_ms,
-            status,
-            result,
-            ..
-        } = job;
-        let (controls, algorithm) = &key;
-        let mut view = match outcome {
-            Ok((sim, replay)) => SimView::with_replay(controls, *algorithm, Ok(sim), replay),
-            Err(e) => SimView::new(controls, *algorithm, Err(e)),
-        };
-        view.sim_ms = now_ms() - started_ms;
-        let view = Shared(Rc::new(view));
-        // For measurements (e2e): the moment a sliced run's result is handed over to be drawn.
-        if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-            let _ = p.mark(RESULT_MARK);
+            Work::Between => break None,
         }
-        next_slot.borrow_mut().take();
-        result.set(Some((key, view)));
-        status.set(Status::Done);
+    };
+    if outcome.is_none() {
+        if let Work::Simulating(sim) = &job.work {
+            let status = status_of(sim);
+            show_progress(job, status);
+        }
+    }
+    outcome
+}
+
+/// Hands a finished job's result over to be drawn.
+fn deliver(job: Job, outcome: Finished) {
+    let Job {
+        key,
+        started_ms,
+        status,
+        result,
+        ..
+    } = job;
+    let (controls, algorithm) = &key;
+    let mut view = match outcome {
+        Ok((sim, replay)) => SimView::with_replay(controls, *algorithm, Ok(sim), replay),
+        Err(e) => SimView::new(controls, *algorithm, Err(e)),
+    };
+    view.sim_ms = now_ms() - started_ms;
+    let view = Shared(Rc::new(view));
+    // For measurements (e2e): the moment a sliced run's result is handed over to be drawn.
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(RESULT_MARK);
+    }
+    result.set(Some((key, view)));
+    status.set(Status::Done);
+}
+
+/// The job a run's pending frame and idle callbacks share; `None` once it is delivered.
+type SharedJob = Rc<RefCell<Option<Job>>>;
+
+/// Works on the shared job for `budget` ms and delivers it if that finished it; says whether it
+/// goes on.
+fn work_shared(slot: &TaskSlot, job: &SharedJob, budget: f64) -> bool {
+    let mut held = job.borrow_mut();
+    let Some(j) = held.as_mut() else {
+        return false;
+    };
+    let Some(outcome) = work(j, budget) else {
+        return true;
+    };
+    let j = held.take().expect("held above");
+    drop(held);
+    slot.borrow_mut().take();
+    deliver(j, outcome);
+    false
+}
+
+/// Steps `job` for its share of a frame's budget in the next animation frame, and again in the
+/// idle time left after that frame is drawn, then schedules the next frame or hands over the
+/// result. The frame's slice keeps the run moving however busy the page is; the idle slice uses
+/// what the browser itself says is free (measured: the 1,024-GPU ring used about two thirds of
+/// the wall time with frame slices alone).
+fn next_frame(slot: TaskSlot, job: SharedJob) {
+    let (next_slot, next_job) = (slot.clone(), job.clone());
+    let frame = request_animation_frame(move |_| {
+        if !work_shared(&next_slot, &next_job, budget_ms()) {
+            return;
+        }
+        let (idle_slot, idle_job) = (next_slot.clone(), next_job.clone());
+        let idle = when_idle(move |budget| {
+            // The idle period's own length (at most the tick budget), shared as a frame's is.
+            let share = budget / ACTIVE.with(|a| a.get()).max(1) as f64;
+            work_shared(&idle_slot, &idle_job, share);
+        });
+        next_frame(next_slot.clone(), next_job);
+        if let Some(Task::Running(_, pending)) = next_slot.borrow_mut().as_mut() {
+            *pending = Some(idle);
+        }
     });
-    *slot.borrow_mut() = Some(Task::Running(frame));
+    *slot.borrow_mut() = Some(Task::Running(frame, None));
 }
 
 /// A simulation on screen, and the learner's handles on it.
@@ -305,7 +356,7 @@ fn settle_then_run(
                     result,
                     _active: Active::new(),
                 };
-                next_frame(slot, job);
+                next_frame(slot, Rc::new(RefCell::new(Some(job))));
             }
             Err(e) => {
                 let (controls, algorithm) = &key;
