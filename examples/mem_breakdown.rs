@@ -130,9 +130,13 @@ fn main() {
         .filter(|(i, t)| t.first_byte_secs == t.start_secs + trace.route(*i).latency_secs)
         .count();
     println!("  first = start + lat    {fb} of {n}");
-    println!("  schedule transfers     {}", mb(n * 24));
+    // Sized from the types (a `Transfer` record each; the buffers as a run builds them), so a
+    // change of layout shows here.
+    let record = std::mem::size_of::<allreduce_lab::sim::schedule::Transfer>();
     println!(
-        "  buffers (cells)        {}",
-        mb(1024 * trace.schedule.chunks() * 16)
+        "  schedule transfers     {} ({record} B each)",
+        mb(n * record)
     );
+    let buffers = allreduce_lab::sim::buffers::Buffers::new(1024, trace.schedule.chunks());
+    println!("  buffers (cells)        {}", mb(buffers.heap_bytes()));
 }

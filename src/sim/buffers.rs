@@ -258,6 +258,26 @@ impl Buffers {
         b
     }
 
+    /// Bytes held on the heap: the cells (16 bytes each) and the sets kept aside.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::buffers::Buffers;
+    /// // 4 ranks × 8 chunks, each cell 16 bytes; every set is one rank, kept in its cell.
+    /// assert_eq!(Buffers::new(4, 8).heap_bytes(), 4 * 8 * 16);
+    /// ```
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.cells.capacity() * size_of::<Packed>()
+            + self.spill.capacity() * size_of::<Contributors>()
+            + self
+                .spill
+                .iter()
+                .filter_map(|c| c.spill.as_ref())
+                .map(|v| size_of::<Vec<(u32, u32)>>() + v.capacity() * size_of::<(u32, u32)>())
+                .sum::<usize>()
+            + self.free.capacity() * size_of::<u32>()
+    }
+
     /// Buffers to be filled with [`fill`](Self::fill) (a bounded number of cells at a time).
     ///
     /// ```
