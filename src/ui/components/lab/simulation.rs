@@ -16,8 +16,11 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// How long the input must stay still before a large run starts.
-const SETTLE_MS: u32 = 200;
+/// How long the input must stay still before a large run starts: longer than a dragging hand's
+/// input events are apart (16-40 ms), short enough not to be felt (200 ms before; a slider's
+/// release commits its value at once, and a run started by a pause mid-drag is dropped by the
+/// next move before it has cost more than a frame's slice).
+const SETTLE_MS: u32 = 120;
 /// The work done per animation frame (shared by the runs in progress): well under a 60 Hz
 /// frame's 16.7 ms, with room to draw.
 const FRAME_BUDGET_MS: f64 = 10.0;
