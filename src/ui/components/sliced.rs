@@ -38,6 +38,12 @@ impl Drop for Pending {
     }
 }
 
+/// Whether the browser tells when it is idle (`requestIdleCallback`; Safari, for one, may not).
+pub fn has_idle_callbacks() -> bool {
+    web_sys::window()
+        .is_some_and(|w| js_sys::Reflect::has(&w, &"requestIdleCallback".into()).unwrap_or(false))
+}
+
 /// Runs `work` with the milliseconds it may spend: in the next idle period (as long as that
 /// period, between [`MIN_TICK_MS`] and [`TICK_BUDGET_MS`]), or after a 0-ms timer where the browser
 /// has no idle callbacks.
@@ -48,8 +54,7 @@ pub fn when_idle(work: impl FnOnce(f64) + 'static) -> Pending {
 /// [`when_idle`]'s body, compiled once rather than once per kind of work (measured with twiggy:
 /// five copies, 11 KB of the page's wasm).
 fn when_idle_boxed(work: Box<dyn FnOnce(f64)>) -> Pending {
-    let idle = web_sys::window()
-        .filter(|w| js_sys::Reflect::has(w, &"requestIdleCallback".into()).unwrap_or(false));
+    let idle = web_sys::window().filter(|_| has_idle_callbacks());
     let work = Rc::new(RefCell::new(Some(work)));
     let run = {
         let work = work.clone();

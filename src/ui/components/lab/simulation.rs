@@ -7,7 +7,7 @@ use crate::sim::algorithms::Algorithm;
 use crate::sim::replay::{Replay, ReplayBuilder};
 use crate::sim::scenario::{Scenario, ScenarioError, Simulating, Simulation};
 use crate::ui::components::app::Shared;
-use crate::ui::components::sliced::{Pending, when_idle};
+use crate::ui::components::sliced::{Pending, has_idle_callbacks, when_idle};
 use crate::ui::model::logic::Controls;
 use crate::ui::model::view::{Plan, SimView, Status, UI_BUDGET};
 use gloo::render::{AnimationFrame, request_animation_frame};
@@ -239,15 +239,19 @@ fn next_frame(slot: TaskSlot, job: SharedJob) {
         if !work_shared(&next_slot, &next_job, budget_ms()) {
             return;
         }
-        let (idle_slot, idle_job) = (next_slot.clone(), next_job.clone());
-        let idle = when_idle(move |budget| {
-            // The idle period's own length (at most the tick budget), shared as a frame's is.
-            let share = budget / ACTIVE.with(|a| a.get()).max(1) as f64;
-            work_shared(&idle_slot, &idle_job, share);
+        // Only where the browser says how long it is idle: a timer instead would work past the
+        // frame.
+        let idle = has_idle_callbacks().then(|| {
+            let (idle_slot, idle_job) = (next_slot.clone(), next_job.clone());
+            when_idle(move |budget| {
+                // The idle period's own length (at most the tick budget), shared as a frame's is.
+                let share = budget / ACTIVE.with(|a| a.get()).max(1) as f64;
+                work_shared(&idle_slot, &idle_job, share);
+            })
         });
         next_frame(next_slot.clone(), next_job);
         if let Some(Task::Running(_, pending)) = next_slot.borrow_mut().as_mut() {
-            *pending = Some(idle);
+            *pending = idle;
         }
     });
     *slot.borrow_mut() = Some(Task::Running(frame, None));
