@@ -30,6 +30,8 @@ const PROGRESS_EVERY_MS: f64 = 100.0;
 const SLICE_EVENTS: usize = 256;
 /// The performance mark set when a sliced run's result is handed over to be drawn.
 const RESULT_MARK: &str = "allreduce-lab:sliced-result";
+/// The performance mark set by each slice of a run done in idle time (e2e counts them).
+const IDLE_SLICE_MARK: &str = "allreduce-lab:idle-slice";
 /// Transfers indexed for the replay between looks at the clock.
 const INDEX_SLICE: usize = 16_384;
 
@@ -184,6 +186,13 @@ fn work(job: &mut Job, budget: f64) -> Option<Finished> {
     outcome
 }
 
+/// Sets the performance mark `name` (for measurements: e2e reads them).
+fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
 /// Hands a finished job's result over to be drawn.
 fn deliver(job: Job, outcome: Finished) {
     let Job {
@@ -201,9 +210,7 @@ fn deliver(job: Job, outcome: Finished) {
     view.sim_ms = now_ms() - started_ms;
     let view = Shared(Rc::new(view));
     // For measurements (e2e): the moment a sliced run's result is handed over to be drawn.
-    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-        let _ = p.mark(RESULT_MARK);
-    }
+    mark(RESULT_MARK);
     result.set(Some((key, view)));
     status.set(Status::Done);
 }
@@ -246,7 +253,9 @@ fn next_frame(slot: TaskSlot, job: SharedJob) {
             when_idle(move |budget| {
                 // The idle period's own length (at most the tick budget), shared as a frame's is.
                 let share = budget / ACTIVE.with(|a| a.get()).max(1) as f64;
-                work_shared(&idle_slot, &idle_job, share);
+                if work_shared(&idle_slot, &idle_job, share) {
+                    mark(IDLE_SLICE_MARK);
+                }
             })
         });
         next_frame(next_slot.clone(), next_job);
