@@ -95,6 +95,34 @@ const maxGap = (page, fromMs, toMs) =>
 
 const round = (x) => Math.round(x * 10) / 10;
 
+/**
+ * Waits for the page's sliced run (a progress bar, then a drawn figure) and checks that it
+ * verified and that frames kept coming while it ran; returns what was measured.
+ */
+async function slicedRunFrames(page) {
+  await page.getByTestId('sim-progress').waitFor({ timeout: 30000 });
+  await page.getByTestId('cluster-figure').first().waitFor({ timeout: 180000 });
+  const { progressMs, figureMs } = await page.evaluate(() => ({
+    progressMs: window.__progressMs,
+    figureMs: window.__figureMs,
+  }));
+  // A few frames more, so the frame that drew the figure is measured too.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const { gap, median, frames, long } = await maxGap(page, progressMs, figureMs + 100);
+  assert.equal(await page.getByTestId('verified').first().getAttribute('class'), 'ok');
+  assert.ok(frames > 10, `${frames} frames while it ran`);
+  assert.ok(median < MEDIAN_GAP_MS, `frames came every ${median} ms (median) while it ran`);
+  return {
+    run_ms: round(figureMs - progressMs),
+    max_frame_gap_ms: round(gap),
+    median_frame_gap_ms: round(median),
+    aim_max_frame_gap_ms: AIM_MAX_GAP_MS,
+    frames,
+    frames_over_100_ms_at_ms_since_progress: long,
+    transfers: await page.locator('.results .small').first().textContent(),
+  };
+}
+
 test('two inputs in one task both land, and the algorithm select and the figure agree', async () => {
   const { browser, page, problems } = await open(server.url);
   try {
@@ -155,32 +183,13 @@ test('two inputs in one task both land, and the algorithm select and the figure 
 test('the hostile link at 1,024 GPUs runs in slices: the page keeps drawing and the run completes', async () => {
   const { browser, page, problems } = await openRecording(server.url + HOSTILE);
   try {
-    await page.getByTestId('sim-progress').waitFor({ timeout: 30000 });
-    await page.getByTestId('cluster-figure').first().waitFor({ timeout: 120000 });
-    const { progressMs, figureMs } = await page.evaluate(() => ({
-      progressMs: window.__progressMs,
-      figureMs: window.__figureMs,
-    }));
-    // A few frames more, so the frame that drew the figure is measured too.
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    const { gap, median, frames, long } = await maxGap(page, progressMs, figureMs + 100);
-    measured.hostile_link_1024_hierarchical_uniform = {
-      run_ms: round(figureMs - progressMs),
-      max_frame_gap_ms: round(gap),
-      median_frame_gap_ms: round(median),
-      aim_max_frame_gap_ms: AIM_MAX_GAP_MS,
-      frames,
-      frames_over_100_ms_at_ms_since_progress: long,
-      transfers: await page.locator('.results .small').first().textContent(),
-    };
-    assert.equal(await page.getByTestId('verified').first().getAttribute('class'), 'ok');
-    assert.ok(frames > 10, `${frames} frames while it ran`);
-    assert.ok(median < MEDIAN_GAP_MS, `frames came every ${median} ms (median) while it ran`);
+    const run = await slicedRunFrames(page);
+    measured.hostile_link_1024_hierarchical_uniform = run;
     // The run also worked in the idle time after its frames (a mark per such slice).
     const idleSlices = await page.evaluate(() => performance.getEntriesByName('allreduce-lab:idle-slice').length);
-    measured.hostile_link_1024_hierarchical_uniform.idle_slices = idleSlices;
-    // Measured: 70 in 159 frames (a busy frame leaves no idle time); none would fail this.
-    assert.ok(idleSlices > frames / 8, `${idleSlices} idle-time slices in ${frames} frames`);
+    run.idle_slices = idleSlices;
+    // Measured: 70 in 159 frames (a busy frame leaves no idle time); a run with none fails here.
+    assert.ok(idleSlices > run.frames / 8, `${idleSlices} idle-time slices in ${run.frames} frames`);
     assert.equal(await page.getByTestId('sim-progress').count(), 0);
     assert.deepEqual(problems, []);
   } finally {
@@ -194,22 +203,7 @@ test('without requestIdleCallback the hostile link still runs in frame slices an
   const { browser, page, problems } = await openRecording(server.url + HOSTILE, { withoutIdleCallbacks: true });
   try {
     assert.equal(await page.evaluate(() => 'requestIdleCallback' in window), false);
-    await page.getByTestId('sim-progress').waitFor({ timeout: 30000 });
-    await page.getByTestId('cluster-figure').first().waitFor({ timeout: 180000 });
-    const { progressMs, figureMs } = await page.evaluate(() => ({
-      progressMs: window.__progressMs,
-      figureMs: window.__figureMs,
-    }));
-    const { gap, median, frames } = await maxGap(page, progressMs, figureMs);
-    measured.hostile_link_1024_without_idle_callbacks = {
-      run_ms: round(figureMs - progressMs),
-      max_frame_gap_ms: round(gap),
-      median_frame_gap_ms: round(median),
-      frames,
-    };
-    assert.equal(await page.getByTestId('verified').first().getAttribute('class'), 'ok');
-    assert.ok(frames > 10, `${frames} frames while it ran`);
-    assert.ok(median < MEDIAN_GAP_MS, `frames came every ${median} ms (median) while it ran`);
+    measured.hostile_link_1024_without_idle_callbacks = await slicedRunFrames(page);
     // No slice ran in idle time here (the test before counts them with idle callbacks). The same
     // run took 2.9-3.9 s with them, 4.6-5.1 s without (e2e/out/robust.json).
     assert.equal(await page.evaluate(() => performance.getEntriesByName('allreduce-lab:idle-slice').length), 0);

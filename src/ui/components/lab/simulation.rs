@@ -1,7 +1,8 @@
 //! Running the lab's simulations without freezing the page. Small runs are simulated as the input
 //! changes; a large one waits until the input settles (a drag that stops), then runs in slices
 //! of about [`FRAME_BUDGET_MS`] between animation frames and in the idle time after each frame,
-//! with its progress on screen and a cancel button. A newer request drops the older one (its timer or frame, and the run with it).
+//! with its progress on screen and a cancel button. A newer request drops the older one (its
+//! timer or pending slices, and the run with it).
 
 use crate::sim::algorithms::Algorithm;
 use crate::sim::replay::{Replay, ReplayBuilder};
@@ -159,16 +160,12 @@ fn work(job: &mut Job, budget: f64) -> Option<Finished> {
                 }
             }
             Work::Indexing(sim, mut index) => {
-                let indexed = index.step(&sim.trace, INDEX_SLICE);
-                job.work = if indexed {
+                if index.step(&sim.trace, INDEX_SLICE) {
                     // Shown from a slice of its own: drawing a large run takes most of a frame.
-                    Work::Indexed(sim, index)
-                } else {
-                    Work::Indexing(sim, index)
-                };
-                if indexed {
+                    job.work = Work::Indexed(sim, index);
                     break None;
                 }
+                job.work = Work::Indexing(sim, index);
             }
             Work::Indexed(sim, index) => {
                 let replay = index.finish(&sim.trace);
