@@ -47,9 +47,12 @@ test('wasm size', () => {
   // (src/sim/order.rs, measured with twiggy: 67 KB raw) then brought it to 574,425 B with 16-byte
   // buffer cells, and to 571,227 B with the link timeline's rows and `when_idle` compiled once:
   // the budget comes down to 572,000. binaryen's wasm-opt -Oz after opt-level "s" (index.html;
-  // the pairs measured are in Cargo.toml) took it to 560,772 B: the budget is 561,500. Issue 11's
-  // aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 561_500;
+  // the pairs measured are in Cargo.toml) took it to 560,772 B. Reusing the scaling charts'
+  // simulations (ui/model/scaling_memo.rs: the overlap slider redraws 108 points in ~44 ms instead
+  // of ~1.6 s) added 2.8 KB (564,053 B; 1.4 KB more with keys written by `Debug`, so they are
+  // written as JSON, whose code the page already has): the budget is 564,500. Issue 11's aim,
+  // 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 564_500;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

@@ -23,20 +23,39 @@ after(async () => {
   console.log('scaling perf:', JSON.stringify(perf, null, 2));
 });
 
-/** The CLI's verdict for a chapter scenario. */
-function cliPreset(id) {
+/** The CLI's JSON for `args`. */
+function cli(args) {
   const bin = path.join(ROOT, 'target', 'release', 'allreduce-lab');
-  const args = ['speedup', '--preset', id, '--max-gpus', '1', '--json'];
   const out = fs.existsSync(bin)
     ? execFileSync(bin, args, { encoding: 'utf8' })
     : execFileSync('cargo', ['run', '--release', '--quiet', '--', ...args], { cwd: ROOT, encoding: 'utf8' });
-  return JSON.parse(out).preset;
+  return JSON.parse(out);
+}
+
+/** The CLI's verdict for a chapter scenario. */
+function cliPreset(id) {
+  return cli(['speedup', '--preset', id, '--max-gpus', '1', '--json']).preset;
 }
 
 const section = () => session.page.getByTestId('scaling-section');
 
+/** Waits until the chart is complete, after the frames in which a change just made starts its run. */
 async function complete(page, timeout = 60000) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.waitForSelector('[data-testid=scaling-progress][data-complete=true]', { timeout });
+}
+
+/** The setup's generation: each change of the setup raises it. */
+async function generation(page) {
+  return Number(await page.getByTestId('scaling-progress').getAttribute('data-generation'));
+}
+
+/** Waits until a setup newer than `than` is complete. */
+async function completeAfter(page, than, timeout = 60000) {
+  await page.waitForFunction((g) => {
+    const p = document.querySelector('[data-testid=scaling-progress]');
+    return Number(p?.dataset.generation) > g && p.dataset.complete === 'true';
+  }, than, { timeout });
 }
 
 async function speedupAt(page, algorithm, gpus) {
@@ -85,8 +104,10 @@ test('every chapter scenario shows its claim, sources and the simulated figure t
   assert.deepEqual(problems, []);
 });
 
-/** Picks `next` after `from` and measures until the chart is complete: time, long tasks, frame gaps. */
+/** Picks `next` after `from` on a freshly loaded page (nothing simulated before to reuse) and
+ * measures until the chart is complete: time, long tasks, frame gaps. */
 async function measureRun(page, from, next) {
+  await page.goto(server.url);
   await page.getByTestId(`chapter-preset-${from}`).click();
   await complete(page);
   await page.evaluate(() => {
@@ -119,6 +140,7 @@ async function measureRun(page, from, next) {
       computing_ms: Number(p.dataset.elapsedMs),
       points: Number(p.dataset.total),
       workers: Number(p.dataset.workers),
+      reused: Number(p.dataset.reused),
       cores: navigator.hardwareConcurrency,
       longest_task_ms: Math.max(0, ...window.__longtasks),
       long_tasks: window.__longtasks.length,
@@ -131,7 +153,10 @@ async function measureRun(page, from, next) {
 test('the 1…1024-GPU chart completes progressively without blocking the page', async () => {
   const { page } = session;
   // Every point, the ring at 1024 GPUs (2 M transfers) included: large runs are sliced in the core.
-  perf.full = await measureRun(page, 'network-100g-over-40pct', 'eight-gpus-6-7x');
+  // The page loads with the first scenario (8 GPUs), whose points are then known: the second
+  // scenario's are measured, none of them simulated before.
+  perf.full = await measureRun(page, 'eight-gpus-6-7x', 'network-100g-over-40pct');
+  assert.equal(perf.full.reused, 0, 'every point simulated anew');
   for (const alg of ['ring', 'tree-binomial', 'double-binary-tree', 'hierarchical']) {
     assert.ok((await speedupAt(page, alg, 1024)) > 1, alg);
   }
@@ -149,6 +174,8 @@ test('the 1…1024-GPU chart completes progressively without blocking the page',
 
 test('a control answers within 100 ms while the chart computes, and the newer setup replaces the older', async () => {
   const { page } = session;
+  // A fresh page: the scenario clicked below has simulated nothing yet.
+  await page.goto(server.url);
   await page.getByTestId('chapter-preset-network-100g-over-40pct').click();
   await complete(page);
   // Workers still busy with an older setup are terminated (closed), not left to finish.
@@ -158,7 +185,7 @@ test('a control answers within 100 ms while the chart computes, and the newer se
   page.on('worker', watch);
   const latencies = [];
   for (const value of [35, 60, 85]) {
-    await page.getByTestId('chapter-preset-eight-gpus-6-7x').click();
+    await page.getByTestId('chapter-preset-slow-network-under-4x').click();
     // The computation is under way…
     await page.waitForSelector('[data-testid=scaling-progress][data-complete=false]');
     // …when the reader moves the overlap slider: time until its value shows.
@@ -182,21 +209,54 @@ test('a control answers within 100 ms while the chart computes, and the newer se
   // loading, which are not busy, so nothing to terminate).
   assert.ok(closed >= 1, `${closed} workers terminated by 6 newer setups`);
   assert.ok(Math.max(...latencies) < 100, `the slider answered in ${latencies.join(', ')} ms`);
-  // The last setup's points replace the interrupted ones: the chart completes with the values an
-  // uninterrupted run at 85 % overlap gives, not those of 60 %.
+  // The last setup's points replace the interrupted ones: the chart completes with the values a
+  // run at 85 % overlap gives, not those of 60 %.
   await complete(page);
   assert.equal(await page.getByTestId('overlap').inputValue(), '85');
   const interrupted = await speedupAt(page, 'ring', 1024);
   const settle = async (v) => {
+    const g = await generation(page);
     await setRange(page, 'overlap', v);
-    await page.waitForSelector('[data-testid=scaling-progress][data-complete=false]').catch(() => {});
-    await complete(page);
+    await completeAfter(page, g);
     return speedupAt(page, 'ring', 1024);
   };
   const at60 = await settle(60);
   const at85 = await settle(85);
   assert.notEqual(at60, at85, 'overlap changes the 1024-GPU ring speedup');
   assert.equal(interrupted, at85);
+});
+
+test('a change that simulates nothing new redraws at once, each point as the CLI computes it', async () => {
+  const { page, problems } = session;
+  await page.getByTestId('chapter-preset-eight-gpus-6-7x').click();
+  await complete(page);
+  const progress = page.getByTestId('scaling-progress');
+  const total = Number(await progress.getAttribute('data-total'));
+  // The overlap only decides how much of each allreduce the backward pass hides: no run is new.
+  let g = await generation(page);
+  const t0 = await page.evaluate(() => performance.now());
+  await setRange(page, 'overlap', 20);
+  await completeAfter(page, g);
+  perf.overlap_change_to_complete_ms = Math.round((await page.evaluate((t) => performance.now() - t, t0)) * 10) / 10;
+  assert.equal(await progress.getAttribute('data-reused'), String(total));
+  assert.match(await progress.textContent(), new RegExp(`^${total} points redrawn from earlier simulations`));
+  // Each point is the step the CLI computes at 20 % overlap, to the last bit.
+  const want = cli(['speedup', '--preset', 'eight-gpus-6-7x', '--overlap', '0.2', '--max-gpus', '1024', '--json']);
+  assert.equal(want.rows.length, 11);
+  for (const row of want.rows) assert.equal(await speedupAt(page, 'ring', row.gpus), row.speedup, `${row.gpus} GPUs`);
+  // An algorithm turned off and on again: nothing new either.
+  for (const check of [false, true]) {
+    g = await generation(page);
+    await page.getByTestId('algo-tree-binomial').setChecked(check);
+    await completeAfter(page, g);
+    assert.equal(await progress.getAttribute('data-reused'), await progress.getAttribute('data-total'));
+  }
+  // Another NIC is another network: every point is simulated anew.
+  g = await generation(page);
+  await setRangeTo(page, 'network-bw', 400000);
+  await completeAfter(page, g);
+  assert.equal(await progress.getAttribute('data-reused'), '0');
+  assert.deepEqual(problems, []);
 });
 
 test('where Web Workers cannot start, the page computes the same points itself', async () => {

@@ -19,6 +19,8 @@ area! { $ scaling_rows {
     PointsRunning => "simulating… {0} of {1} points", "模拟中… {1} 个点中的 {0} 个";
     PointsWorkers => " · in {0} background threads (Web Workers)", " · 在 {0} 个后台线程中计算";
     PointsOnPage => " · on this page, between frames", " · 在本页帧间空闲时计算";
+    PointsReused => " · {0} of them reused from earlier simulations", " · 其中 {0} 个沿用之前的模拟结果";
+    PointsAllReused => "{0} points redrawn from earlier simulations: nothing new to simulate", "{0} 个点沿用之前的模拟结果重画：无需重新模拟";
     SpeedupVsCount => "Speedup vs GPU count", "加速比与 GPU 数";
     SpeedupNote => "{0} · {1} of gradients · N × T(1) / T(N), same per-GPU batch", "{0} · 梯度 {1} · N × T(1) / T(N)，每卡批量相同";
     SpeedupChartTitle => "Speedup versus one GPU for each algorithm, with the ideal line", "各算法相对单卡的加速比，附理想线";

@@ -3,8 +3,8 @@
 //! [`state`]), the sliders' values and labels ([`ladders`]), the time cursor ([`cursor`]), its
 //! geometry and view ([`layout`], [`view`]), shared links and imports ([`share`], [`query`]),
 //! chart axes ([`chart_math`]), and the models of the chapter's figures ([`chapter`], [`versus`],
-//! [`versus_nccl`]), its claims' sentences ([`claims_text`]), the speedup charts and their
-//! reducer ([`scaling`], [`scaling_edit`]) and the nccl-tests section ([`nccl_view`]). Nothing
+//! [`versus_nccl`]), its claims' sentences ([`claims_text`]), the speedup charts, their
+//! reducer and what their simulations gave ([`scaling`], [`scaling_edit`], [`scaling_memo`]) and the nccl-tests section ([`nccl_view`]). Nothing
 //! here touches the DOM.
 
 pub mod chapter;
@@ -18,6 +18,7 @@ pub mod nccl_view;
 pub mod query;
 pub mod scaling;
 pub mod scaling_edit;
+pub mod scaling_memo;
 pub mod scaling_work;
 pub mod share;
 pub mod state;

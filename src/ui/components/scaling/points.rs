@@ -1,11 +1,14 @@
 //! The section's points, computed progressively in Web Workers ([`workers`]), cheapest first, so
 //! the page never waits for the whole set; where workers cannot run, a few per tick of idle time.
-//! A new setup cancels the run in progress.
+//! A new setup cancels the run in progress. What earlier setups simulated is reused ([`Memo`]):
+//! a change that simulates nothing new (the overlap, an algorithm turned off, a preset seen
+//! before) redraws at once.
 
 use crate::ui::components::sliced::{Slot, when_idle};
 use crate::ui::components::workers;
 use crate::ui::i18n::{Key, tr, trf, use_lang};
 use crate::ui::model::scaling::{Computation, Job, Point, Setup};
+use crate::ui::model::scaling_memo::Memo;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -17,8 +20,10 @@ use crate::ui::components::lab::simulation::now_ms;
 pub struct Points {
     generation: u64,
     pub items: Vec<Point>,
-    /// Points this run computes.
+    /// Points this setup draws.
     pub total: usize,
+    /// Of them, those whose simulations an earlier setup ran.
+    pub reused: usize,
     /// Web Workers computing them (0: on the page, in idle time).
     pub workers: usize,
     started_ms: f64,
@@ -30,6 +35,8 @@ pub enum PointsAction {
         generation: u64,
         total: usize,
         workers: usize,
+        /// The points known already.
+        known: Vec<Point>,
     },
     /// The workers failed: the rest is computed on the page.
     OnPage {
@@ -49,13 +56,15 @@ impl Reducible for Points {
                 generation,
                 total,
                 workers,
+                known,
             } => Rc::new(Points {
                 generation,
-                items: Vec::new(),
+                reused: known.len(),
+                done_ms: (known.len() >= total).then_some(0.0),
+                items: known,
                 total,
                 workers,
                 started_ms: now_ms(),
-                done_ms: (total == 0).then_some(0.0),
             }),
             PointsAction::Add { generation, points } if generation == self.generation => {
                 let mut next = (*self).clone();
@@ -76,14 +85,9 @@ impl Reducible for Points {
     }
 }
 
-/// Advances `work` one tick of idle time at a time, reporting the points each tick finishes. Large
-/// runs are sliced inside the core, so no tick blocks the page for long.
-fn schedule(
-    slot: Slot,
-    work: Rc<RefCell<Computation>>,
-    generation: u64,
-    dispatch: UseReducerDispatcher<Points>,
-) {
+/// Advances `work` one tick of idle time at a time, delivering the points each tick finishes.
+/// Large runs are sliced inside the core, so no tick blocks the page for long.
+fn schedule(slot: Slot, work: Rc<RefCell<Computation>>, deliver: workers::Deliver) {
     if work.borrow().is_done() {
         return;
     }
@@ -92,20 +96,22 @@ fn schedule(
         let started = now_ms();
         let points = work.borrow_mut().work(|| now_ms() - started >= budget_ms);
         if !points.is_empty() {
-            dispatch.dispatch(PointsAction::Add { generation, points });
+            deliver(points);
         }
-        schedule(next_slot, work, generation, dispatch);
+        schedule(next_slot, work, deliver);
     });
     *slot.borrow_mut() = Some(pending);
 }
 
-/// The setup's points, computed progressively in Web Workers (on the page in idle time where
-/// workers cannot run); a new setup cancels the run in progress.
+/// The setup's points: those an earlier setup simulated at once, the others computed
+/// progressively in Web Workers (on the page in idle time where workers cannot run); a new setup
+/// cancels the run in progress.
 #[hook]
 pub fn use_points(setup: &Setup) -> UseReducerHandle<Points> {
     let points = use_reducer(Points::default);
     let slot: Slot = use_mut_ref(|| None);
     let generation = use_mut_ref(|| 0u64);
+    let memo = use_mut_ref(Memo::default);
     {
         let dispatch = points.dispatcher();
         use_effect_with(setup.clone(), move |setup| {
@@ -116,11 +122,27 @@ pub fn use_points(setup: &Setup) -> UseReducerHandle<Points> {
             };
             let jobs = setup.jobs();
             let total = jobs.len();
+            let inputs = setup.inputs();
+            let (known, jobs) = memo.borrow().split(&inputs, jobs);
+            // Every point delivered is kept for later setups.
+            let deliver: workers::Deliver = {
+                let dispatch = dispatch.clone();
+                Rc::new(move |points: Vec<Point>| {
+                    let mut memo = memo.borrow_mut();
+                    for p in &points {
+                        memo.keep(&inputs, p);
+                    }
+                    dispatch.dispatch(PointsAction::Add {
+                        generation: g,
+                        points,
+                    })
+                })
+            };
             let on_page = {
-                let (slot, setup, dispatch) = (slot.clone(), setup.clone(), dispatch.clone());
+                let (slot, setup, deliver) = (slot.clone(), setup.clone(), deliver.clone());
                 move |jobs: Vec<Job>| {
                     let work = Rc::new(RefCell::new(Computation::new(setup.clone(), jobs)));
-                    schedule(slot.clone(), work, g, dispatch.clone());
+                    schedule(slot.clone(), work, deliver.clone());
                 }
             };
             let fallback: workers::Fallback = {
@@ -130,20 +152,16 @@ pub fn use_points(setup: &Setup) -> UseReducerHandle<Points> {
                     on_page(jobs);
                 })
             };
-            let deliver: workers::Deliver = {
-                let dispatch = dispatch.clone();
-                Rc::new(move |points| {
-                    dispatch.dispatch(PointsAction::Add {
-                        generation: g,
-                        points,
-                    })
-                })
+            let started = if jobs.is_empty() {
+                Some(0)
+            } else {
+                workers::submit(g, setup, jobs.clone(), deliver, fallback)
             };
-            let started = workers::submit(g, setup, jobs.clone(), deliver, fallback);
             dispatch.dispatch(PointsAction::Start {
                 generation: g,
                 total,
                 workers: started.unwrap_or(0),
+                known,
             });
             if started.is_none() {
                 on_page(jobs);
@@ -155,6 +173,30 @@ pub fn use_points(setup: &Setup) -> UseReducerHandle<Points> {
         });
     }
     points
+}
+
+/// The bar's words: how many points, computed where, and how many reused.
+fn progress_text(lang: crate::ui::i18n::Lang, points: &Points) -> String {
+    let total = points.total.to_string();
+    if points.reused >= points.total && points.total > 0 {
+        return trf(lang, Key::PointsAllReused, &[&total]);
+    }
+    let mut text = match points.done_ms {
+        Some(ms) => trf(lang, Key::PointsDone, &[&total, &format!("{ms:.0}")]),
+        None => trf(
+            lang,
+            Key::PointsRunning,
+            &[&points.items.len().to_string(), &total],
+        ),
+    };
+    text.push_str(&match points.workers {
+        0 => tr(lang, Key::PointsOnPage).to_string(),
+        n => trf(lang, Key::PointsWorkers, &[&n.to_string()]),
+    });
+    if points.reused > 0 {
+        text.push_str(&trf(lang, Key::PointsReused, &[&points.reused.to_string()]));
+    }
+    text
 }
 
 #[derive(Properties, PartialEq)]
@@ -182,19 +224,11 @@ pub fn Progress(props: &ProgressProps) -> Html {
     let bar = html! {
         <div class="scaling-progress" data-testid="scaling-progress" data-done={done.to_string()}
              data-total={points.total.to_string()} data-complete={points.done_ms.is_some().to_string()}
-             data-workers={points.workers.to_string()}
+             data-workers={points.workers.to_string()} data-reused={points.reused.to_string()}
+             data-generation={points.generation.to_string()}
              data-elapsed-ms={points.done_ms.map(|m| format!("{m:.0}")).unwrap_or_default()}>
             <progress max={points.total.max(1).to_string()} value={done.to_string()} />
-            <span>
-                { match points.done_ms {
-                    Some(ms) => trf(lang, Key::PointsDone, &[&points.total.to_string(), &format!("{ms:.0}")]),
-                    None => trf(lang, Key::PointsRunning, &[&done.to_string(), &points.total.to_string()]),
-                } }
-                { match points.workers {
-                    0 => tr(lang, Key::PointsOnPage).to_string(),
-                    n => trf(lang, Key::PointsWorkers, &[&n.to_string()]),
-                } }
-            </span>
+            <span>{ progress_text(lang, points) }</span>
         </div>
     };
     html! {
