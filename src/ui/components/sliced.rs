@@ -40,8 +40,12 @@ impl Drop for Pending {
 
 /// Whether the browser tells when it is idle (`requestIdleCallback`; Safari, for one, may not).
 pub fn has_idle_callbacks() -> bool {
-    web_sys::window()
-        .is_some_and(|w| js_sys::Reflect::has(&w, &"requestIdleCallback".into()).unwrap_or(false))
+    // Asked once per page (a reflection call; the lab asks at every animation frame of a run).
+    thread_local! {
+        static HAS: bool = web_sys::window()
+            .is_some_and(|w| js_sys::Reflect::has(&w, &"requestIdleCallback".into()).unwrap_or(false));
+    }
+    HAS.with(|has| *has)
 }
 
 /// Runs `work` with the milliseconds it may spend: in the next idle period (as long as that

@@ -214,18 +214,21 @@ pub fn submit(
     })
 }
 
-/// Drops `generation`'s batch (if it is the current one) and stops the workers busy with it.
+/// Drops `generation`'s batch (if it is the current one) and stops the workers busy with it. The
+/// points it received and had not delivered yet are delivered now (the charts ignore an older
+/// generation's points; what they simulated is kept for later setups).
 pub fn cancel(generation: u64) {
-    POOL.with_borrow_mut(|pool| {
-        if pool
-            .batch
-            .as_ref()
-            .is_some_and(|b| b.generation == generation)
-        {
-            pool.batch = None;
-            pool.retire_stale(None);
+    let undelivered = POOL.with_borrow_mut(|pool| {
+        if pool.batch.as_ref()?.generation != generation {
+            return None;
         }
+        let batch = pool.batch.take()?;
+        pool.retire_stale(None);
+        Some((batch.deliver, batch.inbox))
     });
+    if let Some((deliver, inbox)) = undelivered.filter(|(_, inbox)| !inbox.is_empty()) {
+        deliver(inbox);
+    }
 }
 
 /// A worker's message: ready (`None`), or an [`Answer`]'s numbers.

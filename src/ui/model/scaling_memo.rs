@@ -298,11 +298,7 @@ mod tests {
             nvls: true,
         });
         let (known, _) = memo.split(&setup.inputs(), setup.jobs());
-        assert!(
-            known
-                .iter()
-                .all(|p| matches!(p, Point::NcclSpeedup(s, None) if s.gpus == 1))
-        );
+        assert!(known.is_empty(), "{known:?}");
     }
 
     #[test]
