@@ -99,6 +99,8 @@ pub enum ScenarioError {
     AutoCannotStep,
     /// A simulation that ended without a run (a bug).
     NoRun,
+    /// A run whose buffers did not verify (a bug): the verifier's account.
+    Unverified(String),
     /// A cluster of this shape cannot hold `gpus` GPUs.
     CannotTakeGpus {
         gpus: usize,
@@ -169,6 +171,10 @@ impl std::fmt::Display for ScenarioError {
                 f.write_str("auto runs every algorithm; it cannot be stepped as one run")
             }
             E::NoRun => f.write_str("the simulation ended without a run (a bug: please report it)"),
+            E::Unverified(account) => write!(
+                f,
+                "the run's result did not verify (a bug: please report it): {account}"
+            ),
             E::CannotTakeGpus { gpus } => write!(f, "the topology cannot take {gpus} GPUs"),
             E::ParametersOutOfRange => f.write_str("parameters must be between 1 and 10^13"),
             E::BytesPerGradient => f.write_str("bytes per gradient must be 1, 2, 4 or 8"),
@@ -496,6 +502,26 @@ pub fn start(scenario: &Scenario, details: bool) -> Result<Run, ScenarioError> {
         },
         &scenario.faults.start_delays(topo.ranks()),
     ))
+}
+
+/// The trace if its buffers verified, else [`ScenarioError::Unverified`] with the verifier's account
+/// (for callers that keep only a run's figures, which must not come from a wrong run).
+///
+/// ```
+/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+/// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
+///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+/// let mut trace = simulate(&s, false).unwrap().trace;
+/// assert!(verified(&trace).is_ok());
+/// trace.verification = Err("rank 3 holds the wrong sum".into());
+/// assert_eq!(verified(&trace).err(), Some(ScenarioError::Unverified("rank 3 holds the wrong sum".into())));
+/// ```
+pub fn verified(trace: &Trace) -> Result<&Trace, ScenarioError> {
+    match &trace.verification {
+        Ok(()) => Ok(trace),
+        Err(account) => Err(ScenarioError::Unverified(account.clone())),
+    }
 }
 
 /// Runs a scenario. With `details`, the trace keeps link timelines and buffer changes (for drawing).

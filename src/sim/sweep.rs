@@ -93,7 +93,7 @@ pub fn sweep(
         .map(|scenario| {
             let size = scenario.size_bytes;
             let sim = simulate(&scenario, false)?;
-            let t = &sim.trace;
+            let t = crate::sim::scenario::verified(&sim.trace)?;
             Ok(SweepRow {
                 size_bytes: size,
                 count: size / 4,

@@ -287,6 +287,7 @@ pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
         ),
         E::AutoCannotStep => tr(lang, K::ScAutoStep).to_string(),
         E::NoRun => tr(lang, K::ScNoRun).to_string(),
+        E::Unverified(_) => tr(lang, K::JobUnverified).to_string(),
         E::CannotTakeGpus { gpus } => trf(lang, K::ScCannotTake, &[&s(gpus)]),
         E::ParametersOutOfRange => tr(lang, K::ScParameters).to_string(),
         E::BytesPerGradient => tr(lang, K::ScBytesPerGradient).to_string(),
