@@ -50,9 +50,10 @@ test('wasm size', () => {
   // the pairs measured are in Cargo.toml) took it to 560,772 B. Reusing the scaling charts'
   // simulations (ui/model/scaling_memo.rs: the overlap slider redraws 108 points in ~44 ms instead
   // of ~1.6 s) added 2.8 KB (564,053 B; 1.4 KB more with keys written by `Debug`, so they are
-  // written as JSON, whose code the page already has): the budget is 564,500. Issue 11's aim,
-  // 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 564_500;
+  // written as JSON, whose code the page already has). The lab's recent results (going back to a
+  // setting it ran shows it at once) and an error for a run that does not verify added 1.4 KB
+  // (565,699 B): the budget is 566,000. Issue 11's aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 566_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 
@@ -144,12 +145,12 @@ async function slicedRun(page, start) {
 async function sliderSeries(page, label) {
   const values = (await page.getByTestId('bandwidth-node').getAttribute('data-values')).split(',');
   const a = values.indexOf('200000');
-  const b = values.indexOf('400000');
-  // Alternate between two values, starting with the one not shown, so every change re-simulates.
+  // Six NICs around 200–400 Gbps, none shown before in this series, so every change re-simulates
+  // (the lab shows a setting it ran recently at once, without a run).
   const current = Number(await page.getByTestId('bandwidth-node').inputValue());
-  const order = current === a ? [b, a] : [a, b];
+  const order = [a, a + 3, a - 1, a + 4, a + 1, a + 2, a - 2].filter((i) => i !== current).slice(0, 6);
   const runs = [];
-  for (let i = 0; i < 6; i++) runs.push(await sliderToRedraw(page, 'bandwidth-node', order[i % 2]));
+  for (const pos of order) runs.push(await sliderToRedraw(page, 'bandwidth-node', pos));
   const frames = runs.slice(1).map((r) => r.frame); // the first includes warm-up
   const simMs = Number(await page.getByTestId('cluster-figure').first().getAttribute('data-sim-ms'));
   perf[label] = {
@@ -158,6 +159,15 @@ async function sliderSeries(page, label) {
     simulate_ms: round(simMs),
     transfers: await page.locator('.results .small').first().textContent(),
   };
+  return order;
+}
+
+/** How many sliced runs handed their result over, and how many requests the recent results answered. */
+function resultMarks(page) {
+  return page.evaluate(() => ({
+    runs: performance.getEntriesByName('allreduce-lab:sliced-result').length,
+    recalled: performance.getEntriesByName('allreduce-lab:recalled').length,
+  }));
 }
 
 test('load, playback frame times and slider latency', async () => {
@@ -194,7 +204,15 @@ test('load, playback frame times and slider latency', async () => {
     await setRangeTo(page, 'gpu-count', 256);
     await sliderSeries(page, 'slider_to_redraw_256_gpus_hierarchical');
     await selectOption(page, 'algorithm', 'ring');
-    await sliderSeries(page, 'slider_to_redraw_256_gpus_ring');
+    const order = await sliderSeries(page, 'slider_to_redraw_256_gpus_ring');
+    // Back to the NIC before the last one: the lab ran it moments ago, so it shows it at once
+    // from its recent results, without a run.
+    const before = await resultMarks(page);
+    const back = await sliderToRedraw(page, 'bandwidth-node', order[order.length - 2]);
+    const after = await resultMarks(page);
+    assert.equal(after.runs, before.runs, 'no run for a setting run moments ago');
+    assert.equal(after.recalled, before.recalled + 1);
+    perf.back_to_a_recent_setting_256_gpus_ring_ms = round(back.frame);
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();

@@ -2,7 +2,8 @@
 //! changes; a large one waits until the input settles (a drag that stops), then runs in slices
 //! of about [`FRAME_BUDGET_MS`] between animation frames and in the idle time after each frame,
 //! with its progress on screen and a cancel button. A newer request drops the older one (its
-//! timer or pending slices, and the run with it).
+//! timer or pending slices, and the run with it). The last few large runs' results are kept
+//! ([`Recent`]): going back to one of their settings shows it at once.
 
 use crate::sim::algorithms::Algorithm;
 use crate::sim::replay::{Replay, ReplayBuilder};
@@ -10,6 +11,7 @@ use crate::sim::scenario::{Scenario, ScenarioError, Simulating, Simulation};
 use crate::ui::components::app::Shared;
 use crate::ui::components::sliced::{Pending, has_idle_callbacks, when_idle};
 use crate::ui::model::logic::Controls;
+use crate::ui::model::recent::Recent;
 use crate::ui::model::view::{Plan, SimView, Status, UI_BUDGET};
 use gloo::render::{AnimationFrame, request_animation_frame};
 use gloo::timers::callback::Timeout;
@@ -35,6 +37,14 @@ const RESULT_MARK: &str = "allreduce-lab:sliced-result";
 const IDLE_SLICE_MARK: &str = "allreduce-lab:idle-slice";
 /// Transfers indexed for the replay between looks at the clock.
 const INDEX_SLICE: usize = 16_384;
+/// The performance mark set when a request is answered from the recent results (e2e counts them).
+const RECALLED_MARK: &str = "allreduce-lab:recalled";
+/// Large runs' results kept for going back to them: at most this many…
+const RECENT_RUNS: usize = 4;
+/// …of at most this many transfers together: two 1,024-GPU runs (a ring or hierarchical is 2.1 M;
+/// its trace and replay take about 0.2 GB), so that flipping between two algorithms at full size
+/// keeps both.
+const RECENT_TRANSFERS: u64 = 4_400_000;
 
 pub fn now_ms() -> f64 {
     web_sys::window()
@@ -73,6 +83,16 @@ struct Job {
 thread_local! {
     /// Jobs in progress: they share a frame's budget (a comparison runs two).
     static ACTIVE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// The last large runs' results, whichever figure (a comparison's two) asked for them.
+    static RECENT: RefCell<Recent<Key, Shared>> =
+        const { RefCell::new(Recent::new(RECENT_RUNS, RECENT_TRANSFERS)) };
+}
+
+/// What keeping `view` costs: its run's transfers (an error costs nothing).
+fn transfers_of(view: &SimView) -> u64 {
+    view.result
+        .as_ref()
+        .map_or(0, |sim| sim.trace.timings.len() as u64)
 }
 
 /// Counts a job in [`ACTIVE`] while it lives.
@@ -205,7 +225,9 @@ fn deliver(job: Job, outcome: Finished) {
         Err(e) => SimView::new(controls, *algorithm, Err(e)),
     };
     view.sim_ms = now_ms() - started_ms;
+    let cost = transfers_of(&view);
     let view = Shared(Rc::new(view));
+    RECENT.with_borrow_mut(|recent| recent.keep(key.clone(), view.clone(), cost));
     // For measurements (e2e): the moment a sliced run's result is handed over to be drawn.
     mark(RESULT_MARK);
     result.set(Some((key, view)));
@@ -302,10 +324,18 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
                 // A newer request replaces (and so cancels) an older one.
                 slot.borrow_mut().take();
                 if let Plan::Sliced(scenario) = &*plan {
-                    status.set(Status::Waiting);
                     let key = (controls.clone(), *algorithm);
-                    let task = settle_then_run(slot.clone(), key, scenario.clone(), status, result);
-                    *slot.borrow_mut() = Some(task);
+                    let recalled = RECENT.with_borrow_mut(|recent| recent.get(&key).cloned());
+                    if let Some(view) = recalled {
+                        mark(RECALLED_MARK);
+                        result.set(Some((key, view)));
+                        status.set(Status::Done);
+                    } else {
+                        status.set(Status::Waiting);
+                        let task =
+                            settle_then_run(slot.clone(), key, scenario.clone(), status, result);
+                        *slot.borrow_mut() = Some(task);
+                    }
                 } else {
                     status.set(Status::Done);
                 }
@@ -358,6 +388,9 @@ fn settle_then_run(
                 // The lab's budget counts the rate changes a run is expected to record; the run
                 // stops if it records more than the budget holds.
                 let sim = sim.limit_rate_changes(&UI_BUDGET);
+                // The results kept and this run's records stay within the kept results' bound.
+                let (_, transfers) = sim.progress();
+                RECENT.with_borrow_mut(|recent| recent.make_room(transfers as u64));
                 let shown = status_of(&sim);
                 status.set(shown);
                 let job = Job {
