@@ -52,8 +52,9 @@ test('wasm size', () => {
   // of ~1.6 s) added 2.8 KB (564,053 B; 1.4 KB more with keys written by `Debug`, so they are
   // written as JSON, whose code the page already has). The lab's recent results (going back to a
   // setting it ran shows it at once) and an error for a run that does not verify added 1.4 KB
-  // (565,699 B): the budget is 566,000. Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 566_000;
+  // (565,699 B), their review's mends 0.7 KB more (566,442 B): the budget is 567,000. Issue 11's
+  // aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 567_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

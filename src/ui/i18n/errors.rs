@@ -287,6 +287,8 @@ pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
         ),
         E::AutoCannotStep => tr(lang, K::ScAutoStep).to_string(),
         E::NoRun => tr(lang, K::ScNoRun).to_string(),
+        // The verifier's account is English (the CLI's Display keeps it); the page's Chinese
+        // holds no English words (tested), so neither language shows it.
         E::Unverified(_) => tr(lang, K::JobUnverified).to_string(),
         E::CannotTakeGpus { gpus } => trf(lang, K::ScCannotTake, &[&s(gpus)]),
         E::ParametersOutOfRange => tr(lang, K::ScParameters).to_string(),
@@ -386,7 +388,6 @@ pub fn job_error(lang: Lang, e: &JobError) -> String {
     match e {
         JobError::Scenario(s) => scenario_error(lang, s),
         JobError::System(s) => system_error(lang, s),
-        JobError::Unverified(_) => tr(lang, K::JobUnverified).to_string(),
     }
 }
 

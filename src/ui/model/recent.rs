@@ -41,6 +41,14 @@ impl<K: PartialEq, V> Recent<K, V> {
         self.entries.last().map(|(_, v, _)| v)
     }
 
+    /// The value kept for `key`, leaving the order of use as it is.
+    pub fn peek(&self, key: &K) -> Option<&V> {
+        self.entries
+            .iter()
+            .find(|(k, _, _)| k == key)
+            .map(|(_, v, _)| v)
+    }
+
     /// Keeps `value` for `key` (replacing what was kept for it), then drops the least recently
     /// used entries until both bounds hold; a value costing more than `max_cost` alone is not kept.
     pub fn keep(&mut self, key: K, value: V, cost: u64) {
@@ -125,28 +133,55 @@ mod properties {
     use super::*;
     use proptest::prelude::*;
 
+    /// The same cache written the plainest way: a list, most recently used last.
+    struct Model(Vec<(u8, usize, u64)>);
+
+    impl Model {
+        fn fit(&mut self, extra: u64) {
+            while !self.0.is_empty()
+                && (self.0.len() > 3 || self.0.iter().map(|e| e.2).sum::<u64>() + extra > 100)
+            {
+                self.0.remove(0);
+            }
+        }
+    }
+
     proptest! {
-        /// Whatever is kept and looked up, both bounds hold, the last value kept (if it fits) is
-        /// there, and every value found is the last kept for its key.
+        /// Whatever is kept, looked up or made room for, the cache holds exactly what the plain
+        /// model holds, in the same order of use (so the least recently used is what goes), and
+        /// both bounds hold. Costs reach past the bound, so a value too costly alone is tried too.
         #[test]
-        fn bounds_hold_and_values_are_the_last_kept(
-            ops in proptest::collection::vec((0u8..6, 0u64..60, any::<bool>()), 1..60),
+        fn the_cache_is_the_plain_model(
+            ops in proptest::collection::vec((0u8..6, 0u64..120, 0u8..3), 1..80),
         ) {
             let mut r = Recent::new(3, 100);
-            let mut last = std::collections::HashMap::new();
-            for (i, &(key, cost, look)) in ops.iter().enumerate() {
-                if look {
-                    if let Some(&v) = r.get(&key) {
-                        prop_assert_eq!(Some(&v), last.get(&key));
+            let mut m = Model(Vec::new());
+            for (i, &(key, cost, op)) in ops.iter().enumerate() {
+                match op {
+                    0 => {
+                        let at = m.0.iter().position(|e| e.0 == key);
+                        let want = at.map(|at| {
+                            let e = m.0.remove(at);
+                            m.0.push(e);
+                            e.1
+                        });
+                        prop_assert_eq!(r.peek(&key).copied(), want);
+                        prop_assert_eq!(r.get(&key).copied(), want);
                     }
-                } else if cost % 7 == 0 {
-                    r.make_room(cost);
-                    prop_assert!(r.entries.iter().map(|e| e.2).sum::<u64>() + cost <= 100);
-                } else {
-                    r.keep(key, i, cost);
-                    last.insert(key, i);
-                    prop_assert_eq!(r.get(&key), Some(&i));
+                    1 => {
+                        r.make_room(cost);
+                        m.fit(cost);
+                    }
+                    _ => {
+                        r.keep(key, i, cost);
+                        m.0.retain(|e| e.0 != key);
+                        if cost <= 100 {
+                            m.0.push((key, i, cost));
+                            m.fit(0);
+                        }
+                    }
                 }
+                prop_assert_eq!(&r.entries, &m.0);
                 prop_assert!(r.len() <= 3);
                 prop_assert!(r.entries.iter().map(|e| e.2).sum::<u64>() <= 100);
             }

@@ -68,8 +68,6 @@ pub enum Point {
 pub enum JobError {
     Scenario(ScenarioError),
     System(SystemError),
-    /// A run whose result did not verify (a bug); the verifier's account.
-    Unverified(String),
 }
 
 impl From<ScenarioError> for JobError {

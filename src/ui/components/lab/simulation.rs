@@ -83,6 +83,8 @@ struct Job {
 thread_local! {
     /// Jobs in progress: they share a frame's budget (a comparison runs two).
     static ACTIVE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// Their transfers together: the results kept make room for all the runs in progress.
+    static IN_FLIGHT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// The last large runs' results, whichever figure (a comparison's two) asked for them.
     static RECENT: RefCell<Recent<Key, Shared>> =
         const { RefCell::new(Recent::new(RECENT_RUNS, RECENT_TRANSFERS)) };
@@ -95,19 +97,21 @@ fn transfers_of(view: &SimView) -> u64 {
         .map_or(0, |sim| sim.trace.timings.len() as u64)
 }
 
-/// Counts a job in [`ACTIVE`] while it lives.
-struct Active;
+/// Counts a job in [`ACTIVE`], and its transfers in [`IN_FLIGHT`], while it lives.
+struct Active(u64);
 
 impl Active {
-    fn new() -> Active {
+    fn new(transfers: u64) -> Active {
         ACTIVE.with(|a| a.set(a.get() + 1));
-        Active
+        IN_FLIGHT.with(|t| t.set(t.get() + transfers));
+        Active(transfers)
     }
 }
 
 impl Drop for Active {
     fn drop(&mut self) {
         ACTIVE.with(|a| a.set(a.get().saturating_sub(1)));
+        IN_FLIGHT.with(|t| t.set(t.get().saturating_sub(self.0)));
     }
 }
 
@@ -316,6 +320,9 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
     let result = use_state(|| None::<(Key, Shared)>);
     let slot: TaskSlot = use_mut_ref(|| None);
     {
+        // The result this render shows, if any: still the right one when a request comes back
+        // to it before a newer run delivered (and the recent results had to drop it).
+        let on_screen = (*result).clone();
         let (plan, status, result, slot) =
             (plan.clone(), status.setter(), result.setter(), slot.clone());
         use_effect_with(
@@ -330,7 +337,13 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
                         mark(RECALLED_MARK);
                         result.set(Some((key, view)));
                         status.set(Status::Done);
+                    } else if on_screen.is_some_and(|(k, _)| k == key) {
+                        mark(RECALLED_MARK);
+                        status.set(Status::Done);
                     } else {
+                        // The result on screen is another setting's: not shown again, so not
+                        // kept alive beside the run (unless the recent results keep it).
+                        result.set(None);
                         status.set(Status::Waiting);
                         let task =
                             settle_then_run(slot.clone(), key, scenario.clone(), status, result);
@@ -353,7 +366,11 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
         Plan::Ready(view) => Shared(view.clone()),
         Plan::Sliced(_) => match &*result {
             Some((k, view)) if *k == key => view.clone(),
-            _ => (*pending).clone(),
+            // A kept result is shown from this render on, not a frame later once the effect
+            // has recalled it.
+            _ => RECENT
+                .with_borrow(|recent| recent.peek(&key).cloned())
+                .unwrap_or_else(|| (*pending).clone()),
         },
     };
     let cancel = {
@@ -388,9 +405,12 @@ fn settle_then_run(
                 // The lab's budget counts the rate changes a run is expected to record; the run
                 // stops if it records more than the budget holds.
                 let sim = sim.limit_rate_changes(&UI_BUDGET);
-                // The results kept and this run's records stay within the kept results' bound.
+                // The results kept and the records of the runs in progress (this one and, in a
+                // comparison, the other figure's) stay within the kept results' bound.
                 let (_, transfers) = sim.progress();
-                RECENT.with_borrow_mut(|recent| recent.make_room(transfers as u64));
+                let active = Active::new(transfers as u64);
+                let in_flight = IN_FLIGHT.with(|t| t.get());
+                RECENT.with_borrow_mut(|recent| recent.make_room(in_flight));
                 let shown = status_of(&sim);
                 status.set(shown);
                 let job = Job {
@@ -400,7 +420,7 @@ fn settle_then_run(
                     status,
                     shown: (started_ms, shown),
                     result,
-                    _active: Active::new(),
+                    _active: active,
                 };
                 next_frame(slot, Rc::new(RefCell::new(Some(job))));
             }

@@ -313,7 +313,6 @@ fn every_rendering() -> Vec<(String, String)> {
     for e in [
         JobError::Scenario(ScenarioError::NoRun),
         JobError::System(SystemError::OneGpu),
-        JobError::Unverified("rank 3 holds the wrong sum".into()),
     ] {
         both(&|l| job_error(l, &e));
     }
