@@ -289,7 +289,7 @@ pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
         E::NoRun => tr(lang, K::ScNoRun).to_string(),
         // The verifier's account is English (the CLI's Display keeps it); the page's Chinese
         // holds no English words (tested), so neither language shows it.
-        E::Unverified(_) => tr(lang, K::JobUnverified).to_string(),
+        E::Unverified(_) => tr(lang, K::ScUnverified).to_string(),
         E::CannotTakeGpus { gpus } => trf(lang, K::ScCannotTake, &[&s(gpus)]),
         E::ParametersOutOfRange => tr(lang, K::ScParameters).to_string(),
         E::BytesPerGradient => tr(lang, K::ScBytesPerGradient).to_string(),

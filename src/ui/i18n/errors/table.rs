@@ -84,6 +84,7 @@ strings! {
         ScDetailsOver => "stopped: its links changed rate over {0} times, more than {1} of details holds. Use fewer GPUs or segments, or another algorithm", "已停止：链路速率变化超过 {0} 次，超出 {1} 详细记录的容量。可用更少的卡或段数，或另一种算法";
         ScAutoStep => "auto runs every algorithm; it cannot be stepped as one run", "auto 会运行每一种算法，不能作为一次运行逐步推进";
         ScNoRun => "the simulation ended without a run (a bug: please report it)", "模拟结束时没有运行结果（这是缺陷，请报告）";
+        ScUnverified => "a run did not verify (a bug: please report it)", "一次运行未通过校验（这是缺陷，请报告）";
         ScCannotTake => "the topology cannot take {0} GPUs", "该拓扑无法容纳 {0} 张卡";
         ScParameters => "parameters must be between 1 and 10^13", "参数量必须在 1 到 10^13 之间";
         ScBytesPerGradient => "bytes per gradient must be 1, 2, 4 or 8", "每个梯度的字节数必须是 1、2、4 或 8";
@@ -128,8 +129,6 @@ strings! {
         ShStep => "step must be a whole number up to {0}", "step 必须是不超过 {0} 的整数";
         ShUnknownKey => "the link has a parameter the lab does not know", "链接中有实验室不认识的参数";
         ShNvls => "nvls needs nccl (the system it applies to)", "nvls 需要 nccl（它所作用的系统）";
-        // A point of the speedup charts.
         ShUnreadable => "the file could not be read", "无法读取该文件";
-        JobUnverified => "a run did not verify (a bug: please report it)", "一次运行未通过校验（这是缺陷，请报告）";
     }
 }
