@@ -4,10 +4,7 @@
 //! `cargo run --release --example estimate_check -- KIND GPUS GPUS_PER_NODE SEGMENTS ALGORITHM`,
 //! e.g. `-- rail 32 8 32 nccl-ring` (KIND: uniform, cluster or rail).
 
-// The tests' counting allocator, shared rather than written again.
-#[path = "../tests/common/counting.rs"]
-mod counting;
-use counting::{Counting, peak_during};
+use allreduce_lab::heap::{Counting, peak_during};
 
 #[global_allocator]
 static A: Counting = Counting;

@@ -6,12 +6,7 @@
 #[allow(dead_code)]
 mod common;
 
-// The tests' counting allocator, shared rather than written again.
-#[path = "../tests/common/counting.rs"]
-#[allow(dead_code)]
-mod counting;
-use counting::{Counting, LIVE, PEAK};
-use std::sync::atomic::Ordering::Relaxed;
+use allreduce_lab::heap::{Counting, live_bytes, peak_bytes};
 
 #[global_allocator]
 static A: Counting = Counting;
@@ -30,13 +25,13 @@ fn main() {
         (Algorithm::Ring, 1)
     };
     let topo = common::cluster_1024();
-    let base = LIVE.load(Relaxed);
+    let base = live_bytes();
     println!("topology etc.            {}", mb(base));
     let schedule = algorithms::schedule(alg, &topo, 1 << 30, k);
     println!(
         "schedule built           {} (peak while building {})",
-        mb(LIVE.load(Relaxed) - base),
-        mb(PEAK.load(Relaxed) - base)
+        mb(live_bytes() - base),
+        mb(peak_bytes() - base)
     );
     let n = schedule.len();
     println!(
@@ -54,14 +49,14 @@ fn main() {
     let run = prep.finish();
     println!(
         "run assembled            {} (peak so far {})",
-        mb(LIVE.load(Relaxed) - base),
-        mb(PEAK.load(Relaxed) - base)
+        mb(live_bytes() - base),
+        mb(peak_bytes() - base)
     );
     let trace = run.finish();
     println!(
         "trace                    {} (peak {})",
-        mb(LIVE.load(Relaxed) - base),
-        mb(PEAK.load(Relaxed) - base)
+        mb(live_bytes() - base),
+        mb(peak_bytes() - base)
     );
     println!(
         "  timings                {}",

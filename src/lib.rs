@@ -6,6 +6,10 @@
 
 pub mod sim;
 
+/// The system allocator with counts of the bytes live: for the tests and examples that measure
+/// what a run allocates.
+pub mod heap;
+
 /// The course chapter this tool teaches: its scenarios and training models, its claims checked by
 /// simulation, and the lab's presets.
 pub mod course;

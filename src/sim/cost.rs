@@ -48,6 +48,18 @@ pub const BYTES_PER_RATE_CHANGE: u64 = 24;
 /// vectors). 4 MiB: a 2-GPU tree with 47 segments was seen to allocate 1.48 MB with details.
 pub const BYTES_FIXED: u64 = 4 << 20;
 
+/// The typical cost ([`RunCost::peak_bytes_typical`]) per transfer: as
+/// [`BYTES_PER_TRANSFER`], with the instants a run records as measured, under one per transfer
+/// (0.46 on a 1024-rank ring, 0.2–0.9 on NCCL's rings), 8 B each in a vector that may have
+/// doubled (16 B), instead of their bound.
+pub const TYPICAL_BYTES_PER_TRANSFER: u64 = 24 + 8 + 4 + 16 + 16;
+/// The typical cost per buffer cell: the cell (16 B) and a half again for contributor sets kept
+/// aside and payloads in flight (measured: none kept aside on a ring; NCCL's rings keep some).
+pub const TYPICAL_BYTES_PER_CELL: u64 = 24;
+/// The typical cost per link rate change: its instant index (4 B) and its palette index (1 B),
+/// in room that may have doubled.
+pub const TYPICAL_BYTES_PER_RATE_CHANGE: u64 = 10;
+
 /// How much of each thing a run makes, and what that costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct RunCost {
@@ -63,25 +75,29 @@ pub struct RunCost {
     /// `tests/cost_budget.rs` checks it against real runs).
     pub rate_changes: u64,
     /// Link rate changes a run is expected to record: [`rate_changes`](Self::rate_changes),
-    /// except for rings, whose steps (and NCCL's channels, the same ring in lockstep) start and
-    /// end together, so that a link changes once per instant however many of their flows it
-    /// carries: one change per link of the route per start or end. Not a bound (on a cluster
-    /// whose NVLink is slower than its NICs NCCL's channels drift apart: 10.6 changes per
-    /// transfer seen against 8 expected), so a budget that counts it
-    /// ([`Budget::expected_rate_changes`]) has the run stop once it records more than the
-    /// budget holds (see [`room_for_rate_changes`](Self::room_for_rate_changes)). Measured with
-    /// details: NCCL's ring on a rail network 2.4–5.2 per transfer (expected 16; bound 128), the
-    /// hierarchical ring 4.0–10.0 (expected 12–16; bound 24–32).
+    /// except for rings, whose steps start and end together, so that a link changes once per
+    /// instant however many of their flows it carries: one change per link of the route per
+    /// start or end; and NCCL's channels, the same ring in lockstep, so that a start or an end
+    /// changes each link of a route once for all of them: one per link of the route per
+    /// transfer (with two channels or more). Not a bound (on a cluster whose NVLink is slower than its NICs NCCL's channels
+    /// drift apart: 10.6 changes per transfer seen against 4 expected), so a budget that counts
+    /// it ([`Budget::typical`]) needs a guard that stops a run outgrowing it
+    /// ([`Simulating::limit_memory`](super::scenario::Simulating::limit_memory)). Measured with
+    /// details on the lab's rail networks: NCCL's rings 1.9–5.8 per transfer (expected 8; bound
+    /// 32–128), the hierarchical ring 4.0–10.0 (expected 12–16; bound 24–32).
     pub rate_changes_expected: u64,
     /// The work of fair sharing: transfers × the most flows that one link carries at once.
     pub sharing_work: u64,
     /// Peak bytes allocated without details, and with them (an upper bound).
     pub peak_bytes: u64,
     pub peak_bytes_with_details: u64,
-    /// Peak bytes with details, the rate changes counted as expected
-    /// ([`rate_changes_expected`](Self::rate_changes_expected)); for `auto`, the most of any
+    /// Peak bytes a run with details typically allocates: every item at its typical cost
+    /// ([`TYPICAL_BYTES_PER_TRANSFER`], [`TYPICAL_BYTES_PER_CELL`],
+    /// [`TYPICAL_BYTES_PER_RATE_CHANGE`]) and the rate changes counted as expected
+    /// ([`rate_changes_expected`](Self::rate_changes_expected)). Not a bound: what the lab admits
+    /// by, its runs guarded by a measurement of the heap. For `auto`, the most of any
     /// candidate's (not derivable from its other fields, which are each a maximum of their own).
-    pub peak_bytes_expected: u64,
+    pub peak_bytes_typical: u64,
 }
 
 /// The most a run may cost.
@@ -90,11 +106,10 @@ pub struct Budget {
     /// Peak bytes allocated, by a run that records details (link timelines, cell changes) or not.
     pub bytes: u64,
     pub details: bool,
-    /// With details: count the rate changes a run is expected to record
-    /// ([`RunCost::rate_changes_expected`]) instead of their estimated bound, the run itself
-    /// enforcing the budget as it records them (the lab's runs; see
-    /// [`Simulating::limit_rate_changes`](super::scenario::Simulating::limit_rate_changes)).
-    pub expected_rate_changes: bool,
+    /// With details: count a run's typical cost ([`RunCost::peak_bytes_typical`]) instead of
+    /// its bound, a guard stopping the run should it outgrow the budget (the lab's runs; see
+    /// [`Simulating::limit_memory`](super::scenario::Simulating::limit_memory)).
+    pub typical: bool,
     /// [`RunCost::sharing_work`]: about 10⁹ is a few seconds of fair sharing.
     pub sharing_work: u64,
 }
@@ -104,7 +119,7 @@ pub struct Budget {
 pub const RUN_BUDGET: Budget = Budget {
     bytes: 2_000_000_000,
     details: false,
-    expected_rate_changes: false,
+    typical: false,
     sharing_work: 4_000_000_000,
 };
 
@@ -217,7 +232,7 @@ impl RunCost {
                 sharing_work: sum(|c| c.sharing_work),
                 peak_bytes: max(|c| c.peak_bytes),
                 peak_bytes_with_details: max(|c| c.peak_bytes_with_details),
-                peak_bytes_expected: max(|c| c.peak_bytes_expected),
+                peak_bytes_typical: max(|c| c.peak_bytes_typical),
             };
         }
         if n < 2 {
@@ -290,9 +305,14 @@ impl RunCost {
             fan_in
         };
         let sharing_work = transfers * fan_in;
-        let expected_per_event = match algorithm {
-            Algorithm::Ring | Algorithm::Hierarchical | Algorithm::NcclRing => 1,
-            _ => changes_per_event,
+        // Changes per link of the route per transfer, twice (its start and its end).
+        let expected_twice = match algorithm {
+            Algorithm::Ring | Algorithm::Hierarchical => 2,
+            // A channel's start or end shares its instant with the other channels'; one channel
+            // is a ring.
+            Algorithm::NcclRing if channels > 1 => 1,
+            Algorithm::NcclRing => 2,
+            _ => 2 * changes_per_event,
         };
         RunCost::of_counts(
             transfers,
@@ -301,7 +321,7 @@ impl RunCost {
             changes,
             (
                 2 * route * transfers * changes_per_event,
-                2 * route * transfers * expected_per_event,
+                route * transfers * expected_twice,
             ),
             sharing_work,
             n,
@@ -335,9 +355,13 @@ impl RunCost {
             peak_bytes_with_details: peak_bytes
                 + cell_changes * BYTES_PER_CELL_CHANGE
                 + rate_changes * BYTES_PER_RATE_CHANGE,
-            peak_bytes_expected: peak_bytes
+            peak_bytes_typical: BYTES_FIXED
+                + transfers * TYPICAL_BYTES_PER_TRANSFER
+                + dependencies * BYTES_PER_DEPENDENCY
+                + cells * TYPICAL_BYTES_PER_CELL
+                + ranks * BYTES_PER_RANK
                 + cell_changes * BYTES_PER_CELL_CHANGE
-                + rate_changes_expected * BYTES_PER_RATE_CHANGE,
+                + rate_changes_expected * TYPICAL_BYTES_PER_RATE_CHANGE,
         }
     }
 
@@ -356,27 +380,25 @@ impl RunCost {
         self.rate_changes += extra;
         self.rate_changes_expected += extra;
         self.peak_bytes_with_details += extra * BYTES_PER_RATE_CHANGE;
-        self.peak_bytes_expected += extra * BYTES_PER_RATE_CHANGE;
+        self.peak_bytes_typical += extra * TYPICAL_BYTES_PER_RATE_CHANGE;
         self
     }
 
-    /// The peak bytes that `budget` counts: without details, with them, or with the rate
-    /// changes a run is expected to record (see [`Budget::expected_rate_changes`]).
+    /// The peak bytes that `budget` counts: without details, with them, or the typical cost
+    /// with them (see [`Budget::typical`]).
     ///
     /// ```
     /// use allreduce_lab::sim::{algorithms::Algorithm, cost::*};
     /// // NCCL's 8 rings on 64 ranks, routes of 8 links.
     /// let rings = RunCost::estimate(Algorithm::NcclRing, 64, 8, 1 << 30, 32, 8, 8);
-    /// let lab = Budget { bytes: 1 << 30, details: true, expected_rate_changes: true, sharing_work: u64::MAX };
+    /// let lab = Budget { bytes: 1 << 30, details: true, typical: true, sharing_work: u64::MAX };
     /// assert_eq!(rings.peak_bytes_for(&RUN_BUDGET), rings.peak_bytes);
-    /// assert_eq!(rings.peak_bytes_for(&Budget { expected_rate_changes: false, ..lab }), rings.peak_bytes_with_details);
-    /// // Expected: 2 changes per link of the route per transfer, not 2 per channel.
-    /// assert_eq!(rings.rate_changes_expected, 2 * 8 * rings.transfers);
-    /// assert_eq!(rings.rate_changes, 8 * rings.rate_changes_expected);
-    /// assert_eq!(
-    ///     rings.peak_bytes_for(&lab),
-    ///     rings.peak_bytes_with_details - 7 * rings.rate_changes_expected * BYTES_PER_RATE_CHANGE
-    /// );
+    /// assert_eq!(rings.peak_bytes_for(&Budget { typical: false, ..lab }), rings.peak_bytes_with_details);
+    /// // Expected: one change per link of the route per transfer, not 2 per channel.
+    /// assert_eq!(rings.rate_changes_expected, 8 * rings.transfers);
+    /// assert_eq!(rings.rate_changes, 16 * rings.rate_changes_expected);
+    /// assert_eq!(rings.peak_bytes_for(&lab), rings.peak_bytes_typical);
+    /// assert!(rings.peak_bytes_typical < rings.peak_bytes_with_details / 5);
     /// // `auto` runs one candidate with details: it counts the most any of them needs.
     /// let auto = RunCost::estimate(Algorithm::Auto, 64, 8, 1 << 30, 32, 8, 8);
     /// let most = Algorithm::CONCRETE.iter()
@@ -387,32 +409,11 @@ impl RunCost {
     pub fn peak_bytes_for(&self, budget: &Budget) -> u64 {
         if !budget.details {
             self.peak_bytes
-        } else if budget.expected_rate_changes {
-            self.peak_bytes_expected
+        } else if budget.typical {
+            self.peak_bytes_typical
         } else {
             self.peak_bytes_with_details
         }
-    }
-
-    /// How many rate changes a run of this cost may record within `budget` (with
-    /// [`Budget::expected_rate_changes`]): what the budget leaves beside everything else the
-    /// run holds. At least [`rate_changes_expected`](Self::rate_changes_expected) when the cost
-    /// fits the budget. For one algorithm's cost: `auto`'s fields are each the most of its
-    /// candidates', so [`Simulating`](super::scenario::Simulating) asks for the chosen one's.
-    ///
-    /// ```
-    /// use allreduce_lab::sim::{algorithms::Algorithm, cost::*};
-    /// let ring = RunCost::estimate(Algorithm::Ring, 64, 8, 1 << 30, 1, 1, 4);
-    /// let lab = Budget { bytes: 1 << 30, details: true, expected_rate_changes: true, sharing_work: u64::MAX };
-    /// assert!(ring.check(&lab).is_ok());
-    /// let room = ring.room_for_rate_changes(&lab);
-    /// assert!(room >= ring.rate_changes_expected);
-    /// let others = ring.peak_bytes_with_details - ring.rate_changes * BYTES_PER_RATE_CHANGE;
-    /// assert_eq!(room, ((1 << 30) - others) / BYTES_PER_RATE_CHANGE);
-    /// ```
-    pub fn room_for_rate_changes(&self, budget: &Budget) -> u64 {
-        let others = self.peak_bytes_with_details - self.rate_changes * BYTES_PER_RATE_CHANGE;
-        budget.bytes.saturating_sub(others) / BYTES_PER_RATE_CHANGE
     }
 
     /// `Ok` when the run fits `budget`.
@@ -421,7 +422,7 @@ impl RunCost {
     /// use allreduce_lab::sim::{algorithms::Algorithm, cost::*};
     /// let ring = RunCost::estimate(Algorithm::Ring, 8, 8, 1 << 20, 1, 1, 2);
     /// assert!(ring.check(&RUN_BUDGET).is_ok());
-    /// let tiny = Budget { bytes: 1 << 20, details: false, expected_rate_changes: false, sharing_work: u64::MAX };
+    /// let tiny = Budget { bytes: 1 << 20, details: false, typical: false, sharing_work: u64::MAX };
     /// let over = ring.check(&tiny).unwrap_err();
     /// assert_eq!(over.exceeded, Exceeded::Memory); // the fixed 4 MiB alone exceeds 1 MiB
     /// ```

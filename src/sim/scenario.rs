@@ -89,10 +89,9 @@ pub enum ScenarioError {
         segments: Option<usize>,
         over: Box<OverBudget>,
     },
-    /// A run with details stopped once its links' timelines held more rate changes than its
-    /// budget has room for (see [`Simulating::limit_rate_changes`]).
-    DetailsOverBudget {
-        rate_changes: u64,
+    /// A run stopped once the heap it runs in held more than its limit (see
+    /// [`Simulating::limit_memory`]).
+    MemoryOverLimit {
         limit_bytes: u64,
     },
     /// `auto` asked to be stepped as one run.
@@ -159,12 +158,9 @@ impl std::fmt::Display for ScenarioError {
                 }
                 write!(f, " {over}")
             }
-            E::DetailsOverBudget {
-                rate_changes,
-                limit_bytes,
-            } => write!(
+            E::MemoryOverLimit { limit_bytes } => write!(
                 f,
-                "stopped: its links changed rate over {rate_changes} times, more than {} of details holds. Use fewer ranks or segments, or another algorithm",
+                "stopped: it needed more than {} of memory. Use fewer ranks or segments, or another algorithm",
                 super::units::format_bytes(*limit_bytes as f64)
             ),
             E::AutoCannotStep => {
@@ -584,12 +580,10 @@ pub struct Simulating {
     finished_transfers: usize,
     /// Transfers of every run this simulation makes (for `auto`: every candidate, then the chosen).
     total_transfers: usize,
-    /// The budget the run with details must keep to (see
-    /// [`limit_rate_changes`](Simulating::limit_rate_changes)), and the most rate changes that
-    /// leaves it, from its own algorithm's cost (for `auto`, once it has chosen).
-    rate_budget: Option<Budget>,
-    rate_change_limit: Option<u64>,
-    /// Set once the run passed that limit: it stopped there.
+    /// The most bytes the heap may hold while this simulation runs, and how to measure it (see
+    /// [`limit_memory`](Simulating::limit_memory)).
+    memory_limit: Option<(u64, fn() -> usize)>,
+    /// Set once the heap passed that limit: the simulation stopped there.
     over_limit: bool,
 }
 
@@ -647,56 +641,41 @@ impl Simulating {
             run: None,
             finished_transfers: 0,
             total_transfers: cost.transfers as usize,
-            rate_budget: None,
-            rate_change_limit: None,
+            memory_limit: None,
             over_limit: false,
         };
         s.run = Some(s.start(first, details && !auto));
         Ok(s)
     }
 
-    /// Has the run stop, and [`finish`](Self::finish) fail with
-    /// [`ScenarioError::DetailsOverBudget`], once it has recorded more link rate changes than
-    /// `budget` has room for beside everything else it holds
-    /// ([`RunCost::room_for_rate_changes`](super::cost::RunCost::room_for_rate_changes)): the
-    /// guard of a budget that counts only the rate changes a run is expected to record
-    /// ([`Budget::expected_rate_changes`]). Without details nothing is recorded, and nothing
-    /// stops.
+    /// Has the simulation stop, and [`finish`](Self::finish) fail with
+    /// [`ScenarioError::MemoryOverLimit`], once the memory it runs in holds more than `bytes`
+    /// after a step, as `live` measures it (the lab passes the size of the page's wasm memory,
+    /// the tests [`heap::live_bytes`](crate::heap::live_bytes), a counting allocator's). The
+    /// guard of a budget that admits runs by their typical cost
+    /// ([`Budget::typical`]), which a run may outgrow: a step overshoots the limit
+    /// by what that step allocates, at most a vector doubling. Every stage counts, `auto`'s
+    /// candidates too.
     ///
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::cost::{Budget, BYTES_PER_RATE_CHANGE};
     /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
     /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 8, bandwidth, latency_secs: 5e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 8_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
-    /// let roomy = Budget { bytes: 1 << 30, details: true, expected_rate_changes: true, sharing_work: u64::MAX };
-    /// assert!(Simulating::new(&s, true).unwrap().limit_rate_changes(&roomy).finish().is_ok());
-    /// // A budget that leaves room for 10 rate changes: the run stops at the 11th.
-    /// let cost = s.cost().unwrap();
-    /// let others = cost.peak_bytes_with_details - cost.rate_changes * BYTES_PER_RATE_CHANGE;
-    /// let tight = Budget { bytes: others + 10 * BYTES_PER_RATE_CHANGE, ..roomy };
-    /// let stopped = Simulating::new(&s, true).unwrap().limit_rate_changes(&tight).finish();
-    /// assert!(matches!(stopped, Err(ScenarioError::DetailsOverBudget { rate_changes: 10, .. })));
+    /// // A stand-in for the allocator's count.
+    /// static HEAP: AtomicUsize = AtomicUsize::new(1_000);
+    /// let live = || HEAP.load(Relaxed);
+    /// assert!(Simulating::new(&s, true).unwrap().limit_memory(1_000, live).finish().is_ok());
+    /// HEAP.store(1_001, Relaxed);
+    /// let stopped = Simulating::new(&s, true).unwrap().limit_memory(1_000, live).finish();
+    /// assert!(matches!(stopped, Err(ScenarioError::MemoryOverLimit { limit_bytes: 1_000 })));
     /// ```
-    pub fn limit_rate_changes(mut self, budget: &Budget) -> Simulating {
-        self.rate_budget = Some(*budget);
-        if self.choosing.is_none() {
-            self.rate_change_limit = self.limit_for(self.algorithm);
-        }
+    pub fn limit_memory(mut self, bytes: u64, live: fn() -> usize) -> Simulating {
+        self.memory_limit = Some((bytes, live));
         self
-    }
-
-    /// The most rate changes a run of `algorithm` with details may record within the budget set
-    /// by [`limit_rate_changes`](Self::limit_rate_changes), if one is.
-    fn limit_for(&self, algorithm: Algorithm) -> Option<u64> {
-        let budget = self.rate_budget?;
-        let scenario = Scenario {
-            algorithm,
-            ..self.scenario.clone()
-        };
-        Some(scenario.cost_on(&self.topo).room_for_rate_changes(&budget))
     }
 
     fn start(&self, algorithm: Algorithm, details: bool) -> Stage {
@@ -782,6 +761,21 @@ impl Simulating {
     /// assert_eq!(sim.finish().unwrap().trace.time_secs, simulate(&s, false).unwrap().trace.time_secs);
     /// ```
     pub fn step(&mut self, max_events: usize) -> bool {
+        if self.over_limit {
+            return true;
+        }
+        let done = self.advance(max_events);
+        if let Some((bytes, live)) = self.memory_limit {
+            if live() as u64 > bytes {
+                self.over_limit = true;
+                return true;
+            }
+        }
+        done
+    }
+
+    /// [`step`](Self::step) without the memory guard.
+    fn advance(&mut self, max_events: usize) -> bool {
         let Some(stage) = self.run.as_mut() else {
             return true;
         };
@@ -811,17 +805,7 @@ impl Simulating {
             }
             Stage::Running(run) => run,
         };
-        if self.over_limit {
-            return true;
-        }
-        let done = run.step(max_events);
-        if let Some(limit) = self.rate_change_limit {
-            if run.rate_changes() > limit {
-                self.over_limit = true;
-                return true;
-            }
-        }
-        if !done {
+        if !run.step(max_events) {
             return false;
         }
         let Some((next, mut times)) = self.choosing.take() else {
@@ -847,8 +831,6 @@ impl Simulating {
                 let choice = auto_choice(times);
                 let chosen = choice.chosen;
                 self.auto = Some(choice);
-                // The chosen run records details: its limit comes from its own cost.
-                self.rate_change_limit = self.limit_for(chosen);
                 (chosen, self.details)
             }
         };
@@ -876,19 +858,14 @@ impl Simulating {
     /// ```
     pub fn finish(mut self) -> Result<Simulation, ScenarioError> {
         // With a limit, in slices, so that the run stops soon after passing it.
-        let slice = if self.rate_budget.is_some() {
+        let slice = if self.memory_limit.is_some() {
             1 << 12
         } else {
             usize::MAX
         };
         while !self.step(slice) {}
-        if let (true, Some(rate_changes), Some(budget)) =
-            (self.over_limit, self.rate_change_limit, self.rate_budget)
-        {
-            return Err(ScenarioError::DetailsOverBudget {
-                rate_changes,
-                limit_bytes: budget.bytes,
-            });
+        if let (true, Some((limit_bytes, _))) = (self.over_limit, self.memory_limit) {
+            return Err(ScenarioError::MemoryOverLimit { limit_bytes });
         }
         let Some(Stage::Running(run)) = self.run else {
             return Err(ScenarioError::NoRun);

@@ -277,14 +277,9 @@ pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
             segments,
             over,
         } => over_budget(lang, *algorithm, *ranks, *segments, over),
-        E::DetailsOverBudget {
-            rate_changes,
-            limit_bytes,
-        } => trf(
-            lang,
-            K::ScDetailsOver,
-            &[&s(rate_changes), &format_bytes(*limit_bytes as f64)],
-        ),
+        E::MemoryOverLimit { limit_bytes } => {
+            trf(lang, K::ScMemoryOver, &[&format_bytes(*limit_bytes as f64)])
+        }
         E::AutoCannotStep => tr(lang, K::ScAutoStep).to_string(),
         E::NoRun => tr(lang, K::ScNoRun).to_string(),
         // The verifier's account is English (the CLI's Display keeps it); the page's Chinese

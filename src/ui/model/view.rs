@@ -3,7 +3,7 @@
 
 use crate::sim::algorithms::Algorithm;
 use crate::sim::command::simulate_command;
-use crate::sim::cost::{Budget, OverBudget};
+use crate::sim::cost::{Budget, OverBudget, RUN_BUDGET};
 use crate::sim::faults::Faults;
 use crate::sim::replay::Replay;
 use crate::sim::scenario::{Scenario, ScenarioError, Simulation, simulate};
@@ -13,26 +13,23 @@ use crate::ui::model::logic::{Controls, SEGMENTS, max_segments};
 use std::rc::Rc;
 
 /// What the lab lets one run cost, by the core's estimate ([`Scenario::check_cost`]; `auto` counts
-/// all its candidates). The ring at 1,024 GPUs needs at most ~1.0 GB with details on a cluster and
-/// ~1.2 GB on a rail network (measured natively: ~220 MB); beyond 1.5 GB, a detailed trace takes too
-/// much of a tab's memory. Large runs are sliced, so work (time) is bounded only to keep a run under
-/// about a minute. The CLI's budget is the core's `RUN_BUDGET`.
+/// all its candidates): its typical cost with details ([`Budget::typical`]: the core's bound on a
+/// run's memory is 3–14 times what NCCL's rings on a rail network allocate), guarded by the size
+/// of the page's wasm memory ([`Simulating::limit_memory`](crate::sim::scenario::Simulating::limit_memory)):
+/// a run stops, with a message, should it pass 2 GB all the same. Large runs are sliced, so
+/// work (time) is bounded only to keep a run under about 20 s here. The CLI's budget is the core's
+/// `RUN_BUDGET`, which records no details.
 ///
-/// Since the trace's records shrank (about 40 % less memory for the same run), 1.5 GB admits 54
-/// more slider settings than before, the 1,024-GPU rail ring among them. It counts the rate changes
-/// a run is expected to record ([`Budget::expected_rate_changes`]; the run stops should it record
-/// more than the budget holds): NCCL's rings on a rail network ran 2.4–5.2 changes per transfer,
-/// against 128 counted per channel before and 16 now. That admits 249 more settings (NCCL's rings
-/// on rail networks up to 192 GPUs in any number of pieces and up to 384 in one, the hierarchical
-/// ring at 1,024 GPUs of one per node, `auto` up to 384 rail GPUs); what it still refuses (`cargo
-/// run --release --example budget_scan`) is NCCL's rings on rail networks from 512 GPUs (16.7 M
-/// transfers), from 384 in 2 pieces and from 256 in 4, and `auto` there, all of which the CLI
-/// runs without details.
+/// This admits every slider setting the CLI runs up to 1,024 GPUs (`cargo run --release
+/// --example budget_scan`). The largest are NCCL's rings on rail networks: 8.4–9.4 M transfers,
+/// typically 1.7–1.9 GB, measured in Chromium at 1.00–1.10 GB of heap in 16.4–16.6 s (1,024 GPUs
+/// of 4 per node, 512 of 16 in 2 pieces, 768 of 8). Before, the lab counted their bound (cells
+/// at 96 B, rate changes at 24 B and 16 per transfer; recorded: 1.9–5.8) and refused 164 of them.
 pub const UI_BUDGET: Budget = Budget {
-    bytes: 1_500_000_000,
+    bytes: 2_000_000_000,
     details: true,
-    expected_rate_changes: true,
-    sharing_work: 400_000_000,
+    typical: true,
+    sharing_work: 700_000_000,
 };
 
 /// Runs up to this many transfers are simulated at once, as the input changes (a few
@@ -56,13 +53,22 @@ pub enum Status {
 }
 
 /// Why the lab will not run `algorithm` on `controls`: the core's estimate
-/// ([`Scenario::check_cost`]) of the topology the run would build, over [`UI_BUDGET`]; `None`
-/// when it may run (or cannot be built at all, which its figure explains). The one estimate
-/// every control that greys out a setting asks, and the one [`Plan::new`] refuses with.
+/// ([`Scenario::check_cost`]) of the topology the run would build, over [`UI_BUDGET`], or over
+/// the core's own budget (which the CLI keeps to, without details); `None` when it may run (or
+/// cannot be built at all, which its figure explains). The one estimate every control that
+/// greys out a setting asks, and the one [`Plan::new`] refuses with.
 pub fn refusal(controls: &Controls, algorithm: Algorithm) -> Option<Box<OverBudget>> {
     let s = controls.scenario(algorithm);
-    let topo = s.validate().ok()?;
-    s.check_cost(&topo, &UI_BUDGET).err()
+    match s.validate() {
+        Ok(topo) => s.check_cost(&topo, &UI_BUDGET).err(),
+        Err(ScenarioError::OverBudget { over, .. }) => Some(over),
+        Err(_) => None,
+    }
+}
+
+/// Whether a [`refusal`] is the core's own, which the CLI keeps to too (not only the lab's).
+pub fn beyond_the_cli(over: &OverBudget) -> bool {
+    over.budget == RUN_BUDGET
 }
 
 /// The first GPU count of `counts` at which any of `algorithms` is refused (counts ascending).
@@ -95,6 +101,9 @@ pub struct SimView {
     pub faults: Faults,
     /// Wall-clock milliseconds the simulation took (set by the caller, which has a clock).
     pub sim_ms: f64,
+    /// The size of the page's wasm memory when a sliced run finished (set by the caller, which
+    /// can see it; 0 otherwise).
+    pub memory_bytes: usize,
     pub status: Status,
 }
 
@@ -112,26 +121,29 @@ impl Plan {
         let ready = |result: Result<Simulation, ScenarioError>| {
             Plan::Ready(Rc::new(SimView::new(controls, algorithm, result)))
         };
+        let refused = |over: Box<OverBudget>| {
+            let mut view = SimView::new(
+                controls,
+                algorithm,
+                Err(ScenarioError::OverBudget {
+                    algorithm,
+                    ranks: controls.gpus,
+                    segments: algorithm.is_tree().then_some(controls.segments),
+                    over: over.clone(),
+                }),
+            );
+            view.refused = Some((controls.gpus, over));
+            Plan::Ready(Rc::new(view))
+        };
         let s = controls.scenario(algorithm);
         let topo = match s.validate() {
             Ok(topo) => topo,
+            // Over the core's own budget: refused as the lab's would be.
+            Err(ScenarioError::OverBudget { over, .. }) => return refused(over),
             Err(e) => return ready(Err(e)),
         };
         match s.check_cost(&topo, &UI_BUDGET) {
-            Err(over) => {
-                let mut view = SimView::new(
-                    controls,
-                    algorithm,
-                    Err(ScenarioError::OverBudget {
-                        algorithm,
-                        ranks: controls.gpus,
-                        segments: algorithm.is_tree().then_some(controls.segments),
-                        over: over.clone(),
-                    }),
-                );
-                view.refused = Some((controls.gpus, over));
-                Plan::Ready(Rc::new(view))
-            }
+            Err(over) => refused(over),
             Ok(cost) if cost.transfers > AT_ONCE_MAX_TRANSFERS => Plan::Sliced(s),
             Ok(_) => Plan::Ready(Rc::new(SimView::build(controls, algorithm))),
         }
@@ -190,6 +202,7 @@ impl SimView {
             cli: simulate_command(&scenario),
             faults: scenario.faults,
             sim_ms: 0.0,
+            memory_bytes: 0,
             status: Status::Done,
         }
     }
@@ -215,6 +228,7 @@ impl SimView {
             cli: String::new(),
             faults: Faults::default(),
             sim_ms: 0.0,
+            memory_bytes: 0,
             status: Status::Done,
         }
     }
@@ -348,16 +362,17 @@ mod tests {
 
     #[test]
     fn an_impossible_scenario_is_an_error_not_a_panic() {
-        // NCCL's rings on 256 GPUs of a rail network in 4 pieces need about 2.4 GB with details
-        // by the core's estimate, over the lab's budget: refused with a message, not run.
+        // NCCL's rings on 1,024 GPUs of a rail network (16.8 M transfers) need about 3.4 GB
+        // with details, typically, by the core's estimate, over the lab's budget (and 2.4 GB
+        // without, over the CLI's): refused with a message, not run.
         let c = Controls {
-            gpus: 256,
+            gpus: 1024,
             kind: super::super::logic::TopologyKind::Rail,
             segments: 4,
             ..Controls::default()
         };
         let Plan::Ready(v) = Plan::new(&c, Algorithm::NcclRing) else {
-            panic!("NCCL's rings at 256 rail GPUs must be refused, not planned");
+            panic!("NCCL's rings at 1,024 rail GPUs must be refused, not planned");
         };
         assert!(
             v.result
@@ -436,7 +451,7 @@ mod tests {
     #[test]
     fn the_controls_grey_out_what_the_cores_estimate_refuses() {
         let c = Controls {
-            gpus: 256,
+            gpus: 1024,
             kind: super::super::logic::TopologyKind::Rail,
             segments: 4,
             ..Controls::default()
@@ -447,28 +462,42 @@ mod tests {
             panic!("refused, not planned");
         };
         let (gpus, over) = v.refused.as_ref().expect("refused");
-        assert_eq!(*gpus, 256);
-        // Its 8 channels' rings in 4 pieces, each 2 × 256 × 255 transfers: as the figure's
-        // message says.
-        assert_eq!(over.cost.transfers, 8 * 4 * 130_560);
-        assert_eq!(over.cost.transfers % (2 * 256 * 255), 0);
+        assert_eq!(*gpus, 1024);
+        // Its 8 channels' rings, each 2 × 1,024 × 1,023 transfers: as the figure's message says.
+        assert_eq!(over.cost.transfers, 8 * 2 * 1024 * 1023);
         assert_eq!(Some(over.as_ref()), refusal(&c, nccl).as_deref());
-        // The GPU slider greys out from the first count the estimate refuses; below it runs.
+        // Over the core's own budget, which the CLI keeps to: the lab admits every run the CLI
+        // does up to 1,024 GPUs (`examples/budget_scan.rs`), and refuses what it does not.
+        assert!(beyond_the_cli(over));
+        assert!(c.scenario(nccl).validate().is_err());
+        // The GPU slider greys out from the first count the estimate refuses; below it runs,
+        // 768 GPUs in 4 pieces too (9.4 M transfers, typically 1.9 GB; refused while the lab
+        // counted the bound of cells and rate changes).
         let counts = &super::super::logic::GPU_COUNTS;
-        assert_eq!(first_refused_gpus(&c, &[nccl], counts), Some(256));
-        let c192 = Controls {
-            gpus: 192,
+        assert_eq!(first_refused_gpus(&c, &[nccl], counts), Some(1024));
+        let c768 = Controls {
+            gpus: 768,
             ..c.clone()
         };
-        assert!(refusal(&c192, nccl).is_none());
-        // In one piece, 256 GPUs run too: the estimate counts the rate changes a ring is
-        // expected to record (one per link per start or end, not one per channel), and the run
-        // stops if it records more than the budget holds.
-        let one_piece = Controls {
-            segments: 1,
+        assert!(refusal(&c768, nccl).is_none());
+        // A setting only the lab's budget refuses: the CLI would run it.
+        let tight = Controls {
+            gpus: 768,
+            segments: 4,
             ..c.clone()
         };
-        assert!(refusal(&one_piece, nccl).is_none());
+        let s = tight.scenario(nccl);
+        let lab_only = s.check_cost(
+            &s.validate().unwrap(),
+            &Budget {
+                bytes: 1_500_000_000,
+                ..UI_BUDGET
+            },
+        );
+        assert!(!beyond_the_cli(&lab_only.unwrap_err()));
+        let typical = Scenario::cost(&c768.scenario(nccl)).unwrap();
+        assert_eq!(typical.transfers, 9_424_896);
+        assert!(typical.peak_bytes_typical > 1_800_000_000);
         // The ring and the double binary tree fit everywhere, the ring at 1024 GPUs too (refused
         // until the trace's records shrank).
         for alg in [Algorithm::Ring, Algorithm::DoubleBinaryTree] {

@@ -26,7 +26,7 @@ use crate::ui::model::logic::{
     Controls, Edit, GPU_COUNTS, GPUS_PER_NODE, NICS_PER_NODE, NODES_PER_RACK, SEGMENTS, TIERS,
     TopologyKind, max_segments,
 };
-use crate::ui::model::view::{first_refused_gpus, refusal};
+use crate::ui::model::view::{beyond_the_cli, first_refused_gpus, refusal};
 use yew::prelude::*;
 
 /// How a slider's values read.
@@ -257,8 +257,23 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
         .chain(props.compare.then_some(props.algorithm_b))
         .collect();
     let refused_gpus = first_refused_gpus(c, &on_screen, &GPU_COUNTS);
-    let refused_note =
-        refused_gpus.map(|g| AttrValue::from(trf(lang, Key::GpusRefusedFrom, &[&g.to_string()])));
+    let refused_note = refused_gpus.map(|g| {
+        // Refused by the core itself (the CLI too), or only by the lab's budget.
+        let at = Controls {
+            gpus: g,
+            ..c.clone()
+        };
+        let key = if on_screen
+            .iter()
+            .filter_map(|&a| refusal(&at, a))
+            .all(|o| beyond_the_cli(&o))
+        {
+            Key::GpusRefusedFromCore
+        } else {
+            Key::GpusRefusedFrom
+        };
+        AttrValue::from(trf(lang, key, &[&g.to_string()]))
+    });
     let presets = PRESETS.iter().enumerate().map(|(i, p)| {
         // A preset shows what its name promises: its network and its two algorithms side by side.
         let onclick = props.on_preset.reform(move |_: MouseEvent| i);

@@ -207,6 +207,13 @@ fn work(job: &mut Job, budget: f64) -> Option<Finished> {
     outcome
 }
 
+/// The size of the page's wasm memory: everything the page's heap ever held at once, with the
+/// allocator's slack (it grows and never shrinks, so a run that needs no more than an earlier one
+/// held reuses it). What runs out first should a run outgrow its estimate: wasm32 addresses 4 GB.
+fn wasm_memory_bytes() -> usize {
+    core::arch::wasm32::memory_size(0) * 65_536
+}
+
 /// Sets the performance mark `name` (for measurements: e2e reads them).
 fn mark(name: &str) {
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
@@ -229,6 +236,7 @@ fn deliver(job: Job, outcome: Finished) {
         Err(e) => SimView::new(controls, *algorithm, Err(e)),
     };
     view.sim_ms = now_ms() - started_ms;
+    view.memory_bytes = wasm_memory_bytes();
     let cost = transfers_of(&view);
     let view = Shared(Rc::new(view));
     RECENT.with_borrow_mut(|recent| recent.keep(key.clone(), view.clone(), cost));
@@ -402,9 +410,9 @@ fn settle_then_run(
         // Only validates: the run's schedule, indexes and buffers are built in the frames' slices.
         match Simulating::new(&scenario, true) {
             Ok(sim) => {
-                // The lab's budget counts the rate changes a run is expected to record; the run
-                // stops if it records more than the budget holds.
-                let sim = sim.limit_rate_changes(&UI_BUDGET);
+                // The lab admits a run by its typical cost; it stops should the page's memory
+                // outgrow the budget all the same.
+                let sim = sim.limit_memory(UI_BUDGET.bytes, wasm_memory_bytes);
                 // The results kept and the records of the runs in progress (this one and, in a
                 // comparison, the other figure's) stay within the kept results' bound.
                 let (_, transfers) = sim.progress();

@@ -81,7 +81,7 @@ strings! {
         ScShrinkRanks => "at most {0} ranks", "最多 {0} 个进程";
         ScShrinkAlgorithm => "another algorithm", "另一种算法";
         ScOr => ", or ", "，或";
-        ScDetailsOver => "stopped: its links changed rate over {0} times, more than {1} of details holds. Use fewer GPUs or segments, or another algorithm", "已停止：链路速率变化超过 {0} 次，超出 {1} 详细记录的容量。可用更少的卡或段数，或另一种算法";
+        ScMemoryOver => "stopped: this run needed more than the lab's {0} of memory. Use fewer GPUs or segments, or another algorithm (the command line runs it without details)", "已停止：这次运行所需内存超过实验室的 {0} 上限。可用更少的卡或段数，或另一种算法（命令行不记录细节，可以运行）";
         ScAutoStep => "auto runs every algorithm; it cannot be stepped as one run", "auto 会运行每一种算法，不能作为一次运行逐步推进";
         ScNoRun => "the simulation ended without a run (a bug: please report it)", "模拟结束时没有运行结果（这是缺陷，请报告）";
         ScUnverified => "a run did not verify (a bug: please report it)", "一次运行未通过校验（这是缺陷，请报告）";

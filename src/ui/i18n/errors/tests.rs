@@ -28,7 +28,7 @@ fn over(exceeded: Exceeded) -> Box<OverBudget> {
             cells: 789,
             peak_bytes: 3_000_000_000,
             peak_bytes_with_details: 4_000_000_000,
-            peak_bytes_expected: 4_000_000_000,
+            peak_bytes_typical: 4_000_000_000,
             sharing_work: 5_000_000_000,
             dependencies: 0,
             cell_changes: 0,
@@ -38,7 +38,7 @@ fn over(exceeded: Exceeded) -> Box<OverBudget> {
         budget: Budget {
             bytes: 2_000_000_000,
             details: false,
-            expected_rate_changes: false,
+            typical: false,
             sharing_work: 4_000_000_000,
         },
         exceeded,
@@ -176,9 +176,8 @@ fn scenarios() -> Vec<ScenarioError> {
         E::SegmentsOutOfRange { got: 0, max: 64 },
         E::GammaOutOfRange { max: 1e-3 },
         E::AutoCannotStep,
-        E::DetailsOverBudget {
-            rate_changes: 62_000_000,
-            limit_bytes: 1_500_000_000,
+        E::MemoryOverLimit {
+            limit_bytes: 2_000_000_000,
         },
         E::NoRun,
         E::Unverified("rank 3 holds the wrong sum".into()),
