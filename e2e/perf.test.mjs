@@ -52,9 +52,12 @@ test('wasm size', () => {
   // of ~1.6 s) added 2.8 KB (564,053 B; 1.4 KB more with keys written by `Debug`, so they are
   // written as JSON, whose code the page already has). The lab's recent results (going back to a
   // setting it ran shows it at once) and an error for a run that does not verify added 1.4 KB
-  // (565,699 B), their review's mends 0.7 KB more (566,442 B): the budget is 567,000. Issue 11's
-  // aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 567_000;
+  // (565,699 B), their review's mends 0.7 KB more (566,442 B): the budget was 567,000. The lab's
+  // memory guard (the wasm memory's size: a counting allocator would have cost 21 KB), the words
+  // for a run the core refuses and for a result shown again, in both languages, and the
+  // comparison's shared runs: 567,261 B; the budget is 568,000. Issue 11's aim, 300 KB, is not
+  // reached.
+  const BUDGET_GZIP_BYTES = 568_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 
@@ -208,12 +211,29 @@ test('load, playback frame times and slider latency', async () => {
     const order = await sliderSeries(page, 'slider_to_redraw_256_gpus_ring');
     // Back to the NIC before the last one: the lab ran it moments ago, so it shows it at once
     // from its recent results, without a run.
+    const line = page.locator('.results .small').first();
+    assert.equal(await line.getAttribute('data-recalled'), null, 'a run made for this setting');
     const before = await resultMarks(page);
     const back = await sliderToRedraw(page, 'bandwidth-node', order[order.length - 2]);
     const after = await resultMarks(page);
     assert.equal(after.runs, before.runs, 'no run for a setting run moments ago');
     assert.equal(after.recalled, before.recalled + 1);
+    // It says so: the time shown is the earlier run's, not this redraw's.
+    assert.equal(await line.getAttribute('data-recalled'), 'true');
+    assert.match(await line.textContent(), /^shown again from a recent run \(simulated in [\d.]+ ms\) · 130560 transfers$/);
     perf.back_to_a_recent_setting_256_gpus_ring_ms = round(back.frame);
+    // A comparison's figures share their runs: the second runs NCCL's rings; picking them for the
+    // first too shows that run, without another.
+    await page.getByTestId('compare-toggle').check();
+    await selectOption(page, 'compare-algorithm', 'nccl-ring');
+    const drawn = (side) => page.locator(`[data-testid=figure-${side}] [data-testid=cluster-figure][data-algorithm=nccl-ring]`);
+    await drawn('b').waitFor({ timeout: 60000 });
+    const beforeSwap = await resultMarks(page);
+    await selectOption(page, 'algorithm', 'nccl-ring');
+    await drawn('a').waitFor({ timeout: 60000 });
+    const afterSwap = await resultMarks(page);
+    assert.equal(afterSwap.runs, beforeSwap.runs, "the first figure shows the second's run");
+    assert.ok(afterSwap.recalled > beforeSwap.recalled);
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();
@@ -242,16 +262,17 @@ test('the lab simulates and plays a 1024-GPU ring (aggregated view)', async () =
     };
     // The aim is 30 fps; measured 20 fps (p50 50 ms) on this shared 2-core machine: 5 fps is the margin.
     assert.ok(perf.playing_1024_gpus_ring.fps >= 5, `${perf.playing_1024_gpus_ring.fps} fps playing 1024 GPUs`);
-    // On a rail network: refused by the lab's budget until the trace's records shrank (its estimate
-    // was 1.51 GB with details, now 1.19 GB under the 1.5 GB budget). Simulated, verified, played.
+    // On a rail network: refused by the lab's budget until the trace's records shrank (its bound
+    // was 1.51 GB with details, then 1.19 GB, under the 1.5 GB budget of the time). Simulated,
+    // verified, played.
     perf.rail_1024_gpus_ring = await slicedRun(page, () => selectOption(page, 'topology-kind', 'rail'));
     assert.equal(await page.getByTestId('scenario-error').count(), 0);
     await setRange(page, 'scrub', 0);
     const frames = await framesWhilePlaying(page);
     assert.ok(frames.frames > 5, `${frames.frames} frames playing the rail ring`);
     // NCCL's eight rings on 256 GPUs of a rail network (1 M transfers): refused until the estimate
-    // counted the rate changes a ring is expected to record (3.4 GB counted before, 0.6 GB now;
-    // the run stops should it record more than the budget holds). Simulated, verified.
+    // counted the rate changes a ring is expected to record (3.4 GB counted before). Simulated,
+    // verified.
     await setRangeTo(page, 'gpu-count', 256);
     await page.getByTestId('figure-a').getByTestId('verified').first().waitFor({ timeout: 300000 });
     perf.rail_256_gpus_nccl_ring = await slicedRun(page, () => selectOption(page, 'algorithm', 'nccl-ring'));
@@ -263,11 +284,12 @@ test('the lab simulates and plays a 1024-GPU ring (aggregated view)', async () =
   }
 });
 
-test('the largest run the command line accepts at 1,024 GPUs runs in the lab within its memory guard', async () => {
-  // NCCL's eight rings on 1,024 GPUs of a rail network, 4 per node: 8.4 M transfers. The lab
+test('the largest run the command line accepts at 1,024 GPUs runs in the lab within its typical cost', async () => {
+  // NCCL's four rings on 1,024 GPUs of a rail network, 4 per node: 8.4 M transfers. The lab
   // refused it while it counted the bound of cells and rate changes (4.8 GB); it admits runs by
-  // their typical cost now (1.7 GB) and stops one whose wasm memory passes 2 GB. Measured here:
-  // 1.00 GB of heap (by a counting allocator), 16.4 s.
+  // their typical cost now (1.7 GB, under 2 GB) and stops one that grows the page's wasm memory
+  // past 3 GB. Measured here: 1.00 GB of heap (by a counting allocator), 1.26 GB of wasm memory,
+  // 16.4-17.0 s.
   // Not `open`: the lab's figure appears only once the run is done.
   const { browser, page, problems } = await launch();
   try {
@@ -286,8 +308,8 @@ test('the largest run the command line accepts at 1,024 GPUs runs in the lab wit
     assert.match(perf.rail_1024_gpus_nccl_ring.transfers, /8,?380,?416 transfers/);
     assert.equal(await page.getByTestId('scenario-error').count(), 0);
     // The page's wasm memory held it: more than the run's 8.4 M transfers' schedule alone, and
-    // under the guard's 2 GB.
-    assert.ok(memory > 8_380_416 * 24 && memory < 2e9, `wasm memory ${memory} B`);
+    // under its typical 1.7 GB.
+    assert.ok(memory > 8_380_416 * 24 && memory < 1.7e9, `wasm memory ${memory} B`);
     await setRange(page, 'scrub', 0);
     const frames = await framesWhilePlaying(page);
     perf.rail_1024_gpus_nccl_ring.playing_fps = frames.fps;

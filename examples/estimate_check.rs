@@ -2,7 +2,8 @@
 //! records, with details (a counting allocator): to see how far an estimate is from real runs
 //! before changing it.
 //! `cargo run --release --example estimate_check -- KIND GPUS GPUS_PER_NODE SEGMENTS ALGORITHM`,
-//! e.g. `-- rail 32 8 32 nccl-ring` (KIND: uniform, cluster or rail).
+//! e.g. `-- rail 32 8 32 nccl-ring` (KIND: uniform, cluster or rail; then `no-pxn` turns a rail
+//! network's PXN off, `nics=K` gives a cluster's nodes K NICs).
 
 use allreduce_lab::heap::{Counting, peak_during};
 
@@ -14,8 +15,19 @@ fn main() {
     use allreduce_lab::sim::scenario::simulate;
     use allreduce_lab::ui::model::logic::{Controls, TopologyKind};
     use allreduce_lab::ui::model::view::UI_BUDGET;
-    let usage = "usage: estimate_check KIND GPUS GPUS_PER_NODE SEGMENTS ALGORITHM";
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage =
+        "usage: estimate_check KIND GPUS GPUS_PER_NODE SEGMENTS ALGORITHM [no-pxn] [nics=K]";
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let nics = args
+        .last()
+        .and_then(|a| a.strip_prefix("nics=")?.parse::<usize>().ok());
+    if nics.is_some() {
+        args.pop();
+    }
+    let no_pxn = args.last().is_some_and(|a| a == "no-pxn");
+    if no_pxn {
+        args.pop();
+    }
     let [kind, gpus, g, k, alg] = args.as_slice() else {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -45,6 +57,11 @@ fn main() {
         gpus_per_node: number(g),
         segments: number(k),
         ..Controls::default()
+    };
+    let controls = Controls {
+        pxn: controls.pxn && !no_pxn,
+        nics_per_node: nics.unwrap_or(controls.nics_per_node),
+        ..controls
     };
     let scenario = controls.scenario(algorithm);
     let cost = match scenario.cost() {

@@ -88,5 +88,5 @@ pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
     let before = live_bytes();
     reset_peak();
     let out = f();
-    (out, peak_bytes() - before)
+    (out, peak_bytes().saturating_sub(before))
 }

@@ -19,7 +19,8 @@ use allreduce_lab::heap::{Counting, live_bytes, peak_during};
 #[global_allocator]
 static COUNTING: Counting = Counting;
 
-/// Tests in this file measure allocation one at a time.
+/// Tests in this file measure allocation one at a time (every one takes it: another test's
+/// allocations would count in what a test measures).
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 fn scenario() -> impl Strategy<Value = Scenario> {
@@ -86,6 +87,11 @@ fn rail_rings() -> Scenario {
     )
 }
 
+/// The bytes the counting allocator holds now, as the guard reads them.
+fn live() -> u64 {
+    live_bytes() as u64
+}
+
 #[test]
 fn a_run_under_a_memory_limit_stops_once_the_heap_passes_it() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -93,30 +99,29 @@ fn a_run_under_a_memory_limit_stops_once_the_heap_passes_it() {
     let run = || Simulating::new(&s, true).unwrap();
     let (whole, peak) = peak_during(|| run().finish());
     assert!(whole.unwrap().trace.verified());
+    let peak = peak as u64;
     assert!(peak > 10_000_000, "{peak} B: a run worth stopping");
-    let before = live_bytes() as u64;
-    // A limit at the run's own peak: it never passes it, and finishes.
-    let exact = before + peak as u64;
-    let done = run().limit_memory(exact, live_bytes).finish();
+    // A limit just above the run's own peak: it never passes it, and finishes.
+    let roomy = live() + peak + (1 << 20);
+    let done = run().limit_memory(roomy, live).finish();
     assert!(done.unwrap().trace.verified());
     // Half of it: the run stops, and well before its peak (the guard looks after every slice).
-    let half = before + peak as u64 / 2;
-    let (stopped, stopped_peak) = peak_during(|| run().limit_memory(half, live_bytes).finish());
+    let half = live() + peak / 2;
+    let (stopped, stopped_peak) = peak_during(|| run().limit_memory(half, live).finish());
     match stopped {
         Err(ScenarioError::MemoryOverLimit { limit_bytes }) => assert_eq!(limit_bytes, half),
         other => panic!("not stopped: {:?}", other.map(|s| s.trace.time_secs)),
     }
     assert!(
-        (stopped_peak as u64) < peak as u64 * 3 / 4,
+        (stopped_peak as u64) < peak * 3 / 4,
         "stopped at {stopped_peak} B of {peak} B"
     );
 }
 
 #[test]
-fn autos_candidates_are_guarded_too() {
+fn every_stage_of_auto_is_guarded() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    // `auto` runs its candidates without details, then its choice with them: a limit below
-    // what the first candidate needs stops it there, before any choice.
+    // `auto` runs its candidates without details, then its choice with them.
     let s = scenario_of(
         common::scenarios::rail(2, 4, false),
         Algorithm::Auto,
@@ -124,18 +129,28 @@ fn autos_candidates_are_guarded_too() {
         4,
         0.0,
     );
-    let before = live_bytes() as u64;
-    let mut sim = Simulating::new(&s, true)
-        .unwrap()
-        .limit_memory(before + 1, live_bytes);
-    let mut steps = 0;
-    while !sim.step(1) {
-        steps += 1;
-    }
-    // Its first step (building the first candidate's schedule) allocated past the limit.
-    assert_eq!((steps, sim.progress().0), (0, 0));
+    let run = |limit: u64| {
+        let mut sim = Simulating::new(&s, true).unwrap().limit_memory(limit, live);
+        let mut steps = 0;
+        while !sim.step(1 << 10) {
+            steps += 1;
+        }
+        (steps, sim.finish())
+    };
+    let (whole, peak) = peak_during(|| Simulating::new(&s, true).unwrap().finish());
+    assert!(whole.unwrap().trace.verified());
+    // Nothing to spare: the first step, building the first candidate's schedule, stops it.
+    let (steps, stopped) = run(0);
+    assert_eq!(steps, 0);
     assert!(matches!(
-        sim.finish(),
+        stopped,
+        Err(ScenarioError::MemoryOverLimit { .. })
+    ));
+    // Half of what the whole takes: it stops later, after steps of the candidates.
+    let (steps, stopped) = run(live() + peak as u64 / 2);
+    assert!(steps > 0);
+    assert!(matches!(
+        stopped,
         Err(ScenarioError::MemoryOverLimit { .. })
     ));
 }
@@ -240,6 +255,7 @@ fn flat_tree(ranks: usize, segments: usize) -> Scenario {
 
 #[test]
 fn the_flat_tree_on_4096_ranks_with_256_segments_is_refused_with_a_way_to_shrink_it() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let s = flat_tree(4096, 256);
     let err = s.validate().unwrap_err().to_string();
     assert!(err.contains("at most") && err.contains("segments"), "{err}");
@@ -278,6 +294,7 @@ fn a_root_waiting_for_every_rank_costs_linear_dependencies() {
 
 #[test]
 fn the_cli_refuses_the_out_of_memory_case_at_once_under_a_512_mb_cap() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     // Before, this run passed validation and was killed at 23.7 GB. Under a 512 MB address-space
     // cap, any attempt to build it would abort; it must be refused with status 2 and advice.
     let out = std::process::Command::new("sh")

@@ -365,22 +365,25 @@ impl RunCost {
         }
     }
 
-    /// This cost with `extra` rate changes recorded (a topology's sharing that
-    /// [`estimate`](Self::estimate), which sees only its route length, does not count).
+    /// This cost with more rate changes recorded (a topology's sharing that
+    /// [`estimate`](Self::estimate), which sees only its route length, does not count): `bound`
+    /// more at most, `expected` more typically.
     ///
     /// ```
     /// use allreduce_lab::sim::{algorithms::Algorithm, cost::*};
     /// let ring = RunCost::estimate(Algorithm::Ring, 8, 8, 1 << 20, 1, 1, 2);
-    /// let more = ring.with_extra_rate_changes(10);
+    /// let more = ring.with_extra_rate_changes(10, 4);
     /// assert_eq!(more.rate_changes, ring.rate_changes + 10);
+    /// assert_eq!(more.rate_changes_expected, ring.rate_changes_expected + 4);
     /// assert_eq!(more.peak_bytes_with_details, ring.peak_bytes_with_details + 10 * BYTES_PER_RATE_CHANGE);
+    /// assert_eq!(more.peak_bytes_typical, ring.peak_bytes_typical + 4 * TYPICAL_BYTES_PER_RATE_CHANGE);
     /// assert_eq!(more.peak_bytes, ring.peak_bytes);
     /// ```
-    pub fn with_extra_rate_changes(mut self, extra: u64) -> RunCost {
-        self.rate_changes += extra;
-        self.rate_changes_expected += extra;
-        self.peak_bytes_with_details += extra * BYTES_PER_RATE_CHANGE;
-        self.peak_bytes_typical += extra * TYPICAL_BYTES_PER_RATE_CHANGE;
+    pub fn with_extra_rate_changes(mut self, bound: u64, expected: u64) -> RunCost {
+        self.rate_changes += bound;
+        self.rate_changes_expected += expected;
+        self.peak_bytes_with_details += bound * BYTES_PER_RATE_CHANGE;
+        self.peak_bytes_typical += expected * TYPICAL_BYTES_PER_RATE_CHANGE;
         self
     }
 

@@ -394,7 +394,7 @@ pub fn App() -> Html {
                 <FaultsLine faults={faults.clone()} />
                 <LinkInfo sim={sim.clone()} t_secs={t} line={hover}
                           faults={Some(faults)} on_edit={on_edit.clone()} />
-                <Results sim={sim.clone()} />
+                <Results sim={sim.clone()} recalled={handle.recalled} />
                 if side == Side::A {
                     // The model switch, and what NCCL would do for this run beside its results.
                     <crate::ui::components::lab::nccl::LabNccl controls={state.controls.clone()} pick={state.nccl}

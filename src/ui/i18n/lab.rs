@@ -72,6 +72,7 @@ area! { $ lab_rows {
     SentRow => "sent", "发送";
     ReceivedRow => "received", "接收";
     SimulatedIn => "simulated in {0} ms · {1} transfers", "模拟耗时 {0} ms · {1} 次传输";
+    SimulatedBefore => "shown again from a recent run (simulated in {0} ms) · {1} transfers", "取自最近的一次运行（模拟耗时 {0} ms）· {1} 次传输";
     ChosenByAuto => " (chosen by auto)", "（由自动选择）";
     FigureAria => "{0} GPUs; {1} transfers in flight", "{0} 张卡；{1} 次传输进行中";
     LegendBusier => "thicker, darker = busier (share of capacity)", "越粗越深 = 越忙（占容量的比例）";
@@ -148,7 +149,7 @@ area! { $ lab_rows {
     NothingToPlay => "— not run", "— 未运行";
     TooLargeHere => " — too large here", " — 此处规模过大";
     RefusedRun => "{0} on {1} GPUs is too large for the browser by the core's estimate ({2} transfers, about {3} of memory). Pick fewer GPUs or another algorithm, or run the command line shown in the controls.", "按核心的估算，{0} 在 {1} 张卡上对浏览器来说规模过大（{2} 次传输，约需 {3} 内存）。请减少卡数或换一种算法，或运行控制面板中显示的命令行。";
-    RefusedRunCore => "{0} on {1} GPUs is too large to simulate by the core's estimate ({2} transfers, about {3} of memory even without details); the command line refuses it too. Pick fewer GPUs or segments, or another algorithm.", "按核心的估算，{0} 在 {1} 张卡上规模过大，无法模拟（{2} 次传输，即使不记录细节也约需 {3} 内存）；命令行同样拒绝。请减少卡数或段数，或换一种算法。";
+    RefusedRunCore => "{0} on {1} GPUs is too large to simulate by the core's estimate ({2} transfers, about {3} of memory even without details); the command line refuses it too. Pick fewer GPUs or another algorithm.", "按核心的估算，{0} 在 {1} 张卡上规模过大，无法模拟（{2} 次传输，即使不记录细节也约需 {3} 内存）；命令行同样拒绝。请减少卡数或换一种算法。";
     ExportSvg => "Figure as SVG (1920×1080)", "图导出为 SVG（1920×1080）";
     ExportPng => "Figure as PNG (1920×1080)", "图导出为 PNG（1920×1080）";
     ImportError => "This file could not be imported; the scenario is unchanged. The problem: ", "无法导入此文件，场景保持不变。问题：";

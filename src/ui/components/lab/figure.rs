@@ -241,7 +241,7 @@ pub fn Figure(props: &FigureProps) -> Html {
                 <svg class="figure" viewBox={format!("0 0 {:.0} {:.0}", layout.width, layout.height)}
                      role="img" aria-label={trf(lang, Key::FigureAria, &[&n.to_string(), &in_flight_count.to_string()])}
                      data-testid="cluster-figure" data-in-flight={in_flight_count.to_string()} data-t={format!("{t:e}")}
-                     data-sim-ms={format!("{:.2}", view.sim_ms)} data-wasm-memory={view.memory_bytes.to_string()} onmouseleave={leave}>
+                     data-sim-ms={format!("{:.2}", view.sim_ms)} data-algorithm={view.requested.name()} data-wasm-memory={view.memory_bytes.to_string()} onmouseleave={leave}>
                     { boxes }{ lines }{ switches }{ rails }{ gpus }{ units }
                 </svg>
                 <Tokens tokens={Rc::new(tokens)} width={layout.width} height={layout.height} />

@@ -459,6 +459,9 @@ pub fn Transport(props: &TransportProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct ResultsProps {
     pub sim: Shared,
+    /// The run was not made for this request: the lab's recent results kept it.
+    #[prop_or_default]
+    pub recalled: bool,
 }
 
 /// Totals of a run; they do not depend on the cursor.
@@ -532,7 +535,7 @@ pub fn Results(props: &ResultsProps) -> Html {
                     </tbody>
                 </table>
             }
-            <p class="muted small">{ trf(lang, Key::SimulatedIn, &[&format!("{:.1}", view.sim_ms), &trace.schedule.len().to_string()]) }</p>
+            <p class="muted small" data-recalled={props.recalled.then_some("true")}>{ trf(lang, if props.recalled { Key::SimulatedBefore } else { Key::SimulatedIn }, &[&format!("{:.1}", view.sim_ms), &trace.schedule.len().to_string()]) }</p>
         </div>
     }
 }

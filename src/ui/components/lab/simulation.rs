@@ -12,7 +12,7 @@ use crate::ui::components::app::Shared;
 use crate::ui::components::sliced::{Pending, has_idle_callbacks, when_idle};
 use crate::ui::model::logic::Controls;
 use crate::ui::model::recent::Recent;
-use crate::ui::model::view::{Plan, SimView, Status, UI_BUDGET};
+use crate::ui::model::view::{Plan, SimView, Status};
 use gloo::render::{AnimationFrame, request_animation_frame};
 use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
@@ -207,12 +207,20 @@ fn work(job: &mut Job, budget: f64) -> Option<Finished> {
     outcome
 }
 
-/// The size of the page's wasm memory: everything the page's heap ever held at once, with the
+/// The size of the page's wasm memory: the most the page's heap ever held at once, with the
 /// allocator's slack (it grows and never shrinks, so a run that needs no more than an earlier one
-/// held reuses it). What runs out first should a run outgrow its estimate: wasm32 addresses 4 GB.
-fn wasm_memory_bytes() -> usize {
-    core::arch::wasm32::memory_size(0) * 65_536
+/// held reuses it). What runs out should a run outgrow its estimate: wasm32 addresses 4 GB.
+fn wasm_memory_bytes() -> u64 {
+    core::arch::wasm32::memory_size(0) as u64 * 65_536
 }
+
+/// A run that grows the page's wasm memory past this stops, with a message (see
+/// [`Simulating::limit_memory`]): well short of the 4 GB a wasm32 page can address, so the
+/// page never runs out, and above the 2 GB a run may typically need
+/// ([`UI_BUDGET`](crate::ui::model::view::UI_BUDGET); measured:
+/// 1.26 GB of wasm memory for the largest the lab admits at 1,024 GPUs), so a run as estimated
+/// is never stopped, even beside the other figure's or the results kept.
+const MEMORY_GUARD_BYTES: u64 = 3_000_000_000;
 
 /// Sets the performance mark `name` (for measurements: e2e reads them).
 fn mark(name: &str) {
@@ -239,7 +247,10 @@ fn deliver(job: Job, outcome: Finished) {
     view.memory_bytes = wasm_memory_bytes();
     let cost = transfers_of(&view);
     let view = Shared(Rc::new(view));
-    RECENT.with_borrow_mut(|recent| recent.keep(key.clone(), view.clone(), cost));
+    // Only a result is kept: a run stopped by the memory guard may fit another time.
+    if view.0.result.is_ok() {
+        RECENT.with_borrow_mut(|recent| recent.keep(key.clone(), view.clone(), cost));
+    }
     // For measurements (e2e): the moment a sliced run's result is handed over to be drawn.
     mark(RESULT_MARK);
     result.set(Some((key, view)));
@@ -304,11 +315,21 @@ pub struct SimHandle {
     pub cancel: Callback<()>,
     /// Starts a cancelled run again.
     pub restart: Callback<()>,
+    /// The result on screen was kept from an earlier request (the lab's recent results), not
+    /// run for this one.
+    pub recalled: bool,
 }
 
 /// The simulation of `controls` with `algorithm` (idle while not `shown`).
 #[hook]
 pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) -> SimHandle {
+    // A run depends on the controls' scenario with `algorithm`, not on the algorithm the controls
+    // name: in a comparison the second figure's run is the same whichever algorithm the first
+    // shows, and a run either figure made is the other's too (its key and recent results).
+    let controls = &Controls {
+        algorithm,
+        ..controls.clone()
+    };
     // Restarting a cancelled run is a new request for the same input.
     let attempt = use_state(|| 0u32);
     let plan = use_memo((controls.clone(), algorithm, shown), |(c, a, shown)| {
@@ -326,13 +347,20 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
     });
     let status = use_state(|| Status::Done);
     let result = use_state(|| None::<(Key, Shared)>);
+    // Whether `result` was recalled rather than run for the request it answers.
+    let recalled = use_state(|| false);
     let slot: TaskSlot = use_mut_ref(|| None);
     {
         // The result this render shows, if any: still the right one when a request comes back
         // to it before a newer run delivered (and the recent results had to drop it).
         let on_screen = (*result).clone();
-        let (plan, status, result, slot) =
-            (plan.clone(), status.setter(), result.setter(), slot.clone());
+        let (plan, status, result, slot, recalled) = (
+            plan.clone(),
+            status.setter(),
+            result.setter(),
+            slot.clone(),
+            recalled.setter(),
+        );
         use_effect_with(
             (controls.clone(), algorithm, shown, *attempt),
             move |(controls, algorithm, _, _)| {
@@ -340,15 +368,18 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
                 slot.borrow_mut().take();
                 if let Plan::Sliced(scenario) = &*plan {
                     let key = (controls.clone(), *algorithm);
-                    let recalled = RECENT.with_borrow_mut(|recent| recent.get(&key).cloned());
-                    if let Some(view) = recalled {
+                    let kept = RECENT.with_borrow_mut(|recent| recent.get(&key).cloned());
+                    if let Some(view) = kept {
                         mark(RECALLED_MARK);
                         result.set(Some((key, view)));
+                        recalled.set(true);
                         status.set(Status::Done);
                     } else if on_screen.is_some_and(|(k, _)| k == key) {
                         mark(RECALLED_MARK);
+                        recalled.set(true);
                         status.set(Status::Done);
                     } else {
+                        recalled.set(false);
                         // The result on screen is another setting's: not shown again, so not
                         // kept alive beside the run (unless the recent results keep it).
                         result.set(None);
@@ -370,15 +401,15 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
     let pending = use_memo((key.clone(), *status), |((c, a), status)| {
         Shared(Rc::new(SimView::pending(c, *a, *status)))
     });
-    let view = match &*plan {
-        Plan::Ready(view) => Shared(view.clone()),
+    let (view, recalled) = match &*plan {
+        Plan::Ready(view) => (Shared(view.clone()), false),
         Plan::Sliced(_) => match &*result {
-            Some((k, view)) if *k == key => view.clone(),
+            Some((k, view)) if *k == key => (view.clone(), *recalled),
             // A kept result is shown from this render on, not a frame later once the effect
             // has recalled it.
             _ => RECENT
                 .with_borrow(|recent| recent.peek(&key).cloned())
-                .unwrap_or_else(|| (*pending).clone()),
+                .map_or_else(|| ((*pending).clone(), false), |view| (view, true)),
         },
     };
     let cancel = {
@@ -394,6 +425,7 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
         view,
         cancel,
         restart,
+        recalled,
     }
 }
 
@@ -410,9 +442,9 @@ fn settle_then_run(
         // Only validates: the run's schedule, indexes and buffers are built in the frames' slices.
         match Simulating::new(&scenario, true) {
             Ok(sim) => {
-                // The lab admits a run by its typical cost; it stops should the page's memory
-                // outgrow the budget all the same.
-                let sim = sim.limit_memory(UI_BUDGET.bytes, wasm_memory_bytes);
+                // The lab admits a run by its typical cost; it stops should it grow the page's
+                // memory past the guard all the same.
+                let sim = sim.limit_memory(MEMORY_GUARD_BYTES, wasm_memory_bytes);
                 // The results kept and the records of the runs in progress (this one and, in a
                 // comparison, the other figure's) stay within the kept results' bound.
                 let (_, transfers) = sim.progress();
