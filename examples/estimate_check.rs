@@ -2,8 +2,8 @@
 //! records, with details (a counting allocator): to see how far an estimate is from real runs
 //! before changing it.
 //! `cargo run --release --example estimate_check -- KIND GPUS GPUS_PER_NODE SEGMENTS ALGORITHM`,
-//! e.g. `-- rail 32 8 32 nccl-ring` (KIND: uniform, cluster or rail; then `no-pxn` turns a rail
-//! network's PXN off, `nics=K` gives a cluster's nodes K NICs).
+//! e.g. `-- rail 32 8 32 nccl-ring` (KIND: uniform, cluster or rail; then, in this order if both,
+//! `no-pxn` turns a rail network's PXN off and `nics=K` gives a cluster's nodes K NICs).
 
 use allreduce_lab::heap::{Counting, peak_during};
 

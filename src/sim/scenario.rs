@@ -160,7 +160,7 @@ impl std::fmt::Display for ScenarioError {
             }
             E::MemoryOverLimit { limit_bytes } => write!(
                 f,
-                "stopped: it needed more than {} of memory. Use fewer ranks or segments, or another algorithm",
+                "stopped: the memory it runs in passed {}. Use fewer ranks or segments, or another algorithm",
                 super::units::format_bytes(*limit_bytes as f64)
             ),
             E::AutoCannotStep => {
@@ -361,8 +361,9 @@ impl Scenario {
         // link of its route (the estimate's ring shares no link: found by the cost property test,
         // 13 nodes × 2 GPUs behind a slow spine, 22 changes per transfer against 16 counted).
         // That is the bound; typically a crossing flow's start or end re-rates its own route's
-        // links once more (24 per transfer expected there; the lab's rings at 256–1,024 GPUs
-        // record 4.0, against 16 expected and 272–4,112 bound).
+        // links once more (24 per transfer expected there). The lab's rings on rail networks of
+        // 256 GPUs of 1 per node to 1,024 of 16 record 4.0 per transfer, against 32–18 expected
+        // now and 4,112–272 bound.
         let spine_shared = matches!(topo.spec(), TopologySpec::Rail { pxn: false, .. })
             && matches!(self.algorithm, Algorithm::Ring | Algorithm::Auto);
         if spine_shared && topo.nodes() > 1 {
@@ -593,7 +594,8 @@ pub struct Simulating {
 /// The guard of [`Simulating::limit_memory`].
 #[derive(Clone, Copy)]
 struct MemoryGuard {
-    /// The most bytes the memory may hold while the simulation runs.
+    /// The most bytes the memory may hold while the simulation runs, unless it held more when
+    /// the guard was set (then the most is what it held).
     bytes: u64,
     /// What it held when the guard was set.
     start: u64,

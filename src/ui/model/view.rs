@@ -494,10 +494,46 @@ mod tests {
                 ..UI_BUDGET
             },
         );
-        assert!(!beyond_the_cli(&lab_only.unwrap_err()));
+        assert_eq!(
+            lab_only.unwrap_err().exceeded,
+            crate::sim::cost::Exceeded::Memory
+        );
         let typical = Scenario::cost(&c768.scenario(nccl)).unwrap();
         assert_eq!(typical.transfers, 9_424_896);
         assert!(typical.peak_bytes_typical > 1_800_000_000);
+        // Other settings the CLI runs and the lab refused: NCCL's rings on 768 GPUs of 16 per
+        // node with 8 NICs (the most fair-sharing work the lab admits, 1.2 G), and the ring and
+        // `auto` on 1,024 rail GPUs of 4 per node without PXN (the spine's sharing was counted at
+        // its bound).
+        let eight_nics = Controls {
+            kind: super::super::logic::TopologyKind::Cluster,
+            gpus: 768,
+            gpus_per_node: 16,
+            nics_per_node: 8,
+            segments: 1,
+            ..Controls::default()
+        };
+        let no_pxn = Controls {
+            pxn: false,
+            gpus_per_node: 4,
+            segments: 1,
+            ..c.clone()
+        };
+        for (controls, alg) in [
+            (&eight_nics, nccl),
+            (&no_pxn, Algorithm::Ring),
+            (&no_pxn, Algorithm::Auto),
+        ] {
+            let s = controls.scenario(alg);
+            assert!(s.validate().is_ok(), "{alg}: the CLI runs it");
+            assert!(refusal(controls, alg).is_none(), "{alg}: the lab runs it");
+        }
+        assert!(
+            Scenario::cost(&eight_nics.scenario(nccl))
+                .unwrap()
+                .sharing_work
+                > 1_200_000_000
+        );
         // The ring and the double binary tree fit everywhere, the ring at 1024 GPUs too (refused
         // until the trace's records shrank).
         for alg in [Algorithm::Ring, Algorithm::DoubleBinaryTree] {

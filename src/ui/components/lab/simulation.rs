@@ -68,6 +68,10 @@ type TaskSlot = Rc<RefCell<Option<Task>>>;
 /// What identifies a request: the result shown must be for these.
 type Key = (Controls, Algorithm);
 
+/// A result on screen: the request it answers, its view, and whether it was recalled (kept from
+/// an earlier request by the lab's recent results) rather than run for this one.
+type Outcome = Option<(Key, Shared, bool)>;
+
 /// A run in slices and what to do with its progress and result.
 struct Job {
     key: Key,
@@ -76,7 +80,7 @@ struct Job {
     status: UseStateSetter<Status>,
     /// When the progress on screen was last updated, and to what.
     shown: (f64, Status),
-    result: UseStateSetter<Option<(Key, Shared)>>,
+    result: UseStateSetter<Outcome>,
     _active: Active,
 }
 
@@ -215,11 +219,12 @@ fn wasm_memory_bytes() -> u64 {
 }
 
 /// A run that grows the page's wasm memory past this stops, with a message (see
-/// [`Simulating::limit_memory`]): well short of the 4 GB a wasm32 page can address, so the
-/// page never runs out, and above the 2 GB a run may typically need
-/// ([`UI_BUDGET`](crate::ui::model::view::UI_BUDGET); measured:
-/// 1.26 GB of wasm memory for the largest the lab admits at 1,024 GPUs), so a run as estimated
-/// is never stopped, even beside the other figure's or the results kept.
+/// [`Simulating::limit_memory`]), and once the memory is past it no large run starts: well short
+/// of the 4 GB a wasm32 page can address (a step of a run may allocate a few hundred MB at once),
+/// and above the 2 GB a run may typically need
+/// ([`UI_BUDGET`](crate::ui::model::view::UI_BUDGET); measured: 1.26 GB of wasm memory for the
+/// largest the lab admits at 1,024 GPUs). Two of the largest side by side, with results kept,
+/// may pass it together; both stop then.
 const MEMORY_GUARD_BYTES: u64 = 3_000_000_000;
 
 /// Sets the performance mark `name` (for measurements: e2e reads them).
@@ -253,7 +258,7 @@ fn deliver(job: Job, outcome: Finished) {
     }
     // For measurements (e2e): the moment a sliced run's result is handed over to be drawn.
     mark(RESULT_MARK);
-    result.set(Some((key, view)));
+    result.set(Some((key, view, false)));
     status.set(Status::Done);
 }
 
@@ -346,21 +351,14 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
         plan
     });
     let status = use_state(|| Status::Done);
-    let result = use_state(|| None::<(Key, Shared)>);
-    // Whether `result` was recalled rather than run for the request it answers.
-    let recalled = use_state(|| false);
+    let result = use_state(|| None::<(Key, Shared, bool)>);
     let slot: TaskSlot = use_mut_ref(|| None);
     {
         // The result this render shows, if any: still the right one when a request comes back
         // to it before a newer run delivered (and the recent results had to drop it).
         let on_screen = (*result).clone();
-        let (plan, status, result, slot, recalled) = (
-            plan.clone(),
-            status.setter(),
-            result.setter(),
-            slot.clone(),
-            recalled.setter(),
-        );
+        let (plan, status, result, slot) =
+            (plan.clone(), status.setter(), result.setter(), slot.clone());
         use_effect_with(
             (controls.clone(), algorithm, shown, *attempt),
             move |(controls, algorithm, _, _)| {
@@ -369,17 +367,15 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
                 if let Plan::Sliced(scenario) = &*plan {
                     let key = (controls.clone(), *algorithm);
                     let kept = RECENT.with_borrow_mut(|recent| recent.get(&key).cloned());
-                    if let Some(view) = kept {
+                    // A result still on screen for this request (not an error: a run the
+                    // memory guard stopped may fit another time).
+                    let on_screen =
+                        on_screen.filter(|(k, view, _)| *k == key && view.0.result.is_ok());
+                    if let Some(view) = kept.or(on_screen.map(|(_, view, _)| view)) {
                         mark(RECALLED_MARK);
-                        result.set(Some((key, view)));
-                        recalled.set(true);
-                        status.set(Status::Done);
-                    } else if on_screen.is_some_and(|(k, _)| k == key) {
-                        mark(RECALLED_MARK);
-                        recalled.set(true);
+                        result.set(Some((key, view, true)));
                         status.set(Status::Done);
                     } else {
-                        recalled.set(false);
                         // The result on screen is another setting's: not shown again, so not
                         // kept alive beside the run (unless the recent results keep it).
                         result.set(None);
@@ -404,7 +400,7 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
     let (view, recalled) = match &*plan {
         Plan::Ready(view) => (Shared(view.clone()), false),
         Plan::Sliced(_) => match &*result {
-            Some((k, view)) if *k == key => (view.clone(), *recalled),
+            Some((k, view, recalled)) if *k == key => (view.clone(), *recalled),
             // A kept result is shown from this render on, not a frame later once the effect
             // has recalled it.
             _ => RECENT
@@ -435,12 +431,21 @@ fn settle_then_run(
     key: Key,
     scenario: Scenario,
     status: UseStateSetter<Status>,
-    result: UseStateSetter<Option<(Key, Shared)>>,
+    result: UseStateSetter<Outcome>,
 ) -> Task {
     let timeout = Timeout::new(SETTLE_MS, move || {
         let started_ms = now_ms();
         // Only validates: the run's schedule, indexes and buffers are built in the frames' slices.
-        match Simulating::new(&scenario, true) {
+        // A page whose memory earlier runs left past the guard starts no large run (each stop
+        // leaves it up to one step further, and a page that reaches 4 GB aborts): it says so.
+        let sim = if wasm_memory_bytes() > MEMORY_GUARD_BYTES {
+            Err(ScenarioError::MemoryOverLimit {
+                limit_bytes: MEMORY_GUARD_BYTES,
+            })
+        } else {
+            Simulating::new(&scenario, true)
+        };
+        match sim {
             Ok(sim) => {
                 // The lab admits a run by its typical cost; it stops should it grow the page's
                 // memory past the guard all the same.
@@ -468,7 +473,7 @@ fn settle_then_run(
                 let (controls, algorithm) = &key;
                 let view = Shared(Rc::new(SimView::new(controls, *algorithm, Err(e))));
                 slot.borrow_mut().take();
-                result.set(Some((key, view)));
+                result.set(Some((key, view, false)));
                 status.set(Status::Done);
             }
         }

@@ -81,7 +81,7 @@ strings! {
         ScShrinkRanks => "at most {0} ranks", "最多 {0} 个进程";
         ScShrinkAlgorithm => "another algorithm", "另一种算法";
         ScOr => ", or ", "，或";
-        ScMemoryOver => "stopped: this run needed more than the lab's {0} of memory. Use fewer GPUs or segments, or another algorithm (the command line runs it without details)", "已停止：这次运行所需内存超过实验室的 {0} 上限。可用更少的卡或段数，或另一种算法（命令行不记录细节，可以运行）";
+        ScMemoryOver => "stopped: the page's memory passed the lab's {0}. Reload the page to free it, or use fewer GPUs or segments, or another algorithm (the command line runs it without details)", "已停止：页面内存超过实验室的 {0} 上限。可重新加载页面释放内存，或用更少的卡或段数，或另一种算法（命令行不记录细节，可以运行）";
         ScAutoStep => "auto runs every algorithm; it cannot be stepped as one run", "auto 会运行每一种算法，不能作为一次运行逐步推进";
         ScNoRun => "the simulation ended without a run (a bug: please report it)", "模拟结束时没有运行结果（这是缺陷，请报告）";
         ScUnverified => "a run did not verify (a bug: please report it)", "一次运行未通过校验（这是缺陷，请报告）";
