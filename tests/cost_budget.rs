@@ -157,9 +157,10 @@ fn every_stage_of_auto_is_guarded() {
 }
 
 #[test]
-fn the_lab_admits_nccl_rings_by_their_typical_cost_which_real_runs_stay_under() {
+fn the_lab_admits_rings_by_their_typical_cost_which_real_runs_stay_under() {
     // The typical cost is not a bound, but NCCL's rings on the lab's rail networks, the runs it
-    // was measured on, stay under it, as do their rate changes under those expected.
+    // was measured on, and a ring crossing a rail network's spine stay under it, as do their
+    // rate changes under those expected.
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     // Rail networks (a channel per GPU of a node), and one node of 16 GPUs with one NIC (one
     // channel: a ring, whose changes are not shared with other channels'; it records exactly two

@@ -49,12 +49,12 @@ pub const BYTES_PER_RATE_CHANGE: u64 = 24;
 pub const BYTES_FIXED: u64 = 4 << 20;
 
 /// The typical cost ([`RunCost::peak_bytes_typical`]) per transfer: as
-/// [`BYTES_PER_TRANSFER`], with the instants a run records as measured, under one per transfer
-/// (0.46 on a 1024-rank ring, 0.2–0.9 on NCCL's rings), 8 B each in a vector that may have
-/// doubled (16 B), instead of their bound.
+/// [`BYTES_PER_TRANSFER`], with one instant per transfer (8 B, in a vector that may have doubled:
+/// 16 B) instead of their bound of two (measured: 0.46 per transfer on a 1024-rank ring).
 pub const TYPICAL_BYTES_PER_TRANSFER: u64 = 24 + 8 + 4 + 16 + 16;
 /// The typical cost per buffer cell: the cell (16 B) and a half again for contributor sets kept
-/// aside and payloads in flight (measured: none kept aside on a ring; NCCL's rings keep some).
+/// aside and payloads in flight (a ring keeps none aside; NCCL's rings, whose order is not the
+/// ranks', can). `tests/cost_budget.rs` checks the typical total against real runs.
 pub const TYPICAL_BYTES_PER_CELL: u64 = 24;
 /// The typical cost per link rate change: its instant index (4 B) and its palette index (1 B),
 /// in room that may have doubled.
@@ -342,11 +342,15 @@ impl RunCost {
         sharing_work: u64,
         ranks: u64,
     ) -> RunCost {
-        let peak_bytes = BYTES_FIXED
-            + transfers * BYTES_PER_TRANSFER
-            + dependencies * BYTES_PER_DEPENDENCY
-            + cells * BYTES_PER_CELL
-            + ranks * BYTES_PER_RANK;
+        // What a run holds besides its details, at a cost per transfer and per cell.
+        let held = |per_transfer: u64, per_cell: u64| {
+            BYTES_FIXED
+                + transfers * per_transfer
+                + dependencies * BYTES_PER_DEPENDENCY
+                + cells * per_cell
+                + ranks * BYTES_PER_RANK
+        };
+        let peak_bytes = held(BYTES_PER_TRANSFER, BYTES_PER_CELL);
         RunCost {
             transfers,
             dependencies,
@@ -359,11 +363,7 @@ impl RunCost {
             peak_bytes_with_details: peak_bytes
                 + cell_changes * BYTES_PER_CELL_CHANGE
                 + rate_changes * BYTES_PER_RATE_CHANGE,
-            peak_bytes_typical: BYTES_FIXED
-                + transfers * TYPICAL_BYTES_PER_TRANSFER
-                + dependencies * BYTES_PER_DEPENDENCY
-                + cells * TYPICAL_BYTES_PER_CELL
-                + ranks * BYTES_PER_RANK
+            peak_bytes_typical: held(TYPICAL_BYTES_PER_TRANSFER, TYPICAL_BYTES_PER_CELL)
                 + cell_changes * BYTES_PER_CELL_CHANGE
                 + rate_changes_expected * TYPICAL_BYTES_PER_RATE_CHANGE,
         }
