@@ -32,7 +32,8 @@ test('wasm size', () => {
   const bytes = fs.readFileSync(path.join(DIST, wasm));
   perf.wasm_bytes = bytes.length;
   perf.wasm_gzip_bytes = zlib.gzipSync(bytes, { level: 9 }).length;
-  // The scaling charts' Web Worker, loaded once the page runs: the core and the points' wire only.
+  // The Web Workers' wasm (the scaling charts' and the lab's large runs), loaded once the page
+  // runs: the core, the points' wire and the lab's (99,169 B before the lab's runs came to it).
   const worker = fs.readFileSync(path.join(DIST, 'points-worker_bg.wasm'));
   perf.worker_wasm_gzip_bytes = zlib.gzipSync(worker, { level: 9 }).length;
   assert.ok(perf.worker_wasm_gzip_bytes <= 120_000, `worker wasm is ${perf.worker_wasm_gzip_bytes} B gzipped`);
@@ -55,9 +56,11 @@ test('wasm size', () => {
   // (565,699 B), their review's mends 0.7 KB more (566,442 B): the budget was 567,000. The lab's
   // memory guard (the wasm memory's size: a counting allocator would have cost 21 KB), the words
   // for a run the core refuses and for a result shown again, in both languages, and the
-  // comparison's shared runs: 567,261 B; the budget is 568,000. Issue 11's aim, 300 KB, is not
-  // reached.
-  const BUDGET_GZIP_BYTES = 568_000;
+  // comparison's shared runs: 567,261 B; the budget was 568,000. The lab's large runs in a Web
+  // Worker (issue 11: the worker's client, the reading of its result in slices with every index
+  // checked, and the fallback to the page's own slices kept) added 9.9 KB (577,153 B; 20.6 KB
+  // raw): the budget is 578,000. Issue 11's aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 578_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

@@ -1,7 +1,8 @@
 // Nothing brings the lab down (issue 14): two inputs in one task both land; the heaviest runs the
-// lab accepts (1,024 GPUs) run in slices between frames with a progress bar and a cancel button,
-// so the page keeps drawing (in the idle time after each frame too, where the browser reports it);
-// a drag starts no run until it settles; a UTF-16 scenario file imports.
+// lab accepts (1,024 GPUs) run in a Web Worker (issue 11), or, where no worker can start, in slices
+// between frames (in the idle time after each frame too, where the browser reports it), with a
+// progress bar and a cancel button either way, so the page keeps drawing; a drag starts no run
+// until it settles; a UTF-16 scenario file imports.
 // Measurements go to e2e/out/robust.json.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,14 +34,19 @@ const HOSTILE = '?alg=hierarchical&topo=uniform&gpus=1024';
 /**
  * Opens `url` with a frame recorder running from the first script on: window.__frames holds every
  * animation frame's timestamp; window.__progressMs and window.__figureMs when a progress bar and a
- * drawn figure first appeared. `withoutIdleCallbacks` removes `requestIdleCallback` first.
+ * drawn figure first appeared. `withoutIdleCallbacks` removes `requestIdleCallback` first;
+ * `withoutLabWorker` blocks the lab's worker script (the scaling charts' workers still run), so
+ * that the lab runs on the page.
  */
-async function openRecording(url, { withoutIdleCallbacks = false } = {}) {
+async function openRecording(url, { withoutIdleCallbacks = false, withoutLabWorker = false } = {}) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
   });
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  if (withoutLabWorker) {
+    await context.route((u) => u.pathname.endsWith('/points-worker_loader.js') && u.search === '?for=lab', (route) => route.abort());
+  }
   if (withoutIdleCallbacks) {
     // As a browser without requestIdleCallback (Safari, for one): the page must not rely on it.
     await context.addInitScript(() => {
@@ -180,11 +186,32 @@ test('two inputs in one task both land, and the algorithm select and the figure 
   }
 });
 
-test('the hostile link at 1,024 GPUs runs in slices: the page keeps drawing and the run completes', async () => {
+test('the hostile link at 1,024 GPUs runs in a Web Worker: the page keeps drawing and says where it ran', async () => {
   const { browser, page, problems } = await openRecording(server.url + HOSTILE);
   try {
     const run = await slicedRunFrames(page);
+    measured.hostile_link_1024_in_a_worker = run;
+    const line = page.getByTestId('simulated-in').first();
+    assert.equal(await line.getAttribute('data-in-worker'), 'true');
+    assert.match(await line.textContent(), /in a background thread \(Web Worker\) · 2095104 transfers/);
+    // Nothing of the simulation ran on the page (only the result's reading and indexing did).
+    assert.equal(await page.evaluate(() => performance.getEntriesByName('allreduce-lab:page-simulation-slice').length), 0);
+    // The page's memory holds the result, not the run: measured 263 MB against 404 MB on the page.
+    run.page_wasm_memory_bytes = Number(await page.getByTestId('cluster-figure').first().getAttribute('data-wasm-memory'));
+    assert.ok(run.page_wasm_memory_bytes < 350e6, `${run.page_wasm_memory_bytes} B of wasm memory`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('where no Web Worker can start, the hostile link runs in slices on the page, in idle time too', async () => {
+  const { browser, page, problems } = await openRecording(server.url + HOSTILE, { withoutLabWorker: true });
+  try {
+    const run = await slicedRunFrames(page);
     measured.hostile_link_1024_hierarchical_uniform = run;
+    assert.equal(await page.getByTestId('simulated-in').first().getAttribute('data-in-worker'), null);
+    assert.ok(await page.evaluate(() => performance.getEntriesByName('allreduce-lab:page-simulation-slice').length) > 10);
     // The run also worked in the idle time after its frames (a mark per such slice).
     const idleSlices = await page.evaluate(() => performance.getEntriesByName('allreduce-lab:idle-slice').length);
     run.idle_slices = idleSlices;
@@ -197,10 +224,13 @@ test('the hostile link at 1,024 GPUs runs in slices: the page keeps drawing and 
   }
 });
 
-test('without requestIdleCallback the hostile link still runs in frame slices and completes', async () => {
-  // The lab's runs also work in the idle time the browser reports after each frame; where it
-  // reports none, they run in the frames' slices alone (a timer would work past the frame).
-  const { browser, page, problems } = await openRecording(server.url + HOSTILE, { withoutIdleCallbacks: true });
+test('without Web Workers and requestIdleCallback the hostile link still runs in frame slices and completes', async () => {
+  // The lab's runs on the page also work in the idle time the browser reports after each frame;
+  // where it reports none, they run in the frames' slices alone (a timer would work past the frame).
+  const { browser, page, problems } = await openRecording(server.url + HOSTILE, {
+    withoutIdleCallbacks: true,
+    withoutLabWorker: true,
+  });
   try {
     assert.equal(await page.evaluate(() => 'requestIdleCallback' in window), false);
     measured.hostile_link_1024_without_idle_callbacks = await slicedRunFrames(page);
@@ -213,7 +243,7 @@ test('without requestIdleCallback the hostile link still runs in frame slices an
   }
 });
 
-test('a comparison at 1,024 GPUs runs both sides in slices', async () => {
+test('a comparison at 1,024 GPUs runs both sides, each in its own worker', async () => {
   const { browser, page, problems } = await openRecording(server.url + '?alg=ring&topo=uniform&gpus=1024&cmp=hierarchical');
   try {
     await page.getByTestId('sim-progress').first().waitFor({ timeout: 30000 });
@@ -223,6 +253,9 @@ test('a comparison at 1,024 GPUs runs both sides in slices', async () => {
     const progressMs = await page.evaluate(() => window.__progressMs);
     const doneMs = await page.evaluate(() => performance.now());
     const { gap, median, frames } = await maxGap(page, progressMs, doneMs);
+    for (const side of ['figure-a', 'figure-b']) {
+      assert.equal(await page.getByTestId(side).getByTestId('simulated-in').getAttribute('data-in-worker'), 'true');
+    }
     measured.comparison_1024_ring_vs_hierarchical_uniform = {
       both_done_ms: round(doneMs - progressMs),
       max_frame_gap_ms: round(gap),

@@ -28,3 +28,4 @@ pub mod topology;
 pub mod trace;
 pub mod training;
 pub mod units;
+pub mod wire;

@@ -811,6 +811,90 @@ impl Iterator for CellChangeIter<'_> {
 
 impl ExactSizeIterator for CellChangeIter<'_> {}
 
+/// A timeline's vectors, to carry it to another thread and back (see [`wire`](super::wire)).
+pub(crate) struct TimelineParts {
+    pub at: Vec<u32>,
+    /// Palette indexes, or the rates as they are.
+    pub rates: Result<Vec<u8>, Vec<f64>>,
+    pub palette: Vec<f64>,
+}
+
+impl Timeline {
+    pub(crate) fn into_parts(self) -> TimelineParts {
+        TimelineParts {
+            at: self.at,
+            rates: match self.rate {
+                Rates::Palette(v) => Ok(v),
+                Rates::Raw(v) => Err(v),
+            },
+            palette: self.palette,
+        }
+    }
+
+    /// The timeline of `parts` over `instants`; `None` unless every change names an instant and
+    /// a rate, in time order.
+    pub(crate) fn from_parts(parts: TimelineParts, instants: &Arc<Vec<f64>>) -> Option<Timeline> {
+        let TimelineParts { at, rates, palette } = parts;
+        let in_order = at.windows(2).all(|w| w[0] <= w[1]);
+        let named = at.last().is_none_or(|&i| (i as usize) < instants.len());
+        let rated = match &rates {
+            Ok(v) => v.len() == at.len() && v.iter().all(|&k| (k as usize) < palette.len()),
+            Err(v) => v.len() == at.len(),
+        };
+        (in_order && named && rated && palette.len() <= PALETTE).then(|| Timeline {
+            instants: Arc::clone(instants),
+            at,
+            rate: match rates {
+                Ok(v) => Rates::Palette(v),
+                Err(v) => Rates::Raw(v),
+            },
+            palette,
+            recent: [(0, NO_RATE); 2],
+        })
+    }
+}
+
+impl Timings {
+    /// The instants and, per transfer, the indexes of its start, first byte, last byte and done
+    /// (empty when done at the last byte).
+    pub(crate) fn into_parts(self) -> (Arc<Vec<f64>>, [Vec<u32>; 4]) {
+        (
+            self.instants,
+            [self.start, self.first_byte, self.last_byte, self.done],
+        )
+    }
+
+    /// The timings of `parts` over `instants`, which the caller has checked (see
+    /// [`wire`](super::wire)): a time of each kind for every transfer (`done` may be empty),
+    /// each naming an instant.
+    pub(crate) fn from_parts(instants: &Arc<Vec<f64>>, parts: [Vec<u32>; 4]) -> Timings {
+        let [start, first_byte, last_byte, done] = parts;
+        Timings {
+            instants: Arc::clone(instants),
+            start,
+            first_byte,
+            last_byte,
+            done,
+        }
+    }
+}
+
+impl CellChanges {
+    /// The transfers that changed cells, in order, and the contributor counts.
+    pub(crate) fn into_parts(self) -> (Vec<u32>, Vec<u32>) {
+        (self.transfers, self.contributors)
+    }
+
+    /// The changes of `parts`, which the caller has checked (see [`wire`](super::wire)): every
+    /// transfer one of the schedule's that carries chunks, and a count for each of its chunks.
+    pub(crate) fn from_parts(transfers: Vec<u32>, contributors: Vec<u32>) -> CellChanges {
+        CellChanges {
+            transfers,
+            contributors,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

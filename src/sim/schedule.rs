@@ -350,6 +350,50 @@ impl Schedule {
     }
 }
 
+/// A schedule's parts, to carry it to another thread and back (see [`wire`](super::wire)).
+pub(crate) struct ScheduleParts {
+    pub ranks: usize,
+    pub chunks: usize,
+    pub size_bytes: u64,
+    pub transfers: Vec<Transfer>,
+    pub deps: DepLists,
+}
+
+impl Schedule {
+    pub(crate) fn into_parts(mut self) -> ScheduleParts {
+        let deps = self.take_deps();
+        ScheduleParts {
+            ranks: self.ranks,
+            chunks: self.chunks,
+            size_bytes: self.size_bytes,
+            transfers: self.transfers,
+            deps,
+        }
+    }
+
+    /// The schedule of `parts`, which the caller has checked (see [`wire`](super::wire)): every
+    /// transfer between its ranks and within its chunks, every dependency list in CSR form
+    /// naming transfers and joins of the schedule.
+    pub(crate) fn from_parts(parts: ScheduleParts) -> Schedule {
+        let ScheduleParts {
+            ranks,
+            chunks,
+            size_bytes,
+            transfers,
+            deps,
+        } = parts;
+        let mut s = Schedule {
+            ranks,
+            chunks,
+            size_bytes,
+            transfers,
+            ..Schedule::default()
+        };
+        s.put_deps(deps);
+        s
+    }
+}
+
 /// A schedule's dependency lists, in the CSR form [`Schedule`] keeps them: a run takes them out
 /// while it holds them reversed (see `run`), and puts them back.
 #[derive(Debug, Default)]

@@ -9,6 +9,7 @@
 //! with a loader script; its whole work is [`serve`].
 
 use crate::ui::components::sliced::{Pending, when_idle};
+use crate::ui::model::lab_job;
 use crate::ui::model::scaling::Setup;
 use crate::ui::model::scaling_work::{Answer, Ask, Job, Point, SetupKey, answer};
 use std::cell::RefCell;
@@ -312,12 +313,19 @@ fn failed() {
 }
 
 /// The worker's side: answers every [`Ask`] it is sent with [`answer`], after saying it is
-/// ready. A message that is not an `Ask` throws, which the page sees as the worker failing.
+/// ready, and runs every lab request ([`lab_job`]) with `lab::in_worker::serve_request`. A
+/// message that is neither throws, which the page sees as the worker failing.
 pub fn serve() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let replies = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-        let reply = e.data().as_string().and_then(|ask| answer(&ask));
+        let ask = e.data().as_string();
+        // The lab's large runs come to the same worker.
+        if let Some(request) = ask.as_deref().filter(|a| a.starts_with(lab_job::PREFIX)) {
+            crate::ui::components::lab::in_worker::serve_request(&replies, request);
+            return;
+        }
+        let reply = ask.and_then(|ask| answer(&ask));
         match reply {
             Some(numbers) => {
                 let _ = replies.post_message(&js_sys::Float64Array::from(&numbers[..]));

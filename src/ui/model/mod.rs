@@ -11,6 +11,7 @@ pub mod chapter;
 pub mod chart_math;
 pub mod claims_text;
 pub mod cursor;
+pub mod lab_job;
 pub mod ladders;
 pub mod layout;
 pub mod logic;

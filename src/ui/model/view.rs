@@ -109,6 +109,8 @@ pub struct SimView {
     /// The size of the page's wasm memory when a sliced run finished (set by the caller, which
     /// can see it; 0 otherwise).
     pub memory_bytes: u64,
+    /// The simulation ran in a Web Worker (set by the caller, which sent it there).
+    pub in_worker: bool,
     pub status: Status,
 }
 
@@ -207,6 +209,7 @@ impl SimView {
             cli: simulate_command(&scenario),
             faults: scenario.faults,
             sim_ms: 0.0,
+            in_worker: false,
             memory_bytes: 0,
             status: Status::Done,
         }
@@ -233,6 +236,7 @@ impl SimView {
             cli: String::new(),
             faults: Faults::default(),
             sim_ms: 0.0,
+            in_worker: false,
             memory_bytes: 0,
             status: Status::Done,
         }

@@ -535,7 +535,9 @@ pub fn Results(props: &ResultsProps) -> Html {
                     </tbody>
                 </table>
             }
-            <p class="muted small" data-recalled={props.recalled.then_some("true")}>{ trf(lang, if props.recalled { Key::SimulatedBefore } else { Key::SimulatedIn }, &[&format!("{:.1}", view.sim_ms), &trace.schedule.len().to_string()]) }</p>
+            <p class="muted small" data-testid="simulated-in" data-recalled={props.recalled.then_some("true")} data-in-worker={view.in_worker.then_some("true")}>
+                { trf(lang, match (props.recalled, view.in_worker) { (true, _) => Key::SimulatedBefore, (false, true) => Key::SimulatedInWorker, (false, false) => Key::SimulatedIn }, &[&format!("{:.1}", view.sim_ms), &trace.schedule.len().to_string()]) }
+            </p>
         </div>
     }
 }

@@ -1,15 +1,19 @@
 //! Running the lab's simulations without freezing the page. Small runs are simulated as the input
-//! changes; a large one waits until the input settles (a drag that stops), then runs in slices
-//! of about [`FRAME_BUDGET_MS`] between animation frames and in the idle time after each frame,
-//! with its progress on screen and a cancel button. A newer request drops the older one (its
+//! changes; a large one waits until the input settles (a drag that stops), then runs in a Web
+//! Worker ([`in_worker`]), or, where none can run, in slices of about [`FRAME_BUDGET_MS`] between
+//! animation frames and in the idle time after each frame, with its progress on screen and a
+//! cancel button. Its trace is indexed for the replay in such slices either way. A newer request drops the older one (its
 //! timer or pending slices, and the run with it). The last few large runs' results are kept
 //! ([`Recent`]): going back to one of their settings shows it at once.
 
+use super::in_worker::{self, Heard, LabWorker, Receiving};
 use crate::sim::algorithms::Algorithm;
 use crate::sim::replay::{Replay, ReplayBuilder};
 use crate::sim::scenario::{Scenario, ScenarioError, Simulating, Simulation};
+use crate::sim::wire::Decoding;
 use crate::ui::components::app::Shared;
 use crate::ui::components::sliced::{Pending, has_idle_callbacks, when_idle};
+use crate::ui::model::lab_job;
 use crate::ui::model::logic::Controls;
 use crate::ui::model::recent::Recent;
 use crate::ui::model::view::{Plan, SimView, Status};
@@ -35,8 +39,13 @@ const SLICE_EVENTS: usize = 256;
 const RESULT_MARK: &str = "allreduce-lab:sliced-result";
 /// The performance mark set by each slice of a run done in idle time (e2e counts them).
 const IDLE_SLICE_MARK: &str = "allreduce-lab:idle-slice";
+/// The performance mark set by each slice that simulated on the page, not in a worker (e2e
+/// counts them).
+const PAGE_SIMULATION_MARK: &str = "allreduce-lab:page-simulation-slice";
 /// Transfers indexed for the replay between looks at the clock.
 const INDEX_SLICE: usize = 16_384;
+/// Entries of a worker's simulation read between looks at the clock.
+const DECODE_SLICE: usize = 65_536;
 /// The performance mark set when a request is answered from the recent results (e2e counts them).
 const RECALLED_MARK: &str = "allreduce-lab:recalled";
 /// Large runs' results kept for going back to them: at most this many…
@@ -61,6 +70,9 @@ enum Task {
         #[allow(dead_code)] AnimationFrame,
         #[allow(dead_code)] Option<Pending>,
     ),
+    /// The run in a worker (terminated when dropped), and the job its result goes to (the
+    /// worker's listener holds it weakly: a cancelled run's job goes with this task).
+    InWorker(#[allow(dead_code)] LabWorker, #[allow(dead_code)] SharedJob),
 }
 
 type TaskSlot = Rc<RefCell<Option<Task>>>;
@@ -76,6 +88,8 @@ type Outcome = Option<(Key, Shared, bool)>;
 struct Job {
     key: Key,
     work: Work,
+    /// The simulation ran in a Web Worker (the replay's index is built on the page).
+    in_worker: bool,
     started_ms: f64,
     status: UseStateSetter<Status>,
     /// When the progress on screen was last updated, and to what.
@@ -136,10 +150,14 @@ fn show_progress(job: &mut Job, status: Status) {
     }
 }
 
-/// What a job is doing: preparing and running the simulation, then indexing its trace for the
-/// replay (a sort of millions of transfers, also in slices).
+/// What a job is doing: preparing and running the simulation (or, when a worker ran it,
+/// receiving and reading it), then indexing its trace for the replay (a sort of millions of
+/// transfers, also in slices).
 enum Work {
     Simulating(Simulating),
+    /// A worker's simulation, copied in; the scenario, should it have to be run here after all.
+    Receiving(Receiving, Scenario),
+    Decoding(Box<Decoding>, Scenario),
     Indexing(Simulation, ReplayBuilder),
     /// Ready to be shown.
     Indexed(Simulation, ReplayBuilder),
@@ -158,6 +176,17 @@ fn status_of(sim: &Simulating) -> Status {
     }
 }
 
+/// A worker's simulation the page cannot read (a worker script older than the page, say): the
+/// page runs `scenario` itself, and tries no worker again.
+fn run_here(job: &mut Job, scenario: &Scenario) -> Result<Work, ScenarioError> {
+    in_worker::give_up();
+    job.in_worker = false;
+    let sim = Simulating::new(scenario, true)?;
+    Ok(Work::Simulating(
+        sim.limit_memory(MEMORY_GUARD_BYTES, wasm_memory_bytes),
+    ))
+}
+
 /// A run's end: its result and replay index, or why there is none.
 type Finished = Result<(Simulation, Replay), ScenarioError>;
 
@@ -165,12 +194,14 @@ type Finished = Result<(Simulation, Replay), ScenarioError>;
 /// `None` until the job is finished.
 fn work(job: &mut Job, budget: f64) -> Option<Finished> {
     let started = now_ms();
+    let mut simulated = false;
     let outcome = loop {
         if now_ms() - started >= budget {
             break None;
         }
         match std::mem::replace(&mut job.work, Work::Between) {
             Work::Simulating(mut sim) => {
+                simulated = true;
                 if !sim.step(SLICE_EVENTS) {
                     job.work = Work::Simulating(sim);
                     continue;
@@ -184,6 +215,41 @@ fn work(job: &mut Job, budget: f64) -> Option<Finished> {
                         // Finishing the run took a share of this slice: index from the next.
                         break None;
                     }
+                    Err(e) => break Some(Err(e)),
+                }
+            }
+            Work::Receiving(mut rx, scenario) => {
+                let next = match rx.step() {
+                    None => Ok(Work::Receiving(rx, scenario)),
+                    Some(Ok(sections)) => match scenario
+                        .validate()
+                        .ok()
+                        .and_then(|topology| Decoding::new(sections, topology).ok())
+                    {
+                        Some(d) => Ok(Work::Decoding(Box::new(d), scenario)),
+                        None => run_here(job, &scenario),
+                    },
+                    Some(Err(())) => run_here(job, &scenario),
+                };
+                match next {
+                    Ok(w) => job.work = w,
+                    Err(e) => break Some(Err(e)),
+                }
+            }
+            Work::Decoding(mut d, scenario) => {
+                let next = match d.step(DECODE_SLICE) {
+                    Ok(false) => Ok(Work::Decoding(d, scenario)),
+                    Ok(true) => match d.finish() {
+                        Ok(sim) => {
+                            let index = ReplayBuilder::new(&sim.trace);
+                            Ok(Work::Indexing(sim, index))
+                        }
+                        Err(_) => run_here(job, &scenario),
+                    },
+                    Err(_) => run_here(job, &scenario),
+                };
+                match next {
+                    Ok(w) => job.work = w,
                     Err(e) => break Some(Err(e)),
                 }
             }
@@ -202,6 +268,9 @@ fn work(job: &mut Job, budget: f64) -> Option<Finished> {
             Work::Between => break None,
         }
     };
+    if simulated {
+        mark(PAGE_SIMULATION_MARK);
+    }
     if outcome.is_none() {
         if let Work::Simulating(sim) = &job.work {
             let status = status_of(sim);
@@ -214,7 +283,7 @@ fn work(job: &mut Job, budget: f64) -> Option<Finished> {
 /// The size of the page's wasm memory: the most the page's heap ever held at once, with the
 /// allocator's slack (it grows and never shrinks, so a run that needs no more than an earlier one
 /// held reuses it). What runs out should a run outgrow its estimate: wasm32 addresses 4 GB.
-fn wasm_memory_bytes() -> u64 {
+pub(crate) fn wasm_memory_bytes() -> u64 {
     core::arch::wasm32::memory_size(0) as u64 * 65_536
 }
 
@@ -225,7 +294,7 @@ fn wasm_memory_bytes() -> u64 {
 /// ([`UI_BUDGET`](crate::ui::model::view::UI_BUDGET); measured: 1.26 GB of wasm memory for the
 /// largest the lab admits at 1,024 GPUs). Two of the largest side by side, with results kept,
 /// may pass it together; both stop then.
-const MEMORY_GUARD_BYTES: u64 = 3_000_000_000;
+pub(crate) const MEMORY_GUARD_BYTES: u64 = 3_000_000_000;
 
 /// Sets the performance mark `name` (for measurements: e2e reads them).
 fn mark(name: &str) {
@@ -238,6 +307,7 @@ fn mark(name: &str) {
 fn deliver(job: Job, outcome: Finished) {
     let Job {
         key,
+        in_worker,
         started_ms,
         status,
         result,
@@ -250,6 +320,7 @@ fn deliver(job: Job, outcome: Finished) {
     };
     view.sim_ms = now_ms() - started_ms;
     view.memory_bytes = wasm_memory_bytes();
+    view.in_worker = in_worker;
     let cost = transfers_of(&view);
     let view = Shared(Rc::new(view));
     // Only a result is kept: a run stopped by the memory guard may fit another time.
@@ -425,6 +496,51 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
     }
 }
 
+/// Runs `job` on the page, in slices, from `sim`.
+fn run_on_page(slot: TaskSlot, job: SharedJob, sim: Simulating) {
+    if let Some(j) = job.borrow_mut().as_mut() {
+        j.work = Work::Simulating(sim);
+        j.in_worker = false;
+    }
+    next_frame(slot, job);
+}
+
+/// What the worker running `job` said: its progress, its simulation (received, read and indexed
+/// for the replay on the page, in slices), the memory guard's stop, or that the page must run it.
+fn heard_from_worker(slot: &TaskSlot, job: SharedJob, heard: Heard, scenario: &Scenario) {
+    match heard {
+        Heard::Progress(status) => {
+            if let Some(j) = job.borrow_mut().as_mut() {
+                show_progress(j, status);
+            }
+        }
+        Heard::Done(array) => {
+            if let Some(j) = job.borrow_mut().as_mut() {
+                j.work = Work::Receiving(Receiving::new(array), scenario.clone());
+            }
+            next_frame(slot.clone(), job);
+        }
+        Heard::OverMemory(limit_bytes) => {
+            slot.borrow_mut().take();
+            if let Some(j) = job.borrow_mut().take() {
+                deliver(j, Err(ScenarioError::MemoryOverLimit { limit_bytes }));
+            }
+        }
+        Heard::Failed => match Simulating::new(scenario, true) {
+            Ok(sim) => {
+                let sim = sim.limit_memory(MEMORY_GUARD_BYTES, wasm_memory_bytes);
+                run_on_page(slot.clone(), job, sim);
+            }
+            Err(e) => {
+                slot.borrow_mut().take();
+                if let Some(j) = job.borrow_mut().take() {
+                    deliver(j, Err(e));
+                }
+            }
+        },
+    }
+}
+
 /// Waits for the input to settle, then prepares the run (schedule and network) and starts it.
 fn settle_then_run(
     slot: TaskSlot,
@@ -458,16 +574,30 @@ fn settle_then_run(
                 RECENT.with_borrow_mut(|recent| recent.make_room(in_flight));
                 let shown = status_of(&sim);
                 status.set(shown);
+                let request = lab_job::encode(&key.0, key.1);
                 let job = Job {
                     key,
-                    work: Work::Simulating(sim),
+                    work: Work::Between,
+                    in_worker: true,
                     started_ms,
                     status,
                     shown: (started_ms, shown),
                     result,
                     _active: active,
                 };
-                next_frame(slot, Rc::new(RefCell::new(Some(job))));
+                let job: SharedJob = Rc::new(RefCell::new(Some(job)));
+                let hear = {
+                    let (slot, job) = (slot.clone(), Rc::downgrade(&job));
+                    move |heard| {
+                        if let Some(job) = job.upgrade() {
+                            heard_from_worker(&slot, job, heard, &scenario);
+                        }
+                    }
+                };
+                match in_worker::start(request, hear) {
+                    Some(worker) => *slot.borrow_mut() = Some(Task::InWorker(worker, job)),
+                    None => run_on_page(slot, job, sim),
+                }
             }
             Err(e) => {
                 let (controls, algorithm) = &key;

@@ -1,0 +1,948 @@
+//! A finished [`Simulation`] as a few flat arrays, to carry it from the thread that ran it to the
+//! one that shows it (the lab's Web Worker posts them as typed arrays, which move without a copy):
+//! [`to_sections`] takes the simulation apart, moving its vectors; [`from_sections`] puts it
+//! together again over the scenario's topology, which the receiver builds itself (it is small and
+//! its construction is deterministic), and checks every index it will read, so that what comes
+//! back is either the same simulation or an error, never a panic later.
+//!
+//! ```
+//! use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+//! let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
+//!     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
+//!     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
+//!     faults: Default::default() };
+//! let sim = simulate(&s, true).unwrap();
+//! let again = wire::from_sections(wire::to_sections(sim.clone()), s.validate().unwrap()).unwrap();
+//! assert_eq!(again.trace.time_secs, sim.trace.time_secs);
+//! assert_eq!(again.trace.timings, sim.trace.timings);
+//! ```
+
+use super::algorithms::Algorithm;
+use super::records::{CellChanges, Timeline, TimelineParts, Timings};
+use super::scenario::{AutoChoice, Simulation};
+use super::schedule::{DepLists, JOIN, Op, Phase, Schedule, ScheduleParts, Transfer};
+use super::topology::Topology;
+use super::trace::{LinkReport, RankTraffic, Trace, lower_bound};
+use std::fmt;
+use std::sync::Arc;
+
+/// One flat array.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Section {
+    U32(Vec<u32>),
+    F64(Vec<f64>),
+    U8(Vec<u8>),
+}
+
+/// Bumped whenever the layout changes (the page and its worker are built together, but a cached
+/// worker script could be older than the page).
+const VERSION: u32 = 1;
+
+/// What was wrong with the sections: the part that could not be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WireError(pub &'static str);
+
+impl fmt::Display for WireError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a simulation that came back unreadable ({})", self.0)
+    }
+}
+
+fn algorithm_code(a: Algorithm) -> u32 {
+    match a {
+        Algorithm::Ring => 0,
+        Algorithm::TreeFlat => 1,
+        Algorithm::TreeBinomial => 2,
+        Algorithm::TreeBinary => 3,
+        Algorithm::DoubleBinaryTree => 4,
+        Algorithm::RecursiveDoubling => 5,
+        Algorithm::Rabenseifner => 6,
+        Algorithm::Hierarchical => 7,
+        Algorithm::NcclRing => 8,
+        Algorithm::NcclTree => 9,
+        Algorithm::Auto => 10,
+    }
+}
+
+fn algorithm_of(code: u32) -> Option<Algorithm> {
+    Algorithm::CONCRETE
+        .into_iter()
+        .chain([Algorithm::Auto])
+        .find(|&a| algorithm_code(a) == code)
+}
+
+fn op_code(op: Op) -> u32 {
+    match op {
+        Op::Reduce => 0,
+        Op::Copy => 1,
+    }
+}
+
+const OPS: [Op; 2] = [Op::Reduce, Op::Copy];
+
+fn phase_code(p: Phase) -> u32 {
+    match p {
+        Phase::ReduceScatter => 0,
+        Phase::AllGather => 1,
+        Phase::Reduce => 2,
+        Phase::Broadcast => 3,
+        Phase::Exchange => 4,
+        Phase::Fold => 5,
+        Phase::InterNode => 6,
+    }
+}
+
+const PHASES: [Phase; 7] = [
+    Phase::ReduceScatter,
+    Phase::AllGather,
+    Phase::Reduce,
+    Phase::Broadcast,
+    Phase::Exchange,
+    Phase::Fold,
+    Phase::InterNode,
+];
+
+/// Words per transfer.
+const TRANSFER_WORDS: usize = 6;
+
+fn split(v: u64) -> [u32; 2] {
+    [v as u32, (v >> 32) as u32]
+}
+
+fn join(lo: u32, hi: u32) -> u64 {
+    u64::from(lo) | (u64::from(hi) << 32)
+}
+
+/// `sim` as sections, its vectors moved rather than copied (the transfers are packed a word per
+/// field).
+pub fn to_sections(sim: Simulation) -> Vec<Section> {
+    let Simulation {
+        algorithm,
+        trace,
+        auto,
+    } = sim;
+    let Trace {
+        schedule,
+        timings,
+        ranks,
+        links,
+        time_secs,
+        verification,
+        cell_changes,
+        step_end_secs,
+        ..
+    } = trace;
+    let ScheduleParts {
+        ranks: rank_count,
+        chunks,
+        size_bytes,
+        transfers,
+        deps,
+    } = schedule.into_parts();
+    let [size_lo, size_hi] = split(size_bytes);
+    let head = vec![
+        VERSION,
+        algorithm_code(algorithm),
+        rank_count as u32,
+        chunks as u32,
+        size_lo,
+        size_hi,
+        links.len() as u32,
+        u32::from(verification.is_ok()),
+        u32::from(auto.is_some()),
+        auto.as_ref().map_or(0, |a| algorithm_code(a.chosen)),
+    ];
+    let mut packed = Vec::with_capacity(transfers.len() * TRANSFER_WORDS);
+    for t in &transfers {
+        packed.extend_from_slice(&[
+            t.src,
+            t.dst,
+            t.chunk_lo,
+            t.chunk_hi,
+            t.step,
+            op_code(t.op) | (phase_code(t.phase) << 8),
+        ]);
+    }
+    drop(transfers);
+    let traffic: Vec<u32> = ranks
+        .iter()
+        .flat_map(|r| {
+            let [a, b] = split(r.sent_bytes);
+            let [c, d] = split(r.received_bytes);
+            [a, b, c, d]
+        })
+        .collect();
+    let mut carried = Vec::with_capacity(2 * links.len());
+    let mut shape = Vec::with_capacity(3 * links.len());
+    let (mut at, mut indexed, mut raw, mut palettes) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for link in links {
+        carried.extend_from_slice(&[link.bytes, link.busy_secs]);
+        let parts = link.timeline.into_parts();
+        let raw_rates = parts.rates.is_err();
+        shape.extend_from_slice(&[
+            parts.at.len() as u32,
+            u32::from(raw_rates),
+            parts.palette.len() as u32,
+        ]);
+        at.extend_from_slice(&parts.at);
+        match parts.rates {
+            Ok(v) => indexed.extend_from_slice(&v),
+            Err(v) => raw.extend_from_slice(&v),
+        }
+        palettes.extend_from_slice(&parts.palette);
+    }
+    // After the links, which share the instants: they come out without a copy.
+    let (instants, [start, first_byte, last_byte, done]) = timings.into_parts();
+    let (cell_transfers, contributors) = cell_changes.into_parts();
+    let (candidates, times, reason) = match auto {
+        Some(a) => (
+            a.candidates
+                .iter()
+                .map(|&(c, _)| algorithm_code(c))
+                .collect(),
+            a.candidates.iter().map(|&(_, t)| t).collect(),
+            a.reason.into_bytes(),
+        ),
+        None => (Vec::new(), Vec::new(), Vec::new()),
+    };
+    vec![
+        Section::U32(head),
+        Section::F64(vec![time_secs]),
+        Section::U32(packed),
+        Section::U32(deps.dep_start),
+        Section::U32(deps.deps),
+        Section::U32(deps.join_start),
+        Section::U32(deps.join_members),
+        Section::F64(Arc::unwrap_or_clone(instants)),
+        Section::U32(start),
+        Section::U32(first_byte),
+        Section::U32(last_byte),
+        Section::U32(done),
+        Section::U32(traffic),
+        Section::F64(carried),
+        Section::U32(shape),
+        Section::U32(at),
+        Section::U8(indexed),
+        Section::F64(raw),
+        Section::F64(palettes),
+        Section::U32(cell_transfers),
+        Section::U32(contributors),
+        Section::U8(verification.err().unwrap_or_default().into_bytes()),
+        Section::U32(candidates),
+        Section::F64(times),
+        Section::U8(reason),
+        Section::F64(step_end_secs),
+    ]
+}
+
+/// The sections' places.
+const SECTIONS: usize = 26;
+
+/// Takes section `i` out as the kind `T` names.
+trait Kind: Sized {
+    fn of(s: Section) -> Option<Self>;
+}
+
+impl Kind for Vec<u32> {
+    fn of(s: Section) -> Option<Self> {
+        match s {
+            Section::U32(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+impl Kind for Vec<f64> {
+    fn of(s: Section) -> Option<Self> {
+        match s {
+            Section::F64(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+impl Kind for Vec<u8> {
+    fn of(s: Section) -> Option<Self> {
+        match s {
+            Section::U8(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// Reads sections in order.
+struct Reader(std::vec::IntoIter<Section>);
+
+impl Reader {
+    fn take<T: Kind>(&mut self, what: &'static str) -> Result<T, WireError> {
+        self.0.next().and_then(T::of).ok_or(WireError(what))
+    }
+
+    fn text(&mut self, what: &'static str) -> Result<String, WireError> {
+        String::from_utf8(self.take(what)?).map_err(|_| WireError(what))
+    }
+}
+
+/// Fails with `what` unless `ok`.
+fn check(ok: bool, what: &'static str) -> Result<(), WireError> {
+    if ok { Ok(()) } else { Err(WireError(what)) }
+}
+
+/// Whether `start` delimits `len` entries in CSR form at its ends (from 0 to `len`); that it never
+/// goes back is checked entry by entry.
+fn delimits(start: &[u32], len: usize) -> bool {
+    start.first() == Some(&0) && start.last().map(|&e| e as usize) == Some(len)
+}
+
+/// Where a [`Decoding`] is: each stage reads its part entry by entry, from `pos`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    Transfers,
+    Dependencies,
+    Joins,
+    Instants,
+    Timings,
+    Cells,
+    Links,
+    Done,
+}
+
+/// A simulation being put together again from its sections a bounded piece at a time (a page
+/// does a piece per slice of a frame: a 1,024-GPU run's sections are some 100 MB). Every index
+/// the trace will be read by is checked on the way.
+///
+/// ```
+/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+/// let s = Scenario { topology: TopologySpec::Uniform { ranks: 8,
+///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
+///     algorithm: Algorithm::Ring, size_bytes: 8000, segments: 1, gamma_secs_per_byte: 0.0,
+///     faults: Default::default() };
+/// let sim = simulate(&s, true).unwrap();
+/// let mut d = wire::Decoding::new(wire::to_sections(sim.clone()), s.validate().unwrap()).unwrap();
+/// let mut steps = 0;
+/// while !d.step(10).unwrap() {
+///     steps += 1;
+/// }
+/// assert!(steps > 10); // 112 transfers, read ten entries a step
+/// assert_eq!(d.finish().unwrap().trace.timings, sim.trace.timings);
+/// ```
+pub struct Decoding {
+    topology: Topology,
+    algorithm: Algorithm,
+    ranks: usize,
+    chunks: usize,
+    size_bytes: u64,
+    time_secs: f64,
+    packed: Vec<u32>,
+    transfers: Vec<Transfer>,
+    deps: DepLists,
+    instants: Arc<Vec<f64>>,
+    times: [Vec<u32>; 4],
+    traffic: Vec<u32>,
+    carried: Vec<f64>,
+    shape: Vec<u32>,
+    /// The timelines' vectors, and how far the links built so far have read them.
+    at: Vec<u32>,
+    indexed: Vec<u8>,
+    raw: Vec<f64>,
+    palettes: Vec<f64>,
+    read: [usize; 4],
+    links: Vec<LinkReport>,
+    cell_transfers: Vec<u32>,
+    contributors: Vec<u32>,
+    /// Contributor counts the cell changes read so far need.
+    cell_counts: usize,
+    verification: Result<(), String>,
+    auto: Option<AutoChoice>,
+    step_end_secs: Vec<f64>,
+    steps: u32,
+    stage: Stage,
+    pos: usize,
+    done: usize,
+}
+
+impl Decoding {
+    /// Takes the sections of [`to_sections`] and checks their sizes, to be read with
+    /// [`step`](Self::step) over `topology` (the scenario's, as
+    /// [`Scenario::validate`](super::scenario::Scenario::validate) builds it).
+    pub fn new(sections: Vec<Section>, topology: Topology) -> Result<Decoding, WireError> {
+        check(sections.len() == SECTIONS, "sections")?;
+        let mut r = Reader(sections.into_iter());
+        let head: Vec<u32> = r.take("head")?;
+        let &[
+            version,
+            algorithm,
+            rank_count,
+            chunks,
+            size_lo,
+            size_hi,
+            link_count,
+            verified,
+            has_auto,
+            chosen,
+        ] = head.as_slice()
+        else {
+            return Err(WireError("head"));
+        };
+        check(version == VERSION, "version")?;
+        let algorithm = algorithm_of(algorithm).ok_or(WireError("algorithm"))?;
+        let time: Vec<f64> = r.take("time")?;
+        let &[time_secs] = time.as_slice() else {
+            return Err(WireError("time"));
+        };
+        let packed: Vec<u32> = r.take("transfers")?;
+        check(packed.len() % TRANSFER_WORDS == 0, "transfers")?;
+        let n = packed.len() / TRANSFER_WORDS;
+        check(rank_count as usize == topology.ranks(), "ranks")?;
+        check(chunks >= 1, "schedule")?;
+        let deps = DepLists {
+            dep_start: r.take("dependencies")?,
+            deps: r.take("dependencies")?,
+            join_start: r.take("joins")?,
+            join_members: r.take("joins")?,
+        };
+        check(
+            deps.dep_start.len() == n + 1 && delimits(&deps.dep_start, deps.deps.len()),
+            "dependencies",
+        )?;
+        check(
+            if deps.join_start.is_empty() {
+                deps.join_members.is_empty()
+            } else {
+                delimits(&deps.join_start, deps.join_members.len())
+            },
+            "joins",
+        )?;
+        let instants: Vec<f64> = r.take("instants")?;
+        // A run's distinct times, from 0 (that they increase is checked entry by entry).
+        check(instants.first() == Some(&0.0), "instants")?;
+        let times: [Vec<u32>; 4] = [
+            r.take("timings")?,
+            r.take("timings")?,
+            r.take("timings")?,
+            r.take("timings")?,
+        ];
+        check(
+            times[..3].iter().all(|v| v.len() == n) && (times[3].is_empty() || times[3].len() == n),
+            "timings",
+        )?;
+        let traffic: Vec<u32> = r.take("ranks")?;
+        check(traffic.len() == 4 * topology.ranks(), "ranks")?;
+        let link_count = link_count as usize;
+        let carried: Vec<f64> = r.take("links")?;
+        let shape: Vec<u32> = r.take("links")?;
+        check(
+            link_count == topology.links().len()
+                && carried.len() == 2 * link_count
+                && shape.len() == 3 * link_count,
+            "links",
+        )?;
+        let (at, indexed, raw, palettes): (Vec<u32>, Vec<u8>, Vec<f64>, Vec<f64>) = (
+            r.take("timelines")?,
+            r.take("timelines")?,
+            r.take("timelines")?,
+            r.take("timelines")?,
+        );
+        // Every entry read by exactly one link.
+        let mut need = [0usize; 4];
+        for s in shape.chunks_exact(3) {
+            let (changes, raw_rates, colours) = (s[0] as usize, s[1] != 0, s[2] as usize);
+            need[0] += changes;
+            need[if raw_rates { 2 } else { 1 }] += changes;
+            need[3] += colours;
+        }
+        check(
+            need == [at.len(), indexed.len(), raw.len(), palettes.len()],
+            "timelines",
+        )?;
+        let cell_transfers: Vec<u32> = r.take("cell changes")?;
+        let contributors: Vec<u32> = r.take("cell changes")?;
+        let message = r.text("verification")?;
+        let verification = match (verified != 0, message.is_empty()) {
+            (true, true) => Ok(()),
+            (false, _) => Err(message),
+            (true, false) => return Err(WireError("verification")),
+        };
+        let candidates: Vec<u32> = r.take("auto")?;
+        let times_of: Vec<f64> = r.take("auto")?;
+        let reason = r.text("auto")?;
+        let auto = if has_auto != 0 {
+            check(candidates.len() == times_of.len(), "auto")?;
+            let candidates = candidates
+                .iter()
+                .zip(times_of)
+                .map(|(&c, t)| Some((algorithm_of(c)?, t)))
+                .collect::<Option<Vec<_>>>()
+                .ok_or(WireError("auto"))?;
+            Some(AutoChoice {
+                chosen: algorithm_of(chosen).ok_or(WireError("auto"))?,
+                candidates,
+                reason,
+            })
+        } else {
+            check(
+                candidates.is_empty() && times_of.is_empty() && reason.is_empty(),
+                "auto",
+            )?;
+            None
+        };
+        let step_end_secs: Vec<f64> = r.take("steps")?;
+        Ok(Decoding {
+            topology,
+            algorithm,
+            ranks: rank_count as usize,
+            chunks: chunks as usize,
+            size_bytes: join(size_lo, size_hi),
+            time_secs,
+            packed,
+            transfers: Vec::with_capacity(n),
+            deps,
+            instants: Arc::new(instants),
+            times,
+            traffic,
+            carried,
+            shape,
+            at,
+            indexed,
+            raw,
+            palettes,
+            read: [0; 4],
+            links: Vec::with_capacity(link_count),
+            cell_transfers,
+            contributors,
+            cell_counts: 0,
+            verification,
+            auto,
+            step_end_secs,
+            steps: 0,
+            stage: Stage::Transfers,
+            pos: 0,
+            done: 0,
+        })
+    }
+
+    /// Entries read so far, and in all.
+    pub fn progress(&self) -> (usize, usize) {
+        let n = self.times[0].len();
+        let total = 3 * n
+            + self.deps.join_start.len().saturating_sub(1)
+            + self.instants.len()
+            + self.cell_transfers.len()
+            + self.at.len()
+            + self.carried.len() / 2;
+        (self.done, total)
+    }
+
+    /// How many entries the current stage reads.
+    fn stage_len(&self) -> usize {
+        match self.stage {
+            Stage::Transfers | Stage::Dependencies | Stage::Timings => self.times[0].len(),
+            Stage::Joins => self.deps.join_start.len().saturating_sub(1),
+            Stage::Instants => self.instants.len(),
+            Stage::Cells => self.cell_transfers.len(),
+            Stage::Links => self.carried.len() / 2,
+            Stage::Done => 0,
+        }
+    }
+
+    /// Reads about `budget` more entries (at least one, and a whole link's timeline); `Ok(true)`
+    /// once every part is read.
+    pub fn step(&mut self, budget: usize) -> Result<bool, WireError> {
+        let mut left = budget.max(1);
+        while self.stage != Stage::Done && left > 0 {
+            let len = self.stage_len();
+            let end = len.min(self.pos.saturating_add(left));
+            let (from, to) = (self.pos, end);
+            let read = match self.stage {
+                Stage::Transfers => self.read_transfers(from, to)?,
+                Stage::Dependencies => self.read_dependencies(from, to)?,
+                Stage::Joins => self.read_joins(from, to)?,
+                Stage::Instants => {
+                    let v = &self.instants;
+                    check((from.max(1)..to).all(|i| v[i - 1] < v[i]), "instants")?;
+                    to - from
+                }
+                Stage::Timings => {
+                    let count = self.instants.len();
+                    let named = |v: &Vec<u32>| {
+                        v.is_empty() || v[from..to].iter().all(|&i| (i as usize) < count)
+                    };
+                    check(self.times.iter().all(named), "timings")?;
+                    to - from
+                }
+                Stage::Cells => self.read_cells(from, to)?,
+                Stage::Links => self.read_link(from)?,
+                Stage::Done => 0,
+            };
+            let entries = read.max(1);
+            self.done += read;
+            left = left.saturating_sub(entries);
+            self.pos = if self.stage == Stage::Links {
+                from + 1
+            } else {
+                to
+            };
+            if self.pos >= len {
+                self.next_stage()?;
+            }
+        }
+        Ok(self.stage == Stage::Done)
+    }
+
+    fn next_stage(&mut self) -> Result<(), WireError> {
+        self.pos = 0;
+        self.stage = match self.stage {
+            Stage::Transfers => {
+                self.packed = Vec::new();
+                Stage::Dependencies
+            }
+            Stage::Dependencies => Stage::Joins,
+            Stage::Joins => Stage::Instants,
+            Stage::Instants => Stage::Timings,
+            Stage::Timings => Stage::Cells,
+            Stage::Cells => {
+                check(self.cell_counts == self.contributors.len(), "cell changes")?;
+                Stage::Links
+            }
+            Stage::Links | Stage::Done => Stage::Done,
+        };
+        Ok(())
+    }
+
+    fn read_transfers(&mut self, from: usize, to: usize) -> Result<usize, WireError> {
+        for w in
+            self.packed[from * TRANSFER_WORDS..to * TRANSFER_WORDS].chunks_exact(TRANSFER_WORDS)
+        {
+            let t = Transfer {
+                src: w[0],
+                dst: w[1],
+                chunk_lo: w[2],
+                chunk_hi: w[3],
+                step: w[4],
+                op: *OPS
+                    .get((w[5] & 0xff) as usize)
+                    .ok_or(WireError("transfers"))?,
+                phase: *PHASES
+                    .get((w[5] >> 8) as usize)
+                    .ok_or(WireError("transfers"))?,
+            };
+            check(
+                (t.src as usize) < self.ranks
+                    && (t.dst as usize) < self.ranks
+                    && t.chunk_lo <= t.chunk_hi
+                    && (t.chunk_hi as usize) <= self.chunks
+                    && t.step < u32::MAX,
+                "transfers",
+            )?;
+            self.steps = self.steps.max(t.step + 1);
+            self.transfers.push(t);
+        }
+        Ok(to - from)
+    }
+
+    fn read_dependencies(&mut self, from: usize, to: usize) -> Result<usize, WireError> {
+        let (n, joins) = (
+            self.times[0].len(),
+            self.deps.join_start.len().saturating_sub(1),
+        );
+        let d = &self.deps;
+        for t in from..to {
+            let (a, b) = (d.dep_start[t] as usize, d.dep_start[t + 1] as usize);
+            check(a <= b && b <= d.deps.len(), "dependencies")?;
+            let named = d.deps[a..b].iter().all(|&x| {
+                if x & JOIN != 0 {
+                    ((x & !JOIN) as usize) < joins
+                } else {
+                    (x as usize) < n
+                }
+            });
+            check(named, "dependencies")?;
+        }
+        Ok(to - from)
+    }
+
+    fn read_joins(&mut self, from: usize, to: usize) -> Result<usize, WireError> {
+        let n = self.times[0].len();
+        let d = &self.deps;
+        for j in from..to {
+            let (a, b) = (d.join_start[j] as usize, d.join_start[j + 1] as usize);
+            check(a <= b && b <= d.join_members.len(), "joins")?;
+            check(
+                d.join_members[a..b].iter().all(|&m| (m as usize) < n),
+                "joins",
+            )?;
+        }
+        Ok(to - from)
+    }
+
+    fn read_cells(&mut self, from: usize, to: usize) -> Result<usize, WireError> {
+        for &t in &self.cell_transfers[from..to] {
+            let chunks = self
+                .transfers
+                .get(t as usize)
+                .ok_or(WireError("cell changes"))?
+                .chunks()
+                .len();
+            check(chunks > 0, "cell changes")?;
+            self.cell_counts += chunks;
+        }
+        Ok(to - from)
+    }
+
+    /// Builds link `l`'s report; says how many changes its timeline has.
+    fn read_link(&mut self, l: usize) -> Result<usize, WireError> {
+        let s = &self.shape[3 * l..3 * l + 3];
+        let (n, raw_rates, colours) = (s[0] as usize, s[1] != 0, s[2] as usize);
+        let [at, indexed, raw, palettes] = &mut self.read;
+        let span = |pos: &mut usize, len: usize| {
+            let r = *pos..*pos + len;
+            *pos += len;
+            r
+        };
+        let parts = TimelineParts {
+            at: self.at[span(at, n)].to_vec(),
+            rates: if raw_rates {
+                Err(self.raw[span(raw, n)].to_vec())
+            } else {
+                Ok(self.indexed[span(indexed, n)].to_vec())
+            },
+            palette: self.palettes[span(palettes, colours)].to_vec(),
+        };
+        self.links.push(LinkReport {
+            bytes: self.carried[2 * l],
+            busy_secs: self.carried[2 * l + 1],
+            timeline: Timeline::from_parts(parts, &self.instants).ok_or(WireError("timelines"))?,
+        });
+        Ok(n + 1)
+    }
+
+    /// The simulation, once [`step`](Self::step) has read everything.
+    pub fn finish(self) -> Result<Simulation, WireError> {
+        check(self.stage == Stage::Done, "not read yet")?;
+        check(self.step_end_secs.len() == self.steps as usize, "steps")?;
+        let schedule = Schedule::from_parts(ScheduleParts {
+            ranks: self.ranks,
+            chunks: self.chunks,
+            size_bytes: self.size_bytes,
+            transfers: self.transfers,
+            deps: self.deps,
+        });
+        let timings = Timings::from_parts(&self.instants, self.times);
+        let ranks = self
+            .traffic
+            .chunks_exact(4)
+            .map(|w| RankTraffic {
+                sent_bytes: join(w[0], w[1]),
+                received_bytes: join(w[2], w[3]),
+            })
+            .collect();
+        let trace = Trace {
+            lower_bound: lower_bound(&self.topology, self.size_bytes),
+            topology: self.topology,
+            schedule,
+            timings,
+            ranks,
+            links: self.links,
+            time_secs: self.time_secs,
+            verification: self.verification,
+            cell_changes: CellChanges::from_parts(self.cell_transfers, self.contributors),
+            step_end_secs: self.step_end_secs,
+        };
+        Ok(Simulation {
+            algorithm: self.algorithm,
+            trace,
+            auto: self.auto,
+        })
+    }
+}
+
+/// The simulation of [`to_sections`] again, on `topology`, read at once (see [`Decoding`]).
+pub fn from_sections(sections: Vec<Section>, topology: Topology) -> Result<Simulation, WireError> {
+    let mut d = Decoding::new(sections, topology)?;
+    while !d.step(usize::MAX)? {}
+    d.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::faults::{Faults, SlowLink, Straggler};
+    use crate::sim::scenario::{Scenario, simulate};
+    use crate::sim::topology::TopologySpec;
+    use crate::sim::units::Bandwidth;
+
+    /// Every part of two simulations, compared bit for bit where they are numbers.
+    fn assert_same(a: &Simulation, b: &Simulation) {
+        assert_eq!(a.algorithm, b.algorithm);
+        assert_eq!(format!("{:?}", a.auto), format!("{:?}", b.auto));
+        let (a, b) = (&a.trace, &b.trace);
+        assert_eq!(a.time_secs.to_bits(), b.time_secs.to_bits());
+        assert_eq!(format!("{:?}", a.schedule), format!("{:?}", b.schedule));
+        assert_eq!(a.timings, b.timings);
+        assert_eq!(a.ranks, b.ranks);
+        assert_eq!(a.links, b.links);
+        assert_eq!(a.cell_changes, b.cell_changes);
+        assert_eq!(a.verification, b.verification);
+        assert_eq!(a.lower_bound, b.lower_bound);
+        assert_eq!(a.step_end_secs, b.step_end_secs);
+        assert_eq!(format!("{:?}", a.topology), format!("{:?}", b.topology));
+    }
+
+    fn cluster(algorithm: Algorithm, faults: Faults) -> Scenario {
+        Scenario {
+            topology: TopologySpec::Cluster {
+                racks: 2,
+                nodes_per_rack: 2,
+                gpus_per_node: 8,
+                intra_bw: Bandwidth::from_gbytes_per_sec(300.0),
+                intra_lat_secs: 1e-6,
+                node_bw: Bandwidth::from_gbytes_per_sec(25.0),
+                node_lat_secs: 5e-6,
+                rack_bw: Bandwidth::from_gbytes_per_sec(12.5),
+                rack_lat_secs: 1e-5,
+                oversubscription: 2.0,
+                nics_per_node: 2,
+            },
+            algorithm,
+            size_bytes: 3_000_001,
+            segments: 4,
+            gamma_secs_per_byte: 1e-11,
+            faults,
+        }
+    }
+
+    #[test]
+    fn every_algorithm_comes_back_as_it_ran() {
+        let faults = Faults {
+            slow_links: Vec::new(),
+            stragglers: vec![Straggler {
+                rank: 5,
+                delay_secs: 2e-5,
+            }],
+        };
+        for a in Algorithm::CONCRETE.into_iter().chain([Algorithm::Auto]) {
+            let s = cluster(a, faults.clone());
+            let sim = simulate(&s, true).unwrap();
+            let back = from_sections(to_sections(sim.clone()), s.validate().unwrap()).unwrap();
+            assert_same(&sim, &back);
+        }
+    }
+
+    #[test]
+    fn contended_links_keep_their_raw_rates() {
+        // A slowed cable and a tree's pipelined segments give links many distinct rates.
+        let cable = "rank0-node0".parse().unwrap();
+        let faults = Faults {
+            slow_links: vec![SlowLink {
+                cable,
+                factor: 0.37,
+            }],
+            stragglers: Vec::new(),
+        };
+        let mut s = cluster(Algorithm::DoubleBinaryTree, faults);
+        s.segments = 32;
+        let sim = simulate(&s, true).unwrap();
+        let sections = to_sections(sim.clone());
+        let Section::F64(raw) = &sections[17] else {
+            panic!("raw rates");
+        };
+        assert!(!raw.is_empty(), "some link keeps its rates raw");
+        assert_same(
+            &sim,
+            &from_sections(sections, s.validate().unwrap()).unwrap(),
+        );
+    }
+
+    #[test]
+    fn read_in_pieces_of_any_size_it_is_the_same_simulation() {
+        let s = cluster(Algorithm::NcclTree, Faults::default());
+        let sim = simulate(&s, true).unwrap();
+        for budget in [1, 7, 100, 5000] {
+            let mut d = Decoding::new(to_sections(sim.clone()), s.validate().unwrap()).unwrap();
+            assert_eq!(d.progress().0, 0);
+            let mut steps = 0;
+            while !d.step(budget).unwrap() {
+                steps += 1;
+                let (done, total) = d.progress();
+                assert!(done <= total, "{done} of {total}");
+            }
+            let (done, total) = d.progress();
+            assert_eq!(done, total, "every entry read, once");
+            // About `budget` entries a step (a link's timeline is read whole).
+            assert!(
+                steps + 1 >= total / budget.max(1) / 2,
+                "{steps} steps of {budget}"
+            );
+            assert_same(&sim, &d.finish().unwrap());
+        }
+        // Finishing before everything is read is refused.
+        let d = Decoding::new(to_sections(sim), s.validate().unwrap()).unwrap();
+        assert_eq!(d.finish().err(), Some(WireError("not read yet")));
+    }
+
+    #[test]
+    fn a_failed_verification_comes_back_with_its_message() {
+        let s = cluster(Algorithm::Ring, Faults::default());
+        let mut sim = simulate(&s, true).unwrap();
+        sim.trace.verification = Err("rank 3 chunk 2: counted twice".into());
+        let back = from_sections(to_sections(sim.clone()), s.validate().unwrap()).unwrap();
+        assert_eq!(back.trace.verification, sim.trace.verification);
+    }
+
+    #[test]
+    fn damaged_sections_are_refused_not_read() {
+        let s = cluster(Algorithm::Hierarchical, Faults::default());
+        let sections = to_sections(simulate(&s, true).unwrap());
+        let topo = || s.validate().unwrap();
+        // Each section in turn: emptied, given one more entry, or made of another kind.
+        for i in 0..sections.len() {
+            let mut changed = Vec::new();
+            let mut grown = sections.clone();
+            match &mut grown[i] {
+                Section::U32(v) => v.push(u32::MAX),
+                Section::F64(v) => v.push(f64::NAN),
+                Section::U8(v) => v.push(0xff),
+            }
+            changed.push(grown);
+            let mut other = sections.clone();
+            other[i] = match &sections[i] {
+                Section::U32(_) => Section::U8(Vec::new()),
+                _ => Section::U32(Vec::new()),
+            };
+            changed.push(other);
+            for bad in changed {
+                assert!(from_sections(bad, topo()).is_err(), "section {i} changed");
+            }
+        }
+        let mut short = sections.clone();
+        short.pop();
+        assert!(from_sections(short, topo()).is_err());
+        let mut long = sections.clone();
+        long.push(Section::U8(Vec::new()));
+        assert_eq!(
+            from_sections(long, topo()).err(),
+            Some(WireError("sections"))
+        );
+        // A dependency on a transfer that does not exist.
+        let mut bad = sections.clone();
+        if let Section::U32(deps) = &mut bad[4] {
+            deps[0] = 1 << 30;
+        }
+        assert_eq!(
+            from_sections(bad, topo()).err(),
+            Some(WireError("dependencies"))
+        );
+        // Another topology than the run's.
+        let mut other = s.clone();
+        other.topology = TopologySpec::Uniform {
+            ranks: 32,
+            bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
+            latency_secs: 1e-6,
+        };
+        assert_eq!(
+            from_sections(sections, other.validate().unwrap()).err(),
+            Some(WireError("links"))
+        );
+    }
+}

@@ -1,0 +1,281 @@
+//! The lab's large runs in a Web Worker: the page sends the controls and algorithm
+//! ([`lab_job`]), the worker prepares and runs the simulation with every detail, saying how far
+//! it is about every [`PROGRESS_EVERY_MS`], and posts the finished simulation back as typed
+//! arrays ([`wire`]), which move without a copy. The page copies them into its memory
+//! ([`Receiving`]), rebuilds the simulation over the scenario's topology
+//! ([`wire::Decoding`]) and indexes it for the replay, each in slices of its frames. Cancelling, or a newer request,
+//! terminates the worker (a run in progress cannot be interrupted any other way).
+//!
+//! A worker that cannot start, fails, or sends what cannot be read hands the run back to the
+//! page, which runs it in slices itself (and every later run too: the worker is not tried again).
+//! A run the worker's memory guard stops comes back as that error, not run again.
+//!
+//! The worker is the scaling charts' (`points-worker`): its [`serve`](super::super::workers::serve)
+//! passes requests to [`serve_request`].
+
+use super::simulation::{MEMORY_GUARD_BYTES, wasm_memory_bytes};
+use crate::sim::scenario::{ScenarioError, Simulating};
+use crate::sim::wire::{self, Section};
+use crate::ui::model::lab_job;
+use crate::ui::model::view::Status;
+use std::cell::{Cell, RefCell};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker};
+
+/// The worker's script (Trunk's loader for the `points-worker` binary), named apart from the
+/// scaling charts' by its query (its own imports resolve without it), so that a test can block
+/// the lab's worker alone.
+const WORKER_SCRIPT: &str = "./points-worker_loader.js?for=lab";
+/// What a worker says once it listens.
+const READY: &str = "ready";
+/// What a worker says when it could not run the request (the page runs it itself).
+const FAILED: &str = "lab-failed";
+/// What a worker says when its memory guard stopped the run, before the limit in bytes.
+const OVER_MEMORY: &str = "lab-memory:";
+/// How often the worker says how far it is, at most.
+const PROGRESS_EVERY_MS: f64 = 100.0;
+/// Events between looks at the clock in the worker.
+const STEP_EVENTS: usize = 4096;
+
+/// What the page hears from its worker.
+pub(super) enum Heard {
+    Progress(Status),
+    /// The finished simulation's typed arrays (see [`Receiving`]).
+    Done(js_sys::Array),
+    OverMemory(u64),
+    /// The worker could not run the request: the page runs it.
+    Failed,
+}
+
+type Listener = Closure<dyn FnMut(web_sys::Event)>;
+
+thread_local! {
+    /// A lab worker failed to start or to run: later runs stay on the page.
+    static BROKEN: Cell<bool> = const { Cell::new(false) };
+    /// The listeners of terminated workers, kept until none of them can be running (a worker
+    /// is dropped from its own listener when its result arrives).
+    static RETIRED: RefCell<Vec<(Listener, Listener)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A run in a worker; dropping it terminates the worker.
+pub(super) struct LabWorker {
+    worker: Worker,
+    listeners: Option<(Listener, Listener)>,
+}
+
+impl Drop for LabWorker {
+    fn drop(&mut self) {
+        self.worker.terminate();
+        if let Some(l) = self.listeners.take() {
+            RETIRED.with_borrow_mut(|r| r.push(l));
+        }
+    }
+}
+
+/// No worker is tried again on this page (one sent what the page cannot read: a worker script
+/// older than the page, say).
+pub(super) fn give_up() {
+    BROKEN.set(true);
+}
+
+/// Reads a progress message: `[phase (0 preparing, 1 running), done, total]`.
+fn progress(numbers: &[f64]) -> Option<Status> {
+    let &[phase, done, total] = numbers else {
+        return None;
+    };
+    let (done, total) = (done as usize, total as usize);
+    match phase as u32 {
+        0 => Some(Status::Preparing { done, total }),
+        1 => Some(Status::Running { done, total }),
+        _ => None,
+    }
+}
+
+/// Entries copied into the page's memory per piece: a few MB, a millisecond or two.
+const PIECE: u32 = 1 << 20;
+
+/// A finished simulation's typed arrays copied into the page's memory a piece at a time (a
+/// 1,024-GPU run's are some 100 MB, which would take the page 100-150 ms at once).
+pub(super) struct Receiving {
+    array: js_sys::Array,
+    /// The array being copied, and how far.
+    next: u32,
+    at: u32,
+    current: Option<Section>,
+    sections: Vec<Section>,
+}
+
+/// Copies entries `at..` of a typed array of `len` into `out` (room for all of them made at the
+/// first piece), at most [`PIECE`]; says how far it got.
+fn piece<T: Copy + Default>(
+    len: u32,
+    at: u32,
+    out: &mut Vec<T>,
+    copy: impl Fn(u32, u32, &mut [T]),
+) -> u32 {
+    let end = at.saturating_add(PIECE).min(len);
+    out.reserve_exact(len as usize - out.len());
+    let old = out.len();
+    out.resize(old + (end - at) as usize, T::default());
+    copy(at, end, &mut out[old..]);
+    end
+}
+
+impl Receiving {
+    pub(super) fn new(array: js_sys::Array) -> Receiving {
+        Receiving {
+            array,
+            next: 0,
+            at: 0,
+            current: None,
+            sections: Vec::new(),
+        }
+    }
+
+    /// Copies the next piece; the sections once all are in, `Err` if the message holds
+    /// something else than typed arrays.
+    pub(super) fn step(&mut self) -> Option<Result<Vec<Section>, ()>> {
+        if self.next >= self.array.length() {
+            return Some(Ok(std::mem::take(&mut self.sections)));
+        }
+        let v = self.array.get(self.next);
+        let (len, end) = if let Some(a) = v.dyn_ref::<js_sys::Uint32Array>() {
+            let Section::U32(out) = self.current.get_or_insert(Section::U32(Vec::new())) else {
+                return Some(Err(()));
+            };
+            let copy = |x, y, dst: &mut [u32]| a.subarray(x, y).copy_to(dst);
+            (a.length(), piece(a.length(), self.at, out, copy))
+        } else if let Some(a) = v.dyn_ref::<js_sys::Float64Array>() {
+            let Section::F64(out) = self.current.get_or_insert(Section::F64(Vec::new())) else {
+                return Some(Err(()));
+            };
+            let copy = |x, y, dst: &mut [f64]| a.subarray(x, y).copy_to(dst);
+            (a.length(), piece(a.length(), self.at, out, copy))
+        } else if let Some(a) = v.dyn_ref::<js_sys::Uint8Array>() {
+            let Section::U8(out) = self.current.get_or_insert(Section::U8(Vec::new())) else {
+                return Some(Err(()));
+            };
+            let copy = |x, y, dst: &mut [u8]| a.subarray(x, y).copy_to(dst);
+            (a.length(), piece(a.length(), self.at, out, copy))
+        } else {
+            return Some(Err(()));
+        };
+        self.at = end;
+        if end >= len {
+            self.sections.extend(self.current.take());
+            self.next += 1;
+            self.at = 0;
+        }
+        None
+    }
+}
+
+/// Starts a worker on `request` ([`lab_job::encode`]); `hear` receives what it says. `None` if
+/// no worker can start here (the caller runs the request itself).
+pub(super) fn start(request: String, hear: impl Fn(Heard) + 'static) -> Option<LabWorker> {
+    // No listener of a terminated worker runs now: this is a timer's task.
+    RETIRED.with_borrow_mut(Vec::clear);
+    if BROKEN.get() {
+        return None;
+    }
+    let Ok(worker) = Worker::new(WORKER_SCRIPT) else {
+        BROKEN.set(true);
+        return None;
+    };
+    let hear = std::rc::Rc::new(hear);
+    let on_message = {
+        let (worker, hear) = (worker.clone(), hear.clone());
+        Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            let data = e.unchecked_into::<MessageEvent>().data();
+            if let Some(text) = data.as_string() {
+                if text == READY {
+                    if worker.post_message(&request.as_str().into()).is_err() {
+                        BROKEN.set(true);
+                        hear(Heard::Failed);
+                    }
+                } else if let Some(limit) = text.strip_prefix(OVER_MEMORY) {
+                    hear(Heard::OverMemory(
+                        limit.parse().unwrap_or(MEMORY_GUARD_BYTES),
+                    ));
+                } else {
+                    // The worker could not run this request (it still works): the page runs it.
+                    hear(Heard::Failed);
+                }
+            } else if let Some(numbers) = data.dyn_ref::<js_sys::Float64Array>() {
+                if let Some(status) = progress(&numbers.to_vec()) {
+                    hear(Heard::Progress(status));
+                }
+            } else if let Some(array) = data.dyn_ref::<js_sys::Array>() {
+                hear(Heard::Done(array.clone()));
+            }
+        })
+    };
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+        BROKEN.set(true);
+        hear(Heard::Failed);
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    Some(LabWorker {
+        worker,
+        listeners: Some((on_message, on_error)),
+    })
+}
+
+/// The worker's side: runs `request` with every detail, posting its progress and then its
+/// simulation (or why there is none).
+pub(crate) fn serve_request(scope: &DedicatedWorkerGlobalScope, request: &str) {
+    let sim = lab_job::decode(request)
+        .map(|(controls, algorithm)| controls.scenario(algorithm))
+        .and_then(|scenario| Simulating::new(&scenario, true).ok());
+    let Some(sim) = sim else {
+        let _ = scope.post_message(&FAILED.into());
+        return;
+    };
+    let mut sim = sim.limit_memory(MEMORY_GUARD_BYTES, wasm_memory_bytes);
+    let mut said = f64::NEG_INFINITY;
+    loop {
+        let finished = sim.step(STEP_EVENTS);
+        let now = js_sys::Date::now();
+        if finished || now - said >= PROGRESS_EVERY_MS {
+            said = now;
+            let numbers = match sim.preparing() {
+                Some((done, total)) => [0.0, done as f64, total as f64],
+                None => {
+                    let (done, total) = sim.progress();
+                    [1.0, done as f64, total as f64]
+                }
+            };
+            let _ = scope.post_message(&js_sys::Float64Array::from(&numbers[..]));
+        }
+        if finished {
+            break;
+        }
+    }
+    match sim.finish() {
+        Ok(simulation) => {
+            let (array, moved) = (js_sys::Array::new(), js_sys::Array::new());
+            for section in wire::to_sections(simulation) {
+                let typed: wasm_bindgen::JsValue = match section {
+                    Section::U32(v) => js_sys::Uint32Array::from(&v[..]).into(),
+                    Section::F64(v) => js_sys::Float64Array::from(&v[..]).into(),
+                    Section::U8(v) => js_sys::Uint8Array::from(&v[..]).into(),
+                };
+                if let Ok(buffer) = js_sys::Reflect::get(&typed, &"buffer".into()) {
+                    moved.push(&buffer);
+                }
+                array.push(&typed);
+            }
+            if scope.post_message_with_transfer(&array, &moved).is_err() {
+                let _ = scope.post_message(&FAILED.into());
+            }
+        }
+        Err(ScenarioError::MemoryOverLimit { limit_bytes }) => {
+            let _ = scope.post_message(&format!("{OVER_MEMORY}{limit_bytes}").into());
+        }
+        Err(_) => {
+            let _ = scope.post_message(&FAILED.into());
+        }
+    }
+}
