@@ -6,8 +6,8 @@
 //! ([`wire::Decoding`]) and indexes it for the replay, each in slices of its frames. Cancelling, or a newer request,
 //! terminates the worker (a run in progress cannot be interrupted any other way).
 //!
-//! A worker that cannot start, fails, or sends what cannot be read hands the run back to the
-//! page, which runs it in slices itself (and every later run too: the worker is not tried again).
+//! A worker that finished a small run waits for the next ([`LabWorker`]). A worker that cannot
+//! start, fails, or sends what cannot be read hands the run back to the page, which runs it in slices itself (and every later run too: the worker is not tried again).
 //! A run the worker's memory guard stops comes back as that error, not run again.
 //!
 //! The worker is the scaling charts' (`points-worker`): its [`serve`](super::super::workers::serve)
@@ -58,15 +58,39 @@ thread_local! {
     static RETIRED: RefCell<Vec<(Listener, Listener)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// A run in a worker; dropping it terminates the worker.
+/// Idle workers kept for the next runs at most (a comparison runs two at once).
+const KEEP_IDLE: usize = 2;
+
+thread_local! {
+    /// Workers that finished a run and listen for the next: starting one costs a run 50-100 ms.
+    static IDLE: RefCell<Vec<Worker>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A run in a worker. Dropping it terminates the worker, unless the run finished and its worker
+/// may be kept ([`start`]'s `keep`): then it waits, idle, for the next run.
 pub(super) struct LabWorker {
     worker: Worker,
     listeners: Option<(Listener, Listener)>,
+    finished: std::rc::Rc<Cell<bool>>,
+    keep: bool,
 }
 
 impl Drop for LabWorker {
     fn drop(&mut self) {
-        self.worker.terminate();
+        let idle = self.keep
+            && self.finished.get()
+            && IDLE.with_borrow_mut(|idle| {
+                let room = idle.len() < KEEP_IDLE;
+                if room {
+                    self.worker.set_onmessage(None);
+                    self.worker.set_onerror(None);
+                    idle.push(self.worker.clone());
+                }
+                room
+            });
+        if !idle {
+            self.worker.terminate();
+        }
         if let Some(l) = self.listeners.take() {
             RETIRED.with_borrow_mut(|r| r.push(l));
         }
@@ -173,19 +197,35 @@ impl Receiving {
 
 /// Starts a worker on `request` ([`lab_job::encode`]); `hear` receives what it says. `None` if
 /// no worker can start here (the caller runs the request itself).
-pub(super) fn start(request: String, hear: impl Fn(Heard) + 'static) -> Option<LabWorker> {
+///
+/// A worker kept idle from an earlier run takes the request at once; `keep` lets this one's be
+/// kept in turn once it finishes (the caller keeps those of small runs only: a worker's memory
+/// never shrinks).
+pub(super) fn start(
+    request: String,
+    keep: bool,
+    hear: impl Fn(Heard) + 'static,
+) -> Option<LabWorker> {
     // No listener of a terminated worker runs now: this is a timer's task.
     RETIRED.with_borrow_mut(Vec::clear);
     if BROKEN.get() {
         return None;
     }
-    let Ok(worker) = Worker::new(WORKER_SCRIPT) else {
-        BROKEN.set(true);
-        return None;
+    let (worker, listening) = match IDLE.with_borrow_mut(Vec::pop) {
+        Some(worker) => (worker, true),
+        None => match Worker::new(WORKER_SCRIPT) {
+            Ok(worker) => (worker, false),
+            Err(_) => {
+                BROKEN.set(true);
+                return None;
+            }
+        },
     };
+    let finished = std::rc::Rc::new(Cell::new(false));
     let hear = std::rc::Rc::new(hear);
     let on_message = {
-        let (worker, hear) = (worker.clone(), hear.clone());
+        let (worker, hear, finished) = (worker.clone(), hear.clone(), finished.clone());
+        let request = request.clone();
         Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
             let data = e.unchecked_into::<MessageEvent>().data();
             if let Some(text) = data.as_string() {
@@ -194,19 +234,22 @@ pub(super) fn start(request: String, hear: impl Fn(Heard) + 'static) -> Option<L
                         BROKEN.set(true);
                         hear(Heard::Failed);
                     }
-                } else if let Some(limit) = text.strip_prefix(OVER_MEMORY) {
-                    hear(Heard::OverMemory(
+                    return;
+                }
+                finished.set(true);
+                match text.strip_prefix(OVER_MEMORY) {
+                    Some(limit) => hear(Heard::OverMemory(
                         limit.parse().unwrap_or(MEMORY_GUARD_BYTES),
-                    ));
-                } else {
+                    )),
                     // The worker could not run this request (it still works): the page runs it.
-                    hear(Heard::Failed);
+                    None => hear(Heard::Failed),
                 }
             } else if let Some(numbers) = data.dyn_ref::<js_sys::Float64Array>() {
                 if let Some(status) = progress(&numbers.to_vec()) {
                     hear(Heard::Progress(status));
                 }
             } else if let Some(array) = data.dyn_ref::<js_sys::Array>() {
+                finished.set(true);
                 hear(Heard::Done(array.clone()));
             }
         })
@@ -217,10 +260,17 @@ pub(super) fn start(request: String, hear: impl Fn(Heard) + 'static) -> Option<L
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    Some(LabWorker {
+    let run = LabWorker {
         worker,
         listeners: Some((on_message, on_error)),
-    })
+        finished,
+        keep,
+    };
+    if listening && run.worker.post_message(&request.as_str().into()).is_err() {
+        BROKEN.set(true);
+        return None;
+    }
+    Some(run)
 }
 
 /// The worker's side: runs `request` with every detail, posting its progress and then its

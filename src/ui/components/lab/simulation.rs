@@ -44,6 +44,9 @@ const IDLE_SLICE_MARK: &str = "allreduce-lab:idle-slice";
 const PAGE_SIMULATION_MARK: &str = "allreduce-lab:page-simulation-slice";
 /// Transfers indexed for the replay between looks at the clock.
 const INDEX_SLICE: usize = 16_384;
+/// A worker that ran at most this many transfers is kept for the next run (its memory, which
+/// never shrinks, holds about 100 MB then); one that ran more is let go.
+const KEEP_WORKER_TRANSFERS: usize = 1_000_000;
 /// Entries of a worker's simulation read between looks at the clock.
 const DECODE_SLICE: usize = 65_536;
 /// The performance mark set when a request is answered from the recent results (e2e counts them).
@@ -594,7 +597,7 @@ fn settle_then_run(
                         }
                     }
                 };
-                match in_worker::start(request, hear) {
+                match in_worker::start(request, transfers <= KEEP_WORKER_TRANSFERS, hear) {
                     Some(worker) => *slot.borrow_mut() = Some(Task::InWorker(worker, job)),
                     None => run_on_page(slot, job, sim),
                 }
