@@ -1,7 +1,9 @@
-// A 1,024-GPU run in the lab never blocks the page (issue 14): its preparation (schedule, indexes,
-// buffers) runs in slices between frames like the simulation itself, so no main-thread task is
-// long while it is prepared, simulated and shown, and the cancel button stops it while it is still
-// being prepared. Long tasks are read from a PerformanceObserver ('longtask': every task over
+// A 1,024-GPU run in the lab never blocks the page (issue 14): it is prepared and simulated in a
+// Web Worker (issue 11), and its result copied in, read and indexed for the replay in slices
+// between frames; where no worker can start, its preparation (schedule, indexes, buffers) and its
+// simulation run in such slices on the page. So no main-thread task is long while it is prepared,
+// simulated and shown, either way, and the cancel button stops it while it is still being
+// prepared. Long tasks are read from a PerformanceObserver ('longtask': every task over
 // 50 ms); figures go to e2e/out/prepare.json.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -42,12 +44,16 @@ after(async () => {
  * when a progress bar first showed (window.__progressMs), when it first said "preparing"
  * (window.__preparingMs) and when a drawn figure first appeared (window.__figureMs).
  */
-async function openRecording(url) {
+async function openRecording(url, { withoutLabWorker = false } = {}) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
   });
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  if (withoutLabWorker) {
+    // The lab's worker alone (the scaling charts' workers still run): the lab runs on the page.
+    await context.route((u) => u.pathname.endsWith('/points-worker_loader.js') && u.search === '?for=lab', (route) => route.abort());
+  }
   await context.addInitScript(() => {
     window.__long = [];
     new PerformanceObserver((list) => {
@@ -109,8 +115,8 @@ const twoFrames = (page) =>
  * Opens `url`, waits until every side in `sides` has drawn its result, and returns the long tasks
  * of preparing and simulating (`work`) and of drawing (`draw`), ms since the progress bar showed.
  */
-async function measureRun(url, sides) {
-  const { browser, page, problems } = await openRecording(url);
+async function measureRun(url, sides, options) {
+  const { browser, page, problems } = await openRecording(url, options);
   try {
     await page.getByTestId('sim-progress').first().waitFor({ timeout: 60000 });
     for (const side of sides) {
@@ -129,8 +135,10 @@ async function measureRun(url, sides) {
     const work = all.filter(([s, d]) => s + d < first);
     const redraws = all.filter(([s, d]) => s + d >= first);
     const verified = [];
+    const inWorker = [];
     for (const side of sides) {
       verified.push(await page.getByTestId(side).getByTestId('verified').getAttribute('class'));
+      inWorker.push((await page.getByTestId(side).getByTestId('simulated-in').getAttribute('data-in-worker')) === 'true');
     }
     return {
       done_ms: Math.round(doneMs - progressMs),
@@ -141,6 +149,7 @@ async function measureRun(url, sides) {
       long_tasks_after_a_result_is_drawn: redraws,
       result_marks_at_ms: marks,
       verified,
+      in_worker: inWorker,
       problems,
     };
   } finally {
@@ -153,10 +162,11 @@ async function measureRun(url, sides) {
  * BUDGET_MS; returns every attempt. A task that blocks in one piece does so every time; a slice
  * stretched by another process on a shared machine rarely twice.
  */
-async function measureUntilWithinBudget(url, sides, attempts) {
+async function measureUntilWithinBudget(url, sides, attempts, { withoutLabWorker = false } = {}) {
   const all = [];
   for (let i = 0; i < attempts; i++) {
-    const m = await measureRun(url, sides);
+    const m = await measureRun(url, sides, { withoutLabWorker });
+    assert.deepEqual(m.in_worker, sides.map(() => !withoutLabWorker), 'where each run was simulated');
     all.push(m);
     assert.equal(m.result_marks_at_ms.length, sides.length, 'each result was handed over once');
     assert.deepEqual(m.verified, sides.map(() => 'ok'));
@@ -178,6 +188,16 @@ test('preparing, simulating and showing a 1,024-GPU hierarchical run makes no lo
   assert.ok(last.drawing_a_result_ms <= DRAW_BUDGET_MS, `drawing the result took ${last.drawing_a_result_ms} ms`);
 });
 
+test('where no worker can start, preparing and simulating a 1,024-GPU run on the page makes no long task either', async () => {
+  const runs = await measureUntilWithinBudget(server.url + HOSTILE, ['figure-a'], 3, { withoutLabWorker: true });
+  measured.hierarchical_uniform_1024_on_the_page = runs;
+  const last = runs.at(-1);
+  assert.ok(
+    last.longest_task_preparing_or_simulating_ms <= BUDGET_MS,
+    `a task blocked the page in each of ${runs.length} attempts: ${JSON.stringify(runs.map((r) => r.long_tasks_at_ms_since_progress))}`,
+  );
+});
+
 test('a comparison of two 1,024-GPU runs (ring and hierarchical) makes no long task either', async () => {
   const url = server.url + '?alg=ring&topo=uniform&gpus=1024&cmp=hierarchical';
   const runs = await measureUntilWithinBudget(url, ['figure-a', 'figure-b'], 3);
@@ -193,10 +213,20 @@ test('a comparison of two 1,024-GPU runs (ring and hierarchical) makes no long t
 test('the cancel button stops a 1,024-GPU run while it is still being prepared', async () => {
   const { browser, page, problems } = await openRecording(server.url + HOSTILE);
   try {
+    // The lab's worker (its script named `?for=lab`), once it starts: cancelling terminates it.
+    const labWorker = new Promise((resolve) => {
+      const seen = (w) => {
+        if (w.url().includes('for=lab')) resolve(w);
+      };
+      page.workers().forEach(seen);
+      page.on('worker', seen);
+    });
     const progress = page.getByTestId('sim-progress');
     await page.waitForFunction(() => document.querySelector('[data-testid=sim-progress]')?.dataset.phase === 'preparing', null, {
       timeout: 60000,
     });
+    const worker = await labWorker;
+    const closed = new Promise((resolve) => worker.on('close', () => resolve(true)));
     const clickedMs = await page.evaluate(() => performance.now());
     await page.getByTestId('sim-cancel').click();
     await page.getByTestId('sim-cancelled').waitFor({ timeout: 5000 });
@@ -206,6 +236,7 @@ test('the cancel button stops a 1,024-GPU run while it is still being prepared',
     await page.waitForTimeout(2000);
     assert.equal(await page.getByTestId('cluster-figure').count(), 0);
     assert.equal(await progress.count(), 0);
+    assert.equal(await Promise.race([closed, page.waitForTimeout(3000).then(() => false)]), true, "the lab's worker was terminated");
     // The rest of the page (the chapter's figures, the scaling charts) may still be loading.
     measured.cancel_while_preparing = {
       click_to_cancelled_ms: Math.round(cancelledMs - clickedMs),

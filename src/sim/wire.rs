@@ -1,9 +1,11 @@
 //! A finished [`Simulation`] as a few flat arrays, to carry it from the thread that ran it to the
-//! one that shows it (the lab's Web Worker posts them as typed arrays, which move without a copy):
-//! [`to_sections`] takes the simulation apart, moving its vectors; [`from_sections`] puts it
-//! together again over the scenario's topology, which the receiver builds itself (it is small and
-//! its construction is deterministic), and checks every index it will read, so that what comes
-//! back is either the same simulation or an error, never a panic later.
+//! one that shows it (the lab's Web Worker copies them once into typed arrays, which its message
+//! then hands over without another copy): [`to_sections`] takes the simulation apart, moving most
+//! of its vectors out as they are (the transfers are packed, the links' timelines concatenated);
+//! [`Decoding`] puts it together again over the scenario's topology, which the receiver builds
+//! itself (it is small and its construction is deterministic), and checks the sections against
+//! the scenario and every index the trace and its replay will read, so that what comes back is
+//! either the same simulation or an error, not a panic later.
 //!
 //! ```
 //! use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
@@ -12,14 +14,14 @@
 //!     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
 //!     faults: Default::default() };
 //! let sim = simulate(&s, true).unwrap();
-//! let again = wire::from_sections(wire::to_sections(sim.clone()), s.validate().unwrap()).unwrap();
+//! let again = wire::from_sections(wire::to_sections(sim.clone()), &s).unwrap();
 //! assert_eq!(again.trace.time_secs, sim.trace.time_secs);
 //! assert_eq!(again.trace.timings, sim.trace.timings);
 //! ```
 
 use super::algorithms::Algorithm;
 use super::records::{CellChanges, Timeline, TimelineParts, Timings};
-use super::scenario::{AutoChoice, Simulation};
+use super::scenario::{AutoChoice, Scenario, Simulation};
 use super::schedule::{DepLists, JOIN, Op, Phase, Schedule, ScheduleParts, Transfer};
 use super::topology::Topology;
 use super::trace::{LinkReport, RankTraffic, Trace, lower_bound};
@@ -113,8 +115,20 @@ fn join(lo: u32, hi: u32) -> u64 {
     u64::from(lo) | (u64::from(hi) << 32)
 }
 
-/// `sim` as sections, its vectors moved rather than copied (the transfers are packed a word per
-/// field).
+/// `sim` as sections: most of its vectors moved out as they are; the transfers packed a word per
+/// field, the links' timelines and the ranks' traffic concatenated.
+///
+/// ```
+/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+/// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
+///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
+///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
+///     faults: Default::default() };
+/// let sections = wire::to_sections(simulate(&s, true).unwrap());
+/// // The head first: the layout's version, the algorithm, ranks, chunks…
+/// assert!(matches!(&sections[0], wire::Section::U32(head) if head[2] == 4 && head[3] == 4));
+/// assert_eq!(sections.len(), 26);
+/// ```
 pub fn to_sections(sim: Simulation) -> Vec<Section> {
     let Simulation {
         algorithm,
@@ -319,7 +333,7 @@ enum Stage {
 ///     algorithm: Algorithm::Ring, size_bytes: 8000, segments: 1, gamma_secs_per_byte: 0.0,
 ///     faults: Default::default() };
 /// let sim = simulate(&s, true).unwrap();
-/// let mut d = wire::Decoding::new(wire::to_sections(sim.clone()), s.validate().unwrap()).unwrap();
+/// let mut d = wire::Decoding::new(wire::to_sections(sim.clone()), &s).unwrap();
 /// let mut steps = 0;
 /// while !d.step(10).unwrap() {
 ///     steps += 1;
@@ -363,11 +377,27 @@ pub struct Decoding {
 }
 
 impl Decoding {
-    /// Takes the sections of [`to_sections`] and checks their sizes, to be read with
-    /// [`step`](Self::step) over `topology` (the scenario's, as
-    /// [`Scenario::validate`](super::scenario::Scenario::validate) builds it).
-    pub fn new(sections: Vec<Section>, topology: Topology) -> Result<Decoding, WireError> {
+    /// Takes the sections of [`to_sections`] for a run of `scenario` and checks their sizes
+    /// against it, to be read with [`step`](Self::step) over the scenario's topology (as
+    /// [`Scenario::validate`] builds it): the algorithm and size it names, and no more transfers
+    /// or buffer cells than its cost estimate counts.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
+    ///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
+    ///     faults: Default::default() };
+    /// let sections = wire::to_sections(simulate(&s, true).unwrap());
+    /// // Sections of a 4-rank run are not those of a run of 4 kB more.
+    /// let other = Scenario { size_bytes: 8000, ..s.clone() };
+    /// assert_eq!(wire::Decoding::new(sections.clone(), &other).err(), Some(wire::WireError("size")));
+    /// assert!(wire::Decoding::new(sections, &s).is_ok());
+    /// ```
+    pub fn new(sections: Vec<Section>, scenario: &Scenario) -> Result<Decoding, WireError> {
         check(sections.len() == SECTIONS, "sections")?;
+        let topology = scenario.validate().map_err(|_| WireError("scenario"))?;
+        let cost = scenario.cost_on(&topology);
         let mut r = Reader(sections.into_iter());
         let head: Vec<u32> = r.take("head")?;
         let &[
@@ -387,6 +417,18 @@ impl Decoding {
         };
         check(version == VERSION, "version")?;
         let algorithm = algorithm_of(algorithm).ok_or(WireError("algorithm"))?;
+        // The algorithm asked for ran, or `auto` chose a concrete one and says so.
+        check(
+            if scenario.algorithm == Algorithm::Auto {
+                has_auto != 0
+                    && algorithm != Algorithm::Auto
+                    && algorithm_of(chosen) == Some(algorithm)
+            } else {
+                has_auto == 0 && algorithm == scenario.algorithm
+            },
+            "algorithm",
+        )?;
+        check(join(size_lo, size_hi) == scenario.size_bytes, "size")?;
         let time: Vec<f64> = r.take("time")?;
         let &[time_secs] = time.as_slice() else {
             return Err(WireError("time"));
@@ -395,7 +437,13 @@ impl Decoding {
         check(packed.len() % TRANSFER_WORDS == 0, "transfers")?;
         let n = packed.len() / TRANSFER_WORDS;
         check(rank_count as usize == topology.ranks(), "ranks")?;
-        check(chunks >= 1, "schedule")?;
+        // What the run holds is what the scenario's estimate counts at most (the replay keeps a
+        // cell per rank and chunk).
+        check(n as u64 <= cost.transfers, "transfers")?;
+        check(
+            chunks >= 1 && u64::from(rank_count) * u64::from(chunks) <= cost.cells,
+            "chunks",
+        )?;
         let deps = DepLists {
             dep_start: r.take("dependencies")?,
             deps: r.take("dependencies")?,
@@ -444,18 +492,17 @@ impl Decoding {
             r.take("timelines")?,
             r.take("timelines")?,
         );
-        // Every entry read by exactly one link.
-        let mut need = [0usize; 4];
+        // Every entry read by exactly one link (summed in 64 bits: the counts are 32-bit each,
+        // and so is a wasm32 `usize`).
+        let mut need = [0u64; 4];
         for s in shape.chunks_exact(3) {
-            let (changes, raw_rates, colours) = (s[0] as usize, s[1] != 0, s[2] as usize);
+            let (changes, raw_rates, colours) = (u64::from(s[0]), s[1] != 0, u64::from(s[2]));
             need[0] += changes;
             need[if raw_rates { 2 } else { 1 }] += changes;
             need[3] += colours;
         }
-        check(
-            need == [at.len(), indexed.len(), raw.len(), palettes.len()],
-            "timelines",
-        )?;
+        let have = [at.len(), indexed.len(), raw.len(), palettes.len()].map(|l| l as u64);
+        check(need == have, "timelines")?;
         let cell_transfers: Vec<u32> = r.take("cell changes")?;
         let contributors: Vec<u32> = r.take("cell changes")?;
         let message = r.text("verification")?;
@@ -523,6 +570,18 @@ impl Decoding {
     }
 
     /// Entries read so far, and in all.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
+    ///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
+    ///     faults: Default::default() };
+    /// let mut d = wire::Decoding::new(wire::to_sections(simulate(&s, true).unwrap()), &s).unwrap();
+    /// assert_eq!(d.progress().0, 0);
+    /// d.step(5).unwrap();
+    /// assert_eq!(d.progress().0, 5);
+    /// ```
     pub fn progress(&self) -> (usize, usize) {
         let n = self.times[0].len();
         let total = 3 * n
@@ -548,6 +607,17 @@ impl Decoding {
 
     /// Reads about `budget` more entries (at least one, and a whole link's timeline); `Ok(true)`
     /// once every part is read.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
+    ///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
+    ///     faults: Default::default() };
+    /// let mut d = wire::Decoding::new(wire::to_sections(simulate(&s, true).unwrap()), &s).unwrap();
+    /// assert_eq!(d.step(1), Ok(false)); // 24 transfers to read, and more
+    /// assert_eq!(d.step(usize::MAX), Ok(true));
+    /// ```
     pub fn step(&mut self, budget: usize) -> Result<bool, WireError> {
         let mut left = budget.max(1);
         while self.stage != Stage::Done && left > 0 {
@@ -686,6 +756,8 @@ impl Decoding {
                 .len();
             check(chunks > 0, "cell changes")?;
             self.cell_counts += chunks;
+            // Never past the counts sent (nor wrapping around a 32-bit `usize`).
+            check(self.cell_counts <= self.contributors.len(), "cell changes")?;
         }
         Ok(to - from)
     }
@@ -718,6 +790,18 @@ impl Decoding {
     }
 
     /// The simulation, once [`step`](Self::step) has read everything.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
+    ///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
+    ///     faults: Default::default() };
+    /// let sim = simulate(&s, true).unwrap();
+    /// let mut d = wire::Decoding::new(wire::to_sections(sim.clone()), &s).unwrap();
+    /// while !d.step(1000).unwrap() {}
+    /// assert_eq!(d.finish().unwrap().trace.time_secs, sim.trace.time_secs);
+    /// ```
     pub fn finish(self) -> Result<Simulation, WireError> {
         check(self.stage == Stage::Done, "not read yet")?;
         check(self.step_end_secs.len() == self.steps as usize, "steps")?;
@@ -757,9 +841,21 @@ impl Decoding {
     }
 }
 
-/// The simulation of [`to_sections`] again, on `topology`, read at once (see [`Decoding`]).
-pub fn from_sections(sections: Vec<Section>, topology: Topology) -> Result<Simulation, WireError> {
-    let mut d = Decoding::new(sections, topology)?;
+/// The simulation of [`to_sections`] for a run of `scenario` again, read at once (see
+/// [`Decoding`]).
+///
+/// ```
+/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+/// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
+///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
+///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
+///     faults: Default::default() };
+/// let sim = simulate(&s, true).unwrap();
+/// let again = wire::from_sections(wire::to_sections(sim.clone()), &s).unwrap();
+/// assert_eq!(again.trace.links, sim.trace.links);
+/// ```
+pub fn from_sections(sections: Vec<Section>, scenario: &Scenario) -> Result<Simulation, WireError> {
+    let mut d = Decoding::new(sections, scenario)?;
     while !d.step(usize::MAX)? {}
     d.finish()
 }
@@ -824,7 +920,7 @@ mod tests {
         for a in Algorithm::CONCRETE.into_iter().chain([Algorithm::Auto]) {
             let s = cluster(a, faults.clone());
             let sim = simulate(&s, true).unwrap();
-            let back = from_sections(to_sections(sim.clone()), s.validate().unwrap()).unwrap();
+            let back = from_sections(to_sections(sim.clone()), &s).unwrap();
             assert_same(&sim, &back);
         }
     }
@@ -848,10 +944,7 @@ mod tests {
             panic!("raw rates");
         };
         assert!(!raw.is_empty(), "some link keeps its rates raw");
-        assert_same(
-            &sim,
-            &from_sections(sections, s.validate().unwrap()).unwrap(),
-        );
+        assert_same(&sim, &from_sections(sections, &s).unwrap());
     }
 
     #[test]
@@ -859,7 +952,7 @@ mod tests {
         let s = cluster(Algorithm::NcclTree, Faults::default());
         let sim = simulate(&s, true).unwrap();
         for budget in [1, 7, 100, 5000] {
-            let mut d = Decoding::new(to_sections(sim.clone()), s.validate().unwrap()).unwrap();
+            let mut d = Decoding::new(to_sections(sim.clone()), &s).unwrap();
             assert_eq!(d.progress().0, 0);
             let mut steps = 0;
             while !d.step(budget).unwrap() {
@@ -877,7 +970,7 @@ mod tests {
             assert_same(&sim, &d.finish().unwrap());
         }
         // Finishing before everything is read is refused.
-        let d = Decoding::new(to_sections(sim), s.validate().unwrap()).unwrap();
+        let d = Decoding::new(to_sections(sim), &s).unwrap();
         assert_eq!(d.finish().err(), Some(WireError("not read yet")));
     }
 
@@ -886,7 +979,7 @@ mod tests {
         let s = cluster(Algorithm::Ring, Faults::default());
         let mut sim = simulate(&s, true).unwrap();
         sim.trace.verification = Err("rank 3 chunk 2: counted twice".into());
-        let back = from_sections(to_sections(sim.clone()), s.validate().unwrap()).unwrap();
+        let back = from_sections(to_sections(sim.clone()), &s).unwrap();
         assert_eq!(back.trace.verification, sim.trace.verification);
     }
 
@@ -894,7 +987,6 @@ mod tests {
     fn damaged_sections_are_refused_not_read() {
         let s = cluster(Algorithm::Hierarchical, Faults::default());
         let sections = to_sections(simulate(&s, true).unwrap());
-        let topo = || s.validate().unwrap();
         // Each section in turn: emptied, given one more entry, or made of another kind.
         for i in 0..sections.len() {
             let mut changed = Vec::new();
@@ -912,27 +1004,82 @@ mod tests {
             };
             changed.push(other);
             for bad in changed {
-                assert!(from_sections(bad, topo()).is_err(), "section {i} changed");
+                assert!(from_sections(bad, &s).is_err(), "section {i} changed");
             }
         }
         let mut short = sections.clone();
         short.pop();
-        assert!(from_sections(short, topo()).is_err());
+        assert!(from_sections(short, &s).is_err());
         let mut long = sections.clone();
         long.push(Section::U8(Vec::new()));
-        assert_eq!(
-            from_sections(long, topo()).err(),
-            Some(WireError("sections"))
-        );
+        assert_eq!(from_sections(long, &s).err(), Some(WireError("sections")));
+        let refused = |change: &dyn Fn(&mut Vec<Section>)| {
+            let mut bad = sections.clone();
+            change(&mut bad);
+            from_sections(bad, &s).err()
+        };
+        let u32s = |bad: &mut Vec<Section>, i: usize| match &mut bad[i] {
+            Section::U32(v) => std::mem::take(v),
+            _ => panic!("section {i} holds words"),
+        };
         // A dependency on a transfer that does not exist.
-        let mut bad = sections.clone();
-        if let Section::U32(deps) = &mut bad[4] {
+        let dangling = refused(&|bad| {
+            let mut deps = u32s(bad, 4);
             deps[0] = 1 << 30;
-        }
-        assert_eq!(
-            from_sections(bad, topo()).err(),
-            Some(WireError("dependencies"))
-        );
+            bad[4] = Section::U32(deps);
+        });
+        assert_eq!(dangling, Some(WireError("dependencies")));
+        // Links whose changes add up to 2³² (0 in a 32-bit sum), with no change sent.
+        let wrapped = refused(&|bad| {
+            let mut shape = u32s(bad, 14);
+            shape.iter_mut().for_each(|w| *w = 0);
+            (shape[0], shape[3]) = (1 << 31, 1 << 31);
+            bad[14] = Section::U32(shape);
+            for i in [15, 16, 17, 18] {
+                bad[i] = match &bad[i] {
+                    Section::U32(_) => Section::U32(Vec::new()),
+                    Section::U8(_) => Section::U8(Vec::new()),
+                    Section::F64(_) => Section::F64(Vec::new()),
+                };
+            }
+        });
+        assert_eq!(wrapped, Some(WireError("timelines")));
+        // More chunks than the scenario's run has (a buffer of ranks × chunks cells).
+        let chunky = refused(&|bad| {
+            let mut head = u32s(bad, 0);
+            head[3] = 1 << 22;
+            bad[0] = Section::U32(head);
+        });
+        assert_eq!(chunky, Some(WireError("chunks")));
+        // Another size, another algorithm than the scenario's.
+        let resized = refused(&|bad| {
+            let mut head = u32s(bad, 0);
+            head[4] += 1;
+            bad[0] = Section::U32(head);
+        });
+        assert_eq!(resized, Some(WireError("size")));
+        let renamed = refused(&|bad| {
+            let mut head = u32s(bad, 0);
+            head[1] = algorithm_code(Algorithm::Ring);
+            bad[0] = Section::U32(head);
+        });
+        assert_eq!(renamed, Some(WireError("algorithm")));
+        // Cell changes naming one transfer more often than the counts sent allow.
+        let recounted = refused(&|bad| {
+            let mut cells = u32s(bad, 19);
+            let first = cells[0];
+            cells.iter_mut().for_each(|t| *t = first);
+            cells.extend(std::iter::repeat_n(first, 1 << 16));
+            bad[19] = Section::U32(cells);
+        });
+        assert_eq!(recounted, Some(WireError("cell changes")));
+        // Instants out of order.
+        let unordered = refused(&|bad| {
+            if let Section::F64(v) = &mut bad[7] {
+                v.swap(1, 2);
+            }
+        });
+        assert_eq!(unordered, Some(WireError("instants")));
         // Another topology than the run's.
         let mut other = s.clone();
         other.topology = TopologySpec::Uniform {
@@ -940,9 +1087,6 @@ mod tests {
             bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
             latency_secs: 1e-6,
         };
-        assert_eq!(
-            from_sections(sections, other.validate().unwrap()).err(),
-            Some(WireError("links"))
-        );
+        assert!(from_sections(sections, &other).is_err());
     }
 }

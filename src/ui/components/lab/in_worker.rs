@@ -1,14 +1,18 @@
 //! The lab's large runs in a Web Worker: the page sends the controls and algorithm
 //! ([`lab_job`]), the worker prepares and runs the simulation with every detail, saying how far
-//! it is about every [`PROGRESS_EVERY_MS`], and posts the finished simulation back as typed
-//! arrays ([`wire`]), which move without a copy. The page copies them into its memory
-//! ([`Receiving`]), rebuilds the simulation over the scenario's topology
-//! ([`wire::Decoding`]) and indexes it for the replay, each in slices of its frames. Cancelling, or a newer request,
-//! terminates the worker (a run in progress cannot be interrupted any other way).
+//! it is about every [`PROGRESS_EVERY_MS`], and posts the finished simulation back as typed arrays
+//! ([`wire`]), which its message hands over without another copy. The page copies them into its
+//! memory ([`Receiving`]), rebuilds the simulation over the scenario's topology
+//! ([`wire::Decoding`]) and indexes it for the replay, each in slices of its frames. Cancelling,
+//! or a newer request, terminates the worker (a run in progress cannot be interrupted any other
+//! way).
 //!
 //! A worker that finished a small run waits for the next ([`LabWorker`]). A worker that cannot
-//! start, fails, or sends what cannot be read hands the run back to the page, which runs it in slices itself (and every later run too: the worker is not tried again).
-//! A run the worker's memory guard stops comes back as that error, not run again.
+//! start, fails (an error event, a message that cannot be read), cannot read the request or sends
+//! what the page cannot read hands the run back to the page, which runs it in slices itself, and
+//! every later run too: no worker is tried again. One that says it could not run this request
+//! hands back this run only. A run the worker's memory guard stops comes back as that error, not
+//! run again.
 //!
 //! The worker is the scaling charts' (`points-worker`): its [`serve`](super::super::workers::serve)
 //! passes requests to [`serve_request`].
@@ -31,6 +35,9 @@ const WORKER_SCRIPT: &str = "./points-worker_loader.js?for=lab";
 const READY: &str = "ready";
 /// What a worker says when it could not run the request (the page runs it itself).
 const FAILED: &str = "lab-failed";
+/// What a worker says when it cannot read the request (a worker script older than the page):
+/// the page runs it, and every later one, itself.
+const REFUSED: &str = "lab-refused";
 /// What a worker says when its memory guard stopped the run, before the limit in bytes.
 const OVER_MEMORY: &str = "lab-memory:";
 /// How often the worker says how far it is, at most.
@@ -89,6 +96,10 @@ impl Drop for LabWorker {
                 room
             });
         if !idle {
+            // No message already queued reaches a listener the next run frees.
+            self.worker.set_onmessage(None);
+            self.worker.set_onerror(None);
+            self.worker.set_onmessageerror(None);
             self.worker.terminate();
         }
         if let Some(l) = self.listeners.take() {
@@ -97,10 +108,13 @@ impl Drop for LabWorker {
     }
 }
 
-/// No worker is tried again on this page (one sent what the page cannot read: a worker script
-/// older than the page, say).
+/// No worker is tried again on this page (one failed, or sent what the page cannot read: a
+/// worker script older than the page, say); the idle ones are let go.
 pub(super) fn give_up() {
     BROKEN.set(true);
+    for worker in IDLE.with_borrow_mut(std::mem::take) {
+        worker.terminate();
+    }
 }
 
 /// Reads a progress message: `[phase (0 preparing, 1 running), done, total]`.
@@ -237,11 +251,14 @@ pub(super) fn start(
                     return;
                 }
                 finished.set(true);
+                if text == REFUSED {
+                    give_up();
+                }
                 match text.strip_prefix(OVER_MEMORY) {
                     Some(limit) => hear(Heard::OverMemory(
                         limit.parse().unwrap_or(MEMORY_GUARD_BYTES),
                     )),
-                    // The worker could not run this request (it still works): the page runs it.
+                    // The worker could not run this request: the page runs it.
                     None => hear(Heard::Failed),
                 }
             } else if let Some(numbers) = data.dyn_ref::<js_sys::Float64Array>() {
@@ -254,12 +271,14 @@ pub(super) fn start(
             }
         })
     };
+    // An error, or a message that could not be read: the page runs it, and every later run.
     let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-        BROKEN.set(true);
+        give_up();
         hear(Heard::Failed);
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    worker.set_onmessageerror(Some(on_error.as_ref().unchecked_ref()));
     let run = LabWorker {
         worker,
         listeners: Some((on_message, on_error)),
@@ -276,10 +295,11 @@ pub(super) fn start(
 /// The worker's side: runs `request` with every detail, posting its progress and then its
 /// simulation (or why there is none).
 pub(crate) fn serve_request(scope: &DedicatedWorkerGlobalScope, request: &str) {
-    let sim = lab_job::decode(request)
-        .map(|(controls, algorithm)| controls.scenario(algorithm))
-        .and_then(|scenario| Simulating::new(&scenario, true).ok());
-    let Some(sim) = sim else {
+    let Some((controls, algorithm)) = lab_job::decode(request) else {
+        let _ = scope.post_message(&REFUSED.into());
+        return;
+    };
+    let Ok(sim) = Simulating::new(&controls.scenario(algorithm), true) else {
         let _ = scope.post_message(&FAILED.into());
         return;
     };

@@ -224,13 +224,9 @@ fn work(job: &mut Job, budget: f64) -> Option<Finished> {
             Work::Receiving(mut rx, scenario) => {
                 let next = match rx.step() {
                     None => Ok(Work::Receiving(rx, scenario)),
-                    Some(Ok(sections)) => match scenario
-                        .validate()
-                        .ok()
-                        .and_then(|topology| Decoding::new(sections, topology).ok())
-                    {
-                        Some(d) => Ok(Work::Decoding(Box::new(d), scenario)),
-                        None => run_here(job, &scenario),
+                    Some(Ok(sections)) => match Decoding::new(sections, &scenario) {
+                        Ok(d) => Ok(Work::Decoding(Box::new(d), scenario)),
+                        Err(_) => run_here(job, &scenario),
                     },
                     Some(Err(())) => run_here(job, &scenario),
                 };
