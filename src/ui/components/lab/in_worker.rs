@@ -84,8 +84,10 @@ pub(super) struct LabWorker {
 
 impl Drop for LabWorker {
     fn drop(&mut self) {
+        // Not once workers are given up: nothing would take it from the idle ones again.
         let idle = self.keep
             && self.finished.get()
+            && !BROKEN.get()
             && IDLE.with_borrow_mut(|idle| {
                 let room = idle.len() < KEEP_IDLE;
                 if room {

@@ -98,11 +98,12 @@ struct Job {
     /// When the progress on screen was last updated, and to what.
     shown: (f64, Status),
     result: UseStateSetter<Outcome>,
-    _active: Active,
+    active: Active,
 }
 
 thread_local! {
-    /// Jobs in progress: they share a frame's budget (a comparison runs two).
+    /// Jobs working in the page's frames: they share a frame's budget (a comparison runs two; a
+    /// run in a worker counts from when its result arrives, to be read and indexed).
     static ACTIVE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     /// Their transfers together: the results kept make room for all the runs in progress.
     static IN_FLIGHT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
@@ -118,21 +119,37 @@ fn transfers_of(view: &SimView) -> u64 {
         .map_or(0, |sim| sim.trace.timings.len() as u64)
 }
 
-/// Counts a job in [`ACTIVE`], and its transfers in [`IN_FLIGHT`], while it lives.
-struct Active(u64);
+/// Counts a job's transfers in [`IN_FLIGHT`] while it lives, and the job in [`ACTIVE`] once it
+/// works in the page's frames ([`slice`](Active::slice)).
+struct Active {
+    transfers: u64,
+    sliced: bool,
+}
 
 impl Active {
     fn new(transfers: u64) -> Active {
-        ACTIVE.with(|a| a.set(a.get() + 1));
         IN_FLIGHT.with(|t| t.set(t.get() + transfers));
-        Active(transfers)
+        Active {
+            transfers,
+            sliced: false,
+        }
+    }
+
+    /// The job works in the page's frames from now on: it takes a share of their budget.
+    fn slice(&mut self) {
+        if !self.sliced {
+            ACTIVE.with(|a| a.set(a.get() + 1));
+            self.sliced = true;
+        }
     }
 }
 
 impl Drop for Active {
     fn drop(&mut self) {
-        ACTIVE.with(|a| a.set(a.get().saturating_sub(1)));
-        IN_FLIGHT.with(|t| t.set(t.get().saturating_sub(self.0)));
+        if self.sliced {
+            ACTIVE.with(|a| a.set(a.get().saturating_sub(1)));
+        }
+        IN_FLIGHT.with(|t| t.set(t.get().saturating_sub(self.transfers)));
     }
 }
 
@@ -500,6 +517,7 @@ fn run_on_page(slot: TaskSlot, job: SharedJob, sim: Simulating) {
     if let Some(j) = job.borrow_mut().as_mut() {
         j.work = Work::Simulating(sim);
         j.in_worker = false;
+        j.active.slice();
     }
     next_frame(slot, job);
 }
@@ -516,6 +534,7 @@ fn heard_from_worker(slot: &TaskSlot, job: SharedJob, heard: Heard, scenario: &S
         Heard::Done(array) => {
             if let Some(j) = job.borrow_mut().as_mut() {
                 j.work = Work::Receiving(Receiving::new(array), scenario.clone());
+                j.active.slice();
             }
             next_frame(slot.clone(), job);
         }
@@ -582,7 +601,7 @@ fn settle_then_run(
                     status,
                     shown: (started_ms, shown),
                     result,
-                    _active: active,
+                    active,
                 };
                 let job: SharedJob = Rc::new(RefCell::new(Some(job)));
                 let hear = {
