@@ -129,6 +129,32 @@ async function slicedRunFrames(page) {
   };
 }
 
+/**
+ * While the lab's run is simulating (its bar says "running"), moves the speedup section's overlap
+ * slider three times (a control that leaves the lab's run alone) and returns the milliseconds from
+ * each input to its value on screen.
+ */
+async function controlLatencies(page) {
+  const latencies = [];
+  for (const value of [35, 50, 85]) {
+    await page.waitForFunction(() => document.querySelector('[data-testid=sim-progress]')?.dataset.phase === 'running', null, {
+      timeout: 60000,
+    });
+    latencies.push(
+      await page.evaluate(async (v) => {
+        const el = document.querySelector('[data-testid=overlap]');
+        const out = el.parentElement.querySelector('output');
+        const t0 = performance.now();
+        el.value = String(v);
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        while (out.textContent !== `${v}%`) await new Promise((r) => setTimeout(r, 0));
+        return Math.round((performance.now() - t0) * 10) / 10;
+      }, value),
+    );
+  }
+  return latencies;
+}
+
 test('two inputs in one task both land, and the algorithm select and the figure agree', async () => {
   const { browser, page, problems } = await open(server.url);
   try {
@@ -189,8 +215,12 @@ test('two inputs in one task both land, and the algorithm select and the figure 
 test('the hostile link at 1,024 GPUs runs in a Web Worker: the page keeps drawing and says where it ran', async () => {
   const { browser, page, problems } = await openRecording(server.url + HOSTILE);
   try {
+    // A control elsewhere on the page answers at once while the run computes in its worker.
+    const latencies = await controlLatencies(page);
     const run = await slicedRunFrames(page);
+    run.control_while_running_ms = latencies;
     measured.hostile_link_1024_in_a_worker = run;
+    assert.ok(Math.max(...latencies) < 100, `the overlap slider answered in ${latencies.join(', ')} ms`);
     const line = page.getByTestId('simulated-in').first();
     assert.equal(await line.getAttribute('data-in-worker'), 'true');
     assert.match(await line.textContent(), /in a background thread \(Web Worker\) · 2095104 transfers/);
@@ -208,7 +238,10 @@ test('the hostile link at 1,024 GPUs runs in a Web Worker: the page keeps drawin
 test('where no Web Worker can start, the hostile link runs in slices on the page, in idle time too', async () => {
   const { browser, page, problems } = await openRecording(server.url + HOSTILE, { withoutLabWorker: true });
   try {
+    // The same control while the page runs it: measured for comparison (a slice delays it).
+    const latencies = await controlLatencies(page);
     const run = await slicedRunFrames(page);
+    run.control_while_running_ms = latencies;
     measured.hostile_link_1024_hierarchical_uniform = run;
     assert.equal(await page.getByTestId('simulated-in').first().getAttribute('data-in-worker'), null);
     assert.ok(await page.evaluate(() => performance.getEntriesByName('allreduce-lab:page-simulation-slice').length) > 10);
