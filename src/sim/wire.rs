@@ -622,6 +622,11 @@ impl Decoding {
         let mut left = budget.max(1);
         while self.stage != Stage::Done && left > 0 {
             let len = self.stage_len();
+            if self.pos >= len {
+                // Nothing (left) to read in this stage.
+                self.next_stage()?;
+                continue;
+            }
             let end = len.min(self.pos.saturating_add(left));
             let (from, to) = (self.pos, end);
             let read = match self.stage {

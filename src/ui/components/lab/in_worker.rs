@@ -35,8 +35,8 @@ const WORKER_SCRIPT: &str = "./points-worker_loader.js?for=lab";
 const READY: &str = "ready";
 /// What a worker says when it could not run the request (the page runs it itself).
 const FAILED: &str = "lab-failed";
-/// What a worker says when it cannot read the request (a worker script older than the page):
-/// the page runs it, and every later one, itself.
+/// What a worker says when it cannot read the request (a worker script from another version of
+/// the request's layout, say): the page runs it, and every later one, itself.
 const REFUSED: &str = "lab-refused";
 /// What a worker says when its memory guard stopped the run, before the limit in bytes.
 const OVER_MEMORY: &str = "lab-memory:";
@@ -84,6 +84,10 @@ pub(super) struct LabWorker {
 
 impl Drop for LabWorker {
     fn drop(&mut self) {
+        // No message already queued reaches a listener the next run frees.
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.set_onmessageerror(None);
         // Not once workers are given up: nothing would take it from the idle ones again.
         let idle = self.keep
             && self.finished.get()
@@ -91,17 +95,11 @@ impl Drop for LabWorker {
             && IDLE.with_borrow_mut(|idle| {
                 let room = idle.len() < KEEP_IDLE;
                 if room {
-                    self.worker.set_onmessage(None);
-                    self.worker.set_onerror(None);
                     idle.push(self.worker.clone());
                 }
                 room
             });
         if !idle {
-            // No message already queued reaches a listener the next run frees.
-            self.worker.set_onmessage(None);
-            self.worker.set_onerror(None);
-            self.worker.set_onmessageerror(None);
             self.worker.terminate();
         }
         if let Some(l) = self.listeners.take() {
@@ -147,19 +145,20 @@ pub(super) struct Receiving {
 }
 
 /// Copies entries `at..` of a typed array of `len` into `out` (room for all of them made at the
-/// first piece), at most [`PIECE`]; says how far it got.
+/// first piece), at most [`PIECE`]; says how far it got, or `None` if the page has no room for
+/// them (then it runs the simulation itself, under its memory guard, rather than abort).
 fn piece<T: Copy + Default>(
     len: u32,
     at: u32,
     out: &mut Vec<T>,
     copy: impl Fn(u32, u32, &mut [T]),
-) -> u32 {
+) -> Option<u32> {
     let end = at.saturating_add(PIECE).min(len);
-    out.reserve_exact(len as usize - out.len());
+    out.try_reserve_exact(len as usize - out.len()).ok()?;
     let old = out.len();
     out.resize(old + (end - at) as usize, T::default());
     copy(at, end, &mut out[old..]);
-    end
+    Some(end)
 }
 
 impl Receiving {
@@ -201,6 +200,9 @@ impl Receiving {
         } else {
             return Some(Err(()));
         };
+        let Some(end) = end else {
+            return Some(Err(()));
+        };
         self.at = end;
         if end >= len {
             self.sections.extend(self.current.take());
@@ -232,7 +234,7 @@ pub(super) fn start(
         None => match Worker::new(WORKER_SCRIPT) {
             Ok(worker) => (worker, false),
             Err(_) => {
-                BROKEN.set(true);
+                give_up();
                 return None;
             }
         },
@@ -247,12 +249,13 @@ pub(super) fn start(
             if let Some(text) = data.as_string() {
                 if text == READY {
                     if worker.post_message(&request.as_str().into()).is_err() {
-                        BROKEN.set(true);
+                        give_up();
                         hear(Heard::Failed);
                     }
                     return;
                 }
-                finished.set(true);
+                // A worker the memory guard stopped holds up to 3 GB: it is not kept.
+                finished.set(!text.starts_with(OVER_MEMORY));
                 if text == REFUSED {
                     give_up();
                 }
@@ -288,7 +291,7 @@ pub(super) fn start(
         keep,
     };
     if listening && run.worker.post_message(&request.as_str().into()).is_err() {
-        BROKEN.set(true);
+        give_up();
         return None;
     }
     Some(run)
