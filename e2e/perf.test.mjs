@@ -59,8 +59,9 @@ test('wasm size', () => {
   // comparison's shared runs: 567,261 B; the budget was 568,000. The lab's large runs in a Web
   // Worker (issue 11: the worker's client, the reading of its result in slices with every index
   // checked, and the fallback to the page's own slices kept) added 9.9 KB (577,153 B; 20.6 KB
-  // raw): the budget is 578,000. Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 578_000;
+  // raw), its reviews' mends 0.5 KB more (577,635 B in CI): the budget is 579,000. Issue 11's
+  // aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 579_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 
