@@ -224,6 +224,22 @@ export async function dragRange(page, testid, value) {
 }
 
 /** Sets a ladder slider to the position of `value` (in the slider's unit, from its data-values). */
+/**
+ * Moves the speedup section's overlap slider to `value` (%) and returns the milliseconds from its
+ * input to that value on screen, rounded to 0.1 ms: how fast the page answers a control.
+ */
+export function overlapLatency(page, value) {
+  return page.evaluate(async (v) => {
+    const el = document.querySelector('[data-testid=overlap]');
+    const out = el.parentElement.querySelector('output');
+    const t0 = performance.now();
+    el.value = String(v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    while (out.textContent !== `${v}%`) await new Promise((r) => setTimeout(r, 0));
+    return Math.round((performance.now() - t0) * 10) / 10;
+  }, value);
+}
+
 export async function setRangeTo(page, testid, value) {
   const values = (await page.getByTestId(testid).getAttribute('data-values')).split(',');
   const i = values.indexOf(String(value));

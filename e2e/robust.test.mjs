@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { serve, open, setRangeTo, CHROMIUM_ARGS, OUT } from './harness.mjs';
+import { serve, open, setRangeTo, overlapLatency, CHROMIUM_ARGS, OUT } from './harness.mjs';
 
 let server;
 const measured = { measured_at: new Date().toISOString() };
@@ -140,17 +140,7 @@ async function controlLatencies(page) {
     await page.waitForFunction(() => document.querySelector('[data-testid=sim-progress]')?.dataset.phase === 'running', null, {
       timeout: 60000,
     });
-    latencies.push(
-      await page.evaluate(async (v) => {
-        const el = document.querySelector('[data-testid=overlap]');
-        const out = el.parentElement.querySelector('output');
-        const t0 = performance.now();
-        el.value = String(v);
-        el.dispatchEvent(new Event('input', { bubbles: true }));
-        while (out.textContent !== `${v}%`) await new Promise((r) => setTimeout(r, 0));
-        return Math.round((performance.now() - t0) * 10) / 10;
-      }, value),
-    );
+    latencies.push(await overlapLatency(page, value));
   }
   return latencies;
 }

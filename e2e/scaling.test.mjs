@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, open, launch, setRange, setRangeTo, selectOption, legibility, ROOT, SHOTS, OUT } from './harness.mjs';
+import { serve, open, launch, setRange, setRangeTo, selectOption, legibility, overlapLatency, ROOT, SHOTS, OUT } from './harness.mjs';
 
 let server;
 let session;
@@ -192,20 +192,10 @@ test('a control answers within 100 ms while the chart computes, and the newer se
     await page.waitForFunction((g) => Number(document.querySelector('[data-testid=scaling-progress]')?.dataset.generation) > g, g);
     assert.equal(await page.getByTestId('scaling-progress').getAttribute('data-complete'), 'false');
     // …when the reader moves the overlap slider: time until its value shows.
-    latencies.push(
-      await page.evaluate(async (v) => {
-        const el = document.querySelector('[data-testid=overlap]');
-        const out = el.parentElement.querySelector('output');
-        const t0 = performance.now();
-        el.value = String(v);
-        el.dispatchEvent(new Event('input', { bubbles: true }));
-        while (out.textContent !== `${v}%`) await new Promise((r) => setTimeout(r, 0));
-        return performance.now() - t0;
-      }, value),
-    );
+    latencies.push(await overlapLatency(page, value));
     assert.equal(await page.getByTestId('overlap').getAttribute('aria-valuetext'), `${value}%`);
   }
-  perf.control_while_computing_ms = latencies.map((x) => Math.round(x * 10) / 10);
+  perf.control_while_computing_ms = latencies;
   page.off('worker', watch);
   perf.workers_terminated_by_newer_setups = closed;
   // At least the first change finds both workers busy (later ones may find fresh workers still

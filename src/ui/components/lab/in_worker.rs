@@ -63,15 +63,12 @@ thread_local! {
     /// The listeners of terminated workers, kept until none of them can be running (a worker
     /// is dropped from its own listener when its result arrives).
     static RETIRED: RefCell<Vec<(Listener, Listener)>> = const { RefCell::new(Vec::new()) };
+    /// Workers that finished a run and listen for the next: starting one costs a run 50-100 ms.
+    static IDLE: RefCell<Vec<Worker>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Idle workers kept for the next runs at most (a comparison runs two at once).
 const KEEP_IDLE: usize = 2;
-
-thread_local! {
-    /// Workers that finished a run and listen for the next: starting one costs a run 50-100 ms.
-    static IDLE: RefCell<Vec<Worker>> = const { RefCell::new(Vec::new()) };
-}
 
 /// A run in a worker. Dropping it terminates the worker, unless the run finished and its worker
 /// may be kept ([`start`]'s `keep`): then it waits, idle, for the next run.

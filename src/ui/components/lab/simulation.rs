@@ -196,15 +196,45 @@ fn status_of(sim: &Simulating) -> Status {
     }
 }
 
+/// `scenario`'s simulation on the page, with details, under the page's memory guard.
+fn on_page(scenario: &Scenario) -> Result<Simulating, ScenarioError> {
+    Simulating::new(scenario, true)
+        .map(|sim| sim.limit_memory(MEMORY_GUARD_BYTES, wasm_memory_bytes))
+}
+
 /// A worker's simulation the page cannot read (a worker script older than the page, say): the
 /// page runs `scenario` itself, and tries no worker again.
 fn run_here(job: &mut Job, scenario: &Scenario) -> Result<Work, ScenarioError> {
     in_worker::give_up();
     job.in_worker = false;
-    let sim = Simulating::new(scenario, true)?;
-    Ok(Work::Simulating(
-        sim.limit_memory(MEMORY_GUARD_BYTES, wasm_memory_bytes),
-    ))
+    on_page(scenario).map(Work::Simulating)
+}
+
+/// Reads a worker's simulation a step further: copying it in, then reading it, then indexing
+/// it for the replay; the page's own run of `scenario` if it cannot be read.
+fn read(job: &mut Job, work: Work) -> Result<Work, ScenarioError> {
+    match work {
+        Work::Receiving(mut rx, scenario) => match rx.step() {
+            None => Ok(Work::Receiving(rx, scenario)),
+            Some(Ok(sections)) => match Decoding::new(sections, &scenario) {
+                Ok(d) => Ok(Work::Decoding(Box::new(d), scenario)),
+                Err(_) => run_here(job, &scenario),
+            },
+            Some(Err(())) => run_here(job, &scenario),
+        },
+        Work::Decoding(mut d, scenario) => match d.step(DECODE_SLICE) {
+            Ok(false) => Ok(Work::Decoding(d, scenario)),
+            Ok(true) => match d.finish() {
+                Ok(sim) => {
+                    let index = ReplayBuilder::new(&sim.trace);
+                    Ok(Work::Indexing(sim, index))
+                }
+                Err(_) => run_here(job, &scenario),
+            },
+            Err(_) => run_here(job, &scenario),
+        },
+        other => Ok(other),
+    }
 }
 
 /// A run's end: its result and replay index, or why there is none.
@@ -238,37 +268,10 @@ fn work(job: &mut Job, budget: f64) -> Option<Finished> {
                     Err(e) => break Some(Err(e)),
                 }
             }
-            Work::Receiving(mut rx, scenario) => {
-                let next = match rx.step() {
-                    None => Ok(Work::Receiving(rx, scenario)),
-                    Some(Ok(sections)) => match Decoding::new(sections, &scenario) {
-                        Ok(d) => Ok(Work::Decoding(Box::new(d), scenario)),
-                        Err(_) => run_here(job, &scenario),
-                    },
-                    Some(Err(())) => run_here(job, &scenario),
-                };
-                match next {
-                    Ok(w) => job.work = w,
-                    Err(e) => break Some(Err(e)),
-                }
-            }
-            Work::Decoding(mut d, scenario) => {
-                let next = match d.step(DECODE_SLICE) {
-                    Ok(false) => Ok(Work::Decoding(d, scenario)),
-                    Ok(true) => match d.finish() {
-                        Ok(sim) => {
-                            let index = ReplayBuilder::new(&sim.trace);
-                            Ok(Work::Indexing(sim, index))
-                        }
-                        Err(_) => run_here(job, &scenario),
-                    },
-                    Err(_) => run_here(job, &scenario),
-                };
-                match next {
-                    Ok(w) => job.work = w,
-                    Err(e) => break Some(Err(e)),
-                }
-            }
+            work @ (Work::Receiving(..) | Work::Decoding(..)) => match read(job, work) {
+                Ok(w) => job.work = w,
+                Err(e) => break Some(Err(e)),
+            },
             Work::Indexing(sim, mut index) => {
                 if index.step(&sim.trace, INDEX_SLICE) {
                     // Shown from a slice of its own: drawing a large run takes most of a frame.
@@ -539,23 +542,21 @@ fn heard_from_worker(slot: &TaskSlot, job: SharedJob, heard: Heard, scenario: &S
             next_frame(slot.clone(), job);
         }
         Heard::OverMemory(limit_bytes) => {
-            slot.borrow_mut().take();
-            if let Some(j) = job.borrow_mut().take() {
-                deliver(j, Err(ScenarioError::MemoryOverLimit { limit_bytes }));
-            }
+            let stopped = ScenarioError::MemoryOverLimit { limit_bytes };
+            deliver_error(slot, &job, stopped);
         }
-        Heard::Failed => match Simulating::new(scenario, true) {
-            Ok(sim) => {
-                let sim = sim.limit_memory(MEMORY_GUARD_BYTES, wasm_memory_bytes);
-                run_on_page(slot.clone(), job, sim);
-            }
-            Err(e) => {
-                slot.borrow_mut().take();
-                if let Some(j) = job.borrow_mut().take() {
-                    deliver(j, Err(e));
-                }
-            }
+        Heard::Failed => match on_page(scenario) {
+            Ok(sim) => run_on_page(slot.clone(), job, sim),
+            Err(e) => deliver_error(slot, &job, e),
         },
+    }
+}
+
+/// Ends `job` (and its task) with `e`.
+fn deliver_error(slot: &TaskSlot, job: &SharedJob, e: ScenarioError) {
+    slot.borrow_mut().take();
+    if let Some(j) = job.borrow_mut().take() {
+        deliver(j, Err(e));
     }
 }
 
@@ -577,13 +578,12 @@ fn settle_then_run(
                 limit_bytes: MEMORY_GUARD_BYTES,
             })
         } else {
-            Simulating::new(&scenario, true)
+            // The lab admits a run by its typical cost; it stops should it grow the page's
+            // memory past the guard all the same.
+            on_page(&scenario)
         };
         match sim {
             Ok(sim) => {
-                // The lab admits a run by its typical cost; it stops should it grow the page's
-                // memory past the guard all the same.
-                let sim = sim.limit_memory(MEMORY_GUARD_BYTES, wasm_memory_bytes);
                 // The results kept and the records of the runs in progress (this one and, in a
                 // comparison, the other figure's) stay within the kept results' bound.
                 let (_, transfers) = sim.progress();
