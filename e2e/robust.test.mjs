@@ -266,6 +266,36 @@ test('without Web Workers and requestIdleCallback the hostile link still runs in
   }
 });
 
+test('a lab worker that falls silent is given up: the page runs the request itself', async () => {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    // The lab's worker starts and says it is ready, then says nothing (as one that died without an
+    // error event): after 10 s of silence the page runs the 256-GPU ring (130,560 transfers).
+    await context.route((u) => u.pathname.endsWith('/points-worker_loader.js') && u.search === '?for=lab', (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: "postMessage('ready'); onmessage = () => {};" }));
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (err) => problems.push(err.message));
+    await page.goto(server.url + '?alg=ring&topo=uniform&gpus=256');
+    await page.getByTestId('sim-progress').first().waitFor({ timeout: 30000 });
+    const started = await page.evaluate(() => performance.now());
+    await page.getByTestId('cluster-figure').first().waitFor({ timeout: 90000 });
+    const waited = (await page.evaluate(() => performance.now())) - started;
+    measured.silent_lab_worker_given_up_after_ms = Math.round(waited);
+    assert.ok(waited > 9000, `the figure came after ${waited} ms: before the worker's silence was noticed`);
+    const line = page.getByTestId('simulated-in').first();
+    assert.equal(await line.getAttribute('data-in-worker'), null);
+    assert.match(await line.textContent(), /130560 transfers/);
+    // No worker is tried again: the next large run starts on the page at once.
+    await setRangeTo(page, 'gpu-count', 512);
+    await page.getByText('523264 transfers').first().waitFor({ timeout: 8000 });
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
+});
+
 test('a comparison at 1,024 GPUs runs both sides, each in its own worker', async () => {
   const { browser, page, problems } = await openRecording(server.url + '?alg=ring&topo=uniform&gpus=1024&cmp=hierarchical');
   try {

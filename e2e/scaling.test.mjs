@@ -283,6 +283,29 @@ test('where Web Workers cannot start, the page computes the same points itself',
   }
 });
 
+test('a worker that falls silent is given up: the page computes the points left', async () => {
+  const silent = await launch();
+  try {
+    // The points' workers start and say they are ready, then never answer (as a worker that died
+    // without an error event): after 20 s of silence the page takes the chart over.
+    await silent.page.route((u) => u.pathname.endsWith('/points-worker_loader.js') && u.search === '', (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: "postMessage('ready'); onmessage = () => {};" }));
+    await silent.page.goto(server.url);
+    await silent.page.getByTestId('scaling-progress').waitFor({ timeout: 30000 });
+    const started = await silent.page.evaluate(() => performance.now());
+    await complete(silent.page, 90000);
+    const waited = (await silent.page.evaluate(() => performance.now())) - started;
+    assert.ok(waited > 15000, `complete after ${waited} ms: before the workers' silence was noticed`);
+    const progress = silent.page.getByTestId('scaling-progress');
+    assert.match(await progress.textContent(), /on this page/);
+    // Every point is there, as computed on the page.
+    assert.ok(await speedupAt(silent.page, 'ring', 1024) > 1);
+    assert.deepEqual(silent.problems, []);
+  } finally {
+    await silent.browser.close();
+  }
+});
+
 test('moving the bandwidth slider moves the speedup chart', async () => {
   const { page } = session;
   await page.getByTestId('chapter-preset-network-100g-over-40pct').click();

@@ -3,7 +3,9 @@
 //! worker takes the heaviest jobs, the others the cheapest. A newer setup cancels an older one at
 //! once: a worker still busy with the older setup's job is terminated (a run in progress cannot be
 //! interrupted any other way) and a fresh one takes its place. If a worker cannot start or fails,
-//! the pool stops and what is left is computed on the page in idle time, as before workers.
+//! or says nothing for [`SILENT_MS`] while it starts or works on a job (one that died without an
+//! error event, as one out of memory can), the pool stops and what is left is computed on the
+//! page in idle time, as before workers.
 //!
 //! The worker is this crate's `points-worker` binary, built by Trunk next to the app (index.html)
 //! with a loader script; its whole work is [`serve`].
@@ -12,6 +14,7 @@ use crate::ui::components::sliced::{Pending, when_idle};
 use crate::ui::model::lab_job;
 use crate::ui::model::scaling::Setup;
 use crate::ui::model::scaling_work::{Answer, Ask, Job, Point, SetupKey, answer};
+use gloo::timers::callback::Interval;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -27,6 +30,12 @@ const READY: &str = "ready";
 /// At most this many workers, whatever the browser reports.
 const MAX_WORKERS: usize = 8;
 
+/// A worker that has not started, or not answered its job, this long is taken for dead. The
+/// longest job (a 1,024-GPU ring) takes a worker 1-2 s on this project's 2-core test machine.
+const SILENT_MS: f64 = 20_000.0;
+/// How often the page looks whether a worker has fallen silent.
+const WATCH_EVERY_MS: u32 = 1_000;
+
 /// Receives points as they arrive.
 pub type Deliver = Rc<dyn Fn(Vec<Point>)>;
 /// Computes jobs on the page instead (when the workers cannot).
@@ -38,6 +47,8 @@ struct Member {
     ready: bool,
     /// The generation and index of the job it works on.
     busy: Option<(u64, usize)>,
+    /// When it was started, last sent a job or last heard from (`Date.now()`).
+    since: f64,
     _on_message: Closure<dyn FnMut(web_sys::Event)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
@@ -62,6 +73,7 @@ impl Member {
             worker,
             ready: false,
             busy: None,
+            since: js_sys::Date::now(),
             _on_message: on_message,
             _on_error: on_error,
         })
@@ -96,6 +108,8 @@ struct Pool {
     next_id: u32,
     /// A worker failed: everything runs on the page from now on.
     broken: bool,
+    /// Looks for a silent worker while a batch has jobs out.
+    watchdog: Option<Interval>,
 }
 
 thread_local! {
@@ -146,6 +160,7 @@ impl Pool {
             };
             if m.worker.post_message(&ask.encode().into()).is_ok() {
                 m.busy = Some((batch.generation, index));
+                m.since = js_sys::Date::now();
                 if index == batch.next {
                     batch.next += 1;
                 } else {
@@ -211,8 +226,30 @@ pub fn submit(
             fallback,
         });
         pool.feed();
+        if pool.watchdog.is_none() {
+            pool.watchdog = Some(Interval::new(WATCH_EVERY_MS, watch));
+        }
         Some(pool.members.len())
     })
+}
+
+/// The watchdog's tick: a worker silent for [`SILENT_MS`] while it starts or works fails the
+/// pool; with no job out, the watchdog stops (the next batch starts another).
+fn watch() {
+    let now = js_sys::Date::now();
+    let silent = POOL.with_borrow_mut(|pool| {
+        let out = pool.batch.is_some() && pool.members.iter().any(|m| m.busy.is_some() || !m.ready);
+        if !out {
+            pool.watchdog = None;
+            return false;
+        }
+        pool.members
+            .iter()
+            .any(|m| (m.busy.is_some() || !m.ready) && now - m.since > SILENT_MS)
+    });
+    if silent {
+        failed();
+    }
 }
 
 /// Drops `generation`'s batch (if it is the current one) and stops the workers busy with it. The
@@ -238,6 +275,7 @@ fn received(id: u32, answer: Option<Vec<f64>>) {
         let Some(m) = pool.members.iter_mut().find(|m| m.id == id) else {
             return;
         };
+        m.since = js_sys::Date::now();
         match answer {
             None => m.ready = true,
             Some(numbers) => {
@@ -289,6 +327,7 @@ fn deliver(generation: u64) {
 fn failed() {
     let left = POOL.with_borrow_mut(|pool| {
         pool.broken = true;
+        pool.watchdog = None;
         for m in pool.members.drain(..) {
             m.worker.terminate();
             pool.retired.push(m);

@@ -14,6 +14,11 @@
 //! hands back this run only. A run the worker's memory guard stops comes back as that error, not
 //! run again.
 //!
+//! A worker that says nothing for [`SILENT_MS`] (one that died without an error event, as one
+//! out of memory can) is given up the same way: the page runs the request. A working worker is
+//! never that quiet: it says how far it is while it runs, and that it is still at work between
+//! the steps that turn its result into a message.
+//!
 //! The worker is the scaling charts' (`points-worker`): its [`serve`](super::super::workers::serve)
 //! passes requests to [`serve_request`].
 
@@ -22,7 +27,9 @@ use crate::sim::scenario::{ScenarioError, Simulating};
 use crate::sim::wire::{self, Section};
 use crate::ui::model::lab_job;
 use crate::ui::model::view::Status;
+use gloo::timers::callback::Interval;
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker};
@@ -44,6 +51,15 @@ const OVER_MEMORY: &str = "lab-memory:";
 const PROGRESS_EVERY_MS: f64 = 100.0;
 /// Events between looks at the clock in the worker.
 const STEP_EVENTS: usize = 4096;
+/// A worker silent this long is taken for dead: the page runs its request. Its longest silence
+/// at work is one step of turning a finished run into a message (about a second for the largest
+/// run the lab admits; the worker says it is at work between them).
+const SILENT_MS: f64 = 10_000.0;
+/// How often the page looks whether its worker has fallen silent.
+const WATCH_EVERY_MS: u32 = 1_000;
+/// The progress message's phase that says only "still at work" (after the run, while its result
+/// is turned into the message).
+const AT_WORK: f64 = 2.0;
 
 /// What the page hears from its worker.
 pub(super) enum Heard {
@@ -61,8 +77,9 @@ thread_local! {
     /// A lab worker failed to start or to run: later runs stay on the page.
     static BROKEN: Cell<bool> = const { Cell::new(false) };
     /// The listeners of terminated workers, kept until none of them can be running (a worker
-    /// is dropped from its own listener when its result arrives).
+    /// is dropped from its own listener when its result arrives, or from its watchdog).
     static RETIRED: RefCell<Vec<(Listener, Listener)>> = const { RefCell::new(Vec::new()) };
+    static RETIRED_WATCHDOGS: RefCell<Vec<Closure<dyn FnMut()>>> = const { RefCell::new(Vec::new()) };
     /// Workers that finished a run and listen for the next: starting one costs a run 50-100 ms.
     static IDLE: RefCell<Vec<Worker>> = const { RefCell::new(Vec::new()) };
 }
@@ -75,7 +92,9 @@ const KEEP_IDLE: usize = 2;
 pub(super) struct LabWorker {
     worker: Worker,
     listeners: Option<(Listener, Listener)>,
-    finished: std::rc::Rc<Cell<bool>>,
+    /// Gives the worker up once it has been silent for [`SILENT_MS`] before it finished.
+    watchdog: Option<Interval>,
+    finished: Rc<Cell<bool>>,
     keep: bool,
 }
 
@@ -102,6 +121,9 @@ impl Drop for LabWorker {
         if let Some(l) = self.listeners.take() {
             RETIRED.with_borrow_mut(|r| r.push(l));
         }
+        if let Some(w) = self.watchdog.take() {
+            RETIRED_WATCHDOGS.with_borrow_mut(|r| r.push(w.cancel()));
+        }
     }
 }
 
@@ -114,7 +136,8 @@ pub(super) fn give_up() {
     }
 }
 
-/// Reads a progress message: `[phase (0 preparing, 1 running), done, total]`.
+/// Reads a progress message: `[phase (0 preparing, 1 running, 2 at work after the run), done,
+/// total]`; the last says nothing to show.
 fn progress(numbers: &[f64]) -> Option<Status> {
     let &[phase, done, total] = numbers else {
         return None;
@@ -221,8 +244,9 @@ pub(super) fn start(
     keep: bool,
     hear: impl Fn(Heard) + 'static,
 ) -> Option<LabWorker> {
-    // No listener of a terminated worker runs now: this is a timer's task.
+    // No listener or watchdog of a terminated worker runs now: this is a timer's task.
     RETIRED.with_borrow_mut(Vec::clear);
+    RETIRED_WATCHDOGS.with_borrow_mut(Vec::clear);
     if BROKEN.get() {
         return None;
     }
@@ -236,12 +260,14 @@ pub(super) fn start(
             }
         },
     };
-    let finished = std::rc::Rc::new(Cell::new(false));
-    let hear = std::rc::Rc::new(hear);
+    let finished = Rc::new(Cell::new(false));
+    let heard_at = Rc::new(Cell::new(js_sys::Date::now()));
+    let hear = Rc::new(hear);
     let on_message = {
         let (worker, hear, finished) = (worker.clone(), hear.clone(), finished.clone());
-        let request = request.clone();
+        let (request, heard_at) = (request.clone(), heard_at.clone());
         Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            heard_at.set(js_sys::Date::now());
             let data = e.unchecked_into::<MessageEvent>().data();
             if let Some(text) = data.as_string() {
                 if text == READY {
@@ -273,6 +299,18 @@ pub(super) fn start(
             }
         })
     };
+    // A worker silent too long, as one that died without an error event: the same.
+    let watchdog = {
+        let (finished, hear) = (finished.clone(), hear.clone());
+        let mut fired = false;
+        Interval::new(WATCH_EVERY_MS, move || {
+            if !fired && !finished.get() && js_sys::Date::now() - heard_at.get() > SILENT_MS {
+                fired = true;
+                give_up();
+                hear(Heard::Failed);
+            }
+        })
+    };
     // An error, or a message that could not be read: the page runs it, and every later run.
     let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
         give_up();
@@ -284,6 +322,7 @@ pub(super) fn start(
     let run = LabWorker {
         worker,
         listeners: Some((on_message, on_error)),
+        watchdog: Some(watchdog),
         finished,
         keep,
     };
@@ -325,10 +364,17 @@ pub(crate) fn serve_request(scope: &DedicatedWorkerGlobalScope, request: &str) {
             break;
         }
     }
-    match sim.finish() {
+    let at_work = || {
+        let _ = scope.post_message(&js_sys::Float64Array::from(&[AT_WORK, 0.0, 0.0][..]));
+    };
+    let finished = sim.finish();
+    at_work();
+    match finished {
         Ok(simulation) => {
             let (array, moved) = (js_sys::Array::new(), js_sys::Array::new());
-            for section in wire::to_sections(simulation) {
+            let sections = wire::to_sections(simulation);
+            at_work();
+            for section in sections {
                 let typed: wasm_bindgen::JsValue = match section {
                     Section::U32(v) => js_sys::Uint32Array::from(&v[..]).into(),
                     Section::F64(v) => js_sys::Float64Array::from(&v[..]).into(),
