@@ -283,13 +283,14 @@ test('a lab worker that falls silent is given up: the page runs the request itse
     await page.getByTestId('cluster-figure').first().waitFor({ timeout: 90000 });
     const waited = (await page.evaluate(() => performance.now())) - started;
     measured.silent_lab_worker_given_up_after_ms = Math.round(waited);
-    assert.ok(waited > 9000, `the figure came after ${waited} ms: before the worker's silence was noticed`);
+    assert.ok(waited > 8000, `the figure came after ${waited} ms: before the worker's silence was noticed`);
     const line = page.getByTestId('simulated-in').first();
     assert.equal(await line.getAttribute('data-in-worker'), null);
     assert.match(await line.textContent(), /130560 transfers/);
     // No worker is tried again: the next large run starts on the page at once.
     await setRangeTo(page, 'gpu-count', 512);
     await page.getByText('523264 transfers').first().waitFor({ timeout: 8000 });
+    assert.equal(await line.getAttribute('data-in-worker'), null);
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();

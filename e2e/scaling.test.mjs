@@ -298,6 +298,7 @@ test('a worker that falls silent is given up: the page computes the points left'
     assert.ok(waited > 15000, `complete after ${waited} ms: before the workers' silence was noticed`);
     const progress = silent.page.getByTestId('scaling-progress');
     assert.match(await progress.textContent(), /on this page/);
+    assert.equal(await progress.getAttribute('data-workers'), '0');
     // Every point is there, as computed on the page.
     assert.ok(await speedupAt(silent.page, 'ring', 1024) > 1);
     assert.deepEqual(silent.problems, []);

@@ -3,9 +3,11 @@
 //! worker takes the heaviest jobs, the others the cheapest. A newer setup cancels an older one at
 //! once: a worker still busy with the older setup's job is terminated (a run in progress cannot be
 //! interrupted any other way) and a fresh one takes its place. If a worker cannot start or fails,
-//! or says nothing for [`SILENT_MS`] while it starts or works on a job (one that died without an
-//! error event, as one out of memory can), the pool stops and what is left is computed on the
-//! page in idle time, as before workers.
+//! or says nothing for [`SILENT_TICKS`] of the page's watchdog in a row while it starts or works on
+//! a job (one that died without an error event, as one out of memory can), the pool stops and
+//! what is left is computed on the page in idle time, as before workers. The watchdog counts its
+//! own ticks rather than the clock, so a page frozen or asleep with its workers does not take the
+//! pause for silence.
 //!
 //! The worker is this crate's `points-worker` binary, built by Trunk next to the app (index.html)
 //! with a loader script; its whole work is [`serve`].
@@ -30,11 +32,12 @@ const READY: &str = "ready";
 /// At most this many workers, whatever the browser reports.
 const MAX_WORKERS: usize = 8;
 
-/// A worker that has not started, or not answered its job, this long is taken for dead. The
-/// longest job (a 1,024-GPU ring) takes a worker 1-2 s on this project's 2-core test machine.
-const SILENT_MS: f64 = 20_000.0;
 /// How often the page looks whether a worker has fallen silent.
 const WATCH_EVERY_MS: u32 = 1_000;
+/// A worker that has not started, or not answered its job, for this many of the watchdog's ticks
+/// in a row is taken for dead. The longest job (a 1,024-GPU ring) takes a worker 1-2 s on this
+/// project's 2-core test machine.
+const SILENT_TICKS: u32 = 20;
 
 /// Receives points as they arrive.
 pub type Deliver = Rc<dyn Fn(Vec<Point>)>;
@@ -47,8 +50,8 @@ struct Member {
     ready: bool,
     /// The generation and index of the job it works on.
     busy: Option<(u64, usize)>,
-    /// When it was started, last sent a job or last heard from (`Date.now()`).
-    since: f64,
+    /// The watchdog's ticks since it was started, last sent a job or last heard from.
+    silent: u32,
     _on_message: Closure<dyn FnMut(web_sys::Event)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
@@ -73,7 +76,7 @@ impl Member {
             worker,
             ready: false,
             busy: None,
-            since: js_sys::Date::now(),
+            silent: 0,
             _on_message: on_message,
             _on_error: on_error,
         })
@@ -160,7 +163,7 @@ impl Pool {
             };
             if m.worker.post_message(&ask.encode().into()).is_ok() {
                 m.busy = Some((batch.generation, index));
-                m.since = js_sys::Date::now();
+                m.silent = 0;
                 if index == batch.next {
                     batch.next += 1;
                 } else {
@@ -233,19 +236,29 @@ pub fn submit(
     })
 }
 
-/// The watchdog's tick: a worker silent for [`SILENT_MS`] while it starts or works fails the
+/// The watchdog's tick: a worker silent for [`SILENT_TICKS`] while it starts or works fails the
 /// pool; with no job out, the watchdog stops (the next batch starts another).
 fn watch() {
-    let now = js_sys::Date::now();
     let silent = POOL.with_borrow_mut(|pool| {
-        let out = pool.batch.is_some() && pool.members.iter().any(|m| m.busy.is_some() || !m.ready);
+        let unanswered = pool
+            .batch
+            .as_ref()
+            .is_some_and(|b| b.answered.contains(&false));
+        let out = unanswered && pool.members.iter().any(|m| m.busy.is_some() || !m.ready);
         if !out {
             pool.watchdog = None;
             return false;
         }
-        pool.members
-            .iter()
-            .any(|m| (m.busy.is_some() || !m.ready) && now - m.since > SILENT_MS)
+        let mut silent = false;
+        for m in pool
+            .members
+            .iter_mut()
+            .filter(|m| m.busy.is_some() || !m.ready)
+        {
+            m.silent = m.silent.saturating_add(1);
+            silent |= m.silent >= SILENT_TICKS;
+        }
+        silent
     });
     if silent {
         failed();
@@ -275,7 +288,7 @@ fn received(id: u32, answer: Option<Vec<f64>>) {
         let Some(m) = pool.members.iter_mut().find(|m| m.id == id) else {
             return;
         };
-        m.since = js_sys::Date::now();
+        m.silent = 0;
         match answer {
             None => m.ready = true,
             Some(numbers) => {
@@ -347,7 +360,10 @@ fn failed() {
         if !received.is_empty() {
             deliver(received);
         }
-        fallback(jobs);
+        // Nothing left: the chart was computed by workers after all.
+        if !jobs.is_empty() {
+            fallback(jobs);
+        }
     }
 }
 

@@ -14,10 +14,12 @@
 //! hands back this run only. A run the worker's memory guard stops comes back as that error, not
 //! run again.
 //!
-//! A worker that says nothing for [`SILENT_MS`] (one that died without an error event, as one
-//! out of memory can) is given up the same way: the page runs the request. A working worker is
-//! never that quiet: it says how far it is while it runs, and that it is still at work between
-//! the steps that turn its result into a message.
+//! A worker that says nothing for [`SILENT_TICKS`] of the page's watchdog in a row (one that died
+//! without an error event, as one out of memory can) is given up the same way: the page runs the
+//! request. A working worker is never that quiet: it says how far it is while it runs, and that it
+//! is still at work between the steps that turn its result into a message. The watchdog counts
+//! its own ticks rather than the clock, so a page frozen or asleep with its worker does not take
+//! the pause for silence.
 //!
 //! The worker is the scaling charts' (`points-worker`): its [`serve`](super::super::workers::serve)
 //! passes requests to [`serve_request`].
@@ -51,12 +53,15 @@ const OVER_MEMORY: &str = "lab-memory:";
 const PROGRESS_EVERY_MS: f64 = 100.0;
 /// Events between looks at the clock in the worker.
 const STEP_EVENTS: usize = 4096;
-/// A worker silent this long is taken for dead: the page runs its request. Its longest silence
-/// at work is one step of turning a finished run into a message (about a second for the largest
-/// run the lab admits; the worker says it is at work between them).
-const SILENT_MS: f64 = 10_000.0;
 /// How often the page looks whether its worker has fallen silent.
 const WATCH_EVERY_MS: u32 = 1_000;
+/// A worker silent for this many of the watchdog's ticks in a row is taken for dead: the page
+/// runs its request. Its longest silence at work is one step of turning a finished run into a
+/// message (about a second for the largest run the lab admits; it says it is at work between).
+const SILENT_TICKS: u32 = 10;
+/// The same before a new worker says it is ready: loading its script and wasm on a slow
+/// connection may take longer.
+const SILENT_TICKS_STARTING: u32 = 20;
 /// The progress message's phase that says only "still at work" (after the run, while its result
 /// is turned into the message).
 const AT_WORK: f64 = 2.0;
@@ -92,7 +97,7 @@ const KEEP_IDLE: usize = 2;
 pub(super) struct LabWorker {
     worker: Worker,
     listeners: Option<(Listener, Listener)>,
-    /// Gives the worker up once it has been silent for [`SILENT_MS`] before it finished.
+    /// Gives the worker up once it has been silent for [`SILENT_TICKS`] before it finished.
     watchdog: Option<Interval>,
     finished: Rc<Cell<bool>>,
     keep: bool,
@@ -245,8 +250,9 @@ pub(super) fn start(
     hear: impl Fn(Heard) + 'static,
 ) -> Option<LabWorker> {
     // No listener or watchdog of a terminated worker runs now: this is a timer's task.
-    RETIRED.with_borrow_mut(Vec::clear);
-    RETIRED_WATCHDOGS.with_borrow_mut(Vec::clear);
+    // (Taken out before they are dropped: nothing a drop does finds the cells borrowed.)
+    drop(RETIRED.take());
+    drop(RETIRED_WATCHDOGS.take());
     if BROKEN.get() {
         return None;
     }
@@ -261,16 +267,19 @@ pub(super) fn start(
         },
     };
     let finished = Rc::new(Cell::new(false));
-    let heard_at = Rc::new(Cell::new(js_sys::Date::now()));
+    // The watchdog's ticks since the worker last said anything, and whether it listens yet.
+    let silent = Rc::new(Cell::new(0u32));
+    let ready = Rc::new(Cell::new(listening));
     let hear = Rc::new(hear);
     let on_message = {
         let (worker, hear, finished) = (worker.clone(), hear.clone(), finished.clone());
-        let (request, heard_at) = (request.clone(), heard_at.clone());
+        let (request, silent, ready) = (request.clone(), silent.clone(), ready.clone());
         Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
-            heard_at.set(js_sys::Date::now());
+            silent.set(0);
             let data = e.unchecked_into::<MessageEvent>().data();
             if let Some(text) = data.as_string() {
                 if text == READY {
+                    ready.set(true);
                     if worker.post_message(&request.as_str().into()).is_err() {
                         give_up();
                         hear(Heard::Failed);
@@ -304,7 +313,13 @@ pub(super) fn start(
         let (finished, hear) = (finished.clone(), hear.clone());
         let mut fired = false;
         Interval::new(WATCH_EVERY_MS, move || {
-            if !fired && !finished.get() && js_sys::Date::now() - heard_at.get() > SILENT_MS {
+            silent.set(silent.get().saturating_add(1));
+            let limit = if ready.get() {
+                SILENT_TICKS
+            } else {
+                SILENT_TICKS_STARTING
+            };
+            if !fired && !finished.get() && silent.get() >= limit {
                 fired = true;
                 give_up();
                 hear(Heard::Failed);
