@@ -208,6 +208,37 @@ const SCAN_LINKS: usize = 128;
 /// (`max(0.0)` drops one), so its bits are at most those of -0.0.
 const NO_SHARE: u64 = u64::MAX;
 
+/// What a progressive filling keeps per link it covers, in one record (perf: nine vectors, each
+/// cleared and resized at every filling, were a fifth of the instructions of the benchmark's
+/// pipelined double binary tree).
+#[derive(Clone, Copy, Debug)]
+struct LinkFill {
+    /// The link's capacity left by the flows not recomputed, and how many are, as counted
+    /// (`cap_left` and `unfixed` start from them); `stale` where a flow has been added since.
+    base_cap: f64,
+    /// Capacity left for the flows not frozen yet, and how many they are.
+    cap_left: f64,
+    base_unfixed: u32,
+    unfixed: u32,
+    /// The version of the link's share in [`FlowNetwork::share_queue`].
+    share_version: u32,
+    stale: bool,
+    /// In [`FlowNetwork::touched`].
+    is_touched: bool,
+}
+
+impl LinkFill {
+    const NEW: LinkFill = LinkFill {
+        base_cap: 0.0,
+        cap_left: 0.0,
+        base_unfixed: 0,
+        unfixed: 0,
+        share_version: 0,
+        stale: true,
+        is_touched: false,
+    };
+}
+
 /// Flows a link keeps in its own record before its list moves to [`FlowNetwork::spill`].
 const INLINE: usize = 4;
 
@@ -271,20 +302,13 @@ pub struct FlowNetwork {
     /// How many flows of `recompute` have their links in `comp_links`.
     laid_out: usize,
     // Scratch for progressive filling, indexed like `comp_links`.
-    /// Each link's capacity left by the flows not recomputed, and how many are, as counted
-    /// (`cap_left` and `unfixed` start from them); `stale` where a flow has been added since.
-    base_cap: Vec<f64>,
-    base_unfixed: Vec<u32>,
-    stale: Vec<bool>,
-    cap_left: Vec<f64>,
-    unfixed: Vec<u32>,
-    share_version: Vec<u32>,
+    /// What a filling keeps per link, in one record (see [`LinkFill`]).
+    fills: Vec<LinkFill>,
     share_queue: BinaryHeap<Reverse<(u64, u32, u32)>>,
     /// Each link's fair share among its unfixed flows (its bits; [`NO_SHARE`] when none is left),
-    /// when the links are scanned.
+    /// when the links are scanned: apart from `fills`, so that a scan reads 8 bytes a link.
     share_bits: Vec<u64>,
     touched: Vec<u32>,
-    is_touched: Vec<bool>,
     /// Links whose flows changed since the last rebalance, and when.
     dirty: Vec<u32>,
     dirty_at: f64,
@@ -333,16 +357,10 @@ impl FlowNetwork {
             recompute: Vec::new(),
             comp_links: Vec::new(),
             laid_out: 0,
-            base_cap: Vec::new(),
-            base_unfixed: Vec::new(),
-            stale: Vec::new(),
-            cap_left: Vec::new(),
-            unfixed: Vec::new(),
-            share_version: Vec::new(),
+            fills: Vec::new(),
             share_queue: BinaryHeap::new(),
             share_bits: Vec::new(),
             touched: Vec::new(),
-            is_touched: Vec::new(),
             dirty: Vec::new(),
             dirty_at: 0.0,
         }
@@ -611,9 +629,7 @@ impl FlowNetwork {
             self.commit(now);
         } else if !self.recompute.is_empty() {
             self.laid_out = 0;
-            self.stale.clear();
-            self.base_cap.clear();
-            self.base_unfixed.clear();
+            self.fills.clear();
             loop {
                 self.fill();
                 if !self.add_disturbed() {
@@ -709,37 +725,30 @@ impl FlowNetwork {
             }
         }
         self.laid_out = self.recompute.len();
-        self.stale.resize(self.comp_links.len(), true);
-        self.base_cap.resize(self.comp_links.len(), 0.0);
-        self.base_unfixed.resize(self.comp_links.len(), 0);
-        for k in 0..self.comp_links.len() {
-            if k < counted && !self.stale[k] {
-                continue;
-            }
-            self.stale[k] = false;
-            let l = self.comp_links[k] as usize;
-            let mut cap = self.links[l].capacity;
-            let mut count = 0u32;
-            for &slot in flows_of(&self.links, &self.spill, l) {
-                let f = &self.rates[slot as usize];
-                if f.recomputing {
-                    count += 1;
-                } else {
-                    cap -= f.bytes_per_sec;
+        self.fills.resize(self.comp_links.len(), LinkFill::NEW);
+        for (k, fill) in self.fills.iter_mut().enumerate() {
+            if k >= counted || fill.stale {
+                fill.stale = false;
+                let l = self.comp_links[k] as usize;
+                let mut cap = self.links[l].capacity;
+                let mut count = 0u32;
+                for &slot in flows_of(&self.links, &self.spill, l) {
+                    let f = &self.rates[slot as usize];
+                    if f.recomputing {
+                        count += 1;
+                    } else {
+                        cap -= f.bytes_per_sec;
+                    }
                 }
+                fill.base_cap = cap;
+                fill.base_unfixed = count;
             }
-            self.base_cap[k] = cap;
-            self.base_unfixed[k] = count;
+            fill.cap_left = fill.base_cap;
+            fill.unfixed = fill.base_unfixed;
+            fill.share_version = 0;
+            fill.is_touched = false;
         }
-        self.cap_left.clear();
-        self.cap_left.extend_from_slice(&self.base_cap);
-        self.unfixed.clear();
-        self.unfixed.extend_from_slice(&self.base_unfixed);
-        self.share_version.clear();
-        self.share_version.resize(self.comp_links.len(), 0);
         self.share_queue.clear();
-        self.is_touched.clear();
-        self.is_touched.resize(self.comp_links.len(), false);
         // A flow alone (among those recomputed) on every link it crosses is frozen by its tightest
         // one, the first on its route among equals, as the heap would: settle it without the heap.
         // In a ring every flow is such a one.
@@ -749,16 +758,16 @@ impl FlowNetwork {
             let links = &f.links[..f.len as usize];
             if links
                 .iter()
-                .all(|&l| self.unfixed[self.links[l as usize].pos as usize] == 1)
+                .all(|&l| self.fills[self.links[l as usize].pos as usize].unfixed == 1)
             {
                 let (mut rate, mut held_by) = (f64::INFINITY, NONE);
                 for &l in links {
-                    let k = self.links[l as usize].pos as usize;
-                    let share = self.cap_left[k].max(0.0);
+                    let fill = &mut self.fills[self.links[l as usize].pos as usize];
+                    let share = fill.cap_left.max(0.0);
                     if share < rate {
                         (rate, held_by) = (share, l);
                     }
-                    self.unfixed[k] = 0;
+                    fill.unfixed = 0;
                 }
                 self.rates[slot as usize].fixed = true;
                 f.new_rate = rate;
@@ -772,12 +781,10 @@ impl FlowNetwork {
         // average, and the heap's pushes and pops were about a fifth of `fill`).
         let scan = self.comp_links.len() <= SCAN_LINKS;
         self.share_bits.clear();
-        for k in 0..self.comp_links.len() {
+        for (k, fill) in self.fills.iter().enumerate() {
             let mut bits = NO_SHARE;
-            if self.unfixed[k] > 0 {
-                bits = (self.cap_left[k] / self.unfixed[k] as f64)
-                    .max(0.0)
-                    .to_bits();
+            if fill.unfixed > 0 {
+                bits = (fill.cap_left / fill.unfixed as f64).max(0.0).to_bits();
                 if !scan {
                     self.share_queue.push(Reverse((bits, k as u32, 0)));
                 }
@@ -801,12 +808,12 @@ impl FlowNetwork {
                     break;
                 };
                 let k = k as usize;
-                if version != self.share_version[k] || self.unfixed[k] == 0 {
+                if version != self.fills[k].share_version || self.fills[k].unfixed == 0 {
                     continue;
                 }
                 k
             };
-            let share = (self.cap_left[k] / self.unfixed[k] as f64).max(0.0);
+            let share = (self.fills[k].cap_left / self.fills[k].unfixed as f64).max(0.0);
             let l = self.comp_links[k];
             self.touched.clear();
             for &slot in flows_of(&self.links, &self.spill, l as usize) {
@@ -822,28 +829,30 @@ impl FlowNetwork {
                 left -= 1;
                 for &l2 in &f.links[..f.len as usize] {
                     let k2 = self.links[l2 as usize].pos as usize;
-                    self.cap_left[k2] -= share;
-                    self.unfixed[k2] -= 1;
-                    if !self.is_touched[k2] {
-                        self.is_touched[k2] = true;
+                    let fill = &mut self.fills[k2];
+                    fill.cap_left -= share;
+                    fill.unfixed -= 1;
+                    if !fill.is_touched {
+                        fill.is_touched = true;
                         self.touched.push(k2 as u32);
                     }
                 }
             }
             for i in 0..self.touched.len() {
                 let k2 = self.touched[i] as usize;
-                self.is_touched[k2] = false;
-                self.share_version[k2] = self.share_version[k2].wrapping_add(1);
+                let fill = &mut self.fills[k2];
+                fill.is_touched = false;
+                fill.share_version = fill.share_version.wrapping_add(1);
                 self.share_bits[k2] = NO_SHARE;
-                if self.unfixed[k2] > 0 {
-                    let s2 = (self.cap_left[k2] / self.unfixed[k2] as f64).max(0.0);
+                if fill.unfixed > 0 {
+                    let s2 = (fill.cap_left / fill.unfixed as f64).max(0.0);
                     if scan {
                         self.share_bits[k2] = s2.to_bits();
                     } else {
                         self.share_queue.push(Reverse((
                             s2.to_bits(),
                             k2 as u32,
-                            self.share_version[k2],
+                            fill.share_version,
                         )));
                     }
                 }
@@ -878,7 +887,7 @@ impl FlowNetwork {
                     for &l2 in &g.links[..g.len as usize] {
                         let k2 = self.links[l2 as usize].pos;
                         if k2 != NONE {
-                            self.stale[k2 as usize] = true;
+                            self.fills[k2 as usize].stale = true;
                         }
                     }
                 }
