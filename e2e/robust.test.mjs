@@ -324,7 +324,7 @@ test('a comparison at 1,024 GPUs runs both sides, each in its own worker', async
   }
 });
 
-test('a large run can be cancelled and run again; dragging starts nothing until the drag settles', async () => {
+test('a large run can be cancelled and run again; a drag starts nothing until its release, a change alone starts at once, a held key settles first', async () => {
   const { browser, page, problems } = await openRecording(server.url + HOSTILE);
   try {
     await page.waitForFunction(() => {
@@ -339,11 +339,15 @@ test('a large run can be cancelled and run again; dragging starts nothing until 
     await page.getByTestId('sim-restart').click();
     await page.getByTestId('cluster-figure').first().waitFor({ timeout: 120000 });
 
-    // Drag the size slider at 1,024 GPUs: 25 positions, 40 ms apart, as a hand would.
+    // Drag the size slider at 1,024 GPUs: the pointer down, 25 positions 40 ms apart, as a hand
+    // would, then up. Dragging moves the thumb only; the release commits the value (`change`).
+    const atOnce = () => page.evaluate(() => performance.getEntriesByName('allreduce-lab:run-at-once').length);
+    const atOnceBefore = await atOnce();
     const dragged = await page.evaluate(async () => {
       const el = document.querySelector('[data-testid=size]');
       const started = performance.now();
       const seen = [];
+      el.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
       for (let i = 0; i < 25; i++) {
         el.value = String(10 + (i % 20));
         el.dispatchEvent(new Event('input', { bubbles: true }));
@@ -352,9 +356,11 @@ test('a large run can be cancelled and run again; dragging starts nothing until 
         seen.push(p ? Number(p.dataset.done) : -1);
       }
       const ended = performance.now();
+      const marks = performance.getEntriesByName('allreduce-lab:run-at-once').length;
       // The release commits the last position.
+      el.dispatchEvent(new PointerEvent('pointerup', { bubbles: true }));
       el.dispatchEvent(new Event('change', { bubbles: true }));
-      return { started, ended, seen };
+      return { started, ended, seen, marks };
     });
     const { gap, median } = await maxGap(page, dragged.started, dragged.ended);
     measured.drag_size_slider_1024 = {
@@ -365,10 +371,38 @@ test('a large run can be cancelled and run again; dragging starts nothing until 
     };
     assert.ok(median < MEDIAN_GAP_MS, `frames came every ${median} ms (median) during the drag`);
     assert.ok(dragged.seen.every((d) => d <= 0), `a run started during the drag: ${dragged.seen}`);
-    // Once the drag settles, the last position is simulated.
+    assert.equal(dragged.marks, atOnceBefore, 'a run started at once during the drag');
+    // The release's value is simulated, started at once: a change alone has nothing to settle.
+    assert.equal(await atOnce(), atOnceBefore + 1);
     await page.getByTestId('cluster-figure').first().waitFor({ timeout: 120000 });
-    const want = (await page.getByTestId('size').getAttribute('data-values')).split(',')[10 + (24 % 20)];
-    assert.ok((await page.getByTestId('cli-command').textContent()).includes(`--size ${want}`));
+    const values = (await page.getByTestId('size').getAttribute('data-values')).split(',');
+    assert.ok((await page.getByTestId('cli-command').textContent()).includes(`--size ${values[10 + (24 % 20)]}`));
+    // So does a key's step.
+    await page.waitForTimeout(300);
+    await page.evaluate(() => {
+      const el = document.querySelector('[data-testid=size]');
+      el.value = String(Number(el.value) + 1);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    assert.equal(await atOnce(), atOnceBefore + 2);
+    await page.getByTestId('cluster-figure').first().waitFor({ timeout: 120000 });
+    assert.ok((await page.getByTestId('cli-command').textContent()).includes(`--size ${values[10 + (24 % 20) + 1]}`));
+    // A held key's steps, 30 ms apart: the first starts at once, the others wait for the input to
+    // settle, and only the last is simulated then.
+    await page.waitForTimeout(300);
+    await page.evaluate(async () => {
+      const el = document.querySelector('[data-testid=size]');
+      for (let i = 0; i < 5; i++) {
+        el.value = String(Number(el.value) + 1);
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+        await new Promise((r) => setTimeout(r, 30));
+      }
+    });
+    assert.equal(await atOnce(), atOnceBefore + 3);
+    await page.getByTestId('cluster-figure').first().waitFor({ timeout: 120000 });
+    assert.ok((await page.getByTestId('cli-command').textContent()).includes(`--size ${values[10 + (24 % 20) + 6]}`));
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();

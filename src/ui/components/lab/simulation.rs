@@ -17,17 +17,26 @@ use crate::ui::model::lab_job;
 use crate::ui::model::logic::Controls;
 use crate::ui::model::recent::Recent;
 use crate::ui::model::view::{Plan, SimView, Status};
+use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{AnimationFrame, request_animation_frame};
-use gloo::timers::callback::Timeout;
-use std::cell::RefCell;
+use gloo::timers::callback::{Interval, Timeout};
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// How long the input must stay still before a large run starts: longer than a dragging hand's
-/// input events are apart (16-40 ms), short enough not to be felt (200 ms before; a slider's
-/// release commits its value at once, and a run started by a pause mid-drag is dropped by the
-/// next move before it has cost more than a frame's slice).
+/// How long the input must stay still before a large run starts while it keeps changing (a drag,
+/// a held key): longer than a dragging hand's input events are apart (16-40 ms), short enough not
+/// to be felt (200 ms before; a run started by a pause mid-drag is dropped by the next move
+/// before it has cost more than a frame's slice). A change alone (a click, a key, a preset) starts
+/// its run at once, and a drag's at its release.
 const SETTLE_MS: u32 = 120;
+/// Requests this close together come from one change (a comparison's two figures).
+const SAME_CHANGE_MS: f64 = 8.0;
+/// How often a run waiting for a drag to end looks whether the pointer is up.
+const RELEASE_POLL_MS: u32 = 20;
+/// The performance mark set when a large run starts at once, not after the input settled (e2e
+/// counts them).
+const AT_ONCE_MARK: &str = "allreduce-lab:run-at-once";
 /// The work done per animation frame (shared by the runs in progress): well under a 60 Hz
 /// frame's 16.7 ms, with room to draw.
 const FRAME_BUDGET_MS: f64 = 10.0;
@@ -68,6 +77,8 @@ pub fn now_ms() -> f64 {
 /// cancels the request.
 enum Task {
     Settling(#[allow(dead_code)] Timeout),
+    /// Waiting for a drag to end (the pointer up) or to pause for [`SETTLE_MS`].
+    Dragging(#[allow(dead_code)] Interval),
     /// The next frame's slice, and this frame's idle-time slice if one is pending.
     Running(
         #[allow(dead_code)] AnimationFrame,
@@ -560,7 +571,40 @@ fn deliver_error(slot: &TaskSlot, job: &SharedJob, e: ScenarioError) {
     }
 }
 
-/// Waits for the input to settle, then prepares the run (schedule and network) and starts it.
+thread_local! {
+    /// A pointer (mouse button, finger, pen) is down on the page: a slider may be dragged.
+    static POINTER_DOWN: Cell<bool> = const { Cell::new(false) };
+    /// When the last large run was requested (`now_ms`).
+    static LAST_REQUEST_MS: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
+    /// When the last change began (its first request) and whether it came alone: the runs one
+    /// change asks for together (a comparison's two figures) are treated alike.
+    static CHANGE: Cell<(f64, bool)> = const { Cell::new((f64::NEG_INFINITY, false)) };
+    static LISTENING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Follows the page's pointer, once: whether a drag may be under way.
+fn follow_pointer() {
+    if LISTENING.replace(true) {
+        return;
+    }
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let options = EventListenerOptions::run_in_capture_phase();
+    for (name, down) in [
+        ("pointerdown", true),
+        ("pointerup", false),
+        ("pointercancel", false),
+    ] {
+        EventListener::new_with_options(&window, name, options, move |_| POINTER_DOWN.set(down))
+            .forget();
+    }
+}
+
+/// Waits for the input to settle, then prepares the run (schedule and network) and starts it. A
+/// change alone (none just before it, no pointer down) has nothing to wait for: it starts in the
+/// next task. While a pointer is down (a drag), the run starts when it comes up or the input
+/// pauses for [`SETTLE_MS`]; a change right after another (a held key), after [`SETTLE_MS`].
 fn settle_then_run(
     slot: TaskSlot,
     key: Key,
@@ -568,63 +612,99 @@ fn settle_then_run(
     status: UseStateSetter<Status>,
     result: UseStateSetter<Outcome>,
 ) -> Task {
-    let timeout = Timeout::new(SETTLE_MS, move || {
-        let started_ms = now_ms();
-        // Only validates: the run's schedule, indexes and buffers are built in the frames' slices.
-        // A page whose memory earlier runs left past the guard starts no large run (each stop
-        // leaves it up to one step further, and a page that reaches 4 GB aborts): it says so.
-        let sim = if wasm_memory_bytes() > MEMORY_GUARD_BYTES {
-            Err(ScenarioError::MemoryOverLimit {
-                limit_bytes: MEMORY_GUARD_BYTES,
-            })
-        } else {
-            // The lab admits a run by its typical cost; it stops should it grow the page's
-            // memory past the guard all the same.
-            on_page(&scenario)
-        };
-        match sim {
-            Ok(sim) => {
-                // The results kept and the records of the runs in progress (this one and, in a
-                // comparison, the other figure's) stay within the kept results' bound.
-                let (_, transfers) = sim.progress();
-                let active = Active::new(transfers as u64);
-                let in_flight = IN_FLIGHT.with(|t| t.get());
-                RECENT.with_borrow_mut(|recent| recent.make_room(in_flight));
-                let shown = status_of(&sim);
-                status.set(shown);
-                let request = lab_job::encode(&key.0, key.1);
-                let job = Job {
-                    key,
-                    work: Work::Between,
-                    in_worker: true,
-                    started_ms,
-                    status,
-                    shown: (started_ms, shown),
-                    result,
-                    active,
-                };
-                let job: SharedJob = Rc::new(RefCell::new(Some(job)));
-                let hear = {
-                    let (slot, job) = (slot.clone(), Rc::downgrade(&job));
-                    move |heard| {
-                        if let Some(job) = job.upgrade() {
-                            heard_from_worker(&slot, job, heard, &scenario);
-                        }
-                    }
-                };
-                match in_worker::start(request, transfers <= KEEP_WORKER_TRANSFERS, hear) {
-                    Some(worker) => *slot.borrow_mut() = Some(Task::InWorker(worker, job)),
-                    None => run_on_page(slot, job, sim),
-                }
-            }
-            Err(e) => {
-                let (controls, algorithm) = &key;
-                let view = Shared(Rc::new(SimView::new(controls, *algorithm, Err(e))));
-                slot.borrow_mut().take();
-                result.set(Some((key, view, false)));
-                status.set(Status::Done);
+    follow_pointer();
+    let requested = now_ms();
+    let last = LAST_REQUEST_MS.replace(requested);
+    let (change_at, change_alone) = CHANGE.get();
+    let alone = if requested - change_at < SAME_CHANGE_MS {
+        change_alone
+    } else {
+        let alone = requested - last >= f64::from(SETTLE_MS);
+        CHANGE.set((requested, alone));
+        alone
+    };
+    let dragging = POINTER_DOWN.get();
+    if alone && !dragging {
+        mark(AT_ONCE_MARK);
+        return Task::Settling(Timeout::new(0, move || {
+            start_run(slot, key, scenario, status, result)
+        }));
+    }
+    let mut run = Some((slot, key, scenario, status, result));
+    let settle = f64::from(SETTLE_MS);
+    Task::Dragging(Interval::new(RELEASE_POLL_MS, move || {
+        let quiet = now_ms() - requested >= settle;
+        let released = dragging && !POINTER_DOWN.get();
+        if quiet || released {
+            if let Some((slot, key, scenario, status, result)) = run.take() {
+                start_run(slot, key, scenario, status, result);
             }
         }
-    });
-    Task::Settling(timeout)
+    }))
+}
+
+/// Prepares the run (schedule and network) and starts it, in a worker where one can run it.
+fn start_run(
+    slot: TaskSlot,
+    key: Key,
+    scenario: Scenario,
+    status: UseStateSetter<Status>,
+    result: UseStateSetter<Outcome>,
+) {
+    let started_ms = now_ms();
+    // Only validates: the run's schedule, indexes and buffers are built in the frames' slices.
+    // A page whose memory earlier runs left past the guard starts no large run (each stop
+    // leaves it up to one step further, and a page that reaches 4 GB aborts): it says so.
+    let sim = if wasm_memory_bytes() > MEMORY_GUARD_BYTES {
+        Err(ScenarioError::MemoryOverLimit {
+            limit_bytes: MEMORY_GUARD_BYTES,
+        })
+    } else {
+        // The lab admits a run by its typical cost; it stops should it grow the page's
+        // memory past the guard all the same.
+        on_page(&scenario)
+    };
+    match sim {
+        Ok(sim) => {
+            // The results kept and the records of the runs in progress (this one and, in a
+            // comparison, the other figure's) stay within the kept results' bound.
+            let (_, transfers) = sim.progress();
+            let active = Active::new(transfers as u64);
+            let in_flight = IN_FLIGHT.with(|t| t.get());
+            RECENT.with_borrow_mut(|recent| recent.make_room(in_flight));
+            let shown = status_of(&sim);
+            status.set(shown);
+            let request = lab_job::encode(&key.0, key.1);
+            let job = Job {
+                key,
+                work: Work::Between,
+                in_worker: true,
+                started_ms,
+                status,
+                shown: (started_ms, shown),
+                result,
+                active,
+            };
+            let job: SharedJob = Rc::new(RefCell::new(Some(job)));
+            let hear = {
+                let (slot, job) = (slot.clone(), Rc::downgrade(&job));
+                move |heard| {
+                    if let Some(job) = job.upgrade() {
+                        heard_from_worker(&slot, job, heard, &scenario);
+                    }
+                }
+            };
+            match in_worker::start(request, transfers <= KEEP_WORKER_TRANSFERS, hear) {
+                Some(worker) => *slot.borrow_mut() = Some(Task::InWorker(worker, job)),
+                None => run_on_page(slot, job, sim),
+            }
+        }
+        Err(e) => {
+            let (controls, algorithm) = &key;
+            let view = Shared(Rc::new(SimView::new(controls, *algorithm, Err(e))));
+            slot.borrow_mut().take();
+            result.set(Some((key, view, false)));
+            status.set(Status::Done);
+        }
+    }
 }
