@@ -17,23 +17,19 @@ use crate::ui::model::lab_job;
 use crate::ui::model::logic::Controls;
 use crate::ui::model::recent::Recent;
 use crate::ui::model::view::{Plan, SimView, Status};
-use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{AnimationFrame, request_animation_frame};
-use gloo::timers::callback::{Interval, Timeout};
+use gloo::timers::callback::Timeout;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// How long the input must stay still before a large run starts while it keeps changing (a drag,
-/// a held key): longer than a dragging hand's input events are apart (16-40 ms), short enough not
-/// to be felt (200 ms before; a run started by a pause mid-drag is dropped by the next move
-/// before it has cost more than a frame's slice). A change alone (a click, a key, a preset) starts
-/// its run at once, and a drag's at its release.
+/// How long the input must stay still before a large run starts while it keeps changing (a held
+/// key's repeats, 30-40 ms apart; a slider commits its value only when released): short enough
+/// not to be felt (200 ms before). A change alone (a slider's release, a key, a preset) starts its
+/// run at once.
 const SETTLE_MS: u32 = 120;
 /// Requests this close together come from one change (a comparison's two figures).
 const SAME_CHANGE_MS: f64 = 8.0;
-/// How often a run waiting for a drag to end looks whether the pointer is up.
-const RELEASE_POLL_MS: u32 = 20;
 /// The performance mark set when a large run starts at once, not after the input settled (e2e
 /// counts them).
 const AT_ONCE_MARK: &str = "allreduce-lab:run-at-once";
@@ -77,8 +73,6 @@ pub fn now_ms() -> f64 {
 /// cancels the request.
 enum Task {
     Settling(#[allow(dead_code)] Timeout),
-    /// Waiting for a drag to end (the pointer up) or to pause for [`SETTLE_MS`].
-    Dragging(#[allow(dead_code)] Interval),
     /// The next frame's slice, and this frame's idle-time slice if one is pending.
     Running(
         #[allow(dead_code)] AnimationFrame,
@@ -463,6 +457,7 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
         use_effect_with(
             (controls.clone(), algorithm, shown, *attempt),
             move |(controls, algorithm, _, _)| {
+                let alone = note_request();
                 // A newer request replaces (and so cancels) an older one.
                 slot.borrow_mut().take();
                 if let Plan::Sliced(scenario) = &*plan {
@@ -481,8 +476,14 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
                         // kept alive beside the run (unless the recent results keep it).
                         result.set(None);
                         status.set(Status::Waiting);
-                        let task =
-                            settle_then_run(slot.clone(), key, scenario.clone(), status, result);
+                        let task = settle_then_run(
+                            alone,
+                            slot.clone(),
+                            key,
+                            scenario.clone(),
+                            status,
+                            result,
+                        );
                         *slot.borrow_mut() = Some(task);
                     }
                 } else {
@@ -572,74 +573,45 @@ fn deliver_error(slot: &TaskSlot, job: &SharedJob, e: ScenarioError) {
 }
 
 thread_local! {
-    /// A pointer (mouse button, finger, pen) is down on the page: a slider may be dragged.
-    static POINTER_DOWN: Cell<bool> = const { Cell::new(false) };
-    /// When the last large run was requested (`now_ms`).
+    /// When the lab's runs were last asked for (`now_ms`).
     static LAST_REQUEST_MS: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
     /// When the last change began (its first request) and whether it came alone: the runs one
     /// change asks for together (a comparison's two figures) are treated alike.
     static CHANGE: Cell<(f64, bool)> = const { Cell::new((f64::NEG_INFINITY, false)) };
-    static LISTENING: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Follows the page's pointer, once: whether a drag may be under way.
-fn follow_pointer() {
-    if LISTENING.replace(true) {
-        return;
+/// Notes a request for a run (any: large or small, answered from the recent results or not) and
+/// says whether it came alone: no other change in the [`SETTLE_MS`] before it.
+fn note_request() -> bool {
+    let requested = now_ms();
+    let last = LAST_REQUEST_MS.replace(requested);
+    let (change_at, change_alone) = CHANGE.get();
+    if requested - change_at < SAME_CHANGE_MS {
+        return change_alone;
     }
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let options = EventListenerOptions::run_in_capture_phase();
-    for (name, down) in [
-        ("pointerdown", true),
-        ("pointerup", false),
-        ("pointercancel", false),
-    ] {
-        EventListener::new_with_options(&window, name, options, move |_| POINTER_DOWN.set(down))
-            .forget();
-    }
+    let alone = requested - last >= f64::from(SETTLE_MS);
+    CHANGE.set((requested, alone));
+    alone
 }
 
-/// Waits for the input to settle, then prepares the run (schedule and network) and starts it. A
-/// change alone (none just before it, no pointer down) has nothing to wait for: it starts in the
-/// next task. While a pointer is down (a drag), the run starts when it comes up or the input
-/// pauses for [`SETTLE_MS`]; a change right after another (a held key), after [`SETTLE_MS`].
+/// Starts the run in the next task if its request came `alone` ([`note_request`]); else once the
+/// input has been still for [`SETTLE_MS`] (a newer request replaces this one).
 fn settle_then_run(
+    alone: bool,
     slot: TaskSlot,
     key: Key,
     scenario: Scenario,
     status: UseStateSetter<Status>,
     result: UseStateSetter<Outcome>,
 ) -> Task {
-    follow_pointer();
-    let requested = now_ms();
-    let last = LAST_REQUEST_MS.replace(requested);
-    let (change_at, change_alone) = CHANGE.get();
-    let alone = if requested - change_at < SAME_CHANGE_MS {
-        change_alone
-    } else {
-        let alone = requested - last >= f64::from(SETTLE_MS);
-        CHANGE.set((requested, alone));
-        alone
-    };
-    let dragging = POINTER_DOWN.get();
-    if alone && !dragging {
+    let wait = if alone {
         mark(AT_ONCE_MARK);
-        return Task::Settling(Timeout::new(0, move || {
-            start_run(slot, key, scenario, status, result)
-        }));
-    }
-    let mut run = Some((slot, key, scenario, status, result));
-    let settle = f64::from(SETTLE_MS);
-    Task::Dragging(Interval::new(RELEASE_POLL_MS, move || {
-        let quiet = now_ms() - requested >= settle;
-        let released = dragging && !POINTER_DOWN.get();
-        if quiet || released {
-            if let Some((slot, key, scenario, status, result)) = run.take() {
-                start_run(slot, key, scenario, status, result);
-            }
-        }
+        0
+    } else {
+        SETTLE_MS
+    };
+    Task::Settling(Timeout::new(wait, move || {
+        start_run(slot, key, scenario, status, result)
     }))
 }
 
