@@ -111,6 +111,9 @@ pub struct SimView {
     pub memory_bytes: u64,
     /// The simulation ran in a Web Worker (set by the caller, which sent it there).
     pub in_worker: bool,
+    /// A Web Worker was given the run first and failed or fell silent: the page ran it, and
+    /// `sim_ms` is the page's run (set by the caller).
+    pub worker_lost: bool,
     pub status: Status,
 }
 
@@ -210,6 +213,7 @@ impl SimView {
             faults: scenario.faults,
             sim_ms: 0.0,
             in_worker: false,
+            worker_lost: false,
             memory_bytes: 0,
             status: Status::Done,
         }
@@ -237,6 +241,7 @@ impl SimView {
             faults: Faults::default(),
             sim_ms: 0.0,
             in_worker: false,
+            worker_lost: false,
             memory_bytes: 0,
             status: Status::Done,
         }

@@ -98,6 +98,8 @@ struct Job {
     work: Work,
     /// The simulation ran in a Web Worker (the replay's index is built on the page).
     in_worker: bool,
+    /// Its worker failed or fell silent: the page runs it, from `started_ms` on.
+    worker_lost: bool,
     started_ms: f64,
     status: UseStateSetter<Status>,
     /// When the progress on screen was last updated, and to what.
@@ -211,7 +213,7 @@ fn on_page(scenario: &Scenario) -> Result<Simulating, ScenarioError> {
 /// page runs `scenario` itself, and tries no worker again.
 fn run_here(job: &mut Job, scenario: &Scenario) -> Result<Work, ScenarioError> {
     in_worker::give_up();
-    job.in_worker = false;
+    lost_worker(job);
     on_page(scenario).map(Work::Simulating)
 }
 
@@ -332,6 +334,7 @@ fn deliver(job: Job, outcome: Finished) {
     let Job {
         key,
         in_worker,
+        worker_lost,
         started_ms,
         status,
         result,
@@ -345,6 +348,7 @@ fn deliver(job: Job, outcome: Finished) {
     view.sim_ms = now_ms() - started_ms;
     view.memory_bytes = wasm_memory_bytes();
     view.in_worker = in_worker;
+    view.worker_lost = worker_lost;
     let cost = transfers_of(&view);
     let view = Shared(Rc::new(view));
     // Only a result is kept: a run stopped by the memory guard may fit another time.
@@ -527,6 +531,14 @@ pub fn use_simulation(controls: &Controls, algorithm: Algorithm, shown: bool) ->
     }
 }
 
+/// `job`'s worker failed (or fell silent, or sent what the page cannot read): the page runs it,
+/// and says so, with the time its own run takes.
+fn lost_worker(job: &mut Job) {
+    job.in_worker = false;
+    job.worker_lost = true;
+    job.started_ms = now_ms();
+}
+
 /// Runs `job` on the page, in slices, from `sim`.
 fn run_on_page(slot: TaskSlot, job: SharedJob, sim: Simulating) {
     if let Some(j) = job.borrow_mut().as_mut() {
@@ -558,7 +570,12 @@ fn heard_from_worker(slot: &TaskSlot, job: SharedJob, heard: Heard, scenario: &S
             deliver_error(slot, &job, stopped);
         }
         Heard::Failed => match on_page(scenario) {
-            Ok(sim) => run_on_page(slot.clone(), job, sim),
+            Ok(sim) => {
+                if let Some(j) = job.borrow_mut().as_mut() {
+                    lost_worker(j);
+                }
+                run_on_page(slot.clone(), job, sim)
+            }
             Err(e) => deliver_error(slot, &job, e),
         },
     }
@@ -651,6 +668,7 @@ fn start_run(
                 key,
                 work: Work::Between,
                 in_worker: true,
+                worker_lost: false,
                 started_ms,
                 status,
                 shown: (started_ms, shown),
