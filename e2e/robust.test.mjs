@@ -288,7 +288,7 @@ test('a lab worker that falls silent is given up: the page runs the request itse
     assert.equal(await line.getAttribute('data-in-worker'), null);
     // The line says what happened, and times the page's own run, not the wait for the worker.
     assert.equal(await line.getAttribute('data-worker-lost'), 'true');
-    const said = (await line.textContent()).match(/^simulated on this page in ([\d.]+) ms: its background thread \(Web Worker\) failed or stopped answering · 130560 transfers$/);
+    const said = (await line.textContent()).match(/^simulated on this page in ([\d.]+) ms: its background thread \(Web Worker\) failed, stopped answering or could not hand its result over · 130560 transfers$/);
     assert.ok(said, await line.textContent());
     assert.ok(Number(said[1]) < waited - 5000, `the page's run timed at ${said[1]} ms`);
     // No worker is tried again: the next large run starts on the page at once.

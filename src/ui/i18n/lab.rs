@@ -73,7 +73,7 @@ area! { $ lab_rows {
     ReceivedRow => "received", "接收";
     SimulatedIn => "simulated in {0} ms · {1} transfers", "模拟耗时 {0} ms · {1} 次传输";
     SimulatedInWorker => "simulated in {0} ms in a background thread (Web Worker) · {1} transfers", "在后台线程（Web Worker）中模拟耗时 {0} ms · {1} 次传输";
-    SimulatedAfterWorkerLost => "simulated on this page in {0} ms: its background thread (Web Worker) failed or stopped answering · {1} transfers", "后台线程（Web Worker）出错或无响应，已改在本页模拟，耗时 {0} ms · {1} 次传输";
+    SimulatedAfterWorkerLost => "simulated on this page in {0} ms: its background thread (Web Worker) failed, stopped answering or could not hand its result over · {1} transfers", "后台线程（Web Worker）出错、无响应或无法交回结果，已改在本页模拟，耗时 {0} ms · {1} 次传输";
     SimulatedBefore => "shown again from a recent run (simulated in {0} ms) · {1} transfers", "取自最近的一次运行（模拟耗时 {0} ms）· {1} 次传输";
     ChosenByAuto => " (chosen by auto)", "（由自动选择）";
     FigureAria => "{0} GPUs; {1} transfers in flight", "{0} 张卡；{1} 次传输进行中";

@@ -535,7 +535,7 @@ pub fn Results(props: &ResultsProps) -> Html {
                     </tbody>
                 </table>
             }
-            <p class="muted small" data-testid="simulated-in" data-recalled={props.recalled.then_some("true")} data-in-worker={view.in_worker.then_some("true")} data-worker-lost={view.worker_lost.then_some("true")}>
+            <p class="muted small" data-testid="simulated-in" data-recalled={props.recalled.then_some("true")} data-in-worker={view.in_worker.then_some("true")} data-worker-lost={(view.worker_lost && !props.recalled).then_some("true")}>
                 { trf(lang, match (props.recalled, view.in_worker, view.worker_lost) { (true, _, _) => Key::SimulatedBefore, (false, true, _) => Key::SimulatedInWorker, (false, false, true) => Key::SimulatedAfterWorkerLost, (false, false, false) => Key::SimulatedIn }, &[&format!("{:.1}", view.sim_ms), &trace.schedule.len().to_string()]) }
             </p>
         </div>

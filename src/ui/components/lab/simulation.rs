@@ -569,15 +569,15 @@ fn heard_from_worker(slot: &TaskSlot, job: SharedJob, heard: Heard, scenario: &S
             let stopped = ScenarioError::MemoryOverLimit { limit_bytes };
             deliver_error(slot, &job, stopped);
         }
-        Heard::Failed => match on_page(scenario) {
-            Ok(sim) => {
-                if let Some(j) = job.borrow_mut().as_mut() {
-                    lost_worker(j);
-                }
-                run_on_page(slot.clone(), job, sim)
+        Heard::Failed => {
+            if let Some(j) = job.borrow_mut().as_mut() {
+                lost_worker(j);
             }
-            Err(e) => deliver_error(slot, &job, e),
-        },
+            match on_page(scenario) {
+                Ok(sim) => run_on_page(slot.clone(), job, sim),
+                Err(e) => deliver_error(slot, &job, e),
+            }
+        }
     }
 }
 
