@@ -13,17 +13,21 @@
 //! ```
 
 /// A set of ranks, kept as sorted disjoint half-open ranges `[lo, hi)`. The sets algorithms build
-/// are mostly one or two ranges, which live inline without allocation; the whole set is 24 bytes,
-/// as every rank holds one per chunk.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// are mostly one to four ranges, which live inline without allocation (NCCL's rings, which
+/// visit a node's GPUs from a different one in each channel, make three and four: a 1024-GPU
+/// ring on rails merges 2.3 million of them); the whole set is 40 bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Contributors {
-    /// Up to two ranges; an unused one is `(0, 0)` (no real range is empty).
-    inline: [(u32, u32); 2],
-    /// All the ranges instead, when there are more than two. Boxed so that it costs one pointer,
-    /// not a vector's three words, in the common case.
+    /// Up to four ranges, in order; the unused ones are `(0, 0)` (no real range is empty).
+    inline: [(u32, u32); INLINE],
+    /// All the ranges instead, when there are more than four. Boxed so that it costs one
+    /// pointer, not a vector's three words, in the common case.
     #[allow(clippy::box_collection)]
     spill: Option<Box<Vec<(u32, u32)>>>,
 }
+
+/// How many ranges a set holds without allocating.
+const INLINE: usize = 4;
 
 impl Contributors {
     /// The set `{rank}`.
@@ -37,8 +41,10 @@ impl Contributors {
     /// assert!(!one.is_all(4) && Contributors::single(0).is_all(1));
     /// ```
     pub fn single(rank: u32) -> Self {
+        let mut inline = [(0, 0); INLINE];
+        inline[0] = (rank, rank + 1);
         Contributors {
-            inline: [(rank, rank + 1), (0, 0)],
+            inline,
             spill: None,
         }
     }
@@ -114,18 +120,20 @@ impl Contributors {
             if a0 < b1 && b0 < a1 {
                 return Err(a0.max(b0));
             }
-            self.inline = if a1 == b0 || b1 == a0 {
-                [(a0.min(b0), a1.max(b1)), (0, 0)]
+            let mut inline = [(0, 0); INLINE];
+            if a1 == b0 || b1 == a0 {
+                inline[0] = (a0.min(b0), a1.max(b1));
             } else if a0 < b0 {
-                [a[0], b[0]]
+                (inline[0], inline[1]) = ((a0, a1), (b0, b1));
             } else {
-                [b[0], a[0]]
-            };
+                (inline[0], inline[1]) = ((b0, b1), (a0, a1));
+            }
+            self.inline = inline;
             return Ok(());
         }
-        // Sets of at most two ranges each (a ring's wrap around splits one in two) merge on the
-        // stack; only a set of three or more ranges allocates.
-        let mut small = [(0u32, 0u32); 4];
+        // Sets of at most four ranges each merge on the stack; only a set of more than four
+        // ranges allocates (and one that has its own vector already reuses it).
+        let mut small = [(0u32, 0u32); 2 * INLINE];
         let mut merged: Vec<(u32, u32)> = Vec::new();
         let spills = a.len() + b.len() > small.len();
         if spills {
@@ -156,13 +164,24 @@ impl Contributors {
                 }
             }
         }
-        let merged: &[(u32, u32)] = if spills { &merged } else { &small[..len] };
-        if merged.len() <= 2 {
-            self.inline = [(0, 0); 2];
-            self.inline[..merged.len()].copy_from_slice(merged);
+        if !spills && len <= INLINE {
+            self.inline = [(0, 0); INLINE];
+            self.inline[..len].copy_from_slice(&small[..len]);
+            self.spill = None;
+        } else if spills && merged.len() <= INLINE {
+            self.inline = [(0, 0); INLINE];
+            self.inline[..merged.len()].copy_from_slice(&merged);
             self.spill = None;
         } else {
-            self.spill = Some(Box::new(merged.to_vec()));
+            // One form per set (equal sets compare equal): no ranges inline beside a vector.
+            self.inline = [(0, 0); INLINE];
+            let out = self.spill.get_or_insert_with(Box::default);
+            if spills {
+                **out = merged;
+            } else {
+                out.clear();
+                out.extend_from_slice(&small[..len]);
+            }
         }
         Ok(())
     }
@@ -173,7 +192,10 @@ impl Contributors {
         if self.spill.is_some() {
             return None;
         }
-        let [(a0, a1), (b0, b1)] = self.inline;
+        let [(a0, a1), (b0, b1), rest @ ..] = self.inline;
+        if rest.iter().any(|r| r.0 < r.1) {
+            return None;
+        }
         let fits = |x: u32| x < SPILLED as u32;
         (fits(a0) && fits(a1) && fits(b0) && fits(b1))
             .then_some(a0 as u64 | (a1 as u64) << 16 | (b0 as u64) << 32 | (b1 as u64) << 48)
@@ -182,8 +204,11 @@ impl Contributors {
     /// The set [`pack`](Self::pack) packed.
     fn unpack(set: u64) -> Contributors {
         let bound = |k: u32| ((set >> (16 * k)) & 0xFFFF) as u32;
+        let mut inline = [(0, 0); INLINE];
+        inline[0] = (bound(0), bound(1));
+        inline[1] = (bound(2), bound(3));
         Contributors {
-            inline: [(bound(0), bound(1)), (bound(2), bound(3))],
+            inline,
             spill: None,
         }
     }
@@ -458,11 +483,21 @@ impl Buffers {
     pub fn reduce(&mut self, rank: usize, lo: usize, payload: &[Cell]) -> Result<(), (usize, u32)> {
         let base = rank * self.chunks + lo;
         for (k, p) in payload.iter().enumerate() {
-            let mut set = self.contributors_at(base + k);
-            set.union_disjoint(&p.contributors)
-                .map_err(|twice| (lo + k, twice))?;
-            let value = self.cells[base + k].value + p.value;
-            self.store(base + k, value, set);
+            let i = base + k;
+            // A set kept aside is taken out of its slot rather than copied (a large one then
+            // grows in its own vector), and goes back into it.
+            let mut set = match self.cells[i].spilled() {
+                Some(slot) => std::mem::take(&mut self.spill[slot]),
+                None => self.contributors_at(i),
+            };
+            if let Err(twice) = set.union_disjoint(&p.contributors) {
+                if let Some(slot) = self.cells[i].spilled() {
+                    self.spill[slot] = set;
+                }
+                return Err((lo + k, twice));
+            }
+            let value = self.cells[i].value + p.value;
+            self.store(i, value, set);
         }
         Ok(())
     }
@@ -503,11 +538,9 @@ impl Buffers {
             .collect();
         // The first wrong cell as (chunk, rank).
         let mut first: Option<(usize, usize)> = None;
-        let all = Contributors {
-            inline: [(0, self.ranks as u32), (0, 0)],
-            spill: None,
-        }
-        .pack();
+        let mut all = Contributors::default();
+        all.inline[0] = (0, self.ranks as u32);
+        let all = all.pack();
         for (i, cell) in self.cells.iter().enumerate() {
             let (r, c) = (i / self.chunks.max(1), i % self.chunks.max(1));
             if first.is_some_and(|(fc, _)| c >= fc) {
@@ -560,7 +593,8 @@ mod tests {
     fn a_cell_is_small() {
         // Every rank holds one cell per chunk: a ring on 1024 ranks has a million of them.
         assert_eq!(std::mem::size_of::<Packed>(), 16);
-        assert_eq!(std::mem::size_of::<Cell>(), 32);
+        assert_eq!(std::mem::size_of::<Contributors>(), 40);
+        assert_eq!(std::mem::size_of::<Cell>(), 48);
     }
 
     #[test]
