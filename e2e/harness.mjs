@@ -157,20 +157,50 @@ export async function textSizes(page, selector) {
     return out;
   }, selector);
 }
+/** What a page's init script prints on the console when the lab's first figure is in the DOM. */
+export const FIGURE_SIGNAL = 'allreduce-lab e2e: the first figure is in the DOM';
+
+/**
+ * Resolves when the page prints FIGURE_SIGNAL. A load's measurement waits for this, not with a
+ * locator: a locator's first use evaluates Playwright's selector engine in the page, 40 ms of
+ * script on the page's main thread (DevTools trace), which would otherwise land inside the load
+ * it measures, between the app's first render and the lab's mount.
+ */
+export function figureSignal(page, timeout) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      page.off('console', seen);
+      reject(new Error(`no figure within ${timeout} ms`));
+    }, timeout);
+    const seen = (msg) => {
+      if (msg.text() === FIGURE_SIGNAL) {
+        clearTimeout(timer);
+        page.off('console', seen);
+        resolve();
+      }
+    };
+    page.on('console', seen);
+  });
+}
+
 /** Launches Debian's Chromium and opens a page that records console errors and foreign requests. */
 export async function open(url, { viewport = { width: 1440, height: 1000 }, colorScheme = 'light' } = {}) {
   const { browser, context, page, problems } = await launch({ viewport, colorScheme });
-  // Records when the first figure is in the DOM (ms since navigation start) as window.__figureMs.
-  await context.addInitScript(() => {
+  // Records when the first figure is in the DOM (ms since navigation start) as window.__figureMs,
+  // and says so on the console (see `figureSignal`).
+  await context.addInitScript((signal) => {
     new MutationObserver((_, observer) => {
       if (document.querySelector('[data-testid=cluster-figure]')) {
         window.__figureMs = performance.now();
         observer.disconnect();
+        console.debug(signal);
       }
     }).observe(document, { subtree: true, childList: true });
-  });
+  }, FIGURE_SIGNAL);
+  const figure = figureSignal(page, 30000);
   const started = Date.now();
   await page.goto(url);
+  await figure;
   await page.getByTestId('cluster-figure').first().waitFor({ state: 'visible', timeout: 30000 });
   const loadMs = Date.now() - started;
   await allMounted(page);

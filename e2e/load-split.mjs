@@ -4,12 +4,12 @@
 // main thread's tasks (timers, layout, paint, wasm compile) up to the figure.
 // Usage: node e2e/load-split.mjs [runs]  (after `trunk build --release --offline`); prints JSON.
 // perf.test.mjs uses `loadSplit` for e2e/out/perf.json.
-import { serve, launch } from './harness.mjs';
+import { serve, launch, FIGURE_SIGNAL, figureSignal } from './harness.mjs';
 
 const SECTIONS = ['why-not-8x', 'four-layers', 'ring', 'tree', 'versus', 'compare', 'map', 'claims', 'scaling', 'real-hardware'];
 
 /** Page-side recorder, installed before any of the page's scripts run. */
-function recorder(sections) {
+function recorder({ sections, signal }) {
   const t = (window.__load = { appear: {} });
   const now = () => performance.now();
   const wrap = (name) => {
@@ -38,6 +38,7 @@ function recorder(sections) {
     seen('all-mounted', () => document.querySelector('[data-testid=chapter-guide]') && !document.querySelector('[data-deferred=pending]'));
     if (t.appear['cluster-figure'] !== undefined && t.figurePainted === undefined) {
       t.figurePainted = -1;
+      console.debug(signal);
       requestAnimationFrame(() => setTimeout(() => (t.figurePainted = now()), 0));
     }
   }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-deferred'] });
@@ -103,14 +104,16 @@ function traceSplit(events, navStartTs, from, to) {
 export async function loadSplit(url, { trace = true } = {}) {
   const { browser, context, page } = await launch();
   try {
-    await context.addInitScript(recorder, SECTIONS);
+    await context.addInitScript(recorder, { sections: SECTIONS, signal: FIGURE_SIGNAL });
     if (trace) {
       await browser.startTracing(page, {
         categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.wasm', 'blink.user_timing', 'loading', 'toplevel', '__metadata'],
       });
     }
+    // Nothing of Playwright's runs in the page until its first figure is in (see figureSignal).
+    const figure = figureSignal(page, 60000);
     await page.goto(url);
-    await page.getByTestId('cluster-figure').first().waitFor({ state: 'attached', timeout: 60000 });
+    await figure;
     await page.waitForFunction(() => window.__load.figurePainted > 0 && window.__load.appear['all-mounted'] !== undefined, null, { timeout: 60000 });
     const data = await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation')[0];
