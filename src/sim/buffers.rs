@@ -15,7 +15,8 @@
 /// A set of ranks, kept as sorted disjoint half-open ranges `[lo, hi)`. The sets algorithms build
 /// are mostly one to four ranges, which live inline without allocation (NCCL's rings, which
 /// visit a node's GPUs from a different one in each channel, make three and four: a 1024-GPU
-/// ring on rails merges 2.3 million of them); the whole set is 40 bytes.
+/// ring on rails merges 2.3 million of them); the whole set is 40 bytes on a 64-bit target, 36 on
+/// wasm32. Its `Default` is the empty set.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Contributors {
     /// Up to four ranges, in order; the unused ones are `(0, 0)` (no real range is empty).
@@ -120,6 +121,7 @@ impl Contributors {
             if a0 < b1 && b0 < a1 {
                 return Err(a0.max(b0));
             }
+            debug_assert!(self.spill.is_none(), "a set of one range holds no vector");
             let mut inline = [(0, 0); INLINE];
             if a1 == b0 || b1 == a0 {
                 inline[0] = (a0.min(b0), a1.max(b1));
@@ -132,7 +134,8 @@ impl Contributors {
             return Ok(());
         }
         // Sets of at most four ranges each merge on the stack; only a set of more than four
-        // ranges allocates (and one that has its own vector already reuses it).
+        // ranges allocates: its vector (a set that had one keeps the box, and its vector too
+        // when at most eight ranges came in).
         let mut small = [(0u32, 0u32); 2 * INLINE];
         let mut merged: Vec<(u32, u32)> = Vec::new();
         let spills = a.len() + b.len() > small.len();
@@ -218,7 +221,7 @@ impl Contributors {
 /// the upper 32 bits); never a rank bound in a packed set.
 const SPILLED: u16 = u16::MAX;
 
-/// A cell as [`Buffers`] keep it: 16 bytes, half of a [`Cell`] (a 1024-rank ring has a million
+/// A cell as [`Buffers`] keep it: 16 bytes, a third of a [`Cell`] (a 1024-rank ring has a million
 /// cells, and a run's reductions land on them in no cache-friendly order). `set` is the
 /// contributors [`packed`](Contributors::pack), or [`SPILLED`] and the index of the set in
 /// `Buffers::spill`, which the cell owns alone.
@@ -484,20 +487,30 @@ impl Buffers {
         let base = rank * self.chunks + lo;
         for (k, p) in payload.iter().enumerate() {
             let i = base + k;
-            // A set kept aside is taken out of its slot rather than copied (a large one then
-            // grows in its own vector), and goes back into it.
-            let mut set = match self.cells[i].spilled() {
-                Some(slot) => std::mem::take(&mut self.spill[slot]),
-                None => self.contributors_at(i),
-            };
-            if let Err(twice) = set.union_disjoint(&p.contributors) {
-                if let Some(slot) = self.cells[i].spilled() {
-                    self.spill[slot] = set;
-                }
-                return Err((lo + k, twice));
-            }
             let value = self.cells[i].value + p.value;
-            self.store(i, value, set);
+            match self.cells[i].spilled() {
+                // A set kept aside grows in its slot, not in a copy; one that merged down to
+                // two ranges or fewer goes back into its cell.
+                Some(slot) => {
+                    let set = &mut self.spill[slot];
+                    set.union_disjoint(&p.contributors)
+                        .map_err(|twice| (lo + k, twice))?;
+                    match set.pack() {
+                        Some(packed) => {
+                            *set = Contributors::single(0);
+                            self.free.push(slot as u32);
+                            self.cells[i] = Packed { value, set: packed };
+                        }
+                        None => self.cells[i].value = value,
+                    }
+                }
+                None => {
+                    let mut set = self.contributors_at(i);
+                    set.union_disjoint(&p.contributors)
+                        .map_err(|twice| (lo + k, twice))?;
+                    self.store(i, value, set);
+                }
+            }
         }
         Ok(())
     }
@@ -575,6 +588,73 @@ impl Buffers {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(not(target_arch = "wasm32"))]
+    use proptest::prelude::*;
+
+    /// Every slot kept aside is owned by exactly one cell or free, never both, and holds a set
+    /// that does not fit in a cell.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn slots_are_accounted(b: &Buffers) -> Result<(), String> {
+        let mut owner = vec![None; b.spill.len()];
+        for (i, cell) in b.cells.iter().enumerate() {
+            if let Some(k) = cell.spilled() {
+                if let Some(other) = owner[k].replace(i) {
+                    return Err(format!("slot {k} owned by cells {other} and {i}"));
+                }
+                if b.spill[k].pack().is_some() {
+                    return Err(format!("slot {k} holds a set that fits in cell {i}"));
+                }
+            }
+        }
+        for &k in &b.free {
+            if owner[k as usize].is_some() {
+                return Err(format!("slot {k} is both owned and free"));
+            }
+        }
+        let free: std::collections::BTreeSet<u32> = b.free.iter().copied().collect();
+        let owned = owner.iter().filter(|o| o.is_some()).count();
+        if free.len() != b.free.len() || owned + free.len() != b.spill.len() {
+            return Err(format!(
+                "{owned} owned + {} free of {} slots",
+                b.free.len(),
+                b.spill.len()
+            ));
+        }
+        Ok(())
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        #[test]
+        fn slots_kept_aside_are_never_lost_or_shared(ranks in 3usize..24, base in prop_oneof![Just(0usize), Just(65_530usize)],
+                                                     ops in prop::collection::vec((any::<bool>(), 0usize..24, 0usize..24, 0usize..3), 1..200)) {
+            // Ranks past 65 534 (base) cannot be packed: every set of theirs is kept aside. Rank r
+            // of the buffers is rank base + r in the sets its cells hold, via the payloads.
+            let chunks = 3;
+            let mut b = Buffers::new(ranks, chunks);
+            if base > 0 {
+                for r in 0..ranks {
+                    let p: Vec<Cell> = (0..chunks)
+                        .map(|c| Cell { value: contribution(r, c), contributors: Contributors::single((base + r) as u32) })
+                        .collect();
+                    b.copy(r, 0, &p);
+                }
+            }
+            for (reduce, from, to, lo) in ops {
+                let (from, to, lo) = (from % ranks, to % ranks, lo % chunks);
+                let mut payload = Vec::new();
+                b.snapshot(from, lo, chunks, &mut payload);
+                if reduce {
+                    let _ = b.reduce(to, lo, &payload);
+                } else {
+                    b.copy(to, lo, &payload);
+                }
+                prop_assert_eq!(slots_are_accounted(&b), Ok(()));
+            }
+        }
+    }
 
     #[test]
     fn union_merges_adjacent_ranges_and_keeps_gaps() {

@@ -32,9 +32,11 @@ pub const BYTES_PER_TRANSFER: u64 = 24 + 8 + 4 + 16 + 48;
 /// the run's index is built and while the schedule's is rebuilt), and the copy kept of a list the
 /// reverse index would give back in another order (see `run`).
 pub const BYTES_PER_DEPENDENCY: u64 = 12;
-/// Per buffer cell (rank × chunk): the cell (16 B), a payload copy in flight (32 B), room for
-/// contributor sets of three ranges or more, kept aside (a bound: 96 B since cells were 32 B).
-pub const BYTES_PER_CELL: u64 = 96;
+/// Per buffer cell (rank × chunk): the cell (16 B), a payload copy in flight (48 B), room for a
+/// contributor set of three ranges or more kept aside (a 40 B slot, in a vector that may have
+/// doubled: 80 B; a set of more than four ranges holds its own vector besides, which this bound
+/// leaves out, as it did before the slots held four ranges inline).
+pub const BYTES_PER_CELL: u64 = 16 + 48 + 80;
 /// Per rank: traffic counters, reducer clocks, in-flight slots.
 pub const BYTES_PER_RANK: u64 = 512;
 /// Per cell change recorded with details: its contributor count (4 B) and at most one done
