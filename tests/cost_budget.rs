@@ -287,6 +287,29 @@ fn the_flat_tree_on_4096_ranks_with_256_segments_is_refused_with_a_way_to_shrink
 }
 
 #[test]
+fn the_readme_s_largest_uniform_runs_are_admitted() {
+    // README's table of what large runs cost: the command line must still take them (a bound per
+    // cell raised to 144 B once refused Rabenseifner on 4,096 ranks, which peaks at 1.9 GB).
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    for (algorithm, ranks) in [
+        (Algorithm::Rabenseifner, 4096),
+        (Algorithm::Ring, 2236),
+        (Algorithm::Ring, 1024),
+    ] {
+        let s = Scenario {
+            algorithm,
+            segments: 1,
+            ..flat_tree(ranks, 1)
+        };
+        assert_eq!(
+            s.validate().err().map(|e| e.to_string()),
+            None,
+            "{algorithm} on {ranks} ranks"
+        );
+    }
+}
+
+#[test]
 fn a_root_waiting_for_every_rank_costs_linear_dependencies() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     // 1024 ranks, 64 segments: each broadcast from the root used to list the segment's 1023

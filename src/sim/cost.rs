@@ -32,11 +32,15 @@ pub const BYTES_PER_TRANSFER: u64 = 24 + 8 + 4 + 16 + 48;
 /// the run's index is built and while the schedule's is rebuilt), and the copy kept of a list the
 /// reverse index would give back in another order (see `run`).
 pub const BYTES_PER_DEPENDENCY: u64 = 12;
-/// Per buffer cell (rank × chunk): the cell (16 B), a payload copy in flight (48 B), room for a
-/// contributor set of three ranges or more kept aside (a 40 B slot, in a vector that may have
-/// doubled: 80 B; a set of more than four ranges holds its own vector besides, which this bound
-/// leaves out, as it did before the slots held four ranges inline).
-pub const BYTES_PER_CELL: u64 = 16 + 48 + 80;
+/// Per buffer cell (rank × chunk): the cell (16 B), and room for what a run holds besides at its
+/// busiest: payload copies in flight (48 B a cell) and contributor sets of three ranges or more
+/// kept aside (40 B slots, and the vector of a set of more than four ranges). Not every cell has
+/// both at once: 96 B in all, checked against what runs allocate (`tests/cost_budget.rs`).
+/// Measured: Rabenseifner on 4,096 ranks (16.8 M cells, whose sets grow to hundreds of ranges),
+/// estimated at 1.63 GB, peaks at 1.91 GB of resident memory (the allocator's slack and the
+/// vectors of large sets, which no per-cell figure bounds; 2.1 GB before sets of up to four
+/// ranges were kept inline).
+pub const BYTES_PER_CELL: u64 = 96;
 /// Per rank: traffic counters, reducer clocks, in-flight slots.
 pub const BYTES_PER_RANK: u64 = 512;
 /// Per cell change recorded with details: its contributor count (4 B) and at most one done
