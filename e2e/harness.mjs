@@ -167,7 +167,7 @@ export const FIGURE_SIGNAL = 'allreduce-lab e2e: the first figure is in the DOM'
  * it measures, between the app's first render and the lab's mount.
  */
 export function figureSignal(page, timeout) {
-  return new Promise((resolve, reject) => {
+  const signal = new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       page.off('console', seen);
       reject(new Error(`no figure within ${timeout} ms`));
@@ -181,6 +181,10 @@ export function figureSignal(page, timeout) {
     };
     page.on('console', seen);
   });
+  // Handled here too: should the caller fail before awaiting it (a navigation that throws), its
+  // timeout must not end the test file with an unhandled rejection.
+  signal.catch(() => {});
+  return signal;
 }
 
 /** Launches Debian's Chromium and opens a page that records console errors and foreign requests. */

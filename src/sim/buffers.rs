@@ -167,13 +167,10 @@ impl Contributors {
                 }
             }
         }
-        if !spills && len <= INLINE {
+        let n = if spills { merged.len() } else { len };
+        if n <= INLINE {
             self.inline = [(0, 0); INLINE];
-            self.inline[..len].copy_from_slice(&small[..len]);
-            self.spill = None;
-        } else if spills && merged.len() <= INLINE {
-            self.inline = [(0, 0); INLINE];
-            self.inline[..merged.len()].copy_from_slice(&merged);
+            self.inline[..n].copy_from_slice(if spills { &merged } else { &small[..n] });
             self.spill = None;
         } else {
             // One form per set (equal sets compare equal): no ranges inline beside a vector.
@@ -419,8 +416,7 @@ impl Buffers {
         let packed = match set.pack() {
             Some(packed) => {
                 if let Some(k) = owned {
-                    self.spill[k] = Contributors::single(0);
-                    self.free.push(k as u32);
+                    self.free_slot(k);
                 }
                 packed
             }
@@ -445,6 +441,12 @@ impl Buffers {
             }
         };
         self.cells[i] = Packed { value, set: packed };
+    }
+
+    /// Gives slot `k` back (its cell now holds its set packed).
+    fn free_slot(&mut self, k: usize) {
+        self.spill[k] = Contributors::single(0);
+        self.free.push(k as u32);
     }
 
     /// Asks for the cell of `rank` for `chunk` to be brought into the cache (see
@@ -497,8 +499,7 @@ impl Buffers {
                         .map_err(|twice| (lo + k, twice))?;
                     match set.pack() {
                         Some(packed) => {
-                            *set = Contributors::single(0);
-                            self.free.push(slot as u32);
+                            self.free_slot(slot);
                             self.cells[i] = Packed { value, set: packed };
                         }
                         None => self.cells[i].value = value,
