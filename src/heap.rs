@@ -58,7 +58,14 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: as `alloc`; the system may grow the block in place (the default would copy).
         let q = unsafe { System.realloc(p, layout, new_size) };
-        if !q.is_null() {
+        if q == p {
+            // In place: the block grew or shrank by the difference.
+            if new_size > layout.size() {
+                grew(new_size - layout.size());
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Relaxed);
+            }
+        } else if !q.is_null() {
             // The old block was live until now: at the moment of a move both are held.
             grew(new_size);
             LIVE.fetch_sub(layout.size(), Relaxed);

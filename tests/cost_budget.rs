@@ -350,3 +350,72 @@ fn the_cli_refuses_the_out_of_memory_case_at_once_under_a_512_mb_cap() {
     assert!(out.stdout.is_empty());
     assert!(err.contains("segments") && err.contains("at most"), "{err}");
 }
+
+#[test]
+fn reading_a_run_back_from_its_sections_holds_little_more_than_the_sections() {
+    use allreduce_lab::sim::wire::{self, Section};
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    // NCCL's rings on 64 GPUs of a rail network: many links with long timelines.
+    let s = scenario_of(
+        common::scenarios::rail(8, 8, false),
+        Algorithm::NcclRing,
+        1 << 28,
+        8,
+        0.0,
+    );
+    let before = live();
+    let sim = simulate(&s, true).unwrap();
+    let transfer_bytes = sim.trace.schedule.len() * 4 * wire::TRANSFER_WORDS;
+    let mut sections = wire::to_sections(sim);
+    // As the page receives them: the transfers unpacked as their words are copied in.
+    let Section::U32(words) =
+        std::mem::replace(&mut sections[wire::TRANSFERS], Section::U8(vec![]))
+    else {
+        panic!("the transfers' words");
+    };
+    let mut transfers = Vec::new();
+    for piece in words.chunks(6 << 10) {
+        wire::unpack_transfers(piece, &mut transfers).unwrap();
+    }
+    drop(words);
+    sections[wire::TRANSFERS] = Section::Transfers(transfers);
+    let held = live() - before;
+    let (sim, extra) = peak_during(|| wire::from_sections(sections, &s).unwrap());
+    assert!(sim.trace.verified());
+    eprintln!("sections {held} B, extra {extra} B, transfers {transfer_bytes} B");
+    // The links' timelines are read from the last and what each copies out is given back as it
+    // goes: at most an eighth of what is left is held twice, besides the last link read.
+    assert!(
+        (extra as u64) < held / 10,
+        "{extra} B beyond the sections' {held} B"
+    );
+}
+
+#[test]
+fn indexing_a_trace_for_its_replay_holds_its_index_and_a_count_per_instant() {
+    use allreduce_lab::sim::replay::ReplayBuilder;
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let s = scenario_of(
+        common::scenarios::rail(8, 8, false),
+        Algorithm::NcclRing,
+        1 << 28,
+        8,
+        0.0,
+    );
+    let trace = simulate(&s, true).unwrap().trace;
+    let (n, instants, changes) = (
+        trace.timings.len(),
+        trace.timings.instant_count(),
+        trace.cell_changes.len(),
+    );
+    let (replay, extra) = peak_during(|| {
+        let mut builder = ReplayBuilder::new(&trace);
+        while !builder.step(&trace, 10_000) {}
+        builder.finish(&trace)
+    });
+    // The transfers in start order (4 B each) beside a count per instant, then beside the cell
+    // changes' times (8 B each): no sort keys, no merge's second half.
+    let bound = 4 * n + (4 * instants).max(8 * changes);
+    assert!(extra <= bound + 4096, "{extra} B; bound {bound} B");
+    assert_eq!(replay.changes_until(trace.time_secs), changes);
+}

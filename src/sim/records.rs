@@ -433,6 +433,27 @@ impl Timings {
         self
     }
 
+    /// Each transfer's start as an index into the run's distinct instants, which increase: the
+    /// indexes order the starts as their times do.
+    pub(crate) fn start_instants(&self) -> &[u32] {
+        &self.start
+    }
+
+    /// How many distinct instants the run has (from 0 on; the times of its transfers are some of
+    /// them).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// // 0, then each of the 6 steps' first byte (α after its start) and end, where the next starts.
+    /// assert_eq!(trace.timings.instant_count(), 1 + 2 * 6);
+    /// ```
+    pub fn instant_count(&self) -> usize {
+        self.instants.len()
+    }
+
     /// Bytes the timings hold on the heap (the instants not counted).
     pub fn heap_bytes(&self) -> usize {
         4 * (self.start.capacity()

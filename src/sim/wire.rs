@@ -34,7 +34,14 @@ pub enum Section {
     U32(Vec<u32>),
     F64(Vec<f64>),
     U8(Vec<u8>),
+    /// The transfers' section ([`TRANSFERS`]) as a receiver unpacks it while it copies it in
+    /// ([`unpack_transfers`]), in place of their words: it never holds all the words and all the
+    /// transfers at once (a 1,024-GPU run's are 200 MB each).
+    Transfers(Vec<Transfer>),
 }
+
+/// The place of the transfers' words among the sections.
+pub const TRANSFERS: usize = 2;
 
 /// Bumped whenever the layout changes (the page and its worker are built together, but a cached
 /// worker script could be older than the page).
@@ -105,7 +112,7 @@ const PHASES: [Phase; 7] = [
 ];
 
 /// Words per transfer.
-const TRANSFER_WORDS: usize = 6;
+pub const TRANSFER_WORDS: usize = 6;
 
 fn split(v: u64) -> [u32; 2] {
     [v as u32, (v >> 32) as u32]
@@ -113,6 +120,82 @@ fn split(v: u64) -> [u32; 2] {
 
 fn join(lo: u32, hi: u32) -> u64 {
     u64::from(lo) | (u64::from(hi) << 32)
+}
+
+/// `transfers` packed a word per field, as the [`TRANSFERS`] section holds them.
+pub fn pack_transfers(transfers: &[Transfer]) -> Vec<u32> {
+    let mut packed = Vec::with_capacity(transfers.len() * TRANSFER_WORDS);
+    for t in transfers {
+        packed.extend_from_slice(&[
+            t.src,
+            t.dst,
+            t.chunk_lo,
+            t.chunk_hi,
+            t.step,
+            op_code(t.op) | (phase_code(t.phase) << 8),
+        ]);
+    }
+    packed
+}
+
+/// The transfer packed in `w` ([`TRANSFER_WORDS`] words); its ranks and chunks are checked
+/// against the run once the head is read ([`Decoding`]).
+fn unpack_transfer(w: &[u32]) -> Result<Transfer, WireError> {
+    let code = |table_len: usize, c: u32| {
+        let c = c as usize;
+        if c < table_len {
+            Ok(c)
+        } else {
+            Err(WireError("transfers"))
+        }
+    };
+    Ok(Transfer {
+        src: w[0],
+        dst: w[1],
+        chunk_lo: w[2],
+        chunk_hi: w[3],
+        step: w[4],
+        op: OPS[code(OPS.len(), w[5] & 0xff)?],
+        phase: PHASES[code(PHASES.len(), w[5] >> 8)?],
+    })
+}
+
+/// Appends the transfers packed in `words` (whole transfers) to `into`, as a receiver copying the
+/// [`TRANSFERS`] section in a piece at a time does; [`Decoding`] takes the result as
+/// [`Section::Transfers`].
+///
+/// ```
+/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+/// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
+///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
+///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
+///     faults: Default::default() };
+/// let sim = simulate(&s, true).unwrap();
+/// let mut sections = wire::to_sections(sim.clone());
+/// let wire::Section::U32(words) = &sections[wire::TRANSFERS] else { unreachable!() };
+/// let mut transfers = Vec::new();
+/// for piece in words.chunks(5 * wire::TRANSFER_WORDS) {
+///     wire::unpack_transfers(piece, &mut transfers).unwrap();
+/// }
+/// assert_eq!(wire::unpack_transfers(&[0; 5], &mut transfers), Err(wire::WireError("transfers")));
+/// sections[wire::TRANSFERS] = wire::Section::Transfers(transfers);
+/// let again = wire::from_sections(sections, &s).unwrap();
+/// assert_eq!(again.trace.schedule.transfers(), sim.trace.schedule.transfers());
+/// ```
+pub fn unpack_transfers(words: &[u32], into: &mut Vec<Transfer>) -> Result<(), WireError> {
+    check(words.len() % TRANSFER_WORDS == 0, "transfers")?;
+    let start = into.len();
+    for w in words.chunks_exact(TRANSFER_WORDS) {
+        match unpack_transfer(w) {
+            Ok(t) => into.push(t),
+            Err(e) => {
+                // Nothing of a piece that cannot be read is kept.
+                into.truncate(start);
+                return Err(e);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `sim` as sections: most of its vectors moved out as they are; the transfers packed a word per
@@ -166,17 +249,7 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
         u32::from(auto.is_some()),
         auto.as_ref().map_or(0, |a| algorithm_code(a.chosen)),
     ];
-    let mut packed = Vec::with_capacity(transfers.len() * TRANSFER_WORDS);
-    for t in &transfers {
-        packed.extend_from_slice(&[
-            t.src,
-            t.dst,
-            t.chunk_lo,
-            t.chunk_hi,
-            t.step,
-            op_code(t.op) | (phase_code(t.phase) << 8),
-        ]);
-    }
+    let packed = pack_transfers(&transfers);
     drop(transfers);
     let traffic: Vec<u32> = ranks
         .iter()
@@ -309,6 +382,17 @@ fn delimits(start: &[u32], len: usize) -> bool {
     start.first() == Some(&0) && start.last().map(|&e| e as usize) == Some(len)
 }
 
+/// Cuts `v` to its first `len` entries and, once what is cut is at least an eighth of what is
+/// left (and 64 KiB), gives that memory back to the allocator (which shrinks a block in place, so
+/// the next allocations can take it).
+fn give_back<T>(v: &mut Vec<T>, len: usize) {
+    v.truncate(len);
+    let slack = (v.capacity() - len) * std::mem::size_of::<T>();
+    if slack >= (64 << 10).max(len * std::mem::size_of::<T>() / 8) {
+        v.shrink_to_fit();
+    }
+}
+
 /// Where a [`Decoding`] is: each stage reads its part entry by entry, from `pos`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -349,6 +433,9 @@ pub struct Decoding {
     size_bytes: u64,
     time_secs: f64,
     packed: Vec<u32>,
+    /// The transfers came unpacked ([`Section::Transfers`]): `transfers` holds them all, to be
+    /// checked; else they are unpacked from `packed` into it.
+    unpacked: bool,
     transfers: Vec<Transfer>,
     deps: DepLists,
     instants: Arc<Vec<f64>>,
@@ -356,12 +443,15 @@ pub struct Decoding {
     traffic: Vec<u32>,
     carried: Vec<f64>,
     shape: Vec<u32>,
-    /// The timelines' vectors, and how far the links built so far have read them.
+    /// The timelines' vectors, and how much of each the links not built yet read (the links are
+    /// built from the last, see [`Decoding::read_link`]).
     at: Vec<u32>,
     indexed: Vec<u8>,
     raw: Vec<f64>,
     palettes: Vec<f64>,
     read: [usize; 4],
+    /// The timelines' changes in all (`at`'s length before any link was read).
+    changes: usize,
     links: Vec<LinkReport>,
     cell_transfers: Vec<u32>,
     contributors: Vec<u32>,
@@ -433,9 +523,16 @@ impl Decoding {
         let &[time_secs] = time.as_slice() else {
             return Err(WireError("time"));
         };
-        let packed: Vec<u32> = r.take("transfers")?;
+        // The transfers' words, or the transfers a receiver unpacked from them.
+        let (packed, unpacked) = match r.0.next() {
+            Some(Section::U32(words)) => (words, None),
+            Some(Section::Transfers(transfers)) => (Vec::new(), Some(transfers)),
+            _ => return Err(WireError("transfers")),
+        };
         check(packed.len() % TRANSFER_WORDS == 0, "transfers")?;
-        let n = packed.len() / TRANSFER_WORDS;
+        let n = unpacked
+            .as_ref()
+            .map_or(packed.len() / TRANSFER_WORDS, Vec::len);
         check(rank_count as usize == topology.ranks(), "ranks")?;
         // What the run holds is what the scenario's estimate counts at most (the replay keeps a
         // cell per rank and chunk).
@@ -535,6 +632,7 @@ impl Decoding {
             None
         };
         let step_end_secs: Vec<f64> = r.take("steps")?;
+        let read = [at.len(), indexed.len(), raw.len(), palettes.len()];
         Ok(Decoding {
             topology,
             algorithm,
@@ -543,7 +641,8 @@ impl Decoding {
             size_bytes: join(size_lo, size_hi),
             time_secs,
             packed,
-            transfers: Vec::with_capacity(n),
+            unpacked: unpacked.is_some(),
+            transfers: unpacked.unwrap_or_else(|| Vec::with_capacity(n)),
             deps,
             instants: Arc::new(instants),
             times,
@@ -554,7 +653,8 @@ impl Decoding {
             indexed,
             raw,
             palettes,
-            read: [0; 4],
+            read,
+            changes: read[0],
             links: Vec::with_capacity(link_count),
             cell_transfers,
             contributors,
@@ -588,7 +688,7 @@ impl Decoding {
             + self.deps.join_start.len().saturating_sub(1)
             + self.instants.len()
             + self.cell_transfers.len()
-            + self.at.len()
+            + self.changes
             + self.carried.len() / 2;
         (self.done, total)
     }
@@ -686,32 +786,21 @@ impl Decoding {
     }
 
     fn read_transfers(&mut self, from: usize, to: usize) -> Result<usize, WireError> {
-        for w in
-            self.packed[from * TRANSFER_WORDS..to * TRANSFER_WORDS].chunks_exact(TRANSFER_WORDS)
-        {
-            let t = Transfer {
-                src: w[0],
-                dst: w[1],
-                chunk_lo: w[2],
-                chunk_hi: w[3],
-                step: w[4],
-                op: *OPS
-                    .get((w[5] & 0xff) as usize)
-                    .ok_or(WireError("transfers"))?,
-                phase: *PHASES
-                    .get((w[5] >> 8) as usize)
-                    .ok_or(WireError("transfers"))?,
-            };
+        if !self.unpacked {
+            let words = &self.packed[from * TRANSFER_WORDS..to * TRANSFER_WORDS];
+            unpack_transfers(words, &mut self.transfers)?;
+        }
+        let (ranks, chunks) = (self.ranks, self.chunks);
+        for t in &self.transfers[from..to] {
             check(
-                (t.src as usize) < self.ranks
-                    && (t.dst as usize) < self.ranks
+                (t.src as usize) < ranks
+                    && (t.dst as usize) < ranks
                     && t.chunk_lo <= t.chunk_hi
-                    && (t.chunk_hi as usize) <= self.chunks
+                    && (t.chunk_hi as usize) <= chunks
                     && t.step < u32::MAX,
                 "transfers",
             )?;
             self.steps = self.steps.max(t.step + 1);
-            self.transfers.push(t);
         }
         Ok(to - from)
     }
@@ -767,15 +856,19 @@ impl Decoding {
         Ok(to - from)
     }
 
-    /// Builds link `l`'s report; says how many changes its timeline has.
-    fn read_link(&mut self, l: usize) -> Result<usize, WireError> {
+    /// Builds the report of the `k`-th link from the last; says how many changes its timeline
+    /// has. The links are read from the last so that what each copies out of the concatenated
+    /// timelines is given back at once ([`give_back`]), not held twice until the end (perf: the
+    /// timelines of NCCL's rings on 1,024 GPUs of a rail network are some 190 MB).
+    fn read_link(&mut self, k: usize) -> Result<usize, WireError> {
+        let l = self.carried.len() / 2 - 1 - k;
         let s = &self.shape[3 * l..3 * l + 3];
         let (n, raw_rates, colours) = (s[0] as usize, s[1] != 0, s[2] as usize);
         let [at, indexed, raw, palettes] = &mut self.read;
-        let span = |pos: &mut usize, len: usize| {
-            let r = *pos..*pos + len;
-            *pos += len;
-            r
+        // Each `read` is the length of its vector not read yet: this link's entries end there.
+        let span = |left: &mut usize, len: usize| {
+            *left -= len;
+            *left..*left + len
         };
         let parts = TimelineParts {
             at: self.at[span(at, n)].to_vec(),
@@ -786,11 +879,18 @@ impl Decoding {
             },
             palette: self.palettes[span(palettes, colours)].to_vec(),
         };
+        give_back(&mut self.at, self.read[0]);
+        give_back(&mut self.indexed, self.read[1]);
+        give_back(&mut self.raw, self.read[2]);
+        give_back(&mut self.palettes, self.read[3]);
         self.links.push(LinkReport {
             bytes: self.carried[2 * l],
             busy_secs: self.carried[2 * l + 1],
             timeline: Timeline::from_parts(parts, &self.instants).ok_or(WireError("timelines"))?,
         });
+        if l == 0 {
+            self.links.reverse();
+        }
         Ok(n + 1)
     }
 
@@ -992,26 +1092,51 @@ mod tests {
     fn damaged_sections_are_refused_not_read() {
         let s = cluster(Algorithm::Hierarchical, Faults::default());
         let sections = to_sections(simulate(&s, true).unwrap());
+        // The transfers as their words, and as a receiver unpacks them.
+        let mut unpacked = sections.clone();
+        let Section::U32(words) = &sections[TRANSFERS] else {
+            panic!("the transfers' words");
+        };
+        let mut transfers = Vec::new();
+        unpack_transfers(words, &mut transfers).unwrap();
+        unpacked[TRANSFERS] = Section::Transfers(transfers);
         // Each section in turn: emptied, given one more entry, or made of another kind.
-        for i in 0..sections.len() {
-            let mut changed = Vec::new();
-            let mut grown = sections.clone();
-            match &mut grown[i] {
-                Section::U32(v) => v.push(u32::MAX),
-                Section::F64(v) => v.push(f64::NAN),
-                Section::U8(v) => v.push(0xff),
-            }
-            changed.push(grown);
-            let mut other = sections.clone();
-            other[i] = match &sections[i] {
-                Section::U32(_) => Section::U8(Vec::new()),
-                _ => Section::U32(Vec::new()),
-            };
-            changed.push(other);
-            for bad in changed {
-                assert!(from_sections(bad, &s).is_err(), "section {i} changed");
+        for sections in [&sections, &unpacked] {
+            for i in 0..sections.len() {
+                let mut changed = Vec::new();
+                let mut grown = sections.clone();
+                match &mut grown[i] {
+                    Section::U32(v) => v.push(u32::MAX),
+                    Section::F64(v) => v.push(f64::NAN),
+                    Section::U8(v) => v.push(0xff),
+                    Section::Transfers(v) => v.push(v[0]),
+                }
+                changed.push(grown);
+                let mut other = sections.clone();
+                other[i] = match &sections[i] {
+                    Section::U32(_) => Section::U8(Vec::new()),
+                    _ => Section::U32(Vec::new()),
+                };
+                changed.push(other);
+                for bad in changed {
+                    assert!(from_sections(bad, &s).is_err(), "section {i} changed");
+                }
             }
         }
+        // An unpacked transfer from a rank the run does not have, or into chunks it has not.
+        for damage in [
+            |t: &mut Transfer| t.src = 1 << 20,
+            |t: &mut Transfer| t.chunk_hi = 1 << 20,
+            |t: &mut Transfer| t.chunk_lo = t.chunk_hi + 1,
+        ] {
+            let mut bad = unpacked.clone();
+            let Section::Transfers(v) = &mut bad[TRANSFERS] else {
+                panic!("unpacked");
+            };
+            damage(v.last_mut().unwrap());
+            assert_eq!(from_sections(bad, &s).err(), Some(WireError("transfers")));
+        }
+        assert!(from_sections(unpacked, &s).is_ok());
         let mut short = sections.clone();
         short.pop();
         assert!(from_sections(short, &s).is_err());
@@ -1044,7 +1169,7 @@ mod tests {
                 bad[i] = match &bad[i] {
                     Section::U32(_) => Section::U32(Vec::new()),
                     Section::U8(_) => Section::U8(Vec::new()),
-                    Section::F64(_) => Section::F64(Vec::new()),
+                    _ => Section::F64(Vec::new()),
                 };
             }
         });

@@ -26,6 +26,7 @@
 
 use super::simulation::{MEMORY_GUARD_BYTES, wasm_memory_bytes};
 use crate::sim::scenario::{ScenarioError, Simulating};
+use crate::sim::schedule::Transfer;
 use crate::sim::wire::{self, Section};
 use crate::ui::model::lab_job;
 use crate::ui::model::view::Status;
@@ -167,6 +168,9 @@ pub(super) struct Receiving {
     at: u32,
     current: Option<Section>,
     sections: Vec<Section>,
+    /// A piece of the transfers' words, which are unpacked as they are copied in
+    /// ([`wire::unpack_transfers`]): the page never holds all of them beside all the transfers.
+    words: Vec<u32>,
 }
 
 /// Copies entries `at..` of a typed array of `len` into `out` (room for all of them made at the
@@ -186,6 +190,29 @@ fn piece<T: Copy + Default>(
     Some(end)
 }
 
+/// Unpacks the transfers of words `at..` of the transfers' section `a` into `out` (room for all
+/// of them made at the first piece), whole transfers of at most [`PIECE`] words, by way of
+/// `words`; says how far it got, or `None` if the page has no room for them or they cannot be
+/// read (then it runs the simulation itself).
+fn unpack_piece(
+    a: &js_sys::Uint32Array,
+    at: u32,
+    words: &mut Vec<u32>,
+    out: &mut Vec<Transfer>,
+) -> Option<u32> {
+    let (len, per) = (a.length(), wire::TRANSFER_WORDS as u32);
+    let end = at.saturating_add(PIECE / per * per).min(len);
+    out.try_reserve_exact((len / per) as usize - out.len())
+        .ok()?;
+    words.resize((end - at) as usize, 0);
+    a.subarray(at, end).copy_to(words);
+    wire::unpack_transfers(words, out).ok()?;
+    if end == len {
+        *words = Vec::new();
+    }
+    Some(end)
+}
+
 impl Receiving {
     pub(super) fn new(array: js_sys::Array) -> Receiving {
         Receiving {
@@ -194,6 +221,7 @@ impl Receiving {
             at: 0,
             current: None,
             sections: Vec::new(),
+            words: Vec::new(),
         }
     }
 
@@ -204,7 +232,15 @@ impl Receiving {
             return Some(Ok(std::mem::take(&mut self.sections)));
         }
         let v = self.array.get(self.next);
-        let (len, end) = if let Some(a) = v.dyn_ref::<js_sys::Uint32Array>() {
+        let transfers = self.next as usize == wire::TRANSFERS;
+        let (len, end) = if let (true, Some(a)) = (transfers, v.dyn_ref::<js_sys::Uint32Array>()) {
+            let Section::Transfers(out) =
+                self.current.get_or_insert(Section::Transfers(Vec::new()))
+            else {
+                return Some(Err(()));
+            };
+            (a.length(), unpack_piece(a, self.at, &mut self.words, out))
+        } else if let Some(a) = v.dyn_ref::<js_sys::Uint32Array>() {
             let Section::U32(out) = self.current.get_or_insert(Section::U32(Vec::new())) else {
                 return Some(Err(()));
             };
@@ -394,6 +430,10 @@ pub(crate) fn serve_request(scope: &DedicatedWorkerGlobalScope, request: &str) {
                     Section::U32(v) => js_sys::Uint32Array::from(&v[..]).into(),
                     Section::F64(v) => js_sys::Float64Array::from(&v[..]).into(),
                     Section::U8(v) => js_sys::Uint8Array::from(&v[..]).into(),
+                    // Not made by `to_sections`; sent as the words it stands for.
+                    Section::Transfers(t) => {
+                        js_sys::Uint32Array::from(&wire::pack_transfers(&t)[..]).into()
+                    }
                 };
                 if let Ok(buffer) = js_sys::Reflect::get(&typed, &"buffer".into()) {
                     moved.push(&buffer);
