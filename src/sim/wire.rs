@@ -123,6 +123,18 @@ fn join(lo: u32, hi: u32) -> u64 {
 }
 
 /// `transfers` packed a word per field, as the [`TRANSFERS`] section holds them.
+///
+/// ```
+/// use allreduce_lab::sim::schedule::{Op, Phase, Transfer};
+/// use allreduce_lab::sim::wire;
+/// let t = Transfer { src: 1, dst: 2, chunk_lo: 3, chunk_hi: 4, step: 5, op: Op::Copy,
+///     phase: Phase::AllGather };
+/// let words = wire::pack_transfers(&[t]);
+/// assert_eq!(words, [1, 2, 3, 4, 5, 1 | 1 << 8]);
+/// let mut back = Vec::new();
+/// wire::unpack_transfers(&words, &mut back).unwrap();
+/// assert_eq!(back, [t]);
+/// ```
 pub fn pack_transfers(transfers: &[Transfer]) -> Vec<u32> {
     let mut packed = Vec::with_capacity(transfers.len() * TRANSFER_WORDS);
     for t in transfers {
@@ -141,22 +153,18 @@ pub fn pack_transfers(transfers: &[Transfer]) -> Vec<u32> {
 /// The transfer packed in `w` ([`TRANSFER_WORDS`] words); its ranks and chunks are checked
 /// against the run once the head is read ([`Decoding`]).
 fn unpack_transfer(w: &[u32]) -> Result<Transfer, WireError> {
-    let code = |table_len: usize, c: u32| {
-        let c = c as usize;
-        if c < table_len {
-            Ok(c)
-        } else {
-            Err(WireError("transfers"))
-        }
-    };
     Ok(Transfer {
         src: w[0],
         dst: w[1],
         chunk_lo: w[2],
         chunk_hi: w[3],
         step: w[4],
-        op: OPS[code(OPS.len(), w[5] & 0xff)?],
-        phase: PHASES[code(PHASES.len(), w[5] >> 8)?],
+        op: *OPS
+            .get((w[5] & 0xff) as usize)
+            .ok_or(WireError("transfers"))?,
+        phase: *PHASES
+            .get((w[5] >> 8) as usize)
+            .ok_or(WireError("transfers"))?,
     })
 }
 
@@ -735,6 +743,8 @@ impl Decoding {
                 Stage::Joins => self.read_joins(from, to)?,
                 Stage::Instants => {
                     let v = &self.instants;
+                    // Strictly: the replay orders starts by their instants' indexes
+                    // (`ReplayBuilder`'s counting sort), which is their times' order only so.
                     check((from.max(1)..to).all(|i| v[i - 1] < v[i]), "instants")?;
                     to - from
                 }

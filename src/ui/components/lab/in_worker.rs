@@ -226,26 +226,28 @@ impl Receiving {
     }
 
     /// Copies the next piece; the sections once all are in, `Err` if the message holds
-    /// something else than typed arrays.
+    /// something else than typed arrays, the page has no room for one, or the transfers' words
+    /// cannot be unpacked.
     pub(super) fn step(&mut self) -> Option<Result<Vec<Section>, ()>> {
         if self.next >= self.array.length() {
             return Some(Ok(std::mem::take(&mut self.sections)));
         }
         let v = self.array.get(self.next);
-        let transfers = self.next as usize == wire::TRANSFERS;
-        let (len, end) = if let (true, Some(a)) = (transfers, v.dyn_ref::<js_sys::Uint32Array>()) {
-            let Section::Transfers(out) =
-                self.current.get_or_insert(Section::Transfers(Vec::new()))
-            else {
-                return Some(Err(()));
-            };
-            (a.length(), unpack_piece(a, self.at, &mut self.words, out))
-        } else if let Some(a) = v.dyn_ref::<js_sys::Uint32Array>() {
-            let Section::U32(out) = self.current.get_or_insert(Section::U32(Vec::new())) else {
-                return Some(Err(()));
-            };
-            let copy = |x, y, dst: &mut [u32]| a.subarray(x, y).copy_to(dst);
-            (a.length(), piece(a.length(), self.at, out, copy))
+        let (len, end) = if let Some(a) = v.dyn_ref::<js_sys::Uint32Array>() {
+            if self.next as usize == wire::TRANSFERS {
+                let Section::Transfers(out) =
+                    self.current.get_or_insert(Section::Transfers(Vec::new()))
+                else {
+                    return Some(Err(()));
+                };
+                (a.length(), unpack_piece(a, self.at, &mut self.words, out))
+            } else {
+                let Section::U32(out) = self.current.get_or_insert(Section::U32(Vec::new())) else {
+                    return Some(Err(()));
+                };
+                let copy = |x, y, dst: &mut [u32]| a.subarray(x, y).copy_to(dst);
+                (a.length(), piece(a.length(), self.at, out, copy))
+            }
         } else if let Some(a) = v.dyn_ref::<js_sys::Float64Array>() {
             let Section::F64(out) = self.current.get_or_insert(Section::F64(Vec::new())) else {
                 return Some(Err(()));

@@ -317,8 +317,9 @@ pub(crate) fn wasm_memory_bytes() -> u64 {
 /// [`Simulating::limit_memory`]), and once the memory is past it no large run starts: well short
 /// of the 4 GB a wasm32 page can address (a step of a run may allocate a few hundred MB at once),
 /// and above the 2 GB a run may typically need
-/// ([`UI_BUDGET`](crate::ui::model::view::UI_BUDGET); measured: 1.26 GB of wasm memory for the
-/// largest the lab admits at 1,024 GPUs). Two of the largest side by side, with results kept,
+/// ([`UI_BUDGET`](crate::ui::model::view::UI_BUDGET); measured: 765 MB of wasm memory after the
+/// largest the lab admits at 1,024 GPUs, run in its worker; run on the page, without one, its
+/// peak is 1.0 GB of heap by a counting allocator). Two of the largest side by side, with results kept,
 /// may pass it together; both stop then.
 pub(crate) const MEMORY_GUARD_BYTES: u64 = 3_000_000_000;
 
