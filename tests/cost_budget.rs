@@ -75,14 +75,14 @@ proptest! {
     }
 }
 
-/// NCCL's rings on 16 GPUs of a rail network, 32 pieces: the kind of run the lab admits by its
-/// typical cost.
-fn rail_rings() -> Scenario {
+/// NCCL's rings on `nodes` nodes of 8 GPUs of a rail network, in `pieces`: the kind of run the
+/// lab admits by its typical cost (on 8 nodes, many links with long timelines).
+fn rail_rings(nodes: usize, pieces: usize) -> Scenario {
     scenario_of(
-        common::scenarios::rail(2, 8, false),
+        common::scenarios::rail(nodes, 8, false),
         Algorithm::NcclRing,
         1 << 28,
-        32,
+        pieces,
         0.0,
     )
 }
@@ -95,7 +95,7 @@ fn live() -> u64 {
 #[test]
 fn a_run_under_a_memory_limit_stops_once_the_heap_passes_it() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let s = rail_rings();
+    let s = rail_rings(2, 32);
     let run = || Simulating::new(&s, true).unwrap();
     let (whole, peak) = peak_during(|| run().finish());
     assert!(whole.unwrap().trace.verified());
@@ -351,22 +351,11 @@ fn the_cli_refuses_the_out_of_memory_case_at_once_under_a_512_mb_cap() {
     assert!(err.contains("segments") && err.contains("at most"), "{err}");
 }
 
-/// NCCL's rings on 64 GPUs of a rail network: many links with long timelines.
-fn rail_rings_64() -> Scenario {
-    scenario_of(
-        common::scenarios::rail(8, 8, false),
-        Algorithm::NcclRing,
-        1 << 28,
-        8,
-        0.0,
-    )
-}
-
 #[test]
 fn reading_a_run_back_from_its_sections_holds_little_more_than_the_sections() {
     use allreduce_lab::sim::wire::{self, Section};
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let s = rail_rings_64();
+    let s = rail_rings(8, 8);
     let mut sections = wire::to_sections(simulate(&s, true).unwrap());
     // As the page receives them: the transfers unpacked as their words are copied in, into room
     // made for all of them at once.
@@ -407,7 +396,7 @@ fn reading_a_run_back_from_its_sections_holds_little_more_than_the_sections() {
 fn indexing_a_trace_for_its_replay_holds_its_index_and_a_count_per_instant() {
     use allreduce_lab::sim::replay::ReplayBuilder;
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let trace = simulate(&rail_rings_64(), true).unwrap().trace;
+    let trace = simulate(&rail_rings(8, 8), true).unwrap().trace;
     let (n, instants, changes) = (
         trace.timings.len(),
         trace.timings.instant_count(),

@@ -440,10 +440,9 @@ pub struct Decoding {
     chunks: usize,
     size_bytes: u64,
     time_secs: f64,
+    /// The transfers' words, unpacked into `transfers` as they are read; empty where the
+    /// transfers came unpacked ([`Section::Transfers`]) and `transfers` holds them all already.
     packed: Vec<u32>,
-    /// The transfers came unpacked ([`Section::Transfers`]): `transfers` holds them all, to be
-    /// checked; else they are unpacked from `packed` into it.
-    unpacked: bool,
     transfers: Vec<Transfer>,
     deps: DepLists,
     instants: Arc<Vec<f64>>,
@@ -649,7 +648,6 @@ impl Decoding {
             size_bytes: join(size_lo, size_hi),
             time_secs,
             packed,
-            unpacked: unpacked.is_some(),
             transfers: unpacked.unwrap_or_else(|| Vec::with_capacity(n)),
             deps,
             instants: Arc::new(instants),
@@ -796,7 +794,7 @@ impl Decoding {
     }
 
     fn read_transfers(&mut self, from: usize, to: usize) -> Result<usize, WireError> {
-        if !self.unpacked {
+        if !self.packed.is_empty() {
             let words = &self.packed[from * TRANSFER_WORDS..to * TRANSFER_WORDS];
             unpack_transfers(words, &mut self.transfers)?;
         }

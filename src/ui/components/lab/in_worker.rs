@@ -168,9 +168,6 @@ pub(super) struct Receiving {
     at: u32,
     current: Option<Section>,
     sections: Vec<Section>,
-    /// A piece of the transfers' words, which are unpacked as they are copied in
-    /// ([`wire::unpack_transfers`]): the page never holds all of them beside all the transfers.
-    words: Vec<u32>,
 }
 
 /// Copies entries `at..` of a typed array of `len` into `out` (room for all of them made at the
@@ -191,25 +188,16 @@ fn piece<T: Copy + Default>(
 }
 
 /// Unpacks the transfers of words `at..` of the transfers' section `a` into `out` (room for all
-/// of them made at the first piece), whole transfers of at most [`PIECE`] words, by way of
-/// `words`; says how far it got, or `None` if the page has no room for them or they cannot be
-/// read (then it runs the simulation itself).
-fn unpack_piece(
-    a: &js_sys::Uint32Array,
-    at: u32,
-    words: &mut Vec<u32>,
-    out: &mut Vec<Transfer>,
-) -> Option<u32> {
+/// of them made at the first piece), whole transfers of at most [`PIECE`] words: the page never
+/// holds all the words beside all the transfers ([`wire::unpack_transfers`]). Says how far it
+/// got, or `None` if the page has no room for them or they cannot be read (then it runs the
+/// simulation itself).
+fn unpack_piece(a: &js_sys::Uint32Array, at: u32, out: &mut Vec<Transfer>) -> Option<u32> {
     let (len, per) = (a.length(), wire::TRANSFER_WORDS as u32);
     let end = at.saturating_add(PIECE / per * per).min(len);
     out.try_reserve_exact((len / per) as usize - out.len())
         .ok()?;
-    words.resize((end - at) as usize, 0);
-    a.subarray(at, end).copy_to(words);
-    wire::unpack_transfers(words, out).ok()?;
-    if end == len {
-        *words = Vec::new();
-    }
+    wire::unpack_transfers(&a.subarray(at, end).to_vec(), out).ok()?;
     Some(end)
 }
 
@@ -221,7 +209,6 @@ impl Receiving {
             at: 0,
             current: None,
             sections: Vec::new(),
-            words: Vec::new(),
         }
     }
 
@@ -240,7 +227,7 @@ impl Receiving {
                 else {
                     return Some(Err(()));
                 };
-                (a.length(), unpack_piece(a, self.at, &mut self.words, out))
+                (a.length(), unpack_piece(a, self.at, out))
             } else {
                 let Section::U32(out) = self.current.get_or_insert(Section::U32(Vec::new())) else {
                     return Some(Err(()));
