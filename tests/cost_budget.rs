@@ -413,3 +413,33 @@ fn indexing_a_trace_for_its_replay_holds_its_index_and_a_count_per_instant() {
     assert!(extra <= bound + 4096, "{extra} B; bound {bound} B");
     assert_eq!(replay.changes_until(trace.time_secs), changes);
 }
+
+#[test]
+fn putting_the_dependency_lists_back_holds_no_more_than_the_run_did() {
+    use allreduce_lab::sim::run::{Run, RunOptions};
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let topo = Topology::new(&TopologySpec::Uniform {
+        ranks: 128,
+        bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
+        latency_secs: 1e-6,
+    })
+    .unwrap();
+    let schedule = algorithms::schedule(Algorithm::Ring, &topo, 1 << 24, 1);
+    let n = schedule.len();
+    let options = RunOptions {
+        gamma_secs_per_byte: 0.0,
+        record_details: true,
+    };
+    let mut run = Run::new(&topo, schedule, &options);
+    while !run.step(1 << 16) {}
+    // The lists (4 B a dependency, 4 B a transfer for their starts) are built as the run's
+    // reverse index and buffers go: a ring's 2 dependencies a transfer fill its buffers' room
+    // (16 B a cell, a cell per 2 transfers), and the starts come once the index is gone. Building
+    // them beside the whole index took 4 B a transfer more.
+    let (trace, extra) = peak_during(|| run.finish());
+    assert!(trace.verified());
+    assert!(
+        extra <= n,
+        "{extra} B beyond the run's own for {n} transfers"
+    );
+}

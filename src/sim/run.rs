@@ -563,20 +563,25 @@ impl Kept {
 
 /// The schedule's dependency lists from the run's reverse index (`start`, `dependents` over the
 /// `n` transfers and `joins` joins) and what was kept: the very lists the schedule had. CSR in
-/// place: each list's start serves as its fill cursor, then the starts shift back.
+/// place: each list's start serves as its fill cursor, then the starts shift back. The transfers'
+/// cursors are the nodes' `waiting` counts (no longer needed), and the reverse index goes as soon
+/// as it is read, so that the lists never stand beside all of it and a vector of their starts
+/// too (the peak of a 1024-rank ring's run with details: 207.8 → 199.7 MB).
 fn forward_lists(
     n: usize,
     joins: usize,
-    nodes: &[Node],
-    dependents: &[u32],
+    mut nodes: Vec<Node>,
+    dependents: Vec<u32>,
     kept: &Kept,
 ) -> DepLists {
-    let mut dep_start = vec![0u32; n + 1];
     let mut join_start = vec![0u32; joins + 1];
-    for &d in dependents {
+    for node in &mut nodes[..n] {
+        node.waiting = 0;
+    }
+    for &d in &dependents {
         let d = d as usize;
         if d < n {
-            dep_start[d + 1] += 1;
+            nodes[d].waiting += 1;
         } else {
             join_start[d - n + 1] += 1;
         }
@@ -584,13 +589,17 @@ fn forward_lists(
     for &(j, _, len) in &kept.unreferenced {
         join_start[j as usize + 1] = len;
     }
-    for i in 0..n {
-        dep_start[i + 1] += dep_start[i];
+    // Each transfer's `waiting` becomes where its list starts.
+    let mut at = 0;
+    for node in &mut nodes[..n] {
+        let count = node.waiting;
+        node.waiting = at;
+        at += count;
     }
     for j in 0..joins {
         join_start[j + 1] += join_start[j];
     }
-    let mut deps = vec![0u32; dep_start[n] as usize];
+    let mut deps = vec![0u32; at as usize];
     let mut members = vec![0u32; join_start[joins] as usize];
     for u in 0..n + joins {
         let entry = if u < n {
@@ -601,8 +610,8 @@ fn forward_lists(
         for &d in &dependents[nodes[u].start as usize..nodes[u + 1].start as usize] {
             let d = d as usize;
             if d < n {
-                deps[dep_start[d] as usize] = entry;
-                dep_start[d] += 1;
+                deps[nodes[d].waiting as usize] = entry;
+                nodes[d].waiting += 1;
             } else {
                 let j = d - n;
                 members[join_start[j] as usize] = u as u32;
@@ -610,15 +619,18 @@ fn forward_lists(
             }
         }
     }
+    drop(dependents);
     for &(j, from, len) in &kept.unreferenced {
         let (j, from, len) = (j as usize, from as usize, len as usize);
         let at = join_start[j] as usize;
         members[at..at + len].copy_from_slice(&kept.items[from..from + len]);
         join_start[j] += len as u32;
     }
-    // Each start is now its list's end: shift them back.
-    dep_start.copy_within(0..n, 1);
-    dep_start[0] = 0;
+    // Each cursor is now its list's end: the starts are the ends shifted by one.
+    let mut dep_start = Vec::with_capacity(n + 1);
+    dep_start.push(0);
+    dep_start.extend(nodes[..n].iter().map(|node| node.waiting));
+    drop(nodes);
     join_start.copy_within(0..joins, 1);
     join_start[0] = 0;
     for &(node, from, len) in &kept.reordered {
@@ -1065,9 +1077,13 @@ impl Run {
         // What only the run needed goes before the schedule's lists come back.
         drop(std::mem::replace(&mut self.buffers, Buffers::start(0, 0)));
         drop(std::mem::take(&mut self.in_flight));
-        let lists = forward_lists(n, self.joins, &self.nodes, &self.dependents, &self.kept);
-        drop(std::mem::take(&mut self.dependents));
-        drop(std::mem::take(&mut self.nodes));
+        let lists = forward_lists(
+            n,
+            self.joins,
+            std::mem::take(&mut self.nodes),
+            std::mem::take(&mut self.dependents),
+            &self.kept,
+        );
         self.schedule.put_deps(lists);
         let busy = self.net.busy_secs(now);
         let bytes = self.net.link_bytes().to_vec();
