@@ -196,6 +196,17 @@ impl Timeline {
     }
 
     /// Bytes this timeline holds on the heap (its share of the instants not counted).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
+    /// let tl = &trace.links[0].timeline;
+    /// // Recorded exactly: 4 B for each change's instant, 1 B for its rate's palette index, and
+    /// // the palette's distinct rates (here the link's full rate and 0).
+    /// assert_eq!(tl.heap_bytes(), 5 * tl.len() + 8 * 2);
+    /// ```
     pub fn heap_bytes(&self) -> usize {
         self.at.capacity() * 4
             + match &self.rate {
@@ -841,6 +852,17 @@ pub(crate) struct TimelineParts {
 }
 
 impl Timeline {
+    /// The lengths of [`into_parts`](Self::into_parts)' vectors, without taking them: the
+    /// changes, the palette indexes (0 where the rates are kept as they are), the raw rates and
+    /// the palette.
+    pub(crate) fn part_lens(&self) -> [usize; 4] {
+        let (indexed, raw) = match &self.rate {
+            Rates::Palette(v) => (v.len(), 0),
+            Rates::Raw(v) => (0, v.len()),
+        };
+        [self.at.len(), indexed, raw, self.palette.len()]
+    }
+
     pub(crate) fn into_parts(self) -> TimelineParts {
         TimelineParts {
             at: self.at,

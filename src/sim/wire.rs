@@ -269,8 +269,20 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
         .collect();
     let mut carried = Vec::with_capacity(2 * links.len());
     let mut shape = Vec::with_capacity(3 * links.len());
-    let (mut at, mut indexed, mut raw, mut palettes) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // The concatenated timelines, made room for exactly: grown as they filled, they held up to
+    // twice their length (a run's sections were 18 % larger than the run itself, and building
+    // them took a third more than the run at its peak).
+    let lens = links.iter().fold([0; 4], |mut sum, link| {
+        let lens = link.timeline.part_lens();
+        (0..4).for_each(|k| sum[k] += lens[k]);
+        sum
+    });
+    let (mut at, mut indexed, mut raw, mut palettes) = (
+        Vec::with_capacity(lens[0]),
+        Vec::with_capacity(lens[1]),
+        Vec::with_capacity(lens[2]),
+        Vec::with_capacity(lens[3]),
+    );
     for link in links {
         carried.extend_from_slice(&[link.bytes, link.busy_secs]);
         let parts = link.timeline.into_parts();
