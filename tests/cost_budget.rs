@@ -434,7 +434,7 @@ fn putting_the_dependency_lists_back_holds_no_more_than_the_run_did() {
     while !run.step(1 << 16) {}
     // The lists (4 B a dependency, 4 B a transfer for their starts) are built as the run's
     // reverse index and buffers go: a ring's 2 dependencies a transfer fill its buffers' room
-    // (16 B a cell, a cell per 2 transfers), and the starts come once the index is gone. Building
+    // (16 B a cell, a cell per 2 transfers), and the starts come once the dependents are gone. Building
     // them beside the whole index took 4 B a transfer more.
     let (trace, extra) = peak_during(|| run.finish());
     assert!(trace.verified());
@@ -452,18 +452,16 @@ fn a_run_s_sections_hold_no_more_than_the_run() {
     let n = sim.trace.schedule.len();
     let before = live_bytes();
     let (sections, extra) = peak_during(|| wire::to_sections(sim));
-    let bytes = |s: &[Section]| -> usize {
-        s.iter()
-            .map(|s| match s {
-                Section::U32(v) => 4 * v.capacity(),
-                Section::U8(v) => v.capacity(),
-                Section::F64(v) => 8 * v.capacity(),
-                Section::Transfers(v) => 24 * v.capacity(),
-            })
-            .sum()
+    // What a section carries (its length) and holds (its room), in bytes.
+    let size = |s: &Section| match s {
+        Section::U32(v) => (4 * v.len(), 4 * v.capacity()),
+        Section::U8(v) => (v.len(), v.capacity()),
+        Section::F64(v) => (8 * v.len(), 8 * v.capacity()),
+        Section::Transfers(v) => (24 * v.len(), 24 * v.capacity()),
     };
+    let held: usize = sections.iter().map(|s| size(s).1).sum();
     // The concatenated timelines are sections 15 to 18.
-    let (held, timelines) = (bytes(&sections), bytes(&sections[15..19]));
+    let timelines: usize = sections[15..19].iter().map(|s| size(s).0).sum();
     // The sections are the run's vectors moved out, or copies made to measure (the links'
     // timelines concatenated): grown as they filled instead, they held 18 % more than the run.
     let after = live_bytes();
