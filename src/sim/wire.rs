@@ -1,7 +1,8 @@
 //! A finished [`Simulation`] as a few flat arrays, to carry it from the thread that ran it to the
 //! one that shows it (the lab's Web Worker copies them once into typed arrays, which its message
 //! then hands over without another copy): [`to_sections`] takes the simulation apart, moving most
-//! of its vectors out as they are (the transfers are packed, the links' timelines concatenated);
+//! of its vectors out as they are (the links' timelines concatenated; the transfers are packed a
+//! word per field as they are copied out, a piece at a time: [`pack_transfers`]);
 //! [`Decoding`] puts it together again over the scenario's topology, which the receiver builds
 //! itself (it is small and its construction is deterministic), and checks the sections against
 //! the scenario and every index the trace and its replay will read, so that what comes back is
@@ -34,8 +35,10 @@ pub enum Section {
     U32(Vec<u32>),
     F64(Vec<f64>),
     U8(Vec<u8>),
-    /// The transfers' section ([`TRANSFERS`]) as a receiver unpacks it while it copies it in
-    /// ([`unpack_transfers`]), in place of their words: it never holds all the words and all the
+    /// The transfers' section ([`TRANSFERS`]) as the transfers themselves, in place of their
+    /// words: [`to_sections`] gives them so, and a sender packs them as it copies them out
+    /// ([`pack_transfers`]), a receiver unpacks them as it copies them in
+    /// ([`unpack_transfers`]), a piece at a time. Neither holds all the words and all the
     /// transfers at once (a 1,024-GPU run's are 200 MB each).
     Transfers(Vec<Transfer>),
 }
@@ -180,7 +183,9 @@ fn unpack_transfer(w: &[u32]) -> Result<Transfer, WireError> {
 ///     faults: Default::default() };
 /// let sim = simulate(&s, true).unwrap();
 /// let mut sections = wire::to_sections(sim.clone());
-/// let wire::Section::U32(words) = &sections[wire::TRANSFERS] else { unreachable!() };
+/// // What a sender copies out: the transfers' words.
+/// let wire::Section::Transfers(sent) = &sections[wire::TRANSFERS] else { unreachable!() };
+/// let words = wire::pack_transfers(sent);
 /// let mut transfers = Vec::new();
 /// for piece in words.chunks(5 * wire::TRANSFER_WORDS) {
 ///     wire::unpack_transfers(piece, &mut transfers).unwrap();
@@ -206,8 +211,10 @@ pub fn unpack_transfers(words: &[u32], into: &mut Vec<Transfer>) -> Result<(), W
     Ok(())
 }
 
-/// `sim` as sections: most of its vectors moved out as they are; the transfers packed a word per
-/// field, the links' timelines and the ranks' traffic concatenated.
+/// `sim` as sections: most of its vectors moved out as they are, the transfers among them
+/// ([`Section::Transfers`], which a sender packs a piece at a time as it copies them out:
+/// packing them all here held their words beside them, 24 B a transfer); the links' timelines
+/// and the ranks' traffic concatenated.
 ///
 /// ```
 /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
@@ -257,8 +264,6 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
         u32::from(auto.is_some()),
         auto.as_ref().map_or(0, |a| algorithm_code(a.chosen)),
     ];
-    let packed = pack_transfers(&transfers);
-    drop(transfers);
     let traffic: Vec<u32> = ranks
         .iter()
         .flat_map(|r| {
@@ -316,7 +321,7 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
     vec![
         Section::U32(head),
         Section::F64(vec![time_secs]),
-        Section::U32(packed),
+        Section::Transfers(transfers),
         Section::U32(deps.dep_start),
         Section::U32(deps.deps),
         Section::U32(deps.join_start),
@@ -1111,15 +1116,13 @@ mod tests {
     #[test]
     fn damaged_sections_are_refused_not_read() {
         let s = cluster(Algorithm::Hierarchical, Faults::default());
-        let sections = to_sections(simulate(&s, true).unwrap());
-        // The transfers as their words, and as a receiver unpacks them.
-        let mut unpacked = sections.clone();
-        let Section::U32(words) = &sections[TRANSFERS] else {
-            panic!("the transfers' words");
+        // The transfers as a sender gives them and a receiver unpacks them, and as their words.
+        let unpacked = to_sections(simulate(&s, true).unwrap());
+        let mut sections = unpacked.clone();
+        let Section::Transfers(transfers) = &unpacked[TRANSFERS] else {
+            panic!("the transfers");
         };
-        let mut transfers = Vec::new();
-        unpack_transfers(words, &mut transfers).unwrap();
-        unpacked[TRANSFERS] = Section::Transfers(transfers);
+        sections[TRANSFERS] = Section::U32(pack_transfers(transfers));
         // Each section in turn: emptied, given one more entry, or made of another kind.
         for sections in [&sections, &unpacked] {
             for i in 0..sections.len() {

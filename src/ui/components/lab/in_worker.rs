@@ -201,6 +201,22 @@ fn unpack_piece(a: &js_sys::Uint32Array, at: u32, out: &mut Vec<Transfer>) -> Op
     Some(end)
 }
 
+/// The transfers' section as the page receives it: their words, packed ([`wire::pack_transfers`])
+/// into the typed array a piece of at most [`PIECE`] words at a time, so that the worker never
+/// holds all the words beside all the transfers.
+fn send_transfers(transfers: &[Transfer]) -> js_sys::Uint32Array {
+    let per = wire::TRANSFER_WORDS;
+    let words = js_sys::Uint32Array::new_with_length((transfers.len() * per) as u32);
+    let mut at = 0;
+    for piece in transfers.chunks(PIECE as usize / per) {
+        let packed = wire::pack_transfers(piece);
+        let end = at + packed.len() as u32;
+        words.subarray(at, end).copy_from(&packed);
+        at = end;
+    }
+    words
+}
+
 impl Receiving {
     pub(super) fn new(array: js_sys::Array) -> Receiving {
         Receiving {
@@ -419,10 +435,9 @@ pub(crate) fn serve_request(scope: &DedicatedWorkerGlobalScope, request: &str) {
                     Section::U32(v) => js_sys::Uint32Array::from(&v[..]).into(),
                     Section::F64(v) => js_sys::Float64Array::from(&v[..]).into(),
                     Section::U8(v) => js_sys::Uint8Array::from(&v[..]).into(),
-                    // Not made by `to_sections`; sent as the words it stands for.
-                    Section::Transfers(t) => {
-                        js_sys::Uint32Array::from(&wire::pack_transfers(&t)[..]).into()
-                    }
+                    // Packed as they are copied out, a piece at a time: packed at once, their
+                    // words were held beside them, 24 B a transfer.
+                    Section::Transfers(t) => send_transfers(&t).into(),
                 };
                 if let Ok(buffer) = js_sys::Reflect::get(&typed, &"buffer".into()) {
                     moved.push(&buffer);
