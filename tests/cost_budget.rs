@@ -1,17 +1,17 @@
-//! A run costs what the core's estimate says, at most: peak allocation under
-//! `RunCost::peak_bytes(_with_details)` for random scenarios, and a run over budget refused at once,
-//! without allocating what it would have needed.
+//! A run costs what the core's estimate says, at most: large runs' peak allocation under
+//! `RunCost::peak_bytes(_with_details)` (random scenarios' is `cost_estimate.rs`'s), a run over
+//! budget refused at once, without allocating what it would have needed, and the steps after a
+//! run (its trace, its sections for the page, reading them back) holding little beside it.
 #![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::algorithms::{self, Algorithm};
 use allreduce_lab::sim::cost::Exceeded;
-use allreduce_lab::sim::scenario::{Scenario, ScenarioError, Simulating, simulate, transfers_on};
+use allreduce_lab::sim::scenario::{Scenario, ScenarioError, Simulating, simulate};
 use allreduce_lab::sim::topology::{Topology, TopologySpec};
 use allreduce_lab::sim::units::Bandwidth;
-use proptest::prelude::*;
 
 mod common;
-use common::scenarios::{Draw, scenario_of};
+use common::scenarios::scenario_of;
 use std::sync::Mutex;
 
 use allreduce_lab::heap::{Counting, live_bytes, peak_during};
@@ -20,60 +20,9 @@ use allreduce_lab::heap::{Counting, live_bytes, peak_during};
 static COUNTING: Counting = Counting;
 
 /// Tests in this file measure allocation one at a time (every one takes it: another test's
-/// allocations would count in what a test measures).
+/// allocations would count in what a test measures). The property test, whose generator
+/// allocates outside any test's lock, has a binary of its own (`cost_estimate.rs`).
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-fn scenario() -> impl Strategy<Value = Scenario> {
-    (
-        Draw {
-            latency: Just(1e-6).boxed(),
-            ..Draw::up_to(64)
-        }
-        .topology(),
-        prop::sample::select(Algorithm::ALL.to_vec()),
-        prop_oneof![1u64..100, 1_000u64..100_000_000],
-        prop_oneof![Just(1usize), 1usize..=64],
-        prop_oneof![Just(0.0), Just(1e-11)],
-    )
-        .prop_map(|(t, a, s, k, g)| scenario_of(t, a, s, k, g))
-        .prop_filter("small enough for a debug build", |sc| {
-            let topo = Topology::new(&sc.topology).unwrap();
-            transfers_on(sc.algorithm, &topo, sc.segments) <= 100_000
-        })
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(160))]
-
-    #[test]
-    fn peak_allocation_stays_under_the_estimate(s in scenario()) {
-        let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-        let cost = s.cost().unwrap();
-        let (sim, quick_peak) = peak_during(|| simulate(&s, false).unwrap());
-        prop_assert!(sim.trace.verified());
-        prop_assert!(
-            quick_peak as u64 <= cost.peak_bytes,
-            "{s:?}: {quick_peak} B allocated, estimate {} B", cost.peak_bytes
-        );
-        drop(sim);
-        let (sim, detailed_peak) = peak_during(|| simulate(&s, true).unwrap());
-        prop_assert!(
-            detailed_peak as u64 <= cost.peak_bytes_with_details,
-            "{s:?}: {detailed_peak} B allocated with details, estimate {} B",
-            cost.peak_bytes_with_details
-        );
-        // The counts the estimate is made of.
-        if s.algorithm != Algorithm::Auto {
-            let schedule = &sim.trace.schedule;
-            prop_assert_eq!(schedule.len() as u64, cost.transfers);
-            prop_assert!(schedule.dependency_count() as u64 <= cost.dependencies);
-            prop_assert!((schedule.ranks() * schedule.chunks()) as u64 <= cost.cells);
-            prop_assert!(sim.trace.cell_changes.len() as u64 <= cost.cell_changes);
-            let rate_changes: usize = sim.trace.links.iter().map(|l| l.timeline.len()).sum();
-            prop_assert!(rate_changes as u64 <= cost.rate_changes, "{} > {}", rate_changes, cost.rate_changes);
-        }
-    }
-}
 
 /// NCCL's rings on `nodes` nodes of 8 GPUs of a rail network, in `pieces`: the kind of run the
 /// lab admits by its typical cost (on 8 nodes, many links with long timelines).
