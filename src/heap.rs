@@ -1,6 +1,6 @@
 //! The system allocator, counting the bytes live now and at their most since the last reset: for
 //! the tests and examples that measure what a run allocates (`tests/cost_budget.rs`,
-//! `examples/mem_breakdown.rs`, `examples/estimate_check.rs`), each of which installs it with
+//! `tests/cost_estimate.rs`, `examples/mem_breakdown.rs`, `examples/estimate_check.rs`), each of which installs it with
 //! `#[global_allocator]`. Where it is not installed, every count stays 0.
 //!
 //! The browser app does not install it (wrapping the allocator made the page's wasm 21 KB larger

@@ -408,7 +408,10 @@ fn a_run_s_sections_hold_no_more_than_the_run() {
         Section::U32(v) => (4 * v.len(), 4 * v.capacity()),
         Section::U8(v) => (v.len(), v.capacity()),
         Section::F64(v) => (8 * v.len(), 8 * v.capacity()),
-        Section::Transfers(v) => (24 * v.len(), 24 * v.capacity()),
+        Section::Transfers(v) => {
+            let each = std::mem::size_of::<allreduce_lab::sim::schedule::Transfer>();
+            (each * v.len(), each * v.capacity())
+        }
     };
     let held: usize = sections.iter().map(|s| size(s).1).sum();
     // The concatenated timelines are sections 15 to 18.

@@ -1,5 +1,5 @@
 //! Random scenarios' peak allocation stays under the core's estimate,
-//! `RunCost::peak_bytes(_with_details)`, and the counts it is made of are the run's. The only
+//! `RunCost::peak_bytes(_with_details)`, and the counts it is made of bound the run's. The only
 //! test of its binary: proptest allocates as it generates and shrinks scenarios, which would count
 //! in another test's measurement (`cost_budget.rs` holds those, one at a time).
 #![cfg(not(target_arch = "wasm32"))]

@@ -6,7 +6,8 @@
 //! link's rate. Its time goes mostly to fair sharing: each start or end of a flow re-rates the flows
 //! that share a link with it. [`RunCost`] counts each of these and turns them into an upper bound
 //! on the bytes a run allocates at its peak (the constants below include the slack of growing
-//! vectors); `tests/cost_budget.rs` checks the bound against a counting allocator.
+//! vectors); `tests/cost_estimate.rs` (random runs) and `tests/cost_budget.rs` (large ones) check
+//! the bound against a counting allocator.
 //!
 //! ```
 //! use allreduce_lab::sim::{algorithms::Algorithm, cost::{RunCost, RUN_BUDGET}};
@@ -35,7 +36,8 @@ pub const BYTES_PER_DEPENDENCY: u64 = 12;
 /// Per buffer cell (rank × chunk): the cell (16 B), and room for what a run holds besides at its
 /// busiest: payload copies in flight (48 B a cell) and contributor sets of three ranges or more
 /// kept aside (40 B slots, and the vector of a set of more than four ranges). Not every cell has
-/// both at once: 96 B in all, checked against what runs allocate (`tests/cost_budget.rs`).
+/// both at once: 96 B in all, checked against what runs allocate (`tests/cost_estimate.rs`,
+/// `tests/cost_budget.rs`).
 /// Measured: Rabenseifner on 4,096 ranks (16.8 M cells, whose sets grow to hundreds of ranges),
 /// estimated at 1.63 GB, peaks at 1.91 GB of resident memory (the allocator's slack and the
 /// vectors of large sets, which no per-cell figure bounds; 2.1 GB before sets of up to four
@@ -78,7 +80,7 @@ pub struct RunCost {
     pub cell_changes: u64,
     /// Link rate changes recorded with details, estimated: each start or end of a flow changes
     /// the rate of each link it and the flows re-rated with it cross (not a proven bound;
-    /// `tests/cost_budget.rs` checks it against real runs).
+    /// `tests/cost_estimate.rs` checks it against random runs).
     pub rate_changes: u64,
     /// Link rate changes a run is expected to record: [`rate_changes`](Self::rate_changes),
     /// except for rings, whose steps start and end together, so that a link changes once per

@@ -38,12 +38,14 @@ pub enum Section {
     /// The transfers' section ([`TRANSFERS`]) as the transfers themselves, in place of their
     /// words: [`to_sections`] gives them so, and a sender packs them as it copies them out
     /// ([`pack_transfers`]), a receiver unpacks them as it copies them in
-    /// ([`unpack_transfers`]), a piece at a time. Neither holds all the words and all the
-    /// transfers at once (a 1,024-GPU run's are 200 MB each).
+    /// ([`unpack_transfers`]), a piece at a time. Neither holds all the words beside all the
+    /// transfers in its own (wasm) memory, which never shrinks (a 1,024-GPU run's are 200 MB
+    /// each); the typed array between them holds the words.
     Transfers(Vec<Transfer>),
 }
 
-/// The place of the transfers' words among the sections.
+/// The place of the transfers among the sections: as they are after [`to_sections`] and a
+/// receiver's unpacking ([`Section::Transfers`]), as their words on the way between.
 pub const TRANSFERS: usize = 2;
 
 /// Bumped whenever the layout changes (the page and its worker are built together, but a cached
@@ -1081,8 +1083,22 @@ mod tests {
     fn read_in_pieces_of_any_size_it_is_the_same_simulation() {
         let s = cluster(Algorithm::NcclTree, Faults::default());
         let sim = simulate(&s, true).unwrap();
-        for budget in [1, 7, 100, 5000] {
-            let mut d = Decoding::new(to_sections(sim.clone()), &s).unwrap();
+        // The transfers unpacked (as the page gives them) or as their words.
+        let as_words = || {
+            let mut sections = to_sections(sim.clone());
+            let Section::Transfers(t) = &sections[TRANSFERS] else {
+                panic!("the transfers");
+            };
+            sections[TRANSFERS] = Section::U32(pack_transfers(t));
+            sections
+        };
+        for (budget, words) in [(1, false), (7, true), (100, false), (5000, true)] {
+            let sections = if words {
+                as_words()
+            } else {
+                to_sections(sim.clone())
+            };
+            let mut d = Decoding::new(sections, &s).unwrap();
             assert_eq!(d.progress().0, 0);
             let mut steps = 0;
             while !d.step(budget).unwrap() {

@@ -202,8 +202,8 @@ fn unpack_piece(a: &js_sys::Uint32Array, at: u32, out: &mut Vec<Transfer>) -> Op
 }
 
 /// The transfers' section as the page receives it: their words, packed ([`wire::pack_transfers`])
-/// into the typed array a piece of at most [`PIECE`] words at a time, so that the worker never
-/// holds all the words beside all the transfers.
+/// into the typed array a piece of at most [`PIECE`] words at a time, so that the worker's wasm
+/// memory, which never shrinks, never holds all the words beside all the transfers.
 fn send_transfers(transfers: &[Transfer]) -> js_sys::Uint32Array {
     let per = wire::TRANSFER_WORDS;
     let words = js_sys::Uint32Array::new_with_length((transfers.len() * per) as u32);
