@@ -17,7 +17,9 @@ use crate::ui::model::scaling::Setup;
 use crate::ui::model::scaling_edit::SetupEdit;
 use charts::{BreakdownCard, SpeedupCard, SweepCards, SweepNotes};
 use controls::ScalingControls;
+use gloo::timers::callback::Timeout;
 use points::{Progress, use_points};
+use std::cell::RefCell;
 use std::rc::Rc;
 use verdict::Verdict;
 use yew::prelude::*;
@@ -38,16 +40,56 @@ pub(crate) fn algorithm_class(a: Algorithm) -> AttrValue {
     format!("alg-{}", a.name()).into()
 }
 
+/// How long after a control's edit the charts take it (and any edits that follow it meanwhile):
+/// time for the control's frame to be drawn on a machine whose cores the workers keep busy.
+/// Taken in the next task or after the next frame instead, the charts' render delayed that frame
+/// (keydown to paint, Event Timing, 2 cores: median 156-176 ms against 110 ms at once).
+const CHARTS_AFTER_MS: u32 = 100;
+
+/// Edits the controls have shown and the charts not yet, and the timer that delivers them.
+/// Dropped with the section, they are never delivered.
+#[derive(Default)]
+struct Waiting {
+    edits: Vec<SetupEdit>,
+    timer: Option<Timeout>,
+}
+
 #[component]
 pub fn ScalingSection() -> Html {
     let lang = use_lang();
+    // The controls show an edit at once; the verdict (which simulates), the points (which restart
+    // the workers) and the charts receive the same edits [`CHARTS_AFTER_MS`] later, in order, so
+    // that the frame showing the control's new value is drawn before the charts' work starts.
     let setup = use_reducer(|| Setup::from_scenario(&CHAPTER_SCENARIOS[0]));
-    let points = use_points(&setup);
+    let shown = use_reducer(|| Setup::from_scenario(&CHAPTER_SCENARIOS[0]));
+    let waiting: Rc<RefCell<Waiting>> = use_mut_ref(Waiting::default);
+    let points = use_points(&shown);
+    let pending = !waiting.borrow().edits.is_empty();
     let on_edit = {
-        let dispatch = setup.dispatcher();
-        Callback::from(move |edit: SetupEdit| dispatch.dispatch(edit))
+        let (controls, charts) = (setup.dispatcher(), shown.dispatcher());
+        Callback::from(move |edit: SetupEdit| {
+            // Queued first: the controls' render says the charts are behind.
+            let first = {
+                let mut w = waiting.borrow_mut();
+                w.edits.push(edit.clone());
+                w.edits.len() == 1
+            };
+            if first {
+                let queue = waiting.clone();
+                let charts = charts.clone();
+                let timer = Timeout::new(CHARTS_AFTER_MS, move || {
+                    let edits = std::mem::take(&mut queue.borrow_mut().edits);
+                    // In order: the same edits make the same setup.
+                    for edit in edits {
+                        charts.dispatch(edit);
+                    }
+                });
+                waiting.borrow_mut().timer = Some(timer);
+            }
+            controls.dispatch(edit);
+        })
     };
-    let s: Setup = (*setup).clone();
+    let s: Setup = (*shown).clone();
     let p = (*points).clone();
     html! {
         <section class="scaling" data-testid="scaling-section" id="scaling">
@@ -56,10 +98,10 @@ pub fn ScalingSection() -> Html {
                 <p class="lede">{ tr(lang, Key::ScalingLede) }</p>
             </header>
             <div class="scaling-layout">
-                <ScalingControls setup={s.clone()} on_edit={on_edit} />
+                <ScalingControls setup={(*setup).clone()} on_edit={on_edit} />
                 <div class="scaling-main">
                     <Verdict setup={s.clone()} />
-                    <Progress points={p.clone()} />
+                    <Progress points={p.clone()} {pending} />
                     <div class="chart-grid">
                         <SpeedupCard setup={s.clone()} points={p.clone()} />
                         <BreakdownCard setup={s.clone()} points={p.clone()} />

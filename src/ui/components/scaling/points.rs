@@ -202,6 +202,8 @@ fn progress_text(lang: crate::ui::i18n::Lang, points: &Points) -> String {
 #[derive(Properties, PartialEq)]
 pub struct ProgressProps {
     pub points: Points,
+    /// Edits the controls show that the points do not follow yet: not complete.
+    pub pending: bool,
 }
 
 /// How many points are done, and any that failed.
@@ -223,7 +225,7 @@ pub fn Progress(props: &ProgressProps) -> Html {
         .collect();
     let bar = html! {
         <div class="scaling-progress" data-testid="scaling-progress" data-done={done.to_string()}
-             data-total={points.total.to_string()} data-complete={points.done_ms.is_some().to_string()}
+             data-total={points.total.to_string()} data-complete={(points.done_ms.is_some() && !props.pending).to_string()}
              data-workers={points.workers.to_string()} data-reused={points.reused.to_string()}
              data-generation={points.generation.to_string()}
              data-elapsed-ms={points.done_ms.map(|m| format!("{m:.0}")).unwrap_or_default()}>
