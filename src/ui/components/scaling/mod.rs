@@ -43,7 +43,8 @@ pub(crate) fn algorithm_class(a: Algorithm) -> AttrValue {
 /// How long after a control's edit the charts take it (and any edits that follow it meanwhile):
 /// time for the control's frame to be made before the charts' render, on a machine whose cores
 /// the workers keep busy. Measured on 2 cores while the chart computes: the frame after the
-/// change starts 30 ms after the key press (median; 58 ms with the charts rendered at once).
+/// change starts 29-44 ms after the key press (medians of two runs of 12; 58-60 ms with the
+/// charts rendered at once).
 /// Headless Chromium's Event Timing (key press to presentation) shows no gain, by this or by
 /// taking the edits after the next frame or in idle time (medians 156-184 ms against 110).
 const CHARTS_AFTER_MS: u32 = 100;

@@ -2,7 +2,7 @@
 //! the page never waits for the whole set; where workers cannot run, a few per tick of idle time.
 //! A new setup cancels the run in progress. What earlier setups simulated is reused ([`Memo`]):
 //! a change that simulates nothing new (the overlap, an algorithm turned off, a preset seen
-//! before) redraws at once.
+//! before) redraws as soon as the section hands it on (`CHARTS_AFTER_MS` after its control).
 
 use crate::ui::components::sliced::{Slot, when_idle};
 use crate::ui::components::workers;
