@@ -24,7 +24,8 @@ use serde::Serialize;
 
 /// Bytes a run holds per transfer, whatever it records: the schedule's entry (24 B; a builder
 /// that grows its vectors holds twice that, but before the run), the run's countdown and reverse
-/// index (8 B), the dependency index rebuilt at its end (4 B), the timing (12 B, 16 B with γ: see
+/// index (8 B), the dependency index rebuilt at its end (4 B), the timing (8 B, 12 B with γ, and
+/// 4 B more where a transfer's bytes spread over more than 65,535 instants: at most 16 B, see
 /// [`records`](super::records)) and the instants it names: a transfer brings at most two new
 /// ones (its first and last byte; a third with γ, its reduction's end), 8 B each, in a vector
 /// that may have doubled (48 B). (Measured on a 1024-rank ring: 0.46 instants per transfer.)
@@ -48,7 +49,8 @@ pub const BYTES_PER_RANK: u64 = 512;
 /// Per cell change recorded with details: its contributor count (4 B) and at most one done
 /// transfer's id (4 B), both in room reserved exactly.
 pub const BYTES_PER_CELL_CHANGE: u64 = 8;
-/// Per link rate change recorded with details: its instant index (4 B) and its rate, a palette
+/// Per link rate change recorded with details: its instant index (2 B in a block of 64 that
+/// spans at most 65,535 instants, else 4 B) and its rate, a palette
 /// index (1 B) or, on a link past 16 distinct rates, the rate itself (8 B); room doubled where a
 /// link outgrows the run's hint: at most 24 B.
 pub const BYTES_PER_RATE_CHANGE: u64 = 24;
@@ -64,8 +66,8 @@ pub const TYPICAL_BYTES_PER_TRANSFER: u64 = 24 + 8 + 4 + 16 + 16;
 /// aside and payloads in flight (a ring keeps none aside; NCCL's rings, whose order is not the
 /// ranks', can). `tests/cost_budget.rs` checks the typical total against real runs.
 pub const TYPICAL_BYTES_PER_CELL: u64 = 24;
-/// The typical cost per link rate change: its instant index (4 B) and its palette index (1 B),
-/// in room that may have doubled.
+/// The typical cost per link rate change: its instant index (4 B, where a block's changes are
+/// far apart) and its palette index (1 B), in room that may have doubled.
 pub const TYPICAL_BYTES_PER_RATE_CHANGE: u64 = 10;
 
 /// How much of each thing a run makes, and what that costs.

@@ -7,9 +7,14 @@
 //! sees only a few distinct values, are named by an index into the link's own palette. Reading a
 //! record gives back the very `f64`s the run computed, bit for bit.
 //!
+//! Instants that follow each other closely are kept closer still: a transfer's first and last
+//! byte as their distances, in 16 bits each, from its start and its first byte; a link's changes
+//! in blocks of 64, each block's first instant in 4 bytes and every change's distance from it in
+//! 2. Either is kept as it is, 4 bytes an instant, once a distance does not fit.
+//!
 //! Measured on a 1024-rank ring with details (2.1 M transfers, 9.5 M rate changes, 0.96 M distinct
-//! instants): the times went from 32 B to 12 B per transfer and the timelines from 16 B to 5 B per
-//! change (the instants, 7.7 MB, shared by both).
+//! instants): the times went from 32 B to 8 B per transfer and the timelines from 16 B to 3.1 B
+//! per change (the instants, 7.7 MB, shared by both).
 //!
 //! ```
 //! use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
@@ -29,6 +34,7 @@
 use super::network::RateChange;
 use super::schedule::Schedule;
 use super::trace::{CellChange, TransferTiming};
+use std::ops::Range;
 use std::sync::Arc;
 
 /// The distinct instants of a run, in the order it recorded them: index 0 is time 0.
@@ -74,6 +80,150 @@ const PALETTE: usize = 16;
 
 const NO_RATE: u8 = u8::MAX;
 
+/// Changes per block of a timeline's [`Stamps`].
+const BLOCK: usize = 64;
+
+/// A timeline's instants (indexes into the run's [`Instants`], which never decrease along it):
+/// while each block of [`BLOCK`] changes spans at most 65,535 instants, the block's first
+/// instant in 4 bytes and each change's distance from it in 2 (2.06 B a change), else each as it
+/// is (4 B). A 1024-rank ring's links change 4,092 times each over 963,935 instants, some 15,000
+/// instants a block.
+#[derive(Clone, Debug)]
+enum Stamps {
+    Blocked { base: Vec<u32>, offset: Vec<u16> },
+    Raw(Vec<u32>),
+}
+
+impl Default for Stamps {
+    fn default() -> Self {
+        Stamps::Blocked {
+            base: Vec::new(),
+            offset: Vec::new(),
+        }
+    }
+}
+
+/// The words that carry `n` stamps ([`Stamps::write_words`]): blocked, each block's base, then
+/// the distances two to a word (the low half first); raw, one each.
+fn stamp_words(n: usize, raw: bool) -> usize {
+    if raw {
+        n
+    } else {
+        n.div_ceil(BLOCK) + n.div_ceil(2)
+    }
+}
+
+impl Stamps {
+    fn len(&self) -> usize {
+        match self {
+            Stamps::Blocked { offset, .. } => offset.len(),
+            Stamps::Raw(v) => v.len(),
+        }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> u32 {
+        match self {
+            Stamps::Blocked { base, offset } => base[i / BLOCK] + u32::from(offset[i]),
+            Stamps::Raw(v) => v[i],
+        }
+    }
+
+    fn is_raw(&self) -> bool {
+        matches!(self, Stamps::Raw(_))
+    }
+
+    fn reserve_exact(&mut self, n: usize) {
+        match self {
+            Stamps::Blocked { base, offset } => {
+                base.reserve_exact((offset.len() + n).div_ceil(BLOCK) - base.len());
+                offset.reserve_exact(n);
+            }
+            Stamps::Raw(v) => v.reserve_exact(n),
+        }
+    }
+
+    fn push(&mut self, at: u32) {
+        if let Stamps::Blocked { base, offset } = self {
+            let i = offset.len();
+            if i % BLOCK == 0 {
+                base.push(at);
+                offset.push(0);
+                return;
+            }
+            let from = *base.last().expect("a block under way");
+            if let Some(d) = at.checked_sub(from).and_then(|d| u16::try_from(d).ok()) {
+                offset.push(d);
+                return;
+            }
+            // Too far from its block's first: every instant as it is from now on, in room for as
+            // many as were reserved.
+            let mut raw = Vec::with_capacity(offset.capacity().max(i + 1));
+            raw.extend((0..i).map(|k| self.get(k)));
+            *self = Stamps::Raw(raw);
+        }
+        if let Stamps::Raw(v) = self {
+            v.push(at);
+        }
+    }
+
+    fn shrink_to_fit(&mut self) {
+        match self {
+            Stamps::Blocked { base, offset } => {
+                base.shrink_to_fit();
+                offset.shrink_to_fit();
+            }
+            Stamps::Raw(v) => v.shrink_to_fit(),
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        match self {
+            Stamps::Blocked { base, offset } => 4 * base.capacity() + 2 * offset.capacity(),
+            Stamps::Raw(v) => 4 * v.capacity(),
+        }
+    }
+
+    /// Appends the words that carry them, [`stamp_words`] of them.
+    fn write_words(&self, out: &mut Vec<u32>) {
+        match self {
+            Stamps::Blocked { base, offset } => {
+                out.extend_from_slice(base);
+                out.extend(
+                    offset
+                        .chunks(2)
+                        .map(|p| u32::from(p[0]) | u32::from(p.get(1).copied().unwrap_or(0)) << 16),
+                );
+            }
+            Stamps::Raw(v) => out.extend_from_slice(v),
+        }
+    }
+
+    /// The `n` stamps `words` carry, as [`write_words`](Self::write_words) wrote them; `None`
+    /// unless there are as many words as they take and each block starts at its base.
+    fn from_words(n: usize, raw: bool, words: &[u32]) -> Option<Stamps> {
+        if words.len() != stamp_words(n, raw) {
+            return None;
+        }
+        if raw {
+            return Some(Stamps::Raw(words.to_vec()));
+        }
+        let (base, pairs) = words.split_at(n.div_ceil(BLOCK));
+        let offset: Vec<u16> = pairs
+            .iter()
+            .flat_map(|&w| [w as u16, (w >> 16) as u16])
+            .take(n)
+            .collect();
+        // A lone last distance leaves the high half of its word empty.
+        let padded = n % 2 == 0 || pairs.last().is_none_or(|&w| w >> 16 == 0);
+        let based = offset.iter().step_by(BLOCK).all(|&d| d == 0);
+        (padded && based).then(|| Stamps::Blocked {
+            base: base.to_vec(),
+            offset,
+        })
+    }
+}
+
 /// One link's total rate over time: a piecewise-constant function, as [`RateChange`]s ordered by
 /// time (from each change's `at_secs` on, the link carries its `bytes_per_sec`). Read with
 /// [`get`](Self::get), [`iter`](Self::iter) and [`partition_point`](Self::partition_point).
@@ -81,7 +231,7 @@ const NO_RATE: u8 = u8::MAX;
 pub struct Timeline {
     instants: Arc<Vec<f64>>,
     /// Per change, its instant.
-    at: Vec<u32>,
+    at: Stamps,
     /// Per change, its rate.
     rate: Rates,
     /// The distinct rates, in the order they first appeared (while `rate` indexes them).
@@ -94,7 +244,7 @@ impl Default for Timeline {
     fn default() -> Self {
         Timeline {
             instants: Arc::default(),
-            at: Vec::new(),
+            at: Stamps::default(),
             rate: Rates::Palette(Vec::new()),
             palette: Vec::new(),
             recent: [(0, NO_RATE); 2],
@@ -203,12 +353,12 @@ impl Timeline {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
     /// let tl = &trace.links[0].timeline;
-    /// // 4 B for each change's instant, 1 B for its rate's palette index, and the palette's
-    /// // distinct rates (here the link's full rate and 0), at the least.
-    /// assert!(tl.heap_bytes() >= 5 * tl.len() + 8 * 2);
+    /// // 2 B for each change's instant (and 4 B for each block's first), 1 B for its rate's
+    /// // palette index, and the palette's distinct rates (here the link's full rate and 0).
+    /// assert!(tl.heap_bytes() >= 3 * tl.len() + 4 + 8 * 2);
     /// ```
     pub fn heap_bytes(&self) -> usize {
-        self.at.capacity() * 4
+        self.at.heap_bytes()
             + match &self.rate {
                 Rates::Palette(v) => v.capacity(),
                 Rates::Raw(v) => v.capacity() * 8,
@@ -242,11 +392,11 @@ impl Timeline {
     /// assert!(!tl.is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.at.is_empty()
+        self.at.len() == 0
     }
 
     fn at_secs(&self, i: usize) -> f64 {
-        self.instants[self.at[i] as usize]
+        self.instants[self.at.get(i) as usize]
     }
 
     /// Change `i`, if there is one.
@@ -379,16 +529,46 @@ impl<'a> IntoIterator for &'a Timeline {
     }
 }
 
-/// When every transfer moved ([`TransferTiming`] per transfer), by instant index: 12 bytes a
-/// transfer, 16 where reductions cost time (γ > 0) and a transfer can be done after its last byte.
+/// When every transfer moved ([`TransferTiming`] per transfer), by instant index: 8 bytes a
+/// transfer, 12 where reductions cost time (γ > 0) and a transfer can be done after its last byte,
+/// 4 more if a transfer's bytes spread over more than 65,535 instants.
 #[derive(Clone, Default)]
 pub struct Timings {
     instants: Arc<Vec<f64>>,
     start: Vec<u32>,
-    first_byte: Vec<u32>,
-    last_byte: Vec<u32>,
+    bytes: Bytes,
     /// Empty when every transfer is done at its last byte.
     done: Vec<u32>,
+}
+
+/// The transfers' first and last bytes. A 1024-rank ring's first byte is a few instants after its
+/// start and its last some 470 after its first, of 963,935 instants in all.
+#[derive(Clone)]
+enum Bytes {
+    /// Per transfer, its first byte's distance from its start, in instants, in the low 16 bits,
+    /// and its last byte's from its first byte in the high 16.
+    Gaps(Vec<u32>),
+    /// Their instants as they are, once a distance did not fit in 16 bits.
+    Wide { first: Vec<u32>, last: Vec<u32> },
+}
+
+impl Default for Bytes {
+    fn default() -> Self {
+        Bytes::Gaps(Vec::new())
+    }
+}
+
+/// The two distances of `first` from `start` and `last` from `first` packed, if they fit.
+fn gaps(start: u32, first: u32, last: u32) -> Option<u32> {
+    let gap = |a: u32, b: u32| b.checked_sub(a).and_then(|d| u16::try_from(d).ok());
+    Some(u32::from(gap(start, first)?) | u32::from(gap(first, last)?) << 16)
+}
+
+/// The first and last byte's instants of a transfer that starts at `start`, from its `gaps`.
+#[inline]
+fn ungap(start: u32, gaps: u32) -> (u32, u32) {
+    let first = start + (gaps & 0xffff);
+    (first, first + (gaps >> 16))
 }
 
 impl Timings {
@@ -398,8 +578,7 @@ impl Timings {
         Timings {
             instants: Arc::default(),
             start: room(n),
-            first_byte: room(n),
-            last_byte: room(n),
+            bytes: Bytes::Gaps(room(n)),
             done: room(if done_apart { n } else { 0 }),
         }
     }
@@ -407,11 +586,17 @@ impl Timings {
     /// Adds up to `more` transfers, all at time 0, without going beyond the room reserved.
     pub(crate) fn extend_zero(&mut self, more: usize) {
         let apart = self.done.capacity() > 0;
-        for v in [&mut self.start, &mut self.first_byte, &mut self.last_byte] {
-            v.extend(std::iter::repeat_n(0, more));
+        let zeros = || std::iter::repeat_n(0, more);
+        self.start.extend(zeros());
+        match &mut self.bytes {
+            Bytes::Gaps(g) => g.extend(zeros()),
+            Bytes::Wide { first, last } => {
+                first.extend(zeros());
+                last.extend(zeros());
+            }
         }
         if apart {
-            self.done.extend(std::iter::repeat_n(0, more));
+            self.done.extend(zeros());
         }
     }
 
@@ -419,16 +604,30 @@ impl Timings {
     pub(crate) fn prefetch(&self, t: usize) {
         use super::prefetch::prefetch;
         prefetch(&self.start, t);
-        prefetch(&self.first_byte, t);
-        prefetch(&self.last_byte, t);
+        match &self.bytes {
+            Bytes::Gaps(g) => prefetch(g, t),
+            Bytes::Wide { first, last } => {
+                prefetch(first, t);
+                prefetch(last, t);
+            }
+        }
         prefetch(&self.done, t);
     }
 
-    /// Sets transfer `t`'s instants: start, first byte, last byte, done.
+    /// Sets transfer `t`'s instants: start, first byte, last byte, done (none before the one
+    /// before it).
     pub(crate) fn set(&mut self, t: usize, [start, first, last, done]: [u32; 4]) {
         self.start[t] = start;
-        self.first_byte[t] = first;
-        self.last_byte[t] = last;
+        if let Bytes::Gaps(g) = &mut self.bytes {
+            match gaps(start, first, last) {
+                Some(packed) => g[t] = packed,
+                None => self.widen(),
+            }
+        }
+        if let Bytes::Wide { first: f, last: l } = &mut self.bytes {
+            f[t] = first;
+            l[t] = last;
+        }
         if self.done.is_empty() {
             debug_assert_eq!(
                 done, last,
@@ -436,6 +635,33 @@ impl Timings {
             );
         } else {
             self.done[t] = done;
+        }
+    }
+
+    /// Keeps every first and last byte as it is from now on, in room for as many transfers as
+    /// were reserved: the last bytes where the distances were, so that no more than 4 B a
+    /// transfer is added, even while it widens (the cost estimate counts 16 B for the times).
+    fn widen(&mut self) {
+        use super::huge_pages::with_capacity as room;
+        let Bytes::Gaps(g) = &mut self.bytes else {
+            return;
+        };
+        let mut first = room(g.capacity());
+        for (&s, g) in self.start.iter().zip(g.iter_mut()) {
+            let (f, l) = ungap(s, *g);
+            first.push(f);
+            *g = l;
+        }
+        let last = std::mem::take(g);
+        self.bytes = Bytes::Wide { first, last };
+    }
+
+    /// Transfer `id`'s first and last byte's instants.
+    #[inline]
+    fn bytes_of(&self, id: usize) -> (u32, u32) {
+        match &self.bytes {
+            Bytes::Gaps(g) => ungap(self.start[id], g[id]),
+            Bytes::Wide { first, last } => (first[id], last[id]),
         }
     }
 
@@ -467,10 +693,11 @@ impl Timings {
 
     /// Bytes the timings hold on the heap (the instants not counted).
     pub fn heap_bytes(&self) -> usize {
-        4 * (self.start.capacity()
-            + self.first_byte.capacity()
-            + self.last_byte.capacity()
-            + self.done.capacity())
+        let bytes = match &self.bytes {
+            Bytes::Gaps(g) => g.capacity(),
+            Bytes::Wide { first, last } => first.capacity() + last.capacity(),
+        };
+        4 * (self.start.capacity() + bytes + self.done.capacity())
     }
 
     /// How many transfers.
@@ -511,16 +738,17 @@ impl Timings {
     /// assert!(t.first_byte_secs <= t.last_byte_secs && t.last_byte_secs <= t.done_secs);
     /// ```
     pub fn get(&self, id: usize) -> TransferTiming {
-        let at = |v: &[u32]| self.instants[v[id] as usize];
-        let last_byte_secs = at(&self.last_byte);
+        let at = |i: u32| self.instants[i as usize];
+        let (first, last) = self.bytes_of(id);
+        let last_byte_secs = at(last);
         TransferTiming {
-            start_secs: at(&self.start),
-            first_byte_secs: at(&self.first_byte),
+            start_secs: at(self.start[id]),
+            first_byte_secs: at(first),
             last_byte_secs,
             done_secs: if self.done.is_empty() {
                 last_byte_secs
             } else {
-                at(&self.done)
+                at(self.done[id])
             },
         }
     }
@@ -845,7 +1073,10 @@ impl ExactSizeIterator for CellChangeIter<'_> {}
 
 /// A timeline's vectors, to carry it to another thread and back (see [`wire`](super::wire)).
 pub(crate) struct TimelineParts {
+    /// Its instants as words ([`Stamps::write_words`]).
     pub at: Vec<u32>,
+    /// Whether those words are the instants as they are, one a word.
+    pub raw_at: bool,
     /// Palette indexes, or the rates as they are.
     pub rates: Result<Vec<u8>, Vec<f64>>,
     pub palette: Vec<f64>,
@@ -853,19 +1084,29 @@ pub(crate) struct TimelineParts {
 
 impl Timeline {
     /// The lengths of [`into_parts`](Self::into_parts)' vectors, without taking them: the
-    /// changes, the palette indexes (0 where the rates are kept as they are), the raw rates and
-    /// the palette.
+    /// instants' words, the palette indexes (0 where the rates are kept as they are), the raw
+    /// rates and the palette.
     pub(crate) fn part_lens(&self) -> [usize; 4] {
         let (indexed, raw) = match &self.rate {
             Rates::Palette(v) => (v.len(), 0),
             Rates::Raw(v) => (0, v.len()),
         };
-        [self.at.len(), indexed, raw, self.palette.len()]
+        let at = stamp_words(self.len(), self.at.is_raw());
+        [at, indexed, raw, self.palette.len()]
     }
 
-    pub(crate) fn into_parts(self) -> TimelineParts {
+    /// How many words carry `changes` instants, as they are (`raw`) or in blocks.
+    pub(crate) fn at_words(changes: usize, raw: bool) -> usize {
+        stamp_words(changes, raw)
+    }
+
+    /// Its parts, its instants' words appended to `at` (the wire concatenates every link's) in
+    /// place of [`TimelineParts::at`], which is left empty.
+    pub(crate) fn into_parts_onto(self, at: &mut Vec<u32>) -> TimelineParts {
+        self.at.write_words(at);
         TimelineParts {
-            at: self.at,
+            at: Vec::new(),
+            raw_at: self.at.is_raw(),
             rates: match self.rate {
                 Rates::Palette(v) => Ok(v),
                 Rates::Raw(v) => Err(v),
@@ -877,12 +1118,22 @@ impl Timeline {
     /// The timeline of `parts` over `instants`; `None` unless every change names an instant and
     /// a rate, in time order.
     pub(crate) fn from_parts(parts: TimelineParts, instants: &Arc<Vec<f64>>) -> Option<Timeline> {
-        let TimelineParts { at, rates, palette } = parts;
-        let in_order = at.windows(2).all(|w| w[0] <= w[1]);
-        let named = at.last().is_none_or(|&i| (i as usize) < instants.len());
+        let TimelineParts {
+            at,
+            raw_at,
+            rates,
+            palette,
+        } = parts;
+        let n = match &rates {
+            Ok(v) => v.len(),
+            Err(v) => v.len(),
+        };
+        let at = Stamps::from_words(n, raw_at, &at)?;
+        let in_order = (1..n).all(|i| at.get(i - 1) <= at.get(i));
+        let named = n == 0 || (at.get(n - 1) as usize) < instants.len();
         let rated = match &rates {
-            Ok(v) => v.len() == at.len() && v.iter().all(|&k| (k as usize) < palette.len()),
-            Err(v) => v.len() == at.len(),
+            Ok(v) => v.iter().all(|&k| (k as usize) < palette.len()),
+            Err(_) => true,
         };
         (in_order && named && rated && palette.len() <= PALETTE).then(|| Timeline {
             instants: Arc::clone(instants),
@@ -898,25 +1149,59 @@ impl Timeline {
 }
 
 impl Timings {
-    /// The instants and, per transfer, the indexes of its start, first byte, last byte and done
-    /// (empty when done at the last byte).
+    /// The instants and, per transfer, the indexes of its start, then its first and last byte's
+    /// [`Bytes::Gaps`] and an empty vector, or their indexes, then the indexes of its done (empty
+    /// when done at the last byte).
     pub(crate) fn into_parts(self) -> (Arc<Vec<f64>>, [Vec<u32>; 4]) {
-        (
-            self.instants,
-            [self.start, self.first_byte, self.last_byte, self.done],
-        )
+        let (a, b) = match self.bytes {
+            Bytes::Gaps(g) => (g, Vec::new()),
+            Bytes::Wide { first, last } => (first, last),
+        };
+        (self.instants, [self.start, a, b, self.done])
     }
 
-    /// The timings of `parts` over `instants`, which the caller has checked (see
-    /// [`wire`](super::wire)): a time of each kind for every transfer (`done` may be empty),
-    /// each naming an instant.
+    /// Whether `parts` as [`into_parts`](Self::into_parts) gives them have a time of each kind
+    /// for every one of `n` transfers (`done` may be empty).
+    pub(crate) fn parts_fit(parts: &[Vec<u32>; 4], n: usize) -> bool {
+        let [start, a, b, done] = parts;
+        start.len() == n
+            && a.len() == n
+            && (b.is_empty() || b.len() == n)
+            && (done.is_empty() || done.len() == n)
+    }
+
+    /// Whether the times of transfers `range` in `parts` that [`parts_fit`](Self::parts_fit)
+    /// each name one of `count` instants.
+    pub(crate) fn parts_name(parts: &[Vec<u32>; 4], range: Range<usize>, count: usize) -> bool {
+        let named =
+            |v: &Vec<u32>| v.is_empty() || v[range.clone()].iter().all(|&i| (i as usize) < count);
+        let [start, a, b, done] = parts;
+        named(start)
+            && named(done)
+            && if b.is_empty() && !a.is_empty() {
+                // The last byte is the furthest from the start (summed in 64 bits: the
+                // distances come from the sender).
+                range.clone().all(|t| {
+                    u64::from(start[t]) + u64::from(a[t] & 0xffff) + u64::from(a[t] >> 16)
+                        < count as u64
+                })
+            } else {
+                named(a) && named(b)
+            }
+    }
+
+    /// The timings of `parts` over `instants`, which the caller has checked
+    /// ([`parts_fit`](Self::parts_fit), [`parts_name`](Self::parts_name)).
     pub(crate) fn from_parts(instants: &Arc<Vec<f64>>, parts: [Vec<u32>; 4]) -> Timings {
-        let [start, first_byte, last_byte, done] = parts;
+        let [start, a, b, done] = parts;
         Timings {
             instants: Arc::clone(instants),
             start,
-            first_byte,
-            last_byte,
+            bytes: if b.is_empty() {
+                Bytes::Gaps(a)
+            } else {
+                Bytes::Wide { first: a, last: b }
+            },
             done,
         }
     }
@@ -982,6 +1267,100 @@ mod tests {
         assert_eq!(tl.last(), want.last().copied());
     }
 
+    /// Pushes changes at the given instants (an instant per index, 0 to the largest) and gives
+    /// back the finished timeline, with the times it must give.
+    fn timeline_at(at: &[u32]) -> (Timeline, Vec<f64>) {
+        let mut instants = Instants::new();
+        let last = at.iter().copied().max().unwrap_or(0);
+        let times: Vec<f64> = (0..=last).map(|i| i as f64 * 1e-6).collect();
+        times[1..].iter().for_each(|&t| {
+            instants.index(t);
+        });
+        let mut tl = Timeline::recording();
+        tl.reserve_exact(at.len());
+        for (k, &i) in at.iter().enumerate() {
+            tl.push(i, (k % 3) as f64);
+        }
+        let want = at.iter().map(|&i| times[i as usize]).collect();
+        (tl.finish(&instants.share()), want)
+    }
+
+    fn round_trip(tl: &Timeline) -> Option<Timeline> {
+        let mut words = Vec::new();
+        let parts = tl.clone().into_parts_onto(&mut words);
+        assert_eq!(words.len(), tl.part_lens()[0]);
+        Timeline::from_parts(TimelineParts { at: words, ..parts }, &tl.instants)
+    }
+
+    #[test]
+    fn a_timeline_keeps_its_instants_in_blocks_while_they_fit_and_as_they_are_beyond() {
+        let times = |tl: &Timeline| tl.iter().map(|c| c.at_secs).collect::<Vec<_>>();
+        // 200 changes, 1,000 instants apart: 63,000 a block, within 16 bits; and one odd change
+        // more, whose distance takes half a word.
+        let near: Vec<u32> = (0..201).map(|k| 1000 * k).collect();
+        let (tl, want) = timeline_at(&near);
+        assert!(!tl.at.is_raw());
+        assert_eq!(times(&tl), want);
+        // 4 bases, a distance and a palette index a change, 3 rates.
+        assert_eq!(tl.heap_bytes(), 4 * 4 + (2 + 1) * 201 + 8 * 3);
+        assert_eq!(tl.part_lens()[0], 4 + 101);
+        assert_eq!(round_trip(&tl), Some(tl.clone()));
+        // One change 65,536 instants past its block's first: every instant as it is from then on.
+        let mut far = near.clone();
+        far.truncate(70);
+        far.push(64 * 1000 + 65_536);
+        far.extend((0..30).map(|k| 64 * 1000 + 70_000 + k));
+        let (tl, want) = timeline_at(&far);
+        assert!(tl.at.is_raw());
+        assert_eq!(times(&tl), want);
+        assert_eq!(tl.part_lens()[0], far.len());
+        assert_eq!(round_trip(&tl), Some(tl.clone()));
+        // 65,535 still fits.
+        far.truncate(71);
+        assert!(timeline_at(&far).0.at.is_raw());
+        far[70] -= 1;
+        assert!(!timeline_at(&far).0.at.is_raw());
+    }
+
+    #[test]
+    fn a_timeline_s_words_are_read_back_only_as_they_were_written() {
+        let (tl, _) = timeline_at(&(0..131).map(|k| 3 * k).collect::<Vec<_>>());
+        let mut words = Vec::new();
+        let parts = tl.clone().into_parts_onto(&mut words);
+        let read = |words: Vec<u32>, raw_at: bool| {
+            let parts = TimelineParts {
+                at: words,
+                raw_at,
+                rates: parts.rates.clone(),
+                palette: parts.palette.clone(),
+            };
+            Timeline::from_parts(parts, &tl.instants)
+        };
+        assert_eq!(read(words.clone(), false), Some(tl.clone()));
+        // 3 bases, 66 words of distances, the last with an empty high half.
+        assert_eq!(words.len(), 3 + 66);
+        let mut short = words.clone();
+        short.pop();
+        assert_eq!(read(short, false), None);
+        // The same words taken as instants one a word are too few.
+        assert_eq!(read(words.clone(), true), None);
+        let mut padded = words.clone();
+        *padded.last_mut().unwrap() |= 1 << 16;
+        assert_eq!(read(padded, false), None);
+        // A block's first change is at its base.
+        let mut off_base = words.clone();
+        off_base[3] += 1;
+        assert_eq!(read(off_base, false), None);
+        // Out of order: the second block's base before the first block's last instant.
+        let mut back = words.clone();
+        back[1] = 0;
+        assert_eq!(read(back, false), None);
+        // Past the last instant.
+        let mut past = words;
+        past[2] = 10_000;
+        assert_eq!(read(past, false), None);
+    }
+
     #[test]
     fn an_instant_recorded_again_is_kept_once() {
         let mut instants = Instants::new();
@@ -990,6 +1369,66 @@ mod tests {
         assert_eq!(instants.index(1.5), 1);
         assert_eq!(instants.index(2.0), 2);
         assert_eq!(*instants.share(), vec![0.0, 1.5, 2.0]);
+    }
+
+    #[test]
+    fn timings_keep_bytes_as_distances_while_they_fit_and_as_they_are_beyond() {
+        let instants = Arc::new((0..70_000).map(|i| i as f64).collect::<Vec<_>>());
+        let mut t = Timings::recording(3, false);
+        t.extend_zero(3);
+        t.set(0, [5, 7, 65_542, 65_542]);
+        t.set(2, [1, 1, 1, 1]);
+        assert!(matches!(t.bytes, Bytes::Gaps(_)));
+        assert_eq!(t.heap_bytes(), 8 * 3);
+        let secs = |t: &Timings, id| {
+            let x = t.get(id);
+            [
+                x.start_secs,
+                x.first_byte_secs,
+                x.last_byte_secs,
+                x.done_secs,
+            ]
+        };
+        let gapped = t.clone().finish(&instants);
+        assert_eq!(secs(&gapped, 0), [5.0, 7.0, 65_542.0, 65_542.0]);
+        // 65,536 instants from its first byte to its last: every byte as it is from now on, the
+        // others' kept.
+        t.set(1, [10, 10, 65_546, 65_546]);
+        assert!(matches!(t.bytes, Bytes::Wide { .. }));
+        assert_eq!(t.heap_bytes(), 12 * 3);
+        let t = t.finish(&instants);
+        assert_eq!(secs(&t, 0), [5.0, 7.0, 65_542.0, 65_542.0]);
+        assert_eq!(secs(&t, 1), [10.0, 10.0, 65_546.0, 65_546.0]);
+        assert_eq!(secs(&t, 2), [1.0; 4]);
+        // A distance back in time does not fit either.
+        let mut back = Timings::recording(1, false);
+        back.extend_zero(1);
+        back.set(0, [3, 2, 4, 4]);
+        assert_eq!(secs(&back.finish(&instants), 0), [3.0, 2.0, 4.0, 4.0]);
+        // Both forms come back from their parts as they went.
+        for (t, last) in [(gapped, 65_542), (t, 65_546)] {
+            let (_, parts) = t.clone().into_parts();
+            assert!(Timings::parts_fit(&parts, 3));
+            assert!(Timings::parts_name(&parts, 0..3, last + 1));
+            assert!(!Timings::parts_name(&parts, 0..3, last));
+            assert!(Timings::parts_name(&parts, 2..3, 2));
+            assert_eq!(Timings::from_parts(&instants, parts), t);
+        }
+    }
+
+    #[test]
+    fn distances_past_the_instants_are_not_read() {
+        // Start 1, first byte 0xffff after it, last byte 0xffff after that: 131,071, though each
+        // word is small.
+        let parts = [vec![1], vec![u32::MAX], vec![], vec![]];
+        assert!(Timings::parts_fit(&parts, 1));
+        assert!(!Timings::parts_name(&parts, 0..1, 131_071));
+        assert!(Timings::parts_name(&parts, 0..1, 131_072));
+        let wide = [vec![1], vec![2], vec![1], vec![3]];
+        assert!(Timings::parts_name(&wide, 0..1, 4));
+        assert!(!Timings::parts_name(&wide, 0..1, 3));
+        assert!(!Timings::parts_fit(&wide, 2));
+        assert!(!Timings::parts_fit(&[vec![1], vec![], vec![], vec![]], 1));
     }
 
     #[test]

@@ -50,7 +50,12 @@ pub const TRANSFERS: usize = 2;
 
 /// Bumped whenever the layout changes (the page and its worker are built together, but a cached
 /// worker script could be older than the page).
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+
+/// In a link's shape (its second word): its rates are as they are, not palette indexes.
+const RAW_RATES: u32 = 1;
+/// In a link's shape: its instants are a word each, not in blocks.
+const RAW_AT: u32 = 2;
 
 /// What was wrong with the sections: the part that could not be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -292,14 +297,13 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
     );
     for link in links {
         carried.extend_from_slice(&[link.bytes, link.busy_secs]);
-        let parts = link.timeline.into_parts();
-        let raw_rates = parts.rates.is_err();
+        let changes = link.timeline.len() as u32;
+        let parts = link.timeline.into_parts_onto(&mut at);
         shape.extend_from_slice(&[
-            parts.at.len() as u32,
-            u32::from(raw_rates),
+            changes,
+            u32::from(parts.rates.is_err()) | u32::from(parts.raw_at) << 1,
             parts.palette.len() as u32,
         ]);
-        at.extend_from_slice(&parts.at);
         match parts.rates {
             Ok(v) => indexed.extend_from_slice(&v),
             Err(v) => raw.extend_from_slice(&v),
@@ -307,7 +311,7 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
         palettes.extend_from_slice(&parts.palette);
     }
     // After the links, which share the instants: they come out without a copy.
-    let (instants, [start, first_byte, last_byte, done]) = timings.into_parts();
+    let (instants, [start, first_bytes, last_bytes, done]) = timings.into_parts();
     let (cell_transfers, contributors) = cell_changes.into_parts();
     let (candidates, times, reason) = match auto {
         Some(a) => (
@@ -330,8 +334,8 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
         Section::U32(deps.join_members),
         Section::F64(Arc::unwrap_or_clone(instants)),
         Section::U32(start),
-        Section::U32(first_byte),
-        Section::U32(last_byte),
+        Section::U32(first_bytes),
+        Section::U32(last_bytes),
         Section::U32(done),
         Section::U32(traffic),
         Section::F64(carried),
@@ -476,7 +480,7 @@ pub struct Decoding {
     raw: Vec<f64>,
     palettes: Vec<f64>,
     read: [usize; 4],
-    /// The timelines' changes in all (`at`'s length before any link was read).
+    /// The timelines' changes in all.
     changes: usize,
     links: Vec<LinkReport>,
     cell_transfers: Vec<u32>,
@@ -594,10 +598,7 @@ impl Decoding {
             r.take("timings")?,
             r.take("timings")?,
         ];
-        check(
-            times[..3].iter().all(|v| v.len() == n) && (times[3].is_empty() || times[3].len() == n),
-            "timings",
-        )?;
+        check(Timings::parts_fit(&times, n), "timings")?;
         let traffic: Vec<u32> = r.take("ranks")?;
         check(traffic.len() == 4 * topology.ranks(), "ranks")?;
         let link_count = link_count as usize;
@@ -618,11 +619,14 @@ impl Decoding {
         // Every entry read by exactly one link (summed in 64 bits: the counts are 32-bit each,
         // and so is a wasm32 `usize`).
         let mut need = [0u64; 4];
+        let mut changes = 0u64;
         for s in shape.chunks_exact(3) {
-            let (changes, raw_rates, colours) = (u64::from(s[0]), s[1] != 0, u64::from(s[2]));
-            need[0] += changes;
-            need[if raw_rates { 2 } else { 1 }] += changes;
-            need[3] += colours;
+            check(s[1] <= (RAW_RATES | RAW_AT), "timelines")?;
+            let (n, raw_rates, colours) = (s[0] as usize, s[1] & RAW_RATES != 0, s[2]);
+            need[0] += Timeline::at_words(n, s[1] & RAW_AT != 0) as u64;
+            need[if raw_rates { 2 } else { 1 }] += n as u64;
+            need[3] += u64::from(colours);
+            changes += n as u64;
         }
         let have = [at.len(), indexed.len(), raw.len(), palettes.len()].map(|l| l as u64);
         check(need == have, "timelines")?;
@@ -679,7 +683,8 @@ impl Decoding {
             raw,
             palettes,
             read,
-            changes: read[0],
+            // As many as the rates' entries, checked above.
+            changes: changes as usize,
             links: Vec::with_capacity(link_count),
             cell_transfers,
             contributors,
@@ -767,10 +772,7 @@ impl Decoding {
                 }
                 Stage::Timings => {
                     let count = self.instants.len();
-                    let named = |v: &Vec<u32>| {
-                        v.is_empty() || v[from..to].iter().all(|&i| (i as usize) < count)
-                    };
-                    check(self.times.iter().all(named), "timings")?;
+                    check(Timings::parts_name(&self.times, from..to, count), "timings")?;
                     to - from
                 }
                 Stage::Cells => self.read_cells(from, to)?,
@@ -890,7 +892,12 @@ impl Decoding {
     fn read_link(&mut self, k: usize) -> Result<usize, WireError> {
         let l = self.carried.len() / 2 - 1 - k;
         let s = &self.shape[3 * l..3 * l + 3];
-        let (n, raw_rates, colours) = (s[0] as usize, s[1] != 0, s[2] as usize);
+        let (n, raw_rates, raw_at, colours) = (
+            s[0] as usize,
+            s[1] & RAW_RATES != 0,
+            s[1] & RAW_AT != 0,
+            s[2] as usize,
+        );
         let [at, indexed, raw, palettes] = &mut self.read;
         // Each `read` is the length of its vector not read yet: this link's entries end there.
         let span = |left: &mut usize, len: usize| {
@@ -898,7 +905,8 @@ impl Decoding {
             *left..*left + len
         };
         let parts = TimelineParts {
-            at: self.at[span(at, n)].to_vec(),
+            at: self.at[span(at, Timeline::at_words(n, raw_at))].to_vec(),
+            raw_at,
             rates: if raw_rates {
                 Err(self.raw[span(raw, n)].to_vec())
             } else {
@@ -1213,6 +1221,29 @@ mod tests {
             }
         });
         assert_eq!(wrapped, Some(WireError("timelines")));
+        // A link's shape with a flag it cannot have, or its instants said to be a word each when
+        // they came in blocks.
+        for flags in [RAW_AT << 1, RAW_AT] {
+            let reflagged = refused(&|bad| {
+                let mut shape = u32s(bad, 14);
+                let k = shape
+                    .chunks(3)
+                    .position(|l| l[0] > 1)
+                    .expect("a link that changed");
+                assert_eq!(shape[3 * k + 1] & RAW_AT, 0, "its instants in blocks");
+                shape[3 * k + 1] |= flags;
+                bad[14] = Section::U32(shape);
+            });
+            assert_eq!(reflagged, Some(WireError("timelines")));
+        }
+        // A transfer's last byte, as distances from its start, past the last instant.
+        let far = refused(&|bad| {
+            assert_eq!(u32s(bad, 10), Vec::<u32>::new(), "the bytes as distances");
+            let mut gaps = u32s(bad, 9);
+            gaps[0] = u32::MAX;
+            bad[9] = Section::U32(gaps);
+        });
+        assert_eq!(far, Some(WireError("timings")));
         // More chunks than the scenario's run has (a buffer of ranks × chunks cells).
         let chunky = refused(&|bad| {
             let mut head = u32s(bad, 0);
