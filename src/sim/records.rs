@@ -121,7 +121,6 @@ impl Stamps {
         }
     }
 
-    #[inline]
     fn get(&self, i: usize) -> u32 {
         match self {
             Stamps::Blocked { base, offset } => base[i / BLOCK] + u32::from(offset[i]),
@@ -156,14 +155,23 @@ impl Stamps {
                 offset.push(d);
                 return;
             }
-            // Too far from its block's first: every instant as it is from now on, in room for as
-            // many as were reserved.
-            let mut raw = Vec::with_capacity(offset.capacity().max(i + 1));
-            raw.extend((0..i).map(|k| self.get(k)));
-            *self = Stamps::Raw(raw);
+            // Too far from its block's first.
+            self.widen();
         }
         if let Stamps::Raw(v) = self {
             v.push(at);
+        }
+    }
+
+    /// Keeps every instant as it is from now on, in room for as many as were reserved.
+    #[cold]
+    #[inline(never)]
+    fn widen(&mut self) {
+        if let Stamps::Blocked { offset, .. } = self {
+            let n = offset.len();
+            let mut raw = Vec::with_capacity(offset.capacity().max(n + 1));
+            raw.extend((0..n).map(|k| self.get(k)));
+            *self = Stamps::Raw(raw);
         }
     }
 
@@ -209,14 +217,13 @@ impl Stamps {
             return Some(Stamps::Raw(words.to_vec()));
         }
         let (base, pairs) = words.split_at(n.div_ceil(BLOCK));
-        let offset: Vec<u16> = pairs
-            .iter()
-            .flat_map(|&w| [w as u16, (w >> 16) as u16])
-            .take(n)
-            .collect();
+        let mut offset = Vec::with_capacity(n);
+        for i in 0..n {
+            offset.push((pairs[i / 2] >> (16 * (i % 2))) as u16);
+        }
         // A lone last distance leaves the high half of its word empty.
-        let padded = n % 2 == 0 || pairs.last().is_none_or(|&w| w >> 16 == 0);
-        let based = offset.iter().step_by(BLOCK).all(|&d| d == 0);
+        let padded = n % 2 == 0 || pairs[n / 2] >> 16 == 0;
+        let based = (0..n).step_by(BLOCK).all(|i| offset[i] == 0);
         (padded && based).then(|| Stamps::Blocked {
             base: base.to_vec(),
             offset,
@@ -565,7 +572,6 @@ fn gaps(start: u32, first: u32, last: u32) -> Option<u32> {
 }
 
 /// The first and last byte's instants of a transfer that starts at `start`, from its `gaps`.
-#[inline]
 fn ungap(start: u32, gaps: u32) -> (u32, u32) {
     let first = start + (gaps & 0xffff);
     (first, first + (gaps >> 16))
@@ -641,6 +647,8 @@ impl Timings {
     /// Keeps every first and last byte as it is from now on, in room for as many transfers as
     /// were reserved: the last bytes where the distances were, so that no more than 4 B a
     /// transfer is added, even while it widens (the cost estimate counts 16 B for the times).
+    #[cold]
+    #[inline(never)]
     fn widen(&mut self) {
         use super::huge_pages::with_capacity as room;
         let Bytes::Gaps(g) = &mut self.bytes else {
@@ -657,7 +665,6 @@ impl Timings {
     }
 
     /// Transfer `id`'s first and last byte's instants.
-    #[inline]
     fn bytes_of(&self, id: usize) -> (u32, u32) {
         match &self.bytes {
             Bytes::Gaps(g) => ungap(self.start[id], g[id]),
