@@ -227,10 +227,21 @@ test('a change that simulates nothing new redraws at once, each point as the CLI
   const total = Number(await progress.getAttribute('data-total'));
   // The overlap only decides how much of each allreduce the backward pass hides: no run is new.
   let g = await generation(page);
+  // What the bar says from the change on: its completeness and the setup it shows.
+  await progress.evaluate((el) => {
+    window.barSeen = [];
+    const see = () => window.barSeen.push([el.getAttribute('data-complete'), el.getAttribute('data-generation')]);
+    new MutationObserver(see).observe(el, { attributes: true, attributeFilter: ['data-complete', 'data-generation'] });
+  });
   const t0 = await page.evaluate(() => performance.now());
   await setRange(page, 'overlap', 20);
   await completeAfter(page, g);
   perf.overlap_change_to_complete_ms = Math.round((await page.evaluate((t) => performance.now() - t, t0)) * 10) / 10;
+  // The charts take the edit later than the slider (CHARTS_AFTER_MS); meanwhile the bar does not
+  // say complete, so that a reader (or a test) waiting for the complete chart gets the new one.
+  const seen = await page.evaluate(() => window.barSeen);
+  assert.deepEqual(seen[0], ['false', String(g)], JSON.stringify(seen));
+  assert.deepEqual(seen.at(-1), ['true', String(g + 1)], JSON.stringify(seen));
   assert.equal(await progress.getAttribute('data-reused'), String(total));
   assert.match(await progress.textContent(), new RegExp(`^${total} points redrawn from earlier simulations`));
   // Each point is the step the CLI computes at 20 % overlap, to the last bit.
