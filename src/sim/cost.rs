@@ -66,8 +66,10 @@ pub const TYPICAL_BYTES_PER_TRANSFER: u64 = 24 + 8 + 4 + 16 + 16;
 /// aside and payloads in flight (a ring keeps none aside; NCCL's rings, whose order is not the
 /// ranks', can). `tests/cost_budget.rs` checks the typical total against real runs.
 pub const TYPICAL_BYTES_PER_CELL: u64 = 24;
-/// The typical cost per link rate change: its instant index (4 B, where a block's changes are
-/// far apart) and its palette index (1 B), in room that may have doubled.
+/// The typical cost per link rate change: its instant index and its palette index (1 B), in room
+/// that may have doubled. The index is counted at 4 B, as it is on a link whose changes are far
+/// apart; most links keep it in about 2 (see [`records`](super::records)), which this figure
+/// leaves as margin.
 pub const TYPICAL_BYTES_PER_RATE_CHANGE: u64 = 10;
 
 /// How much of each thing a run makes, and what that costs.

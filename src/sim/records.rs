@@ -209,12 +209,12 @@ impl Stamps {
 
     /// The `n` stamps `words` carry, as [`write_words`](Self::write_words) wrote them; `None`
     /// unless there are as many words as they take and each block starts at its base.
-    fn from_words(n: usize, raw: bool, words: &[u32]) -> Option<Stamps> {
+    fn from_words(n: usize, raw: bool, words: Vec<u32>) -> Option<Stamps> {
         if words.len() != stamp_words(n, raw) {
             return None;
         }
         if raw {
-            return Some(Stamps::Raw(words.to_vec()));
+            return Some(Stamps::Raw(words));
         }
         let (base, pairs) = words.split_at(n.div_ceil(BLOCK));
         let mut offset = Vec::with_capacity(n);
@@ -224,7 +224,9 @@ impl Stamps {
         // A lone last distance leaves the high half of its word empty.
         let padded = n % 2 == 0 || pairs[n / 2] >> 16 == 0;
         let based = (0..n).step_by(BLOCK).all(|i| offset[i] == 0);
-        (padded && based).then(|| Stamps::Blocked {
+        // Every instant an index (the words come from another thread).
+        let fits = (0..n).all(|i| base[i / BLOCK].checked_add(u32::from(offset[i])).is_some());
+        (padded && based && fits).then(|| Stamps::Blocked {
             base: base.to_vec(),
             offset,
         })
@@ -538,7 +540,8 @@ impl<'a> IntoIterator for &'a Timeline {
 
 /// When every transfer moved ([`TransferTiming`] per transfer), by instant index: 8 bytes a
 /// transfer, 12 where reductions cost time (γ > 0) and a transfer can be done after its last byte,
-/// 4 more if a transfer's bytes spread over more than 65,535 instants.
+/// and 4 more for every transfer once any transfer's first byte is more than 65,535 instants
+/// after its start, or its last byte more than 65,535 after its first.
 #[derive(Clone, Default)]
 pub struct Timings {
     instants: Arc<Vec<f64>>,
@@ -620,8 +623,7 @@ impl Timings {
         prefetch(&self.done, t);
     }
 
-    /// Sets transfer `t`'s instants: start, first byte, last byte, done (none before the one
-    /// before it).
+    /// Sets transfer `t`'s instants: start, first byte, last byte, done.
     pub(crate) fn set(&mut self, t: usize, [start, first, last, done]: [u32; 4]) {
         self.start[t] = start;
         if let Bytes::Gaps(g) = &mut self.bytes {
@@ -852,15 +854,18 @@ impl<'a> IntoIterator for &'a Timings {
 
 /// Every change of a buffer cell's contributor count, in the order the run made them: per
 /// transfer done (in the order they were done), one change per chunk it carried, to its receiver.
-/// Kept as the transfers' ids in that order and one contributor count per change (8 bytes a
-/// change for one-chunk transfers, instead of 16); read with the schedule that names the
-/// transfers' receivers and chunks ([`iter`](Self::iter)).
+/// Kept as the transfers' ids in that order and one contributor count per change, in 16 bits (a
+/// run has at most 4,096 ranks): 6 bytes a change for one-chunk transfers, instead of 16; read
+/// with the schedule that names the transfers' receivers and chunks ([`iter`](Self::iter)).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CellChanges {
     /// The transfers that changed cells, in the order they were done.
     transfers: Vec<u32>,
-    /// Per change, the cell's contributor count after it.
-    contributors: Vec<u32>,
+    /// Per change, the cell's contributor count after it: two to a word, the earlier in the low
+    /// half (the high half of a last word of its own is 0).
+    counts: Vec<u32>,
+    /// How many changes.
+    len: usize,
 }
 
 impl CellChanges {
@@ -868,22 +873,35 @@ impl CellChanges {
     pub(crate) fn with_capacity(transfers: usize, changes: usize) -> CellChanges {
         CellChanges {
             transfers: super::huge_pages::with_capacity(transfers),
-            contributors: super::huge_pages::with_capacity(changes),
+            counts: super::huge_pages::with_capacity(changes.div_ceil(2)),
+            len: 0,
         }
     }
 
     /// Transfer `t` is done: its chunks' cells now hold `contributors` contributions each, in
     /// chunk order (a transfer that carries no chunk changes nothing).
-    pub(crate) fn push(&mut self, t: u32, contributors: impl ExactSizeIterator<Item = u32>) {
+    pub(crate) fn push(&mut self, t: u32, contributors: impl ExactSizeIterator<Item = u16>) {
         if contributors.len() > 0 {
             self.transfers.push(t);
-            self.contributors.extend(contributors);
+            for c in contributors {
+                let c = u32::from(c);
+                match self.counts.last_mut() {
+                    Some(w) if self.len % 2 == 1 => *w |= c << 16,
+                    _ => self.counts.push(c),
+                }
+                self.len += 1;
+            }
         }
+    }
+
+    /// Change `k`'s contributor count.
+    fn count(&self, k: usize) -> Option<u32> {
+        (k < self.len).then(|| (self.counts[k / 2] >> (16 * (k % 2))) & 0xffff)
     }
 
     /// Bytes held on the heap.
     pub fn heap_bytes(&self) -> usize {
-        4 * (self.transfers.capacity() + self.contributors.capacity())
+        4 * (self.transfers.capacity() + self.counts.capacity())
     }
 
     /// How many changes.
@@ -897,7 +915,7 @@ impl CellChanges {
     /// assert_eq!(cc.len(), 2 * 4 * 3);
     /// ```
     pub fn len(&self) -> usize {
-        self.contributors.len()
+        self.len
     }
 
     /// Whether no cell changed (or changes were not recorded).
@@ -911,7 +929,7 @@ impl CellChanges {
     /// assert!(!cc.is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.contributors.is_empty()
+        self.len == 0
     }
 
     /// The transfers that changed cells, in the order they were done; each made as many changes
@@ -1049,7 +1067,7 @@ impl Iterator for CellChangeIter<'_> {
     type Item = CellChange;
     fn next(&mut self) -> Option<CellChange> {
         let p = &mut self.pos;
-        let contributors = *self.changes.contributors.get(p.k)?;
+        let contributors = self.changes.count(p.k)?;
         if p.current.chunk >= p.chunk_hi {
             let t = self.changes.transfers[p.next_transfer];
             p.next_transfer += 1;
@@ -1135,7 +1153,7 @@ impl Timeline {
             Ok(v) => v.len(),
             Err(v) => v.len(),
         };
-        let at = Stamps::from_words(n, raw_at, &at)?;
+        let at = Stamps::from_words(n, raw_at, at)?;
         let in_order = (1..n).all(|i| at.get(i - 1) <= at.get(i));
         let named = n == 0 || (at.get(n - 1) as usize) < instants.len();
         let rated = match &rates {
@@ -1215,18 +1233,27 @@ impl Timings {
 }
 
 impl CellChanges {
-    /// The transfers that changed cells, in order, and the contributor counts.
+    /// The transfers that changed cells, in order, and the contributor counts, two to a word.
     pub(crate) fn into_parts(self) -> (Vec<u32>, Vec<u32>) {
-        (self.transfers, self.contributors)
+        (self.transfers, self.counts)
     }
 
     /// The changes of `parts`, which the caller has checked (see [`wire`](super::wire)): every
-    /// transfer one of the schedule's that carries chunks, and a count for each of its chunks.
-    pub(crate) fn from_parts(transfers: Vec<u32>, contributors: Vec<u32>) -> CellChanges {
+    /// transfer one of the schedule's that carries chunks, and a count for each of its chunks,
+    /// `changes` in all, two to a word ([`counts_fit`](Self::counts_fit)).
+    pub(crate) fn from_parts(transfers: Vec<u32>, counts: Vec<u32>, changes: usize) -> CellChanges {
         CellChanges {
             transfers,
-            contributors,
+            counts,
+            len: changes,
         }
+    }
+
+    /// Whether `counts` holds `changes` contributor counts, two to a word, exactly (the high half
+    /// of a last word of its own empty).
+    pub(crate) fn counts_fit(counts: &[u32], changes: usize) -> bool {
+        counts.len() == changes.div_ceil(2)
+            && (changes % 2 == 0 || counts.last().is_some_and(|&w| w >> 16 == 0))
     }
 }
 
@@ -1366,6 +1393,39 @@ mod tests {
         let mut past = words;
         past[2] = 10_000;
         assert_eq!(read(past, false), None);
+        // Past the last index there can be.
+        let two = |at: Vec<u32>| {
+            let parts = TimelineParts {
+                at,
+                raw_at: false,
+                rates: Ok(vec![0, 0]),
+                palette: vec![1.0],
+            };
+            Timeline::from_parts(parts, &tl.instants)
+        };
+        assert_eq!(two(vec![u32::MAX, 1 << 16]), None);
+        assert!(two(vec![0, 1 << 16]).is_some());
+    }
+
+    #[test]
+    fn contributor_counts_go_two_to_a_word_and_come_back_whole() {
+        let mut c = CellChanges::with_capacity(3, 5);
+        c.push(7, [1u16, 4096].into_iter());
+        c.push(8, std::iter::empty());
+        c.push(9, [65_535u16, 2, 3].into_iter());
+        assert_eq!((c.len(), c.transfers()), (5, &[7, 9][..]));
+        assert_eq!(c.heap_bytes(), 4 * (3 + 3));
+        let counts: Vec<u32> = (0..6).map(|k| c.count(k).unwrap_or(u32::MAX)).collect();
+        assert_eq!(counts, [1, 4096, 65_535, 2, 3, u32::MAX]);
+        let (transfers, words) = c.clone().into_parts();
+        assert_eq!(words, [1 | 4096 << 16, 65_535 | 2 << 16, 3]);
+        assert!(CellChanges::counts_fit(&words, 5));
+        assert!(!CellChanges::counts_fit(&words, 4));
+        assert!(!CellChanges::counts_fit(&words, 7));
+        // A sixth count could be there (0), a fifth's word with more in its high half could not.
+        assert!(CellChanges::counts_fit(&words, 6));
+        assert!(!CellChanges::counts_fit(&[1, 2, 3 | 1 << 16], 5));
+        assert_eq!(CellChanges::from_parts(transfers, words, 5), c);
     }
 
     #[test]

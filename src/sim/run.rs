@@ -379,7 +379,8 @@ impl Run {
             changes.push(
                 t,
                 tr.chunks()
-                    .map(|c| buffers.contributors(tr.dst as usize, c) as u32),
+                    // At most a run's ranks, 4,096 (`topology::MAX_RANKS`).
+                    .map(|c| buffers.contributors(tr.dst as usize, c) as u16),
             );
         }
         let f = &mut self.in_flight[slot as usize];

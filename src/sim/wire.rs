@@ -311,7 +311,7 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
         palettes.extend_from_slice(&parts.palette);
     }
     // After the links, which share the instants: they come out without a copy.
-    let (instants, [start, first_bytes, last_bytes, done]) = timings.into_parts();
+    let (instants, [start, gaps_or_first, none_or_last, done]) = timings.into_parts();
     let (cell_transfers, contributors) = cell_changes.into_parts();
     let (candidates, times, reason) = match auto {
         Some(a) => (
@@ -334,8 +334,8 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
         Section::U32(deps.join_members),
         Section::F64(Arc::unwrap_or_clone(instants)),
         Section::U32(start),
-        Section::U32(first_bytes),
-        Section::U32(last_bytes),
+        Section::U32(gaps_or_first),
+        Section::U32(none_or_last),
         Section::U32(done),
         Section::U32(traffic),
         Section::F64(carried),
@@ -484,6 +484,7 @@ pub struct Decoding {
     changes: usize,
     links: Vec<LinkReport>,
     cell_transfers: Vec<u32>,
+    /// The contributor counts, two to a word.
     contributors: Vec<u32>,
     /// Contributor counts the cell changes read so far need.
     cell_counts: usize,
@@ -806,7 +807,10 @@ impl Decoding {
             Stage::Instants => Stage::Timings,
             Stage::Timings => Stage::Cells,
             Stage::Cells => {
-                check(self.cell_counts == self.contributors.len(), "cell changes")?;
+                check(
+                    CellChanges::counts_fit(&self.contributors, self.cell_counts),
+                    "cell changes",
+                )?;
                 Stage::Links
             }
             Stage::Links | Stage::Done => Stage::Done,
@@ -880,7 +884,10 @@ impl Decoding {
             check(chunks > 0, "cell changes")?;
             self.cell_counts += chunks;
             // Never past the counts sent (nor wrapping around a 32-bit `usize`).
-            check(self.cell_counts <= self.contributors.len(), "cell changes")?;
+            check(
+                self.cell_counts <= self.contributors.len().saturating_mul(2),
+                "cell changes",
+            )?;
         }
         Ok(to - from)
     }
@@ -970,7 +977,11 @@ impl Decoding {
             links: self.links,
             time_secs: self.time_secs,
             verification: self.verification,
-            cell_changes: CellChanges::from_parts(self.cell_transfers, self.contributors),
+            cell_changes: CellChanges::from_parts(
+                self.cell_transfers,
+                self.contributors,
+                self.cell_counts,
+            ),
             step_end_secs: self.step_end_secs,
         };
         Ok(Simulation {
@@ -1084,6 +1095,51 @@ mod tests {
             panic!("raw rates");
         };
         assert!(!raw.is_empty(), "some link keeps its rates raw");
+        assert_same(&sim, &from_sections(sections, &s).unwrap());
+    }
+
+    #[test]
+    fn instants_and_bytes_sent_as_they_are_come_back_the_same() {
+        // A run's sections with every link's instants one a word and every transfer's first and
+        // last byte as they are: the forms of links and runs whose instants are far apart.
+        let s = cluster(Algorithm::Hierarchical, Faults::default());
+        let sim = simulate(&s, true).unwrap();
+        let mut sections = to_sections(sim.clone());
+        let u32s = |s: &Section| match s {
+            Section::U32(v) => v.clone(),
+            _ => panic!("words"),
+        };
+        let Section::F64(instants) = &sections[7] else {
+            panic!("the instants");
+        };
+        let index = |at: f64| instants.partition_point(|&t| t < at) as u32;
+        let mut shape = u32s(&sections[14]);
+        let mut at = Vec::new();
+        for (k, link) in sim.trace.links.iter().enumerate() {
+            assert_eq!(
+                shape[3 * k + 1] & RAW_AT,
+                0,
+                "link {k}'s instants in blocks"
+            );
+            shape[3 * k + 1] |= RAW_AT;
+            at.extend(link.timeline.iter().map(|c| index(c.at_secs)));
+        }
+        let (start, gaps) = (u32s(&sections[8]), u32s(&sections[9]));
+        assert!(u32s(&sections[10]).is_empty(), "the bytes as distances");
+        let first: Vec<u32> = start
+            .iter()
+            .zip(&gaps)
+            .map(|(&s, &g)| s + (g & 0xffff))
+            .collect();
+        let last = first
+            .iter()
+            .zip(&gaps)
+            .map(|(&f, &g)| f + (g >> 16))
+            .collect();
+        sections[14] = Section::U32(shape);
+        sections[15] = Section::U32(at);
+        sections[9] = Section::U32(first);
+        sections[10] = Section::U32(last);
         assert_same(&sim, &from_sections(sections, &s).unwrap());
     }
 
