@@ -46,8 +46,8 @@ pub const BYTES_PER_DEPENDENCY: u64 = 12;
 pub const BYTES_PER_CELL: u64 = 96;
 /// Per rank: traffic counters, reducer clocks, in-flight slots.
 pub const BYTES_PER_RANK: u64 = 512;
-/// Per cell change recorded with details: its contributor count (4 B) and at most one done
-/// transfer's id (4 B), both in room reserved exactly.
+/// Per cell change recorded with details: its contributor count (2 B, two to a word) and at most
+/// one done transfer's id (4 B), both in room reserved exactly; 8 B leaves margin.
 pub const BYTES_PER_CELL_CHANGE: u64 = 8;
 /// Per link rate change recorded with details: its instant index (2 B in a block of 64 that
 /// spans at most 65,535 instants, else 4 B) and its rate, a palette

@@ -31,6 +31,9 @@ use super::topology::{Route, Topology};
 use super::trace::{LinkReport, RankTraffic, Trace};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
+
+// A cell's contributor count, at most a run's ranks, is recorded in 16 bits ([`CellChanges`]).
+const _: () = assert!(super::topology::MAX_RANKS <= u16::MAX as usize);
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// How to run.
@@ -379,7 +382,7 @@ impl Run {
             changes.push(
                 t,
                 tr.chunks()
-                    // At most a run's ranks, 4,096 (`topology::MAX_RANKS`).
+                    // At most a run's ranks, which fit in 16 bits (asserted above).
                     .map(|c| buffers.contributors(tr.dst as usize, c) as u16),
             );
         }

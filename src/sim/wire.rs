@@ -1329,6 +1329,19 @@ mod tests {
             bad[19] = Section::U32(cells);
         });
         assert_eq!(recounted, Some(WireError("cell changes")));
+        // A word of contributor counts more, or fewer, than the changes take.
+        for more in [true, false] {
+            let miscounted = refused(&|bad| {
+                let mut counts = u32s(bad, 20);
+                if more {
+                    counts.push(0);
+                } else {
+                    counts.pop();
+                }
+                bad[20] = Section::U32(counts);
+            });
+            assert_eq!(miscounted, Some(WireError("cell changes")), "more: {more}");
+        }
         // Instants out of order.
         let unordered = refused(&|bad| {
             if let Section::F64(v) = &mut bad[7] {
