@@ -25,7 +25,7 @@ use serde::Serialize;
 /// Bytes a run holds per transfer, whatever it records: the schedule's entry (24 B; a builder
 /// that grows its vectors holds twice that, but before the run), the run's countdown and reverse
 /// index (8 B), the dependency index rebuilt at its end (4 B), the timing (8 B, 12 B with γ, and
-/// 4 B more where a transfer's bytes spread over more than 65,535 instants: at most 16 B, see
+/// 4 B more once any transfer's bytes spread over more than 65,535 instants: at most 16 B, see
 /// [`records`](super::records)) and the instants it names: a transfer brings at most two new
 /// ones (its first and last byte; a third with γ, its reduction's end), 8 B each, in a vector
 /// that may have doubled (48 B). (Measured on a 1024-rank ring: 0.46 instants per transfer.)
