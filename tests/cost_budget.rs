@@ -275,7 +275,7 @@ fn a_root_waiting_for_every_rank_costs_linear_dependencies() {
     let first_broadcast = schedule
         .transfers()
         .iter()
-        .position(|t| t.phase == allreduce_lab::sim::schedule::Phase::Broadcast)
+        .position(|t| t.phase() == allreduce_lab::sim::schedule::Phase::Broadcast)
         .unwrap();
     assert_eq!(schedule.waits_for(first_broadcast).count(), 1023);
 }

@@ -147,7 +147,7 @@ fn nothing_to_or_from_a_straggler_starts_before_it_joins() {
         let t = simulate(&uniform(alg, late(5, 1e-3)), true).unwrap().trace;
         assert!(t.verified(), "{alg}");
         for (id, tr) in t.schedule.transfers().iter().enumerate() {
-            if tr.src == 5 || tr.dst == 5 {
+            if tr.src() == 5 || tr.dst() == 5 {
                 assert!(t.timing(id).start_secs >= 1e-3, "{alg} transfer {id}");
             }
         }

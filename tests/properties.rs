@@ -175,7 +175,7 @@ proptest! {
         }
         let mut touches = false;
         for (id, tr) in t.schedule.transfers().iter().enumerate() {
-            if tr.src as usize == straggler || tr.dst as usize == straggler {
+            if tr.src() as usize == straggler || tr.dst() as usize == straggler {
                 touches = true;
                 prop_assert!(t.timing(id).start_secs >= delay_secs);
             }

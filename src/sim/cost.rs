@@ -22,14 +22,14 @@
 use super::algorithms::Algorithm;
 use serde::Serialize;
 
-/// Bytes a run holds per transfer, whatever it records: the schedule's entry (24 B; a builder
+/// Bytes a run holds per transfer, whatever it records: the schedule's entry (16 B; a builder
 /// that grows its vectors holds twice that, but before the run), the run's countdown and reverse
 /// index (8 B), the dependency index rebuilt at its end (4 B), the timing (8 B, 12 B with γ, and
 /// 4 B more once any transfer's bytes spread over more than 65,535 instants: at most 16 B, see
 /// [`records`](super::records)) and the instants it names: a transfer brings at most two new
 /// ones (its first and last byte; a third with γ, its reduction's end), 8 B each, in a vector
 /// that may have doubled (48 B). (Measured on a 1024-rank ring: 0.46 instants per transfer.)
-pub const BYTES_PER_TRANSFER: u64 = 24 + 8 + 4 + 16 + 48;
+pub const BYTES_PER_TRANSFER: u64 = 16 + 8 + 4 + 16 + 48;
 /// Per dependency edge: the entry in the schedule and the reverse edge (each 4 B, together while
 /// the run's index is built and while the schedule's is rebuilt), and the copy kept of a list the
 /// reverse index would give back in another order (see `run`).
@@ -61,7 +61,7 @@ pub const BYTES_FIXED: u64 = 4 << 20;
 /// The typical cost ([`RunCost::peak_bytes_typical`]) per transfer: as
 /// [`BYTES_PER_TRANSFER`], with one instant per transfer (8 B, in a vector that may have doubled:
 /// 16 B) instead of their bound of two (measured: 0.46 per transfer on a 1024-rank ring).
-pub const TYPICAL_BYTES_PER_TRANSFER: u64 = 24 + 8 + 4 + 16 + 16;
+pub const TYPICAL_BYTES_PER_TRANSFER: u64 = 16 + 8 + 4 + 16 + 16;
 /// The typical cost per buffer cell: the cell (16 B) and a half again for contributor sets kept
 /// aside and payloads in flight (a ring keeps none aside; NCCL's rings, whose order is not the
 /// ranks', can). `tests/cost_budget.rs` checks the typical total against real runs.

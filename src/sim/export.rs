@@ -83,23 +83,23 @@ fn push_events(events: &mut Vec<serde_json::Value>, pid: usize, trace: &Trace, l
         }));
     }
     for (i, (t, tm)) in timed(trace) {
-        let chunks = if t.chunk_hi == t.chunk_lo + 1 {
-            format!("chunk {}", t.chunk_lo)
+        let chunks = if t.chunk_hi() == t.chunk_lo() + 1 {
+            format!("chunk {}", t.chunk_lo())
         } else {
-            format!("chunks {}–{}", t.chunk_lo, t.chunk_hi - 1)
+            format!("chunks {}–{}", t.chunk_lo(), t.chunk_hi() - 1)
         };
         events.push(json!({
-            "name": format!("{} → {} {chunks}", t.src, t.dst),
-            "cat": t.phase.name(),
+            "name": format!("{} → {} {chunks}", t.src(), t.dst()),
+            "cat": t.phase().name(),
             "ph": "X",
             "pid": pid,
-            "tid": t.src,
+            "tid": t.src(),
             "ts": tm.start_secs * 1e6,
             "dur": (tm.done_secs - tm.start_secs) * 1e6,
             "args": {
                 "transfer": i,
-                "step": t.step,
-                "op": t.op.name(),
+                "step": t.step(),
+                "op": t.op().name(),
                 "bytes": trace.schedule.bytes(i),
                 "first_byte_us": tm.first_byte_secs * 1e6,
                 "last_byte_us": tm.last_byte_secs * 1e6,
@@ -133,14 +133,14 @@ pub fn transfers_csv(trace: &Trace) -> String {
         let _ = writeln!(
             out,
             "{i},{},{},{},{},{},{},{},{},{},{},{},{}",
-            t.src,
-            t.dst,
-            t.chunk_lo,
-            t.chunk_hi,
+            t.src(),
+            t.dst(),
+            t.chunk_lo(),
+            t.chunk_hi(),
             trace.schedule.bytes(i),
-            t.step,
-            t.phase.name(),
-            t.op.name(),
+            t.step(),
+            t.phase().name(),
+            t.op().name(),
             tm.start_secs,
             tm.first_byte_secs,
             tm.last_byte_secs,

@@ -1074,11 +1074,11 @@ impl Iterator for CellChangeIter<'_> {
             let tr = self.schedule.transfer(t as usize);
             p.current = CellChange {
                 transfer: t,
-                rank: tr.dst,
-                chunk: tr.chunk_lo,
+                rank: tr.dst(),
+                chunk: tr.chunk_lo(),
                 contributors: 0,
             };
-            p.chunk_hi = tr.chunk_hi;
+            p.chunk_hi = tr.chunk_hi();
         }
         p.k += 1;
         let change = CellChange {

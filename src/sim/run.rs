@@ -175,7 +175,7 @@ pub struct Run {
     /// where its dependents start and how many of its dependencies are not done yet (see [`Node`]).
     nodes: Vec<Node>,
     /// Who waits for each transfer and join, each list in the order of the transfers that wait.
-    dependents: Vec<u32>,
+    dependents: Dependents,
     /// The schedule's joins, and what gives back its dependency lists with the reverse index:
     /// the run holds them only reversed, and puts them back in the schedule at its end.
     joins: usize,
@@ -278,7 +278,7 @@ impl Run {
         let tr = *self.schedule.transfer(t as usize);
         if !self.joins_at.is_empty() {
             // A transfer needs both ends present: it waits for a straggler at either end.
-            let joins = self.joins_at[tr.src as usize].max(self.joins_at[tr.dst as usize]);
+            let joins = self.joins_at[tr.src() as usize].max(self.joins_at[tr.dst() as usize]);
             if joins > now {
                 self.push(joins, Event::Joined(t));
                 return;
@@ -288,15 +288,15 @@ impl Run {
             self.in_flight.push(InFlight::default());
             (self.in_flight.len() - 1) as u32
         });
-        let route = self.routes.route(&self.topo, tr.src, tr.dst);
+        let route = self.routes.route(&self.topo, tr.src(), tr.dst());
         let f = &mut self.in_flight[slot as usize];
         f.t = t;
         f.tr = Some(tr);
         f.start = self.net.instant(now);
         self.buffers.snapshot(
-            tr.src as usize,
-            tr.chunk_lo as usize,
-            tr.chunk_hi as usize,
+            tr.src() as usize,
+            tr.chunk_lo() as usize,
+            tr.chunk_hi() as usize,
             &mut f.payload,
         );
         f.route = Some(route);
@@ -307,8 +307,9 @@ impl Run {
         );
         f.dependents = (a, b);
         // What `first_byte` and `complete` will read.
-        prefetch(&self.dependents, a as usize);
-        self.buffers.prefetch(tr.dst as usize, tr.chunk_lo as usize);
+        self.dependents.prefetch(a as usize);
+        self.buffers
+            .prefetch(tr.dst() as usize, tr.chunk_lo() as usize);
         self.timings.prefetch(t as usize);
         self.push(now + route.latency_secs, Event::FirstByte(slot));
     }
@@ -318,9 +319,9 @@ impl Run {
         f.first_byte = self.net.instant(now);
         // What `release` will read once this transfer is done, and `ready` after it.
         let (a, b) = f.dependents;
-        let n = self.schedule.len();
-        for &d in &self.dependents[a as usize..b as usize] {
-            let d = d as usize;
+        let (n, from) = (self.schedule.len(), f.t);
+        for k in a as usize..b as usize {
+            let d = self.dependents.get(from, k) as usize;
             prefetch(&self.nodes, d);
             if d < n {
                 prefetch(self.schedule.transfers(), d);
@@ -338,10 +339,10 @@ impl Run {
         let f = &mut self.in_flight[slot as usize];
         f.last_byte = self.net.instant(now);
         let (tr, bytes) = (f.tr.expect("set when ready"), f.bytes);
-        self.traffic[tr.src as usize].sent_bytes += bytes;
-        self.traffic[tr.dst as usize].received_bytes += bytes;
-        if tr.op == Op::Reduce && self.gamma > 0.0 {
-            let dst = tr.dst as usize;
+        self.traffic[tr.src() as usize].sent_bytes += bytes;
+        self.traffic[tr.dst() as usize].received_bytes += bytes;
+        if tr.op() == Op::Reduce && self.gamma > 0.0 {
+            let dst = tr.dst() as usize;
             let begin = now.max(self.reducer_free_at[dst]);
             let end = begin + self.gamma * bytes as f64;
             self.reducer_free_at[dst] = end;
@@ -359,23 +360,23 @@ impl Run {
             .set(t as usize, [f.start, f.first_byte, f.last_byte, done]);
         self.done += 1;
         let payload = std::mem::take(&mut f.payload);
-        match tr.op {
+        match tr.op() {
             Op::Reduce => {
                 if let Err((chunk, twice)) =
                     self.buffers
-                        .reduce(tr.dst as usize, tr.chunk_lo as usize, &payload)
+                        .reduce(tr.dst() as usize, tr.chunk_lo() as usize, &payload)
                 {
                     self.error.get_or_insert_with(|| {
                         format!(
                             "transfer {t} ({} → {}, step {}) would add rank {twice}'s contribution to chunk {chunk} a second time",
-                            tr.src, tr.dst, tr.step
+                            tr.src(), tr.dst(), tr.step()
                         )
                     });
                 }
             }
             Op::Copy => self
                 .buffers
-                .copy(tr.dst as usize, tr.chunk_lo as usize, &payload),
+                .copy(tr.dst() as usize, tr.chunk_lo() as usize, &payload),
         }
         if let Some(changes) = self.cell_changes.as_mut() {
             let buffers = &self.buffers;
@@ -383,22 +384,22 @@ impl Run {
                 t,
                 tr.chunks()
                     // At most a run's ranks, which fit in 16 bits (asserted above).
-                    .map(|c| buffers.contributors(tr.dst as usize, c) as u16),
+                    .map(|c| buffers.contributors(tr.dst() as usize, c) as u16),
             );
         }
         let f = &mut self.in_flight[slot as usize];
         f.payload = payload;
-        let (a, b) = f.dependents;
+        let ((a, b), t) = (f.dependents, f.t);
         self.free_slots.push(slot);
-        self.release(a as usize..b as usize, now);
+        self.release(t, a as usize..b as usize, now);
     }
 
-    /// One dependency of each node in `self.dependents[range]` is done: start those with none left
-    /// (and release the dependents of a join that is complete).
-    fn release(&mut self, range: std::ops::Range<usize>, now: f64) {
+    /// One dependency of each node in `range` of `self.dependents`, node `from`'s list, is done:
+    /// start those with none left (and release the dependents of a join that is complete).
+    fn release(&mut self, from: u32, range: std::ops::Range<usize>, now: f64) {
         let n = self.schedule.len() as u32;
         for k in range {
-            let d = self.dependents[k];
+            let d = self.dependents.get(from, k);
             self.nodes[d as usize].waiting -= 1;
             if self.nodes[d as usize].waiting == 0 {
                 if d < n {
@@ -409,7 +410,7 @@ impl Run {
                         self.nodes[d as usize + 1].start as usize,
                     );
                     // Joins wait only for transfers, so this goes one level deep.
-                    self.release(a..b, now);
+                    self.release(d, a..b, now);
                 }
             }
         }
@@ -422,7 +423,9 @@ impl Run {
 /// same order either way. Built a bounded number of transfers at a time ([`ReverseDeps::step`]).
 struct ReverseDeps {
     nodes: Vec<Node>,
-    dependents: Vec<u32>,
+    dependents: Dependents,
+    /// Whether every edge seen so far goes forward by at most `u16::MAX` ids (see [`Dependents`]).
+    near: bool,
     fill: Vec<u32>,
     seen: Vec<bool>,
     /// What the reverse index cannot give back in order (see [`Kept`]).
@@ -438,7 +441,8 @@ impl ReverseDeps {
         let nodes = schedule.len() + schedule.joins();
         ReverseDeps {
             nodes: huge_pages::filled(nodes + 1, Node::default()),
-            dependents: Vec::new(),
+            dependents: Dependents::Far(Vec::new()),
+            near: true,
             fill: Vec::new(),
             seen: vec![false; schedule.joins()],
             kept: Kept::default(),
@@ -455,17 +459,19 @@ impl ReverseDeps {
             let end = n.min(self.t.saturating_add(left));
             left -= end - self.t;
             let pass = self.pass;
-            let (nodes, dependents, fill, seen) = (
+            let (nodes, dependents, fill, seen, near) = (
                 &mut self.nodes,
                 &mut self.dependents,
                 &mut self.fill,
                 &mut self.seen,
+                &mut self.near,
             );
             let mut edge = |nodes: &mut [Node], from: usize, to: u32| {
                 if pass == 0 {
                     nodes[from + 1].start += 1;
+                    *near &= Dependents::fits(from, to);
                 } else {
-                    dependents[fill[from] as usize] = to;
+                    dependents.set(fill[from] as usize, from, to);
                     fill[from] += 1;
                 }
             };
@@ -526,7 +532,12 @@ impl ReverseDeps {
             self.fill = huge_pages::with_capacity(nodes);
             self.fill
                 .extend(self.nodes[..nodes].iter().map(|node| node.start));
-            self.dependents = huge_pages::filled(self.nodes[nodes].start as usize, 0);
+            let edges = self.nodes[nodes].start as usize;
+            self.dependents = if self.near {
+                Dependents::Near(huge_pages::filled(edges, 0))
+            } else {
+                Dependents::Far(huge_pages::filled(edges, 0))
+            };
             self.seen.iter_mut().for_each(|s| *s = false);
         } else {
             // The index is built: its scratch goes.
@@ -540,6 +551,48 @@ impl ReverseDeps {
     fn progress(&self, schedule: &Schedule) -> (usize, usize) {
         let n = schedule.len();
         ((self.pass as usize * n + self.t).min(2 * n), 2 * n)
+    }
+}
+
+/// Who waits for each node, its list at `Node::start..` of the next node's start. A dependency
+/// names an earlier transfer, so an edge between transfers goes forward; where every edge goes
+/// forward by at most `u16::MAX` ids and no join is involved (a ring: a step's N transfers on),
+/// each is kept as that distance in 2 B instead of the id in 4 (a 1024-rank ring's 4.2 M edges:
+/// 16.8 → 8.4 MB). A join's edges go back or far, so a schedule with joins keeps ids.
+enum Dependents {
+    Near(Vec<u16>),
+    Far(Vec<u32>),
+}
+
+impl Dependents {
+    /// Whether an edge from node `from` to node `to` can be kept as a distance.
+    fn fits(from: usize, to: u32) -> bool {
+        // 1..=u16::MAX, in one comparison.
+        (to as usize).wrapping_sub(from).wrapping_sub(1) < usize::from(u16::MAX)
+    }
+
+    /// Entry `k`, which is in node `from`'s list.
+    #[inline]
+    fn get(&self, from: u32, k: usize) -> u32 {
+        match self {
+            Dependents::Near(v) => from + u32::from(v[k]),
+            Dependents::Far(v) => v[k],
+        }
+    }
+
+    /// Makes entry `k`, in node `from`'s list, name node `to` (which [`fits`](Self::fits) if near).
+    fn set(&mut self, k: usize, from: usize, to: u32) {
+        match self {
+            Dependents::Near(v) => v[k] = (to as usize - from) as u16,
+            Dependents::Far(v) => v[k] = to,
+        }
+    }
+
+    fn prefetch(&self, k: usize) {
+        match self {
+            Dependents::Near(v) => prefetch(v, k),
+            Dependents::Far(v) => prefetch(v, k),
+        }
     }
 }
 
@@ -575,19 +628,21 @@ fn forward_lists(
     n: usize,
     joins: usize,
     mut nodes: Vec<Node>,
-    dependents: Vec<u32>,
+    dependents: Dependents,
     kept: &Kept,
 ) -> DepLists {
     let mut join_start = vec![0u32; joins + 1];
     for node in &mut nodes[..n] {
         node.waiting = 0;
     }
-    for &d in &dependents {
-        let d = d as usize;
-        if d < n {
-            nodes[d].waiting += 1;
-        } else {
-            join_start[d - n + 1] += 1;
+    for u in 0..n + joins {
+        for k in nodes[u].start as usize..nodes[u + 1].start as usize {
+            let d = dependents.get(u as u32, k) as usize;
+            if d < n {
+                nodes[d].waiting += 1;
+            } else {
+                join_start[d - n + 1] += 1;
+            }
         }
     }
     for &(j, _, len) in &kept.unreferenced {
@@ -611,8 +666,8 @@ fn forward_lists(
         } else {
             JOIN | (u - n) as u32
         };
-        for &d in &dependents[nodes[u].start as usize..nodes[u + 1].start as usize] {
-            let d = d as usize;
+        for k in nodes[u].start as usize..nodes[u + 1].start as usize {
+            let d = dependents.get(u as u32, k) as usize;
             if d < n {
                 deps[nodes[d].waiting as usize] = entry;
                 nodes[d].waiting += 1;
@@ -772,7 +827,7 @@ impl PreparingRun {
         let end = n.min(self.counted.saturating_add(max));
         for t in self.counted..end {
             let tr = self.schedule.transfer(t);
-            for &l in self.routes.route(&self.topo, tr.src, tr.dst).links() {
+            for &l in self.routes.route(&self.topo, tr.src(), tr.dst()).links() {
                 self.link_transfers[l as usize] += 1;
             }
             self.cell_changes += tr.chunks().len();
@@ -1085,7 +1140,7 @@ impl Run {
             n,
             self.joins,
             std::mem::take(&mut self.nodes),
-            std::mem::take(&mut self.dependents),
+            std::mem::replace(&mut self.dependents, Dependents::Far(Vec::new())),
             &self.kept,
         );
         self.schedule.put_deps(lists);
@@ -1200,6 +1255,54 @@ mod tests {
         drop(without.take_deps());
         without.put_deps(back);
         assert_eq!(lists(&without), want);
+    }
+
+    #[test]
+    fn the_reverse_index_keeps_distances_while_every_edge_goes_forward_within_16_bits() {
+        use crate::sim::algorithms::{self, Algorithm};
+        use crate::sim::schedule::{Phase, ScheduleBuilder};
+        let near = |s: &Schedule| {
+            let mut index = ReverseDeps::new(s);
+            while !index.step(s, 1 << 20) {}
+            matches!(index.dependents, Dependents::Near(_))
+        };
+        let topo = topo_of(7);
+        assert!(near(&algorithms::schedule(
+            Algorithm::Ring,
+            &topo,
+            70_000,
+            1
+        )));
+        // The flat tree's joins: a join's dependents have smaller ids than it.
+        assert!(!near(&algorithms::schedule(
+            Algorithm::TreeFlat,
+            &topo,
+            70_000,
+            3
+        )));
+        // Transfer `far` waits for transfer 0 across `far - 1` others: 65,535 ids is the last
+        // distance kept in 16 bits. Either way the run waits for it and gives the lists back.
+        for (far, kept_near) in [(65_535, true), (65_536, false)] {
+            let mut b = ScheduleBuilder::new(2, 1, 100);
+            let first = b.add(0, 1, 0..1, Op::Copy, 0, Phase::Broadcast, &[]);
+            // The others one after another, so that few flows share the link at once.
+            let mut previous = None;
+            for _ in 1..far {
+                let deps = previous.as_slice();
+                previous = Some(b.add(1, 0, 0..1, Op::Copy, 0, Phase::Broadcast, deps));
+            }
+            let last = b.add(0, 1, 0..1, Op::Copy, 1, Phase::Broadcast, &[first]);
+            assert_eq!(last, far);
+            let schedule = b.build();
+            assert_eq!(near(&schedule), kept_near, "{far}");
+            let want = lists(&schedule);
+            let trace = run(&topo_of(2), schedule, &RunOptions::default());
+            assert_eq!(lists(&trace.schedule), want);
+            assert!(trace.timing(last as usize).start_secs >= trace.timing(0).done_secs);
+            assert!(trace.timing(last as usize).start_secs > 0.0);
+        }
+        assert!(Dependents::fits(3, 4) && Dependents::fits(0, 65_535));
+        assert!(!Dependents::fits(0, 65_536) && !Dependents::fits(4, 4) && !Dependents::fits(4, 3));
     }
 
     fn topo_of(ranks: usize) -> Topology {

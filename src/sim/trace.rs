@@ -268,7 +268,7 @@ impl Trace {
         let lower_bound = lower_bound(&topology, schedule.size_bytes());
         let mut step_end_secs = vec![0.0f64; schedule.steps() as usize];
         for (t, timing) in schedule.transfers().iter().zip(timings.iter()) {
-            let e = &mut step_end_secs[t.step as usize];
+            let e = &mut step_end_secs[t.step() as usize];
             *e = e.max(timing.done_secs);
         }
         // Steps overlap in a pipelined schedule; keep the boundaries increasing.
@@ -435,8 +435,8 @@ impl Trace {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1), &RunOptions::default());
     /// let (first, last) = (trace.transfer(0), trace.transfer(23));
-    /// assert_eq!((first.phase, first.op, first.step), (Phase::ReduceScatter, Op::Reduce, 0));
-    /// assert_eq!((last.phase, last.op, last.step), (Phase::AllGather, Op::Copy, 5));
+    /// assert_eq!((first.phase(), first.op(), first.step()), (Phase::ReduceScatter, Op::Reduce, 0));
+    /// assert_eq!((last.phase(), last.op(), last.step()), (Phase::AllGather, Op::Copy, 5));
     /// ```
     pub fn transfer(&self, id: usize) -> &Transfer {
         self.schedule.transfer(id)
@@ -469,7 +469,7 @@ impl Trace {
     /// ```
     pub fn route(&self, id: usize) -> Route {
         let t = self.schedule.transfer(id);
-        self.topology.route(t.src as usize, t.dst as usize)
+        self.topology.route(t.src() as usize, t.dst() as usize)
     }
 
     /// The total rate of `link` at time `t` (0 without a recorded timeline).

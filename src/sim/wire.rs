@@ -23,7 +23,7 @@
 use super::algorithms::Algorithm;
 use super::records::{CellChanges, Timeline, TimelineParts, Timings};
 use super::scenario::{AutoChoice, Scenario, Simulation};
-use super::schedule::{DepLists, JOIN, Op, Phase, Schedule, ScheduleParts, Transfer};
+use super::schedule::{DepLists, JOIN, Schedule, ScheduleParts, Transfer};
 use super::topology::Topology;
 use super::trace::{LinkReport, RankTraffic, Trace, lower_bound};
 use std::fmt;
@@ -50,7 +50,7 @@ pub const TRANSFERS: usize = 2;
 
 /// Bumped whenever the layout changes (the page and its worker are built together, but a cached
 /// worker script could be older than the page).
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// In a link's shape (its second word): its rates are as they are, not palette indexes.
 const RAW_RATES: u32 = 1;
@@ -90,39 +90,8 @@ fn algorithm_of(code: u32) -> Option<Algorithm> {
         .find(|&a| algorithm_code(a) == code)
 }
 
-fn op_code(op: Op) -> u32 {
-    match op {
-        Op::Reduce => 0,
-        Op::Copy => 1,
-    }
-}
-
-const OPS: [Op; 2] = [Op::Reduce, Op::Copy];
-
-fn phase_code(p: Phase) -> u32 {
-    match p {
-        Phase::ReduceScatter => 0,
-        Phase::AllGather => 1,
-        Phase::Reduce => 2,
-        Phase::Broadcast => 3,
-        Phase::Exchange => 4,
-        Phase::Fold => 5,
-        Phase::InterNode => 6,
-    }
-}
-
-const PHASES: [Phase; 7] = [
-    Phase::ReduceScatter,
-    Phase::AllGather,
-    Phase::Reduce,
-    Phase::Broadcast,
-    Phase::Exchange,
-    Phase::Fold,
-    Phase::InterNode,
-];
-
 /// Words per transfer.
-pub const TRANSFER_WORDS: usize = 6;
+pub const TRANSFER_WORDS: usize = 4;
 
 fn split(v: u64) -> [u32; 2] {
     [v as u32, (v >> 32) as u32]
@@ -132,15 +101,15 @@ fn join(lo: u32, hi: u32) -> u64 {
     u64::from(lo) | (u64::from(hi) << 32)
 }
 
-/// `transfers` packed a word per field, as the [`TRANSFERS`] section holds them.
+/// `transfers` in [`TRANSFER_WORDS`] words each ([`Transfer::words`]), as the [`TRANSFERS`]
+/// section holds them.
 ///
 /// ```
 /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer};
 /// use allreduce_lab::sim::wire;
-/// let t = Transfer { src: 1, dst: 2, chunk_lo: 3, chunk_hi: 4, step: 5, op: Op::Copy,
-///     phase: Phase::AllGather };
+/// let t = Transfer::new(1, 2, 3..4, Op::Copy, 5, Phase::AllGather);
 /// let words = wire::pack_transfers(&[t]);
-/// assert_eq!(words, [1, 2, 3, 4, 5, 1 | 1 << 8]);
+/// assert_eq!(words, [1 | 2 << 16, 3, 4, 5 | 1 << 24 | 1 << 25]);
 /// let mut back = Vec::new();
 /// wire::unpack_transfers(&words, &mut back).unwrap();
 /// assert_eq!(back, [t]);
@@ -148,14 +117,7 @@ fn join(lo: u32, hi: u32) -> u64 {
 pub fn pack_transfers(transfers: &[Transfer]) -> Vec<u32> {
     let mut packed = Vec::with_capacity(transfers.len() * TRANSFER_WORDS);
     for t in transfers {
-        packed.extend_from_slice(&[
-            t.src,
-            t.dst,
-            t.chunk_lo,
-            t.chunk_hi,
-            t.step,
-            op_code(t.op) | (phase_code(t.phase) << 8),
-        ]);
+        packed.extend_from_slice(&t.words());
     }
     packed
 }
@@ -163,19 +125,7 @@ pub fn pack_transfers(transfers: &[Transfer]) -> Vec<u32> {
 /// The transfer packed in `w` ([`TRANSFER_WORDS`] words); its ranks and chunks are checked
 /// against the run once the head is read ([`Decoding`]).
 fn unpack_transfer(w: &[u32]) -> Result<Transfer, WireError> {
-    Ok(Transfer {
-        src: w[0],
-        dst: w[1],
-        chunk_lo: w[2],
-        chunk_hi: w[3],
-        step: w[4],
-        op: *OPS
-            .get((w[5] & 0xff) as usize)
-            .ok_or(WireError("transfers"))?,
-        phase: *PHASES
-            .get((w[5] >> 8) as usize)
-            .ok_or(WireError("transfers"))?,
-    })
+    Transfer::from_words([w[0], w[1], w[2], w[3]]).ok_or(WireError("transfers"))
 }
 
 /// Appends the transfers packed in `words` (whole transfers) to `into`, as a receiver copying the
@@ -220,7 +170,7 @@ pub fn unpack_transfers(words: &[u32], into: &mut Vec<Transfer>) -> Result<(), W
 
 /// `sim` as sections: most of its vectors moved out as they are, the transfers among them
 /// ([`Section::Transfers`], which a sender packs a piece at a time as it copies them out:
-/// packing them all here held their words beside them, 24 B a transfer); the links' timelines
+/// packing them all here held their words beside them, 16 B a transfer); the links' timelines
 /// and the ranks' traffic concatenated.
 ///
 /// ```
@@ -826,14 +776,14 @@ impl Decoding {
         let (ranks, chunks) = (self.ranks, self.chunks);
         for t in &self.transfers[from..to] {
             check(
-                (t.src as usize) < ranks
-                    && (t.dst as usize) < ranks
-                    && t.chunk_lo <= t.chunk_hi
-                    && (t.chunk_hi as usize) <= chunks
-                    && t.step < u32::MAX,
+                (t.src() as usize) < ranks
+                    && (t.dst() as usize) < ranks
+                    && t.chunk_lo() <= t.chunk_hi()
+                    && (t.chunk_hi() as usize) <= chunks
+                    && t.step() < u32::MAX,
                 "transfers",
             )?;
-            self.steps = self.steps.max(t.step + 1);
+            self.steps = self.steps.max(t.step() + 1);
         }
         Ok(to - from)
     }
@@ -1228,15 +1178,19 @@ mod tests {
         }
         // An unpacked transfer from a rank the run does not have, or into chunks it has not.
         for damage in [
-            |t: &mut Transfer| t.src = 1 << 20,
-            |t: &mut Transfer| t.chunk_hi = 1 << 20,
-            |t: &mut Transfer| t.chunk_lo = t.chunk_hi + 1,
+            |w: &mut [u32; 4]| w[0] = u32::from(u16::MAX),
+            |w: &mut [u32; 4]| w[0] = u32::from(u16::MAX) << 16,
+            |w: &mut [u32; 4]| w[2] = 1 << 20,
+            |w: &mut [u32; 4]| w[1] = w[2] + 1,
         ] {
             let mut bad = unpacked.clone();
             let Section::Transfers(v) = &mut bad[TRANSFERS] else {
                 panic!("unpacked");
             };
-            damage(v.last_mut().unwrap());
+            let last = v.last_mut().unwrap();
+            let mut words = last.words();
+            damage(&mut words);
+            *last = Transfer::from_words(words).unwrap();
             assert_eq!(from_sections(bad, &s).err(), Some(WireError("transfers")));
         }
         assert!(from_sections(unpacked, &s).is_ok());

@@ -378,7 +378,7 @@ mod tests {
                 assert_eq!(s.len(), 4 * (nodes * g - 1) * 4, "nodes={nodes} g={g}");
                 // Inside a node every tree edge joins neighbouring GPUs.
                 for t in s.transfers() {
-                    let (a, b) = (t.src as usize, t.dst as usize);
+                    let (a, b) = (t.src() as usize, t.dst() as usize);
                     if a / g == b / g {
                         assert_eq!(a.abs_diff(b), 1);
                     }

@@ -263,7 +263,7 @@ pub struct RingFrame {
 pub fn ring_frame(trace: &Trace, step: usize) -> RingFrame {
     let schedule = &trace.schedule;
     let (ranks, chunks) = (schedule.ranks(), schedule.chunks());
-    let done = |id: usize| (schedule.transfer(id).step as usize) < step;
+    let done = |id: usize| (schedule.transfer(id).step() as usize) < step;
     let mut cells = vec![1u32; ranks * chunks];
     // Changes are in the order the run made them; those of completed steps give the state.
     for c in trace
@@ -278,16 +278,16 @@ pub fn ring_frame(trace: &Trace, step: usize) -> RingFrame {
     let mut phase = None;
     for (id, t) in schedule.transfers().iter().enumerate() {
         if done(id) {
-            sent[t.src as usize] += schedule.bytes(id);
-            received[t.dst as usize] += schedule.bytes(id);
+            sent[t.src() as usize] += schedule.bytes(id);
+            received[t.dst() as usize] += schedule.bytes(id);
         }
-        if step > 0 && t.step as usize == step - 1 {
+        if step > 0 && t.step() as usize == step - 1 {
             arrows.push(Arrow {
-                src: t.src as usize,
-                dst: t.dst as usize,
-                chunk: t.chunk_lo as usize,
+                src: t.src() as usize,
+                dst: t.dst() as usize,
+                chunk: t.chunk_lo() as usize,
             });
-            phase = Some(t.phase);
+            phase = Some(t.phase());
         }
     }
     RingFrame {
@@ -361,10 +361,10 @@ pub fn tree_parents(trace: &Trace, trees: usize) -> Vec<Vec<Option<usize>>> {
     for t in schedule
         .transfers()
         .iter()
-        .filter(|t| t.phase == Phase::Reduce)
+        .filter(|t| t.phase() == Phase::Reduce)
     {
-        let tree = (t.chunk_lo as usize / per_tree).min(trees - 1);
-        parents[tree][t.src as usize] = Some(t.dst as usize);
+        let tree = (t.chunk_lo() as usize / per_tree).min(trees - 1);
+        parents[tree][t.src() as usize] = Some(t.dst() as usize);
     }
     parents
 }

@@ -211,8 +211,8 @@ pub fn Figure(props: &FigureProps) -> Html {
             .filter_map(|fl| {
                 let tr = trace.transfer(fl.transfer);
                 let at = layout.along_route(trace.route(fl.transfer).links(), fl.progress)?;
-                let c = tr.chunk_lo as usize;
-                let held = cells[tr.src as usize * chunks + c];
+                let c = tr.chunk_lo() as usize;
+                let held = cells[tr.src() as usize * chunks + c];
                 Some(Token {
                     x: at.x,
                     y: at.y,

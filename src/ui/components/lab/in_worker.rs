@@ -436,7 +436,7 @@ pub(crate) fn serve_request(scope: &DedicatedWorkerGlobalScope, request: &str) {
                     Section::F64(v) => js_sys::Float64Array::from(&v[..]).into(),
                     Section::U8(v) => js_sys::Uint8Array::from(&v[..]).into(),
                     // Packed as they are copied out, a piece at a time: packed at once, their
-                    // words were held beside them, 24 B a transfer.
+                    // words were held beside them, 16 B a transfer.
                     Section::Transfers(t) => send_transfers(&t).into(),
                 };
                 if let Ok(buffer) = js_sys::Reflect::get(&typed, &"buffer".into()) {
