@@ -30,9 +30,10 @@ use serde::Serialize;
 /// ones (its first and last byte; a third with γ, its reduction's end), 8 B each, in a vector
 /// that may have doubled (48 B). (Measured on a 1024-rank ring: 0.46 instants per transfer.)
 pub const BYTES_PER_TRANSFER: u64 = 16 + 8 + 4 + 16 + 48;
-/// Per dependency edge: the entry in the schedule and the reverse edge (each 4 B, together while
-/// the run's index is built and while the schedule's is rebuilt), and the copy kept of a list the
-/// reverse index would give back in another order (see `run`).
+/// Per dependency edge: the entry in the schedule and the reverse edge (each 4 B, the reverse one
+/// 2 B when every edge is near; together while the run's index is built and while the schedule's
+/// is rebuilt), and the copy kept of a list the reverse index would give back in another order
+/// (see `run`).
 pub const BYTES_PER_DEPENDENCY: u64 = 12;
 /// Per buffer cell (rank × chunk): the cell (16 B), and room for what a run holds besides at its
 /// busiest: payload copies in flight (48 B a cell) and contributor sets of three ranges or more
