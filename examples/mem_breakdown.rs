@@ -46,9 +46,15 @@ fn main() {
         record_details: true,
     };
     let prep = PreparingRun::new(&topo, schedule, &options);
-    let run = prep.finish();
+    let mut run = prep.finish();
     println!(
         "run assembled            {} (peak so far {})",
+        mb(live_bytes() - base),
+        mb(peak_bytes() - base)
+    );
+    while !run.step(1 << 20) {}
+    println!(
+        "run to its last event    {} (peak so far {})",
         mb(live_bytes() - base),
         mb(peak_bytes() - base)
     );

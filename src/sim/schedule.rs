@@ -121,6 +121,21 @@ const PHASE_SHIFT: u32 = STEP_BITS + 1;
 
 const _: () = assert!(super::topology::MAX_RANKS <= u16::MAX as usize + 1);
 const _: () = assert!(std::mem::size_of::<Transfer>() == 16);
+// A variant's discriminant is its code (`Transfer::new` stores it, the accessors index `ALL` by
+// it), and the phases' codes fit their three bits.
+const _: () = {
+    let mut i = 0;
+    while i < Op::ALL.len() {
+        assert!(Op::ALL[i] as usize == i);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < Phase::ALL.len() {
+        assert!(Phase::ALL[i] as usize == i);
+        i += 1;
+    }
+    assert!(Op::ALL.len() <= 2 && Phase::ALL.len() <= 8);
+};
 
 impl Op {
     /// Both ops, by their code in a [`Transfer`]'s word.
@@ -143,6 +158,7 @@ impl Phase {
 impl Transfer {
     /// A transfer of `chunks` from `src` to `dst`. Ranks must be below 65,536 and `step` below
     /// [`MAX_STEPS`]; an algorithm that broke this would be wrong, so it panics rather than wrap.
+    /// Chunk indexes fit 32 bits (a run has at most about 16.8 M chunks; checked in debug builds).
     ///
     /// ```
     /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer};
@@ -164,6 +180,7 @@ impl Transfer {
             src <= usize::from(u16::MAX) && dst <= usize::from(u16::MAX) && step < MAX_STEPS,
             "a transfer's ranks fit 16 bits and its step 24"
         );
+        debug_assert!(chunks.end <= u32::MAX as usize);
         // Declared in the order of `ALL`, so a variant's discriminant is its code.
         let (op, phase) = (op as u32, phase as u32);
         Transfer {

@@ -1,8 +1,8 @@
 //! A finished [`Simulation`] as a few flat arrays, to carry it from the thread that ran it to the
 //! one that shows it (the lab's Web Worker copies them once into typed arrays, which its message
 //! then hands over without another copy): [`to_sections`] takes the simulation apart, moving most
-//! of its vectors out as they are (the links' timelines concatenated; the transfers are packed a
-//! word per field as they are copied out, a piece at a time: [`pack_transfers`]);
+//! of its vectors out as they are (the links' timelines concatenated; the transfers are packed in
+//! four words each as they are copied out, a piece at a time: [`pack_transfers`]);
 //! [`Decoding`] puts it together again over the scenario's topology, which the receiver builds
 //! itself (it is small and its construction is deterministic), and checks the sections against
 //! the scenario and every index the trace and its replay will read, so that what comes back is
@@ -39,7 +39,7 @@ pub enum Section {
     /// words: [`to_sections`] gives them so, and a sender packs them as it copies them out
     /// ([`pack_transfers`]), a receiver unpacks them as it copies them in
     /// ([`unpack_transfers`]), a piece at a time. Neither holds all the words beside all the
-    /// transfers in its own (wasm) memory, which never shrinks (a 1,024-GPU run's are 200 MB
+    /// transfers in its own (wasm) memory, which never shrinks (a 1,024-GPU NCCL ring's are 134 MB
     /// each); the typed array between them holds the words.
     Transfers(Vec<Transfer>),
 }
@@ -779,8 +779,7 @@ impl Decoding {
                 (t.src() as usize) < ranks
                     && (t.dst() as usize) < ranks
                     && t.chunk_lo() <= t.chunk_hi()
-                    && (t.chunk_hi() as usize) <= chunks
-                    && t.step() < u32::MAX,
+                    && (t.chunk_hi() as usize) <= chunks,
                 "transfers",
             )?;
             self.steps = self.steps.max(t.step() + 1);
