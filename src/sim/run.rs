@@ -556,10 +556,10 @@ impl ReverseDeps {
 
 /// Who waits for each node, its list at `Node::start..` of the next node's start. A dependency
 /// names an earlier transfer, so an edge between transfers goes forward; where every edge goes
-/// forward by at most `u16::MAX` ids and no join is involved (a ring: a step's N transfers on),
-/// each is kept as that distance in 2 B instead of the id in 4 (a 1024-rank ring's 4.2 M edges:
-/// 16.8 → 8.4 MB). A join some transfer waits for adds an edge back (from the join's node,
-/// numbered after every transfer), so such a schedule keeps ids.
+/// forward by at most `u16::MAX` ids (a ring: a step's N transfers on), each is kept as that
+/// distance in 2 B instead of the id in 4 (a 1024-rank ring's 4.2 M edges: 16.8 → 8.4 MB). A
+/// join some transfer waits for adds an edge back (from the join's node, numbered after every
+/// transfer), so such a schedule keeps ids.
 enum Dependents {
     Near(Vec<u16>),
     Far(Vec<u32>),
