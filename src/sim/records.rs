@@ -762,6 +762,29 @@ impl Timings {
         }
     }
 
+    /// When transfer `id` was done: [`get`](Self::get)'s `done_secs`, without the other times.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// for gamma_secs_per_byte in [0.0, 1e-9] {
+    ///     let options = RunOptions { gamma_secs_per_byte, record_details: true };
+    ///     let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &options);
+    ///     for t in 0..trace.timings.len() {
+    ///         assert_eq!(trace.timings.done_secs(t), trace.timings.get(t).done_secs);
+    ///     }
+    /// }
+    /// ```
+    pub fn done_secs(&self, id: usize) -> f64 {
+        let done = if self.done.is_empty() {
+            self.bytes_of(id).1
+        } else {
+            self.done[id]
+        };
+        self.instants[done as usize]
+    }
+
     /// The last transfer's times.
     ///
     /// ```

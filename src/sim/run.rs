@@ -619,95 +619,169 @@ impl Kept {
     }
 }
 
-/// The schedule's dependency lists from the run's reverse index (`start`, `dependents` over the
-/// `n` transfers and `joins` joins) and what was kept: the very lists the schedule had. CSR in
-/// place: each list's start serves as its fill cursor, and ends as the list's end. The transfers'
-/// cursors are the nodes' `waiting` counts (no longer needed), the starts taken from them once
-/// filled; the joins' starts shift back. The reverse index goes as soon as it is read, so that the lists never stand beside all of it and a vector of their starts
-/// too (the peak of a 1024-rank ring's run with details: 207.8 → 199.7 MB).
-fn forward_lists(
+/// The schedule's dependency lists rebuilt from the run's reverse index (`start`, `dependents`
+/// over the `n` transfers and `joins` joins) and what was kept: the very lists the schedule had,
+/// a bounded piece at a time. CSR in place: a first pass counts each list's length, a second
+/// fills them, each list's start serving as its fill cursor and ending as the list's end. The
+/// transfers' cursors are the nodes' `waiting` counts (no longer needed), the starts taken from
+/// them once filled; the joins' starts shift back. The reverse index goes as soon as it is read,
+/// so that the lists never stand beside all of it and a vector of their starts too (the peak of a
+/// 1024-rank ring's run with details: 207.8 → 199.7 MB).
+struct ForwardLists {
     n: usize,
     joins: usize,
-    mut nodes: Vec<Node>,
+    nodes: Vec<Node>,
     dependents: Dependents,
-    kept: &Kept,
-) -> DepLists {
-    let mut join_start = vec![0u32; joins + 1];
-    for node in &mut nodes[..n] {
-        node.waiting = 0;
-    }
-    for u in 0..n + joins {
-        for k in nodes[u].start as usize..nodes[u + 1].start as usize {
-            let d = dependents.get(u as u32, k) as usize;
-            if d < n {
-                nodes[d].waiting += 1;
-            } else {
-                join_start[d - n + 1] += 1;
-            }
+    join_start: Vec<u32>,
+    deps: Vec<u32>,
+    members: Vec<u32>,
+    /// The pass under way, and the next node it reads.
+    pass: Pass,
+    next: usize,
+}
+
+/// The passes of [`ForwardLists`] over the reverse index.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Count,
+    Fill,
+    Done,
+}
+
+impl ForwardLists {
+    fn new(n: usize, joins: usize, mut nodes: Vec<Node>, dependents: Dependents) -> ForwardLists {
+        for node in &mut nodes[..n] {
+            node.waiting = 0;
+        }
+        ForwardLists {
+            n,
+            joins,
+            nodes,
+            dependents,
+            join_start: vec![0u32; joins + 1],
+            deps: Vec::new(),
+            members: Vec::new(),
+            pass: Pass::Count,
+            next: 0,
         }
     }
-    for &(j, _, len) in &kept.unreferenced {
-        join_start[j as usize + 1] = len;
-    }
-    // Each transfer's `waiting` becomes where its list starts.
-    let mut at = 0;
-    for node in &mut nodes[..n] {
-        let count = node.waiting;
-        node.waiting = at;
-        at += count;
-    }
-    for j in 0..joins {
-        join_start[j + 1] += join_start[j];
-    }
-    let mut deps = vec![0u32; at as usize];
-    let mut members = vec![0u32; join_start[joins] as usize];
-    for u in 0..n + joins {
-        let entry = if u < n {
-            u as u32
-        } else {
-            JOIN | (u - n) as u32
-        };
-        for k in nodes[u].start as usize..nodes[u + 1].start as usize {
-            let d = dependents.get(u as u32, k) as usize;
-            if d < n {
-                deps[nodes[d].waiting as usize] = entry;
-                nodes[d].waiting += 1;
-            } else {
-                let j = d - n;
-                members[join_start[j] as usize] = u as u32;
-                join_start[j] += 1;
+
+    /// Reads at most `max` nodes' dependents (at the end of the first pass, also sums the
+    /// counts: one more item per node); `true` once both passes are done.
+    fn step(&mut self, max: usize, kept: &Kept) -> bool {
+        let (n, joins) = (self.n, self.joins);
+        let end = (n + joins).min(self.next.saturating_add(max.max(1)));
+        match self.pass {
+            Pass::Count => {
+                for u in self.next..end {
+                    for k in self.nodes[u].start as usize..self.nodes[u + 1].start as usize {
+                        let d = self.dependents.get(u as u32, k) as usize;
+                        if d < n {
+                            self.nodes[d].waiting += 1;
+                        } else {
+                            self.join_start[d - n + 1] += 1;
+                        }
+                    }
+                }
+                self.next = end;
+                if end < n + joins {
+                    return false;
+                }
+                for &(j, _, len) in &kept.unreferenced {
+                    self.join_start[j as usize + 1] = len;
+                }
+                // Each transfer's `waiting` becomes where its list starts.
+                let mut at = 0;
+                for node in &mut self.nodes[..n] {
+                    let count = node.waiting;
+                    node.waiting = at;
+                    at += count;
+                }
+                for j in 0..joins {
+                    self.join_start[j + 1] += self.join_start[j];
+                }
+                self.deps = vec![0u32; at as usize];
+                self.members = vec![0u32; self.join_start[joins] as usize];
+                self.pass = Pass::Fill;
+                self.next = 0;
+                false
             }
+            Pass::Fill => {
+                for u in self.next..end {
+                    let entry = if u < n {
+                        u as u32
+                    } else {
+                        JOIN | (u - n) as u32
+                    };
+                    for k in self.nodes[u].start as usize..self.nodes[u + 1].start as usize {
+                        let d = self.dependents.get(u as u32, k) as usize;
+                        if d < n {
+                            self.deps[self.nodes[d].waiting as usize] = entry;
+                            self.nodes[d].waiting += 1;
+                        } else {
+                            let j = d - n;
+                            self.members[self.join_start[j] as usize] = u as u32;
+                            self.join_start[j] += 1;
+                        }
+                    }
+                }
+                self.next = end;
+                if end < n + joins {
+                    return false;
+                }
+                self.dependents = Dependents::Far(Vec::new());
+                self.pass = Pass::Done;
+                true
+            }
+            Pass::Done => true,
         }
     }
-    drop(dependents);
-    for &(j, from, len) in &kept.unreferenced {
-        let (j, from, len) = (j as usize, from as usize, len as usize);
-        let at = join_start[j] as usize;
-        members[at..at + len].copy_from_slice(&kept.items[from..from + len]);
-        join_start[j] += len as u32;
-    }
-    // Each cursor is now its list's end: the starts are the ends shifted by one.
-    let mut dep_start = Vec::with_capacity(n + 1);
-    dep_start.push(0);
-    dep_start.extend(nodes[..n].iter().map(|node| node.waiting));
-    drop(nodes);
-    join_start.copy_within(0..joins, 1);
-    join_start[0] = 0;
-    for &(node, from, len) in &kept.reordered {
-        let (node, from, len) = (node as usize, from as usize, len as usize);
-        let list = if node < n {
-            &mut deps[dep_start[node] as usize..dep_start[node + 1] as usize]
-        } else {
-            let j = node - n;
-            &mut members[join_start[j] as usize..join_start[j + 1] as usize]
+
+    /// Nodes read, and to read in both passes.
+    fn progress(&self) -> (usize, usize) {
+        let total = self.n + self.joins;
+        let done = match self.pass {
+            Pass::Count => self.next,
+            Pass::Fill => total + self.next,
+            Pass::Done => 2 * total,
         };
-        list.copy_from_slice(&kept.items[from..from + len]);
+        (done, 2 * total)
     }
-    DepLists {
-        dep_start,
-        deps,
-        join_start,
-        join_members: members,
+
+    /// The lists once [`step`](Self::step) is done, with the kept lists put back as they were.
+    fn finish(self, kept: &Kept) -> DepLists {
+        assert!(self.pass == Pass::Done, "both passes are done");
+        let (n, joins) = (self.n, self.joins);
+        let (mut deps, mut members, mut join_start) = (self.deps, self.members, self.join_start);
+        for &(j, from, len) in &kept.unreferenced {
+            let (j, from, len) = (j as usize, from as usize, len as usize);
+            let at = join_start[j] as usize;
+            members[at..at + len].copy_from_slice(&kept.items[from..from + len]);
+            join_start[j] += len as u32;
+        }
+        // Each cursor is now its list's end: the starts are the ends shifted by one.
+        let mut dep_start = Vec::with_capacity(n + 1);
+        dep_start.push(0);
+        dep_start.extend(self.nodes[..n].iter().map(|node| node.waiting));
+        drop(self.nodes);
+        join_start.copy_within(0..joins, 1);
+        join_start[0] = 0;
+        for &(node, from, len) in &kept.reordered {
+            let (node, from, len) = (node as usize, from as usize, len as usize);
+            let list = if node < n {
+                &mut deps[dep_start[node] as usize..dep_start[node + 1] as usize]
+            } else {
+                let j = node - n;
+                &mut members[join_start[j] as usize..join_start[j + 1] as usize]
+            };
+            list.copy_from_slice(&kept.items[from..from + len]);
+        }
+        DepLists {
+            dep_start,
+            deps,
+            join_start,
+            join_members: members,
+        }
     }
 }
 
@@ -1120,10 +1194,29 @@ impl Run {
     /// assert_eq!(trace.timings.len(), 24);
     /// assert!(trace.verified() && (trace.time_secs - 6e-3).abs() < 1e-12);
     /// ```
-    pub fn finish(mut self) -> Trace {
+    pub fn finish(self) -> Trace {
+        self.finishing().finish()
+    }
+
+    /// Runs to the end and checks the buffers, then hands over to [`Finishing`], which gives the
+    /// schedule its lists back and sums the steps' ends a bounded piece at a time (tens of ms
+    /// at 1,024 GPUs: a caller that must stay responsive spreads them over frames).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
+    /// let mut finishing = Run::new(&topo, schedule, &RunOptions::default()).finishing();
+    /// let mut slices = 1;
+    /// while !finishing.step(4) { slices += 1; }
+    /// assert!(slices > 1);
+    /// let trace = finishing.finish();
+    /// assert!(trace.verified() && (trace.time_secs - 6e-3).abs() < 1e-12);
+    /// ```
+    pub fn finishing(mut self) -> Finishing {
         while self.next() {}
         let n = self.schedule.len();
-        let now = self.now;
         let verification = if let Some(e) = self.error.take() {
             Err(e)
         } else if self.done < n {
@@ -1137,14 +1230,163 @@ impl Run {
         // What only the run needed goes before the schedule's lists come back.
         drop(std::mem::replace(&mut self.buffers, Buffers::start(0, 0)));
         drop(std::mem::take(&mut self.in_flight));
-        let lists = forward_lists(
+        let lists = ForwardLists::new(
             n,
             self.joins,
             std::mem::take(&mut self.nodes),
             std::mem::replace(&mut self.dependents, Dependents::Far(Vec::new())),
-            &self.kept,
         );
+        Finishing {
+            stage: Finish::Lists {
+                run: Box::new(self),
+                lists,
+                verification,
+            },
+        }
+    }
+}
+
+/// A run at its end, giving the schedule its dependency lists back and finding when each step
+/// ended, a bounded piece at a time (from [`Run::finishing`]); [`Run::finish`] is this, done at
+/// once.
+pub struct Finishing {
+    stage: Finish,
+}
+
+/// Where a [`Finishing`] stands.
+enum Finish {
+    /// Rebuilding the schedule's lists from the run's reverse index.
+    Lists {
+        run: Box<Run>,
+        lists: ForwardLists,
+        verification: Result<(), String>,
+    },
+    /// The trace but its steps' ends, found up to transfer `next`.
+    Steps {
+        trace: Box<Trace>,
+        step_end_secs: Vec<f64>,
+        next: usize,
+    },
+    /// Only while one stage hands over to the next.
+    Between,
+}
+
+impl Finishing {
+    /// Does about `max` items of work (a node of the dependency graph in each of two passes, a
+    /// transfer's step end; up to twice `max` where one pass ends and the next begins); `true`
+    /// once [`finish`](Self::finish) has only a few moves left.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 5, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::DoubleBinaryTree, &topo, 5_000, 3);
+    /// let whole = run(&topo, schedule.clone(), &RunOptions::default());
+    /// let mut finishing = Run::new(&topo, schedule, &RunOptions::default()).finishing();
+    /// while !finishing.step(1) {}
+    /// assert!(finishing.step(1)); // stays done
+    /// let trace = finishing.finish();
+    /// assert_eq!(trace.step_end_secs, whole.step_end_secs);
+    /// assert_eq!(trace.schedule.deps(7), whole.schedule.deps(7));
+    /// ```
+    pub fn step(&mut self, max: usize) -> bool {
+        let max = max.max(1);
+        match &mut self.stage {
+            Finish::Lists { run, lists, .. } => {
+                if lists.step(max, &run.kept) {
+                    self.stage = match std::mem::replace(&mut self.stage, Finish::Between) {
+                        Finish::Lists {
+                            run,
+                            lists,
+                            verification,
+                        } => {
+                            let deps = lists.finish(&run.kept);
+                            run.into_steps(deps, verification)
+                        }
+                        other => other,
+                    };
+                }
+                false
+            }
+            Finish::Steps {
+                trace,
+                step_end_secs,
+                next,
+            } => {
+                let end = trace.timings.len().min(next.saturating_add(max));
+                let transfers = &trace.schedule.transfers()[*next..end];
+                for (t, tr) in (*next..end).zip(transfers) {
+                    let e = &mut step_end_secs[tr.step() as usize];
+                    *e = e.max(trace.timings.done_secs(t));
+                }
+                *next = end;
+                end == trace.timings.len()
+            }
+            Finish::Between => true,
+        }
+    }
+
+    /// Items done, and in all (those of the stage under way: the lists' two passes, then the
+    /// steps' ends).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1);
+    /// let mut finishing = Run::new(&topo, schedule, &RunOptions::default()).finishing();
+    /// assert_eq!(finishing.progress().0, 0);
+    /// while !finishing.step(3) {
+    ///     let (done, total) = finishing.progress();
+    ///     assert!(done <= total);
+    /// }
+    /// let (done, total) = finishing.progress();
+    /// assert_eq!(done, total);
+    /// ```
+    pub fn progress(&self) -> (usize, usize) {
+        match &self.stage {
+            Finish::Lists { lists, .. } => lists.progress(),
+            Finish::Steps { trace, next, .. } => (*next, trace.timings.len()),
+            Finish::Between => (0, 0),
+        }
+    }
+
+    /// Does what is left and returns the trace.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
+    /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
+    /// let trace = Run::new(&topo, schedule, &RunOptions::default()).finishing().finish();
+    /// assert_eq!(trace.step_end_secs.len(), 6);
+    /// assert!((trace.step_end_secs[5] - 6e-3).abs() < 1e-12);
+    /// ```
+    pub fn finish(mut self) -> Trace {
+        while !self.step(usize::MAX) {}
+        match self.stage {
+            Finish::Steps {
+                mut trace,
+                mut step_end_secs,
+                ..
+            } => {
+                // Steps overlap in a pipelined schedule; keep the boundaries increasing.
+                for i in 1..step_end_secs.len() {
+                    step_end_secs[i] = step_end_secs[i].max(step_end_secs[i - 1]);
+                }
+                trace.step_end_secs = step_end_secs;
+                *trace
+            }
+            _ => unreachable!("a finished Finishing holds its trace"),
+        }
+    }
+}
+
+impl Run {
+    /// The trace of a run whose lists are back, but its steps' ends.
+    fn into_steps(mut self, lists: DepLists, verification: Result<(), String>) -> Finish {
         self.schedule.put_deps(lists);
+        let now = self.now;
         let busy = self.net.busy_secs(now);
         let bytes = self.net.link_bytes().to_vec();
         let cell_changes = self.cell_changes.take().unwrap_or_default();
@@ -1157,7 +1399,8 @@ impl Run {
                 timeline: timelines.next().unwrap_or_default(),
             })
             .collect();
-        Trace::new(
+        let steps = self.schedule.steps() as usize;
+        let trace = Trace::without_steps(
             self.topo,
             self.schedule,
             self.timings.finish(&instants),
@@ -1166,7 +1409,12 @@ impl Run {
             cell_changes,
             now,
             verification,
-        )
+        );
+        Finish::Steps {
+            trace: Box::new(trace),
+            step_end_secs: vec![0.0; steps],
+            next: 0,
+        }
     }
 }
 
@@ -1207,9 +1455,35 @@ mod tests {
                 let trace = run(&topo, schedule.clone(), &options);
                 assert!(trace.verified(), "{alg}");
                 assert_eq!(lists(&trace.schedule), want, "{alg}");
-                let mut sliced = Run::new(&topo, schedule.clone(), &options);
-                while !sliced.step(3) {}
-                assert_eq!(lists(&sliced.finish().schedule), want, "{alg}");
+                // Each step ends with its latest transfer, and no step before the one before.
+                let mut ends = vec![0.0f64; trace.schedule.steps() as usize];
+                for (tr, timing) in trace.schedule.transfers().iter().zip(trace.timings.iter()) {
+                    let e = &mut ends[tr.step() as usize];
+                    *e = e.max(timing.done_secs);
+                }
+                for i in 1..ends.len() {
+                    ends[i] = ends[i].max(ends[i - 1]);
+                }
+                assert_eq!(trace.step_end_secs, ends, "{alg}");
+                assert!(ends.last().is_some_and(|&e| e == trace.time_secs), "{alg}");
+                // Run in slices and finished in slices of any size, the same trace.
+                for slice in [1, 3, 1_000] {
+                    let mut sliced = Run::new(&topo, schedule.clone(), &options);
+                    while !sliced.step(3) {}
+                    let mut finishing = sliced.finishing();
+                    let mut progress = finishing.progress();
+                    while !finishing.step(slice) {
+                        let now = finishing.progress();
+                        assert!(now != progress && now.0 <= now.1, "{alg}: {now:?}");
+                        progress = now;
+                    }
+                    let done = finishing.finish();
+                    assert_eq!(lists(&done.schedule), want, "{alg}");
+                    assert_eq!(done.step_end_secs, ends, "{alg}");
+                    assert_eq!(done.timings, trace.timings, "{alg}");
+                    assert_eq!(done.time_secs, trace.time_secs, "{alg}");
+                    assert_eq!(done.verification, trace.verification, "{alg}");
+                }
             }
         }
         // Joins out of order, one no transfer waits for, lists out of order and a dependency
@@ -1251,7 +1525,9 @@ mod tests {
             node.waiting = 7 * k as u32 + 3;
         }
         let (n, joins) = (schedule.len(), schedule.joins());
-        let back = forward_lists(n, joins, index.nodes, index.dependents, &index.kept);
+        let mut back = ForwardLists::new(n, joins, index.nodes, index.dependents);
+        while !back.step(3, &index.kept) {}
+        let back = back.finish(&index.kept);
         let mut without = schedule.clone();
         drop(without.take_deps());
         without.put_deps(back);

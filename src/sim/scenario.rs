@@ -23,7 +23,7 @@
 use super::algorithms::{self, Algorithm, MAX_SEGMENTS, Scheduling};
 use super::cost::{Budget, OverBudget, RUN_BUDGET, RunCost};
 use super::faults::{FaultError, Faults};
-use super::run::{PreparingRun, Run, RunOptions};
+use super::run::{Finishing, PreparingRun, Run, RunOptions};
 use super::scenario_file::FileError;
 use super::topology::{MAX_NICS_PER_NODE, Topology, TopologyError, TopologySpec};
 use super::trace::Trace;
@@ -610,6 +610,8 @@ enum Stage {
     /// Building its indexes and buffers.
     Preparing(Box<PreparingRun>),
     Running(Box<Run>),
+    /// Giving its schedule back its lists, finding its steps' ends: every transfer done.
+    Finishing(Box<Finishing>, usize),
 }
 
 impl Stage {
@@ -619,6 +621,7 @@ impl Stage {
             Stage::Scheduling(s, _) => (0, s.progress().1),
             Stage::Preparing(p) => (0, p.transfers()),
             Stage::Running(r) => r.progress(),
+            &Stage::Finishing(_, n) => (n, n),
         }
     }
 }
@@ -762,7 +765,7 @@ impl Simulating {
         let half = match self.run.as_ref()? {
             Stage::Scheduling(s, _) => share(s.progress()) / 2.0,
             Stage::Preparing(p) => 0.5 + share(p.progress()) / 2.0,
-            Stage::Running(_) => return None,
+            Stage::Running(_) | Stage::Finishing(..) => return None,
         };
         Some(((half * 1000.0) as usize, 1000))
     }
@@ -827,12 +830,18 @@ impl Simulating {
                 return false;
             }
             Stage::Running(run) => run,
+            Stage::Finishing(finishing, _) => return finishing.step(max_events),
         };
         if !run.step(max_events) {
             return false;
         }
         let Some((next, mut times)) = self.choosing.take() else {
-            return true;
+            // The run is done: its end, too, a bounded piece at a time.
+            if let Some(Stage::Running(run)) = self.run.take() {
+                let n = run.progress().1;
+                self.run = Some(Stage::Finishing(Box::new(run.finishing()), n));
+            }
+            return false;
         };
         // One of auto's candidates is done: note its time, start the next one (or the chosen).
         if let Some(Stage::Running(done)) = self.run.take() {
@@ -892,12 +901,14 @@ impl Simulating {
                 limit_bytes: guard.bytes,
             });
         }
-        let Some(Stage::Running(run)) = self.run else {
-            return Err(ScenarioError::NoRun);
+        let trace = match self.run {
+            Some(Stage::Finishing(finishing, _)) => finishing.finish(),
+            Some(Stage::Running(run)) => run.finish(),
+            _ => return Err(ScenarioError::NoRun),
         };
         Ok(Simulation {
             algorithm: self.algorithm,
-            trace: (*run).finish(),
+            trace,
             auto: self.auto,
         })
     }

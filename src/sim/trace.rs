@@ -254,8 +254,9 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// A run's trace with no step ends yet ([`Finishing`](super::run::Finishing) finds them).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn new(
+    pub(crate) fn without_steps(
         topology: Topology,
         schedule: Schedule,
         timings: Timings,
@@ -266,15 +267,6 @@ impl Trace {
         verification: Result<(), String>,
     ) -> Trace {
         let lower_bound = lower_bound(&topology, schedule.size_bytes());
-        let mut step_end_secs = vec![0.0f64; schedule.steps() as usize];
-        for (t, timing) in schedule.transfers().iter().zip(timings.iter()) {
-            let e = &mut step_end_secs[t.step() as usize];
-            *e = e.max(timing.done_secs);
-        }
-        // Steps overlap in a pipelined schedule; keep the boundaries increasing.
-        for i in 1..step_end_secs.len() {
-            step_end_secs[i] = step_end_secs[i].max(step_end_secs[i - 1]);
-        }
         Trace {
             topology,
             schedule,
@@ -285,7 +277,7 @@ impl Trace {
             lower_bound,
             verification,
             cell_changes,
-            step_end_secs,
+            step_end_secs: Vec::new(),
         }
     }
 

@@ -263,21 +263,13 @@ fn work(job: &mut Job, budget: f64) -> Option<Finished> {
                     job.work = Work::Simulating(sim);
                     continue;
                 }
-                if now_ms() - started >= 1.0 {
-                    // Finishing the run (tens of ms at 1,024 GPUs) is a task of its own, not the
-                    // end of a slice that simulated for its whole share: the next slice's step
-                    // finds the run done at once (e2e/prepare.test.mjs measured the two together
-                    // at 104-190 ms, over its 100 ms long-task budget).
-                    job.work = Work::Simulating(sim);
-                    break None;
-                }
                 let (done, total) = sim.progress();
                 show_progress(job, Status::Running { done, total });
                 match sim.finish() {
                     Ok(sim) => {
                         let index = ReplayBuilder::new(&sim.trace);
                         job.work = Work::Indexing(sim, index);
-                        // Finishing the run took a share of this slice: index from the next.
+                        // The replay's index starts in the next slice.
                         break None;
                     }
                     Err(e) => break Some(Err(e)),
