@@ -1,12 +1,13 @@
 //! Preparing a run in slices (the schedule a step at a time with `Scheduling`, then the run's
-//! indexes and buffers with `PreparingRun`, both inside `Simulating`) gives exactly what the
-//! one-shot path gives, over random scenarios, and each slice's work is bounded.
+//! indexes and buffers with `PreparingRun`, both inside `Simulating`) and finishing it in slices
+//! (`Finishing`) gives exactly what the one-shot path gives, over random scenarios, and each
+//! slice's work is bounded; a `TimingRun` ends with `simulate`'s time to the bit.
 //!
 #![cfg(not(target_arch = "wasm32"))]
 
 use allreduce_lab::sim::algorithms::{self, Algorithm, Scheduling};
 use allreduce_lab::sim::run::{PreparingRun, Run, RunOptions};
-use allreduce_lab::sim::scenario::{Scenario, Simulating, simulate, transfers_on};
+use allreduce_lab::sim::scenario::{Scenario, Simulating, TimingRun, simulate, transfers_on};
 use allreduce_lab::sim::schedule::Schedule;
 use allreduce_lab::sim::topology::{Topology, TopologySpec};
 use allreduce_lab::sim::trace::Trace;
@@ -101,6 +102,43 @@ proptest! {
         let a = preparing.finish().finish();
         let b = Run::new(&topo, schedule, &options).finish();
         same_trace(&a, &b)?;
+    }
+
+    #[test]
+    fn a_run_finished_in_slices_is_the_same_run(sc in scenario(), slice in 1usize..300, details: bool) {
+        prop_assume!(sc.algorithm != Algorithm::Auto);
+        let topo = Topology::new(&sc.topology).unwrap();
+        let schedule = algorithms::schedule(sc.algorithm, &topo, sc.size_bytes, sc.segments);
+        let options = RunOptions { gamma_secs_per_byte: sc.gamma_secs_per_byte, record_details: details };
+        let whole = Run::new(&topo, schedule.clone(), &options).finish();
+        let mut finishing = Run::new(&topo, schedule.clone(), &options).finishing();
+        let mut last = finishing.progress();
+        while !finishing.step(slice) {
+            let now = finishing.progress();
+            // Within a stage, at most a slice's items a call; a new stage starts again from 0.
+            prop_assert!(now.0 <= now.1);
+            if now.1 == last.1 && now.0 >= last.0 {
+                prop_assert!(now.0 - last.0 <= slice, "{} items in one slice", now.0 - last.0);
+            }
+            last = now;
+        }
+        let sliced = finishing.finish();
+        same_trace(&sliced, &whole)?;
+        prop_assert_eq!(&sliced.step_end_secs, &whole.step_end_secs);
+        same_schedule(&sliced.schedule, &schedule)?;
+    }
+
+    #[test]
+    fn a_timing_run_ends_with_simulate_s_time(sc in scenario(), slice in 1usize..300) {
+        let whole = simulate(&sc, false).unwrap();
+        let mut timing = TimingRun::new(&sc).unwrap();
+        while !timing.step(slice) {
+            let (done, total) = timing.progress();
+            prop_assert!(done <= total);
+        }
+        let timed = timing.finish().unwrap();
+        prop_assert_eq!(timed.algorithm, whole.algorithm);
+        prop_assert_eq!(timed.time_secs.to_bits(), whole.trace.time_secs.to_bits());
     }
 
     #[test]

@@ -1217,16 +1217,7 @@ impl Run {
     pub fn finishing(mut self) -> Finishing {
         while self.next() {}
         let n = self.schedule.len();
-        let verification = if let Some(e) = self.error.take() {
-            Err(e)
-        } else if self.done < n {
-            Err(format!(
-                "{} of {n} transfers never started: their dependencies form a cycle or wait for nothing",
-                n - self.done
-            ))
-        } else {
-            self.buffers.verify()
-        };
+        let verification = self.verification();
         // What only the run needed goes before the schedule's lists come back.
         drop(std::mem::replace(&mut self.buffers, Buffers::start(0, 0)));
         drop(std::mem::take(&mut self.in_flight));
@@ -1242,6 +1233,45 @@ impl Run {
                 lists,
                 verification,
             },
+        }
+    }
+}
+
+impl Run {
+    /// Runs to the end and returns only when the last transfer was done and whether every rank
+    /// ended with every contribution exactly once: [`finish`](Self::finish)'s `time_secs` and
+    /// `verification`, without giving the schedule its lists back or keeping any record (what
+    /// `auto`'s candidates and the scaling charts' points need).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// let topo = Topology::new(&TopologySpec::Uniform {
+    ///     ranks: 5, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
+    /// for alg in Algorithm::CONCRETE {
+    ///     let schedule = algorithms::schedule(alg, &topo, 10_000, 2);
+    ///     let trace = run(&topo, schedule.clone(), &RunOptions::default());
+    ///     let (time_secs, verification) = Run::new(&topo, schedule, &RunOptions::default()).end();
+    ///     assert_eq!((time_secs, verification), (trace.time_secs, trace.verification));
+    /// }
+    /// ```
+    pub fn end(mut self) -> (f64, Result<(), String>) {
+        while self.next() {}
+        (self.now, self.verification())
+    }
+
+    /// Whether the run, at its end, did what its schedule promised: no contribution added twice,
+    /// every transfer started, every rank holding every contribution exactly once.
+    fn verification(&mut self) -> Result<(), String> {
+        let n = self.schedule.len();
+        if let Some(e) = self.error.take() {
+            Err(e)
+        } else if self.done < n {
+            Err(format!(
+                "{} of {n} transfers never started: their dependencies form a cycle or wait for nothing",
+                n - self.done
+            ))
+        } else {
+            self.buffers.verify()
         }
     }
 }

@@ -589,6 +589,8 @@ pub struct Simulating {
     memory_limit: Option<MemoryGuard>,
     /// Set once the heap passed that limit: the simulation stopped there.
     over_limit: bool,
+    /// Only the result's time is wanted (see [`TimingRun`]): the run ends without a trace.
+    time_only: bool,
 }
 
 /// The guard of [`Simulating::limit_memory`].
@@ -612,6 +614,8 @@ enum Stage {
     Running(Box<Run>),
     /// Giving its schedule back its lists, finding its steps' ends: every transfer done.
     Finishing(Box<Finishing>, usize),
+    /// Done, with only its time and verification kept (a [`TimingRun`]'s): its transfers.
+    Ended(f64, Result<(), String>, usize),
 }
 
 impl Stage {
@@ -621,7 +625,7 @@ impl Stage {
             Stage::Scheduling(s, _) => (0, s.progress().1),
             Stage::Preparing(p) => (0, p.transfers()),
             Stage::Running(r) => r.progress(),
-            &Stage::Finishing(_, n) => (n, n),
+            &Stage::Finishing(_, n) | &Stage::Ended(_, _, n) => (n, n),
         }
     }
 }
@@ -662,6 +666,7 @@ impl Simulating {
             total_transfers: cost.transfers as usize,
             memory_limit: None,
             over_limit: false,
+            time_only: false,
         };
         s.run = Some(s.start(first, details && !auto));
         Ok(s)
@@ -765,7 +770,7 @@ impl Simulating {
         let half = match self.run.as_ref()? {
             Stage::Scheduling(s, _) => share(s.progress()) / 2.0,
             Stage::Preparing(p) => 0.5 + share(p.progress()) / 2.0,
-            Stage::Running(_) | Stage::Finishing(..) => return None,
+            Stage::Running(_) | Stage::Finishing(..) | Stage::Ended(..) => return None,
         };
         Some(((half * 1000.0) as usize, 1000))
     }
@@ -831,24 +836,30 @@ impl Simulating {
             }
             Stage::Running(run) => run,
             Stage::Finishing(finishing, _) => return finishing.step(max_events),
+            Stage::Ended(..) => return true,
         };
         if !run.step(max_events) {
             return false;
         }
         let Some((next, mut times)) = self.choosing.take() else {
-            // The run is done: its end, too, a bounded piece at a time.
+            // The run is done: its end, too, a bounded piece at a time (or its time only).
             if let Some(Stage::Running(run)) = self.run.take() {
                 let n = run.progress().1;
-                self.run = Some(Stage::Finishing(Box::new(run.finishing()), n));
+                self.run = Some(if self.time_only {
+                    let (time_secs, verification) = run.end();
+                    Stage::Ended(time_secs, verification, n)
+                } else {
+                    Stage::Finishing(Box::new(run.finishing()), n)
+                });
             }
-            return false;
+            return self.time_only;
         };
         // One of auto's candidates is done: note its time, start the next one (or the chosen).
         if let Some(Stage::Running(done)) = self.run.take() {
             self.finished_transfers += done.progress().1;
-            let trace = done.finish();
-            let secs = if trace.verified() {
-                trace.time_secs
+            let (time_secs, verification) = done.end();
+            let secs = if verification.is_ok() {
+                time_secs
             } else {
                 f64::INFINITY
             };
@@ -889,18 +900,7 @@ impl Simulating {
     /// assert!((done.trace.time_secs - 90e-6).abs() < 1e-15);
     /// ```
     pub fn finish(mut self) -> Result<Simulation, ScenarioError> {
-        // With a limit, in slices, so that the run stops soon after passing it.
-        let slice = if self.memory_limit.is_some() {
-            1 << 12
-        } else {
-            usize::MAX
-        };
-        while !self.step(slice) {}
-        if let (true, Some(guard)) = (self.over_limit, self.memory_limit) {
-            return Err(ScenarioError::MemoryOverLimit {
-                limit_bytes: guard.bytes,
-            });
-        }
+        self.run_out()?;
         let trace = match self.run {
             Some(Stage::Finishing(finishing, _)) => finishing.finish(),
             Some(Stage::Running(run)) => run.finish(),
@@ -912,6 +912,145 @@ impl Simulating {
             auto: self.auto,
         })
     }
+}
+
+impl Simulating {
+    /// Steps to the end: an error if the memory guard stopped the simulation.
+    fn run_out(&mut self) -> Result<(), ScenarioError> {
+        // With a limit, in slices, so that the run stops soon after passing it.
+        let slice = if self.memory_limit.is_some() {
+            1 << 12
+        } else {
+            usize::MAX
+        };
+        while !self.step(slice) {}
+        match (self.over_limit, self.memory_limit) {
+            (true, Some(guard)) => Err(ScenarioError::MemoryOverLimit {
+                limit_bytes: guard.bytes,
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The time of a scenario's verified run, and the algorithm that ran (`auto`'s choice).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timed {
+    pub algorithm: Algorithm,
+    pub time_secs: f64,
+}
+
+/// A [`Simulating`] without details that keeps only its result's time: at its end, the run
+/// gives back no trace (no schedule lists rebuilt, no steps' ends), which is all that a point of
+/// a chart or a row of a sweep reads. Stepped the same way; its time is [`simulate`]'s to the bit.
+///
+/// ```
+/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+/// let s = Scenario { topology: TopologySpec::Uniform { ranks: 6, bandwidth, latency_secs: 5e-6 },
+///     algorithm: Algorithm::Auto, size_bytes: 6_000_000, segments: 2, gamma_secs_per_byte: 0.0, faults: Default::default() };
+/// let mut timing = TimingRun::new(&s).unwrap();
+/// while !timing.step(7) {
+///     let (done, total) = timing.progress();
+///     assert!(done <= total);
+/// }
+/// assert!(timing.step(7)); // stays done
+/// let whole = simulate(&s, false).unwrap();
+/// let timed = timing.finish().unwrap();
+/// assert_eq!((timed.algorithm, timed.time_secs), (whole.algorithm, whole.trace.time_secs));
+/// ```
+pub struct TimingRun(Simulating);
+
+impl TimingRun {
+    /// Validates the scenario, as [`Simulating::new`].
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 0, bandwidth, latency_secs: 5e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 1_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+    /// assert!(TimingRun::new(&s).is_err());
+    /// ```
+    pub fn new(scenario: &Scenario) -> Result<TimingRun, ScenarioError> {
+        let mut sim = Simulating::new(scenario, false)?;
+        sim.time_only = true;
+        Ok(TimingRun(sim))
+    }
+
+    /// Advances as [`Simulating::step`]; `true` once the time is known.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+    /// let mut timing = TimingRun::new(&s).unwrap();
+    /// assert!(!timing.step(1));
+    /// while !timing.step(1) {}
+    /// assert!(timing.step(1)); // stays done
+    /// ```
+    pub fn step(&mut self, max_events: usize) -> bool {
+        self.0.step(max_events)
+    }
+
+    /// Transfers done so far, and in all, as [`Simulating::progress`].
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+    /// let mut timing = TimingRun::new(&s).unwrap();
+    /// assert_eq!(timing.progress(), (0, 24));
+    /// while !timing.step(5) {}
+    /// assert_eq!(timing.progress(), (24, 24));
+    /// ```
+    pub fn progress(&self) -> (usize, usize) {
+        self.0.progress()
+    }
+
+    /// Runs to the end: the time, or why there is none (a run that does not verify is
+    /// [`ScenarioError::Unverified`]).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+    /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
+    ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+    /// // The ring's α-β cost: 2(N−1) steps of α + S/(N·B) = 6 × (5 µs + 10 µs).
+    /// let timed = TimingRun::new(&s).unwrap().finish().unwrap();
+    /// assert!((timed.time_secs - 90e-6).abs() < 1e-15);
+    /// ```
+    pub fn finish(mut self) -> Result<Timed, ScenarioError> {
+        self.0.run_out()?;
+        match self.0.run {
+            Some(Stage::Ended(time_secs, verification, _)) => match verification {
+                Ok(()) => Ok(Timed {
+                    algorithm: self.0.algorithm,
+                    time_secs,
+                }),
+                Err(account) => Err(ScenarioError::Unverified(account)),
+            },
+            _ => Err(ScenarioError::NoRun),
+        }
+    }
+}
+
+/// The time of `scenario`'s verified run: [`TimingRun`] run to the end, [`simulate`] and
+/// [`verified`] without the trace.
+///
+/// ```
+/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+/// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
+///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+/// // The ring's α-β cost: 2(N−1) steps of α + S/(N·B) = 6 × (5 µs + 10 µs).
+/// let timed = simulate_time(&s).unwrap();
+/// assert_eq!(timed.algorithm, Algorithm::Ring);
+/// assert!((timed.time_secs - 90e-6).abs() < 1e-15);
+/// ```
+pub fn simulate_time(scenario: &Scenario) -> Result<Timed, ScenarioError> {
+    TimingRun::new(scenario)?.finish()
 }
 
 /// `auto`'s choice among the candidates' times: the fastest, and why.

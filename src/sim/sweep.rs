@@ -14,7 +14,8 @@
 //! ```
 
 use super::algorithms::Algorithm;
-use super::scenario::{Scenario, ScenarioError, simulate};
+use super::scenario::{Scenario, ScenarioError, simulate_time};
+use super::trace::{algbw, busbw};
 use serde::Serialize;
 
 /// One line of the sweep, as nccl-tests prints it.
@@ -85,22 +86,23 @@ pub fn sweep(
         .collect();
     // Every size is checked before any is simulated: a bad last row fails at once, not after the
     // others ran.
+    let mut ranks = 0;
     for s in &scenarios {
-        s.validate()?;
+        ranks = s.validate()?.ranks();
     }
     scenarios
         .into_iter()
         .map(|scenario| {
             let size = scenario.size_bytes;
-            let sim = simulate(&scenario, false)?;
-            let t = crate::sim::scenario::verified(&sim.trace)?;
+            let t = simulate_time(&scenario)?;
+            let algbw = algbw(size, t.time_secs);
             Ok(SweepRow {
                 size_bytes: size,
                 count: size / 4,
                 time_secs: t.time_secs,
-                algbw_bytes_per_sec: t.algbw_bytes_per_sec(),
-                busbw_bytes_per_sec: t.busbw_bytes_per_sec(),
-                algorithm: sim.algorithm,
+                algbw_bytes_per_sec: algbw,
+                busbw_bytes_per_sec: busbw(algbw, ranks),
+                algorithm: t.algorithm,
             })
         })
         .collect()

@@ -232,6 +232,33 @@ pub struct CellChange {
     pub contributors: u32,
 }
 
+/// algbw = S / t (nccl-tests) of `size_bytes` allreduced in `time_secs`, in bytes per second;
+/// zero for no time.
+///
+/// ```
+/// use allreduce_lab::sim::trace::algbw;
+/// assert_eq!(algbw(4_000_000, 4e-3), 1e9);
+/// assert_eq!(algbw(4_000_000, 0.0), 0.0);
+/// ```
+pub fn algbw(size_bytes: u64, time_secs: f64) -> f64 {
+    if time_secs > 0.0 {
+        size_bytes as f64 / time_secs
+    } else {
+        0.0
+    }
+}
+
+/// busbw = algbw × 2(N−1)/N (nccl-tests) among `ranks` ranks.
+///
+/// ```
+/// use allreduce_lab::sim::trace::busbw;
+/// assert_eq!(busbw(1e9, 4), 1.5e9);
+/// ```
+pub fn busbw(algbw_bytes_per_sec: f64, ranks: usize) -> f64 {
+    let n = ranks as f64;
+    algbw_bytes_per_sec * 2.0 * (n - 1.0) / n
+}
+
 /// Everything a run produced.
 #[derive(Clone, Debug)]
 pub struct Trace {
@@ -321,11 +348,7 @@ impl Trace {
     /// assert!((trace.algbw_bytes_per_sec() - 4e6 / 6e-3).abs() < 1e-3);
     /// ```
     pub fn algbw_bytes_per_sec(&self) -> f64 {
-        if self.time_secs > 0.0 {
-            self.size_bytes() as f64 / self.time_secs
-        } else {
-            0.0
-        }
+        algbw(self.size_bytes(), self.time_secs)
     }
 
     /// busbw = algbw × 2(N−1)/N (nccl-tests): comparable with the links' bandwidth.
@@ -339,8 +362,7 @@ impl Trace {
     /// assert!((trace.busbw_bytes_per_sec() - 1e9).abs() < 1e-3);
     /// ```
     pub fn busbw_bytes_per_sec(&self) -> f64 {
-        let n = self.topology.ranks() as f64;
-        self.algbw_bytes_per_sec() * 2.0 * (n - 1.0) / n
+        busbw(self.algbw_bytes_per_sec(), self.topology.ranks())
     }
 
     /// How close the run came to the lower bound: bound / time, in (0, 1].

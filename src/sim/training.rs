@@ -27,7 +27,7 @@
 //! ```
 
 use super::algorithms::Algorithm;
-use super::scenario::{Scenario, ScenarioError, Share, simulate, verified};
+use super::scenario::{Scenario, ScenarioError, Share, simulate_time};
 use super::shape::fit;
 use super::topology::TopologySpec;
 use serde::{Deserialize, Serialize};
@@ -312,7 +312,7 @@ pub fn scaling_with_gamma(
     runs.into_iter()
         .map(|(n, scenario)| {
             let comm = match scenario {
-                Some(s) => verified(&simulate(&s, false)?.trace)?.time_secs,
+                Some(s) => simulate_time(&s)?.time_secs,
                 None => 0.0,
             };
             Ok(model.step(n, comm))

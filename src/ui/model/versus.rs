@@ -437,7 +437,7 @@ pub fn predict_answer() -> Result<(f64, f64), ScenarioError> {
             side,
             size_bytes: PREDICT_BYTES,
         })?;
-        Ok(crate::sim::scenario::simulate(&s, false)?.trace.time_secs)
+        Ok(crate::sim::scenario::simulate_time(&s)?.time_secs)
     };
     Ok((t(Side::Ring)?, t(Side::Tree)?))
 }

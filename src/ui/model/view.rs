@@ -6,7 +6,7 @@ use crate::sim::command::simulate_command;
 use crate::sim::cost::{Budget, OverBudget, RUN_BUDGET};
 use crate::sim::faults::Faults;
 use crate::sim::replay::Replay;
-use crate::sim::scenario::{Scenario, ScenarioError, Simulation, simulate};
+use crate::sim::scenario::{Scenario, ScenarioError, Simulation, simulate, simulate_time};
 use crate::sim::trace::Trace;
 use crate::ui::model::layout::Layout;
 use crate::ui::model::logic::{Controls, SEGMENTS, max_segments};
@@ -288,7 +288,7 @@ pub fn segments_note(
             ..controls.clone()
         };
         let s = c.scenario(tree);
-        simulate(&s, false).ok().map(|sim| sim.trace.time_secs)
+        simulate_time(&s).ok().map(|t| t.time_secs)
     };
     let k = controls.effective_segments();
     if tree_secs < other_secs {
