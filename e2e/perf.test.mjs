@@ -69,9 +69,9 @@ test('wasm size', () => {
   // 16-bit distances: 580,625 B (581,050 B with the builder's `add` inlined in the wasm too, so
   // it is inlined natively only), and 556 MB of wasm memory after that run. A run's end in slices
   // too (sim/run.rs `Finishing`: no task of a 1,024-GPU run on the page over 50 ms, where its end
-  // took 69-190 ms at once) added 1.1 KB: 581,783 B. The budget is 582,000. Issue 11's aim, 300 KB,
-  // is not reached.
-  const BUDGET_GZIP_BYTES = 582_000;
+  // took 69-190 ms at once; the buffers' check and the records' handover each a piece of its own)
+  // added 1.4 KB: 582,052 B. The budget is 583,000. Issue 11's aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 583_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

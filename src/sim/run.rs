@@ -1216,23 +1216,29 @@ impl Run {
     /// ```
     pub fn finishing(mut self) -> Finishing {
         while self.next() {}
-        let n = self.schedule.len();
+        Finishing {
+            transfers: self.schedule.len(),
+            nodes: self.schedule.len() + self.joins,
+            stage: Finish::Verifying(Box::new(self)),
+        }
+    }
+
+    /// Checks the buffers and lets go of what only the run needed, before the schedule's lists
+    /// come back.
+    fn into_lists(mut self: Box<Run>) -> Finish {
         let verification = self.verification();
-        // What only the run needed goes before the schedule's lists come back.
         drop(std::mem::replace(&mut self.buffers, Buffers::start(0, 0)));
         drop(std::mem::take(&mut self.in_flight));
         let lists = ForwardLists::new(
-            n,
+            self.schedule.len(),
             self.joins,
             std::mem::take(&mut self.nodes),
             std::mem::replace(&mut self.dependents, Dependents::Far(Vec::new())),
         );
-        Finishing {
-            stage: Finish::Lists {
-                run: Box::new(self),
-                lists,
-                verification,
-            },
+        Finish::Lists {
+            run: self,
+            lists,
+            verification,
         }
     }
 }
@@ -1281,14 +1287,24 @@ impl Run {
 /// once.
 pub struct Finishing {
     stage: Finish,
+    /// The run's transfers, and its transfers and joins.
+    transfers: usize,
+    nodes: usize,
 }
 
 /// Where a [`Finishing`] stands.
 enum Finish {
+    /// Every event done: the buffers to check.
+    Verifying(Box<Run>),
     /// Rebuilding the schedule's lists from the run's reverse index.
     Lists {
         run: Box<Run>,
         lists: ForwardLists,
+        verification: Result<(), String>,
+    },
+    /// The schedule's lists back: the records to hand to the trace.
+    Listed {
+        run: Box<Run>,
         verification: Result<(), String>,
     },
     /// The trace but its steps' ends, found up to transfer `next`.
@@ -1302,9 +1318,11 @@ enum Finish {
 }
 
 impl Finishing {
-    /// Does about `max` items of work (a node of the dependency graph in each of two passes, a
-    /// transfer's step end; up to twice `max` where one pass ends and the next begins); `true`
-    /// once [`finish`](Self::finish) has only a few moves left.
+    /// Does about `max` items of work (a node of the dependency graph in each of two passes over
+    /// the reverse index, a transfer's step end), or one of the pieces between them that go over
+    /// every transfer once (checking the buffers, summing the lists' lengths, placing the lists
+    /// and handing the records to the trace: a few ms each natively at 1,024 GPUs); `true` once
+    /// [`finish`](Self::finish) has only a few moves left.
     ///
     /// ```
     /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
@@ -1322,6 +1340,13 @@ impl Finishing {
     pub fn step(&mut self, max: usize) -> bool {
         let max = max.max(1);
         match &mut self.stage {
+            Finish::Verifying(_) => {
+                if let Finish::Verifying(run) = std::mem::replace(&mut self.stage, Finish::Between)
+                {
+                    self.stage = run.into_lists();
+                }
+                false
+            }
             Finish::Lists { run, lists, .. } => {
                 if lists.step(max, &run.kept) {
                     self.stage = match std::mem::replace(&mut self.stage, Finish::Between) {
@@ -1330,11 +1355,21 @@ impl Finishing {
                             lists,
                             verification,
                         } => {
+                            let mut run = run;
                             let deps = lists.finish(&run.kept);
-                            run.into_steps(deps, verification)
+                            run.schedule.put_deps(deps);
+                            Finish::Listed { run, verification }
                         }
                         other => other,
                     };
+                }
+                false
+            }
+            Finish::Listed { .. } => {
+                if let Finish::Listed { run, verification } =
+                    std::mem::replace(&mut self.stage, Finish::Between)
+                {
+                    self.stage = run.into_steps(verification);
                 }
                 false
             }
@@ -1356,8 +1391,8 @@ impl Finishing {
         }
     }
 
-    /// Items done, and in all (those of the stage under way: the lists' two passes, then the
-    /// steps' ends).
+    /// Items done, and in all: the lists' two passes over the transfers and joins, then the
+    /// steps' ends over the transfers.
     ///
     /// ```
     /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
@@ -1365,20 +1400,25 @@ impl Finishing {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1);
     /// let mut finishing = Run::new(&topo, schedule, &RunOptions::default()).finishing();
-    /// assert_eq!(finishing.progress().0, 0);
+    /// // Two passes over the 24 transfers' dependents, then their steps' ends.
+    /// assert_eq!(finishing.progress(), (0, 3 * 24));
+    /// let mut last = 0;
     /// while !finishing.step(3) {
     ///     let (done, total) = finishing.progress();
-    ///     assert!(done <= total);
+    ///     assert!(done >= last && done - last <= 3 && done < total);
+    ///     last = done;
     /// }
-    /// let (done, total) = finishing.progress();
-    /// assert_eq!(done, total);
+    /// assert_eq!(finishing.progress(), (3 * 24, 3 * 24));
     /// ```
     pub fn progress(&self) -> (usize, usize) {
-        match &self.stage {
-            Finish::Lists { lists, .. } => lists.progress(),
-            Finish::Steps { trace, next, .. } => (*next, trace.timings.len()),
-            Finish::Between => (0, 0),
-        }
+        let lists = 2 * self.nodes;
+        let done = match &self.stage {
+            Finish::Verifying(_) | Finish::Between => 0,
+            Finish::Listed { .. } => lists,
+            Finish::Lists { lists, .. } => lists.progress().0,
+            Finish::Steps { next, .. } => lists + next,
+        };
+        (done, lists + self.transfers)
     }
 
     /// Does what is left and returns the trace.
@@ -1414,8 +1454,7 @@ impl Finishing {
 
 impl Run {
     /// The trace of a run whose lists are back, but its steps' ends.
-    fn into_steps(mut self, lists: DepLists, verification: Result<(), String>) -> Finish {
-        self.schedule.put_deps(lists);
+    fn into_steps(mut self, verification: Result<(), String>) -> Finish {
         let now = self.now;
         let busy = self.net.busy_secs(now);
         let bytes = self.net.link_bytes().to_vec();
@@ -1504,9 +1543,14 @@ mod tests {
                     let mut progress = finishing.progress();
                     while !finishing.step(slice) {
                         let now = finishing.progress();
-                        assert!(now != progress && now.0 <= now.1, "{alg}: {now:?}");
+                        assert!(now.1 == progress.1 && now.0 >= progress.0, "{alg}: {now:?}");
+                        assert!(
+                            now.0 - progress.0 <= slice && now.0 < now.1,
+                            "{alg}: {now:?}"
+                        );
                         progress = now;
                     }
+                    assert_eq!(finishing.progress().0, progress.1, "{alg}");
                     let done = finishing.finish();
                     assert_eq!(lists(&done.schedule), want, "{alg}");
                     assert_eq!(done.step_end_secs, ends, "{alg}");

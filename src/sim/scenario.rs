@@ -605,6 +605,10 @@ struct MemoryGuard {
     live: fn() -> u64,
 }
 
+/// A run's end reads about this many items (a node of the dependency graph in a pass, a
+/// transfer's step end: ~10 ns each natively) in the time the run takes for one event.
+const FINISH_ITEMS_PER_EVENT: usize = 32;
+
 /// Where one run of a [`Simulating`] stands.
 enum Stage {
     /// Building its schedule.
@@ -681,7 +685,8 @@ impl Simulating {
     /// outgrow. A measure that never shrinks (the wasm memory) stops a run only if that run made
     /// it grow: one earlier run that raised it does not stop every later one. A step overshoots
     /// the limit by what that step allocates (preparing a run reserves its records at once).
-    /// Every stage counts, `auto`'s candidates too.
+    /// Every stage counts, `auto`'s candidates too, and the run's end (which gives the schedule
+    /// its lists back while the records are held: the peak of a large run).
     ///
     /// # Examples
     ///
@@ -835,7 +840,9 @@ impl Simulating {
                 return false;
             }
             Stage::Running(run) => run,
-            Stage::Finishing(finishing, _) => return finishing.step(max_events),
+            Stage::Finishing(finishing, _) => {
+                return finishing.step(max_events.saturating_mul(FINISH_ITEMS_PER_EVENT));
+            }
             Stage::Ended(..) => return true,
         };
         if !run.step(max_events) {
