@@ -1198,9 +1198,9 @@ impl Run {
         self.finishing().finish()
     }
 
-    /// Runs to the end and checks the buffers, then hands over to [`Finishing`], which gives the
-    /// schedule its lists back and sums the steps' ends a bounded piece at a time (tens of ms
-    /// at 1,024 GPUs: a caller that must stay responsive spreads them over frames).
+    /// Runs to the last event, then hands over to [`Finishing`], which checks the buffers, gives
+    /// the schedule its lists back and finds the steps' ends a bounded piece at a time (tens of
+    /// ms at 1,024 GPUs: a caller that must stay responsive spreads them over frames).
     ///
     /// ```
     /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
@@ -1241,9 +1241,7 @@ impl Run {
             verification,
         }
     }
-}
 
-impl Run {
     /// Runs to the end and returns only when the last transfer was done and whether every rank
     /// ended with every contribution exactly once: [`finish`](Self::finish)'s `time_secs` and
     /// `verification`, without giving the schedule its lists back or keeping any record (what
@@ -1280,6 +1278,39 @@ impl Run {
             self.buffers.verify()
         }
     }
+
+    /// The trace of a run whose lists are back, but its steps' ends.
+    fn into_steps(mut self, verification: Result<(), String>) -> Finish {
+        let now = self.now;
+        let busy = self.net.busy_secs(now);
+        let bytes = self.net.link_bytes().to_vec();
+        let cell_changes = self.cell_changes.take().unwrap_or_default();
+        let (timelines, instants) = self.net.into_timelines();
+        let mut timelines = timelines.unwrap_or_default().into_iter();
+        let links = (0..self.capacities.len())
+            .map(|l| LinkReport {
+                bytes: bytes[l],
+                busy_secs: busy[l],
+                timeline: timelines.next().unwrap_or_default(),
+            })
+            .collect();
+        let steps = self.schedule.steps() as usize;
+        let trace = Trace::without_steps(
+            self.topo,
+            self.schedule,
+            self.timings.finish(&instants),
+            self.traffic,
+            links,
+            cell_changes,
+            now,
+            verification,
+        );
+        Finish::Steps {
+            trace: Box::new(trace),
+            step_end_secs: vec![0.0; steps],
+            next: 0,
+        }
+    }
 }
 
 /// A run at its end, giving the schedule its dependency lists back and finding when each step
@@ -1313,7 +1344,7 @@ enum Finish {
         step_end_secs: Vec<f64>,
         next: usize,
     },
-    /// Only while one stage hands over to the next.
+    /// Only while a step moves the stage (after a panic, for good).
     Between,
 }
 
@@ -1339,56 +1370,47 @@ impl Finishing {
     /// ```
     pub fn step(&mut self, max: usize) -> bool {
         let max = max.max(1);
-        match &mut self.stage {
-            Finish::Verifying(_) => {
-                if let Finish::Verifying(run) = std::mem::replace(&mut self.stage, Finish::Between)
-                {
-                    self.stage = run.into_lists();
-                }
-                false
-            }
-            Finish::Lists { run, lists, .. } => {
+        self.stage = match std::mem::replace(&mut self.stage, Finish::Between) {
+            Finish::Verifying(run) => run.into_lists(),
+            Finish::Lists {
+                mut run,
+                mut lists,
+                verification,
+            } => {
                 if lists.step(max, &run.kept) {
-                    self.stage = match std::mem::replace(&mut self.stage, Finish::Between) {
-                        Finish::Lists {
-                            run,
-                            lists,
-                            verification,
-                        } => {
-                            let mut run = run;
-                            let deps = lists.finish(&run.kept);
-                            run.schedule.put_deps(deps);
-                            Finish::Listed { run, verification }
-                        }
-                        other => other,
-                    };
+                    run.schedule.put_deps(lists.finish(&run.kept));
+                    Finish::Listed { run, verification }
+                } else {
+                    Finish::Lists {
+                        run,
+                        lists,
+                        verification,
+                    }
                 }
-                false
             }
-            Finish::Listed { .. } => {
-                if let Finish::Listed { run, verification } =
-                    std::mem::replace(&mut self.stage, Finish::Between)
-                {
-                    self.stage = run.into_steps(verification);
-                }
-                false
-            }
+            Finish::Listed { run, verification } => run.into_steps(verification),
             Finish::Steps {
                 trace,
-                step_end_secs,
+                mut step_end_secs,
                 next,
             } => {
                 let end = trace.timings.len().min(next.saturating_add(max));
-                let transfers = &trace.schedule.transfers()[*next..end];
-                for (t, tr) in (*next..end).zip(transfers) {
+                let transfers = &trace.schedule.transfers()[next..end];
+                for (t, tr) in (next..end).zip(transfers) {
                     let e = &mut step_end_secs[tr.step() as usize];
                     *e = e.max(trace.timings.done_secs(t));
                 }
-                *next = end;
-                end == trace.timings.len()
+                let done = end == trace.timings.len();
+                self.stage = Finish::Steps {
+                    trace,
+                    step_end_secs,
+                    next: end,
+                };
+                return done;
             }
-            Finish::Between => true,
-        }
+            Finish::Between => return true,
+        };
+        false
     }
 
     /// Items done, and in all: the lists' two passes over the transfers and joins, then the
@@ -1448,41 +1470,6 @@ impl Finishing {
                 *trace
             }
             _ => unreachable!("a finished Finishing holds its trace"),
-        }
-    }
-}
-
-impl Run {
-    /// The trace of a run whose lists are back, but its steps' ends.
-    fn into_steps(mut self, verification: Result<(), String>) -> Finish {
-        let now = self.now;
-        let busy = self.net.busy_secs(now);
-        let bytes = self.net.link_bytes().to_vec();
-        let cell_changes = self.cell_changes.take().unwrap_or_default();
-        let (timelines, instants) = self.net.into_timelines();
-        let mut timelines = timelines.unwrap_or_default().into_iter();
-        let links = (0..self.capacities.len())
-            .map(|l| LinkReport {
-                bytes: bytes[l],
-                busy_secs: busy[l],
-                timeline: timelines.next().unwrap_or_default(),
-            })
-            .collect();
-        let steps = self.schedule.steps() as usize;
-        let trace = Trace::without_steps(
-            self.topo,
-            self.schedule,
-            self.timings.finish(&instants),
-            self.traffic,
-            links,
-            cell_changes,
-            now,
-            verification,
-        );
-        Finish::Steps {
-            trace: Box::new(trace),
-            step_end_secs: vec![0.0; steps],
-            next: 0,
         }
     }
 }

@@ -86,6 +86,7 @@ pub fn sweep(
         .collect();
     // Every size is checked before any is simulated: a bad last row fails at once, not after the
     // others ran.
+    // Every size has the base's topology, so its ranks.
     let mut ranks = 0;
     for s in &scenarios {
         ranks = s.validate()?.ranks();
