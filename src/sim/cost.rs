@@ -22,14 +22,14 @@
 use super::algorithms::Algorithm;
 use serde::Serialize;
 
-/// Bytes a run holds per transfer, whatever it records: the schedule's entry (16 B; a builder
+/// Bytes a run holds per transfer, whatever it records: the schedule's entry (12 B; a builder
 /// that grows its vectors holds twice that, but before the run), the run's countdown and reverse
 /// index (8 B), the dependency index rebuilt at its end (4 B), the timing (8 B, 12 B with γ, and
 /// 4 B more once any transfer's bytes spread over more than 65,535 instants: at most 16 B, see
 /// [`records`](super::records)) and the instants it names: a transfer brings at most two new
 /// ones (its first and last byte; a third with γ, its reduction's end), 8 B each, in a vector
 /// that may have doubled (48 B). (Measured on a 1024-rank ring: 0.46 instants per transfer.)
-pub const BYTES_PER_TRANSFER: u64 = 16 + 8 + 4 + 16 + 48;
+pub const BYTES_PER_TRANSFER: u64 = 12 + 8 + 4 + 16 + 48;
 /// Per dependency edge: the entry in the schedule and the reverse edge (each 4 B, the reverse one
 /// 2 B when every edge is near; together while the run's index is built and while the schedule's
 /// is rebuilt), and the copy kept of a list the reverse index would give back in another order
@@ -51,9 +51,9 @@ pub const BYTES_PER_RANK: u64 = 512;
 /// one done transfer's id (4 B), both in room reserved exactly; 8 B leaves margin.
 pub const BYTES_PER_CELL_CHANGE: u64 = 8;
 /// Per link rate change recorded with details: its instant index (2 B in a block of 64 that
-/// spans at most 65,535 instants, else 4 B) and its rate, a palette
-/// index (1 B) or, on a link past 16 distinct rates, the rate itself (8 B); room doubled where a
-/// link outgrows the run's hint: at most 24 B.
+/// spans at most 65,535 instants, else 4 B) and its rate, a palette index (half a byte) or, on a
+/// link past 16 distinct rates, the rate itself (8 B); room doubled where a link outgrows the
+/// run's hint: at most 24 B.
 pub const BYTES_PER_RATE_CHANGE: u64 = 24;
 /// What every run needs besides (topology with its NICs and routes, queues, the trace's small
 /// vectors). 4 MiB: a 2-GPU tree with 47 segments was seen to allocate 1.48 MB with details.
@@ -62,13 +62,13 @@ pub const BYTES_FIXED: u64 = 4 << 20;
 /// The typical cost ([`RunCost::peak_bytes_typical`]) per transfer: as
 /// [`BYTES_PER_TRANSFER`], with one instant per transfer (8 B, in a vector that may have doubled:
 /// 16 B) instead of their bound of two (measured: 0.46 per transfer on a 1024-rank ring).
-pub const TYPICAL_BYTES_PER_TRANSFER: u64 = 16 + 8 + 4 + 16 + 16;
+pub const TYPICAL_BYTES_PER_TRANSFER: u64 = 12 + 8 + 4 + 16 + 16;
 /// The typical cost per buffer cell: the cell (16 B) and a half again for contributor sets kept
 /// aside and payloads in flight (a ring keeps none aside; NCCL's rings, whose order is not the
 /// ranks', can). `tests/cost_budget.rs` checks the typical total against real runs.
 pub const TYPICAL_BYTES_PER_CELL: u64 = 24;
-/// The typical cost per link rate change: its instant index and its palette index (1 B), in room
-/// that may have doubled. The index is counted at 4 B, as it is on a link whose changes are far
+/// The typical cost per link rate change: its instant index and its palette index (half a byte),
+/// in room that may have doubled. The index is counted at 4 B, as it is on a link whose changes are far
 /// apart; most links keep it in about 2 (see [`records`](super::records)), which this figure
 /// leaves as margin.
 pub const TYPICAL_BYTES_PER_RATE_CHANGE: u64 = 10;

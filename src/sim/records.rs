@@ -10,10 +10,11 @@
 //! Instants that follow each other closely are kept closer still: a transfer's first and last
 //! byte as their distances, in 16 bits each, from its start and its first byte; a link's changes
 //! in blocks of 64, each block's first instant in 4 bytes and every change's distance from it in
-//! 2. Either is kept as it is, 4 bytes an instant, once a distance does not fit.
+//! 2. Either is kept as it is, 4 bytes an instant, once a distance does not fit. A link's rates
+//! are indexes into the few distinct ones it had, half a byte each.
 //!
 //! Measured on a 1024-rank ring with details (2.1 M transfers, 9.5 M rate changes, 0.96 M distinct
-//! instants): the times went from 32 B to 8 B per transfer and the timelines from 16 B to 3.1 B
+//! instants): the times went from 32 B to 8 B per transfer and the timelines from 16 B to 2.6 B
 //! per change (the instants, 7.7 MB, shared by both).
 //!
 //! ```
@@ -66,16 +67,36 @@ impl Instants {
     }
 }
 
-/// A link's rates: by index into its palette while it has seen few distinct rates (a byte per
-/// change), else as they are (8 B per change): a contended link, whose rates take many values,
-/// would otherwise need a lookup by value for every change, a cache miss each.
+/// A link's rates: by index into its palette while it has seen few distinct rates (half a byte
+/// per change: change `i`'s index is in byte `i / 2`, the low half for an even `i`; a last high
+/// half of its own is 0), else as they are (8 B per change): a contended link, whose rates take
+/// many values, would otherwise need a lookup by value for every change, a cache miss each.
 #[derive(Clone, Debug)]
 enum Rates {
     Palette(Vec<u8>),
     Raw(Vec<f64>),
 }
 
-/// Distinct rates a link's palette holds at most, searched linearly (two cache lines).
+/// Palette index `i` of the indexes packed in `v` (see [`Rates`]).
+fn nibble(v: &[u8], i: usize) -> u8 {
+    (v[i / 2] >> (4 * (i % 2))) & 0xF
+}
+
+/// Sets palette index `i` of those packed in `v` to `k`, `i` at most one past the last.
+fn set_nibble(v: &mut Vec<u8>, i: usize, k: u8) {
+    if i % 2 == 0 {
+        if i / 2 == v.len() {
+            v.push(k);
+        } else {
+            v[i / 2] = k;
+        }
+    } else {
+        v[i / 2] = (v[i / 2] & 0xF) | k << 4;
+    }
+}
+
+/// Distinct rates a link's palette holds at most, searched linearly (two cache lines); an index
+/// fits half a byte.
 const PALETTE: usize = 16;
 
 const NO_RATE: u8 = u8::MAX;
@@ -270,13 +291,13 @@ impl Timeline {
     pub(crate) fn reserve_exact(&mut self, changes: usize) {
         self.at.reserve_exact(changes);
         if let Rates::Palette(v) = &mut self.rate {
-            v.reserve_exact(changes);
+            v.reserve_exact(changes.div_ceil(2));
         }
     }
 
     /// The palette index of `rate`, or `None` once the link has too many distinct rates (then
-    /// its rates are kept as they are).
-    fn palette_index(&mut self, rate: f64) -> Option<u8> {
+    /// its `rated` rates so far are kept as they are, and the next ones too).
+    fn palette_index(&mut self, rate: f64, rated: usize) -> Option<u8> {
         let bits = rate.to_bits();
         // A link's rate often returns to one of the last two it had (a flow streams, then none
         // does): found here, in the timeline's own record, without touching its vectors (perf:
@@ -299,8 +320,8 @@ impl Timeline {
             None => {
                 // Too many: every rate as it is from now on.
                 if let Rates::Palette(v) = &self.rate {
-                    let mut raw = Vec::with_capacity(v.capacity().max(2 * v.len()));
-                    raw.extend(v.iter().map(|&k| self.palette[k as usize]));
+                    let mut raw = Vec::with_capacity((2 * v.capacity()).max(2 * rated));
+                    raw.extend((0..rated).map(|i| self.palette[nibble(v, i) as usize]));
                     self.rate = Rates::Raw(raw);
                 }
                 self.palette = Vec::new();
@@ -313,11 +334,12 @@ impl Timeline {
 
     /// Appends a change at instant `at` (an index into the run's [`Instants`]).
     pub(crate) fn push(&mut self, at: u32, bytes_per_sec: f64) {
+        let i = self.at.len();
         self.at.push(at);
         if let Rates::Palette(_) = self.rate {
-            if let Some(k) = self.palette_index(bytes_per_sec) {
+            if let Some(k) = self.palette_index(bytes_per_sec, i) {
                 if let Rates::Palette(v) = &mut self.rate {
-                    v.push(k);
+                    set_nibble(v, i, k);
                 }
                 return;
             }
@@ -329,10 +351,11 @@ impl Timeline {
 
     /// Changes the rate of the last change (there is one).
     pub(crate) fn set_last_rate(&mut self, bytes_per_sec: f64) {
+        let last = self.at.len().checked_sub(1).expect("a change to update");
         if let Rates::Palette(_) = self.rate {
-            if let Some(k) = self.palette_index(bytes_per_sec) {
+            if let Some(k) = self.palette_index(bytes_per_sec, self.at.len()) {
                 if let Rates::Palette(v) = &mut self.rate {
-                    *v.last_mut().expect("a change to update") = k;
+                    set_nibble(v, last, k);
                 }
                 return;
             }
@@ -362,9 +385,9 @@ impl Timeline {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
     /// let tl = &trace.links[0].timeline;
-    /// // 2 B for each change's instant (and 4 B for each block's first), 1 B for its rate's
-    /// // palette index, and the palette's distinct rates (here the link's full rate and 0).
-    /// assert!(tl.heap_bytes() >= 3 * tl.len() + 4 + 8 * 2);
+    /// // 2 B for each change's instant (and 4 B for each block's first), half a byte for its
+    /// // rate's palette index, and the palette's distinct rates (here the link's full rate and 0).
+    /// assert!(tl.heap_bytes() >= 2 * tl.len() + tl.len().div_ceil(2) + 4 + 8 * 2);
     /// ```
     pub fn heap_bytes(&self) -> usize {
         self.at.heap_bytes()
@@ -423,7 +446,7 @@ impl Timeline {
         (i < self.len()).then(|| RateChange {
             at_secs: self.at_secs(i),
             bytes_per_sec: match &self.rate {
-                Rates::Palette(v) => self.palette[v[i] as usize],
+                Rates::Palette(v) => self.palette[nibble(v, i) as usize],
                 Rates::Raw(v) => v[i],
             },
         })
@@ -1125,15 +1148,15 @@ pub(crate) struct TimelineParts {
     pub at: Vec<u32>,
     /// Whether those words are the instants as they are, one a word.
     pub raw_at: bool,
-    /// Palette indexes, or the rates as they are.
+    /// Palette indexes (packed two to a byte, see [`Rates`]), or the rates as they are.
     pub rates: Result<Vec<u8>, Vec<f64>>,
     pub palette: Vec<f64>,
 }
 
 impl Timeline {
     /// The lengths of [`into_parts`](Self::into_parts)' vectors, without taking them: the
-    /// instants' words, the palette indexes (0 where the rates are kept as they are), the raw
-    /// rates and the palette.
+    /// instants' words, the palette indexes' bytes (0 where the rates are kept as they are), the
+    /// raw rates and the palette.
     pub(crate) fn part_lens(&self) -> [usize; 4] {
         let (indexed, raw) = match &self.rate {
             Rates::Palette(v) => (v.len(), 0),
@@ -1163,25 +1186,35 @@ impl Timeline {
         }
     }
 
-    /// The timeline of `parts` over `instants`; `None` unless every change names an instant and
-    /// a rate, in time order.
-    pub(crate) fn from_parts(parts: TimelineParts, instants: &Arc<Vec<f64>>) -> Option<Timeline> {
+    /// The bytes that carry `changes` palette indexes.
+    pub(crate) fn index_bytes(changes: usize) -> usize {
+        changes.div_ceil(2)
+    }
+
+    /// The timeline of `parts`, `n` changes, over `instants`; `None` unless every change names an
+    /// instant and a rate, in time order.
+    pub(crate) fn from_parts(
+        n: usize,
+        parts: TimelineParts,
+        instants: &Arc<Vec<f64>>,
+    ) -> Option<Timeline> {
         let TimelineParts {
             at,
             raw_at,
             rates,
             palette,
         } = parts;
-        let n = match &rates {
-            Ok(v) => v.len(),
-            Err(v) => v.len(),
-        };
         let at = Stamps::from_words(n, raw_at, at)?;
         let in_order = (1..n).all(|i| at.get(i - 1) <= at.get(i));
         let named = n == 0 || (at.get(n - 1) as usize) < instants.len();
         let rated = match &rates {
-            Ok(v) => v.iter().all(|&k| (k as usize) < palette.len()),
-            Err(_) => true,
+            // Each index names a colour, and a last high half of its own is 0.
+            Ok(v) => {
+                v.len() == Self::index_bytes(n)
+                    && (0..n).all(|i| (nibble(v, i) as usize) < palette.len())
+                    && (n % 2 == 0 || v[n / 2] >> 4 == 0)
+            }
+            Err(v) => v.len() == n,
         };
         (in_order && named && rated && palette.len() <= PALETTE).then(|| Timeline {
             instants: Arc::clone(instants),
@@ -1346,7 +1379,55 @@ mod tests {
         let mut words = Vec::new();
         let parts = tl.clone().into_parts_onto(&mut words);
         assert_eq!(words.len(), tl.part_lens()[0]);
-        Timeline::from_parts(TimelineParts { at: words, ..parts }, &tl.instants)
+        Timeline::from_parts(tl.len(), TimelineParts { at: words, ..parts }, &tl.instants)
+    }
+
+    #[test]
+    fn a_timeline_s_rates_go_two_to_a_byte_until_they_are_too_many() {
+        // Each change pushed with one rate and set to another, so that both halves of a byte
+        // are written and rewritten: nine rates, then a new one each change; the 17th distinct
+        // rate makes them raw, after an odd and after an even count of changes.
+        for extra in [0, 1] {
+            let mut tl = Timeline::recording();
+            tl.reserve_exact(4);
+            let mut want = Vec::new();
+            for k in 0..(20 + extra) {
+                let rate = if k < 10 + extra { k % 9 } else { k } as f64;
+                tl.push(k, ((k + 1) % 9) as f64);
+                tl.set_last_rate(rate);
+                want.push(rate);
+                if k < 17 + extra {
+                    let Rates::Palette(v) = &tl.rate else {
+                        panic!("palette until the 17th distinct rate");
+                    };
+                    assert_eq!(v.len(), (k as usize + 1).div_ceil(2));
+                }
+            }
+            assert!(
+                matches!(tl.rate, Rates::Raw(_)),
+                "raw past 16 distinct rates"
+            );
+            let rates: Vec<f64> = (0..tl.len())
+                .map(|i| match &tl.rate {
+                    Rates::Raw(v) => v[i],
+                    Rates::Palette(_) => unreachable!(),
+                })
+                .collect();
+            assert_eq!(rates, want);
+        }
+        // A palette's indexes, odd and even counts, read back.
+        for n in [1u32, 2, 7, 8] {
+            let at: Vec<u32> = (0..n).collect();
+            let (tl, _) = timeline_at(&at);
+            let got: Vec<f64> = tl.iter().map(|c| c.bytes_per_sec).collect();
+            let want: Vec<f64> = (0..n).map(|k| (k % 3) as f64).collect();
+            assert_eq!(got, want);
+            let Rates::Palette(v) = &tl.rate else {
+                panic!("three rates");
+            };
+            assert_eq!(v.len(), (n as usize).div_ceil(2));
+            assert_eq!(round_trip(&tl), Some(tl.clone()));
+        }
     }
 
     #[test]
@@ -1359,7 +1440,8 @@ mod tests {
         assert!(!tl.at.is_raw());
         assert_eq!(times(&tl), want);
         // 4 bases, a distance and a palette index a change, 3 rates.
-        assert_eq!(tl.heap_bytes(), 4 * 4 + (2 + 1) * 201 + 8 * 3);
+        // 4 bases, 2 B a distance, half a byte a rate, 3 distinct rates.
+        assert_eq!(tl.heap_bytes(), 4 * 4 + 2 * 201 + 101 + 8 * 3);
         assert_eq!(tl.part_lens()[0], 4 + 101);
         assert_eq!(round_trip(&tl), Some(tl.clone()));
         // One change 65,536 instants past its block's first: every instant as it is from then on.
@@ -1391,7 +1473,7 @@ mod tests {
                 rates: parts.rates.clone(),
                 palette: parts.palette.clone(),
             };
-            Timeline::from_parts(parts, &tl.instants)
+            Timeline::from_parts(tl.len(), parts, &tl.instants)
         };
         assert_eq!(read(words.clone(), false), Some(tl.clone()));
         // 3 bases, 66 words of distances, the last with an empty high half.
@@ -1417,17 +1499,35 @@ mod tests {
         past[2] = 10_000;
         assert_eq!(read(past, false), None);
         // Past the last index there can be.
-        let two = |at: Vec<u32>| {
+        let two = |at: Vec<u32>, rates: Vec<u8>| {
             let parts = TimelineParts {
                 at,
                 raw_at: false,
-                rates: Ok(vec![0, 0]),
-                palette: vec![1.0],
+                rates: Ok(rates),
+                palette: vec![1.0, 2.0],
             };
-            Timeline::from_parts(parts, &tl.instants)
+            Timeline::from_parts(2, parts, &tl.instants)
         };
-        assert_eq!(two(vec![u32::MAX, 1 << 16]), None);
-        assert!(two(vec![0, 1 << 16]).is_some());
+        assert_eq!(two(vec![u32::MAX, 1 << 16], vec![0x10]), None);
+        let ok = two(vec![0, 1 << 16], vec![0x10]).unwrap();
+        let rates: Vec<f64> = ok.iter().map(|c| c.bytes_per_sec).collect();
+        assert_eq!(rates, [1.0, 2.0]);
+        // Palette indexes: one past the palette, one byte short or long.
+        assert_eq!(two(vec![0, 1 << 16], vec![0x20]), None);
+        assert_eq!(two(vec![0, 1 << 16], vec![]), None);
+        assert_eq!(two(vec![0, 1 << 16], vec![0x10, 0]), None);
+        // One change: the last byte's high half is 0.
+        let one = |rates: Vec<u8>| {
+            let parts = TimelineParts {
+                at: vec![0, 0],
+                raw_at: false,
+                rates: Ok(rates),
+                palette: vec![1.0, 2.0],
+            };
+            Timeline::from_parts(1, parts, &tl.instants)
+        };
+        assert!(one(vec![0x01]).is_some());
+        assert_eq!(one(vec![0x11]), None);
     }
 
     #[test]

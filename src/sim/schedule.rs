@@ -96,32 +96,46 @@ impl Phase {
 
 /// One message: `chunks` of rank `src`'s buffer go to rank `dst`.
 ///
-/// Kept in 16 bytes (a 1024-rank ring has two million of them, and a run keeps its schedule to
-/// the end): ranks in 16 bits ([`MAX_RANKS`](super::topology::MAX_RANKS) is 4,096), and the step,
-/// the op and the phase in one word. A step is below [`MAX_STEPS`], far above any algorithm's
-/// (a ring of 4,096 ranks takes 8,190 steps; NCCL's rings and the pipelined trees add a few
-/// hundred for their segments and a tree's depth).
+/// Kept in 12 bytes (a 1024-rank ring has two million of them, and a run keeps its schedule to
+/// the end): three words,
+///
+/// | word | bits 0–24 | bits 25–31 |
+/// |---|---|---|
+/// | 0 | `src` (0–11), `dst` (12–23), the op (24) | the phase (25–27), the step's bits 14–17 (28–31) |
+/// | 1 | the first chunk | the step's bits 0–6 |
+/// | 2 | one past the last chunk | the step's bits 7–13 |
+///
+/// Ranks fit 12 bits ([`MAX_RANKS`](super::topology::MAX_RANKS) is 4,096), chunk bounds 25
+/// ([`MAX_CHUNKS`]: NCCL's rings, the most chunked, have at most 8 channels × 256 slices × 4,096
+/// ranks = 2²³) and steps 18 ([`MAX_STEPS`], far above any algorithm's: a ring of 4,096 ranks
+/// takes 8,190 steps; NCCL's rings and the pipelined trees add a few hundred for their segments
+/// and a tree's depth).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Transfer {
-    src: u16,
-    dst: u16,
-    chunk_lo: u32,
-    chunk_hi: u32,
-    /// The step in the low [`STEP_BITS`] bits, then the op's bit, then the phase's three.
-    kind: u32,
+    w: [u32; 3],
 }
 
-/// Bits of a [`Transfer`]'s word that hold its step.
-const STEP_BITS: u32 = 24;
+/// Bits of a [`Transfer`]'s ranks.
+const RANK_BITS: u32 = 12;
+const RANK_MASK: u32 = (1 << RANK_BITS) - 1;
+/// Bits of a [`Transfer`]'s chunk bounds, and their mask.
+const CHUNK_BITS: u32 = 25;
+const CHUNK_MASK: u32 = (1 << CHUNK_BITS) - 1;
+/// The step's bits kept above each chunk bound.
+const STEP_SPLIT: u32 = 32 - CHUNK_BITS;
+const OP_SHIFT: u32 = 2 * RANK_BITS;
+const PHASE_SHIFT: u32 = OP_SHIFT + 1;
+const STEP_HIGH_SHIFT: u32 = PHASE_SHIFT + 3;
 
 /// Steps of a schedule are numbered below this.
-pub const MAX_STEPS: u32 = 1 << STEP_BITS;
+pub const MAX_STEPS: u32 = 1 << (2 * STEP_SPLIT + 32 - STEP_HIGH_SHIFT);
 
-const OP_SHIFT: u32 = STEP_BITS;
-const PHASE_SHIFT: u32 = STEP_BITS + 1;
+/// A transfer's chunk bounds are at most this.
+pub const MAX_CHUNKS: u32 = CHUNK_MASK;
 
-const _: () = assert!(super::topology::MAX_RANKS <= u16::MAX as usize + 1);
-const _: () = assert!(std::mem::size_of::<Transfer>() == 16);
+const _: () = assert!(super::topology::MAX_RANKS <= RANK_MASK as usize + 1);
+const _: () = assert!(std::mem::size_of::<Transfer>() == 12);
+const _: () = assert!(MAX_STEPS == 1 << 18);
 // A variant's discriminant is its code (`Transfer::new` stores it, the accessors index `ALL` by
 // it), and the phases' codes fit their three bits.
 const _: () = {
@@ -157,16 +171,22 @@ impl Phase {
 }
 
 impl Transfer {
-    /// A transfer of `chunks` from `src` to `dst`. Ranks must be below 65,536 and `step` below
-    /// [`MAX_STEPS`]; an algorithm that broke this would be wrong, so it panics rather than wrap.
-    /// Chunk indexes fit 32 bits (a run has at most about 16.8 M chunks; checked in debug builds).
+    /// A transfer of `chunks` from `src` to `dst`. Ranks must be below
+    /// [`MAX_RANKS`](super::topology::MAX_RANKS), chunk bounds at most [`MAX_CHUNKS`] and `step`
+    /// below [`MAX_STEPS`]; an algorithm that broke this would be wrong, so it panics rather than
+    /// wrap.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer};
+    /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer, MAX_CHUNKS, MAX_STEPS};
     /// let t = Transfer::new(1, 2, 3..4, Op::Copy, 5, Phase::AllGather);
     /// assert_eq!((t.src(), t.dst(), t.chunk_lo(), t.chunk_hi(), t.step()), (1, 2, 3, 4, 5));
     /// assert_eq!((t.op(), t.phase()), (Op::Copy, Phase::AllGather));
-    /// assert_eq!(std::mem::size_of::<Transfer>(), 16);
+    /// assert_eq!(std::mem::size_of::<Transfer>(), 12);
+    /// // Every field at its largest, and each keeps to its bits.
+    /// let (c, s) = (MAX_CHUNKS as usize, MAX_STEPS - 1);
+    /// let t = Transfer::new(4095, 4094, c - 1..c, Op::Reduce, s, Phase::InterNode);
+    /// assert_eq!((t.src(), t.dst(), t.chunk_lo(), t.chunk_hi(), t.step()), (4095, 4094, c as u32 - 1, c as u32, s));
+    /// assert_eq!((t.op(), t.phase()), (Op::Reduce, Phase::InterNode));
     /// ```
     #[cfg_attr(not(target_arch = "wasm32"), inline)]
     pub fn new(
@@ -178,53 +198,73 @@ impl Transfer {
         phase: Phase,
     ) -> Self {
         assert!(
-            src <= usize::from(u16::MAX) && dst <= usize::from(u16::MAX) && step < MAX_STEPS,
-            "a transfer's ranks fit 16 bits and its step 24"
+            src <= RANK_MASK as usize
+                && dst <= RANK_MASK as usize
+                && chunks.start <= MAX_CHUNKS as usize
+                && chunks.end <= MAX_CHUNKS as usize
+                && step < MAX_STEPS,
+            "a transfer's ranks fit 12 bits, its chunks 25 and its step 18"
         );
-        debug_assert!(chunks.end <= u32::MAX as usize);
         // Declared in the order of `ALL`, so a variant's discriminant is its code.
         let (op, phase) = (op as u32, phase as u32);
+        let low = (1 << STEP_SPLIT) - 1;
         Transfer {
-            src: src as u16,
-            dst: dst as u16,
-            chunk_lo: chunks.start as u32,
-            chunk_hi: chunks.end as u32,
-            kind: step | (op << OP_SHIFT) | (phase << PHASE_SHIFT),
+            w: [
+                src as u32
+                    | (dst as u32) << RANK_BITS
+                    | op << OP_SHIFT
+                    | phase << PHASE_SHIFT
+                    | (step >> (2 * STEP_SPLIT)) << STEP_HIGH_SHIFT,
+                chunks.start as u32 | (step & low) << CHUNK_BITS,
+                chunks.end as u32 | ((step >> STEP_SPLIT) & low) << CHUNK_BITS,
+            ],
         }
     }
 
-    /// The transfer whose [`words`](Self::words) these are, or `None` if they name no op or phase
-    /// or the unused bits are set (ranks and chunks are the caller's to check).
+    /// The transfer whose [`words`](Self::words) these are, or `None` if a rank, a chunk bound or
+    /// the step does not fit its bits, or they name no phase (ranks and chunks are the caller's to
+    /// check against the run).
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer};
+    /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer, MAX_STEPS};
     /// let t = Transfer::new(7, 3, 0..9, Op::Reduce, 12, Phase::Fold);
     /// assert_eq!(Transfer::from_words(t.words()), Some(t));
     /// assert_eq!(Transfer::from_words([0, 0, 1, 7 << 25]), None); // no eighth phase
     /// assert_eq!(Transfer::from_words([0, 0, 1, 1 << 31]), None);
+    /// assert_eq!(Transfer::from_words([4096, 0, 1, 0]), None); // a rank past 12 bits
+    /// assert_eq!(Transfer::from_words([0, 1 << 25, 1, 0]), None); // a chunk past 25 bits
+    /// assert_eq!(Transfer::from_words([0, 0, 1, MAX_STEPS]), None);
     /// ```
     pub fn from_words([ranks, chunk_lo, chunk_hi, kind]: [u32; 4]) -> Option<Self> {
-        let phase = (kind >> PHASE_SHIFT) as usize;
-        if kind >> (PHASE_SHIFT + 3) != 0 || phase >= Phase::ALL.len() {
-            return None;
-        }
-        Some(Transfer {
-            src: ranks as u16,
-            dst: (ranks >> 16) as u16,
-            chunk_lo,
-            chunk_hi,
-            kind,
+        let (src, dst) = (ranks & 0xFFFF, ranks >> 16);
+        let step = kind & 0xFF_FFFF;
+        let (op, phase) = ((kind >> 24) & 1, kind >> 25);
+        let fits = src <= RANK_MASK
+            && dst <= RANK_MASK
+            && chunk_lo <= MAX_CHUNKS
+            && chunk_hi <= MAX_CHUNKS
+            && step < MAX_STEPS
+            && (phase as usize) < Phase::ALL.len();
+        fits.then(|| {
+            Transfer::new(
+                src as usize,
+                dst as usize,
+                chunk_lo as usize..chunk_hi as usize,
+                Op::ALL[op as usize],
+                step,
+                Phase::ALL[phase as usize],
+            )
         })
     }
 
-    /// The transfer in four words: the ranks (`src` low, `dst` high), the chunks' bounds, and the
-    /// step with the op and phase codes.
+    /// The transfer in four words: the ranks (`src` low 16 bits, `dst` high), the chunks' bounds,
+    /// and the step (low 24 bits) with the op's code (bit 24) and the phase's (bits 25–27).
     pub fn words(&self) -> [u32; 4] {
         [
-            u32::from(self.src) | (u32::from(self.dst) << 16),
-            self.chunk_lo,
-            self.chunk_hi,
-            self.kind,
+            self.src() | (self.dst() << 16),
+            self.chunk_lo(),
+            self.chunk_hi(),
+            self.step() | (self.op() as u32) << 24 | (self.phase() as u32) << 25,
         ]
     }
 
@@ -235,7 +275,7 @@ impl Transfer {
     /// assert_eq!(Transfer::new(7, 3, 0..2, Op::Copy, 0, Phase::AllGather).src(), 7);
     /// ```
     pub fn src(&self) -> u32 {
-        u32::from(self.src)
+        self.w[0] & RANK_MASK
     }
 
     /// The receiving rank.
@@ -245,7 +285,7 @@ impl Transfer {
     /// assert_eq!(Transfer::new(7, 3, 0..2, Op::Copy, 0, Phase::AllGather).dst(), 3);
     /// ```
     pub fn dst(&self) -> u32 {
-        u32::from(self.dst)
+        (self.w[0] >> RANK_BITS) & RANK_MASK
     }
 
     /// The first chunk carried.
@@ -255,7 +295,7 @@ impl Transfer {
     /// assert_eq!(Transfer::new(7, 3, 4..6, Op::Copy, 0, Phase::AllGather).chunk_lo(), 4);
     /// ```
     pub fn chunk_lo(&self) -> u32 {
-        self.chunk_lo
+        self.w[1] & CHUNK_MASK
     }
 
     /// One past the last chunk carried.
@@ -265,7 +305,7 @@ impl Transfer {
     /// assert_eq!(Transfer::new(7, 3, 4..6, Op::Copy, 0, Phase::AllGather).chunk_hi(), 6);
     /// ```
     pub fn chunk_hi(&self) -> u32 {
-        self.chunk_hi
+        self.w[2] & CHUNK_MASK
     }
 
     /// The algorithm's step (round) this transfer belongs to, counted from 0.
@@ -275,7 +315,9 @@ impl Transfer {
     /// assert_eq!(Transfer::new(7, 3, 0..2, Op::Copy, 9, Phase::AllGather).step(), 9);
     /// ```
     pub fn step(&self) -> u32 {
-        self.kind & (MAX_STEPS - 1)
+        self.w[1] >> CHUNK_BITS
+            | (self.w[2] >> CHUNK_BITS) << STEP_SPLIT
+            | (self.w[0] >> STEP_HIGH_SHIFT) << (2 * STEP_SPLIT)
     }
 
     /// What the receiver does with the chunks.
@@ -285,7 +327,7 @@ impl Transfer {
     /// assert_eq!(Transfer::new(7, 3, 0..2, Op::Reduce, 0, Phase::Fold).op(), Op::Reduce);
     /// ```
     pub fn op(&self) -> Op {
-        Op::ALL[((self.kind >> OP_SHIFT) & 1) as usize]
+        Op::ALL[((self.w[0] >> OP_SHIFT) & 1) as usize]
     }
 
     /// Which part of the algorithm the transfer belongs to.
@@ -295,7 +337,7 @@ impl Transfer {
     /// assert_eq!(Transfer::new(7, 3, 0..2, Op::Reduce, 0, Phase::Fold).phase(), Phase::Fold);
     /// ```
     pub fn phase(&self) -> Phase {
-        Phase::ALL[(self.kind >> PHASE_SHIFT) as usize & 7]
+        Phase::ALL[(self.w[0] >> PHASE_SHIFT) as usize & 7]
     }
 
     /// The chunks the transfer carries, as a range of chunk indexes.
@@ -309,15 +351,15 @@ impl Transfer {
     /// assert_eq!(s.bytes(t as usize), 300);
     /// ```
     pub fn chunks(&self) -> Range<usize> {
-        self.chunk_lo as usize..self.chunk_hi as usize
+        self.chunk_lo() as usize..self.chunk_hi() as usize
     }
 }
 
 impl std::fmt::Debug for Transfer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Transfer")
-            .field("src", &self.src)
-            .field("dst", &self.dst)
+            .field("src", &self.src())
+            .field("dst", &self.dst())
             .field("chunks", &self.chunks())
             .field("step", &self.step())
             .field("op", &self.op())
@@ -536,7 +578,7 @@ impl Schedule {
     /// ```
     pub fn bytes(&self, id: usize) -> u64 {
         let t = &self.transfers[id];
-        self.chunk_offset(t.chunk_hi as usize) - self.chunk_offset(t.chunk_lo as usize)
+        self.chunk_offset(t.chunk_hi() as usize) - self.chunk_offset(t.chunk_lo() as usize)
     }
     /// The number of algorithm steps (the largest step + 1).
     ///

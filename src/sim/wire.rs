@@ -148,6 +148,9 @@ fn unpack_transfer(w: &[u32]) -> Result<Transfer, WireError> {
 ///     wire::unpack_transfers(piece, &mut transfers).unwrap();
 /// }
 /// assert_eq!(wire::unpack_transfers(&[0; 5], &mut transfers), Err(wire::WireError("transfers")));
+/// // A rank past what a transfer can name.
+/// let far = [u32::from(u16::MAX), 0, 1, 0];
+/// assert_eq!(wire::unpack_transfers(&far, &mut transfers), Err(wire::WireError("transfers")));
 /// sections[wire::TRANSFERS] = wire::Section::Transfers(transfers);
 /// let again = wire::from_sections(sections, &s).unwrap();
 /// assert_eq!(again.trace.schedule.transfers(), sim.trace.schedule.transfers());
@@ -575,7 +578,11 @@ impl Decoding {
             check(s[1] <= (RAW_RATES | RAW_AT), "timelines")?;
             let (n, raw_rates, colours) = (s[0] as usize, s[1] & RAW_RATES != 0, s[2]);
             need[0] += Timeline::at_words(n, s[1] & RAW_AT != 0) as u64;
-            need[if raw_rates { 2 } else { 1 }] += n as u64;
+            if raw_rates {
+                need[2] += n as u64;
+            } else {
+                need[1] += Timeline::index_bytes(n) as u64;
+            }
             need[3] += u64::from(colours);
             changes += n as u64;
         }
@@ -866,7 +873,7 @@ impl Decoding {
             rates: if raw_rates {
                 Err(self.raw[span(raw, n)].to_vec())
             } else {
-                Ok(self.indexed[span(indexed, n)].to_vec())
+                Ok(self.indexed[span(indexed, Timeline::index_bytes(n))].to_vec())
             },
             palette: self.palettes[span(palettes, colours)].to_vec(),
         };
@@ -877,7 +884,8 @@ impl Decoding {
         self.links.push(LinkReport {
             bytes: self.carried[2 * l],
             busy_secs: self.carried[2 * l + 1],
-            timeline: Timeline::from_parts(parts, &self.instants).ok_or(WireError("timelines"))?,
+            timeline: Timeline::from_parts(n, parts, &self.instants)
+                .ok_or(WireError("timelines"))?,
         });
         if l == 0 {
             self.links.reverse();
@@ -1177,8 +1185,8 @@ mod tests {
         }
         // An unpacked transfer from a rank the run does not have, or into chunks it has not.
         for damage in [
-            |w: &mut [u32; 4]| w[0] = u32::from(u16::MAX),
-            |w: &mut [u32; 4]| w[0] = u32::from(u16::MAX) << 16,
+            |w: &mut [u32; 4]| w[0] = 4095,
+            |w: &mut [u32; 4]| w[0] = 4095 << 16,
             |w: &mut [u32; 4]| w[2] = 1 << 20,
             |w: &mut [u32; 4]| w[1] = w[2] + 1,
         ] {
