@@ -24,14 +24,14 @@ use serde::Serialize;
 
 /// Bytes a run holds per transfer, whatever it records: the schedule's entry (12 B; a builder
 /// that grows its vectors holds twice that, but before the run), the run's countdown and reverse
-/// index (8 B), the dependency index rebuilt at its end (4 B), the timing (8 B, 12 B with γ, and
-/// 4 B more once any transfer's bytes spread over more than 65,535 instants: at most 16 B, see
+/// index (6 B, counted as 8), the dependency index rebuilt at its end (4 B), the timing (8 B,
+/// 12 B with γ, and 4 B more once any transfer's bytes spread over more than 65,535 instants: at most 16 B, see
 /// [`records`](super::records)) and the instants it names: a transfer brings at most two new
 /// ones (its first and last byte; a third with γ, its reduction's end), 8 B each, in a vector
 /// that may have doubled (48 B). (Measured on a 1024-rank ring: 0.46 instants per transfer.)
 pub const BYTES_PER_TRANSFER: u64 = 12 + 8 + 4 + 16 + 48;
-/// Per dependency edge: the entry in the schedule and the reverse edge (each 4 B, the reverse one
-/// 2 B when every edge is near; together while the run's index is built and while the schedule's
+/// Per dependency edge: the entry in the schedule and the reverse edge (each 4 B, or 2 B when
+/// every edge is near; together while the run's index is built and while the schedule's
 /// is rebuilt), and the copy kept of a list the reverse index would give back in another order
 /// (see `run`).
 pub const BYTES_PER_DEPENDENCY: u64 = 12;

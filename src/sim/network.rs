@@ -382,6 +382,11 @@ impl FlowNetwork {
         }
     }
 
+    /// Room for `n` distinct instants, as a hint.
+    pub(crate) fn reserve_instants(&mut self, n: usize) {
+        self.instants.reserve_exact(n);
+    }
+
     /// Starts streaming `bytes` (> 0) for flow `id` over `links` at time `now`.
     ///
     /// Rates are recomputed lazily, once for all the flows started or finished at the same instant

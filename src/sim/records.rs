@@ -47,6 +47,11 @@ impl Instants {
         Instants(vec![0.0])
     }
 
+    /// Room for `n` more instants, as a hint.
+    pub(crate) fn reserve_exact(&mut self, n: usize) {
+        self.0.reserve_exact(n);
+    }
+
     /// The index of `now`: the last instant's if `now` is it (the run's clock does not go back,
     /// so a time recorded again is the last one), else a new one's.
     #[inline]

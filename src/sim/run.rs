@@ -26,7 +26,7 @@ use super::huge_pages;
 use super::network::FlowNetwork;
 use super::prefetch::prefetch;
 use super::records::{CellChanges, Timings};
-use super::schedule::{DepLists, JOIN, Op, Schedule, Transfer};
+use super::schedule::{DepLists, Entries, JOIN, MAX_DEPS, Op, Schedule, Transfer};
 use super::topology::{Route, Topology};
 use super::trace::{LinkReport, RankTraffic, Trace};
 use std::cmp::Reverse;
@@ -237,14 +237,18 @@ impl RouteCache {
 
 /// What the run keeps per transfer (or join) of the dependency graph, side by side: releasing a
 /// transfer and then starting it reads both, and one record is one cache miss and one page where
-/// two arrays were two (perf: a 1024-rank ring, best of 5 CPU, 0.72 → 0.70 s).
+/// two arrays were two (perf: a 1024-rank ring, best of 5 CPU, 0.72 → 0.70 s). Six bytes, packed:
+/// a node waits for at most [`MAX_DEPS`] others (a 1024-rank ring's 2.1 M nodes: 16.8 → 12.6 MB).
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C, packed(2))]
 struct Node {
     /// Where its dependents start in `Run::dependents`; the next node's `start` ends them.
     start: u32,
     /// How many of its dependencies (a join: members) are not done yet.
-    waiting: u32,
+    waiting: u16,
 }
+
+const _: () = assert!(std::mem::size_of::<Node>() == 6 && MAX_DEPS <= u16::MAX as usize);
 
 /// What a transfer carries between leaving the sender and being done: found once when it is ready.
 /// The events and the flow network name a transfer in flight by its slot here, and everything the
@@ -445,7 +449,10 @@ impl ReverseDeps {
             near: true,
             fill: Vec::new(),
             seen: vec![false; schedule.joins()],
-            kept: Kept::default(),
+            kept: Kept {
+                near: schedule.deps_are_near(),
+                ..Kept::default()
+            },
             pass: 0,
             t: 0,
         }
@@ -477,12 +484,13 @@ impl ReverseDeps {
             };
             for t in self.t..end {
                 if pass == 0 {
-                    nodes[t].waiting = schedule.deps(t).len() as u32;
+                    // At most `MAX_DEPS`, which the schedule's builder checks.
+                    nodes[t].waiting = schedule.deps(t).len() as u16;
                     if !schedule.deps(t).is_sorted() {
                         self.kept.keep(t, schedule.deps(t));
                     }
                 }
-                for &d in schedule.deps(t) {
+                for d in schedule.deps(t) {
                     let node = if d & JOIN != 0 {
                         let j = (d & !JOIN) as usize;
                         if !seen[j] {
@@ -513,7 +521,7 @@ impl ReverseDeps {
         if self.pass == 0 {
             for j in 0..schedule.joins() {
                 let members = schedule.join_members(j);
-                self.nodes[n + j].waiting = members.len() as u32;
+                self.nodes[n + j].waiting = members.len() as u16;
                 if !self.seen[j] {
                     // No transfer waits for it: the reverse index has no trace of it.
                     self.kept.unreferenced.push((
@@ -523,7 +531,7 @@ impl ReverseDeps {
                     ));
                     self.kept.items.extend_from_slice(members);
                 } else if !members.is_sorted() {
-                    self.kept.keep(n + j, members);
+                    self.kept.keep(n + j, members.iter().copied());
                 }
             }
             for i in 0..nodes {
@@ -604,6 +612,8 @@ impl Dependents {
 /// step (the first rank's, whose predecessor has the largest id).
 #[derive(Default)]
 struct Kept {
+    /// Whether the schedule kept its transfers' entries as distances (see [`Entries`]).
+    near: bool,
     /// Per list: node (transfer t, or n + j for join j), start in `items`, length.
     reordered: Vec<(u32, u32, u32)>,
     /// Per join no transfer waits for: the join, start in `items`, length.
@@ -612,28 +622,30 @@ struct Kept {
 }
 
 impl Kept {
-    fn keep(&mut self, node: usize, list: &[u32]) {
+    fn keep(&mut self, node: usize, list: impl ExactSizeIterator<Item = u32>) {
         self.reordered
             .push((node as u32, self.items.len() as u32, list.len() as u32));
-        self.items.extend_from_slice(list);
+        self.items.extend(list);
     }
 }
 
 /// The schedule's dependency lists rebuilt from the run's reverse index (`start`, `dependents`
 /// over the `n` transfers and `joins` joins) and what was kept: the very lists the schedule had,
-/// a bounded piece at a time. CSR in place: a first pass counts each list's length, a second
-/// fills them, each list's start serving as its fill cursor and ending as the list's end. The
-/// transfers' cursors are the nodes' `waiting` counts (no longer needed), the starts taken from
-/// them once filled; the joins' starts shift back. The reverse index goes as soon as it is read,
-/// so that the lists never stand beside all of it and a vector of their starts too (the peak of a
-/// 1024-rank ring's run with details: 207.8 → 199.7 MB).
+/// a bounded piece at a time. CSR in place: a first pass counts each list's length (the
+/// transfers' in the nodes' `waiting`, no longer needed), a second fills them, each list's start
+/// serving as its fill cursor and ending as the list's end. A transfer's cursor is the next
+/// one's start in `dep_start`, so that the ends it comes to are the starts; the joins' starts
+/// shift back. The reverse index goes as soon as it is read, so that the lists never stand
+/// beside all of it (the peak of a 1024-rank ring's run with details: 207.8 → 199.7 MB).
 struct ForwardLists {
     n: usize,
     joins: usize,
     nodes: Vec<Node>,
     dependents: Dependents,
+    /// Transfer t's list starts at `dep_start[t]`; while filling, `dep_start[t + 1]` is its cursor.
+    dep_start: Vec<u32>,
     join_start: Vec<u32>,
-    deps: Vec<u32>,
+    deps: Entries,
     members: Vec<u32>,
     /// The pass under way, and the next node it reads.
     pass: Pass,
@@ -658,8 +670,9 @@ impl ForwardLists {
             joins,
             nodes,
             dependents,
+            dep_start: Vec::new(),
             join_start: vec![0u32; joins + 1],
-            deps: Vec::new(),
+            deps: Entries::default(),
             members: Vec::new(),
             pass: Pass::Count,
             next: 0,
@@ -690,17 +703,19 @@ impl ForwardLists {
                 for &(j, _, len) in &kept.unreferenced {
                     self.join_start[j as usize + 1] = len;
                 }
-                // Each transfer's `waiting` becomes where its list starts.
-                let mut at = 0;
-                for node in &mut self.nodes[..n] {
-                    let count = node.waiting;
-                    node.waiting = at;
-                    at += count;
+                // Each transfer's list starts after the lists before it: its cursor (the next
+                // one's start) where it starts.
+                let mut at = 0u32;
+                self.dep_start = huge_pages::with_capacity(n + 1);
+                self.dep_start.push(0);
+                for node in &self.nodes[..n] {
+                    self.dep_start.push(at);
+                    at += u32::from(node.waiting);
                 }
                 for j in 0..joins {
                     self.join_start[j + 1] += self.join_start[j];
                 }
-                self.deps = vec![0u32; at as usize];
+                self.deps = Entries::zeroed(kept.near, at as usize);
                 self.members = vec![0u32; self.join_start[joins] as usize];
                 self.pass = Pass::Fill;
                 self.next = 0;
@@ -716,8 +731,9 @@ impl ForwardLists {
                     for k in self.nodes[u].start as usize..self.nodes[u + 1].start as usize {
                         let d = self.dependents.get(u as u32, k) as usize;
                         if d < n {
-                            self.deps[self.nodes[d].waiting as usize] = entry;
-                            self.nodes[d].waiting += 1;
+                            let cursor = &mut self.dep_start[d + 1];
+                            self.deps.set(*cursor as usize, d as u32, entry);
+                            *cursor += 1;
                         } else {
                             let j = d - n;
                             self.members[self.join_start[j] as usize] = u as u32;
@@ -752,6 +768,7 @@ impl ForwardLists {
     fn finish(self, kept: &Kept) -> DepLists {
         assert!(self.pass == Pass::Done, "both passes are done");
         let (n, joins) = (self.n, self.joins);
+        drop(self.nodes);
         let (mut deps, mut members, mut join_start) = (self.deps, self.members, self.join_start);
         for &(j, from, len) in &kept.unreferenced {
             let (j, from, len) = (j as usize, from as usize, len as usize);
@@ -759,22 +776,22 @@ impl ForwardLists {
             members[at..at + len].copy_from_slice(&kept.items[from..from + len]);
             join_start[j] += len as u32;
         }
-        // Each cursor is now its list's end: the starts are the ends shifted by one.
-        let mut dep_start = Vec::with_capacity(n + 1);
-        dep_start.push(0);
-        dep_start.extend(self.nodes[..n].iter().map(|node| node.waiting));
-        drop(self.nodes);
+        // Each cursor is now its list's end, the next list's start.
+        let dep_start = self.dep_start;
         join_start.copy_within(0..joins, 1);
         join_start[0] = 0;
         for &(node, from, len) in &kept.reordered {
             let (node, from, len) = (node as usize, from as usize, len as usize);
-            let list = if node < n {
-                &mut deps[dep_start[node] as usize..dep_start[node + 1] as usize]
+            let items = &kept.items[from..from + len];
+            if node < n {
+                let list = dep_start[node] as usize..dep_start[node + 1] as usize;
+                for (k, &d) in list.zip(items) {
+                    deps.set(k, node as u32, d);
+                }
             } else {
                 let j = node - n;
-                &mut members[join_start[j] as usize..join_start[j + 1] as usize]
-            };
-            list.copy_from_slice(&kept.items[from..from + len]);
+                members[join_start[j] as usize..join_start[j + 1] as usize].copy_from_slice(items);
+            }
         }
         DepLists {
             dep_start,
@@ -1052,6 +1069,10 @@ impl Run {
         // where flows contend): room for that, as a hint.
         let changes: Vec<usize> = link_transfers.iter().map(|&c| 2 * c + 1).collect();
         net.reserve_timelines(&changes);
+        // And for the distinct instants, half a transfer's worth each (a 1024-rank ring has 0.46):
+        // grown by doubling instead, their last doubling held 1.5 times their room at once, the
+        // peak of that run (4.2 MB above its last event).
+        net.reserve_instants(n / 2);
         let mut r = Run {
             routes,
             topo,
@@ -1366,7 +1387,7 @@ impl Finishing {
     /// assert!(finishing.step(1)); // stays done
     /// let trace = finishing.finish();
     /// assert_eq!(trace.step_end_secs, whole.step_end_secs);
-    /// assert_eq!(trace.schedule.deps(7), whole.schedule.deps(7));
+    /// assert!(trace.schedule.deps(7).eq(whole.schedule.deps(7)));
     /// ```
     pub fn step(&mut self, max: usize) -> bool {
         let max = max.max(1);
@@ -1481,7 +1502,7 @@ mod tests {
     /// Every dependency list and join of two schedules, as the schedules give them.
     fn lists(s: &Schedule) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
         (
-            (0..s.len()).map(|t| s.deps(t).to_vec()).collect(),
+            (0..s.len()).map(|t| s.deps(t).collect()).collect(),
             (0..s.joins()).map(|j| s.join_members(j).to_vec()).collect(),
         )
     }
@@ -1583,7 +1604,7 @@ mod tests {
         let mut index = ReverseDeps::new(&schedule);
         while !index.step(&schedule, 2) {}
         for (k, node) in index.nodes.iter_mut().enumerate() {
-            node.waiting = 7 * k as u32 + 3;
+            node.waiting = (7 * k + 3) as u16;
         }
         let (n, joins) = (schedule.len(), schedule.joins());
         let mut back = ForwardLists::new(n, joins, index.nodes, index.dependents);

@@ -19,7 +19,7 @@
 //! let t1 = b.add(1, 0, 0..1, Op::Copy, 1, Phase::AllGather, &[t0]);
 //! let s = b.build();
 //! assert_eq!(s.len(), 2);
-//! assert_eq!(s.deps(t1 as usize), &[t0]);
+//! assert_eq!(s.deps(t1 as usize).collect::<Vec<_>>(), [t0]);
 //! assert_eq!(s.bytes(t1 as usize), 100);
 //! ```
 //!
@@ -368,6 +368,11 @@ impl std::fmt::Debug for Transfer {
     }
 }
 
+/// A transfer waits for at most this many others (transfers or joins), and a join for at most this
+/// many transfers: a run counts them down in 16 bits (an algorithm's transfer waits for a few; the
+/// flat tree's root joins N − 1 ≤ 4,095).
+pub const MAX_DEPS: usize = u16::MAX as usize;
+
 /// A dependency naming a join rather than a transfer has this bit set; the rest is the join's index.
 pub const JOIN: u32 = 1 << 31;
 
@@ -379,7 +384,7 @@ pub struct Schedule {
     size_bytes: u64,
     transfers: Vec<Transfer>,
     dep_start: Vec<u32>,
-    deps: Vec<u32>,
+    deps: Entries,
     /// Joins: join j is done when the transfers `join_members[join_start[j]..join_start[j + 1]]` are.
     join_start: Vec<u32>,
     join_members: Vec<u32>,
@@ -476,10 +481,13 @@ impl Schedule {
     /// let c = b.add(2, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
     /// let both = b.join(&[a, c]);
     /// let d = b.add(0, 1, 0..1, Op::Copy, 1, Phase::Broadcast, &[both, a]);
-    /// assert_eq!(b.build().deps(d as usize), &[JOIN, a]); // join 0, then transfer a
+    /// let s = b.build();
+    /// assert_eq!(s.deps(d as usize).collect::<Vec<_>>(), [JOIN, a]); // join 0, then transfer a
+    /// assert_eq!(s.deps(d as usize).len(), 2);
     /// ```
-    pub fn deps(&self, id: usize) -> &[u32] {
-        &self.deps[self.dep_start[id] as usize..self.dep_start[id + 1] as usize]
+    pub fn deps(&self, id: usize) -> impl ExactSizeIterator<Item = u32> + Clone + '_ {
+        let list = self.dep_start[id] as usize..self.dep_start[id + 1] as usize;
+        list.map(move |k| self.deps.get(id as u32, k))
     }
     /// How many joins the schedule has.
     ///
@@ -526,16 +534,18 @@ impl Schedule {
     /// assert_eq!(b.build().waits_for(out as usize).collect::<Vec<_>>(), [0, 1, 2]);
     /// ```
     pub fn waits_for(&self, id: usize) -> impl Iterator<Item = u32> + '_ {
-        self.deps(id)
-            .iter()
-            .flat_map(move |d| {
-                if d & JOIN != 0 {
-                    self.join_members((d & !JOIN) as usize)
-                } else {
-                    std::slice::from_ref(d)
-                }
-            })
-            .copied()
+        self.deps(id).flat_map(move |d| {
+            let (members, itself) = if d & JOIN != 0 {
+                (self.join_members((d & !JOIN) as usize), None)
+            } else {
+                (&[][..], Some(d))
+            };
+            members.iter().copied().chain(itself)
+        })
+    }
+    /// Whether the transfers' entries are kept as distances (see [`Entries`]).
+    pub(crate) fn deps_are_near(&self) -> bool {
+        self.deps.is_near()
     }
     /// Dependency edges held: every entry of every transfer's list and every join's member.
     ///
@@ -648,7 +658,7 @@ impl Schedule {
 #[derive(Debug, Default)]
 pub(crate) struct DepLists {
     pub dep_start: Vec<u32>,
-    pub deps: Vec<u32>,
+    pub deps: Entries,
     pub join_start: Vec<u32>,
     pub join_members: Vec<u32>,
 }
@@ -672,6 +682,168 @@ impl Schedule {
         self.deps = lists.deps;
         self.join_start = lists.join_start;
         self.join_members = lists.join_members;
+    }
+}
+
+/// A schedule's dependency entries, its transfers' lists one after another: while every entry
+/// names a transfer at most 65,535 ids before the one that waits (a ring's, N ids before), each
+/// as that distance in half a word (two to a word, the earlier in the low half; the high half of
+/// a last word of its own is 0: a 1024-rank ring's 4.2 M entries, 16.8 → 8.4 MB), else each as
+/// it is, a word ([`JOIN`]s too).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Entries {
+    Near { words: Vec<u32>, len: usize },
+    Far(Vec<u32>),
+}
+
+impl Default for Entries {
+    fn default() -> Self {
+        Entries::Near {
+            words: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl Entries {
+    /// `count` entries to be [`set`](Self::set), kept as distances if `near`.
+    pub(crate) fn zeroed(near: bool, count: usize) -> Entries {
+        if near {
+            Entries::Near {
+                words: super::huge_pages::filled(count.div_ceil(2), 0),
+                len: count,
+            }
+        } else {
+            Entries::Far(super::huge_pages::filled(count, 0))
+        }
+    }
+
+    /// Whether the entries are kept as distances.
+    pub(crate) fn is_near(&self) -> bool {
+        matches!(self, Entries::Near { .. })
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Entries::Near { len, .. } => *len,
+            Entries::Far(v) => v.len(),
+        }
+    }
+
+    /// Entry `k`, which is in transfer `t`'s list.
+    #[inline]
+    pub(crate) fn get(&self, t: u32, k: usize) -> u32 {
+        match self {
+            Entries::Near { words, .. } => t - ((words[k / 2] >> (16 * (k % 2))) & 0xFFFF),
+            Entries::Far(v) => v[k],
+        }
+    }
+
+    /// [`get`](Self::get), or `None` if a distance does not name a transfer before `t` (the
+    /// entries came from another thread).
+    pub(crate) fn checked_get(&self, t: u32, k: usize) -> Option<u32> {
+        match self {
+            Entries::Near { words, .. } => {
+                let x = (words[k / 2] >> (16 * (k % 2))) & 0xFFFF;
+                t.checked_sub(x).filter(|_| x > 0)
+            }
+            Entries::Far(v) => Some(v[k]),
+        }
+    }
+
+    /// The distance that keeps entry `d` of transfer `t`'s list, if it names a transfer before
+    /// `t` and near enough.
+    fn distance(t: u32, d: u32) -> Option<u32> {
+        if d & JOIN != 0 {
+            return None;
+        }
+        t.checked_sub(d).filter(|&x| x > 0 && x <= 0xFFFF)
+    }
+
+    /// Sets entry `k`, of transfer `t`'s list, to `d`; kept as distances, `d` must be near.
+    pub(crate) fn set(&mut self, k: usize, t: u32, d: u32) {
+        match self {
+            Entries::Near { words, .. } => {
+                let x = Self::distance(t, d).expect("a near entry where every entry is near");
+                let (w, shift) = (&mut words[k / 2], 16 * (k % 2));
+                *w = (*w & !(0xFFFF << shift)) | x << shift;
+            }
+            Entries::Far(v) => v[k] = d,
+        }
+    }
+
+    /// Appends `list`, transfer `t`'s (`dep_start` delimits the lists before it).
+    fn push_list(&mut self, t: u32, list: &[u32], dep_start: &[u32]) {
+        if let Entries::Near { words, len } = self {
+            if list.iter().all(|&d| Self::distance(t, d).is_some()) {
+                for &d in list {
+                    let x = t - d;
+                    if *len % 2 == 0 {
+                        words.push(x);
+                    } else {
+                        *words.last_mut().expect("a half-filled word") |= x << 16;
+                    }
+                    *len += 1;
+                }
+                return;
+            }
+            *self = Entries::Far(std::mem::take(self).into_far(dep_start));
+        }
+        if let Entries::Far(v) = self {
+            v.extend_from_slice(list);
+        }
+    }
+
+    /// Every entry as it is (`dep_start` delimits the lists).
+    fn into_far(self, dep_start: &[u32]) -> Vec<u32> {
+        if let Entries::Far(v) = self {
+            return v;
+        }
+        let mut far = Vec::with_capacity(2 * self.len());
+        for (t, w) in dep_start.windows(2).enumerate() {
+            far.extend((w[0] as usize..w[1] as usize).map(|k| self.get(t as u32, k)));
+        }
+        far
+    }
+
+    /// The words that carry the entries, and whether they are distances.
+    pub(crate) fn into_words(self) -> (bool, Vec<u32>) {
+        match self {
+            Entries::Near { words, .. } => (true, words),
+            Entries::Far(v) => (false, v),
+        }
+    }
+
+    /// The `len` entries `words` carry ([`into_words`](Self::into_words)), or `None` unless
+    /// there are as many words as they take (distances: a lone last one's high half 0). What the
+    /// entries name is the caller's to check ([`checked_get`](Self::checked_get)).
+    pub(crate) fn from_words(near: bool, words: Vec<u32>, len: usize) -> Option<Entries> {
+        if !near {
+            return (words.len() == len).then_some(Entries::Far(words));
+        }
+        let padded = len % 2 == 0 || words.last().is_some_and(|&w| w >> 16 == 0);
+        (words.len() == len.div_ceil(2) && padded).then_some(Entries::Near { words, len })
+    }
+
+    fn reserve(&mut self, more: usize) {
+        match self {
+            Entries::Near { words, .. } => words.reserve(more.div_ceil(2)),
+            Entries::Far(v) => v.reserve(more),
+        }
+    }
+
+    fn advise(&self) {
+        match self {
+            Entries::Near { words, .. } => super::huge_pages::advise(words),
+            Entries::Far(v) => super::huge_pages::advise(v),
+        }
+    }
+
+    fn shrink_to_fit(&mut self) {
+        match self {
+            Entries::Near { words, .. } => words.shrink_to_fit(),
+            Entries::Far(v) => v.shrink_to_fit(),
+        }
     }
 }
 
@@ -705,7 +877,7 @@ impl ScheduleBuilder {
                 size_bytes,
                 transfers: Vec::new(),
                 dep_start: vec![0],
-                deps: Vec::new(),
+                deps: Entries::default(),
                 join_start: vec![0],
                 join_members: Vec::new(),
             },
@@ -733,7 +905,7 @@ impl ScheduleBuilder {
         self.s.deps.reserve(n * deps_each);
         super::huge_pages::advise(&self.s.transfers);
         super::huge_pages::advise(&self.s.dep_start);
-        super::huge_pages::advise(&self.s.deps);
+        self.s.deps.advise();
         self
     }
 
@@ -752,6 +924,10 @@ impl ScheduleBuilder {
     /// assert_eq!(s.waits_for(out as usize).collect::<Vec<_>>(), ins);
     /// ```
     pub fn join(&mut self, members: &[u32]) -> u32 {
+        assert!(
+            members.len() <= MAX_DEPS,
+            "a join of at most MAX_DEPS transfers"
+        );
         debug_assert!(!members.is_empty());
         debug_assert!(
             members
@@ -774,7 +950,7 @@ impl ScheduleBuilder {
     /// let a = b.add(0, 1, 0..1, Op::Reduce, 0, Phase::ReduceScatter, &[]);
     /// let c = b.add(1, 2, 0..1, Op::Reduce, 1, Phase::ReduceScatter, &[a]);
     /// assert_eq!((a, c), (0, 1)); // ids in order
-    /// assert_eq!(b.build().deps(1), &[0]);
+    /// assert_eq!(b.build().deps(1).collect::<Vec<_>>(), [0]);
     /// ```
     #[allow(clippy::too_many_arguments)]
     #[cfg_attr(not(target_arch = "wasm32"), inline)]
@@ -790,6 +966,10 @@ impl ScheduleBuilder {
     ) -> u32 {
         debug_assert!(src != dst, "a rank does not send to itself");
         debug_assert!(chunks.start < chunks.end && chunks.end <= self.s.chunks);
+        assert!(
+            deps.len() <= MAX_DEPS,
+            "a transfer waits for at most MAX_DEPS others"
+        );
         let id = self.s.transfers.len() as u32;
         debug_assert!(deps.iter().all(|&d| if d & JOIN != 0 {
             ((d & !JOIN) as usize) < self.s.join_start.len() - 1
@@ -799,7 +979,7 @@ impl ScheduleBuilder {
         self.s
             .transfers
             .push(Transfer::new(src, dst, chunks, op, step, phase));
-        self.s.deps.extend_from_slice(deps);
+        self.s.deps.push_list(id, deps, &self.s.dep_start);
         self.s.dep_start.push(self.s.deps.len() as u32);
         id
     }
@@ -814,7 +994,7 @@ impl ScheduleBuilder {
     /// let a = b.add(1, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
     /// // No dependency on the first step; a repeated one is kept once.
     /// let c = b.add_after(0, 2, 0..1, Op::Copy, 1, Phase::Broadcast, [None, Some(a), Some(a)]);
-    /// assert_eq!(b.build().deps(c as usize), &[a]);
+    /// assert_eq!(b.build().deps(c as usize).collect::<Vec<_>>(), [a]);
     /// ```
     #[allow(clippy::too_many_arguments)]
     pub fn add_after(
@@ -889,5 +1069,69 @@ impl ScheduleBuilder {
         self.s.join_start.shrink_to_fit();
         self.s.join_members.shrink_to_fit();
         self.s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lists(s: &Schedule) -> Vec<Vec<u32>> {
+        (0..s.len()).map(|t| s.deps(t).collect()).collect()
+    }
+
+    #[test]
+    fn entries_stay_distances_while_they_are_near_and_come_back_as_they_were_beyond() {
+        // Transfer t waits for t − 1 and t − 65,535 (the farthest a distance reaches) while
+        // there are such transfers; then one entry 65,536 back, or a join, makes them words.
+        for far in [Some(65_536u32), None] {
+            let mut b = ScheduleBuilder::new(2, 1, 100);
+            let mut want = Vec::new();
+            for t in 0..70_000u32 {
+                let mut deps: Vec<u32> = [1, 65_535]
+                    .iter()
+                    .filter_map(|&x| t.checked_sub(x))
+                    .collect();
+                if t == 69_999 {
+                    match far {
+                        Some(x) => deps.push(t - x),
+                        None => deps.push(b.join(&[0, 5])),
+                    }
+                }
+                b.add(0, 1, 0..1, Op::Copy, 0, Phase::Broadcast, &deps);
+                want.push(deps);
+                if t == 69_998 {
+                    assert!(b.s.deps.is_near(), "near until the last transfer");
+                }
+            }
+            let s = b.build();
+            assert!(!s.deps.is_near());
+            assert_eq!(lists(&s), want);
+        }
+    }
+
+    #[test]
+    fn near_entries_go_two_to_a_word_and_are_read_back_only_as_they_were_written() {
+        let mut e = Entries::zeroed(true, 3);
+        // Transfer 9's list is entries 0..2, transfer 10's entry 2; both halves set twice.
+        for (k, t, d) in [(0, 9, 8), (1, 9, 2), (2, 10, 1), (0, 9, 0), (1, 9, 7)] {
+            e.set(k, t, d);
+        }
+        assert_eq!([e.get(9, 0), e.get(9, 1), e.get(10, 2)], [0, 7, 1]);
+        let (near, words) = e.clone().into_words();
+        assert!(near);
+        assert_eq!(words, [9 | 2 << 16, 9]);
+        assert_eq!(Entries::from_words(true, words.clone(), 3), Some(e.clone()));
+        // One word short or long, or a lone last entry with a high half.
+        assert_eq!(Entries::from_words(true, words[..1].to_vec(), 3), None);
+        assert_eq!(Entries::from_words(true, vec![1, 1, 1], 3), None);
+        assert_eq!(Entries::from_words(true, vec![1, 1 | 1 << 16], 3), None);
+        assert_eq!(Entries::from_words(false, vec![1, 2], 3), None);
+        // A distance of 0, or past the transfer's own id, names no transfer before it.
+        let bad = Entries::from_words(true, vec![11 << 16, 10], 3).unwrap();
+        assert_eq!(bad.checked_get(10, 0), None);
+        assert_eq!(bad.checked_get(10, 1), None);
+        assert_eq!(bad.checked_get(10, 2), Some(0));
+        assert_eq!(e.into_far(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3]), [0, 7, 1]);
     }
 }

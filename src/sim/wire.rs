@@ -23,7 +23,7 @@
 use super::algorithms::Algorithm;
 use super::records::{CellChanges, Timeline, TimelineParts, Timings};
 use super::scenario::{AutoChoice, Scenario, Simulation};
-use super::schedule::{DepLists, JOIN, Schedule, ScheduleParts, Transfer};
+use super::schedule::{DepLists, Entries, JOIN, MAX_DEPS, Schedule, ScheduleParts, Transfer};
 use super::topology::Topology;
 use super::trace::{LinkReport, RankTraffic, Trace, lower_bound};
 use std::fmt;
@@ -50,7 +50,7 @@ pub const TRANSFERS: usize = 2;
 
 /// Bumped whenever the layout changes (the page and its worker are built together, but a cached
 /// worker script could be older than the page).
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 
 /// In a link's shape (its second word): its rates are as they are, not palette indexes.
 const RAW_RATES: u32 = 1;
@@ -209,9 +209,11 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
         chunks,
         size_bytes,
         transfers,
-        deps,
+        mut deps,
     } = schedule.into_parts();
     let [size_lo, size_hi] = split(size_bytes);
+    // The entries as the schedule keeps them (distances, or as they are).
+    let (near_deps, dep_words) = std::mem::take(&mut deps.deps).into_words();
     let head = vec![
         VERSION,
         algorithm_code(algorithm),
@@ -223,6 +225,7 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
         u32::from(verification.is_ok()),
         u32::from(auto.is_some()),
         auto.as_ref().map_or(0, |a| algorithm_code(a.chosen)),
+        u32::from(near_deps),
     ];
     let traffic: Vec<u32> = ranks
         .iter()
@@ -282,7 +285,7 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
         Section::F64(vec![time_secs]),
         Section::Transfers(transfers),
         Section::U32(deps.dep_start),
-        Section::U32(deps.deps),
+        Section::U32(dep_words),
         Section::U32(deps.join_start),
         Section::U32(deps.join_members),
         Section::F64(Arc::unwrap_or_clone(instants)),
@@ -485,6 +488,7 @@ impl Decoding {
             verified,
             has_auto,
             chosen,
+            near_deps,
         ] = head.as_slice()
         else {
             return Err(WireError("head"));
@@ -525,16 +529,18 @@ impl Decoding {
             chunks >= 1 && u64::from(rank_count) * u64::from(chunks) <= cost.cells,
             "chunks",
         )?;
+        let dep_start: Vec<u32> = r.take("dependencies")?;
+        let dep_words: Vec<u32> = r.take("dependencies")?;
+        check(near_deps <= 1 && dep_start.len() == n + 1, "dependencies")?;
+        let entries = dep_start.last().map_or(0, |&e| e as usize);
         let deps = DepLists {
-            dep_start: r.take("dependencies")?,
-            deps: r.take("dependencies")?,
+            deps: Entries::from_words(near_deps == 1, dep_words, entries)
+                .ok_or(WireError("dependencies"))?,
+            dep_start,
             join_start: r.take("joins")?,
             join_members: r.take("joins")?,
         };
-        check(
-            deps.dep_start.len() == n + 1 && delimits(&deps.dep_start, deps.deps.len()),
-            "dependencies",
-        )?;
+        check(delimits(&deps.dep_start, deps.deps.len()), "dependencies")?;
         check(
             if deps.join_start.is_empty() {
                 deps.join_members.is_empty()
@@ -802,13 +808,14 @@ impl Decoding {
         let d = &self.deps;
         for t in from..to {
             let (a, b) = (d.dep_start[t] as usize, d.dep_start[t + 1] as usize);
-            check(a <= b && b <= d.deps.len(), "dependencies")?;
-            let named = d.deps[a..b].iter().all(|&x| {
-                if x & JOIN != 0 {
-                    ((x & !JOIN) as usize) < joins
-                } else {
-                    (x as usize) < n
-                }
+            check(
+                a <= b && b <= d.deps.len() && b - a <= MAX_DEPS,
+                "dependencies",
+            )?;
+            let named = (a..b).all(|k| match d.deps.checked_get(t as u32, k) {
+                Some(x) if x & JOIN != 0 => ((x & !JOIN) as usize) < joins,
+                Some(x) => (x as usize) < n,
+                None => false,
             });
             check(named, "dependencies")?;
         }
@@ -820,7 +827,10 @@ impl Decoding {
         let d = &self.deps;
         for j in from..to {
             let (a, b) = (d.join_start[j] as usize, d.join_start[j + 1] as usize);
-            check(a <= b && b <= d.join_members.len(), "joins")?;
+            check(
+                a <= b && b <= d.join_members.len() && b - a <= MAX_DEPS,
+                "joins",
+            )?;
             check(
                 d.join_members[a..b].iter().all(|&m| (m as usize) < n),
                 "joins",
