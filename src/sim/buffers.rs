@@ -218,19 +218,31 @@ impl Contributors {
 /// the upper 32 bits); never a rank bound in a packed set.
 const SPILLED: u16 = u16::MAX;
 
-/// A cell as [`Buffers`] keep it: 16 bytes, a third of a [`Cell`] (a 1024-rank ring has a million
-/// cells, and a run's reductions land on them in no cache-friendly order). `set` is the
-/// contributors [`packed`](Contributors::pack), or [`SPILLED`] and the index of the set in
-/// `Buffers::spill`, which the cell owns alone.
+/// A cell as [`Buffers`] keep it: 12 bytes, a quarter of a [`Cell`] (a 1024-rank ring has a
+/// million cells, and a run's reductions land on them in no cache-friendly order). `set` is the
+/// contributors [`packed`](Contributors::pack) and `value` the sum, or `set` is [`SPILLED`] and
+/// the index of the cell's [`Spilled`] in `Buffers::spill`, which the cell owns alone. A sum
+/// fits 32 bits in any run (at most [`MAX_RANKS`](super::topology::MAX_RANKS) contributions,
+/// each below 10⁶: under 4.1 · 10⁹); one that does not, from buffers of more ranks or payloads
+/// made by hand, is kept aside with its set.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, packed(4))]
 struct Packed {
-    value: i64,
+    value: u32,
     set: u64,
+}
+
+/// A cell whose set does not fit in its [`Packed`] 8 bytes, or whose sum does not fit its 4.
+#[derive(Clone, Debug)]
+struct Spilled {
+    value: i64,
+    set: Contributors,
 }
 
 impl Packed {
     fn spilled(self) -> Option<usize> {
-        (self.set & 0xFFFF == SPILLED as u64).then_some((self.set >> 32) as usize)
+        let set = self.set;
+        (set & 0xFFFF == SPILLED as u64).then_some((set >> 32) as usize)
     }
 }
 
@@ -261,9 +273,9 @@ pub struct Buffers {
     ranks: usize,
     chunks: usize,
     cells: Vec<Packed>,
-    /// The sets too large for a cell (three ranges or more: a binary tree's heap-ordered subtrees),
-    /// each owned by one cell; `free` lists the slots no cell owns.
-    spill: Vec<Contributors>,
+    /// The cells kept aside (three ranges or more: a binary tree's heap-ordered subtrees), each
+    /// slot owned by one cell; `free` lists the slots no cell owns.
+    spill: Vec<Spilled>,
     free: Vec<u32>,
 }
 
@@ -283,21 +295,21 @@ impl Buffers {
         b
     }
 
-    /// Bytes held on the heap: the cells (16 bytes each) and the sets kept aside.
+    /// Bytes held on the heap: the cells (12 bytes each) and the cells kept aside.
     ///
     /// ```
     /// use allreduce_lab::sim::buffers::Buffers;
-    /// // 4 ranks × 8 chunks, each cell 16 bytes; every set is one rank, kept in its cell.
-    /// assert_eq!(Buffers::new(4, 8).heap_bytes(), 4 * 8 * 16);
+    /// // 4 ranks × 8 chunks, each cell 12 bytes; every set is one rank, kept in its cell.
+    /// assert_eq!(Buffers::new(4, 8).heap_bytes(), 4 * 8 * 12);
     /// ```
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
         self.cells.capacity() * size_of::<Packed>()
-            + self.spill.capacity() * size_of::<Contributors>()
+            + self.spill.capacity() * size_of::<Spilled>()
             + self
                 .spill
                 .iter()
-                .filter_map(|c| c.spill.as_ref())
+                .filter_map(|c| c.set.spill.as_ref())
                 .map(|v| size_of::<Vec<(u32, u32)>>() + v.capacity() * size_of::<(u32, u32)>())
                 .sum::<usize>()
             + self.free.capacity() * size_of::<u32>()
@@ -354,10 +366,10 @@ impl Buffers {
         for i in self.cells.len()..end {
             let (r, c) = (i / self.chunks, i % self.chunks);
             let value = contribution(r, c);
-            match Contributors::single(r as u32).pack() {
-                Some(set) => self.cells.push(Packed { value, set }),
-                None => {
-                    self.cells.push(Packed { value, set: 0 });
+            match (Contributors::single(r as u32).pack(), u32::try_from(value)) {
+                (Some(set), Ok(value)) => self.cells.push(Packed { value, set }),
+                _ => {
+                    self.cells.push(Packed { value: 0, set: 0 });
                     let i = self.cells.len() - 1;
                     self.store(i, value, Contributors::single(r as u32));
                 }
@@ -389,63 +401,59 @@ impl Buffers {
     pub fn contributors(&self, rank: usize, chunk: usize) -> usize {
         let p = self.cells[rank * self.chunks + chunk];
         match p.spilled() {
-            Some(k) => self.spill[k].len(),
+            Some(k) => self.spill[k].set.len(),
             // Unpacking allocates nothing: two ranges on the stack.
             None => Contributors::unpack(p.set).len(),
         }
     }
 
     fn unpacked(&self, i: usize) -> Cell {
-        Cell {
-            value: self.cells[i].value,
-            contributors: self.contributors_at(i),
-        }
-    }
-
-    fn contributors_at(&self, i: usize) -> Contributors {
         let p = self.cells[i];
         match p.spilled() {
-            Some(k) => self.spill[k].clone(),
-            None => Contributors::unpack(p.set),
+            Some(k) => Cell {
+                value: self.spill[k].value,
+                contributors: self.spill[k].set.clone(),
+            },
+            None => Cell {
+                value: i64::from(p.value),
+                contributors: Contributors::unpack(p.set),
+            },
         }
     }
 
-    /// Sets cell `i`, keeping a set too large for it aside (in the slot the cell owns, if any).
+    /// Sets cell `i`, keeping it aside if it does not fit (in the slot the cell owns, if any).
     fn store(&mut self, i: usize, value: i64, set: Contributors) {
         let owned = self.cells[i].spilled();
-        let packed = match set.pack() {
-            Some(packed) => {
-                if let Some(k) = owned {
-                    self.free_slot(k);
-                }
-                packed
+        if let (Some(packed), Ok(value)) = (set.pack(), u32::try_from(value)) {
+            if let Some(k) = owned {
+                self.free_slot(k);
+            }
+            self.cells[i] = Packed { value, set: packed };
+            return;
+        }
+        let kept = Spilled { value, set };
+        let k = match owned.or_else(|| self.free.pop().map(|k| k as usize)) {
+            Some(k) => {
+                self.spill[k] = kept;
+                k
             }
             None => {
-                let k = match owned {
-                    Some(k) => {
-                        self.spill[k] = set;
-                        k
-                    }
-                    None => match self.free.pop() {
-                        Some(k) => {
-                            self.spill[k as usize] = set;
-                            k as usize
-                        }
-                        None => {
-                            self.spill.push(set);
-                            self.spill.len() - 1
-                        }
-                    },
-                };
-                SPILLED as u64 | (k as u64) << 32
+                self.spill.push(kept);
+                self.spill.len() - 1
             }
         };
-        self.cells[i] = Packed { value, set: packed };
+        self.cells[i] = Packed {
+            value: 0,
+            set: SPILLED as u64 | (k as u64) << 32,
+        };
     }
 
     /// Gives slot `k` back (its cell now holds its set packed).
     fn free_slot(&mut self, k: usize) {
-        self.spill[k] = Contributors::single(0);
+        self.spill[k] = Spilled {
+            value: 0,
+            set: Contributors::single(0),
+        };
         self.free.push(k as u32);
     }
 
@@ -489,27 +497,27 @@ impl Buffers {
         let base = rank * self.chunks + lo;
         for (k, p) in payload.iter().enumerate() {
             let i = base + k;
-            let value = self.cells[i].value + p.value;
-            match self.cells[i].spilled() {
-                // A set kept aside grows in its slot, not in a copy; one that merged down to
-                // two ranges or fewer goes back into its cell.
+            let cell = self.cells[i];
+            match cell.spilled() {
+                // A set kept aside grows in its slot, not in a copy; a cell that fits again
+                // goes back into its 12 bytes.
                 Some(slot) => {
-                    let set = &mut self.spill[slot];
-                    set.union_disjoint(&p.contributors)
+                    let kept = &mut self.spill[slot];
+                    kept.set
+                        .union_disjoint(&p.contributors)
                         .map_err(|twice| (lo + k, twice))?;
-                    match set.pack() {
-                        Some(packed) => {
-                            self.free_slot(slot);
-                            self.cells[i] = Packed { value, set: packed };
-                        }
-                        None => self.cells[i].value = value,
+                    kept.value += p.value;
+                    if let (Some(packed), Ok(value)) = (kept.set.pack(), u32::try_from(kept.value))
+                    {
+                        self.free_slot(slot);
+                        self.cells[i] = Packed { value, set: packed };
                     }
                 }
                 None => {
-                    let mut set = self.contributors_at(i);
+                    let mut set = Contributors::unpack(cell.set);
                     set.union_disjoint(&p.contributors)
                         .map_err(|twice| (lo + k, twice))?;
-                    self.store(i, value, set);
+                    self.store(i, i64::from(cell.value) + p.value, set);
                 }
             }
         }
@@ -560,11 +568,14 @@ impl Buffers {
             if first.is_some_and(|(fc, _)| c >= fc) {
                 continue;
             }
-            let has_all = match cell.spilled() {
-                Some(k) => self.spill[k].is_all(self.ranks as u32),
-                None => Some(cell.set) == all,
+            let (has_all, value) = match cell.spilled() {
+                Some(k) => (
+                    self.spill[k].set.is_all(self.ranks as u32),
+                    self.spill[k].value,
+                ),
+                None => (Some(cell.set) == all, i64::from(cell.value)),
             };
-            if !has_all || cell.value != expected[c] {
+            if !has_all || value != expected[c] {
                 first = Some((c, r));
             }
         }
@@ -592,8 +603,8 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     use proptest::prelude::*;
 
-    /// Every slot kept aside is owned by exactly one cell or free, never both, and holds a set
-    /// that does not fit in a cell.
+    /// Every slot kept aside is owned by exactly one cell or free, never both, and holds a cell
+    /// that does not fit in 12 bytes.
     #[cfg(not(target_arch = "wasm32"))]
     fn slots_are_accounted(b: &Buffers) -> Result<(), String> {
         let mut owner = vec![None; b.spill.len()];
@@ -602,8 +613,9 @@ mod tests {
                 if let Some(other) = owner[k].replace(i) {
                     return Err(format!("slot {k} owned by cells {other} and {i}"));
                 }
-                if b.spill[k].pack().is_some() {
-                    return Err(format!("slot {k} holds a set that fits in cell {i}"));
+                let kept = &b.spill[k];
+                if kept.set.pack().is_some() && u32::try_from(kept.value).is_ok() {
+                    return Err(format!("slot {k} holds a cell that fits in cell {i}"));
                 }
             }
         }
@@ -673,7 +685,7 @@ mod tests {
     #[test]
     fn a_cell_is_small() {
         // Every rank holds one cell per chunk: a ring on 1024 ranks has a million of them.
-        assert_eq!(std::mem::size_of::<Packed>(), 16);
+        assert_eq!(std::mem::size_of::<Packed>(), 12);
         assert_eq!(std::mem::size_of::<Contributors>(), 40);
         assert_eq!(std::mem::size_of::<Cell>(), 48);
     }
@@ -716,6 +728,41 @@ mod tests {
         assert_eq!((b.spill.len(), b.free.len()), (2, 0));
         let expected: i64 = (0..6).map(|r| contribution(r, 0)).sum();
         assert_eq!(b.cell(5, 0).value, expected);
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn sums_beyond_32_bits_are_kept_aside_exactly() {
+        // A cell's 12 bytes hold sums in 0..2³²; others (payloads made by hand, buffers of more
+        // ranks than a run has) go aside with their set and come back when they fit again.
+        let mut b = Buffers::new(3, 2);
+        let big = Cell {
+            value: (1 << 32) + 5,
+            contributors: Contributors::single(0),
+        };
+        b.copy(1, 0, std::slice::from_ref(&big));
+        assert_eq!(b.cell(1, 0), big);
+        assert_eq!((b.spill.len(), b.free.len()), (1, 0));
+        let negative = Cell {
+            value: -7,
+            contributors: Contributors::single(2),
+        };
+        b.copy(1, 1, std::slice::from_ref(&negative));
+        assert_eq!(b.cell(1, 1), negative);
+        assert_eq!(slots_are_accounted(&b), Ok(()));
+        // A reduction into the kept cell adds to its kept sum; one that brings it back below
+        // 2³² puts it back in its 12 bytes.
+        b.reduce(1, 0, &[b.cell(2, 0)]).unwrap();
+        assert_eq!(b.cell(1, 0).value, (1 << 32) + 5 + contribution(2, 0));
+        let back = Cell {
+            value: -(1 << 32),
+            contributors: Contributors::single(1),
+        };
+        b.reduce(1, 0, &[back]).unwrap();
+        assert_eq!(b.cell(1, 0).value, 5 + contribution(2, 0));
+        assert_eq!(b.cell(1, 0).contributors.len(), 3);
+        assert_eq!((b.spill.len(), b.free.len()), (2, 1));
+        assert_eq!(slots_are_accounted(&b), Ok(()));
     }
 
     #[test]
