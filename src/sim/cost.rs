@@ -24,7 +24,8 @@ use serde::Serialize;
 
 /// Bytes a run holds per transfer, whatever it records: the schedule's entry (12 B; a builder
 /// that grows its vectors holds twice that, but before the run), the run's countdown and reverse
-/// index (6 B, counted as 8), the dependency index rebuilt at its end (4 B), the timing (8 B,
+/// index start (about 4 B, 6 B where a block of lists is long, counted as 8), the dependency
+/// index rebuilt at its end (about 2 B, at most 4 B), the timing (8 B,
 /// 12 B with γ, and 4 B more once any transfer's bytes spread over more than 65,535 instants: at most 16 B, see
 /// [`records`](super::records)) and the instants it names: a transfer brings at most two new
 /// ones (its first and last byte; a third with γ, its reduction's end), 8 B each, in a vector
@@ -35,9 +36,9 @@ pub const BYTES_PER_TRANSFER: u64 = 12 + 8 + 4 + 16 + 48;
 /// is rebuilt), and the copy kept of a list the reverse index would give back in another order
 /// (see `run`).
 pub const BYTES_PER_DEPENDENCY: u64 = 12;
-/// Per buffer cell (rank × chunk): the cell (16 B), and room for what a run holds besides at its
+/// Per buffer cell (rank × chunk): the cell (12 B), and room for what a run holds besides at its
 /// busiest: payload copies in flight (48 B a cell) and contributor sets of three ranges or more
-/// kept aside (40 B slots, and the vector of a set of more than four ranges). Not every cell has
+/// kept aside with their sums (48 B slots, and the vector of a set of more than four ranges). Not every cell has
 /// both at once: 96 B in all, checked against what runs allocate (`tests/cost_estimate.rs`,
 /// `tests/cost_budget.rs`).
 /// Measured: Rabenseifner on 4,096 ranks (16.8 M cells, whose sets grow to hundreds of ranges),
@@ -63,7 +64,7 @@ pub const BYTES_FIXED: u64 = 4 << 20;
 /// [`BYTES_PER_TRANSFER`], with one instant per transfer (8 B, in a vector that may have doubled:
 /// 16 B) instead of their bound of two (measured: 0.46 per transfer on a 1024-rank ring).
 pub const TYPICAL_BYTES_PER_TRANSFER: u64 = 12 + 8 + 4 + 16 + 16;
-/// The typical cost per buffer cell: the cell (16 B) and a half again for contributor sets kept
+/// The typical cost per buffer cell: the cell (12 B) and as much again for contributor sets kept
 /// aside and payloads in flight (a ring keeps none aside; NCCL's rings, whose order is not the
 /// ranks', can). `tests/cost_budget.rs` checks the typical total against real runs.
 pub const TYPICAL_BYTES_PER_CELL: u64 = 24;

@@ -23,6 +23,7 @@ pub mod scenario;
 pub mod scenario_file;
 pub mod schedule;
 pub mod shape;
+pub mod starts;
 pub mod sweep;
 pub mod topology;
 pub mod trace;

@@ -8,13 +8,14 @@
 //! record gives back the very `f64`s the run computed, bit for bit.
 //!
 //! Instants that follow each other closely are kept closer still: a transfer's first and last
-//! byte as their distances, in 16 bits each, from its start and its first byte; a link's changes
-//! in blocks of 64, each block's first instant in 4 bytes and every change's distance from it in
-//! 2. Either is kept as it is, 4 bytes an instant, once a distance does not fit. A link's rates
-//! are indexes into the few distinct ones it had, half a byte each.
+//! byte as their distances from its start and its first byte, both in 16 bits (9 and 7) while
+//! they fit, else in 16 bits each; a link's changes in blocks of 64, each block's first instant in
+//! 4 bytes and every change's distance from it in 2. Either is kept as it is, 4 bytes an instant,
+//! once a distance does not fit 16 bits. A link's rates are indexes into the few distinct ones it
+//! had, half a byte each.
 //!
 //! Measured on a 1024-rank ring with details (2.1 M transfers, 9.5 M rate changes, 0.96 M distinct
-//! instants): the times went from 32 B to 8 B per transfer and the timelines from 16 B to 2.6 B
+//! instants): the times went from 32 B to 6 B per transfer and the timelines from 16 B to 2.6 B
 //! per change (the instants, 7.7 MB, shared by both).
 //!
 //! ```
@@ -34,6 +35,7 @@
 
 use super::network::RateChange;
 use super::schedule::Schedule;
+use super::starts::Starts;
 use super::trace::{CellChange, TransferTiming};
 use std::ops::Range;
 use std::sync::Arc;
@@ -106,167 +108,17 @@ const PALETTE: usize = 16;
 
 const NO_RATE: u8 = u8::MAX;
 
-/// Changes per block of a timeline's [`Stamps`].
-const BLOCK: usize = 64;
-
-/// A timeline's instants (indexes into the run's [`Instants`], which never decrease along it):
-/// while each block of [`BLOCK`] changes spans at most 65,535 instants, the block's first
-/// instant in 4 bytes and each change's distance from it in 2 (2.06 B a change), else each as it
-/// is (4 B). A 1024-rank ring's links change 4,092 times each over 963,935 instants, some 15,000
-/// instants a block.
-#[derive(Clone, Debug)]
-enum Stamps {
-    Blocked { base: Vec<u32>, offset: Vec<u16> },
-    Raw(Vec<u32>),
-}
-
-impl Default for Stamps {
-    fn default() -> Self {
-        Stamps::Blocked {
-            base: Vec::new(),
-            offset: Vec::new(),
-        }
-    }
-}
-
-/// The words that carry `n` stamps ([`Stamps::write_words`]): blocked, each block's base, then
-/// the distances two to a word (the low half first); raw, one each.
-fn stamp_words(n: usize, raw: bool) -> usize {
-    if raw {
-        n
-    } else {
-        n.div_ceil(BLOCK) + n.div_ceil(2)
-    }
-}
-
-impl Stamps {
-    fn len(&self) -> usize {
-        match self {
-            Stamps::Blocked { offset, .. } => offset.len(),
-            Stamps::Raw(v) => v.len(),
-        }
-    }
-
-    fn get(&self, i: usize) -> u32 {
-        match self {
-            Stamps::Blocked { base, offset } => base[i / BLOCK] + u32::from(offset[i]),
-            Stamps::Raw(v) => v[i],
-        }
-    }
-
-    fn is_raw(&self) -> bool {
-        matches!(self, Stamps::Raw(_))
-    }
-
-    fn reserve_exact(&mut self, n: usize) {
-        match self {
-            Stamps::Blocked { base, offset } => {
-                base.reserve_exact((offset.len() + n).div_ceil(BLOCK) - base.len());
-                offset.reserve_exact(n);
-            }
-            Stamps::Raw(v) => v.reserve_exact(n),
-        }
-    }
-
-    fn push(&mut self, at: u32) {
-        if let Stamps::Blocked { base, offset } = self {
-            let i = offset.len();
-            if i % BLOCK == 0 {
-                base.push(at);
-                offset.push(0);
-                return;
-            }
-            let from = *base.last().expect("a block under way");
-            if let Some(d) = at.checked_sub(from).and_then(|d| u16::try_from(d).ok()) {
-                offset.push(d);
-                return;
-            }
-            // Too far from its block's first.
-            self.widen();
-        }
-        if let Stamps::Raw(v) = self {
-            v.push(at);
-        }
-    }
-
-    /// Keeps every instant as it is from now on, in room for as many as were reserved.
-    #[cold]
-    #[inline(never)]
-    fn widen(&mut self) {
-        if let Stamps::Blocked { offset, .. } = self {
-            let n = offset.len();
-            let mut raw = Vec::with_capacity(offset.capacity().max(n + 1));
-            raw.extend((0..n).map(|k| self.get(k)));
-            *self = Stamps::Raw(raw);
-        }
-    }
-
-    fn shrink_to_fit(&mut self) {
-        match self {
-            Stamps::Blocked { base, offset } => {
-                base.shrink_to_fit();
-                offset.shrink_to_fit();
-            }
-            Stamps::Raw(v) => v.shrink_to_fit(),
-        }
-    }
-
-    fn heap_bytes(&self) -> usize {
-        match self {
-            Stamps::Blocked { base, offset } => 4 * base.capacity() + 2 * offset.capacity(),
-            Stamps::Raw(v) => 4 * v.capacity(),
-        }
-    }
-
-    /// Appends the words that carry them, [`stamp_words`] of them.
-    fn write_words(&self, out: &mut Vec<u32>) {
-        match self {
-            Stamps::Blocked { base, offset } => {
-                out.extend_from_slice(base);
-                out.extend(
-                    offset
-                        .chunks(2)
-                        .map(|p| u32::from(p[0]) | u32::from(p.get(1).copied().unwrap_or(0)) << 16),
-                );
-            }
-            Stamps::Raw(v) => out.extend_from_slice(v),
-        }
-    }
-
-    /// The `n` stamps `words` carry, as [`write_words`](Self::write_words) wrote them; `None`
-    /// unless there are as many words as they take and each block starts at its base.
-    fn from_words(n: usize, raw: bool, words: Vec<u32>) -> Option<Stamps> {
-        if words.len() != stamp_words(n, raw) {
-            return None;
-        }
-        if raw {
-            return Some(Stamps::Raw(words));
-        }
-        let (base, pairs) = words.split_at(n.div_ceil(BLOCK));
-        let mut offset = Vec::with_capacity(n);
-        for i in 0..n {
-            offset.push((pairs[i / 2] >> (16 * (i % 2))) as u16);
-        }
-        // A lone last distance leaves the high half of its word empty.
-        let padded = n % 2 == 0 || pairs[n / 2] >> 16 == 0;
-        let based = (0..n).step_by(BLOCK).all(|i| offset[i] == 0);
-        // Every instant an index (the words come from another thread).
-        let fits = (0..n).all(|i| base[i / BLOCK].checked_add(u32::from(offset[i])).is_some());
-        (padded && based && fits).then(|| Stamps::Blocked {
-            base: base.to_vec(),
-            offset,
-        })
-    }
-}
-
 /// One link's total rate over time: a piecewise-constant function, as [`RateChange`]s ordered by
 /// time (from each change's `at_secs` on, the link carries its `bytes_per_sec`). Read with
 /// [`get`](Self::get), [`iter`](Self::iter) and [`partition_point`](Self::partition_point).
 #[derive(Clone)]
 pub struct Timeline {
     instants: Arc<Vec<f64>>,
-    /// Per change, its instant.
-    at: Stamps,
+    /// Per change, its instant (indexes into the run's [`Instants`], which never decrease along
+    /// it): in [`Starts`] blocks of 64 changes while each spans at most 65,535 instants (2.06 B a
+    /// change; a 1024-rank ring's links change 4,092 times each over 963,935 instants, some
+    /// 15,000 a block), else 4 B each.
+    at: Starts,
     /// Per change, its rate.
     rate: Rates,
     /// The distinct rates, in the order they first appeared (while `rate` indexes them).
@@ -279,7 +131,7 @@ impl Default for Timeline {
     fn default() -> Self {
         Timeline {
             instants: Arc::default(),
-            at: Stamps::default(),
+            at: Starts::new(),
             rate: Rates::Palette(Vec::new()),
             palette: Vec::new(),
             recent: [(0, NO_RATE); 2],
@@ -566,10 +418,11 @@ impl<'a> IntoIterator for &'a Timeline {
     }
 }
 
-/// When every transfer moved ([`TransferTiming`] per transfer), by instant index: 8 bytes a
-/// transfer, 12 where reductions cost time (γ > 0) and a transfer can be done after its last byte,
-/// and 4 more for every transfer once any transfer's first byte is more than 65,535 instants
-/// after its start, or its last byte more than 65,535 after its first.
+/// When every transfer moved ([`TransferTiming`] per transfer), by instant index: 6 bytes a
+/// transfer, 4 more where reductions cost time (γ > 0) and a transfer can be done after its last
+/// byte; 2 more for every transfer once any transfer's first byte is more than
+/// 2^[`FIRST_BITS`] − 1 instants after its start or its last more than 2^(16 − `FIRST_BITS`) − 1
+/// after its first, and 4 more again once either is more than 65,535.
 #[derive(Clone, Default)]
 pub struct Timings {
     instants: Arc<Vec<f64>>,
@@ -579,10 +432,16 @@ pub struct Timings {
     done: Vec<u32>,
 }
 
-/// The transfers' first and last bytes. A 1024-rank ring's first byte is a few instants after its
-/// start and its last some 470 after its first, of 963,935 instants in all.
+/// The transfers' first and last bytes. On the benchmarks' 1024-rank ring (`benches/common`), a
+/// first byte is at most 457 instants after its start (the other transfers' events during its
+/// route's latency) and a last byte at most 79 after its first, of 963,935 instants in all: both
+/// fit [`Bytes::Small`]. A 64-segment double binary tree's do not (1,741 and 10,610).
 #[derive(Clone)]
 enum Bytes {
+    /// Per transfer, both distances in 16 bits: its first byte's from its start in the low
+    /// [`FIRST_BITS`], its last byte's from its first in the rest; two transfers to a word, the
+    /// earlier in the low half (a lone last high half is 0).
+    Small(Vec<u32>),
     /// Per transfer, its first byte's distance from its start, in instants, in the low 16 bits,
     /// and its last byte's from its first byte in the high 16.
     Gaps(Vec<u32>),
@@ -594,6 +453,26 @@ impl Default for Bytes {
     fn default() -> Self {
         Bytes::Gaps(Vec::new())
     }
+}
+
+/// Bits of a [`Bytes::Small`] half that hold the first byte's distance from the start.
+const FIRST_BITS: u32 = 9;
+
+/// [`gaps`] in 16 bits ([`Bytes::Small`]), if they fit.
+fn small(gaps: u32) -> Option<u32> {
+    let (first, last) = (gaps & 0xffff, gaps >> 16);
+    (first >> FIRST_BITS == 0 && last >> (16 - FIRST_BITS) == 0)
+        .then_some(first | last << FIRST_BITS)
+}
+
+/// The [`gaps`] that [`small`] made `half` of.
+fn unsmall(half: u32) -> u32 {
+    (half & ((1 << FIRST_BITS) - 1)) | (half >> FIRST_BITS) << 16
+}
+
+/// Half `i` of `words` (two to a word, the earlier in the low half).
+fn half(words: &[u32], i: usize) -> u32 {
+    (words[i / 2] >> (16 * (i % 2))) & 0xffff
 }
 
 /// The two distances of `first` from `start` and `last` from `first` packed, if they fit.
@@ -615,7 +494,7 @@ impl Timings {
         Timings {
             instants: Arc::default(),
             start: room(n),
-            bytes: Bytes::Gaps(room(n)),
+            bytes: Bytes::Small(room(n.div_ceil(2))),
             done: room(if done_apart { n } else { 0 }),
         }
     }
@@ -625,7 +504,9 @@ impl Timings {
         let apart = self.done.capacity() > 0;
         let zeros = || std::iter::repeat_n(0, more);
         self.start.extend(zeros());
+        let n = self.start.len();
         match &mut self.bytes {
+            Bytes::Small(w) => w.resize(n.div_ceil(2), 0),
             Bytes::Gaps(g) => g.extend(zeros()),
             Bytes::Wide { first, last } => {
                 first.extend(zeros());
@@ -642,6 +523,7 @@ impl Timings {
         use super::prefetch::prefetch;
         prefetch(&self.start, t);
         match &self.bytes {
+            Bytes::Small(w) => prefetch(w, t / 2),
             Bytes::Gaps(g) => prefetch(g, t),
             Bytes::Wide { first, last } => {
                 prefetch(first, t);
@@ -654,6 +536,15 @@ impl Timings {
     /// Sets transfer `t`'s instants: start, first byte, last byte, done.
     pub(crate) fn set(&mut self, t: usize, [start, first, last, done]: [u32; 4]) {
         self.start[t] = start;
+        if let Bytes::Small(w) = &mut self.bytes {
+            match gaps(start, first, last).and_then(small) {
+                Some(x) => {
+                    let (word, shift) = (&mut w[t / 2], 16 * (t % 2));
+                    *word = (*word & !(0xffff << shift)) | x << shift;
+                }
+                None => self.widen_small(),
+            }
+        }
         if let Bytes::Gaps(g) = &mut self.bytes {
             match gaps(start, first, last) {
                 Some(packed) => g[t] = packed,
@@ -672,6 +563,18 @@ impl Timings {
         } else {
             self.done[t] = done;
         }
+    }
+
+    /// Keeps both distances in 32 bits from now on (2 B a transfer more).
+    #[cold]
+    #[inline(never)]
+    fn widen_small(&mut self) {
+        let Bytes::Small(w) = &self.bytes else {
+            return;
+        };
+        let mut g = super::huge_pages::with_capacity(self.start.capacity());
+        g.extend((0..self.start.len()).map(|t| unsmall(half(w, t))));
+        self.bytes = Bytes::Gaps(g);
     }
 
     /// Keeps every first and last byte as it is from now on, in room for as many transfers as
@@ -697,6 +600,7 @@ impl Timings {
     /// Transfer `id`'s first and last byte's instants.
     fn bytes_of(&self, id: usize) -> (u32, u32) {
         match &self.bytes {
+            Bytes::Small(w) => ungap(self.start[id], unsmall(half(w, id))),
             Bytes::Gaps(g) => ungap(self.start[id], g[id]),
             Bytes::Wide { first, last } => (first[id], last[id]),
         }
@@ -731,6 +635,7 @@ impl Timings {
     /// Bytes the timings hold on the heap (the instants not counted).
     pub fn heap_bytes(&self) -> usize {
         let bytes = match &self.bytes {
+            Bytes::Small(w) => w.capacity(),
             Bytes::Gaps(g) => g.capacity(),
             Bytes::Wide { first, last } => first.capacity() + last.capacity(),
         };
@@ -1149,7 +1054,7 @@ impl ExactSizeIterator for CellChangeIter<'_> {}
 
 /// A timeline's vectors, to carry it to another thread and back (see [`wire`](super::wire)).
 pub(crate) struct TimelineParts {
-    /// Its instants as words ([`Stamps::write_words`]).
+    /// Its instants as words ([`Starts::words`]).
     pub at: Vec<u32>,
     /// Whether those words are the instants as they are, one a word.
     pub raw_at: bool,
@@ -1167,22 +1072,23 @@ impl Timeline {
             Rates::Palette(v) => (v.len(), 0),
             Rates::Raw(v) => (0, v.len()),
         };
-        let at = stamp_words(self.len(), self.at.is_raw());
+        let at = Starts::words_for(self.len(), self.at.is_blocked());
         [at, indexed, raw, self.palette.len()]
     }
 
     /// How many words carry `changes` instants, as they are (`raw`) or in blocks.
     pub(crate) fn at_words(changes: usize, raw: bool) -> usize {
-        stamp_words(changes, raw)
+        Starts::words_for(changes, !raw)
     }
 
     /// Its parts, its instants' words appended to `at` (the wire concatenates every link's) in
     /// place of [`TimelineParts::at`], which is left empty.
     pub(crate) fn into_parts_onto(self, at: &mut Vec<u32>) -> TimelineParts {
-        self.at.write_words(at);
+        let raw_at = !self.at.is_blocked();
+        at.extend_from_slice(self.at.words());
         TimelineParts {
             at: Vec::new(),
-            raw_at: self.at.is_raw(),
+            raw_at,
             rates: match self.rate {
                 Rates::Palette(v) => Ok(v),
                 Rates::Raw(v) => Err(v),
@@ -1209,7 +1115,7 @@ impl Timeline {
             rates,
             palette,
         } = parts;
-        let at = Stamps::from_words(n, raw_at, at)?;
+        let at = Starts::from_words(!raw_at, at, n)?;
         let in_order = (1..n).all(|i| at.get(i - 1) <= at.get(i));
         let named = n == 0 || (at.get(n - 1) as usize) < instants.len();
         let rated = match &rates {
@@ -1238,39 +1144,53 @@ impl Timings {
     /// The instants and, per transfer, the indexes of its start, then its first and last byte's
     /// [`Bytes::Gaps`] and an empty vector, or their indexes, then the indexes of its done (empty
     /// when done at the last byte).
-    pub(crate) fn into_parts(self) -> (Arc<Vec<f64>>, [Vec<u32>; 4]) {
-        let (a, b) = match self.bytes {
-            Bytes::Gaps(g) => (g, Vec::new()),
-            Bytes::Wide { first, last } => (first, last),
+    /// Whether the distances are [`Bytes::Small`]'s, two transfers to a word, comes first.
+    pub(crate) fn into_parts(self) -> (Arc<Vec<f64>>, bool, [Vec<u32>; 4]) {
+        let (small, a, b) = match self.bytes {
+            Bytes::Small(w) => (true, w, Vec::new()),
+            Bytes::Gaps(g) => (false, g, Vec::new()),
+            Bytes::Wide { first, last } => (false, first, last),
         };
-        (self.instants, [self.start, a, b, self.done])
+        (self.instants, small, [self.start, a, b, self.done])
     }
 
     /// Whether `parts` as [`into_parts`](Self::into_parts) gives them have a time of each kind
     /// for every one of `n` transfers (`done` may be empty).
-    pub(crate) fn parts_fit(parts: &[Vec<u32>; 4], n: usize) -> bool {
+    pub(crate) fn parts_fit(parts: &[Vec<u32>; 4], small: bool, n: usize) -> bool {
         let [start, a, b, done] = parts;
-        start.len() == n
-            && a.len() == n
-            && (b.is_empty() || b.len() == n)
-            && (done.is_empty() || done.len() == n)
+        let bytes = if small {
+            // Two to a word; a lone last high half is 0.
+            a.len() == n.div_ceil(2)
+                && b.is_empty()
+                && (n % 2 == 0 || a.last().is_some_and(|&w| w >> 16 == 0))
+        } else {
+            a.len() == n && (b.is_empty() || b.len() == n)
+        };
+        start.len() == n && bytes && (done.is_empty() || done.len() == n)
     }
 
     /// Whether the times of transfers `range` in `parts` that [`parts_fit`](Self::parts_fit)
     /// each name one of `count` instants.
-    pub(crate) fn parts_name(parts: &[Vec<u32>; 4], range: Range<usize>, count: usize) -> bool {
+    pub(crate) fn parts_name(
+        parts: &[Vec<u32>; 4],
+        small: bool,
+        range: Range<usize>,
+        count: usize,
+    ) -> bool {
         let named =
             |v: &Vec<u32>| v.is_empty() || v[range.clone()].iter().all(|&i| (i as usize) < count);
         let [start, a, b, done] = parts;
+        // The last byte is the furthest from the start (summed in 64 bits: the distances come
+        // from the sender).
+        let last_named = |t: usize, gaps: u32| {
+            u64::from(start[t]) + u64::from(gaps & 0xffff) + u64::from(gaps >> 16) < count as u64
+        };
         named(start)
             && named(done)
-            && if b.is_empty() && !a.is_empty() {
-                // The last byte is the furthest from the start (summed in 64 bits: the
-                // distances come from the sender).
-                range.clone().all(|t| {
-                    u64::from(start[t]) + u64::from(a[t] & 0xffff) + u64::from(a[t] >> 16)
-                        < count as u64
-                })
+            && if small {
+                range.clone().all(|t| last_named(t, unsmall(half(a, t))))
+            } else if b.is_empty() && !a.is_empty() {
+                range.clone().all(|t| last_named(t, a[t]))
             } else {
                 named(a) && named(b)
             }
@@ -1278,12 +1198,18 @@ impl Timings {
 
     /// The timings of `parts` over `instants`, which the caller has checked
     /// ([`parts_fit`](Self::parts_fit), [`parts_name`](Self::parts_name)).
-    pub(crate) fn from_parts(instants: &Arc<Vec<f64>>, parts: [Vec<u32>; 4]) -> Timings {
+    pub(crate) fn from_parts(
+        instants: &Arc<Vec<f64>>,
+        small: bool,
+        parts: [Vec<u32>; 4],
+    ) -> Timings {
         let [start, a, b, done] = parts;
         Timings {
             instants: Arc::clone(instants),
             start,
-            bytes: if b.is_empty() {
+            bytes: if small {
+                Bytes::Small(a)
+            } else if b.is_empty() {
                 Bytes::Gaps(a)
             } else {
                 Bytes::Wide { first: a, last: b }
@@ -1442,11 +1368,11 @@ mod tests {
         // more, whose distance takes half a word.
         let near: Vec<u32> = (0..201).map(|k| 1000 * k).collect();
         let (tl, want) = timeline_at(&near);
-        assert!(!tl.at.is_raw());
+        assert!(tl.at.is_blocked());
         assert_eq!(times(&tl), want);
-        // 4 bases, a distance and a palette index a change, 3 rates.
-        // 4 bases, 2 B a distance, half a byte a rate, 3 distinct rates.
-        assert_eq!(tl.heap_bytes(), 4 * 4 + 2 * 201 + 101 + 8 * 3);
+        // 4 blocks of a base and distances two to a word (3 of 64 changes, 1 of 9), half a byte
+        // a rate, 3 distinct rates.
+        assert_eq!(tl.heap_bytes(), 4 * (3 * 33 + 1 + 5) + 101 + 8 * 3);
         assert_eq!(tl.part_lens()[0], 4 + 101);
         assert_eq!(round_trip(&tl), Some(tl.clone()));
         // One change 65,536 instants past its block's first: every instant as it is from then on.
@@ -1455,15 +1381,15 @@ mod tests {
         far.push(64 * 1000 + 65_536);
         far.extend((0..30).map(|k| 64 * 1000 + 70_000 + k));
         let (tl, want) = timeline_at(&far);
-        assert!(tl.at.is_raw());
+        assert!(!tl.at.is_blocked());
         assert_eq!(times(&tl), want);
         assert_eq!(tl.part_lens()[0], far.len());
         assert_eq!(round_trip(&tl), Some(tl.clone()));
         // 65,535 still fits.
         far.truncate(71);
-        assert!(timeline_at(&far).0.at.is_raw());
+        assert!(!timeline_at(&far).0.at.is_blocked());
         far[70] -= 1;
-        assert!(!timeline_at(&far).0.at.is_raw());
+        assert!(timeline_at(&far).0.at.is_blocked());
     }
 
     #[test]
@@ -1481,8 +1407,9 @@ mod tests {
             Timeline::from_parts(tl.len(), parts, &tl.instants)
         };
         assert_eq!(read(words.clone(), false), Some(tl.clone()));
-        // 3 bases, 66 words of distances, the last with an empty high half.
-        assert_eq!(words.len(), 3 + 66);
+        // 3 blocks of 64, 64 and 3 changes, each a base and its distances two to a word, the
+        // last word with an empty high half.
+        assert_eq!(words.len(), 33 + 33 + 3);
         let mut short = words.clone();
         short.pop();
         assert_eq!(read(short, false), None);
@@ -1493,15 +1420,15 @@ mod tests {
         assert_eq!(read(padded, false), None);
         // A block's first change is at its base.
         let mut off_base = words.clone();
-        off_base[3] += 1;
+        off_base[34] += 1;
         assert_eq!(read(off_base, false), None);
         // Out of order: the second block's base before the first block's last instant.
         let mut back = words.clone();
-        back[1] = 0;
+        back[33] = 0;
         assert_eq!(read(back, false), None);
         // Past the last instant.
         let mut past = words;
-        past[2] = 10_000;
+        past[66] = 10_000;
         assert_eq!(read(past, false), None);
         // Past the last index there can be.
         let two = |at: Vec<u32>, rates: Vec<u8>| {
@@ -1566,6 +1493,17 @@ mod tests {
         assert_eq!(*instants.share(), vec![0.0, 1.5, 2.0]);
     }
 
+    /// Transfer `id`'s start, first byte, last byte and done.
+    fn secs(t: &Timings, id: usize) -> [f64; 4] {
+        let x = t.get(id);
+        [
+            x.start_secs,
+            x.first_byte_secs,
+            x.last_byte_secs,
+            x.done_secs,
+        ]
+    }
+
     #[test]
     fn timings_keep_bytes_as_distances_while_they_fit_and_as_they_are_beyond() {
         let instants = Arc::new((0..70_000).map(|i| i as f64).collect::<Vec<_>>());
@@ -1575,15 +1513,6 @@ mod tests {
         t.set(2, [1, 1, 1, 1]);
         assert!(matches!(t.bytes, Bytes::Gaps(_)));
         assert_eq!(t.heap_bytes(), 8 * 3);
-        let secs = |t: &Timings, id| {
-            let x = t.get(id);
-            [
-                x.start_secs,
-                x.first_byte_secs,
-                x.last_byte_secs,
-                x.done_secs,
-            ]
-        };
         let gapped = t.clone().finish(&instants);
         assert_eq!(secs(&gapped, 0), [5.0, 7.0, 65_542.0, 65_542.0]);
         // 65,536 instants from its first byte to its last: every byte as it is from now on, the
@@ -1602,13 +1531,58 @@ mod tests {
         assert_eq!(secs(&back.finish(&instants), 0), [3.0, 2.0, 4.0, 4.0]);
         // Both forms come back from their parts as they went.
         for (t, last) in [(gapped, 65_542), (t, 65_546)] {
-            let (_, parts) = t.clone().into_parts();
-            assert!(Timings::parts_fit(&parts, 3));
-            assert!(Timings::parts_name(&parts, 0..3, last + 1));
-            assert!(!Timings::parts_name(&parts, 0..3, last));
-            assert!(Timings::parts_name(&parts, 2..3, 2));
-            assert_eq!(Timings::from_parts(&instants, parts), t);
+            let (_, small, parts) = t.clone().into_parts();
+            assert!(!small);
+            assert!(Timings::parts_fit(&parts, false, 3));
+            assert!(Timings::parts_name(&parts, false, 0..3, last + 1));
+            assert!(!Timings::parts_name(&parts, false, 0..3, last));
+            assert!(Timings::parts_name(&parts, false, 2..3, 2));
+            assert_eq!(Timings::from_parts(&instants, false, parts), t);
         }
+    }
+
+    #[test]
+    fn timings_keep_small_distances_two_to_a_word_and_widen_past_them() {
+        let instants = Arc::new((0..1_000).map(|i| i as f64).collect::<Vec<_>>());
+        let mut t = Timings::recording(3, false);
+        t.extend_zero(3);
+        // The largest that fit: a first byte 511 instants after its start, a last 127 after it.
+        t.set(0, [5, 516, 643, 643]);
+        t.set(2, [1, 1, 1, 1]);
+        assert!(matches!(t.bytes, Bytes::Small(_)));
+        // 4 B a start, and three transfers' distances in two words.
+        assert_eq!(t.heap_bytes(), 4 * 3 + 4 * 2);
+        let small = t.clone().finish(&instants);
+        assert_eq!(secs(&small, 0), [5.0, 516.0, 643.0, 643.0]);
+        assert_eq!(secs(&small, 1), [0.0; 4]);
+        assert_eq!(secs(&small, 2), [1.0; 4]);
+        // Their parts come back as they went, read only as small ones.
+        let (_, is_small, parts) = small.clone().into_parts();
+        assert!(is_small);
+        assert!(Timings::parts_fit(&parts, true, 3));
+        assert!(!Timings::parts_fit(&parts, false, 3));
+        assert!(Timings::parts_name(&parts, true, 0..3, 644));
+        assert!(!Timings::parts_name(&parts, true, 0..3, 643));
+        assert_eq!(Timings::from_parts(&instants, true, parts.clone()), small);
+        // A lone last half is 0.
+        let mut padded = parts;
+        padded[1][1] |= 1 << 16;
+        assert!(!Timings::parts_fit(&padded, true, 3));
+        // A last byte 128 instants after its first does not fit: every transfer's distances in
+        // 32 bits from now on, the others' kept.
+        t.set(1, [10, 10, 138, 138]);
+        assert!(matches!(t.bytes, Bytes::Gaps(_)));
+        assert_eq!(t.heap_bytes(), 8 * 3);
+        let t = t.finish(&instants);
+        assert_eq!(secs(&t, 0), [5.0, 516.0, 643.0, 643.0]);
+        assert_eq!(secs(&t, 1), [10.0, 10.0, 138.0, 138.0]);
+        assert_eq!(secs(&t, 2), [1.0; 4]);
+        // Nor does a first byte 512 after its start.
+        let mut far = Timings::recording(1, false);
+        far.extend_zero(1);
+        far.set(0, [0, 512, 512, 512]);
+        assert!(matches!(far.bytes, Bytes::Gaps(_)));
+        assert_eq!(secs(&far.finish(&instants), 0), [0.0, 512.0, 512.0, 512.0]);
     }
 
     #[test]
@@ -1616,14 +1590,18 @@ mod tests {
         // Start 1, first byte 0xffff after it, last byte 0xffff after that: 131,071, though each
         // word is small.
         let parts = [vec![1], vec![u32::MAX], vec![], vec![]];
-        assert!(Timings::parts_fit(&parts, 1));
-        assert!(!Timings::parts_name(&parts, 0..1, 131_071));
-        assert!(Timings::parts_name(&parts, 0..1, 131_072));
+        assert!(Timings::parts_fit(&parts, false, 1));
+        assert!(!Timings::parts_name(&parts, false, 0..1, 131_071));
+        assert!(Timings::parts_name(&parts, false, 0..1, 131_072));
         let wide = [vec![1], vec![2], vec![1], vec![3]];
-        assert!(Timings::parts_name(&wide, 0..1, 4));
-        assert!(!Timings::parts_name(&wide, 0..1, 3));
-        assert!(!Timings::parts_fit(&wide, 2));
-        assert!(!Timings::parts_fit(&[vec![1], vec![], vec![], vec![]], 1));
+        assert!(Timings::parts_name(&wide, false, 0..1, 4));
+        assert!(!Timings::parts_name(&wide, false, 0..1, 3));
+        assert!(!Timings::parts_fit(&wide, false, 2));
+        assert!(!Timings::parts_fit(
+            &[vec![1], vec![], vec![], vec![]],
+            false,
+            1
+        ));
     }
 
     #[test]

@@ -27,6 +27,7 @@ use super::network::FlowNetwork;
 use super::prefetch::prefetch;
 use super::records::{CellChanges, Timings};
 use super::schedule::{DepLists, Entries, JOIN, MAX_DEPS, Op, Schedule, Transfer};
+use super::starts::Starts;
 use super::topology::{Route, Topology};
 use super::trace::{LinkReport, RankTraffic, Trace};
 use std::cmp::Reverse;
@@ -171,9 +172,9 @@ pub struct Run {
     gamma: f64,
     net: FlowNetwork,
     events: EventQueue,
-    /// Per node (transfers `0..n`, then join j as `n + j`), and one more that ends the last list:
-    /// where its dependents start and how many of its dependencies are not done yet (see [`Node`]).
-    nodes: Vec<Node>,
+    /// Per node (transfers `0..n`, then join j as `n + j`): how many of its dependencies are not
+    /// done yet, and where its dependents start (see [`Nodes`]).
+    nodes: Nodes,
     /// Who waits for each transfer and join, each list in the order of the transfers that wait.
     dependents: Dependents,
     /// The schedule's joins, and what gives back its dependency lists with the reverse index:
@@ -235,20 +236,19 @@ impl RouteCache {
     }
 }
 
-/// What the run keeps per transfer (or join) of the dependency graph, side by side: releasing a
-/// transfer and then starting it reads both, and one record is one cache miss and one page where
-/// two arrays were two (perf: a 1024-rank ring, best of 5 CPU, 0.72 → 0.70 s). Six bytes, packed:
-/// a node waits for at most [`MAX_DEPS`] others (a 1024-rank ring's 2.1 M nodes: 16.8 → 12.6 MB).
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C, packed(2))]
-struct Node {
-    /// Where its dependents start in `Run::dependents`; the next node's `start` ends them.
-    start: u32,
+/// What the run keeps per node of the dependency graph (transfers `0..n`, then join j as
+/// `n + j`): about 4 bytes a node. A node waits for at most [`MAX_DEPS`] others, a count in 16
+/// bits; its dependents' start is kept in [`Starts`], 2 bytes where lists are short (a
+/// 1024-rank ring's 2.1 M nodes: 12.6 → 8.4 MB).
+#[derive(Default)]
+struct Nodes {
     /// How many of its dependencies (a join: members) are not done yet.
-    waiting: u16,
+    waiting: Vec<u16>,
+    /// Where its dependents start in `Run::dependents`; one more start ends the last list.
+    starts: Starts,
 }
 
-const _: () = assert!(std::mem::size_of::<Node>() == 6 && MAX_DEPS <= u16::MAX as usize);
+const _: () = assert!(MAX_DEPS <= u16::MAX as usize);
 
 /// What a transfer carries between leaving the sender and being done: found once when it is ready.
 /// The events and the flow network name a transfer in flight by its slot here, and everything the
@@ -305,10 +305,8 @@ impl Run {
         );
         f.route = Some(route);
         f.bytes = self.schedule.bytes(t as usize);
-        let (a, b) = (
-            self.nodes[t as usize].start,
-            self.nodes[t as usize + 1].start,
-        );
+        let list = self.nodes.starts.range(t as usize);
+        let (a, b) = (list.start as u32, list.end as u32);
         f.dependents = (a, b);
         // What `first_byte` and `complete` will read.
         self.dependents.prefetch(a as usize);
@@ -326,7 +324,8 @@ impl Run {
         let (n, from) = (self.schedule.len(), f.t);
         for k in a as usize..b as usize {
             let d = self.dependents.get(from, k) as usize;
-            prefetch(&self.nodes, d);
+            prefetch(&self.nodes.waiting, d);
+            self.nodes.starts.prefetch(d);
             if d < n {
                 prefetch(self.schedule.transfers(), d);
             }
@@ -404,17 +403,14 @@ impl Run {
         let n = self.schedule.len() as u32;
         for k in range {
             let d = self.dependents.get(from, k);
-            self.nodes[d as usize].waiting -= 1;
-            if self.nodes[d as usize].waiting == 0 {
+            let waiting = &mut self.nodes.waiting[d as usize];
+            *waiting -= 1;
+            if *waiting == 0 {
                 if d < n {
                     self.ready(d, now);
                 } else {
-                    let (a, b) = (
-                        self.nodes[d as usize].start as usize,
-                        self.nodes[d as usize + 1].start as usize,
-                    );
                     // Joins wait only for transfers, so this goes one level deep.
-                    self.release(d, a..b, now);
+                    self.release(d, self.nodes.starts.range(d as usize), now);
                 }
             }
         }
@@ -426,10 +422,12 @@ impl Run {
 /// for it would have, had that transfer listed the members itself: transfers become ready in the
 /// same order either way. Built a bounded number of transfers at a time ([`ReverseDeps::step`]).
 struct ReverseDeps {
-    nodes: Vec<Node>,
+    nodes: Nodes,
     dependents: Dependents,
     /// Whether every edge seen so far goes forward by at most `u16::MAX` ids (see [`Dependents`]).
     near: bool,
+    /// Pass 0 counts each node's dependents here (node i's at `i + 1`) and sums them into
+    /// starts; pass 1 fills each list from its start on.
     fill: Vec<u32>,
     seen: Vec<bool>,
     /// What the reverse index cannot give back in order (see [`Kept`]).
@@ -444,10 +442,13 @@ impl ReverseDeps {
     fn new(schedule: &Schedule) -> ReverseDeps {
         let nodes = schedule.len() + schedule.joins();
         ReverseDeps {
-            nodes: huge_pages::filled(nodes + 1, Node::default()),
+            nodes: Nodes {
+                waiting: huge_pages::filled(nodes, 0),
+                starts: Starts::new(),
+            },
             dependents: Dependents::Far(Vec::new()),
             near: true,
-            fill: Vec::new(),
+            fill: huge_pages::filled(nodes + 1, 0),
             seen: vec![false; schedule.joins()],
             kept: Kept {
                 near: schedule.deps_are_near(),
@@ -473,9 +474,9 @@ impl ReverseDeps {
                 &mut self.seen,
                 &mut self.near,
             );
-            let mut edge = |nodes: &mut [Node], from: usize, to: u32| {
+            let mut edge = |from: usize, to: u32| {
                 if pass == 0 {
-                    nodes[from + 1].start += 1;
+                    fill[from + 1] += 1;
                     *near &= Dependents::fits(from, to);
                 } else {
                     dependents.set(fill[from] as usize, from, to);
@@ -483,27 +484,29 @@ impl ReverseDeps {
                 }
             };
             for t in self.t..end {
+                // Where the list is, found once.
+                let deps = schedule.deps(t);
                 if pass == 0 {
                     // At most `MAX_DEPS`, which the schedule's builder checks.
-                    nodes[t].waiting = schedule.deps(t).len() as u16;
-                    if !schedule.deps(t).is_sorted() {
-                        self.kept.keep(t, schedule.deps(t));
+                    nodes.waiting[t] = deps.len() as u16;
+                    if !deps.clone().is_sorted() {
+                        self.kept.keep(t, deps.clone());
                     }
                 }
-                for d in schedule.deps(t) {
+                for d in deps {
                     let node = if d & JOIN != 0 {
                         let j = (d & !JOIN) as usize;
                         if !seen[j] {
                             seen[j] = true;
                             for &m in schedule.join_members(j) {
-                                edge(nodes, m as usize, (n + j) as u32);
+                                edge(m as usize, (n + j) as u32);
                             }
                         }
                         n + j
                     } else {
                         d as usize
                     };
-                    edge(nodes, node, t as u32);
+                    edge(node, t as u32);
                 }
             }
             self.t = end;
@@ -521,7 +524,7 @@ impl ReverseDeps {
         if self.pass == 0 {
             for j in 0..schedule.joins() {
                 let members = schedule.join_members(j);
-                self.nodes[n + j].waiting = members.len() as u16;
+                self.nodes.waiting[n + j] = members.len() as u16;
                 if !self.seen[j] {
                     // No transfer waits for it: the reverse index has no trace of it.
                     self.kept.unreferenced.push((
@@ -535,12 +538,10 @@ impl ReverseDeps {
                 }
             }
             for i in 0..nodes {
-                self.nodes[i + 1].start += self.nodes[i].start;
+                self.fill[i + 1] += self.fill[i];
             }
-            self.fill = huge_pages::with_capacity(nodes);
-            self.fill
-                .extend(self.nodes[..nodes].iter().map(|node| node.start));
-            let edges = self.nodes[nodes].start as usize;
+            self.nodes.starts = Starts::from_slice(&self.fill);
+            let edges = self.fill[nodes] as usize;
             self.dependents = if self.near {
                 Dependents::Near(huge_pages::filled(edges, 0))
             } else {
@@ -631,19 +632,18 @@ impl Kept {
 
 /// The schedule's dependency lists rebuilt from the run's reverse index (`start`, `dependents`
 /// over the `n` transfers and `joins` joins) and what was kept: the very lists the schedule had,
-/// a bounded piece at a time. CSR in place: a first pass counts each list's length (the
-/// transfers' in the nodes' `waiting`, no longer needed), a second fills them, each list's start
-/// serving as its fill cursor and ending as the list's end. A transfer's cursor is the next
-/// one's start in `dep_start`, so that the ends it comes to are the starts; the joins' starts
-/// shift back. The reverse index goes as soon as it is read, so that the lists never stand
-/// beside all of it (the peak of a 1024-rank ring's run with details: 207.8 → 199.7 MB).
+/// a bounded piece at a time. CSR: a first pass counts each list's length (the transfers' in the
+/// nodes' `waiting`, no longer needed), a second fills them, each transfer's count, from 0 again,
+/// serving as its fill cursor; a join's start serves as its cursor, ending as the list's end, so
+/// the joins' starts shift back. The reverse index goes as soon as it is read, so that the lists
+/// never stand beside all of it (the peak of a 1024-rank ring's run with details: 207.8 → 199.7 MB).
 struct ForwardLists {
     n: usize,
     joins: usize,
-    nodes: Vec<Node>,
+    nodes: Nodes,
     dependents: Dependents,
-    /// Transfer t's list starts at `dep_start[t]`; while filling, `dep_start[t + 1]` is its cursor.
-    dep_start: Vec<u32>,
+    /// Transfer t's list starts at `dep_start.get(t)`.
+    dep_start: Starts,
     join_start: Vec<u32>,
     deps: Entries,
     members: Vec<u32>,
@@ -661,16 +661,14 @@ enum Pass {
 }
 
 impl ForwardLists {
-    fn new(n: usize, joins: usize, mut nodes: Vec<Node>, dependents: Dependents) -> ForwardLists {
-        for node in &mut nodes[..n] {
-            node.waiting = 0;
-        }
+    fn new(n: usize, joins: usize, mut nodes: Nodes, dependents: Dependents) -> ForwardLists {
+        nodes.waiting[..n].fill(0);
         ForwardLists {
             n,
             joins,
             nodes,
             dependents,
-            dep_start: Vec::new(),
+            dep_start: Starts::new(),
             join_start: vec![0u32; joins + 1],
             deps: Entries::default(),
             members: Vec::new(),
@@ -687,10 +685,10 @@ impl ForwardLists {
         match self.pass {
             Pass::Count => {
                 for u in self.next..end {
-                    for k in self.nodes[u].start as usize..self.nodes[u + 1].start as usize {
+                    for k in self.nodes.starts.range(u) {
                         let d = self.dependents.get(u as u32, k) as usize;
                         if d < n {
-                            self.nodes[d].waiting += 1;
+                            self.nodes.waiting[d] += 1;
                         } else {
                             self.join_start[d - n + 1] += 1;
                         }
@@ -703,15 +701,15 @@ impl ForwardLists {
                 for &(j, _, len) in &kept.unreferenced {
                     self.join_start[j as usize + 1] = len;
                 }
-                // Each transfer's list starts after the lists before it: its cursor (the next
-                // one's start) where it starts.
+                // Each transfer's list starts after the lists before it; its count goes back to
+                // 0, to count the entries filled.
                 let mut at = 0u32;
-                self.dep_start = huge_pages::with_capacity(n + 1);
-                self.dep_start.push(0);
-                for node in &self.nodes[..n] {
+                self.dep_start = Starts::with_capacity(n + 1);
+                for waiting in &mut self.nodes.waiting[..n] {
                     self.dep_start.push(at);
-                    at += u32::from(node.waiting);
+                    at += u32::from(std::mem::take(waiting));
                 }
+                self.dep_start.push(at);
                 for j in 0..joins {
                     self.join_start[j + 1] += self.join_start[j];
                 }
@@ -728,12 +726,13 @@ impl ForwardLists {
                     } else {
                         JOIN | (u - n) as u32
                     };
-                    for k in self.nodes[u].start as usize..self.nodes[u + 1].start as usize {
+                    for k in self.nodes.starts.range(u) {
                         let d = self.dependents.get(u as u32, k) as usize;
                         if d < n {
-                            let cursor = &mut self.dep_start[d + 1];
-                            self.deps.set(*cursor as usize, d as u32, entry);
-                            *cursor += 1;
+                            let filled = &mut self.nodes.waiting[d];
+                            let at = self.dep_start.get(d) as usize + usize::from(*filled);
+                            self.deps.set(at, d as u32, entry);
+                            *filled += 1;
                         } else {
                             let j = d - n;
                             self.members[self.join_start[j] as usize] = u as u32;
@@ -776,7 +775,7 @@ impl ForwardLists {
             members[at..at + len].copy_from_slice(&kept.items[from..from + len]);
             join_start[j] += len as u32;
         }
-        // Each cursor is now its list's end, the next list's start.
+        // Each join's cursor is now its list's end, the next list's start.
         let dep_start = self.dep_start;
         join_start.copy_within(0..joins, 1);
         join_start[0] = 0;
@@ -784,8 +783,7 @@ impl ForwardLists {
             let (node, from, len) = (node as usize, from as usize, len as usize);
             let items = &kept.items[from..from + len];
             if node < n {
-                let list = dep_start[node] as usize..dep_start[node + 1] as usize;
-                for (k, &d) in list.zip(items) {
+                for (k, &d) in dep_start.range(node).zip(items) {
                     deps.set(k, node as u32, d);
                 }
             } else {
@@ -1106,7 +1104,7 @@ impl Run {
                 .then(|| CellChanges::with_capacity(n, cell_changes)),
         };
         for t in 0..n {
-            if r.nodes[t].waiting == 0 {
+            if r.nodes.waiting[t] == 0 {
                 r.ready(t as u32, 0.0);
             }
         }
@@ -1250,12 +1248,12 @@ impl Run {
         let verification = self.verification();
         drop(std::mem::replace(&mut self.buffers, Buffers::start(0, 0)));
         drop(std::mem::take(&mut self.in_flight));
-        let lists = ForwardLists::new(
+        let lists = Box::new(ForwardLists::new(
             self.schedule.len(),
             self.joins,
             std::mem::take(&mut self.nodes),
             std::mem::replace(&mut self.dependents, Dependents::Far(Vec::new())),
-        );
+        ));
         Finish::Lists {
             run: self,
             lists,
@@ -1351,7 +1349,7 @@ enum Finish {
     /// Rebuilding the schedule's lists from the run's reverse index.
     Lists {
         run: Box<Run>,
-        lists: ForwardLists,
+        lists: Box<ForwardLists>,
         verification: Result<(), String>,
     },
     /// The schedule's lists back: the records to hand to the trace.
@@ -1603,8 +1601,8 @@ mod tests {
         // run that stopped early (transfers that never started) leaves them above zero.
         let mut index = ReverseDeps::new(&schedule);
         while !index.step(&schedule, 2) {}
-        for (k, node) in index.nodes.iter_mut().enumerate() {
-            node.waiting = (7 * k + 3) as u16;
+        for (k, waiting) in index.nodes.waiting.iter_mut().enumerate() {
+            *waiting = (7 * k + 3) as u16;
         }
         let (n, joins) = (schedule.len(), schedule.joins());
         let mut back = ForwardLists::new(n, joins, index.nodes, index.dependents);

@@ -25,6 +25,7 @@
 //!
 //! Size: over 450 lines because about 45% of it is documentation and examples.
 
+use super::starts::Starts;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
@@ -383,7 +384,8 @@ pub struct Schedule {
     chunks: usize,
     size_bytes: u64,
     transfers: Vec<Transfer>,
-    dep_start: Vec<u32>,
+    /// Where each transfer's list starts in `deps` (2 B a transfer where lists are short).
+    dep_start: Starts,
     deps: Entries,
     /// Joins: join j is done when the transfers `join_members[join_start[j]..join_start[j + 1]]` are.
     join_start: Vec<u32>,
@@ -486,8 +488,9 @@ impl Schedule {
     /// assert_eq!(s.deps(d as usize).len(), 2);
     /// ```
     pub fn deps(&self, id: usize) -> impl ExactSizeIterator<Item = u32> + Clone + '_ {
-        let list = self.dep_start[id] as usize..self.dep_start[id + 1] as usize;
-        list.map(move |k| self.deps.get(id as u32, k))
+        self.dep_start
+            .range(id)
+            .map(move |k| self.deps.get(id as u32, k))
     }
     /// How many joins the schedule has.
     ///
@@ -657,7 +660,7 @@ impl Schedule {
 /// while it holds them reversed (see `run`), and puts them back.
 #[derive(Debug, Default)]
 pub(crate) struct DepLists {
-    pub dep_start: Vec<u32>,
+    pub dep_start: Starts,
     pub deps: Entries,
     pub join_start: Vec<u32>,
     pub join_members: Vec<u32>,
@@ -773,7 +776,7 @@ impl Entries {
     }
 
     /// Appends `list`, transfer `t`'s (`dep_start` delimits the lists before it).
-    fn push_list(&mut self, t: u32, list: &[u32], dep_start: &[u32]) {
+    fn push_list(&mut self, t: u32, list: &[u32], dep_start: &Starts) {
         if let Entries::Near { words, len } = self {
             if list.iter().all(|&d| Self::distance(t, d).is_some()) {
                 for &d in list {
@@ -795,13 +798,13 @@ impl Entries {
     }
 
     /// Every entry as it is (`dep_start` delimits the lists).
-    fn into_far(self, dep_start: &[u32]) -> Vec<u32> {
+    fn into_far(self, dep_start: &Starts) -> Vec<u32> {
         if let Entries::Far(v) = self {
             return v;
         }
         let mut far = Vec::with_capacity(2 * self.len());
-        for (t, w) in dep_start.windows(2).enumerate() {
-            far.extend((w[0] as usize..w[1] as usize).map(|k| self.get(t as u32, k)));
+        for t in 0..dep_start.len().saturating_sub(1) {
+            far.extend(dep_start.range(t).map(|k| self.get(t as u32, k)));
         }
         far
     }
@@ -876,7 +879,7 @@ impl ScheduleBuilder {
                 chunks: chunks.max(1),
                 size_bytes,
                 transfers: Vec::new(),
-                dep_start: vec![0],
+                dep_start: Starts::from_slice(&[0]),
                 deps: Entries::default(),
                 join_start: vec![0],
                 join_members: Vec::new(),
@@ -901,10 +904,10 @@ impl ScheduleBuilder {
     /// ```
     pub fn with_capacity(mut self, n: usize, deps_each: usize) -> Self {
         self.s.transfers.reserve(n);
-        self.s.dep_start.reserve(n);
+        self.s.dep_start.reserve_exact(n);
         self.s.deps.reserve(n * deps_each);
         super::huge_pages::advise(&self.s.transfers);
-        super::huge_pages::advise(&self.s.dep_start);
+        self.s.dep_start.advise();
         self.s.deps.advise();
         self
     }
@@ -1132,6 +1135,7 @@ mod tests {
         assert_eq!(bad.checked_get(10, 0), None);
         assert_eq!(bad.checked_get(10, 1), None);
         assert_eq!(bad.checked_get(10, 2), Some(0));
-        assert_eq!(e.into_far(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3]), [0, 7, 1]);
+        let starts = Starts::from_slice(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3]);
+        assert_eq!(e.into_far(&starts), [0, 7, 1]);
     }
 }

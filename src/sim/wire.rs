@@ -24,6 +24,7 @@ use super::algorithms::Algorithm;
 use super::records::{CellChanges, Timeline, TimelineParts, Timings};
 use super::scenario::{AutoChoice, Scenario, Simulation};
 use super::schedule::{DepLists, Entries, JOIN, MAX_DEPS, Schedule, ScheduleParts, Transfer};
+use super::starts::Starts;
 use super::topology::Topology;
 use super::trace::{LinkReport, RankTraffic, Trace, lower_bound};
 use std::fmt;
@@ -50,7 +51,7 @@ pub const TRANSFERS: usize = 2;
 
 /// Bumped whenever the layout changes (the page and its worker are built together, but a cached
 /// worker script could be older than the page).
-const VERSION: u32 = 4;
+const VERSION: u32 = 5;
 
 /// In a link's shape (its second word): its rates are as they are, not palette indexes.
 const RAW_RATES: u32 = 1;
@@ -214,6 +215,9 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
     let [size_lo, size_hi] = split(size_bytes);
     // The entries as the schedule keeps them (distances, or as they are).
     let (near_deps, dep_words) = std::mem::take(&mut deps.deps).into_words();
+    // And the lists' starts (blocked distances, or as they are).
+    let (blocked_starts, start_words) = std::mem::take(&mut deps.dep_start).into_words();
+    let (instants, small_gaps, [start, gaps_or_first, none_or_last, done]) = timings.into_parts();
     let head = vec![
         VERSION,
         algorithm_code(algorithm),
@@ -226,6 +230,8 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
         u32::from(auto.is_some()),
         auto.as_ref().map_or(0, |a| algorithm_code(a.chosen)),
         u32::from(near_deps),
+        u32::from(blocked_starts),
+        u32::from(small_gaps),
     ];
     let traffic: Vec<u32> = ranks
         .iter()
@@ -267,7 +273,6 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
         palettes.extend_from_slice(&parts.palette);
     }
     // After the links, which share the instants: they come out without a copy.
-    let (instants, [start, gaps_or_first, none_or_last, done]) = timings.into_parts();
     let (cell_transfers, contributors) = cell_changes.into_parts();
     let (candidates, times, reason) = match auto {
         Some(a) => (
@@ -284,7 +289,7 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
         Section::U32(head),
         Section::F64(vec![time_secs]),
         Section::Transfers(transfers),
-        Section::U32(deps.dep_start),
+        Section::U32(start_words),
         Section::U32(dep_words),
         Section::U32(deps.join_start),
         Section::U32(deps.join_members),
@@ -426,6 +431,8 @@ pub struct Decoding {
     deps: DepLists,
     instants: Arc<Vec<f64>>,
     times: [Vec<u32>; 4],
+    /// Whether `times` holds the first and last bytes' distances two transfers to a word.
+    small_gaps: bool,
     traffic: Vec<u32>,
     carried: Vec<f64>,
     shape: Vec<u32>,
@@ -489,6 +496,8 @@ impl Decoding {
             has_auto,
             chosen,
             near_deps,
+            blocked_starts,
+            small_gaps,
         ] = head.as_slice()
         else {
             return Err(WireError("head"));
@@ -529,18 +538,21 @@ impl Decoding {
             chunks >= 1 && u64::from(rank_count) * u64::from(chunks) <= cost.cells,
             "chunks",
         )?;
-        let dep_start: Vec<u32> = r.take("dependencies")?;
+        let start_words: Vec<u32> = r.take("dependencies")?;
         let dep_words: Vec<u32> = r.take("dependencies")?;
-        check(near_deps <= 1 && dep_start.len() == n + 1, "dependencies")?;
-        let entries = dep_start.last().map_or(0, |&e| e as usize);
+        check(near_deps <= 1 && blocked_starts <= 1, "dependencies")?;
+        let dep_start = Starts::from_words(blocked_starts == 1, start_words, n + 1)
+            .ok_or(WireError("dependencies"))?;
+        let entries = dep_start.last().map_or(0, |e| e as usize);
+        let deps = Entries::from_words(near_deps == 1, dep_words, entries)
+            .ok_or(WireError("dependencies"))?;
+        check(dep_start.get(0) == 0, "dependencies")?;
         let deps = DepLists {
-            deps: Entries::from_words(near_deps == 1, dep_words, entries)
-                .ok_or(WireError("dependencies"))?,
+            deps,
             dep_start,
             join_start: r.take("joins")?,
             join_members: r.take("joins")?,
         };
-        check(delimits(&deps.dep_start, deps.deps.len()), "dependencies")?;
         check(
             if deps.join_start.is_empty() {
                 deps.join_members.is_empty()
@@ -558,7 +570,9 @@ impl Decoding {
             r.take("timings")?,
             r.take("timings")?,
         ];
-        check(Timings::parts_fit(&times, n), "timings")?;
+        check(small_gaps <= 1, "timings")?;
+        let small_gaps = small_gaps == 1;
+        check(Timings::parts_fit(&times, small_gaps, n), "timings")?;
         let traffic: Vec<u32> = r.take("ranks")?;
         check(traffic.len() == 4 * topology.ranks(), "ranks")?;
         let link_count = link_count as usize;
@@ -639,6 +653,7 @@ impl Decoding {
             deps,
             instants: Arc::new(instants),
             times,
+            small_gaps,
             traffic,
             carried,
             shape,
@@ -736,7 +751,10 @@ impl Decoding {
                 }
                 Stage::Timings => {
                     let count = self.instants.len();
-                    check(Timings::parts_name(&self.times, from..to, count), "timings")?;
+                    check(
+                        Timings::parts_name(&self.times, self.small_gaps, from..to, count),
+                        "timings",
+                    )?;
                     to - from
                 }
                 Stage::Cells => self.read_cells(from, to)?,
@@ -807,7 +825,7 @@ impl Decoding {
         );
         let d = &self.deps;
         for t in from..to {
-            let (a, b) = (d.dep_start[t] as usize, d.dep_start[t + 1] as usize);
+            let (a, b) = (d.dep_start.get(t) as usize, d.dep_start.get(t + 1) as usize);
             check(
                 a <= b && b <= d.deps.len() && b - a <= MAX_DEPS,
                 "dependencies",
@@ -926,7 +944,7 @@ impl Decoding {
             transfers: self.transfers,
             deps: self.deps,
         });
-        let timings = Timings::from_parts(&self.instants, self.times);
+        let timings = Timings::from_parts(&self.instants, self.small_gaps, self.times);
         let ranks = self
             .traffic
             .chunks_exact(4)
@@ -1091,18 +1109,13 @@ mod tests {
             shape[3 * k + 1] |= RAW_AT;
             at.extend(link.timeline.iter().map(|c| index(c.at_secs)));
         }
-        let (start, gaps) = (u32s(&sections[8]), u32s(&sections[9]));
         assert!(u32s(&sections[10]).is_empty(), "the bytes as distances");
-        let first: Vec<u32> = start
-            .iter()
-            .zip(&gaps)
-            .map(|(&s, &g)| s + (g & 0xffff))
-            .collect();
-        let last = first
-            .iter()
-            .zip(&gaps)
-            .map(|(&f, &g)| f + (g >> 16))
-            .collect();
+        let timings = &sim.trace.timings;
+        let first = timings.iter().map(|t| index(t.first_byte_secs)).collect();
+        let last = timings.iter().map(|t| index(t.last_byte_secs)).collect();
+        let mut head = u32s(&sections[0]);
+        head[12] = 0; // not two transfers' distances to a word
+        sections[0] = Section::U32(head);
         sections[14] = Section::U32(shape);
         sections[15] = Section::U32(at);
         sections[9] = Section::U32(first);
@@ -1263,11 +1276,20 @@ mod tests {
             });
             assert_eq!(reflagged, Some(WireError("timelines")));
         }
-        // A transfer's last byte, as distances from its start, past the last instant.
+        // A transfer's first byte, as a distance from its start, past the last instant: the
+        // start the last instant, the distance at least 1 (whether the distances are two
+        // transfers' to a word or one's, the first's first byte is in the low bits).
         let far = refused(&|bad| {
             assert_eq!(u32s(bad, 10), Vec::<u32>::new(), "the bytes as distances");
+            let Section::F64(instants) = &bad[7] else {
+                panic!("the instants");
+            };
+            let count = instants.len() as u32;
+            let mut start = u32s(bad, 8);
+            start[0] = count - 1;
+            bad[8] = Section::U32(start);
             let mut gaps = u32s(bad, 9);
-            gaps[0] = u32::MAX;
+            gaps[0] |= 1;
             bad[9] = Section::U32(gaps);
         });
         assert_eq!(far, Some(WireError("timings")));
