@@ -10,6 +10,7 @@ pub mod export;
 pub mod faults;
 #[cfg(test)]
 pub(crate) mod fixtures;
+mod halves;
 mod huge_pages;
 pub mod nccl;
 pub mod network;

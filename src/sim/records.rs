@@ -33,6 +33,7 @@
 //! assert_eq!(tl.iter().last().unwrap().bytes_per_sec, 0.0);
 //! ```
 
+use super::halves;
 use super::network::RateChange;
 use super::schedule::Schedule;
 use super::starts::Starts;
@@ -470,11 +471,6 @@ fn unsmall(half: u32) -> u32 {
     (half & ((1 << FIRST_BITS) - 1)) | (half >> FIRST_BITS) << 16
 }
 
-/// Half `i` of `words` (two to a word, the earlier in the low half).
-fn half(words: &[u32], i: usize) -> u32 {
-    (words[i / 2] >> (16 * (i % 2))) & 0xffff
-}
-
 /// The two distances of `first` from `start` and `last` from `first` packed, if they fit.
 fn gaps(start: u32, first: u32, last: u32) -> Option<u32> {
     let gap = |a: u32, b: u32| b.checked_sub(a).and_then(|d| u16::try_from(d).ok());
@@ -538,10 +534,7 @@ impl Timings {
         self.start[t] = start;
         if let Bytes::Small(w) = &mut self.bytes {
             match gaps(start, first, last).and_then(small) {
-                Some(x) => {
-                    let (word, shift) = (&mut w[t / 2], 16 * (t % 2));
-                    *word = (*word & !(0xffff << shift)) | x << shift;
-                }
+                Some(x) => halves::set(w, t, x),
                 None => self.widen_small(),
             }
         }
@@ -573,7 +566,7 @@ impl Timings {
             return;
         };
         let mut g = super::huge_pages::with_capacity(self.start.capacity());
-        g.extend((0..self.start.len()).map(|t| unsmall(half(w, t))));
+        g.extend((0..self.start.len()).map(|t| unsmall(halves::get(w, t))));
         self.bytes = Bytes::Gaps(g);
     }
 
@@ -600,7 +593,7 @@ impl Timings {
     /// Transfer `id`'s first and last byte's instants.
     fn bytes_of(&self, id: usize) -> (u32, u32) {
         match &self.bytes {
-            Bytes::Small(w) => ungap(self.start[id], unsmall(half(w, id))),
+            Bytes::Small(w) => ungap(self.start[id], unsmall(halves::get(w, id))),
             Bytes::Gaps(g) => ungap(self.start[id], g[id]),
             Bytes::Wide { first, last } => (first[id], last[id]),
         }
@@ -840,11 +833,7 @@ impl CellChanges {
         if contributors.len() > 0 {
             self.transfers.push(t);
             for c in contributors {
-                let c = u32::from(c);
-                match self.counts.last_mut() {
-                    Some(w) if self.len % 2 == 1 => *w |= c << 16,
-                    _ => self.counts.push(c),
-                }
+                halves::push(&mut self.counts, self.len, u32::from(c));
                 self.len += 1;
             }
         }
@@ -852,7 +841,7 @@ impl CellChanges {
 
     /// Change `k`'s contributor count.
     fn count(&self, k: usize) -> Option<u32> {
-        (k < self.len).then(|| (self.counts[k / 2] >> (16 * (k % 2))) & 0xffff)
+        (k < self.len).then(|| halves::get(&self.counts, k))
     }
 
     /// Bytes held on the heap.
@@ -1159,10 +1148,7 @@ impl Timings {
     pub(crate) fn parts_fit(parts: &[Vec<u32>; 4], small: bool, n: usize) -> bool {
         let [start, a, b, done] = parts;
         let bytes = if small {
-            // Two to a word; a lone last high half is 0.
-            a.len() == n.div_ceil(2)
-                && b.is_empty()
-                && (n % 2 == 0 || a.last().is_some_and(|&w| w >> 16 == 0))
+            halves::fit(a, n) && b.is_empty()
         } else {
             a.len() == n && (b.is_empty() || b.len() == n)
         };
@@ -1188,7 +1174,9 @@ impl Timings {
         named(start)
             && named(done)
             && if small {
-                range.clone().all(|t| last_named(t, unsmall(half(a, t))))
+                range
+                    .clone()
+                    .all(|t| last_named(t, unsmall(halves::get(a, t))))
             } else if b.is_empty() && !a.is_empty() {
                 range.clone().all(|t| last_named(t, a[t]))
             } else {
@@ -1239,8 +1227,7 @@ impl CellChanges {
     /// Whether `counts` holds `changes` contributor counts, two to a word, exactly (the high half
     /// of a last word of its own empty).
     pub(crate) fn counts_fit(counts: &[u32], changes: usize) -> bool {
-        counts.len() == changes.div_ceil(2)
-            && (changes % 2 == 0 || counts.last().is_some_and(|&w| w >> 16 == 0))
+        halves::fit(counts, changes)
     }
 }
 

@@ -25,6 +25,7 @@
 //!
 //! Size: over 450 lines because about 45% of it is documentation and examples.
 
+use super::halves;
 use super::starts::Starts;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -737,7 +738,7 @@ impl Entries {
     #[inline]
     pub(crate) fn get(&self, t: u32, k: usize) -> u32 {
         match self {
-            Entries::Near { words, .. } => t - ((words[k / 2] >> (16 * (k % 2))) & 0xFFFF),
+            Entries::Near { words, .. } => t - halves::get(words, k),
             Entries::Far(v) => v[k],
         }
     }
@@ -747,7 +748,7 @@ impl Entries {
     pub(crate) fn checked_get(&self, t: u32, k: usize) -> Option<u32> {
         match self {
             Entries::Near { words, .. } => {
-                let x = (words[k / 2] >> (16 * (k % 2))) & 0xFFFF;
+                let x = halves::get(words, k);
                 t.checked_sub(x).filter(|_| x > 0)
             }
             Entries::Far(v) => Some(v[k]),
@@ -768,8 +769,7 @@ impl Entries {
         match self {
             Entries::Near { words, .. } => {
                 let x = Self::distance(t, d).expect("a near entry where every entry is near");
-                let (w, shift) = (&mut words[k / 2], 16 * (k % 2));
-                *w = (*w & !(0xFFFF << shift)) | x << shift;
+                halves::set(words, k, x);
             }
             Entries::Far(v) => v[k] = d,
         }
@@ -780,12 +780,7 @@ impl Entries {
         if let Entries::Near { words, len } = self {
             if list.iter().all(|&d| Self::distance(t, d).is_some()) {
                 for &d in list {
-                    let x = t - d;
-                    if *len % 2 == 0 {
-                        words.push(x);
-                    } else {
-                        *words.last_mut().expect("a half-filled word") |= x << 16;
-                    }
+                    halves::push(words, *len, t - d);
                     *len += 1;
                 }
                 return;
@@ -824,8 +819,7 @@ impl Entries {
         if !near {
             return (words.len() == len).then_some(Entries::Far(words));
         }
-        let padded = len % 2 == 0 || words.last().is_some_and(|&w| w >> 16 == 0);
-        (words.len() == len.div_ceil(2) && padded).then_some(Entries::Near { words, len })
+        halves::fit(&words, len).then_some(Entries::Near { words, len })
     }
 
     fn reserve(&mut self, more: usize) {

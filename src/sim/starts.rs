@@ -21,6 +21,7 @@
 //! assert_eq!(s.iter().collect::<Vec<_>>(), [0, 2, 4, 4, 7, 70_007]);
 //! ```
 
+use super::halves;
 use std::ops::Range;
 
 /// Starts per block.
@@ -130,11 +131,8 @@ impl Starts {
             }
             let base = words[*len / BLOCK * BLOCK_WORDS];
             if let Some(d) = x.checked_sub(base).filter(|&d| d <= 0xFFFF) {
-                if k % 2 == 0 {
-                    words.push(d);
-                } else {
-                    *words.last_mut().expect("a block's words") |= d << 16;
-                }
+                // The block's distances are the last of its words.
+                halves::push(words, k, d);
                 *len += 1;
                 return;
             }
@@ -171,7 +169,7 @@ impl Starts {
         match self {
             Starts::Blocked { words, .. } => {
                 let (b, k) = (i / BLOCK * BLOCK_WORDS, i % BLOCK);
-                words[b] + ((words[b + 1 + k / 2] >> (16 * (k % 2))) & 0xFFFF)
+                words[b] + halves::get(&words[b + 1..], k)
             }
             Starts::Raw(v) => v[i],
         }
@@ -192,16 +190,13 @@ impl Starts {
         match self {
             Starts::Blocked { words, .. } => {
                 let (b, k) = (i / BLOCK * BLOCK_WORDS, i % BLOCK);
-                let (base, pair) = (words[b], words[b + 1 + k / 2]);
-                let start = base + ((pair >> (16 * (k % 2))) & 0xFFFF);
-                let end = match k {
-                    // The next block's base.
-                    k if k == BLOCK - 1 => words[b + BLOCK_WORDS],
-                    // The high half of the same word.
-                    k if k % 2 == 0 => base + (pair >> 16),
-                    _ => base + (words[b + 2 + k / 2] & 0xFFFF),
+                let (base, block) = (words[b], &words[b + 1..]);
+                let end = if k == BLOCK - 1 {
+                    words[b + BLOCK_WORDS]
+                } else {
+                    base + halves::get(block, k + 1)
                 };
-                start as usize..end as usize
+                (base + halves::get(block, k)) as usize..end as usize
             }
             Starts::Raw(v) => v[i] as usize..v[i + 1] as usize,
         }
@@ -250,19 +245,6 @@ impl Starts {
         (0..self.len()).map(|i| self.get(i))
     }
 
-    /// Every start, 4 bytes each.
-    ///
-    /// ```
-    /// # use allreduce_lab::sim::starts::Starts;
-    /// assert_eq!(Starts::from_slice(&[0, 70_000, 70_001]).to_vec(), [0, 70_000, 70_001]);
-    /// ```
-    pub fn to_vec(&self) -> Vec<u32> {
-        match self {
-            Starts::Raw(v) => v.clone(),
-            Starts::Blocked { .. } => self.iter().collect(),
-        }
-    }
-
     /// How many words carry `len` starts, blocked or as they are.
     pub(crate) fn words_for(len: usize, blocked: bool) -> usize {
         if blocked { blocked_words(len) } else { len }
@@ -295,7 +277,9 @@ impl Starts {
         if words.len() != blocked_words(len) {
             return None;
         }
-        let padded = len % 2 == 0 || words.last().is_some_and(|&w| w >> 16 == 0);
+        // The last block's distances, if it is not full, end as any halves do.
+        let last = len / BLOCK * BLOCK_WORDS;
+        let padded = len % BLOCK == 0 || halves::fit(&words[last + 1..], len % BLOCK);
         // Per block: its first distance 0, and its first start plus its largest distance in 32 bits.
         let blocks_fit = words.chunks(BLOCK_WORDS).all(|block| {
             let largest = block[1..].iter().map(|&w| (w & 0xFFFF).max(w >> 16)).max();
@@ -386,7 +370,6 @@ mod tests {
             }
             prop_assert_eq!(s.iter().collect::<Vec<_>>(), v.clone());
             prop_assert_eq!(&Starts::from_slice(&v), &s);
-            prop_assert_eq!(s.to_vec(), v.clone());
             for i in 1..v.len() {
                 prop_assert_eq!(s.range(i - 1), v[i - 1] as usize..v[i] as usize);
             }
