@@ -23,7 +23,7 @@
 
 use super::buffers::{Buffers, Cell};
 use super::huge_pages;
-use super::network::FlowNetwork;
+use super::network::{FlowNetwork, FlowSlot};
 use super::prefetch::prefetch;
 use super::records::{CellChanges, Timings};
 use super::schedule::{DepLists, Entries, JOIN, MAX_DEPS, Op, Schedule, Transfer};
@@ -193,6 +193,8 @@ pub struct Run {
     done: usize,
     error: Option<String>,
     cell_changes: Option<CellChanges>,
+    /// The flows due at one instant (scratch of [`Run::next`]).
+    due: Vec<FlowSlot>,
 }
 
 /// The routes a run's transfers take, remembered per sender: an algorithm sends from a rank to a
@@ -1102,6 +1104,7 @@ impl Run {
             cell_changes: options
                 .record_details
                 .then(|| CellChanges::with_capacity(n, cell_changes)),
+            due: Vec::new(),
         };
         for t in 0..n {
             if r.nodes.waiting[t] == 0 {
@@ -1182,19 +1185,24 @@ impl Run {
             }
             return true;
         }
-        match (next_event, self.net.next_finish()) {
+        match (next_event, self.net.next_finish_time()) {
             (None, None) => return false,
-            (Some(te), Some((tf, _))) if te <= tf => self.now = te,
+            (Some(te), Some(tf)) if te <= tf => self.now = te,
             (Some(te), None) => self.now = te,
-            (_, Some((tf, slot))) => {
-                self.now = tf;
-                let mut slot = Some(slot);
-                while let Some(s) = slot {
-                    let in_flight = self.net.id(s);
-                    self.net.finish(s, tf);
-                    self.arrived(in_flight, tf);
-                    slot = self.net.finished_by(tf);
+            (_, Some(_)) => {
+                // Every flow due at the earliest finish time, in order, before rates are settled
+                // again.
+                let mut due = std::mem::take(&mut self.due);
+                if let Some(tf) = self.net.take_finishing(&mut due) {
+                    self.now = tf;
+                    for &s in &due {
+                        let in_flight = self.net.id(s);
+                        self.net.finish(s, tf);
+                        self.arrived(in_flight, tf);
+                    }
                 }
+                due.clear();
+                self.due = due;
             }
         }
         true
