@@ -697,6 +697,14 @@ impl FlowNetwork {
 
     /// Recomputes the rates around every link changed since the last call.
     fn flush(&mut self) {
+        if self.timeline.is_none() {
+            // A link left with no flow changes no other flow's rate (a flow held by a link
+            // crosses it); only its timeline would record the change. The others keep their
+            // order (perf: in a ring, the links of flows just finished were half of the
+            // rebalancing, for nothing).
+            let links = &self.links;
+            self.dirty.retain(|&l| links[l as usize].len > 0);
+        }
         if !self.dirty.is_empty() {
             let seeds = std::mem::take(&mut self.dirty);
             self.rebalance(&seeds, self.dirty_at);
