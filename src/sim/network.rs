@@ -121,29 +121,15 @@ fn bits_of(e: u128) -> u64 {
 }
 
 impl FinishQueue {
-    /// The least entry `(time bits, version, slot)`. Looks at every group of the first instant.
+    /// The least entry `(time bits, version, slot)`. Looks at every group of the first instant
+    /// (a scan of the heap: only callers that finish one flow at a time use it, on small networks).
     fn first(&self) -> Option<(u64, u32, u32)> {
-        let m = bits_of(*self.heap.first()?);
-        let mut least = u64::MAX;
-        let mut stack = vec![0usize];
-        while let Some(i) = stack.pop() {
-            let g = self.heap[i] as u32 as usize;
-            least = least.min(
-                self.groups[g]
-                    .entries
-                    .iter()
-                    .copied()
-                    .min()
-                    .unwrap_or(u64::MAX),
-            );
-            let first = ARITY * i + 1;
-            for c in first..(first + ARITY).min(self.heap.len()) {
-                if bits_of(self.heap[c]) == m {
-                    stack.push(c);
-                }
-            }
-        }
-        Some((m, (least >> 32) as u32, least as u32))
+        let m = self.first_bits()?;
+        let least = (self.heap.iter())
+            .filter(|&&e| bits_of(e) == m)
+            .flat_map(|&e| &self.groups[e as u32 as usize].entries)
+            .min()?;
+        Some((m, (least >> 32) as u32, *least as u32))
     }
 
     /// The first instant's bits.
