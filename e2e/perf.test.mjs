@@ -36,7 +36,9 @@ test('wasm size', () => {
   // runs: the core, the points' wire and the lab's (99,169 B before the lab's runs came to it).
   const worker = fs.readFileSync(path.join(DIST, 'points-worker_bg.wasm'));
   perf.worker_wasm_gzip_bytes = zlib.gzipSync(worker, { level: 9 }).length;
-  assert.ok(perf.worker_wasm_gzip_bytes <= 120_000, `worker wasm is ${perf.worker_wasm_gzip_bytes} B gzipped`);
+  // Built at opt-level 3 (Cargo.toml's wasm-worker profile: the chart's 1024-GPU ring a fifth
+  // faster than at "s"): 110,834 -> 145,345 B; the page's first figure does not wait for it.
+  assert.ok(perf.worker_wasm_gzip_bytes <= 150_000, `worker wasm is ${perf.worker_wasm_gzip_bytes} B gzipped`);
   // The budget the build keeps (opt-level "s" and no name section, see Cargo.toml's wasm-release
   // profile): 559 KB when set, 567 KB before the Web Workers, 579 KB with their client and the
   // sections taking turns at load (a point crosses as a setup key and numbers: no serde decoding of
@@ -74,9 +76,10 @@ test('wasm size', () => {
   // lists as 16-bit distances and a run's count-down in 6 bytes (the 1024-rank ring's peak RSS
   // 145.6 -> 128.2 MB natively) added 1.3 KB: 583,189 B. 12-byte cells, list starts and a
   // transfer's byte distances in 2 bytes (128.2 -> 115.9 MB) added 0.3 KB, and one
-  // helper for 16-bit values two to a word took 0.1 KB off: 583,466 B. The budget is 584,000.
-  // Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 584_000;
+  // helper for 16-bit values two to a word took 0.1 KB off: 583,466 B. The network's finish queue
+  // in groups of one instant (sim/network.rs: 9 % fewer instructions for the chart's 1024-rank
+  // ring) added 1.2 KB: 584,713 B. The budget is 585,000. Issue 11's aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 585_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 
