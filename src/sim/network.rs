@@ -140,12 +140,12 @@ impl FinishQueue {
     /// Takes every entry of the first instant out (only the least if that instant is NaN, which
     /// is not due by any time) and appends their slots to `out`, least entry first; returns the
     /// instant's bits.
-    fn take_first(&mut self, out: &mut Vec<u32>) -> Option<u64> {
+    fn take_first(&mut self, out: &mut Vec<FlowSlot>) -> Option<u64> {
         let m = self.first_bits()?;
         if f64::from_bits(m).is_nan() {
             let (_, _, slot) = self.first().expect("not empty");
             self.remove(slot);
-            out.push(slot);
+            out.push(FlowSlot(slot));
             return Some(m);
         }
         let mut ties = std::mem::take(&mut self.ties);
@@ -162,7 +162,7 @@ impl FinishQueue {
             self.free.push(g);
         }
         ties.sort_unstable();
-        out.extend(ties.iter().map(|&e| e as u32));
+        out.extend(ties.iter().map(|&e| FlowSlot(e as u32)));
         self.ties = ties;
         Some(m)
     }
@@ -406,8 +406,6 @@ pub struct FlowNetwork {
     rates: Vec<FlowRate>,
     free_slots: Vec<u32>,
     finish_queue: FinishQueue,
-    /// Scratch of [`take_finishing`](Self::take_finishing).
-    due: Vec<u32>,
     /// The flows being recomputed, and the links they cross.
     recompute: Vec<u32>,
     comp_links: Vec<u32>,
@@ -466,7 +464,6 @@ impl FlowNetwork {
             rates: Vec::new(),
             free_slots: Vec::new(),
             finish_queue: FinishQueue::default(),
-            due: Vec::new(),
             recompute: Vec::new(),
             comp_links: Vec::new(),
             laid_out: 0,
@@ -602,12 +599,7 @@ impl FlowNetwork {
     /// ```
     pub fn take_finishing(&mut self, out: &mut Vec<FlowSlot>) -> Option<f64> {
         self.flush();
-        let mut slots = std::mem::take(&mut self.due);
-        slots.clear();
-        let bits = self.finish_queue.take_first(&mut slots);
-        out.extend(slots.iter().map(|&s| FlowSlot(s)));
-        self.due = slots;
-        bits.map(f64::from_bits)
+        self.finish_queue.take_first(out).map(f64::from_bits)
     }
 
     /// The caller's id of the flow in `slot`.
@@ -1291,8 +1283,8 @@ mod tests {
                 want.retain(|e| Some(e.0) == first);
                 let mut got = Vec::new();
                 assert_eq!(q.take_first(&mut got), want.first().map(|e| e.0));
-                assert_eq!(got, want.iter().map(|e| e.2).collect::<Vec<_>>());
-                for slot in got {
+                assert_eq!(got, want.iter().map(|e| FlowSlot(e.2)).collect::<Vec<_>>());
+                for FlowSlot(slot) in got {
                     live[slot as usize] = None;
                 }
             }
@@ -1319,7 +1311,7 @@ mod tests {
             q.take_first(&mut got)
                 .is_some_and(|b| f64::from_bits(b).is_nan())
         );
-        assert_eq!(got, [1]);
+        assert_eq!(got, [FlowSlot(1)]);
         assert_eq!(q.first().map(|e| e.2), Some(3));
     }
 
