@@ -291,7 +291,7 @@ impl Buffers {
     /// ```
     pub fn new(ranks: usize, chunks: usize) -> Self {
         let mut b = Buffers::start(ranks, chunks);
-        b.fill(usize::MAX);
+        while !b.fill(super::FINISH_SLICE) {}
         b
     }
 

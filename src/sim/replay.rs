@@ -337,7 +337,7 @@ impl ReplayBuilder {
     /// assert!(replay.cells_at(&trace, trace.time_secs).iter().all(|&c| c == 4));
     /// ```
     pub fn finish(mut self, trace: &Trace) -> Replay {
-        while !self.step(trace, usize::MAX) {}
+        while !self.step(trace, super::FINISH_SLICE) {}
         Replay {
             by_start: self.by_start,
             longest_secs: self.longest_secs,

@@ -982,7 +982,7 @@ impl PreparingRun {
     /// assert_eq!(run.progress(), (0, 24)); // ready, nothing moved yet
     /// ```
     pub fn finish(mut self) -> Run {
-        while !self.step(usize::MAX) {}
+        while !self.step(super::FINISH_SLICE) {}
         Run::assemble(self)
     }
 }
@@ -1242,7 +1242,7 @@ impl Run {
     /// assert!(trace.verified() && (trace.time_secs - 6e-3).abs() < 1e-12);
     /// ```
     pub fn finishing(mut self) -> Finishing {
-        while self.next() {}
+        while !self.step(super::FINISH_SLICE) {}
         Finishing {
             transfers: self.schedule.len(),
             nodes: self.schedule.len() + self.joins,
@@ -1482,7 +1482,7 @@ impl Finishing {
     /// assert!((trace.step_end_secs[5] - 6e-3).abs() < 1e-12);
     /// ```
     pub fn finish(mut self) -> Trace {
-        while !self.step(usize::MAX) {}
+        while !self.step(super::FINISH_SLICE) {}
         match self.stage {
             Finish::Steps {
                 mut trace,

@@ -922,13 +922,9 @@ impl Simulating {
 
     /// Steps to the end: an error if the memory guard stopped the simulation.
     fn run_out(&mut self) -> Result<(), ScenarioError> {
-        // With a limit, in slices, so that the run stops soon after passing it.
-        let slice = if self.memory_limit.is_some() {
-            1 << 12
-        } else {
-            usize::MAX
-        };
-        while !self.step(slice) {}
+        // In slices, so that the run stops soon after passing a memory limit and its optimized code
+        // takes over in a browser (see `FINISH_SLICE`).
+        while !self.step(super::FINISH_SLICE) {}
         match (self.over_limit, self.memory_limit) {
             (true, Some(guard)) => Err(ScenarioError::MemoryOverLimit {
                 limit_bytes: guard.bytes,

@@ -992,7 +992,7 @@ impl Decoding {
 /// ```
 pub fn from_sections(sections: Vec<Section>, scenario: &Scenario) -> Result<Simulation, WireError> {
     let mut d = Decoding::new(sections, scenario)?;
-    while !d.step(usize::MAX)? {}
+    while !d.step(super::FINISH_SLICE)? {}
     d.finish()
 }
 

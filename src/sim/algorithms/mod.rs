@@ -329,7 +329,7 @@ impl Scheduling {
     /// assert_eq!(sliced.finish().transfers(), whole.transfers());
     /// ```
     pub fn finish(mut self) -> Schedule {
-        while !self.step(usize::MAX) {}
+        while !self.step(crate::sim::FINISH_SLICE) {}
         self.b.build()
     }
 }
