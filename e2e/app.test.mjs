@@ -199,6 +199,30 @@ test('play and pause, by button and by space bar', async () => {
   assert.equal(await page.getByTestId('pause').count(), 0, 'space pauses');
 });
 
+test('playback waits while the lab is scrolled out of view and goes on where it was', async () => {
+  const { page } = session;
+  await resetToPreset(page, 'two-nodes-400g');
+  await pauseAt(page, 0);
+  await selectOption(page, 'speed', '2'); // 0.5×: the run outlasts the test
+  await page.getByTestId('play').click();
+  const stage = page.locator('#lab main.stage');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=clock]').getAttribute('data-secs')) > 0);
+  assert.equal(await stage.getAttribute('data-on-screen'), 'true');
+  // The page's end (the NCCL section) is far below the lab.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await page.waitForSelector('#lab main.stage[data-on-screen=false]', { timeout: 5000 });
+  const away = await clockSecs(page);
+  await page.waitForTimeout(600);
+  assert.equal(await clockSecs(page), away, 'the clock holds while the lab is out of view');
+  assert.equal(await page.getByTestId('pause').count(), 1, 'still playing: it goes on when the lab is back');
+  await page.getByTestId('clock').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#lab main.stage[data-on-screen=true]', { timeout: 5000 });
+  await page.waitForFunction((t) => Number(document.querySelector('[data-testid=clock]').getAttribute('data-secs')) > t, away, { timeout: 5000 });
+  await page.getByTestId('pause').click();
+  const back = await clockSecs(page);
+  assert.ok(back > away, `${back} > ${away}`);
+});
+
 test('the comparison view shows both algorithms with one shared cursor', async () => {
   const { page } = session;
   await resetToPreset(page, 'racks-800-200');

@@ -4,7 +4,7 @@
 use crate::sim::algorithms::Algorithm;
 use crate::sim::replay::{next_step_end, previous_step_end};
 use crate::sim::units::format_secs;
-use crate::ui::components::hooks::{use_animation_frames, use_window_keys};
+use crate::ui::components::hooks::{use_animation_frames, use_on_screen, use_window_keys};
 use crate::ui::components::lab::buffers::Buffers;
 use crate::ui::components::lab::figure::{FaultsLine, Figure, LinkInfo};
 use crate::ui::components::lab::files::Files;
@@ -201,10 +201,14 @@ pub fn App() -> Html {
     let end = end_secs(&sim_a.0, b);
     let t = state.t_secs.min(end);
 
+    // Playback advances only while its stage is on screen: scrolled away, it stays where it was
+    // and leaves the main thread (and the cores) to the rest of the page.
+    let stage = use_node_ref();
+    let stage_on_screen = use_on_screen(stage.clone());
     {
         let dispatch = state.dispatcher();
         use_animation_frames(
-            state.playing,
+            state.playing && stage_on_screen,
             Callback::from(move |wall_dt_secs: f64| {
                 dispatch.dispatch(Action::Tick {
                     wall_dt_secs,
@@ -436,7 +440,7 @@ pub fn App() -> Html {
                     cli_a={sim_a.0.cli.clone()}
                     cli_b={state.compare.then(|| sim_b.0.cli.clone())}
                 />
-                <main class="stage">
+                <main class="stage" ref={stage} data-on-screen={stage_on_screen.to_string()}>
                     <Transport
                         runnable={sim_a.0.trace().is_some() || b.is_some_and(|b| b.trace().is_some())}
                         t_secs={t}
