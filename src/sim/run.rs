@@ -1286,7 +1286,7 @@ impl Run {
     /// }
     /// ```
     pub fn end(mut self) -> (f64, Result<(), String>) {
-        while self.next() {}
+        while !self.step(super::FINISH_SLICE) {}
         (self.now, self.verification())
     }
 
