@@ -36,9 +36,8 @@ pub mod wire;
 /// once (`finish`, `Run::end`). In the browser, V8 runs WebAssembly first on its baseline
 /// compiler's code and swaps in a function's optimized code only at the function's next call: one
 /// call that ran a 1024-rank ring's two million transfers stayed on baseline code to its end. In
-/// slices, the
-/// optimized code takes over after the first few (measured in Node 20's V8, the scaling chart's
-/// 1024-GPU ring, the worker's build, in a fresh instance: 1.35-1.36 s in one call, 1.16-1.20 s in
-/// slices; a second run in the same instance, 1.07-1.16 s either way). The results are the same
-/// in slices of any size; the calls cost nothing measurable natively.
+/// slices, the optimized code takes over after the first few (measured in Node 20's V8, the
+/// scaling chart's 1024-GPU ring, the worker's build, in a fresh instance: 1.35-1.36 s in one
+/// call, 1.16-1.20 s in slices; a second run in the same instance, 1.07-1.16 s either way). The
+/// results are the same in slices of any size; the calls cost nothing measurable natively.
 pub(crate) const FINISH_SLICE: usize = 1 << 12;
