@@ -191,14 +191,25 @@ test('12.1 every preset shows its comparison and the winner its name promises; t
 
 // 12.2 + 14.7 -----------------------------------------------------------------------------------
 
-test('12.2 a shared #lab link scrolls to the lab once it is rendered', async () => {
+test('12.2 a shared #lab link mounts the lab first and scrolls to it once the page is rendered', async () => {
   const s = await launch({ viewport: { width: 1440, height: 900 } });
   try {
+    // When the lab's figure and §1.1's (the first figure at the top of the page) enter the DOM.
+    await s.context.addInitScript(() => {
+      const seen = (window.__seen = []);
+      new MutationObserver((_, o) => {
+        for (const [name, sel] of [['lab', '[data-testid=cluster-figure]'], ['why', '[data-testid=why-speedup]']]) {
+          if (!seen.includes(name) && document.querySelector(sel)) seen.push(name);
+        }
+        if (seen.length === 2) o.disconnect();
+      }).observe(document, { subtree: true, childList: true });
+    });
     await s.page.goto(`${server.url}?alg=tree-binary&topo=cluster&gpus=32&gpn=8&npr=2&bw=400Gbps,400Gbps,200Gbps&lat=1us,2us,5us&size=100000000&seg=1&step=2#lab`);
     await s.page.waitForFunction(() => !document.querySelector('[data-deferred=pending]'), null, { timeout: 60000 });
     await s.page.waitForFunction(() => Math.abs(document.getElementById('lab').getBoundingClientRect().top) < 80, null, { timeout: 10000 });
     assert.ok(await s.page.evaluate(() => window.scrollY) > 2000, 'the lab is far below the top');
     assert.equal(await s.page.getByTestId('algorithm').inputValue(), 'tree-binary');
+    assert.deepEqual(await s.page.evaluate(() => window.__seen), ['lab', 'why'], 'the lab the link points at mounts before the chapter\'s first section');
     assert.deepEqual(s.problems, []);
   } finally { await s.browser.close(); }
 });

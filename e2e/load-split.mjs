@@ -35,6 +35,7 @@ function recorder({ sections, signal }) {
     for (const id of sections) seen(id, () => document.getElementById(id));
     seen('lab', () => document.querySelector('[data-testid=lab] .app, [data-testid=lab] [data-testid=cluster-figure]'));
     seen('cluster-figure', () => document.querySelector('[data-testid=cluster-figure]'));
+    seen('why-figure', () => document.querySelector('[data-testid=why-speedup]'));
     seen('all-mounted', () => document.querySelector('[data-testid=chapter-guide]') && !document.querySelector('[data-deferred=pending]'));
     if (t.appear['cluster-figure'] !== undefined && t.figurePainted === undefined) {
       t.figurePainted = -1;
@@ -146,6 +147,7 @@ export async function loadSplit(url, { trace = true } = {}) {
       appear_ms: Object.fromEntries(Object.entries(L.appear).map(([k, v]) => [k, r1(v)])),
       trunk_started_ms: r1(L.trunkStarted),
       first_figure_in_dom_ms: r1(L.appear['cluster-figure']),
+      first_figure_in_view_in_dom_ms: r1(L.appear['why-figure']),
       first_figure_painted_ms: r1(L.figurePainted),
       trace: traced,
     };

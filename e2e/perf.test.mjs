@@ -93,11 +93,12 @@ test('where the load time goes (e2e/load-split.mjs)', async () => {
   split.trace.tasks_over_5_ms = split.trace.tasks_over_5_ms.filter((t) => t.ms >= 20);
   perf.load_split = split;
   for (const run of runs) {
-    // The order the page promises: the loading note goes, the chapter's text shows, then the
-    // lab's figure before every other section; the wasm compiles while it downloads.
+    // The order the page promises: the loading note goes, the chapter's text shows, then §1.1's
+    // figure (the first in the window at the top), then the lab's figure before every other
+    // section; the wasm compiles while it downloads.
     const a = run.appear_ms;
-    assert.ok(a['loading-removed'] <= a.chapter && a.chapter < a['cluster-figure'], JSON.stringify(a));
-    for (const id of ['why-not-8x', 'scaling', 'real-hardware']) assert.ok(a['cluster-figure'] < a[id], `${id} before the figure: ${JSON.stringify(a)}`);
+    assert.ok(a['loading-removed'] <= a.chapter && a.chapter < a['why-figure'] && a['why-figure'] < a['cluster-figure'], JSON.stringify(a));
+    for (const id of ['four-layers', 'claims', 'scaling', 'real-hardware']) assert.ok(a['cluster-figure'] < a[id], `${id} before the lab's figure: ${JSON.stringify(a)}`);
     assert.equal(run.wasm_instantiate.how, 'instantiateStreaming');
   }
 });
@@ -201,12 +202,17 @@ function resultMarks(page) {
 test('load, playback frame times and slider latency', async () => {
   const { browser, page, problems, loadMs } = await open(server.url);
   try {
-    perf.load_to_first_figure_ms = round(await page.evaluate(() => window.__figureMs));
+    // The first interactive figure a learner sees: §1.1's, in the window at the top of the page.
+    perf.load_to_first_figure_ms = round(await page.evaluate(() => window.__figureInViewMs));
+    // The lab's figure, further down (the first figure in the DOM before §1.1's took the first turn).
+    perf.load_to_lab_figure_ms = round(await page.evaluate(() => window.__figureMs));
     perf.load_to_visible_figure_wall_ms = loadMs;
-    // The aim is 300 ms, not reached: measured 0.55–0.67 s here by this test (0.6–1.5 s by
-    // e2e/load-split.mjs at a load average of 4–7) on this shared 2-core machine, 1.1–2.0 s before
-    // the page's sections took turns and the NCCL section stopped simulating before the first
-    // paint; the wasm alone is instantiated 0.43–0.69 s after navigation here. 1000 ms is the margin.
+    // The aim is 300 ms, not reached. §1.1's figure is in the DOM 0.43–0.51 s after navigation
+    // (e2e/load-split.mjs, medians of 3 loads, 4 rounds): the wasm is instantiated at 0.21–0.28 s,
+    // the chapter's text rendered at 0.27–0.38 s, and §1.1's first render, its 7 simulations on
+    // code the browser has only just compiled, takes 0.13–0.17 s. Before §1.1 took the first turn
+    // from the lab, 9,000 px further down, the first figure in the window came at 0.87 s (the lab's
+    // at 0.49 s, now 0.57–0.68 s). 1000 ms is the margin.
     assert.ok(perf.load_to_first_figure_ms <= 1000, `first figure after ${perf.load_to_first_figure_ms} ms`);
     // 64 GPUs: 4 racks × 2 nodes × 8 GPUs, ring (the most transfers in flight at once).
     await page.getByTestId('preset-two-nodes-400g').click();

@@ -461,7 +461,7 @@ pub fn App() -> Html {
                 </main>
             </div>
             // Below the lab's figure: mounted in a turn of its own (see `root::Deferred`).
-            <Deferred order={9} placeholder={classes!("deferred-section")}><ScalingSection /></Deferred>
+            <Deferred order={10} placeholder={classes!("deferred-section")}><ScalingSection /></Deferred>
             <footer class="foot">
                 { tr(lang, Key::LabFooter) }
             </footer>

@@ -59,17 +59,33 @@ fn turn_done(id: u64) {
     schedule_turn();
 }
 
+/// The address's `#anchor`, with its `#` ("" when there is none).
+fn location_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// The lab's turn among the [`Deferred`] sections (see `Page`): 0 for a link to the lab, 2 (after
+/// §1.1's figure, at the top of the page) otherwise, 12 (last) when its first run runs in slices.
+fn lab_order(first_run_sliced: bool, hash: &str) -> u32 {
+    if first_run_sliced {
+        12
+    } else if hash == "#lab" {
+        0
+    } else {
+        2
+    }
+}
+
 /// Scrolls to the address's `#anchor` (the browser tried before the content existed).
 fn scroll_to_hash() {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let hash = window.location().hash().unwrap_or_default();
+    let hash = location_hash();
     let id = hash.trim_start_matches('#');
     if id.is_empty() {
         return;
     }
-    if let Some(el) = window.document().and_then(|d| d.get_element_by_id(id)) {
+    if let Some(el) = gloo::utils::document().get_element_by_id(id) {
         el.scroll_into_view();
     }
 }
@@ -250,17 +266,18 @@ pub struct DeferredChildren {
 #[component]
 fn Page() -> Html {
     let lang = use_lang();
-    // The lab's figure first (the page's first interactive figure), then the chapter's sections
-    // from the top (orders 1–8), the scaling charts (9), and last the NCCL section, whose chart
-    // simulates every candidate (the longest of them). A first run too large to simulate at once
-    // has no figure to show soon: the lab then comes last, so that no section's first render
-    // stalls the run's frames.
+    // What the learner looks at mounts first. At the top of the page that is §1.1's figure (order
+    // 1); the lab's figure comes next (2), then the chapter's other sections from the top (3–9),
+    // the scaling charts (10), and last the NCCL section, whose chart simulates every candidate
+    // (the longest of them). A link to the lab (`#lab`, where the page scrolls once it is
+    // complete) mounts the lab first. A first run too large to simulate at once has no figure to
+    // show soon: the lab then comes last, so that no section's first render stalls the run's
+    // frames.
     let lab_order = *use_memo((), |_| {
-        if crate::ui::components::app::first_run_is_sliced() {
-            11
-        } else {
-            0
-        }
+        lab_order(
+            crate::ui::components::app::first_run_is_sliced(),
+            &location_hash(),
+        )
     });
     html! {
         <>
@@ -274,7 +291,7 @@ fn Page() -> Html {
                     <App />
                 </Deferred>
             </section>
-            <Deferred order={10} placeholder={classes!("deferred-section")}><NcclSection /></Deferred>
+            <Deferred order={11} placeholder={classes!("deferred-section")}><NcclSection /></Deferred>
         </>
     }
 }

@@ -57,16 +57,16 @@ mod guide {
                     <h1>{ tr(lang, Key::ChapterTitle) }</h1>
                     <p class="ch-lede">{ tr(lang, Key::Lede) }</p>
                 </header>
-                // Each section simulates as it mounts: after the first frame, one task each, after the lab's
-                // figure (order 0, see `root::Page`).
+                // Each section simulates as it mounts: after the first frame, one task each. §1.1, the
+                // figure in view at the top, first; then the lab's figure (order 2, see `root::Page`).
                 <Deferred order={1} placeholder={classes!("deferred-section")}><why::WhySection /></Deferred>
-                <Deferred order={2} placeholder={classes!("deferred-section")}><layers::LayersSection /></Deferred>
-                <Deferred order={3} placeholder={classes!("deferred-section")}><ring::RingSection /></Deferred>
-                <Deferred order={4} placeholder={classes!("deferred-section")}><tree::TreeSection /></Deferred>
-                <Deferred order={5} placeholder={classes!("deferred-section")}><versus::VersusSection /></Deferred>
-                <Deferred order={6} placeholder={classes!("deferred-section")}><compare::CompareSection /></Deferred>
-                <Deferred order={7} placeholder={classes!("deferred-section")}><map::MapSection /></Deferred>
-                <Deferred order={8} placeholder={classes!("deferred-section")}><ClaimsPanel /></Deferred>
+                <Deferred order={3} placeholder={classes!("deferred-section")}><layers::LayersSection /></Deferred>
+                <Deferred order={4} placeholder={classes!("deferred-section")}><ring::RingSection /></Deferred>
+                <Deferred order={5} placeholder={classes!("deferred-section")}><tree::TreeSection /></Deferred>
+                <Deferred order={6} placeholder={classes!("deferred-section")}><versus::VersusSection /></Deferred>
+                <Deferred order={7} placeholder={classes!("deferred-section")}><compare::CompareSection /></Deferred>
+                <Deferred order={8} placeholder={classes!("deferred-section")}><map::MapSection /></Deferred>
+                <Deferred order={9} placeholder={classes!("deferred-section")}><ClaimsPanel /></Deferred>
             </div>
         }
     }
