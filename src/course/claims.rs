@@ -19,7 +19,7 @@
 
 use super::chapter::{CHAPTER_SCENARIOS, ChapterScenario, evaluate};
 use crate::sim::algorithms::Algorithm;
-use crate::sim::scenario::{Scenario, ScenarioError, Simulation, simulate};
+use crate::sim::scenario::{Scenario, ScenarioError, Simulation, simulate, verified};
 use crate::sim::topology::{Tier, TopologySpec};
 use crate::sim::units::Bandwidth;
 use serde::Serialize;
@@ -381,8 +381,11 @@ fn uniform(c: &Conditions, algorithm: Algorithm, gpus: usize, segments: usize) -
     }
 }
 
+/// A claim's run: its figures must not come from a run whose buffers did not verify.
 fn run(s: &Scenario) -> Result<Simulation, ScenarioError> {
-    simulate(s, false)
+    let sim = simulate(s, false)?;
+    verified(&sim.trace)?;
+    Ok(sim)
 }
 
 /// Checks `claim` under `c` by simulating it.
