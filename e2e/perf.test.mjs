@@ -79,9 +79,11 @@ test('wasm size', () => {
   // helper for 16-bit values two to a word took 0.1 KB off: 583,466 B. The network's finish queue
   // in groups of one instant (sim/network.rs: 9 % fewer instructions for the chart's 1024-rank
   // ring) added 1.2 KB: 584,623 B. The lab's playback waiting while it is out of view (an
-  // IntersectionObserver, hooks::use_on_screen) added 0.3 KB: 584,912-584,944 B. The budget is
-  // 585,000. Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 585_000;
+  // IntersectionObserver, hooks::use_on_screen) added 0.3 KB: 584,912-584,944 B. The chapter's
+  // figures and claims refusing a run whose buffers did not verify added 0.5 KB (585,438 B);
+  // wasm-opt -Oz run twice (index.html) took 2.1 KB off: 583,293 B. The budget is 584,000.
+  // Issue 11's aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 584_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

@@ -17,7 +17,7 @@ use crate::course::chapter::{
     CHAPTER_SCENARIOS, ChapterScenario, Outcome, TREE_FOR_COMPARISON, TREE_SEGMENTS, evaluate,
 };
 use crate::sim::algorithms::Algorithm;
-use crate::sim::scenario::{Scenario, ScenarioError, simulate};
+use crate::sim::scenario::{Scenario, ScenarioError, simulate, verified};
 use crate::sim::schedule::Phase;
 use crate::sim::topology::{Tier, TopologySpec};
 use crate::sim::trace::Trace;
@@ -74,6 +74,14 @@ impl WhyCluster {
             WhyCluster::SingleGpuServers => "slow-network-under-4x",
         })
     }
+}
+
+/// A section's run: the trace its figure reads, or [`ScenarioError::Unverified`] when its buffers
+/// did not end as an allreduce's must (a figure never shows a wrong run's numbers).
+fn verified_run(scenario: &Scenario, details: bool) -> Result<Trace, ScenarioError> {
+    let trace = simulate(scenario, details)?.trace;
+    verified(&trace)?;
+    Ok(trace)
 }
 
 /// The training step at every count of [`SPEEDUP_COUNTS`], the allreduce simulated each time.
@@ -210,7 +218,7 @@ pub fn barrel(nic_share: f64, late_secs: f64) -> Result<Barrel, ScenarioError> {
     let run = |alg: Algorithm, k: usize, faults: &Faults| -> Result<Trace, ScenarioError> {
         let mut sc = story.allreduce(alg, k);
         sc.faults = faults.clone();
-        Ok(simulate(&sc, false)?.trace)
+        verified_run(&sc, false)
     };
     let ring = run(Algorithm::Ring, 1, &faults)?;
     let tree = run(Algorithm::DoubleBinaryTree, TREE_SEGMENTS, &faults)?;
@@ -234,7 +242,7 @@ pub const RING_GPUS: std::ops::RangeInclusive<usize> = 2..=8;
 
 /// A ring allreduce of [`RING_SIZE_BYTES`] on `gpus` GPUs, with buffer changes recorded.
 pub fn ring_trace(gpus: usize) -> Result<Trace, ScenarioError> {
-    Ok(simulate(&uniform(gpus, Algorithm::Ring, RING_SIZE_BYTES, 1), true)?.trace)
+    verified_run(&uniform(gpus, Algorithm::Ring, RING_SIZE_BYTES, 1), true)
 }
 
 /// A transfer drawn as an arrow.
@@ -344,12 +352,11 @@ pub struct TreeRun {
 pub fn tree_run(kind: TreeKind, gpus: usize, segments: usize) -> Result<TreeRun, ScenarioError> {
     Ok(TreeRun {
         kind,
-        tree: simulate(
+        tree: verified_run(
             &uniform(gpus, kind.algorithm(), TREE_SIZE_BYTES, segments),
             false,
-        )?
-        .trace,
-        ring: simulate(&uniform(gpus, Algorithm::Ring, TREE_SIZE_BYTES, 1), false)?.trace,
+        )?,
+        ring: verified_run(&uniform(gpus, Algorithm::Ring, TREE_SIZE_BYTES, 1), false)?,
     })
 }
 
@@ -443,9 +450,9 @@ pub fn rack_comparison(
     let mut s = scenario(RACK_SCENARIOS[0].0);
     s.hardware.node_gbits_per_sec = node_gbits_per_sec;
     s.hardware.rack_gbits_per_sec = rack_gbits_per_sec;
-    let ring = simulate(&s.allreduce(Algorithm::Ring, 1), false)?.trace;
+    let ring = verified_run(&s.allreduce(Algorithm::Ring, 1), false)?;
     let (alg, k) = TREE_FOR_COMPARISON;
-    let tree = simulate(&s.allreduce(alg, k), false)?.trace;
+    let tree = verified_run(&s.allreduce(alg, k), false)?;
     Ok(RackComparison {
         ring_secs: ring.time_secs,
         tree_secs: tree.time_secs,
