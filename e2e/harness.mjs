@@ -158,7 +158,7 @@ export async function textSizes(page, selector) {
   }, selector);
 }
 /** What a page's init script prints on the console when the lab's first figure is in the DOM. */
-export const FIGURE_SIGNAL = 'allreduce-lab e2e: the first figure is in the DOM';
+export const FIGURE_SIGNAL = "allreduce-lab e2e: the lab's figure is in the DOM";
 
 /**
  * Resolves when the page prints FIGURE_SIGNAL. A load's measurement waits for this, not with a

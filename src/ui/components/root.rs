@@ -66,8 +66,10 @@ fn location_hash() -> String {
         .unwrap_or_default()
 }
 
-/// The lab's turn among the [`Deferred`] sections (see `Page`): 0 for a link to the lab, 2 (after
-/// §1.1's figure, at the top of the page) otherwise, 12 (last) when its first run runs in slices.
+/// The lab's turn among the [`Deferred`] sections (see `Page`): 12 (last) when its first run runs
+/// in slices, whatever the address; else 0 for a link to the lab (`#lab`), and 2 (after §1.1's
+/// figure, at the top of the page) otherwise, links to the chapter's sections included: the page
+/// scrolls to those once every section is in place.
 fn lab_order(first_run_sliced: bool, hash: &str) -> u32 {
     if first_run_sliced {
         12
