@@ -209,14 +209,14 @@ test('load, playback frame times and slider latency', async () => {
     // The lab's figure, further down (the first figure in the DOM before §1.1's took the first turn).
     perf.load_to_lab_figure_ms = round(await page.evaluate(() => window.__figureMs));
     perf.load_to_lab_figure_visible_wall_ms = loadMs;
-    // The aim is 300 ms, not reached every time. §1.1's figure is in the DOM 242 and 342 ms after
-    // navigation in this test's load in two clean-clone CI runs (349 and 364 ms, medians of
+    // The aim is 300 ms, not reached every time. §1.1's figure is in the DOM 242-342 ms after
+    // navigation in this test's load in three clean-clone CI runs (349-377 ms, medians of
     // e2e/load-split.mjs's 3 loads; 0.43-0.51 s locally on a busier machine): the wasm is
-    // instantiated at 0.20 s, the chapter's text rendered at 0.22 s, and §1.1's first render, six
-    // simulations (2 to 64 GPUs) and its two claims' checks on code the browser has only just
-    // compiled, with its DOM, takes 0.12-0.17 s. Before §1.1 took the first turn from the lab,
-    // 9,000 px further down, the first figure in the window came at 0.87 s (the lab's at 0.49 s,
-    // now 0.39-0.48 s). 1000 ms is the margin.
+    // instantiated at 0.20-0.22 s, the chapter's text rendered at 0.22-0.24 s, and §1.1's first
+    // render, six simulations (2 to 64 GPUs) and its two claims' checks on code the browser has
+    // only just compiled, with its DOM, takes 0.12-0.17 s. Before §1.1 took the first turn from
+    // the lab, 9,000 px further down, the first figure in the window came at 0.87 s (the lab's at
+    // 0.49 s, now 0.39-0.48 s). 1000 ms is the margin.
     assert.ok(perf.load_to_first_figure_ms <= 1000, `first figure after ${perf.load_to_first_figure_ms} ms`);
     // 64 GPUs: 4 racks × 2 nodes × 8 GPUs, ring (the most transfers in flight at once).
     await page.getByTestId('preset-two-nodes-400g').click();

@@ -19,7 +19,7 @@
 
 use super::chapter::{CHAPTER_SCENARIOS, ChapterScenario, evaluate};
 use crate::sim::algorithms::Algorithm;
-use crate::sim::scenario::{Scenario, ScenarioError, Simulation, simulate, verified};
+use crate::sim::scenario::{Scenario, ScenarioError, Simulation, simulate_verified};
 use crate::sim::topology::{Tier, TopologySpec};
 use crate::sim::units::Bandwidth;
 use serde::Serialize;
@@ -383,9 +383,7 @@ fn uniform(c: &Conditions, algorithm: Algorithm, gpus: usize, segments: usize) -
 
 /// A claim's run: its figures must not come from a run whose buffers did not verify.
 fn run(s: &Scenario) -> Result<Simulation, ScenarioError> {
-    let sim = simulate(s, false)?;
-    verified(&sim.trace)?;
-    Ok(sim)
+    simulate_verified(s, false)
 }
 
 /// Checks `claim` under `c` by simulating it.

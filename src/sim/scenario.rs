@@ -542,6 +542,24 @@ pub fn simulate(scenario: &Scenario, details: bool) -> Result<Simulation, Scenar
     Simulating::new(scenario, details)?.finish()
 }
 
+/// [`simulate`], then [`verified`]: the simulation whose figures a caller may read, or
+/// [`ScenarioError::Unverified`] when its buffers did not end as an allreduce's must (what the
+/// chapter's figures and claims show; [`simulate_time`] when only the time is read).
+///
+/// ```
+/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
+/// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
+///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
+/// let sim = simulate_verified(&s, false).unwrap();
+/// assert_eq!(sim.trace.time_secs, simulate(&s, false).unwrap().trace.time_secs);
+/// ```
+pub fn simulate_verified(scenario: &Scenario, details: bool) -> Result<Simulation, ScenarioError> {
+    let sim = simulate(scenario, details)?;
+    verified(&sim.trace)?;
+    Ok(sim)
+}
+
 /// A simulation in progress, advanced a slice at a time by [`Simulating::step`], so that a caller
 /// that must stay responsive (the browser's main thread) can run a large scenario between frames
 /// and drop it to cancel. Each run is prepared in slices too: its schedule is built a step at a

@@ -245,8 +245,13 @@ impl From<TopologyError> for SystemError {
 }
 
 impl From<ScenarioError> for SystemError {
+    /// A run that did not verify is the model's [`SystemError::Unverified`] whichever way it was
+    /// simulated; every other scenario error is a bound of the training model's.
     fn from(e: ScenarioError) -> Self {
-        SystemError::Training(Box::new(e))
+        match e {
+            ScenarioError::Unverified(detail) => SystemError::Unverified { detail },
+            e => SystemError::Training(Box::new(e)),
+        }
     }
 }
 
@@ -623,6 +628,19 @@ impl System {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_that_did_not_verify_stays_unverified_as_a_system_error() {
+        let account = "rank 3 holds the wrong sum".to_string();
+        assert_eq!(
+            SystemError::from(ScenarioError::Unverified(account.clone())),
+            SystemError::Unverified { detail: account }
+        );
+        assert_eq!(
+            SystemError::from(ScenarioError::BytesPerGradient),
+            SystemError::Training(Box::new(ScenarioError::BytesPerGradient))
+        );
+    }
 
     #[test]
     fn every_preset_builds_at_every_size_and_refuses_out_of_range() {

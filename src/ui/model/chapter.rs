@@ -17,7 +17,7 @@ use crate::course::chapter::{
     CHAPTER_SCENARIOS, ChapterScenario, Outcome, TREE_FOR_COMPARISON, TREE_SEGMENTS, evaluate,
 };
 use crate::sim::algorithms::Algorithm;
-use crate::sim::scenario::{Scenario, ScenarioError, simulate, verified};
+use crate::sim::scenario::{Scenario, ScenarioError, simulate_verified};
 use crate::sim::schedule::Phase;
 use crate::sim::topology::{Tier, TopologySpec};
 use crate::sim::trace::Trace;
@@ -76,12 +76,9 @@ impl WhyCluster {
     }
 }
 
-/// A section's run: the trace its figure reads, or [`ScenarioError::Unverified`] when its buffers
-/// did not end as an allreduce's must (a figure never shows a wrong run's numbers).
+/// A section's run: the trace its figure reads, never a wrong run's ([`simulate_verified`]).
 fn verified_run(scenario: &Scenario, details: bool) -> Result<Trace, ScenarioError> {
-    let trace = simulate(scenario, details)?.trace;
-    verified(&trace)?;
-    Ok(trace)
+    Ok(simulate_verified(scenario, details)?.trace)
 }
 
 /// The training step at every count of [`SPEEDUP_COUNTS`], the allreduce simulated each time.

@@ -19,7 +19,7 @@ use crate::sim::nccl::nccl_tests_parse::{ParseError, parse};
 use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
 use crate::sim::nccl::published::{Published, for_system};
 use crate::sim::nccl::system::{System, SystemError};
-use crate::sim::scenario::{ScenarioError, simulate, verified};
+use crate::sim::scenario::simulate_verified;
 
 /// A system the panel offers.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -174,12 +174,9 @@ pub fn chart_for(
             });
         }
     }
-    let ideal = simulate(&system.ideal_scenario(Algorithm::Ring, 8 << 30), false)
-        .and_then(|s| verified(&s.trace).map(|t| t.busbw_bytes_per_sec()))
-        .map_err(|e| match e {
-            ScenarioError::Unverified(detail) => SystemError::Unverified { detail },
-            e => SystemError::from(e),
-        })?;
+    let ideal = simulate_verified(&system.ideal_scenario(Algorithm::Ring, 8 << 30), false)
+        .map(|s| s.trace.busbw_bytes_per_sec())
+        .map_err(SystemError::from)?;
     Ok(NcclChart {
         changes: changes(&predicted),
         system: system.clone(),
