@@ -25,6 +25,7 @@
 //! incremental max-min rates must stay bit-identical; 180 lines are tests against a whole-network
 //! refill.
 
+use super::order::max_num;
 use super::records::{Instants, Timeline};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -335,6 +336,13 @@ struct LinkFill {
     stale: bool,
     /// In [`FlowNetwork::touched`].
     is_touched: bool,
+    /// What [`FlowNetwork::add_disturbed`] asks of the link, found as the filling freezes flows
+    /// (perf: on the benchmark's pipelined tree, reading every recomputed flow on every link
+    /// again for these was half of `add_disturbed`, itself over a quarter of the run): whether a
+    /// rate on it changed (or its flows did: a seed), and the least rate of the flows it froze
+    /// (infinite when none).
+    changed: bool,
+    level: f64,
 }
 
 impl LinkFill {
@@ -346,6 +354,8 @@ impl LinkFill {
         share_version: 0,
         stale: true,
         is_touched: false,
+        changed: false,
+        level: f64::INFINITY,
     };
 }
 
@@ -834,7 +844,7 @@ impl FlowNetwork {
             let f = &mut self.flows[slot as usize];
             let (mut rate, mut held_by) = (f64::INFINITY, NONE);
             for &l in &f.links[..f.len as usize] {
-                let share = self.links[l as usize].capacity.max(0.0);
+                let share = max_num(self.links[l as usize].capacity, 0.0);
                 if share < rate {
                     (rate, held_by) = (share, l);
                 }
@@ -899,6 +909,8 @@ impl FlowNetwork {
             fill.unfixed = fill.base_unfixed;
             fill.share_version = 0;
             fill.is_touched = false;
+            fill.changed = self.links[self.comp_links[k] as usize].is_seed;
+            fill.level = f64::INFINITY;
         }
         self.share_queue.clear();
         // A flow alone (among those recomputed) on every link it crosses is frozen by its tightest
@@ -915,16 +927,25 @@ impl FlowNetwork {
                 let (mut rate, mut held_by) = (f64::INFINITY, NONE);
                 for &l in links {
                     let fill = &mut self.fills[self.links[l as usize].pos as usize];
-                    let share = fill.cap_left.max(0.0);
+                    let share = max_num(fill.cap_left, 0.0);
                     if share < rate {
                         (rate, held_by) = (share, l);
                     }
                     fill.unfixed = 0;
                 }
-                self.rates[slot as usize].fixed = true;
+                let r = &mut self.rates[slot as usize];
+                r.fixed = true;
                 f.new_rate = rate;
                 f.new_held_by = held_by;
                 left -= 1;
+                let changed = rate != r.bytes_per_sec;
+                for &l in links {
+                    let fill = &mut self.fills[self.links[l as usize].pos as usize];
+                    fill.changed |= changed;
+                    if l == held_by {
+                        fill.level = fill.level.min(rate);
+                    }
+                }
             }
         }
         // Few links: the next bottleneck by a scan of their shares, which picks the same link as
@@ -936,7 +957,7 @@ impl FlowNetwork {
         for (k, fill) in self.fills.iter().enumerate() {
             let mut bits = NO_SHARE;
             if fill.unfixed > 0 {
-                bits = (fill.cap_left / fill.unfixed as f64).max(0.0).to_bits();
+                bits = max_num(fill.cap_left / fill.unfixed as f64, 0.0).to_bits();
                 if !scan {
                     self.share_queue.push(Reverse((bits, k as u32, 0)));
                 }
@@ -965,7 +986,7 @@ impl FlowNetwork {
                 }
                 k
             };
-            let share = (self.fills[k].cap_left / self.fills[k].unfixed as f64).max(0.0);
+            let share = max_num(self.fills[k].cap_left / self.fills[k].unfixed as f64, 0.0);
             let l = self.comp_links[k];
             self.touched.clear();
             for &slot in flows_of(&self.links, &self.spill, l as usize) {
@@ -975,13 +996,16 @@ impl FlowNetwork {
                     continue;
                 }
                 r.fixed = true;
+                let changed = share != r.bytes_per_sec;
                 let f = &mut self.flows[slot];
                 f.new_rate = share;
                 f.new_held_by = l;
                 left -= 1;
+                self.fills[k].level = self.fills[k].level.min(share);
                 for &l2 in &f.links[..f.len as usize] {
                     let k2 = self.links[l2 as usize].pos as usize;
                     let fill = &mut self.fills[k2];
+                    fill.changed |= changed;
                     fill.cap_left -= share;
                     fill.unfixed -= 1;
                     if !fill.is_touched {
@@ -997,7 +1021,7 @@ impl FlowNetwork {
                 fill.share_version = fill.share_version.wrapping_add(1);
                 self.share_bits[k2] = NO_SHARE;
                 if fill.unfixed > 0 {
-                    let s2 = (fill.cap_left / fill.unfixed as f64).max(0.0);
+                    let s2 = max_num(fill.cap_left / fill.unfixed as f64, 0.0);
                     if scan {
                         self.share_bits[k2] = s2.to_bits();
                     } else {
@@ -1015,31 +1039,38 @@ impl FlowNetwork {
     /// Adds to `recompute` every other flow whose bottleneck the last [`fill`](Self::fill) may
     /// have broken: it is held by a link where a rate changed, or it is faster than a recomputed
     /// flow frozen on one of its links. Returns whether it added any.
+    ///
+    /// A link is `changed` when a rate on it changed, and its `level` is the least rate of the
+    /// recomputed flows it holds, both as [`fill`](Self::fill) left them. A flow added here
+    /// joins the recomputed ones at once and counts for the links after this one, as it would had
+    /// each link read its recomputed flows afresh: it changes none of its rates, and adds its rate
+    /// to the level of the link that holds it.
     fn add_disturbed(&mut self) -> bool {
         let before = self.recompute.len();
-        for &l in &self.comp_links {
-            let mut changed = self.links[l as usize].is_seed;
-            let mut level = f64::INFINITY;
-            let on_link = flows_of(&self.links, &self.spill, l as usize);
-            for &slot in on_link {
-                if self.rates[slot as usize].recomputing {
-                    let f = &self.flows[slot as usize];
-                    changed |= f.new_rate != self.rates[slot as usize].bytes_per_sec;
-                    if f.new_held_by == l {
-                        level = level.min(f.new_rate);
-                    }
-                }
+        for (k, &l) in self.comp_links.iter().enumerate() {
+            let LinkFill { changed, level, .. } = self.fills[k];
+            if !changed && level == f64::INFINITY {
+                // Nothing on it can be disturbed: neither test below holds for any flow.
+                continue;
             }
-            for &slot in on_link {
+            for &slot in flows_of(&self.links, &self.spill, l as usize) {
                 let f = &mut self.rates[slot as usize];
                 if !f.recomputing && ((changed && f.held_by == l) || f.bytes_per_sec > level) {
                     f.recomputing = true;
                     self.recompute.push(slot);
+                    let rate_changed = self.flows[slot as usize].new_rate != f.bytes_per_sec;
                     let g = &self.flows[slot as usize];
                     for &l2 in &g.links[..g.len as usize] {
                         let k2 = self.links[l2 as usize].pos;
                         if k2 != NONE {
-                            self.fills[k2 as usize].stale = true;
+                            let fill = &mut self.fills[k2 as usize];
+                            fill.stale = true;
+                            if k2 as usize > k {
+                                fill.changed |= rate_changed;
+                                if g.new_held_by == l2 {
+                                    fill.level = fill.level.min(g.new_rate);
+                                }
+                            }
                         }
                     }
                 }
@@ -1057,8 +1088,10 @@ impl FlowNetwork {
             r.recomputing = false;
             r.held_by = f.new_held_by;
             if r.bytes_per_sec != f.new_rate {
-                f.remaining_bytes =
-                    (f.remaining_bytes - r.bytes_per_sec * (now - f.updated_at)).max(0.0);
+                f.remaining_bytes = max_num(
+                    f.remaining_bytes - r.bytes_per_sec * (now - f.updated_at),
+                    0.0,
+                );
                 f.updated_at = now;
                 r.bytes_per_sec = f.new_rate;
                 f.version = f.version.wrapping_add(1);

@@ -24,6 +24,7 @@
 use super::buffers::{Buffers, Cell};
 use super::huge_pages;
 use super::network::{FlowNetwork, FlowSlot};
+use super::order::max_num;
 use super::prefetch::prefetch;
 use super::records::{CellChanges, Timings};
 use super::schedule::{DepLists, Entries, JOIN, MAX_DEPS, Op, Schedule, Transfer};
@@ -284,7 +285,10 @@ impl Run {
         let tr = *self.schedule.transfer(t as usize);
         if !self.joins_at.is_empty() {
             // A transfer needs both ends present: it waits for a straggler at either end.
-            let joins = self.joins_at[tr.src() as usize].max(self.joins_at[tr.dst() as usize]);
+            let joins = max_num(
+                self.joins_at[tr.src() as usize],
+                self.joins_at[tr.dst() as usize],
+            );
             if joins > now {
                 self.push(joins, Event::Joined(t));
                 return;
@@ -348,7 +352,7 @@ impl Run {
         self.traffic[tr.dst() as usize].received_bytes += bytes;
         if tr.op() == Op::Reduce && self.gamma > 0.0 {
             let dst = tr.dst() as usize;
-            let begin = now.max(self.reducer_free_at[dst]);
+            let begin = max_num(now, self.reducer_free_at[dst]);
             let end = begin + self.gamma * bytes as f64;
             self.reducer_free_at[dst] = end;
             self.push(end, Event::Reduced(slot));
@@ -1175,7 +1179,7 @@ impl Run {
         // Everything due now happens before rates are settled again.
         let next_event = self.events.peek_time();
         if let Some(te) = next_event.filter(|&te| te <= now) {
-            self.now = now.max(te);
+            self.now = max_num(now, te);
             if let Some(ev) = self.events.pop() {
                 match ev {
                     Event::FirstByte(slot) => self.first_byte(slot, self.now),

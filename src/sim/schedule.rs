@@ -845,10 +845,17 @@ impl Entries {
 }
 
 /// First byte of chunk `c` when `size` bytes are cut into `chunks` pieces.
+///
+/// The product is taken in 64 bits when its factors' bits fit there, which needs no overflow check:
+/// on WebAssembly `checked_mul` is a call to a 128-bit multiplication (perf, the chart's 1,024-GPU
+/// ring in Node's V8: `__multi3`, from every transfer's byte count, was 0.9 % of the run).
 pub(crate) fn chunk_offset(size: u64, chunks: usize, c: usize) -> u64 {
-    match size.checked_mul(c as u64) {
-        Some(product) => product / chunks as u64,
-        None => ((size as u128 * c as u128) / chunks as u128) as u64,
+    let c = c as u64;
+    if size.leading_zeros() + c.leading_zeros() >= 64 {
+        // Below 2^(64 - zeros of size) times 2^(64 - zeros of c): at most 2⁶⁴ - 1.
+        size * c / chunks as u64
+    } else {
+        ((u128::from(size) * u128::from(c)) / chunks as u128) as u64
     }
 }
 
@@ -1072,6 +1079,24 @@ impl ScheduleBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_chunk_offset_is_the_exact_quotient_whether_or_not_the_product_fits_64_bits() {
+        // Sizes and chunk indexes around the powers of two where the 64-bit shortcut stops.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let size = x >> (x % 64);
+            let chunks = 1 + (x >> 40) as usize % 4096;
+            let c = ((x >> 20) as usize % (chunks + 1)) << (x % 23);
+            let want = (u128::from(size) * c as u128 / chunks as u128) as u64;
+            assert_eq!(chunk_offset(size, chunks, c), want, "{size} {chunks} {c}");
+        }
+        assert_eq!(chunk_offset(u64::MAX, 7, 7), u64::MAX);
+        assert_eq!(chunk_offset(1 << 32, 3, 1 << 31), (1u64 << 63) / 3);
+    }
 
     fn lists(s: &Schedule) -> Vec<Vec<u32>> {
         (0..s.len()).map(|t| s.deps(t).collect()).collect()
