@@ -1,6 +1,6 @@
 //! The scaling charts' points computed in Web Workers, as many as the browser reports cores: the
-//! page sends each worker one job at a time ([`Ask`]), and the next when it answers; the first
-//! worker takes the heaviest jobs, the others the cheapest. A newer setup cancels an older one at
+//! page sends each worker a job ([`Ask`]), and the next when it answers; the first worker takes
+//! the heaviest jobs, the others the cheapest, a few small ones at a time (see [`QUEUED_COST`]). A newer setup cancels an older one at
 //! once: a worker still busy with the older setup's job is terminated (a run in progress cannot be
 //! interrupted any other way) and a fresh one takes its place. If a worker cannot start or fails,
 //! or says nothing for [`SILENT_TICKS`] of the page's watchdog in a row while it starts or works on
@@ -18,6 +18,7 @@ use crate::ui::model::scaling::Setup;
 use crate::ui::model::scaling_work::{Answer, Ask, Job, Point, SetupKey, answer};
 use gloo::timers::callback::Interval;
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
@@ -31,6 +32,14 @@ const READY: &str = "ready";
 
 /// At most this many workers, whatever the browser reports.
 const MAX_WORKERS: usize = 8;
+
+/// A worker that takes the cheapest jobs is sent more while those it has not answered cost less
+/// than this together (in transfers: a few ms of work), up to [`MAX_QUEUED`] of them: it starts
+/// the next as soon as it answers one, instead of waiting until the page, busy drawing, has read
+/// the answer and sent another. Most of a chart's 108 jobs take well under a millisecond; one at a
+/// time, the worker that took them sat idle between them.
+const QUEUED_COST: usize = 16_384;
+const MAX_QUEUED: usize = 4;
 
 /// How often the page looks whether a worker has fallen silent.
 const WATCH_EVERY_MS: u32 = 1_000;
@@ -48,8 +57,9 @@ struct Member {
     id: u32,
     worker: Worker,
     ready: bool,
-    /// The generation and index of the job it works on.
-    busy: Option<(u64, usize)>,
+    /// The generation and index of each job it was sent and has not answered, in the order sent
+    /// (which is the order it answers in).
+    busy: VecDeque<(u64, usize)>,
     /// The watchdog's ticks since it was started, last sent a job or last heard from.
     silent: u32,
     _on_message: Closure<dyn FnMut(web_sys::Event)>,
@@ -75,7 +85,7 @@ impl Member {
             id,
             worker,
             ready: false,
-            busy: None,
+            busy: VecDeque::new(),
             silent: 0,
             _on_message: on_message,
             _on_error: on_error,
@@ -91,6 +101,8 @@ struct Batch {
     jobs: Vec<Job>,
     /// The jobs not yet sent: `next..end` (cheapest first).
     next: usize,
+    /// Each job's cost ([`Setup::cost`]).
+    costs: Vec<usize>,
     end: usize,
     answered: Vec<bool>,
     /// Points received and not yet delivered: they are delivered together in the page's next
@@ -134,36 +146,43 @@ impl Pool {
         Member::spawn(self.next_id)
     }
 
-    /// Sends the batch's next jobs to every ready, idle worker. The jobs are sorted cheapest
-    /// first: the first worker takes them from the heaviest end (with more than one worker), the
-    /// others from the cheapest, so the longest run starts at once (it bounds the whole) while
-    /// the chart still fills in quickly.
+    /// Sends the batch's next jobs to every ready worker with room for one. The jobs are sorted
+    /// cheapest first: the first worker takes them from the heaviest end (with more than one
+    /// worker), one at a time, the others from the cheapest, a few small ones ahead
+    /// ([`QUEUED_COST`]), so the longest run starts at once (it bounds the whole) while the chart
+    /// still fills in quickly.
     fn feed(&mut self) {
         let Some(batch) = self.batch.as_mut() else {
             return;
         };
         let several = self.members.len() > 1;
         for (i, m) in self.members.iter_mut().enumerate() {
-            if !m.ready || m.busy.is_some() {
-                continue;
-            }
-            if batch.next >= batch.end {
-                return;
-            }
-            let index = if i == 0 && several {
-                batch.end - 1
-            } else {
-                batch.next
-            };
-            let ask = Ask {
-                generation: batch.generation,
-                index,
-                setup: batch.key.clone(),
-                job: batch.jobs[index],
-            };
-            if m.worker.post_message(&ask.encode().into()).is_ok() {
-                m.busy = Some((batch.generation, index));
+            let heaviest = i == 0 && several;
+            while m.ready && batch.next < batch.end {
+                let index = if heaviest { batch.end - 1 } else { batch.next };
+                let queued: usize = m
+                    .busy
+                    .iter()
+                    .map(|&(_, j)| batch.costs.get(j).copied().unwrap_or(QUEUED_COST))
+                    .sum();
+                let room = m.busy.is_empty()
+                    || (!heaviest
+                        && m.busy.len() < MAX_QUEUED
+                        && queued + batch.costs[index] <= QUEUED_COST);
+                if !room {
+                    break;
+                }
+                let ask = Ask {
+                    generation: batch.generation,
+                    index,
+                    setup: batch.key.clone(),
+                    job: batch.jobs[index],
+                };
+                if m.worker.post_message(&ask.encode().into()).is_err() {
+                    break;
+                }
                 m.silent = 0;
+                m.busy.push_back((batch.generation, index));
                 if index == batch.next {
                     batch.next += 1;
                 } else {
@@ -178,7 +197,7 @@ impl Pool {
     fn retire_stale(&mut self, current: Option<u64>) {
         let (stale, keep) = std::mem::take(&mut self.members)
             .into_iter()
-            .partition(|m| matches!(m.busy, Some((g, _)) if Some(g) != current));
+            .partition(|m| m.busy.iter().any(|&(g, _)| Some(g) != current));
         self.members = keep;
         for m in stale {
             m.worker.terminate();
@@ -220,6 +239,7 @@ pub fn submit(
             setup: setup.clone(),
             key: setup.key(),
             answered: vec![false; count],
+            costs: jobs.iter().map(|j| setup.cost(j)).collect(),
             inbox: Vec::new(),
             delivery: None,
             jobs,
@@ -244,7 +264,7 @@ fn watch() {
             .batch
             .as_ref()
             .is_some_and(|b| b.answered.contains(&false));
-        let out = unanswered && pool.members.iter().any(|m| m.busy.is_some() || !m.ready);
+        let out = unanswered && pool.members.iter().any(|m| !m.busy.is_empty() || !m.ready);
         if !out {
             pool.watchdog = None;
             return false;
@@ -253,7 +273,7 @@ fn watch() {
         for m in pool
             .members
             .iter_mut()
-            .filter(|m| m.busy.is_some() || !m.ready)
+            .filter(|m| !m.busy.is_empty() || !m.ready)
         {
             m.silent = m.silent.saturating_add(1);
             silent |= m.silent >= SILENT_TICKS;
@@ -292,7 +312,7 @@ fn received(id: u32, answer: Option<Vec<f64>>) {
         match answer {
             None => m.ready = true,
             Some(numbers) => {
-                m.busy = None;
+                m.busy.pop_front();
                 if let (Some(reply), Some(batch)) = (Answer::decode(&numbers), pool.batch.as_mut())
                 {
                     batch.receive(reply);
