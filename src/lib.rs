@@ -10,11 +10,10 @@ pub mod sim;
 /// what a run allocates.
 pub mod heap;
 
-/// The course chapter this tool teaches: its scenarios and training models, its claims checked by
-/// simulation, and the lab's presets.
+// The course chapter and the browser app are documented inside (`course/mod.rs`, `ui/mod.rs`):
+// an outer doc here would make rustdoc resolve their links from the crate's root.
 pub mod course;
 
-/// The browser app; its pure logic (`ui::logic`) also builds natively for tests.
 pub mod ui;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -751,7 +751,7 @@ impl FlowNetwork {
     }
 
     /// Every link's rate changes, if they were recorded, and the instants that they and the
-    /// indexes from [`instant`](Self::instant) name.
+    /// indexes from `instant` name.
     pub fn into_timelines(mut self) -> (Option<Vec<Timeline>>, Arc<Vec<f64>>) {
         self.flush();
         let instants = self.instants.share();

@@ -2,7 +2,7 @@
 //!
 //! Every time a run records is an instant of its clock, and a large run records the same instant
 //! many times (a ring's hundreds of first bytes and rate changes fall on one instant). So the run
-//! keeps each distinct instant once, in the order it reached them ([`Instants`]), and a record
+//! keeps each distinct instant once, in the order it reached them (`Instants`), and a record
 //! names its instant by a 4-byte index instead of an 8-byte time; a link's rates, of which a link
 //! sees only a few distinct values, are named by an index into the link's own palette. Reading a
 //! record gives back the very `f64`s the run computed, bit for bit.
@@ -422,7 +422,7 @@ impl<'a> IntoIterator for &'a Timeline {
 /// When every transfer moved ([`TransferTiming`] per transfer), by instant index: 6 bytes a
 /// transfer, 4 more where reductions cost time (γ > 0) and a transfer can be done after its last
 /// byte; 2 more for every transfer once any transfer's first byte is more than
-/// 2^[`FIRST_BITS`] − 1 instants after its start or its last more than 2^(16 − `FIRST_BITS`) − 1
+/// 2^`FIRST_BITS` (9) − 1 instants after its start or its last more than 2^(16 − `FIRST_BITS`) − 1
 /// after its first, and 4 more again once either is more than 65,535.
 #[derive(Clone, Default)]
 pub struct Timings {

@@ -2,7 +2,7 @@
 //! instead of 4.
 //!
 //! Lists that follow each other are short where there are millions of them (a 1024-rank ring's
-//! transfers wait for two others each and two wait for each), so the starts of [`BLOCK`]
+//! transfers wait for two others each and two wait for each), so the starts of `BLOCK` (64)
 //! neighbouring lists lie close together: each block's first start is kept in 4 bytes and every
 //! start's distance from it in 2. Starts that do not fit so (a block whose lists hold more than
 //! 65,535 entries, or starts that go back) are kept as they are, 4 bytes each.
@@ -33,7 +33,7 @@ const BLOCK_WORDS: usize = 1 + BLOCK / 2;
 /// Monotone starts of lists, each list `i` being `get(i)..get(i + 1)` (see the module).
 #[derive(Clone, PartialEq, Eq)]
 pub enum Starts {
-    /// Per block of [`BLOCK`] starts, one after another: the block's first start, then each
+    /// Per block of `BLOCK` (64) starts, one after another: the block's first start, then each
     /// start's distance from it in 16 bits, two to a word, the earlier in the low half (the
     /// high half of a last word of its own is 0). Base and distances share a cache line.
     Blocked { words: Vec<u32>, len: usize },

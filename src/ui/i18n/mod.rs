@@ -17,9 +17,9 @@
 //! assert_eq!(fill("{0} of {1}", &["3", "14"]), "3 of 14");
 //! ```
 //!
-//! In the browser, [`LangProvider`] holds the current language (detected from
-//! `navigator.language`, switchable with [`LangSwitch`]) and every component reads it with
-//! [`use_lang`].
+//! In the browser, the `LangProvider` component holds the current language (detected from
+//! `navigator.language`, switchable with `LangSwitch`) and every component reads it with
+//! `use_lang` (all three in this module's wasm32-only part).
 
 /// A language of the interface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -73,7 +73,7 @@ impl Lang {
     }
 }
 
-/// A table of texts: each key has its English and Chinese ([`strings!`] declares one per area).
+/// A table of texts: each key has its English and Chinese (`strings!` declares one per area).
 pub trait Text: Copy {
     /// (English, Chinese).
     fn texts(self) -> (&'static str, &'static str);

@@ -1,4 +1,4 @@
-//! The lab's model switch: "textbook α-β" or "like NCCL on <system>". With NCCL on, a card beside
+//! The lab's model switch: "textbook α-β" or "like NCCL on `<system>`". With NCCL on, a card beside
 //! the run shows what NCCL would do for the lab's GPUs and message size — the chosen algorithm and
 //! protocol, its channels, time and busbw next to the textbook run's, why it won, and every
 //! candidate — all from [`crate::ui::model::nccl_view::lab_choosing`] (the core's nccl model), run a candidate
