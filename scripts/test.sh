@@ -20,7 +20,7 @@ cargo clippy --all-targets -- -D warnings
 step "cargo clippy (wasm32)"
 cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 
-step "cargo doc (native and wasm32): no broken or private links"
+step "cargo doc (native and wasm32): no rustdoc warning (broken or private links among them)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --target wasm32-unknown-unknown
 

@@ -316,7 +316,7 @@ pub struct RateChange {
 const SCAN_LINKS: usize = 128;
 
 /// The share bits of a link with no unfixed flow left, which no share has: a share is never NaN
-/// (`max(0.0)` drops one), so its bits are at most those of -0.0.
+/// (`max_num(0.0, _)` drops one), so its bits are at most those of -0.0.
 const NO_SHARE: u64 = u64::MAX;
 
 /// What a progressive filling keeps per link it covers, in one record (perf: nine vectors, each
@@ -844,7 +844,7 @@ impl FlowNetwork {
             let f = &mut self.flows[slot as usize];
             let (mut rate, mut held_by) = (f64::INFINITY, NONE);
             for &l in &f.links[..f.len as usize] {
-                let share = max_num(self.links[l as usize].capacity, 0.0);
+                let share = max_num(0.0, self.links[l as usize].capacity);
                 if share < rate {
                     (rate, held_by) = (share, l);
                 }
@@ -927,7 +927,7 @@ impl FlowNetwork {
                 let (mut rate, mut held_by) = (f64::INFINITY, NONE);
                 for &l in links {
                     let fill = &mut self.fills[self.links[l as usize].pos as usize];
-                    let share = max_num(fill.cap_left, 0.0);
+                    let share = max_num(0.0, fill.cap_left);
                     if share < rate {
                         (rate, held_by) = (share, l);
                     }
@@ -942,8 +942,10 @@ impl FlowNetwork {
                 for &l in links {
                     let fill = &mut self.fills[self.links[l as usize].pos as usize];
                     fill.changed |= changed;
-                    if l == held_by {
-                        fill.level = fill.level.min(rate);
+                    // The least, as `f64::min`: rates are never NaN (and the sign of a zero
+                    // level changes no `>`), and on wasm32 `min` is a call.
+                    if l == held_by && rate < fill.level {
+                        fill.level = rate;
                     }
                 }
             }
@@ -957,7 +959,7 @@ impl FlowNetwork {
         for (k, fill) in self.fills.iter().enumerate() {
             let mut bits = NO_SHARE;
             if fill.unfixed > 0 {
-                bits = max_num(fill.cap_left / fill.unfixed as f64, 0.0).to_bits();
+                bits = max_num(0.0, fill.cap_left / fill.unfixed as f64).to_bits();
                 if !scan {
                     self.share_queue.push(Reverse((bits, k as u32, 0)));
                 }
@@ -986,7 +988,7 @@ impl FlowNetwork {
                 }
                 k
             };
-            let share = max_num(self.fills[k].cap_left / self.fills[k].unfixed as f64, 0.0);
+            let share = max_num(0.0, self.fills[k].cap_left / self.fills[k].unfixed as f64);
             let l = self.comp_links[k];
             self.touched.clear();
             for &slot in flows_of(&self.links, &self.spill, l as usize) {
@@ -1001,7 +1003,9 @@ impl FlowNetwork {
                 f.new_rate = share;
                 f.new_held_by = l;
                 left -= 1;
-                self.fills[k].level = self.fills[k].level.min(share);
+                if share < self.fills[k].level {
+                    self.fills[k].level = share;
+                }
                 for &l2 in &f.links[..f.len as usize] {
                     let k2 = self.links[l2 as usize].pos as usize;
                     let fill = &mut self.fills[k2];
@@ -1021,7 +1025,7 @@ impl FlowNetwork {
                 fill.share_version = fill.share_version.wrapping_add(1);
                 self.share_bits[k2] = NO_SHARE;
                 if fill.unfixed > 0 {
-                    let s2 = max_num(fill.cap_left / fill.unfixed as f64, 0.0);
+                    let s2 = max_num(0.0, fill.cap_left / fill.unfixed as f64);
                     if scan {
                         self.share_bits[k2] = s2.to_bits();
                     } else {
@@ -1049,6 +1053,8 @@ impl FlowNetwork {
         let before = self.recompute.len();
         for (k, &l) in self.comp_links.iter().enumerate() {
             let LinkFill { changed, level, .. } = self.fills[k];
+            #[cfg(test)]
+            self.check_fill_summary(l, changed, level);
             if !changed && level == f64::INFINITY {
                 // Nothing on it can be disturbed: neither test below holds for any flow.
                 continue;
@@ -1058,6 +1064,8 @@ impl FlowNetwork {
                 if !f.recomputing && ((changed && f.held_by == l) || f.bytes_per_sec > level) {
                     f.recomputing = true;
                     self.recompute.push(slot);
+                    // Never true as things are (`commit` leaves every flow it is done with at its
+                    // new rate, and `start` starts both at 0), but what the links would have read.
                     let rate_changed = self.flows[slot as usize].new_rate != f.bytes_per_sec;
                     let g = &self.flows[slot as usize];
                     for &l2 in &g.links[..g.len as usize] {
@@ -1067,8 +1075,8 @@ impl FlowNetwork {
                             fill.stale = true;
                             if k2 as usize > k {
                                 fill.changed |= rate_changed;
-                                if g.new_held_by == l2 {
-                                    fill.level = fill.level.min(g.new_rate);
+                                if g.new_held_by == l2 && g.new_rate < fill.level {
+                                    fill.level = g.new_rate;
                                 }
                             }
                         }
@@ -1077,6 +1085,27 @@ impl FlowNetwork {
             }
         }
         self.recompute.len() > before
+    }
+
+    /// Asserts that `fill` (and the flows added since) left link `l` with what reading its
+    /// recomputed flows afresh gives, as `add_disturbed` once did: whether a rate on it changed,
+    /// and the least new rate of those it holds.
+    #[cfg(test)]
+    fn check_fill_summary(&self, l: u32, changed: bool, level: f64) {
+        let mut read = (self.links[l as usize].is_seed, f64::INFINITY);
+        for &slot in flows_of(&self.links, &self.spill, l as usize) {
+            if self.rates[slot as usize].recomputing {
+                let f = &self.flows[slot as usize];
+                read.0 |= f.new_rate != self.rates[slot as usize].bytes_per_sec;
+                if f.new_held_by == l {
+                    read.1 = read.1.min(f.new_rate);
+                }
+            }
+        }
+        assert!(
+            read == (changed, level),
+            "link {l}: fill left ({changed}, {level}), its flows give {read:?}"
+        );
     }
 
     /// Applies the rates found by [`fill`](Self::fill), settling the bytes sent at the old rates
@@ -1089,8 +1118,8 @@ impl FlowNetwork {
             r.held_by = f.new_held_by;
             if r.bytes_per_sec != f.new_rate {
                 f.remaining_bytes = max_num(
-                    f.remaining_bytes - r.bytes_per_sec * (now - f.updated_at),
                     0.0,
+                    f.remaining_bytes - r.bytes_per_sec * (now - f.updated_at),
                 );
                 f.updated_at = now;
                 r.bytes_per_sec = f.new_rate;

@@ -324,7 +324,8 @@ pub enum LabNcclError {
 }
 
 /// What NCCL would do for the lab's run: the system `pick` names with the lab's nodes × GPUs per
-/// node ([`nccl_shape`](crate::ui::model::logic::nccl_shape)), and the model's choice for the lab's message size.
+/// node ([`nccl_shape`](crate::ui::model::logic::nccl_shape)), and the model's choice for the
+/// lab's message size.
 ///
 /// ```
 /// use allreduce_lab::ui::model::logic::{Controls, NcclPick};

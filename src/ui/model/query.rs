@@ -85,7 +85,8 @@ pub mod web {
         set(&super::merge(&current(), owned, updates));
     }
 
-    /// Keeps only the keys in `keep` and adds `updates` (see [`replace_all_but`](super::replace_all_but)).
+    /// Keeps only the keys in `keep` and adds `updates` (see
+    /// [`replace_all_but`](super::replace_all_but)).
     pub fn write_all_but(keep: &[&str], updates: &[(&str, String)]) {
         set(&super::replace_all_but(&current(), keep, updates));
     }

@@ -1,8 +1,8 @@
 //! The scaling section's model, with no web types: a chapter scenario as the learner edited it, the
 //! points its charts need (one simulation each) ordered cheapest first, and how to compute one.
-//! Every number comes from the core: [`scaling`](crate::sim::training::scaling) for a speedup
-//! point, [`sweep`](crate::sim::sweep::sweep) for a message size,
-//! [`evaluate`] for the verdict.
+//! Every number comes from the core: [`training::scaling`](crate::sim::training::scaling) for a
+//! speedup point, [`sweep::sweep`](crate::sim::sweep::sweep) for a message size,
+//! [`chapter::evaluate`](evaluate) for the verdict.
 //!
 //! ```
 //! use allreduce_lab::ui::model::scaling::{Setup, Job};
