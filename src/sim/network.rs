@@ -1047,8 +1047,9 @@ impl FlowNetwork {
     /// A link is `changed` when a rate on it changed, and its `level` is the least rate of the
     /// recomputed flows it holds, both as [`fill`](Self::fill) left them. A flow added here
     /// joins the recomputed ones at once and counts for the links after this one, as it would had
-    /// each link read its recomputed flows afresh: it changes none of its rates, and adds its rate
-    /// to the level of the link that holds it.
+    /// each link read its recomputed flows afresh: it adds its rate to the level of the link that
+    /// holds it, and changes no rate (`commit` leaves every flow at its new rate, `start` starts
+    /// both at 0; in the unit tests `check_fill_summary` asserts the outcome at every link).
     fn add_disturbed(&mut self) -> bool {
         let before = self.recompute.len();
         for (k, &l) in self.comp_links.iter().enumerate() {
@@ -1064,20 +1065,14 @@ impl FlowNetwork {
                 if !f.recomputing && ((changed && f.held_by == l) || f.bytes_per_sec > level) {
                     f.recomputing = true;
                     self.recompute.push(slot);
-                    // Never true as things are (`commit` leaves every flow it is done with at its
-                    // new rate, and `start` starts both at 0), but what the links would have read.
-                    let rate_changed = self.flows[slot as usize].new_rate != f.bytes_per_sec;
                     let g = &self.flows[slot as usize];
                     for &l2 in &g.links[..g.len as usize] {
                         let k2 = self.links[l2 as usize].pos;
                         if k2 != NONE {
                             let fill = &mut self.fills[k2 as usize];
                             fill.stale = true;
-                            if k2 as usize > k {
-                                fill.changed |= rate_changed;
-                                if g.new_held_by == l2 && g.new_rate < fill.level {
-                                    fill.level = g.new_rate;
-                                }
+                            if k2 as usize > k && g.new_held_by == l2 && g.new_rate < fill.level {
+                                fill.level = g.new_rate;
                             }
                         }
                     }

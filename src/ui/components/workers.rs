@@ -3,12 +3,11 @@
 //! jobs, one at a time, the others the cheapest, a few small ones ahead (see [`QUEUED_COST`]). A
 //! newer setup cancels an older one at once: a worker still busy with the older setup's jobs is
 //! terminated (a run in progress cannot be interrupted any other way) and a fresh one takes its
-//! place. If a worker cannot start or fails,
-//! or says nothing for [`SILENT_TICKS`] of the page's watchdog in a row while it starts or works on
-//! a job (one that died without an error event, as one out of memory can), the pool stops and
-//! what is left is computed on the page in idle time, as before workers. The watchdog counts its
-//! own ticks rather than the clock, so a page frozen or asleep with its workers does not take the
-//! pause for silence.
+//! place. If a worker cannot start or fails, or says nothing for [`SILENT_TICKS`] of the page's
+//! watchdog in a row while it starts or works on a job (one that died without an error event, as
+//! one out of memory can), the pool stops and what is left is computed on the page in idle time,
+//! as before workers. The watchdog counts its own ticks rather than the clock, so a page frozen or
+//! asleep with its workers does not take the pause for silence.
 //!
 //! The worker is this crate's `points-worker` binary, built by Trunk next to the app (index.html)
 //! with a loader script; its whole work is [`serve`].
