@@ -136,7 +136,9 @@ export async function loadSplit(url, { trace = true } = {}) {
     const find = (suffix) => data.res.find((r) => r.name.endsWith(suffix));
     const wasmRes = find('.wasm');
     const jsRes = data.res.find((r) => r.name.endsWith('.js') && !r.name.startsWith('inline'));
-    const cssEnd = Math.max(...data.res.filter((r) => r.name.endsWith('.css')).map((r) => r.end));
+    // The stylesheets are inlined in index.html (Trunk's rel="inline"): they arrive with the HTML.
+    const css = data.res.filter((r) => r.name.endsWith('.css'));
+    const cssEnd = css.length ? Math.max(...css.map((r) => r.end)) : data.nav.responseEnd;
     const split = {
       html_response_end_ms: r1(data.nav.responseEnd),
       css_loaded_ms: r1(cssEnd),
