@@ -33,7 +33,7 @@ fi
 # A CJK font, as every Chinese reader's machine has: without one the browser tests' Chinese
 # screenshots (docs/, e2e/screenshots/) show empty boxes. (Measured: it does not move the load
 # figures, 8 loads each with and without it.)
-if ! fc-list :lang=zh family 2>/dev/null | grep -q .; then
+if [ -z "$(fc-list :lang=zh family 2>/dev/null || true)" ]; then
   log "installing Debian's fonts-noto-cjk (the browser tests' Chinese)"
   if ! DEBIAN_FRONTEND=noninteractive apt-get install -y fonts-noto-cjk; then
     apt-get update
