@@ -12,11 +12,13 @@
 //! The worker is this crate's `points-worker` binary, built by Trunk next to the app (index.html)
 //! with a loader script; its whole work is [`serve`].
 
+use crate::ui::components::lab::simulation::now_ms;
 use crate::ui::components::sliced::{Pending, when_idle};
 use crate::ui::model::lab_job;
 use crate::ui::model::scaling::Setup;
 use crate::ui::model::scaling_work::{Answer, Ask, Job, Point, SetupKey, answer};
 use gloo::timers::callback::Interval;
+use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -41,6 +43,13 @@ const MAX_WORKERS: usize = 8;
 /// between most of them.
 const QUEUED_COST: usize = 16_384;
 const MAX_QUEUED: usize = 4;
+
+/// Points are delivered (and the charts drawn again) at most this often while the rest are
+/// computed, and the last ones at once. Each drawing of the charts is tens of ms of the page's
+/// thread, taken from the workers on a 2-core machine: delivered in every idle period, the
+/// chapter's second scenario drew them 9-17 times, 350-500 ms of the page's thread in its 0.8-0.9 s
+/// with the lab out of view; every 200 ms, 2-6 times and 145-220 ms in 0.6-0.8 s.
+const DELIVER_EVERY_MS: f64 = 200.0;
 
 /// How often the page looks whether a worker has fallen silent.
 const WATCH_EVERY_MS: u32 = 1_000;
@@ -106,11 +115,14 @@ struct Batch {
     costs: Vec<usize>,
     end: usize,
     answered: Vec<bool>,
-    /// Points received and not yet delivered: they are delivered together in the page's next
-    /// idle time, so a burst of quick answers costs one render and input always goes first.
+    /// Points received and not yet delivered: they are delivered together in the page's idle
+    /// time, at most every [`DELIVER_EVERY_MS`] (the last at once), so a burst of quick answers
+    /// costs one render and input always goes first.
     inbox: Vec<Point>,
     /// The pending delivery of `inbox` (dropping it, with the batch, cancels it).
     delivery: Option<Pending>,
+    /// When the last delivery was scheduled to run (the page's clock, ms).
+    last_delivery_ms: f64,
     deliver: Deliver,
     fallback: Fallback,
 }
@@ -243,6 +255,7 @@ pub fn submit(
             costs: jobs.iter().map(|j| setup.cost(j)).collect(),
             inbox: Vec::new(),
             delivery: None,
+            last_delivery_ms: f64::NEG_INFINITY,
             jobs,
             next: 0,
             end: count,
@@ -336,9 +349,21 @@ impl Batch {
             .point
             .unwrap_or_else(|| self.setup.compute(self.jobs[reply.index]));
         self.inbox.push(point);
-        if self.delivery.is_none() {
+        // The last point goes at once, whatever was pending (dropping it cancels it).
+        let last = self.answered.iter().all(|&a| a);
+        if self.delivery.is_none() || last {
             let generation = self.generation;
-            self.delivery = Some(when_idle(move |_| deliver(generation)));
+            let now = now_ms();
+            let wait = DELIVER_EVERY_MS - (now - self.last_delivery_ms);
+            self.delivery = Some(if last || wait <= 0.0 {
+                self.last_delivery_ms = now;
+                when_idle(move |_| deliver(generation))
+            } else {
+                self.last_delivery_ms = now + wait;
+                Pending::Timer(Timeout::new(wait.ceil() as u32, move || {
+                    deliver(generation)
+                }))
+            });
         }
     }
 }
