@@ -361,11 +361,22 @@ impl Batch {
             } else {
                 self.last_delivery_ms = now + wait;
                 Pending::Timer(Timeout::new(wait.ceil() as u32, move || {
-                    deliver(generation)
+                    deliver_when_idle(generation)
                 }))
             });
         }
     }
+}
+
+/// Delivers `generation`'s received points in the page's next idle time (its delivery was held
+/// back until now): input goes first.
+fn deliver_when_idle(generation: u64) {
+    POOL.with_borrow_mut(|pool| {
+        if let Some(batch) = pool.batch.as_mut().filter(|b| b.generation == generation) {
+            // Replaces the timer that calls this (wasm-bindgen frees its closure once it returns).
+            batch.delivery = Some(when_idle(move |_| deliver(generation)));
+        }
+    });
 }
 
 /// Gives `generation`'s received points to its receiver (outside the pool's borrow: rendering
