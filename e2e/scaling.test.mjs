@@ -190,10 +190,11 @@ test('the 1…1024-GPU chart completes progressively without blocking the page',
   assert.match(await page.getByTestId('scaling-progress').textContent(), new RegExp(`in ${perf.full.workers} background threads`));
   // No frame waits long on the computation: slices end after ~12 ms of work.
   assert.ok(perf.full.longest_frame_gap_ms < 250, `longest frame gap ${perf.full.longest_frame_gap_ms} ms`);
-  // 108 points took 6–8 s on this shared 2-core machine when this test was written; now 1.0 s
-  // after the file's first test, 1.4–1.8 s alone (cold workers), 2.2 s under a load average of 4
-  // (the aim is 1 s). 5 s is the margin.
-  assert.ok(perf.full.computing_ms < 5000, `108 points took ${perf.full.computing_ms} ms`);
+  // 108 points took 6–8 s on this shared 2-core machine when this test was written, 1.4–1.8 s
+  // alone (cold workers) and 2.2 s under a load average of 4 on its slower kind of CPU, 0.9-1.2 s
+  // on the current one with the charts drawn at most every 200 ms (the aim is 1 s). 3 s is the
+  // margin for this noisy machine (it was 5 s).
+  assert.ok(perf.full.computing_ms < 3000, `108 points took ${perf.full.computing_ms} ms`);
   // Progressive, but the charts are drawn again at most every 200 ms while points arrive (the
   // last at once): each drawing is tens of ms of the page's thread, which shares this machine's 2
   // cores with the 2 workers. Measured here with the lab out of view: 9-12 drawings and 350-500 ms
@@ -205,7 +206,7 @@ test('the 1…1024-GPU chart completes progressively without blocking the page',
   // restarted by the click, plays about 6 s at 1×: through the whole computation).
   perf.lab_out_of_view = await measureRun(page, 'eight-gpus-6-7x', 'network-100g-over-40pct', { labAway: true });
   assert.equal(perf.lab_out_of_view.reused, 0, 'every point simulated anew');
-  assert.ok(perf.lab_out_of_view.computing_ms < 5000, `108 points took ${perf.lab_out_of_view.computing_ms} ms`);
+  assert.ok(perf.lab_out_of_view.computing_ms < 3000, `108 points took ${perf.lab_out_of_view.computing_ms} ms`);
   drawnEvery200Ms(perf.lab_out_of_view);
 });
 
