@@ -47,8 +47,8 @@ const MAX_QUEUED: usize = 4;
 /// Points are delivered (and the charts drawn again) at most this often while the rest are
 /// computed, and the last ones at once. Each drawing of the charts is tens of ms of the page's
 /// thread, taken from the workers on a 2-core machine: delivered in every idle period, the
-/// chapter's second scenario drew them 9-17 times, 350-500 ms of the page's thread in its 0.8-0.9 s
-/// with the lab out of view; every 200 ms, 2-6 times and 145-220 ms in 0.6-0.8 s.
+/// chapter's second scenario drew them 9-17 times, 350-585 ms of the page's thread in its 0.8-1.2 s
+/// with the lab out of view; every 200 ms, 2-6 times and 145-350 ms in 0.6-0.9 s.
 const DELIVER_EVERY_MS: f64 = 200.0;
 
 /// How often the page looks whether a worker has fallen silent.
