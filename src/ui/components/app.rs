@@ -18,6 +18,7 @@ use crate::ui::model::logic::{Controls, Edit};
 use crate::ui::model::query;
 use crate::ui::model::share;
 use crate::ui::model::state::{Action, AppState, Side};
+use crate::ui::model::throttle::Throttle;
 use crate::ui::model::view::{Plan, SegmentsNote, SimView, Status, segments_note};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -68,7 +69,7 @@ fn write_lab_query(query: &str) {
 #[hook]
 fn use_address(query: String, playing: bool) {
     let pending = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
-    let last_ms = use_mut_ref(|| f64::NEG_INFINITY);
+    let throttle = use_mut_ref(|| Throttle::new(ADDRESS_EVERY_MS));
     let written = use_mut_ref(String::new);
     use_effect_with((query, playing), move |(query, playing)| {
         if *written.borrow() == *query {
@@ -77,14 +78,14 @@ fn use_address(query: String, playing: bool) {
             return;
         }
         let write = {
-            let (query, last_ms) = (query.clone(), last_ms.clone());
+            let (query, throttle) = (query.clone(), throttle.clone());
             move || {
                 write_lab_query(&query);
-                *last_ms.borrow_mut() = now_ms();
+                throttle.borrow_mut().went(now_ms());
                 *written.borrow_mut() = query;
             }
         };
-        let wait = ADDRESS_EVERY_MS - (now_ms() - *last_ms.borrow());
+        let wait = throttle.borrow().wait_ms(now_ms());
         if !*playing || wait <= 0.0 {
             pending.borrow_mut().take();
             write();

@@ -17,6 +17,7 @@ use crate::ui::components::sliced::{Pending, when_idle};
 use crate::ui::model::lab_job;
 use crate::ui::model::scaling::Setup;
 use crate::ui::model::scaling_work::{Answer, Ask, Job, Point, SetupKey, answer};
+use crate::ui::model::throttle::Throttle;
 use gloo::timers::callback::Interval;
 use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
@@ -121,8 +122,8 @@ struct Batch {
     inbox: Vec<Point>,
     /// The pending delivery of `inbox` (dropping it, with the batch, cancels it).
     delivery: Option<Pending>,
-    /// When the last delivery was scheduled to run (the page's clock, ms).
-    last_delivery_ms: f64,
+    /// Spaces the deliveries (the page's clock, ms).
+    throttle: Throttle,
     deliver: Deliver,
     fallback: Fallback,
 }
@@ -255,7 +256,7 @@ pub fn submit(
             costs: jobs.iter().map(|j| setup.cost(j)).collect(),
             inbox: Vec::new(),
             delivery: None,
-            last_delivery_ms: f64::NEG_INFINITY,
+            throttle: Throttle::new(DELIVER_EVERY_MS),
             jobs,
             next: 0,
             end: count,
@@ -354,12 +355,15 @@ impl Batch {
         if self.delivery.is_none() || last {
             let generation = self.generation;
             let now = now_ms();
-            let wait = DELIVER_EVERY_MS - (now - self.last_delivery_ms);
-            self.delivery = Some(if last || wait <= 0.0 {
-                self.last_delivery_ms = now;
+            let wait = if last {
+                self.throttle.went(now);
+                0.0
+            } else {
+                self.throttle.book(now)
+            };
+            self.delivery = Some(if wait <= 0.0 {
                 when_idle(move |_| deliver(generation))
             } else {
-                self.last_delivery_ms = now + wait;
                 Pending::Timer(Timeout::new(wait.ceil() as u32, move || {
                     deliver_when_idle(generation)
                 }))

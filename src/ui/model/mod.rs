@@ -6,7 +6,8 @@
 //! ([`chart_math`]), and the models of the chapter's figures ([`chapter`], [`versus`],
 //! [`versus_nccl`]), its claims' sentences ([`claims_text`]), the speedup charts, their reducer
 //! and what their simulations gave ([`scaling`], [`scaling_edit`], [`scaling_memo`],
-//! [`scaling_work`]) and the nccl-tests section ([`nccl_view`]). Nothing here touches the DOM.
+//! [`scaling_work`]), the nccl-tests section ([`nccl_view`]) and the spacing of throttled work
+//! ([`throttle`]). Nothing here touches the DOM.
 
 pub mod chapter;
 pub mod chart_math;
@@ -25,6 +26,7 @@ pub mod scaling_memo;
 pub mod scaling_work;
 pub mod share;
 pub mod state;
+pub mod throttle;
 pub mod versus;
 pub mod versus_nccl;
 pub mod view;
