@@ -126,6 +126,28 @@ pub fn gpus(lang: Lang, n: usize) -> String {
     }
 }
 
+/// A scaling chart's point as a learner reads it, naming a point that failed: `ring, 64 GPUs`,
+/// `ring, 16 MB`, `NCCL, 64 GPUs`.
+pub fn job_label(lang: Lang, job: &crate::ui::model::scaling_work::Job) -> String {
+    use crate::sim::units::format_bytes;
+    use crate::ui::model::scaling_work::Job;
+    match *job {
+        Job::Speedup { algorithm, gpus: n } => {
+            format!("{}, {}", algorithm_label(lang, algorithm), gpus(lang, n))
+        }
+        Job::Sweep {
+            algorithm,
+            size_bytes,
+        } => format!(
+            "{}, {}",
+            algorithm_label(lang, algorithm),
+            format_bytes(size_bytes as f64)
+        ),
+        Job::NcclSpeedup { gpus: n } => format!("NCCL, {}", gpus(lang, n)),
+        Job::NcclSweep { size_bytes } => format!("NCCL, {}", format_bytes(size_bytes as f64)),
+    }
+}
+
 /// The name of an algorithm as the interface shows it (the CLI's name in English).
 pub fn algorithm_label(lang: Lang, a: crate::sim::algorithms::Algorithm) -> &'static str {
     use crate::sim::algorithms::Algorithm as A;

@@ -117,3 +117,42 @@ fn numbers_follow_the_language() {
         "理想值为 8 倍，实际 6.4 倍"
     );
 }
+
+#[test]
+fn a_failed_point_is_named_as_the_charts_show_it() {
+    use crate::sim::algorithms::Algorithm;
+    use crate::ui::model::scaling_work::Job;
+    let speedup = Job::Speedup {
+        algorithm: Algorithm::Ring,
+        gpus: 64,
+    };
+    assert_eq!(job_label(Lang::En, &speedup), "ring, 64 GPUs");
+    assert_eq!(
+        job_label(Lang::Zh, &speedup),
+        format!("{}, 64 张卡", algorithm_label(Lang::Zh, Algorithm::Ring))
+    );
+    let sweep = Job::Sweep {
+        algorithm: Algorithm::DoubleBinaryTree,
+        size_bytes: 16_000_000,
+    };
+    assert_eq!(
+        job_label(Lang::En, &sweep),
+        format!(
+            "{}, 16 MB",
+            algorithm_label(Lang::En, Algorithm::DoubleBinaryTree)
+        )
+    );
+    assert_eq!(
+        job_label(Lang::En, &Job::NcclSpeedup { gpus: 1 }),
+        "NCCL, 1 GPU"
+    );
+    assert_eq!(
+        job_label(
+            Lang::En,
+            &Job::NcclSweep {
+                size_bytes: 1_000_000_000
+            }
+        ),
+        "NCCL, 1 GB"
+    );
+}

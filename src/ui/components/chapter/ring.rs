@@ -37,8 +37,13 @@ fn angle(i: usize, n: usize) -> f64 {
     -PI / 2.0 + 2.0 * PI * i as f64 / n as f64
 }
 
+/// The browser's own sine and cosine (`Math`): Rust's would bring their argument reduction into
+/// the page's wasm for this one figure (7.0 KB, 2.8 KB by gzip).
 fn point(a: f64, r: f64) -> (f64, f64) {
-    (CENTRE + r * a.cos(), CENTRE + r * a.sin())
+    (
+        CENTRE + r * js_sys::Math::cos(a),
+        CENTRE + r * js_sys::Math::sin(a),
+    )
 }
 
 fn readout(lang: Lang, frame: &RingFrame, step: usize, steps: usize, n: usize) -> String {

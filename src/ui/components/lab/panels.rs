@@ -7,6 +7,7 @@
 use crate::course::presets::PRESETS;
 use crate::sim::algorithms::Algorithm;
 use crate::sim::rail_preset::SUPERPOD;
+use crate::sim::trace::BoundTerm;
 use crate::sim::units::{
     Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes, format_secs,
 };
@@ -316,7 +317,7 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
             }
             <label class="field compact">
                 <span class="field-name">{ tr(lang, Key::Topology) }</span>
-                <select key={format!("{:?}", c.kind)} data-testid="topology-kind" onchange={on_kind}>
+                <select key={c.kind as u8} data-testid="topology-kind" onchange={on_kind}>
                     <option value="cluster" selected={c.kind == TopologyKind::Cluster}>{ tr(lang, Key::TopologyCluster) }</option>
                     <option value="rail" selected={c.kind == TopologyKind::Rail}>{ tr(lang, Key::TopologyRail) }</option>
                     <option value="uniform" selected={c.kind == TopologyKind::Uniform}>{ tr(lang, Key::TopologyUniform) }</option>
@@ -505,7 +506,7 @@ pub fn Results(props: &ResultsProps) -> Html {
                     { trf(lang, Key::LowerBoundRun, &[&format_secs(trace.lower_bound.secs), &percent(lang, trace.efficiency(), 0)]) }</dd></div>
                 <div><dt>{ tr(lang, Key::Result) }</dt><dd>{ verified }</dd></div>
             </dl>
-            <p class="explain muted" data-testid="lower-bound-terms" data-dominant={format!("{:?}", trace.lower_bound.dominant()).to_lowercase()}>{ trf(lang, Key::LowerBoundIs, &[
+            <p class="explain muted" data-testid="lower-bound-terms" data-dominant={match trace.lower_bound.dominant() { BoundTerm::Latency => "latency", BoundTerm::Bandwidth => "bandwidth" }}>{ trf(lang, Key::LowerBoundIs, &[
                 &format_secs(trace.lower_bound.latency_secs),
                 &format_secs(trace.lower_bound.bandwidth_secs),
                 bound_term(lang, trace.lower_bound.dominant()),

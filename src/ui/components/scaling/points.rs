@@ -217,7 +217,8 @@ pub fn Progress(props: &ProgressProps) -> Html {
         .iter()
         .filter_map(|p| match p {
             Point::Failed(job, e) => Some(format!(
-                "{job:?}: {}",
+                "{}: {}",
+                crate::ui::i18n::job_label(lang, job),
                 crate::ui::i18n::errors::job_error(lang, e)
             )),
             _ => None,
