@@ -61,7 +61,7 @@ use serde::{Deserialize, Serialize};
 pub const MAX_RANKS: usize = 4096;
 
 /// What a topology is made of, as a user describes it. In JSON, an object whose `kind` names the
-/// variant (`"kind": "cluster"`) beside the variant's fields; read through [`TopologyFields`].
+/// variant (`"kind": "cluster"`) beside the variant's fields; read through `TopologyFields`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", try_from = "TopologyFields")]
 pub enum TopologySpec {
