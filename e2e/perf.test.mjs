@@ -81,9 +81,14 @@ test('wasm size', () => {
   // ring) added 1.2 KB: 584,623 B. The lab's playback waiting while it is out of view (an
   // IntersectionObserver, hooks::use_on_screen) added 0.3 KB: 584,912-584,944 B. The chapter's
   // figures and claims refusing a run whose buffers did not verify added 0.5 KB (585,438 B);
-  // wasm-opt -Oz run twice (index.html) took 2.1 KB off: 583,293 B. The budget is 584,000.
+  // wasm-opt -Oz run twice (index.html) took 2.1 KB off: 583,293 B, then 583,959 B with the
+  // scaling charts' delivery timer. What the page's own code pulled in from the standard library
+  // and serde then went (named build, sizes by function): the Unicode case tables behind two
+  // `to_lowercase` of Debug strings (-9.8 KB), a failed point's Debug text (-0.9 KB), Rust's sine
+  // and cosine for one figure (-2.8 KB) and serde's buffered reading of the `kind`-tagged
+  // topology (-5.7 KB): 564,670 B. The budget is 565,000.
   // Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 584_000;
+  const BUDGET_GZIP_BYTES = 565_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 
