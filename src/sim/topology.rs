@@ -83,12 +83,12 @@ pub enum TopologySpec {
         /// Rack ↔ spine, per direction, before oversubscription.
         rack_bw: Bandwidth,
         rack_lat_secs: f64,
-        /// The rack uplink carries `rack_bw / oversubscription`. 1 means non-blocking.
-        #[serde(default = "one")]
+        /// The rack uplink carries `rack_bw / oversubscription`. 1 means non-blocking; 1 when
+        /// absent (as every default here: `TopologyFields`' conversion gives them).
         oversubscription: f64,
         /// NICs per node, 1..8, at most one per GPU; `node_bw` is each NIC's. Scenarios written
         /// before NICs per node existed read as 1, and 1 is not written out, so they stay the same.
-        #[serde(default = "one_nic", skip_serializing_if = "is_one_nic")]
+        #[serde(skip_serializing_if = "is_one_nic")]
         nics_per_node: usize,
     },
     /// A rail-optimized cluster: NIC i of every node on leaf switch i, leaves joined by a spine.
@@ -104,12 +104,11 @@ pub enum TopologySpec {
         /// Each leaf ↔ spine, per direction, before oversubscription.
         spine_bw: Bandwidth,
         spine_lat_secs: f64,
-        /// The leaf uplink carries `spine_bw / oversubscription`. 1 means non-blocking.
-        #[serde(default = "one")]
+        /// The leaf uplink carries `spine_bw / oversubscription`. 1 means non-blocking; 1 when
+        /// absent.
         oversubscription: f64,
         /// Traffic between rails hops over NVLink to the right rail first (NCCL's PXN) instead of
-        /// crossing the spine.
-        #[serde(default = "yes")]
+        /// crossing the spine; true when absent.
         pxn: bool,
     },
 }
@@ -120,14 +119,18 @@ fn one() -> f64 {
 
 /// How a [`TopologySpec`] reads from JSON: its `kind` and every kind's fields at once, then the
 /// fields that kind needs taken out, in the order the variant declares them (so a missing one is
-/// named as serde names it). serde's own reading of a `kind`-tagged enum first copies the whole
-/// object into a buffer of its own and then reads each kind's fields from that, which made the
-/// page's wasm 19 KB larger (5.7 KB by gzip). What it reads and the errors it gives are those of the tagged enum
-/// (tests/topology_json.rs compares the two), a field given as `null` refused as before rather
-/// than read as absent, but for two cases of an object that is wrong anyway: a field of another
-/// kind with a value of the wrong type is refused (the tagged enum skipped it), and where both the
-/// `kind` and a field are wrong, the first in the object is the error reported (the tagged enum
-/// reported the `kind`).
+/// named as serde names it), the absent optional ones given their defaults. serde's own reading
+/// of a `kind`-tagged enum first copies the whole object into a buffer of its own and then reads
+/// each kind's fields from that, which made the page's wasm 19 KB larger (5.7 KB by gzip).
+///
+/// It accepts what the tagged enum accepted, and reads the same topology from it; on an object
+/// with a valid `kind`, no key twice and the other kinds' fields well typed, it fails where that
+/// failed, in the same words (a field given as `null` refused, not read as absent), though at the
+/// field rather than at the object's end. What it refuses beyond that, objects that are wrong
+/// anyway: another kind's field of the wrong type or given twice (the tagged enum skipped them);
+/// where the `kind` is wrong or missing and a field is wrong too, the error may name the field.
+/// (An array, serde's positional form of an object, reads by this struct's order, not the
+/// variant's; nobody writes one.) tests/topology_json.rs holds the tagged enum as the oracle.
 #[derive(Default, Deserialize)]
 #[serde(default, expecting = "internally tagged enum TopologySpec")]
 struct TopologyFields {

@@ -131,20 +131,21 @@ pub fn gpus(lang: Lang, n: usize) -> String {
 pub fn job_label(lang: Lang, job: &crate::ui::model::scaling_work::Job) -> String {
     use crate::sim::units::format_bytes;
     use crate::ui::model::scaling_work::Job;
-    match *job {
-        Job::Speedup { algorithm, gpus: n } => {
-            format!("{}, {}", algorithm_label(lang, algorithm), gpus(lang, n))
-        }
+    let (what, at) = match *job {
+        Job::Speedup { algorithm, gpus: n } => (algorithm_label(lang, algorithm), gpus(lang, n)),
         Job::Sweep {
             algorithm,
             size_bytes,
-        } => format!(
-            "{}, {}",
+        } => (
             algorithm_label(lang, algorithm),
-            format_bytes(size_bytes as f64)
+            format_bytes(size_bytes as f64),
         ),
-        Job::NcclSpeedup { gpus: n } => format!("NCCL, {}", gpus(lang, n)),
-        Job::NcclSweep { size_bytes } => format!("NCCL, {}", format_bytes(size_bytes as f64)),
+        Job::NcclSpeedup { gpus: n } => ("NCCL", gpus(lang, n)),
+        Job::NcclSweep { size_bytes } => ("NCCL", format_bytes(size_bytes as f64)),
+    };
+    match lang {
+        Lang::En => format!("{what}, {at}"),
+        Lang::Zh => format!("{what}，{at}"),
     }
 }
 

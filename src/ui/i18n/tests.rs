@@ -129,7 +129,7 @@ fn a_failed_point_is_named_as_the_charts_show_it() {
     assert_eq!(job_label(Lang::En, &speedup), "ring, 64 GPUs");
     assert_eq!(
         job_label(Lang::Zh, &speedup),
-        format!("{}, 64 张卡", algorithm_label(Lang::Zh, Algorithm::Ring))
+        format!("{}，64 张卡", algorithm_label(Lang::Zh, Algorithm::Ring))
     );
     let sweep = Job::Sweep {
         algorithm: Algorithm::DoubleBinaryTree,

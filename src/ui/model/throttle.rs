@@ -1,10 +1,11 @@
-//! At most one go every so often, the latest wish always served: the arithmetic shared by the
-//! page's throttled work (the address rewritten while a run plays, the scaling charts' points
-//! delivered as the workers send them), which then waits on a timer of its own kind.
+//! The arithmetic shared by the page's throttled work (the address rewritten while a run plays,
+//! the scaling charts' points delivered as the workers send them): how long a wish waits for its
+//! go. The callers keep one pending go each, replaced by a newer wish so that the latest is the
+//! one served, wait on a timer of their own kind, and may go at once regardless (the address
+//! while paused, the charts' last point).
 
-/// Goes spaced at least `every_ms` apart. A wish that comes too soon gets the wait until its go;
-/// the caller keeps one pending go and replaces it with a newer wish, so nothing is lost and
-/// nothing goes twice within `every_ms`.
+/// Goes spaced at least `every_ms` apart, as far as the caller asks it: a wish that comes too
+/// soon after the last go gets the wait until its own.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Throttle {
     every_ms: f64,
