@@ -1,10 +1,10 @@
 //! A topology reads from JSON as serde's `kind`-tagged enum read it (the reading the app had
-//! before `TopologyFields`, kept here as the oracle): it accepts only what that accepted, reading
-//! the same topology, and on an object with a valid `kind`, no key twice and the other kinds'
-//! fields well typed, it fails where that failed, in the same words (serde's, such as "missing
-//! field `racks`") and of the same class for the file reader. Beyond that it may refuse what is
-//! wrong anyway: another kind's field of the wrong type or given twice, or, where the `kind` is
-//! wrong, name a wrong field instead.
+//! before `TopologyFields`, kept here as the oracle): of objects it accepts only what that
+//! accepted, reading the same topology, and on an object with a valid `kind`, no key twice and
+//! the other kinds' fields well typed, it fails where that failed, in the same words (serde's,
+//! such as "missing field `racks`") and of the same class for the file reader. Beyond that it may
+//! refuse what is wrong anyway: another kind's field of the wrong type or given twice, or, where
+//! the `kind` is wrong, name a wrong field instead.
 
 #![cfg(not(target_arch = "wasm32"))]
 

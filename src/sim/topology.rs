@@ -123,7 +123,7 @@ fn one() -> f64 {
 /// of a `kind`-tagged enum first copies the whole object into a buffer of its own and then reads
 /// each kind's fields from that, which made the page's wasm 19 KB larger (5.7 KB by gzip).
 ///
-/// It accepts what the tagged enum accepted, and reads the same topology from it; on an object
+/// Of objects, it accepts only what the tagged enum accepted, reading the same topology; on one
 /// with a valid `kind`, no key twice and the other kinds' fields well typed, it fails where that
 /// failed, in the same words (a field given as `null` refused, not read as absent), though at the
 /// field rather than at the object's end. What it refuses beyond that, objects that are wrong
