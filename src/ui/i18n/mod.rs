@@ -149,6 +149,23 @@ pub fn job_label(lang: Lang, job: &crate::ui::model::scaling_work::Job) -> Strin
     }
 }
 
+/// The scaling charts' failed points in one line, each its [`job_label`] and why:
+/// `ring, 64 GPUs: why; NCCL, 8 GPUs: why` (in Chinese with `：` and `；`).
+pub fn failed_points(
+    lang: Lang,
+    failed: &[(crate::ui::model::scaling_work::Job, String)],
+) -> String {
+    let (colon, semicolon) = match lang {
+        Lang::En => (": ", "; "),
+        Lang::Zh => ("：", "；"),
+    };
+    failed
+        .iter()
+        .map(|(job, why)| format!("{}{colon}{why}", job_label(lang, job)))
+        .collect::<Vec<_>>()
+        .join(semicolon)
+}
+
 /// The name of an algorithm as the interface shows it (the CLI's name in English).
 pub fn algorithm_label(lang: Lang, a: crate::sim::algorithms::Algorithm) -> &'static str {
     use crate::sim::algorithms::Algorithm as A;

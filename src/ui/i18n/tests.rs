@@ -156,3 +156,29 @@ fn a_failed_point_is_named_as_the_charts_show_it() {
         "NCCL, 1 GB"
     );
 }
+
+#[test]
+fn failed_points_read_as_one_line_in_each_language() {
+    use crate::sim::algorithms::Algorithm;
+    use crate::ui::model::scaling_work::Job;
+    let failed = [
+        (
+            Job::Speedup {
+                algorithm: Algorithm::Ring,
+                gpus: 64,
+            },
+            "too big".to_string(),
+        ),
+        (Job::NcclSpeedup { gpus: 8 }, "no system".to_string()),
+    ];
+    assert_eq!(
+        failed_points(Lang::En, &failed),
+        "ring, 64 GPUs: too big; NCCL, 8 GPUs: no system"
+    );
+    let zh = failed_points(Lang::Zh, &failed);
+    assert!(
+        zh.ends_with("64 张卡：too big；NCCL，8 张卡：no system"),
+        "{zh}"
+    );
+    assert_eq!(failed_points(Lang::En, &[]), "");
+}

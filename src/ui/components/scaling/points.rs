@@ -212,15 +212,11 @@ pub fn Progress(props: &ProgressProps) -> Html {
     let lang = use_lang();
     let points = &props.points;
     let done = points.items.len();
-    let failures: Vec<String> = points
+    let failures: Vec<(Job, String)> = points
         .items
         .iter()
         .filter_map(|p| match p {
-            Point::Failed(job, e) => Some(format!(
-                "{}: {}",
-                crate::ui::i18n::job_label(lang, job),
-                crate::ui::i18n::errors::job_error(lang, e)
-            )),
+            Point::Failed(job, e) => Some((*job, crate::ui::i18n::errors::job_error(lang, e))),
             _ => None,
         })
         .collect();
@@ -238,7 +234,7 @@ pub fn Progress(props: &ProgressProps) -> Html {
         <>
             { bar }
             if !failures.is_empty() {
-                <p class="error">{ failures.join("; ") }</p>
+                <p class="error">{ crate::ui::i18n::failed_points(lang, &failures) }</p>
             }
         </>
     }
