@@ -5,7 +5,7 @@ use crate::course::chapter::{ChapterScenario, Outcome};
 use crate::sim::algorithms::Algorithm;
 use crate::sim::scenario::{Scenario, Simulation};
 use crate::sim::sweep::SweepRow;
-use crate::sim::topology::{Endpoint, Tier};
+use crate::sim::topology::Endpoint;
 use crate::sim::training::{StepBreakdown, TrainingModel};
 use crate::sim::units::{
     Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes, format_secs,
@@ -14,14 +14,6 @@ use serde_json::{Value, json};
 
 fn endpoint_name(e: Endpoint) -> String {
     e.to_string()
-}
-
-fn tier_name(t: Tier) -> &'static str {
-    match t {
-        Tier::Gpu => "gpu",
-        Tier::Node => "node",
-        Tier::Rack => "rack",
-    }
 }
 
 /// The JSON report of a simulation.
@@ -56,7 +48,7 @@ pub fn simulation_json(scenario: &Scenario, sim: &Simulation) -> Value {
             "id": id,
             "from": endpoint_name(l.from),
             "to": endpoint_name(l.to),
-            "tier": tier_name(l.tier),
+            "tier": l.tier.name(),
             "bandwidth_GBps": l.bandwidth.gbytes_per_sec(),
             "bytes": t.links[id].bytes,
             "busy_fraction": t.busy_fraction(id),
@@ -154,7 +146,7 @@ pub fn simulation_table(scenario: &Scenario, sim: &Simulation) -> String {
             "\n  busiest link {} → {} ({}, {}): {} carried, {:.1}% utilised, busy {:.1}% of the time\n",
             link.from,
             link.to,
-            tier_name(link.tier),
+            link.tier.name(),
             format_bandwidth(link.bandwidth),
             format_bytes(t.links[l].bytes),
             t.utilisation(l) * 100.0,

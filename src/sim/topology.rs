@@ -339,6 +339,23 @@ pub enum Tier {
     Rack,
 }
 
+impl Tier {
+    /// The tier's name, as scenario files and the CLI's reports write it.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::topology::Tier;
+    /// assert_eq!(Tier::Node.name(), "node");
+    /// assert_eq!(serde_json::to_string(&Tier::Rack).unwrap(), format!("\"{}\"", Tier::Rack.name()));
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Tier::Gpu => "gpu",
+            Tier::Node => "node",
+            Tier::Rack => "rack",
+        }
+    }
+}
+
 /// One end of a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "index", rename_all = "snake_case")]

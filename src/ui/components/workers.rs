@@ -355,12 +355,7 @@ impl Batch {
         if self.delivery.is_none() || last {
             let generation = self.generation;
             let now = now_ms();
-            let wait = if last {
-                self.throttle.went(now);
-                0.0
-            } else {
-                self.throttle.book(now)
-            };
+            let wait = if last { 0.0 } else { self.throttle.book(now) };
             self.delivery = Some(if wait <= 0.0 {
                 when_idle(move |_| deliver(generation))
             } else {

@@ -158,7 +158,7 @@ fn GanttBars(props: &GanttBarsProps) -> Html {
             <path class={classes!("bar", tier_class(tier))} {d} style={format!("fill-opacity:{}", fixed(0.25 + 0.75 * load, 100))} />
         }).collect::<Html>();
         html! {
-            <g data-testid="timeline-row" data-tier={tier_class(tier).trim_start_matches("tier-")}>
+            <g data-testid="timeline-row" data-tier={tier.name()}>
                 <text class="row-label" x={f(GANTT_LABEL - 6.0)} y={f(y + GANTT_ROW * 0.8)}>{ place_name(lang, &link_place(&trace.topology, l)) }</text>
                 { bars }
             </g>
