@@ -47,6 +47,45 @@ test('switching the model moves 8×H100 from ~450 to ~365 GB/s (NVLS off) and th
   assert.deepEqual(problems, []);
 });
 
+test('the figure reads: prediction and measurements in two colours, legend to match, labels apart, inside the page', async () => {
+  const { page } = session;
+  await selectOption(page, 'nccl-system', 'dgx-h100');
+  await page.getByTestId('model-nccl').check();
+  await page.getByTestId('published-point').first().waitFor();
+  const look = await page.evaluate(() => {
+    const chart = document.querySelector('[data-testid=nccl-chart]');
+    const series = [...chart.querySelectorAll('svg.chart-svg g.series')].map((g) => getComputedStyle(g.querySelector('.series-line')).stroke);
+    const swatches = [...chart.querySelectorAll('.chart-legend .legend-item')].map((i) => getComputedStyle(i.querySelector('.series-line')).stroke);
+    const box = (el) => el.getBoundingClientRect();
+    const title = box(chart.querySelector('.axis-title[transform]'));
+    const ticks = [...chart.querySelectorAll('.axes text:not(.axis-title)')].map(box).filter((b) => b.right <= box(chart.querySelector('.plot-bg')).left + 1);
+    const section = document.querySelector('[data-testid=nccl-section]');
+    const heading = box(section.querySelector('h2'));
+    return {
+      series,
+      swatches,
+      overlaps: ticks.filter((t) => t.left < title.right && t.right > title.left && t.top < title.bottom && t.bottom > title.top).length,
+      ticks: ticks.length,
+      headingLeft: heading.left,
+      lab: box(document.querySelector('#lab h1, #lab .masthead h1') ?? document.querySelector('#lab')).left,
+      chartWidth: box(chart).width,
+      window: window.innerWidth,
+    };
+  });
+  // The "like NCCL" prediction and the published measurement are told apart by colour, and each
+  // legend swatch has its series' colour (the prediction's was the text's, as the measurement's).
+  assert.equal(look.series.length, 2, JSON.stringify(look));
+  assert.notEqual(look.series[0], look.series[1], JSON.stringify(look));
+  assert.deepEqual(look.swatches, look.series);
+  // The y axis's title stands clear of its tick labels ("500 GB/s" ran into it).
+  assert.ok(look.ticks >= 3, JSON.stringify(look));
+  assert.equal(look.overlaps, 0, JSON.stringify(look));
+  // The section keeps the lab's margins and the figure the size of the speedup section's charts,
+  // instead of the window's edge and its whole width.
+  assert.ok(look.headingLeft >= 12 && Math.abs(look.headingLeft - look.lab) <= 4, JSON.stringify(look));
+  assert.ok(look.chartWidth <= 800 && look.chartWidth < look.window * 0.75, JSON.stringify(look));
+});
+
 test('a pasted all_reduce_perf table is fitted and described in plain words', async () => {
   const { page } = session;
   await selectOption(page, 'nccl-system', 'dgx-a100x2');

@@ -235,7 +235,7 @@ pub fn NcclSection() -> Html {
             };
             let predicted = Series {
                 label: tr(lang, Key::NcclPredicted).into(),
-                class: "series-ring".into(),
+                class: "model-nccl".into(),
                 points: d
                     .predicted
                     .iter()
@@ -251,7 +251,7 @@ pub fn NcclSection() -> Html {
             if !d.measured.is_empty() {
                 series.push(Series {
                     label: tr(lang, Key::NcclPublished).into(),
-                    class: "series-tree-binomial".into(),
+                    class: "measured".into(),
                     points: d
                         .measured
                         .iter()
