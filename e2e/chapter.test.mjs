@@ -141,6 +141,17 @@ test("each claim's verdict is computed by the simulation under the reader's cond
     await setRangeTo(page, 'claims-gpus', 16);
     assert.equal(await verdict('tree-3.5x-ring'), 'does-not-hold');
     assert.equal(await value('tree-3.5x-ring'), 8);
+    // Its sentence follows the verdict (it said "approximately right" at every N), and the
+    // "changed" mark stands apart from the verdict's pill (it ran into it: "Does not holdchanged").
+    const row = page.getByTestId('claim-tree-3.5x-ring');
+    assert.match(await row.locator('.ch-claim-why').textContent(), /at N = 16 it is 8\.00×, not 3\.5×\.$/);
+    assert.equal(await row.getByTestId('claim-verdict').textContent(), 'Does not hold');
+    const gap = await row.evaluate((r) => {
+      const pill = r.querySelector('[data-testid=claim-verdict]').getBoundingClientRect();
+      const mark = r.querySelector('.ch-changed-badge').getBoundingClientRect();
+      return { gap: mark.left - pill.right, border: getComputedStyle(r.querySelector('.ch-changed-badge')).borderTopWidth };
+    });
+    assert.ok(gap.gap >= 2 && gap.border !== '0px', JSON.stringify(gap));
     assert.ok(Math.abs((await value('ring-2-n-minus-1-over-n')) - 15 / 8) < 1e-6);
     // Huge messages: latency vanishes and the ring's time no longer grows with N.
     await setRangeTo(page, 'claims-size', 10000000000);

@@ -5,7 +5,7 @@
 //! ([`scenario_texts`]), the same words the scaling section shows. Pure: builds natively.
 
 use crate::course::chapter::Metric;
-use crate::course::claims::{Claim, ClaimKind, Evidence, Finding, ValueKind};
+use crate::course::claims::{Claim, ClaimKind, Evidence, Finding, ValueKind, Verdict};
 use crate::sim::units::{format_bytes, format_secs};
 use crate::ui::i18n::{Key, Lang, number, percent, scenario_texts, times};
 
@@ -84,19 +84,38 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
             root_received_times_s: root,
             ring_received_times_s: ring,
             ratio,
-        } => say(
-            lang,
-            || {
-                format!(
-                    "At N = {n} the star's root receives {root:.2} × S and a ring GPU {ring:.3} × S: exactly {ratio:.2}× (N/2). The chapter's 3.5× divides (N−1) = 7 by the ring's “about 2 × the data” from its own table; with the exact 2(N−1)/N = 1.75 it is N/2 = 4×. Approximately right, as the chapter's own rounding."
-                )
-            },
-            || {
-                format!(
-                    "N = {n} 时星形树根节点接收 {root:.2} × S，环形每卡 {ring:.3} × S：精确值为 {ratio:.2} 倍（N/2）。原文的 3.5 倍是用 (N−1) = 7 除以原文表格中环形的“约 2 倍数据量”；用精确值 2(N−1)/N = 1.75，则是 N/2 = 4 倍。在原文自身的近似程度内，这个说法大致成立。"
-                )
-            },
-        ),
+        } => {
+            // The chapter's 3.5× is its N = 8; elsewhere the ratio is N/2 and the verdict says
+            // so: the last sentence follows it.
+            let near = finding.verdict == Verdict::Approximately;
+            say(
+                lang,
+                || {
+                    let last = if near {
+                        "Approximately right, as the chapter's own rounding.".to_string()
+                    } else {
+                        format!(
+                            "That is N = 8: the ratio grows as N/2, so at N = {n} it is {ratio:.2}×, not 3.5×."
+                        )
+                    };
+                    format!(
+                        "At N = {n} the star's root receives {root:.2} × S and a ring GPU {ring:.3} × S: exactly {ratio:.2}× (N/2). The chapter's 3.5× divides (N−1) = 7 by the ring's “about 2 × the data” from its own table; with the exact 2(N−1)/N = 1.75 it is N/2 = 4×. {last}"
+                    )
+                },
+                || {
+                    let last = if near {
+                        "在原文自身的近似程度内，这个说法大致成立。".to_string()
+                    } else {
+                        format!(
+                            "那是 N = 8 的情形：这个比值随 N/2 增长，N = {n} 时是 {ratio:.2} 倍，而不是 3.5 倍。"
+                        )
+                    };
+                    format!(
+                        "N = {n} 时星形树根节点接收 {root:.2} × S，环形每卡 {ring:.3} × S：精确值为 {ratio:.2} 倍（N/2）。原文的 3.5 倍是用 (N−1) = 7 除以原文表格中环形的“约 2 倍数据量”；用精确值 2(N−1)/N = 1.75，则是 N/2 = 4 倍。{last}"
+                    )
+                },
+            )
+        }
         Evidence::Latency {
             gpus: n,
             small_size_bytes: small,
@@ -255,7 +274,24 @@ mod tests {
         assert_eq!((f.verdict, f.value()), (Verdict::Approximately, 4.0));
         let (en, zh) = both(c, &f);
         assert!(en.contains("exactly 4.00×"), "{en}");
+        assert!(
+            en.ends_with("Approximately right, as the chapter's own rounding."),
+            "{en}"
+        );
         assert!(zh.contains("4.00 倍"), "{zh}");
+        assert!(zh.ends_with("这个说法大致成立。"), "{zh}");
+        // Away from N = 8 the verdict is "does not hold", and the sentence no longer calls the
+        // claim approximately right.
+        let f = check(c, &Conditions { gpus: 32, ..d }).unwrap();
+        assert_eq!((f.verdict, f.value()), (Verdict::DoesNotHold, 16.0));
+        let (en, zh) = both(c, &f);
+        assert!(en.ends_with("so at N = 32 it is 16.00×, not 3.5×."), "{en}");
+        assert!(!en.contains("Approximately right"), "{en}");
+        assert!(
+            zh.ends_with("N = 32 时是 16.00 倍，而不是 3.5 倍。"),
+            "{zh}"
+        );
+        assert!(!zh.contains("大致成立"), "{zh}");
         // 2(N−1)/N·S is what each GPU sends, and again what it receives: per direction.
         let c = claim("ring-2-n-minus-1-over-n");
         let f = check(c, &d).unwrap();

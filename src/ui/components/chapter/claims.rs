@@ -84,10 +84,8 @@ fn ClaimRow(props: &RowProps) -> Html {
             <td class="ch-claim-value" data-label={tr(lang, Key::ColValue)}>{ value }</td>
             <td class="ch-claim-verdict" data-label={tr(lang, Key::ColVerdict)}>
                 if let Some((id, text)) = verdict {
-                    <span class={classes!("ch-verdict", id)} data-testid="claim-verdict">
-                        { text }
-                        if changed { <span class="ch-changed-badge">{ tr(lang, Key::VerdictChanged) }</span> }
-                    </span>
+                    <span class={classes!("ch-verdict", id)} data-testid="claim-verdict">{ text }</span>
+                    if changed { { " " }<span class="ch-changed-badge">{ tr(lang, Key::VerdictChanged) }</span> }
                 }
             </td>
             <td class="ch-claim-why" data-label={tr(lang, Key::ColWhy)}>{ why }</td>
