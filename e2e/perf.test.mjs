@@ -86,9 +86,12 @@ test('wasm size', () => {
   // and serde then went (named build, sizes by function): the Unicode case tables behind two
   // `to_lowercase` of Debug strings (-9.8 KB), a failed point's Debug text (-0.9 KB), Rust's sine
   // and cosine for one figure (-2.8 KB) and serde's buffered reading of the `kind`-tagged
-  // topology (-5.7 KB): 564,670 B. The budget is 565,000.
-  // Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 565_000;
+  // topology (-5.7 KB): 564,670 B. One spelling of a tier's name (Tier::name) took 0.5 KB off
+  // (564,458 B); the claims table's sentences that follow their verdicts (the 3.5× root, the
+  // latency, the ring's growth, the small trees and the scenarios under other conditions, in
+  // English and Chinese, each sentence's words a few hundred bytes) added 0.9 KB: 565,349 B.
+  // The budget is 566,000. Issue 11's aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 566_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

@@ -474,8 +474,9 @@ fn tree_over_ring(c: &Conditions, n: usize, s: f64) -> Checked {
     let ring = run(&uniform(c, Algorithm::Ring, n, 1))?.trace;
     let ratio = flat.ranks[0].received_bytes as f64 / ring.ranks[0].received_bytes as f64;
     // The chapter reads "≈ 2 × data" off its own table for the ring where the exact value at
-    // N = 8 is 1.75: its 3.5× is off by that rounding, 0.5. Within it, approximately.
-    let verdict = if (ratio - 3.5).abs() <= 0.5 + 1e-9 {
+    // N = 8 is 1.75: its 3.5× is off by that rounding, 0.5. Within it, approximately. (The
+    // margin is relative to a chunk's rounding: at N = 6 and 100 MB the ratio is 2.999999994.)
+    let verdict = if (ratio - 3.5).abs() <= 0.5 + 1e-6 {
         Verdict::Approximately
     } else {
         Verdict::DoesNotHold

@@ -48,16 +48,28 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
         } => {
             let growth = finding.value();
             let (ta, tb) = (format_secs(time_secs), format_secs(doubled_time_secs));
+            // "Holds" when the time grows no faster than the volume: the latency is negligible.
+            let latency_free = finding.verdict == Verdict::Holds;
             say(
                 lang,
                 || {
+                    let why = if latency_free {
+                        "only as the volume does: at this size the latency 2(N−1)α is negligible, so the cost stays under that of 2 × S whatever N. The claim holds here."
+                    } else {
+                        "because the ring takes 2(N−1) steps and each pays the latency α. The claim holds for the volume, which stays under 2 × S, and for the time only when messages are large enough that 2(N−1)α is small."
+                    };
                     format!(
-                        "Volume per GPU: {va:.3} × S at N = {n}, {vb:.3} × S at N = {n2}: it never exceeds 2 × S. Time: {ta} → {tb} ({growth:.2}×), because the ring takes 2(N−1) steps and each pays the latency α. The claim holds for the volume, and for the time only when messages are large enough that 2(N−1)α is small."
+                        "Volume per GPU: {va:.3} × S at N = {n}, {vb:.3} × S at N = {n2}: it never exceeds 2 × S. Time: {ta} → {tb} ({growth:.2}×), {why}"
                     )
                 },
                 || {
+                    let why = if latency_free {
+                        "只随通信量增长：这个消息大小下延迟 2(N−1)α 可以忽略，所以无论 N 多大，开销都不超过传 2 × S 的开销。此处说法成立。"
+                    } else {
+                        "因为环形需要 2(N−1) 步，每步都要付出延迟 α。通信量有上界（不超过 2 × S），说法对通信量成立；时间只有在消息足够大、2(N−1)α 可以忽略时才与 N 无关。"
+                    };
                     format!(
-                        "每卡通信量：N = {n} 时 {va:.3} × S，N = {n2} 时 {vb:.3} × S，始终不超过 2 × S。时间：{ta} → {tb}（{growth:.2} 倍），因为环形需要 2(N−1) 步，每步都要付出延迟 α。通信量确实与 N 无关；时间只有在消息足够大、2(N−1)α 可以忽略时才与 N 无关。"
+                        "每卡通信量：N = {n} 时 {va:.3} × S，N = {n2} 时 {vb:.3} × S，始终不超过 2 × S。时间：{ta} → {tb}（{growth:.2} 倍），{why}"
                     )
                 },
             )
@@ -66,52 +78,73 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
             gpus: n,
             root_received_times_s: root,
             busiest_binary_times_s: busiest,
-        } => say(
-            lang,
-            || {
-                format!(
-                    "A flat tree (star) on {n} GPUs: the root receives {root:.2} × S and sends as much — (N−1) × S, as claimed. But that is the star only: in a binary tree no GPU moves more than {busiest:.2} × S in either direction."
-                )
-            },
-            || {
-                format!(
-                    "{n} 张卡的扁平树（星形）：根节点接收 {root:.2} × S，发送同样多——正是 (N−1) × S。但这只对星形成立：二叉树中任何一张卡单向通信量都不超过 {busiest:.2} × S。"
-                )
-            },
-        ),
+        } => {
+            // Up to 4 GPUs a binary tree's busiest GPU carries as much as the star's root.
+            let spread = busiest < root - 1e-9;
+            say(
+                lang,
+                || {
+                    let binary = if spread {
+                        format!(
+                            "But that is the star only: in a binary tree no GPU moves more than {busiest:.2} × S in either direction."
+                        )
+                    } else {
+                        format!(
+                            "At N = {n} a binary tree's busiest GPU moves as much, {busiest:.2} × S; from 5 GPUs on, a binary tree spreads it and only the star's root carries (N−1) × S."
+                        )
+                    };
+                    format!(
+                        "A flat tree (star) on {n} GPUs: the root receives {root:.2} × S and sends as much — (N−1) × S, as claimed. {binary}"
+                    )
+                },
+                || {
+                    let binary = if spread {
+                        format!(
+                            "但这只对星形成立：二叉树中任何一张卡单向通信量都不超过 {busiest:.2} × S。"
+                        )
+                    } else {
+                        format!(
+                            "N = {n} 时二叉树中最忙的卡也要传这么多（{busiest:.2} × S）；从 5 张卡起二叉树会把它分摊开，只有星形的根节点要传 (N−1) × S。"
+                        )
+                    };
+                    format!(
+                        "{n} 张卡的扁平树（星形）：根节点接收 {root:.2} × S，发送同样多——正是 (N−1) × S。{binary}"
+                    )
+                },
+            )
+        }
         Evidence::TreeOverRing {
             gpus: n,
             root_received_times_s: root,
             ring_received_times_s: ring,
             ratio,
         } => {
-            // The chapter's 3.5× is its N = 8; elsewhere the ratio is N/2 and the verdict says
-            // so: the last sentence follows it.
+            // The chapter's 3.5× is its N = 8; the verdict says whether this N's ratio is within
+            // that rounding (0.5) of it, and the last sentence follows it.
             let near = finding.verdict == Verdict::Approximately;
             say(
                 lang,
                 || {
                     let last = if near {
-                        "Approximately right, as the chapter's own rounding.".to_string()
+                        "Within the 0.5 by which the chapter's own rounding misses at N = 8: approximately right."
+                            .to_string()
                     } else {
                         format!(
-                            "That is N = 8: the ratio grows as N/2, so at N = {n} it is {ratio:.2}×, not 3.5×."
+                            "The ratio grows as N/2, so at N = {n} it is {ratio:.2}×, not 3.5×."
                         )
                     };
                     format!(
-                        "At N = {n} the star's root receives {root:.2} × S and a ring GPU {ring:.3} × S: exactly {ratio:.2}× (N/2). The chapter's 3.5× divides (N−1) = 7 by the ring's “about 2 × the data” from its own table; with the exact 2(N−1)/N = 1.75 it is N/2 = 4×. {last}"
+                        "At N = {n} the star's root receives {root:.2} × S and a ring GPU {ring:.3} × S: {ratio:.2}× (N/2, when S splits evenly into chunks). The chapter's 3.5× is for N = 8: (N−1) = 7 divided by the ring's “about 2 × the data” from its own table; with the exact 2(N−1)/N = 1.75 it is N/2 = 4×. {last}"
                     )
                 },
                 || {
                     let last = if near {
-                        "在原文自身的近似程度内，这个说法大致成立。".to_string()
+                        "与原文在 N = 8 时自身近似造成的 0.5 误差相当：大致成立。".to_string()
                     } else {
-                        format!(
-                            "那是 N = 8 的情形：这个比值随 N/2 增长，N = {n} 时是 {ratio:.2} 倍，而不是 3.5 倍。"
-                        )
+                        format!("这个比值随 N/2 增长，N = {n} 时是 {ratio:.2} 倍，而不是 3.5 倍。")
                     };
                     format!(
-                        "N = {n} 时星形树根节点接收 {root:.2} × S，环形每卡 {ring:.3} × S：精确值为 {ratio:.2} 倍（N/2）。原文的 3.5 倍是用 (N−1) = 7 除以原文表格中环形的“约 2 倍数据量”；用精确值 2(N−1)/N = 1.75，则是 N/2 = 4 倍。{last}"
+                        "N = {n} 时星形树根节点接收 {root:.2} × S，环形每卡 {ring:.3} × S：{ratio:.2} 倍（N/2，S 能均分成块时）。原文的 3.5 倍说的是 N = 8：用 (N−1) = 7 除以原文表格中环形的“约 2 倍数据量”；用精确值 2(N−1)/N = 1.75，则是 N/2 = 4 倍。{last}"
                     )
                 },
             )
@@ -126,6 +159,10 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
             tree_secs,
         } => {
             let steps = 2 * (n - 1);
+            // A binomial tree's reduce and broadcast take ⌈log₂N⌉ rounds each, at most: the
+            // simulation finds fewer where N is not a power of two.
+            let tree_steps = 2 * n.next_power_of_two().trailing_zeros();
+            let lower = finding.verdict != Verdict::DoesNotHold;
             let (rs, ts) = (format_secs(ring_small_secs), format_secs(tree_small_secs));
             let (r, t) = (format_secs(ring_secs), format_secs(tree_secs));
             let size = format_bytes(size_bytes as f64);
@@ -133,12 +170,22 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
                 lang,
                 || {
                     format!(
-                        "An {small}-byte allreduce on {n} GPUs: ring {rs} (2(N−1) = {steps} latency-bound steps), binomial tree {ts} (2⌈log₂N⌉ steps). At {size} per GPU: ring {r}, tree {t}. Lower latency holds for small messages; for large ones bandwidth decides."
+                        "An {small}-byte allreduce on {n} GPUs: ring {rs} (2(N−1) = {steps} latency-bound steps), binomial tree {ts} (at most 2⌈log₂N⌉ = {tree_steps}). At {size} per GPU: ring {r}, tree {t}. {}",
+                        if lower {
+                            "Lower latency holds for small messages; for large ones bandwidth decides."
+                        } else {
+                            "Here the tree is not lower: at this N it takes as many latency-bound steps as the ring."
+                        }
                     )
                 },
                 || {
                     format!(
-                        "{n} 张卡上 {small} 字节的 AllReduce：环形 {rs}（2(N−1) = {steps} 步，每步受延迟限制），二项树 {ts}（2⌈log₂N⌉ 步）。每卡 {size} 时：环形 {r}，树形 {t}。小消息时树形延迟更低；大消息由带宽决定。"
+                        "{n} 张卡上 {small} 字节的 AllReduce：环形 {rs}（2(N−1) = {steps} 步，每步受延迟限制），二项树 {ts}（至多 2⌈log₂N⌉ = {tree_steps} 步）。每卡 {size} 时：环形 {r}，树形 {t}。{}",
+                        if lower {
+                            "小消息时树形延迟更低；大消息由带宽决定。"
+                        } else {
+                            "此处树形延迟并不更低：这个 N 下它受延迟限制的步数与环形一样多。"
+                        }
                     )
                 },
             )
@@ -171,18 +218,38 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
         } => {
             let because = scenario_texts(lang, scenario).2;
             let band = band(lang, scenario.metric, scenario.expected);
+            // The "because" describes the chapter's own setting; with another NIC or uplink set
+            // here it is named as such, not as what was simulated.
+            let own = node == scenario.hardware.node_gbits_per_sec
+                && rack == scenario.hardware.rack_gbits_per_sec;
             say(
                 lang,
                 || {
+                    let setting = if own {
+                        ""
+                    } else {
+                        "In the chapter's setting: "
+                    };
+                    let here = if own {
+                        ""
+                    } else {
+                        " with the conditions set here:"
+                    };
                     format!(
-                        "{because}. Simulated {} = {value:.3}. The chapter says “{}”; this app counts {band} as agreeing. Node NIC {node} Gbps, rack uplink {rack} Gbps.",
+                        "{setting}{because}. Simulated{here} {} = {value:.3}. The chapter says “{}”; this app counts {band} as agreeing. Node NIC {node} Gbps, rack uplink {rack} Gbps.",
                         scenario.metric.name(),
                         claim.quote_en
                     )
                 },
                 || {
+                    let setting = if own { "" } else { "原文设定下：" };
+                    let here = if own {
+                        ""
+                    } else {
+                        "（按此处设定的条件）"
+                    };
                     format!(
-                        "{because}。模拟结果：{value:.3}。原文：“{}”；本应用把 {band} 算作相符。节点网卡 {node} Gbps，机柜上行 {rack} Gbps。",
+                        "{setting}{because}。模拟结果{here}：{value:.3}。原文：“{}”；本应用把 {band} 算作相符。节点网卡 {node} Gbps，机柜上行 {rack} Gbps。",
                         claim.quote_zh
                     )
                 },
@@ -273,13 +340,24 @@ mod tests {
         let f = check(c, &d).unwrap();
         assert_eq!((f.verdict, f.value()), (Verdict::Approximately, 4.0));
         let (en, zh) = both(c, &f);
-        assert!(en.contains("exactly 4.00×"), "{en}");
-        assert!(
-            en.ends_with("Approximately right, as the chapter's own rounding."),
-            "{en}"
-        );
+        assert!(en.contains(": 4.00× (N/2"), "{en}");
+        assert!(en.ends_with("approximately right."), "{en}");
         assert!(zh.contains("4.00 倍"), "{zh}");
-        assert!(zh.ends_with("这个说法大致成立。"), "{zh}");
+        assert!(zh.ends_with("大致成立。"), "{zh}");
+        // N = 6 sits on the band's edge (3.0): approximately at 100 MB as at 10 GB, the chunks'
+        // rounding (2.999999994 at 100 MB) notwithstanding.
+        for size_bytes in [100_000_000, 10_000_000_000] {
+            let f = check(
+                c,
+                &Conditions {
+                    gpus: 6,
+                    size_bytes,
+                    ..d
+                },
+            )
+            .unwrap();
+            assert_eq!(f.verdict, Verdict::Approximately, "{size_bytes}");
+        }
         // Away from N = 8 the verdict is "does not hold", and the sentence no longer calls the
         // claim approximately right.
         let f = check(c, &Conditions { gpus: 32, ..d }).unwrap();
@@ -310,6 +388,74 @@ mod tests {
         let c = claim("racks-800-200-tree-wins");
         let (en, _) = both(c, &check(c, &d).unwrap());
         assert!(en.contains("ring/tree ≥ 1.05"), "{en}");
+    }
+
+    #[test]
+    fn the_last_sentence_follows_the_verdict() {
+        let d = Conditions::default();
+        // The latency claim fails at N = 2 (both take 2 steps): its sentence says so.
+        let c = claim("tree-lower-latency");
+        let f = check(c, &Conditions { gpus: 2, ..d }).unwrap();
+        assert_eq!(f.verdict, Verdict::DoesNotHold);
+        let (en, zh) = both(c, &f);
+        assert!(
+            en.ends_with("as many latency-bound steps as the ring."),
+            "{en}"
+        );
+        assert!(!en.contains("Lower latency holds"), "{en}");
+        assert!(!zh.contains("树形延迟更低"), "{zh}");
+        let (en, _) = both(c, &check(c, &d).unwrap());
+        assert!(en.contains("(at most 2⌈log₂N⌉ = 6)"), "{en}");
+        assert!(en.ends_with("for large ones bandwidth decides."), "{en}");
+        // The ring's growth: "holds" where the time grows only as the volume, and the sentence
+        // no longer blames the latency for it.
+        let c = claim("ring-independent-of-n");
+        let f = check(
+            c,
+            &Conditions {
+                gpus: 2,
+                size_bytes: 10_000_000_000,
+                ..d
+            },
+        )
+        .unwrap();
+        assert_eq!(f.verdict, Verdict::Holds);
+        let (en, zh) = both(c, &f);
+        assert!(en.contains("only as the volume does"), "{en}");
+        assert!(!en.contains("each pays the latency"), "{en}");
+        assert!(zh.contains("只随通信量增长"), "{zh}");
+        let (en, zh) = both(c, &check(c, &d).unwrap());
+        assert!(en.contains("each pays the latency"), "{en}");
+        assert!(zh.contains("通信量有上界"), "{zh}");
+        // Up to 4 GPUs a binary tree's busiest GPU carries (N−1) × S too.
+        let c = claim("tree-root-n-minus-1");
+        let (en, zh) = both(c, &check(c, &Conditions { gpus: 4, ..d }).unwrap());
+        assert!(
+            en.contains("At N = 4 a binary tree's busiest GPU moves as much, 3.00 × S"),
+            "{en}"
+        );
+        assert!(!en.contains("star only"), "{en}");
+        assert!(zh.contains("最忙的卡也要传这么多"), "{zh}");
+        let (en, _) = both(c, &check(c, &d).unwrap());
+        assert!(en.contains("But that is the star only"), "{en}");
+        // A scenario under another NIC: its "because" is named as the chapter's setting.
+        let c = claim("network-100g-over-40pct");
+        let at800 = Conditions {
+            node_gbits_per_sec: Some(800.0),
+            ..d
+        };
+        let f = check(c, &at800).unwrap();
+        assert_eq!(f.verdict, Verdict::DoesNotHold);
+        let (en, zh) = both(c, &f);
+        assert!(en.starts_with("In the chapter's setting: "), "{en}");
+        assert!(
+            en.contains("Simulated with the conditions set here: communication share = "),
+            "{en}"
+        );
+        assert!(zh.starts_with("原文设定下："), "{zh}");
+        let (en, _) = both(c, &check(c, &d).unwrap());
+        assert!(en.contains(". Simulated communication share = "), "{en}");
+        assert!(!en.contains("In the chapter's setting"), "{en}");
     }
 
     #[test]
