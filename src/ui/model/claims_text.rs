@@ -29,12 +29,12 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
             lang,
             || {
                 format!(
-                    "Simulated ring on {n} GPUs: every GPU sent {per_gpu:.4} × S and received {received:.4} × S; 2(N−1)/N = {formula:.4}. The formula holds per direction: each GPU sends that much and receives that much again (together twice that), not that much in total."
+                    "Simulated ring on {n} GPUs: GPU 0 sent {per_gpu:.4} × S and received {received:.4} × S (the others alike, up to a byte's rounding per chunk); 2(N−1)/N = {formula:.4}. The formula holds per direction: each GPU sends that much and receives that much again (together twice that), not that much in total."
                 )
             },
             || {
                 format!(
-                    "模拟 {n} 张卡的环形 AllReduce：每张卡发送 {per_gpu:.4} × S，接收 {received:.4} × S；2(N−1)/N = {formula:.4}。这个公式是按单个方向算的：每张卡发送这么多，另外再接收这么多（合计是它的两倍），而不是收发加起来这么多。"
+                    "模拟 {n} 张卡的环形 AllReduce：0 号卡发送 {per_gpu:.4} × S，接收 {received:.4} × S（其余各卡相同，至多差每块一个字节的取整）；2(N−1)/N = {formula:.4}。这个公式是按单个方向算的：每张卡发送这么多，另外再接收这么多（合计是它的两倍），而不是收发加起来这么多。"
                 )
             },
         ),
@@ -222,6 +222,12 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
             // here it is named as such, not as what was simulated.
             let own = node == scenario.hardware.node_gbits_per_sec
                 && rack == scenario.hardware.rack_gbits_per_sec;
+            // The value as the band reads it: shares in per cent, not as fractions.
+            let shown = match scenario.metric {
+                Metric::CommShare | Metric::GpuUtilisation => format!("{:.1}%", value * 100.0),
+                Metric::Speedup => format!("{value:.3}{}", lang.pick("×", " 倍")),
+                Metric::RingOverTree => format!("{value:.3}"),
+            };
             say(
                 lang,
                 || {
@@ -236,7 +242,7 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
                         " with the conditions set here:"
                     };
                     format!(
-                        "{setting}{because}. Simulated{here} {} = {value:.3}. The chapter says “{}”; this app counts {band} as agreeing. Node NIC {node} Gbps, rack uplink {rack} Gbps.",
+                        "{setting}{because}. Simulated{here} {} = {shown}. The chapter says “{}”; this app counts {band} as agreeing. Node NIC {node} Gbps, rack uplink {rack} Gbps.",
                         scenario.metric.name(),
                         claim.quote_en
                     )
@@ -249,7 +255,8 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
                         "（按此处设定的条件）"
                     };
                     format!(
-                        "{setting}{because}。模拟结果{here}：{value:.3}。原文：“{}”；本应用把 {band} 算作相符。节点网卡 {node} Gbps，机柜上行 {rack} Gbps。",
+                        "{setting}{because}。模拟结果{here}：{} = {shown}。原文：“{}”；本应用把 {band} 算作相符。节点网卡 {node} Gbps，机柜上行 {rack} Gbps。",
+                        metric_name(Lang::Zh, scenario.metric),
                         claim.quote_zh
                     )
                 },
@@ -258,20 +265,25 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
     }
 }
 
+/// A metric's short name in `lang`, as the band and the Chinese sentences write it.
+fn metric_name(lang: Lang, metric: Metric) -> &'static str {
+    match metric {
+        Metric::Speedup => lang.pick("speedup", "加速比"),
+        Metric::CommShare => lang.pick("comm share", "通信占比"),
+        Metric::GpuUtilisation => lang.pick("GPU util", "GPU 利用率"),
+        Metric::RingOverTree => lang.pick("ring/tree", "环形耗时/树形耗时"),
+    }
+}
+
 /// The app's tolerance band for a metric, as a formula in `lang`: the chapter gives a word or a
 /// round number, the app decides which values agree with it.
 pub fn band(lang: Lang, metric: Metric, (lo, hi): (f64, f64)) -> String {
     let v = |x: f64| match metric {
         Metric::CommShare | Metric::GpuUtilisation => format!("{}%", (x * 100.0).round()),
-        Metric::Speedup => format!("{x}×"),
+        Metric::Speedup => format!("{x}{}", lang.pick("×", " 倍")),
         Metric::RingOverTree => format!("{x}"),
     };
-    let name = match metric {
-        Metric::Speedup => lang.pick("speedup", "加速比"),
-        Metric::CommShare => lang.pick("comm share", "通信占比"),
-        Metric::GpuUtilisation => lang.pick("GPU util", "GPU 利用率"),
-        Metric::RingOverTree => lang.pick("ring/tree", "环形耗时/树形耗时"),
-    };
+    let name = metric_name(lang, metric);
     match (lo > 0.0, hi.is_finite()) {
         (true, true) => format!("{} ≤ {name} ≤ {}", v(lo), v(hi)),
         (true, false) => format!("{name} ≥ {}", v(lo)),
@@ -375,6 +387,10 @@ mod tests {
         let f = check(c, &d).unwrap();
         assert_eq!((f.verdict, f.value()), (Verdict::Holds, 1.75));
         let (en, zh) = both(c, &f);
+        assert!(
+            en.contains("GPU 0 sent 1.7500 × S and received 1.7500 × S (the others alike"),
+            "{en}"
+        );
         assert!(en.contains("per direction"));
         assert!(zh.contains("单个方向"));
         // The chapter's words are quoted verbatim; the band is the app's, named as such.
@@ -453,8 +469,24 @@ mod tests {
             "{en}"
         );
         assert!(zh.starts_with("原文设定下："), "{zh}");
-        let (en, _) = both(c, &check(c, &d).unwrap());
-        assert!(en.contains(". Simulated communication share = "), "{en}");
+        let (en, zh) = both(c, &check(c, &d).unwrap());
+        // A speedup's band and value in Chinese read 倍, as the table's value column does.
+        let c6 = claim("eight-gpus-6-7x");
+        let (en6, zh6) = both(c6, &check(c6, &d).unwrap());
+        assert!(
+            en6.contains("speedup = 6.366×") && en6.contains("6× ≤ speedup ≤ 7×"),
+            "{en6}"
+        );
+        assert!(
+            zh6.contains("加速比 = 6.366 倍") && zh6.contains("6 倍 ≤ 加速比 ≤ 7 倍"),
+            "{zh6}"
+        );
+        // A share reads in per cent, as its band does; the Chinese names the metric too.
+        assert!(
+            en.contains(". Simulated communication share = 45.8%."),
+            "{en}"
+        );
+        assert!(zh.contains("模拟结果：通信占比 = 45.8%。"), "{zh}");
         assert!(!en.contains("In the chapter's setting"), "{en}");
     }
 
