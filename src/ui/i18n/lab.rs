@@ -63,6 +63,9 @@ area! { $ lab_rows {
     BoundInjection => "every rank must send 2(N−1)/N × S and receive as much: 2(N−1)·S over the sum of the ranks' port bandwidths", "每个进程必须发送 2(N−1)/N × S，并接收同样多：即 2(N−1)·S 除以所有进程端口带宽之和";
     BoundNode => "the nodes' NICs are the tighter cut (the links that split the cluster into parts): the nodes together must exchange 2(M−1)·S over their NICs", "节点网卡是更紧的“割”（把集群分成两部分的一组链路）：M 个节点之间必须经各自的网卡交换 2(M−1)·S";
     BoundRack => "the racks' uplinks are the tighter cut (the links that split the cluster into parts): the racks together must exchange 2(K−1)·S over K uplinks", "机柜上行链路是更紧的“割”（把集群分成两部分的一组链路）：K 个机柜之间必须经 K 条上行链路交换 2(K−1)·S";
+    BoundInjectionLatency => "at least one message latency between ranks, plus 2(N−1)·S over the sum of the ranks' port bandwidths", "至少要等一条消息在进程之间的延迟，再加上 2(N−1)·S 除以所有进程端口带宽之和";
+    BoundNodeLatency => "at least one message latency between nodes (the farthest ranks are on different nodes), plus 2(M−1)·S over the nodes' NICs", "至少要等一条消息在节点之间的延迟（相距最远的进程在不同节点上），再加上 M 个节点经网卡交换 2(M−1)·S 的时间";
+    BoundRackLatency => "at least one message latency between racks (the farthest ranks are in different racks), plus 2(K−1)·S over K uplinks", "至少要等一条消息在机柜之间的延迟（相距最远的进程在不同机柜里），再加上 K 个机柜经 K 条上行链路交换 2(K−1)·S 的时间";
     AutoFastest => "{0} is the fastest of the simulated algorithms here (not NCCL's own choice): {1} vs {2} for the runner-up {3} (which takes {4} longer), out of {5} algorithms simulated on this scenario", "{0} 是这里模拟的算法中最快的（并非 NCCL 自己的选择）：{1}；第二名 {3} 为 {2}（多用 {4} 的时间），共在此场景上模拟了 {5} 种算法";
     AutoNothing => "{0} is the fastest of the simulated algorithms here (nothing to exchange)", "{0} 是这里模拟的算法中最快的（没有数据要交换）";
     RankSent => "Per rank, sent: {0} to {1}", "每个进程发送：{0} 到 {1}";

@@ -230,14 +230,19 @@ pub fn unit_kind_name(lang: Lang, unit: crate::ui::model::layout::UnitKind) -> S
 }
 
 /// Why the lower bound is what it is, in `lang`.
-pub fn bound_explain(lang: Lang, kind: crate::sim::trace::BoundKind) -> &'static str {
-    use crate::sim::trace::BoundKind as B;
+pub fn bound_explain(lang: Lang, bound: &crate::sim::trace::LowerBound) -> &'static str {
+    use crate::sim::trace::{BoundKind as B, BoundTerm as T};
     tr(
         lang,
-        match kind {
-            B::Injection => Key::BoundInjection,
-            B::NodeTier => Key::BoundNode,
-            B::RackTier => Key::BoundRack,
+        match (bound.kind, bound.dominant()) {
+            (B::Injection, T::Bandwidth) => Key::BoundInjection,
+            (B::NodeTier, T::Bandwidth) => Key::BoundNode,
+            (B::RackTier, T::Bandwidth) => Key::BoundRack,
+            // Where latency dominates, the cut is the one whose route is longest, not the
+            // tighter in bandwidth: the words say so.
+            (B::Injection, T::Latency) => Key::BoundInjectionLatency,
+            (B::NodeTier, T::Latency) => Key::BoundNodeLatency,
+            (B::RackTier, T::Latency) => Key::BoundRackLatency,
         },
     )
 }

@@ -19,9 +19,9 @@ area! { $ nccl_rows {
     LabNcclChannels => "channels", "个通道";
     LabNcclTime => "time", "时间";
     LabNcclWhy => "Why: {0} has the lowest predicted time, {1}, against {2} for {3} (the runner-up), of {4} candidates simulated (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：{0} 的预测时间最短，为 {1}；第二名 {3} 为 {2}；共模拟了 {4} 个候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
-    LabNcclOnly => "Why: {0} is the only candidate here.", "原因：{0} 是这里唯一的候选。";
+    LabNcclOnly => "Why: {0} is the only candidate simulated here (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：{0} 是这里唯一被模拟的候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
     LabNcclPredicting => "Simulating NCCL's candidates: {0} of {1}…", "正在模拟 NCCL 的候选：第 {0} 个，共 {1} 个…";
-    LabNcclCandidates => "All {0} candidates", "全部 {0} 个候选";
+    LabNcclCandidates => "Candidates simulated: {0}", "模拟的候选：{0} 个";
     LabNcclOneGpu => "One GPU has nothing to reduce.", "一张卡没有需要归约的数据。";
     LabNcclNotWhole => "{0} GPUs on one switch do not fill whole nodes of 8 GPUs, as these systems are built; pick a multiple of 8 (or up to 8).", "一个交换机上的 {0} 张卡填不满每节点 8 张卡的整节点（这些系统就是这样组成的）；请选择 8 的倍数（或不超过 8 张）。";
     LabNcclTooMany => "The browser predicts NCCL for up to {1} GPUs (this run has {0}); the command line takes up to 1,024:", "浏览器中最多为 {1} 张卡预测 NCCL（本次运行有 {0} 张）；命令行最多支持 1,024 张：";

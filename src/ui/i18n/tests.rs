@@ -182,3 +182,46 @@ fn failed_points_read_as_one_line_in_each_language() {
     );
     assert_eq!(failed_points(Lang::En, &[]), "");
 }
+
+#[test]
+fn the_lower_bound_sentence_follows_its_dominant_term() {
+    use crate::sim::topology::{Topology, TopologySpec};
+    use crate::sim::trace::{BoundKind, BoundTerm, lower_bound};
+    use crate::sim::units::Bandwidth;
+    // 2 racks of fast uplinks: the racks' cut wins on its route's latency at 8 bytes (it is not
+    // the tighter in bandwidth), and on bandwidth at 1 GiB over slow uplinks.
+    let cluster = |rack_gbits: f64| {
+        Topology::new(&TopologySpec::Cluster {
+            racks: 2,
+            nodes_per_rack: 2,
+            gpus_per_node: 8,
+            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
+            intra_lat_secs: 1e-6,
+            node_bw: Bandwidth::from_gbits_per_sec(3200.0),
+            node_lat_secs: 2e-6,
+            rack_bw: Bandwidth::from_gbits_per_sec(rack_gbits),
+            rack_lat_secs: 5e-6,
+            oversubscription: 1.0,
+            nics_per_node: 1,
+        })
+        .unwrap()
+    };
+    let small = lower_bound(&cluster(3200.0), 8);
+    assert_eq!(
+        (small.kind, small.dominant()),
+        (BoundKind::RackTier, BoundTerm::Latency)
+    );
+    let en = bound_explain(Lang::En, &small);
+    assert!(
+        en.starts_with("at least one message latency between racks"),
+        "{en}"
+    );
+    assert!(!en.contains("tighter cut"), "{en}");
+    assert!(bound_explain(Lang::Zh, &small).starts_with("至少要等一条消息在机柜之间的延迟"));
+    let large = lower_bound(&cluster(100.0), 1 << 30);
+    assert_eq!(
+        (large.kind, large.dominant()),
+        (BoundKind::RackTier, BoundTerm::Bandwidth)
+    );
+    assert!(bound_explain(Lang::En, &large).starts_with("the racks' uplinks are the tighter cut"));
+}

@@ -502,7 +502,7 @@ pub fn Results(props: &ResultsProps) -> Html {
                 <div><dt>{ tr(lang, Key::ResultTime) }</dt><dd data-testid="time-result" data-secs={format!("{:e}", trace.time_secs)}>{ format_secs(trace.time_secs) }</dd></div>
                 <div><dt>{ "algbw" }</dt><dd data-testid="algbw">{ bw(trace.algbw_bytes_per_sec()) }</dd></div>
                 <div><dt>{ "busbw" }</dt><dd data-testid="busbw">{ bw(trace.busbw_bytes_per_sec()) }</dd></div>
-                <div><dt>{ tr(lang, Key::LowerBoundLabel) }</dt><dd data-testid="lower-bound" title={bound_explain(lang, trace.lower_bound.kind)}>
+                <div><dt>{ tr(lang, Key::LowerBoundLabel) }</dt><dd data-testid="lower-bound" title={bound_explain(lang, &trace.lower_bound)}>
                     { trf(lang, Key::LowerBoundRun, &[&format_secs(trace.lower_bound.secs), &percent(lang, trace.efficiency(), 0)]) }</dd></div>
                 <div><dt>{ tr(lang, Key::Result) }</dt><dd>{ verified }</dd></div>
             </dl>
@@ -510,7 +510,7 @@ pub fn Results(props: &ResultsProps) -> Html {
                 &format_secs(trace.lower_bound.latency_secs),
                 &format_secs(trace.lower_bound.bandwidth_secs),
                 bound_term(lang, trace.lower_bound.dominant()),
-                bound_explain(lang, trace.lower_bound.kind),
+                bound_explain(lang, &trace.lower_bound),
             ]) }</p>
             if let Some(auto) = &sim.auto { <p class="explain">{ auto_reason(lang, auto) }</p> }
             <p class="explain" data-testid="rank-traffic">
