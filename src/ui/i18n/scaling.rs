@@ -55,6 +55,8 @@ area! { $ scaling_rows {
     DoesNotHold => "does not hold", "不成立";
     Because => "Because: ", "原因：";
     BecauseComputed => "{0} ({1} of fp32 gradients) on {2} GPUs of {3}: the ring sends {4} × {1} from every GPU, each step limited by {5}; {6} of the backward pass overlaps it.", "{0}（fp32 梯度 {1}）在 {2} 张 {3} 的卡上：环形 AllReduce 每张卡发送 {4} × {1}，每一步受限于{5}；反向传播的 {6} 与之重叠。";
+    BecauseComputedStar => "{0} ({1} of fp32 gradients) on {2} GPUs of {3}: a flat tree's root receives {4} × {1} and sends as much, limited by {5}; {6} of the backward pass overlaps it.", "{0}（fp32 梯度 {1}）在 {2} 张 {3} 的卡上：扁平树的根节点接收 {4} × {1}，并发送同样多，受限于{5}；反向传播的 {6} 与之重叠。";
+    BecauseComputedOther => "{0} ({1} of fp32 gradients) on {2} GPUs of {3}, summed by {4}: limited by {5}; {6} of the backward pass overlaps it.", "{0}（fp32 梯度 {1}）在 {2} 张 {3} 的卡上，用 {4} 求和：受限于{5}；反向传播的 {6} 与之重叠。";
     BecauseLargest => " The largest part of a step is {0}: {1} of {2}.", "一步中占比最大的是{0}：{2} 中的 {1}。";
     SlowestGpuLink => "the GPU links at {0}", "GPU 链路 {0}";
     SlowestNic => "the node NICs at {0}", "节点网卡 {0}";

@@ -471,15 +471,25 @@ pub fn because(lang: Lang, setup: &Setup, step: Option<&StepBreakdown>) -> Strin
             )
         });
     let n = s.gpus() as f64;
+    // What the scenario's own algorithm moves: a ring 2(N−1)/N of the gradient per GPU, a flat
+    // tree's root N−1 times it; the others are named.
+    let (key, volume) = match s.algorithm {
+        Algorithm::Ring => (
+            Key::BecauseComputed,
+            format!("{:.2}", 2.0 * (n - 1.0) / n.max(1.0)),
+        ),
+        Algorithm::TreeFlat => (Key::BecauseComputedStar, format!("{}", s.gpus().max(1) - 1)),
+        other => (Key::BecauseComputedOther, other.name().to_string()),
+    };
     let mut text = trf(
         lang,
-        Key::BecauseComputed,
+        key,
         &[
             model_texts(lang, &s.model).0,
             &gradient,
             &s.gpus().to_string(),
             hardware_texts(lang, h).0,
-            &format!("{:.2}", 2.0 * (n - 1.0) / n.max(1.0)),
+            &volume,
             &slowest,
             &percent(lang, s.overlap, 0),
         ],
@@ -658,5 +668,31 @@ mod tests {
         assert!(h100.contains("DGX H100"), "{h100}");
         let zh = because(Lang::Zh, &setup, Some(&step));
         assert!(zh.contains("DGX H100") && zh.contains("张卡"), "{zh}");
+    }
+
+    #[test]
+    fn the_because_text_follows_the_algorithm() {
+        // The ring's 2(N−1)/N for the ring scenario; the bad topology's flat tree is described as
+        // a star (it said "the ring sends 1.75 × …" next to "allreduce: tree-flat").
+        let ring = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
+        assert_eq!(ring.scenario().algorithm, Algorithm::Ring);
+        let text = because(Lang::En, &ring, None);
+        assert!(
+            text.contains("the ring sends 1.75 × 1.36 GB from every GPU"),
+            "{text}"
+        );
+        let star = Setup::from_scenario(&CHAPTER_SCENARIOS[1]);
+        assert_eq!(star.scenario().algorithm, Algorithm::TreeFlat);
+        let en = because(Lang::En, &star, None);
+        assert!(
+            en.contains("a flat tree's root receives 7 × 1.36 GB and sends as much"),
+            "{en}"
+        );
+        assert!(!en.contains("the ring sends"), "{en}");
+        let zh = because(Lang::Zh, &star, None);
+        assert!(
+            zh.contains("扁平树的根节点接收 7 × 1.36 GB") && !zh.contains("环形"),
+            "{zh}"
+        );
     }
 }
