@@ -60,6 +60,11 @@ test('the Ring-vs-Tree crossover moves to larger messages when GPUs are added', 
       (p) => { const b = Number(document.querySelector('[data-testid=versus-tree]')?.dataset.bandwidth); return b > p; },
       piped, { timeout: 60000 },
     );
+    // 2 GPUs, 1 segment: ring and tree are the same exchange and take the same time at every
+    // size; the readout says so (it said "one algorithm is faster at every simulated size").
+    await setRangeTo(page, 'versus-gpus', 2);
+    await page.waitForFunction(() => /same time at every simulated size/.test(document.querySelector('[data-testid=versus-readout]')?.textContent ?? ''), null, { timeout: 60000 });
+    assert.equal(await page.getByTestId('versus-crossover-mark').count(), 0);
     if (process.env.DOCS_SHOTS) {
       // The sticky top bar would cover the section's heading in an element screenshot.
       await page.addStyleTag({ content: '.ch-topbar, .transport { position: static !important; }' });

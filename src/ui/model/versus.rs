@@ -246,6 +246,51 @@ pub struct Crossover {
     pub at_bytes: f64,
     /// The ring is faster above it (the usual case).
     pub ring_wins_above: bool,
+    /// The faster side changes again at larger sizes (the curves cross more than once).
+    pub again: bool,
+}
+
+/// Who is ahead at every simulated size, when the curves do not cross ([`lead`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lead {
+    Ring,
+    Tree,
+    /// The same time at every size.
+    Tie,
+    /// Faster at some sizes, as fast at the others.
+    RingOrTie,
+    TreeOrTie,
+}
+
+/// Who is ahead at every size of two curves (same sizes); `None` where each is faster somewhere.
+///
+/// ```
+/// use allreduce_lab::ui::model::versus::{Lead, lead};
+/// let at = |t: &[f64]| t.iter().enumerate().map(|(i, &t)| (8u64 << i, t)).collect::<Vec<_>>();
+/// assert_eq!(lead(&at(&[1.0, 2.0]), &at(&[2.0, 3.0])), Some(Lead::Ring));
+/// assert_eq!(lead(&at(&[1.0, 2.0]), &at(&[1.0, 2.0])), Some(Lead::Tie));
+/// assert_eq!(lead(&at(&[1.0, 2.0]), &at(&[1.0, 3.0])), Some(Lead::RingOrTie));
+/// assert_eq!(lead(&at(&[1.0, 3.0]), &at(&[2.0, 2.0])), None);
+/// ```
+pub fn lead(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Option<Lead> {
+    let (mut ring_faster, mut tree_faster, mut tie) = (false, false, false);
+    for (&(_, r), &(_, t)) in ring.iter().zip(tree) {
+        if r < t {
+            ring_faster = true;
+        } else if t < r {
+            tree_faster = true;
+        } else {
+            tie = true;
+        }
+    }
+    match (ring_faster, tree_faster, tie) {
+        (true, true, _) => None,
+        (true, false, false) => Some(Lead::Ring),
+        (true, false, true) => Some(Lead::RingOrTie),
+        (false, true, false) => Some(Lead::Tree),
+        (false, true, true) => Some(Lead::TreeOrTie),
+        (false, false, _) => Some(Lead::Tie),
+    }
 }
 
 /// A run's link use over time: per tier, the share of that tier's capacity in use in each of
@@ -398,27 +443,40 @@ impl VersusView {
     }
 }
 
-/// The first size interval where the faster of two curves (same sizes) changes.
+/// The first size interval where the faster of two curves (same sizes) changes, and whether it
+/// changes again at larger sizes (between sizes where neither ties).
 pub fn crossover(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Option<Crossover> {
     let diff: Vec<(u64, f64)> = ring
         .iter()
         .zip(tree)
         .map(|(&(s, r), &(_, t))| (s, (r / t).ln()))
         .collect();
-    diff.windows(2).find_map(|w| {
+    let mut first = diff.windows(2).enumerate().find_map(|(i, w)| {
         let ((s0, d0), (s1, d1)) = (w[0], w[1]);
         if d0 == 0.0 || d1 == 0.0 || (d0 > 0.0) == (d1 > 0.0) {
             return None;
         }
         let f = d0 / (d0 - d1);
         let (l0, l1) = ((s0 as f64).ln(), (s1 as f64).ln());
-        Some(Crossover {
-            below_bytes: s0,
-            above_bytes: s1,
-            at_bytes: (l0 + f * (l1 - l0)).exp(),
-            ring_wins_above: d1 < 0.0,
-        })
-    })
+        Some((
+            i + 1,
+            Crossover {
+                below_bytes: s0,
+                above_bytes: s1,
+                at_bytes: (l0 + f * (l1 - l0)).exp(),
+                ring_wins_above: d1 < 0.0,
+                again: false,
+            },
+        ))
+    });
+    if let Some((after, c)) = first.as_mut() {
+        // Past the first crossing the winner above it is ahead; a size where the other is
+        // strictly ahead means the lead changes again.
+        c.again = diff[*after..]
+            .iter()
+            .any(|&(_, d)| if c.ring_wins_above { d > 0.0 } else { d < 0.0 });
+    }
+    first.map(|(_, c)| c)
 }
 
 /// The "predict, then slide" question of the figure: at 1 MB on 64 GPUs of the default cluster,
@@ -565,6 +623,34 @@ mod tests {
             }
             assert!(lu.tiers.iter().any(|(_, b)| b.iter().any(|&u| u > 0.0)));
         }
+    }
+
+    #[test]
+    fn a_second_crossing_is_flagged_and_ties_are_not_crossings() {
+        let at = |t: &[f64]| {
+            t.iter()
+                .enumerate()
+                .map(|(i, &t)| (8u64 << (3 * i), t))
+                .collect::<Vec<_>>()
+        };
+        // Ring ÷ tree 2, 0.5, 2: the tree wins, then the ring, then the tree again (the audit's
+        // 64-GPU case: 1.77, 0.97, 1.044, 0.76 by size).
+        let c = crossover(&at(&[2.0, 1.0, 4.0]), &at(&[1.0, 2.0, 2.0])).unwrap();
+        assert!(c.ring_wins_above && c.again, "{c:?}");
+        assert_eq!((c.below_bytes, c.above_bytes), (8, 64));
+        let c = crossover(&at(&[2.0, 1.0, 1.0]), &at(&[1.0, 2.0, 2.0])).unwrap();
+        assert!(c.ring_wins_above && !c.again, "{c:?}");
+        // Equal at every size (2 GPUs, 1 segment): no crossing, and a tie, not "one is faster".
+        assert!(crossover(&at(&[1.0, 2.0]), &at(&[1.0, 2.0])).is_none());
+        assert_eq!(lead(&at(&[1.0, 2.0]), &at(&[1.0, 2.0])), Some(Lead::Tie));
+        // Tied while small, the ring ahead after (2 GPUs, 4 segments).
+        assert_eq!(
+            lead(&at(&[1.0, 1.0, 2.0]), &at(&[1.0, 1.0, 3.0])),
+            Some(Lead::RingOrTie)
+        );
+        // Through a tie: no window changes sign strictly, but each is ahead somewhere.
+        assert!(crossover(&at(&[1.0, 2.0, 3.0]), &at(&[2.0, 2.0, 2.0])).is_none());
+        assert_eq!(lead(&at(&[1.0, 2.0, 3.0]), &at(&[2.0, 2.0, 2.0])), None);
     }
 
     #[test]

@@ -16,8 +16,9 @@ use crate::ui::components::sliced::{Sliced, Slot, tick};
 use crate::ui::components::widgets::{Ladder, bar};
 use crate::ui::i18n::{Key, Lang, gpus, tr, trf, use_lang};
 use crate::ui::model::versus::{
-    INTRA_GBYTES, LATENCY_NS, LinkUse, NET_GBITS, PREDICT_BYTES, PREDICT_GPUS, Side, VERSUS_GPUS,
-    VERSUS_SEGMENTS, VERSUS_SIZES, VersusJob, VersusSetup, VersusView, VersusWork, predict_answer,
+    INTRA_GBYTES, LATENCY_NS, Lead, LinkUse, NET_GBITS, PREDICT_BYTES, PREDICT_GPUS, Side,
+    VERSUS_GPUS, VERSUS_SEGMENTS, VERSUS_SIZES, VersusJob, VersusSetup, VersusView, VersusWork,
+    lead, predict_answer,
 };
 use crate::ui::model::versus_nccl::{NcclCurves, NcclJob, NcclOverlayError, NcclSetup, NcclWork};
 use std::cell::RefCell;
@@ -380,20 +381,40 @@ pub fn VersusSection() -> Html {
         }
     });
     let readout = match v.crossover {
-        Some(c) => trf(
-            lang,
-            if c.ring_wins_above {
-                Key::CrossoverRingAbove
-            } else {
-                Key::CrossoverTreeAbove
-            },
-            &[
-                &format_bytes(c.at_bytes),
-                &format_bytes(c.below_bytes as f64),
-                &format_bytes(c.above_bytes as f64),
-            ],
-        ),
-        None if v.complete => tr(lang, Key::NoCrossover).to_string(),
+        Some(c) => {
+            let mut text = trf(
+                lang,
+                if c.ring_wins_above {
+                    Key::CrossoverRingAbove
+                } else {
+                    Key::CrossoverTreeAbove
+                },
+                &[
+                    &format_bytes(c.at_bytes),
+                    &format_bytes(c.below_bytes as f64),
+                    &format_bytes(c.above_bytes as f64),
+                ],
+            );
+            if c.again {
+                text.push_str(tr(lang, Key::CrossoverAgain));
+            }
+            text
+        }
+        None if v.complete => {
+            let (ring, tree) = (&v.curves[0].1, &v.curves[1].1);
+            let name = |side: Side| match side {
+                Side::Ring => lang.pick("ring", "环形"),
+                Side::Tree => lang.pick("tree", "树形"),
+            };
+            match lead(ring, tree) {
+                Some(Lead::Ring) => trf(lang, Key::NoCrossover, &[name(Side::Ring)]),
+                Some(Lead::Tree) => trf(lang, Key::NoCrossover, &[name(Side::Tree)]),
+                Some(Lead::RingOrTie) => trf(lang, Key::NoCrossoverOrTie, &[name(Side::Ring)]),
+                Some(Lead::TreeOrTie) => trf(lang, Key::NoCrossoverOrTie, &[name(Side::Tree)]),
+                Some(Lead::Tie) => tr(lang, Key::NoCrossoverTie).to_string(),
+                None => tr(lang, Key::CrossesThroughTie).to_string(),
+            }
+        }
         None => trf(
             lang,
             Key::SimulatingOf,
