@@ -17,7 +17,7 @@ area! { $ chapter_rows {
     ExposedComm => "Exposed communication", "未被掩盖的通信";
     StorageWait => "Exposed storage IO", "未被掩盖的存储 IO";
     EfficiencyTitle => "Scaling efficiency (speedup ÷ GPUs) by GPU count", "不同卡数下的扩展效率（加速比 ÷ 卡数）";
-    WhyReadout => "On {0}: a speedup of {1}; communication takes {2} of every step.", "{0}：加速比 {1}；通信占每一步的 {2}。";
+    WhyReadout => "On {0}: a speedup of {1}; exposed communication takes {2} of every step.", "{0}：加速比 {1}；暴露的通信占每一步的 {2}。";
     WhyMoral => "The chapter: the larger the share of communication, the worse the speedup.", "原文：通信占比越大，加速比越难看。";
 
     // §1.2
@@ -70,7 +70,7 @@ area! { $ chapter_rows {
     TreeBinary => "Binary", "二叉树";
     TreeDouble => "Double binary", "双二叉树";
     TreeLoadTitle => "Bytes each GPU sends and receives, in units of S", "每张卡发送和接收的字节数（以 S 为单位）";
-    TreeReadout => "Root (GPU {0}) receives {1} × S and sends {2} × S. The busiest GPU moves {3} × S each way; in a ring every GPU moves {4} × S.", "根节点（GPU {0}）接收 {1} × S、发送 {2} × S。最忙的卡单向传输 {3} × S；环形中每张卡单向只需 {4} × S。";
+    TreeReadout => "Root (GPU {0}) receives {1} × S and sends {2} × S. The busiest GPU moves {3} × S each way; in a ring every GPU moves {4} × S.", "根节点（GPU {0}）接收 {1} × S、发送 {2} × S。最忙的卡单向传输 {3} × S；环形中每张卡单向传输 {4} × S。";
     TreeTime => "Allreduce time for S = {0}: tree {1} ({2} segments), ring {3}.", "S = {0} 时 AllReduce 耗时：树形 {1}（{2} 段流水线），环形 {3}。";
     SecondTree => "second tree", "第二棵树";
     FirstTree => "first tree", "第一棵树";
@@ -100,7 +100,7 @@ area! { $ chapter_rows {
     CrossRackBandwidth => "Cross-rack bandwidth (rack uplink)", "机柜间带宽（机柜上行）";
     AllreduceTime => "Allreduce time", "AllReduce 耗时";
     CrossRackBytes => "Bytes across the rack uplinks", "经过机柜上行链路的字节数";
-    TreeWins => "The tree takes {0} of the ring's time here.", "这里树形的耗时只有环形的 {0}。";
+    TreeWins => "The tree takes {0} of the ring's time here.", "这里树形的耗时是环形的 {0}。";
     RingWins => "The ring takes {0} of the tree's time here.", "这里环形的耗时只有树形的 {0}。";
     CompareAdvice => "Don't trust any one topology blindly. Measure your own network with NCCL's tests (nccl-tests) before choosing; the full lab below runs a virtual version.", "不要迷信某种拓扑。实际选型前，先用 NCCL 的测试工具（nccl-tests）在你自己的网络上跑一遍；下面的完整实验室可以做虚拟测试。";
 
