@@ -227,9 +227,9 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
                 && rack == scenario.hardware.rack_gbits_per_sec;
             // The value as the band reads it: shares in per cent, not as fractions.
             let shown = match scenario.metric {
-                Metric::CommShare | Metric::GpuUtilisation => format!("{:.1}%", value * 100.0),
-                Metric::Speedup => format!("{value:.3}{}", lang.pick("×", " 倍")),
-                Metric::RingOverTree => format!("{value:.3}"),
+                Metric::CommShare | Metric::GpuUtilisation => percent(lang, value, 1),
+                Metric::Speedup => times(lang, value, 3),
+                Metric::RingOverTree => number(value, 3),
             };
             say(
                 lang,

@@ -28,7 +28,7 @@ use crate::sim::training::{StepBreakdown, TrainingModel, resize};
 use crate::sim::units::{
     Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes, format_secs,
 };
-use crate::ui::i18n::{Key, Lang, hardware_texts, model_texts, percent, tr, trf};
+use crate::ui::i18n::{Key, Lang, algorithm_label, hardware_texts, model_texts, percent, tr, trf};
 use crate::ui::model::logic::{NcclPick, max_segments};
 pub use crate::ui::model::scaling_work::{Inputs, Job, JobError, NcclInputs, Point};
 
@@ -478,8 +478,11 @@ pub fn because(lang: Lang, setup: &Setup, step: Option<&StepBreakdown>) -> Strin
             Key::BecauseComputed,
             format!("{:.2}", 2.0 * (n - 1.0) / n.max(1.0)),
         ),
-        Algorithm::TreeFlat => (Key::BecauseComputedStar, format!("{}", s.gpus().max(1) - 1)),
-        other => (Key::BecauseComputedOther, other.name().to_string()),
+        Algorithm::TreeFlat => (Key::BecauseComputedStar, (s.gpus().max(1) - 1).to_string()),
+        other => (
+            Key::BecauseComputedOther,
+            algorithm_label(lang, other).to_string(),
+        ),
     };
     let mut text = trf(
         lang,

@@ -253,23 +253,22 @@ pub struct Crossover {
 /// Who is ahead at every simulated size, when the curves do not cross ([`lead`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lead {
-    Ring,
-    Tree,
+    /// Faster at every size.
+    Faster(Side),
+    /// Faster at some sizes, as fast at the others.
+    NeverSlower(Side),
     /// The same time at every size.
     Tie,
-    /// Faster at some sizes, as fast at the others.
-    RingOrTie,
-    TreeOrTie,
 }
 
 /// Who is ahead at every size of two curves (same sizes); `None` where each is faster somewhere.
 ///
 /// ```
-/// use allreduce_lab::ui::model::versus::{Lead, lead};
+/// use allreduce_lab::ui::model::versus::{Lead, Side, lead};
 /// let at = |t: &[f64]| t.iter().enumerate().map(|(i, &t)| (8u64 << i, t)).collect::<Vec<_>>();
-/// assert_eq!(lead(&at(&[1.0, 2.0]), &at(&[2.0, 3.0])), Some(Lead::Ring));
+/// assert_eq!(lead(&at(&[1.0, 2.0]), &at(&[2.0, 3.0])), Some(Lead::Faster(Side::Ring)));
 /// assert_eq!(lead(&at(&[1.0, 2.0]), &at(&[1.0, 2.0])), Some(Lead::Tie));
-/// assert_eq!(lead(&at(&[1.0, 2.0]), &at(&[1.0, 3.0])), Some(Lead::RingOrTie));
+/// assert_eq!(lead(&at(&[1.0, 2.0]), &at(&[1.0, 3.0])), Some(Lead::NeverSlower(Side::Ring)));
 /// assert_eq!(lead(&at(&[1.0, 3.0]), &at(&[2.0, 2.0])), None);
 /// ```
 pub fn lead(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Option<Lead> {
@@ -283,14 +282,17 @@ pub fn lead(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Option<Lead> {
             tie = true;
         }
     }
-    match (ring_faster, tree_faster, tie) {
-        (true, true, _) => None,
-        (true, false, false) => Some(Lead::Ring),
-        (true, false, true) => Some(Lead::RingOrTie),
-        (false, true, false) => Some(Lead::Tree),
-        (false, true, true) => Some(Lead::TreeOrTie),
-        (false, false, _) => Some(Lead::Tie),
-    }
+    let side = match (ring_faster, tree_faster) {
+        (true, true) => return None,
+        (false, false) => return Some(Lead::Tie),
+        (true, false) => Side::Ring,
+        (false, true) => Side::Tree,
+    };
+    Some(if tie {
+        Lead::NeverSlower(side)
+    } else {
+        Lead::Faster(side)
+    })
 }
 
 /// A run's link use over time: per tier, the share of that tier's capacity in use in each of
@@ -646,7 +648,7 @@ mod tests {
         // Tied while small, the ring ahead after (2 GPUs, 4 segments).
         assert_eq!(
             lead(&at(&[1.0, 1.0, 2.0]), &at(&[1.0, 1.0, 3.0])),
-            Some(Lead::RingOrTie)
+            Some(Lead::NeverSlower(Side::Ring))
         );
         // Through a tie: no window changes sign strictly, but each is ahead somewhere.
         assert!(crossover(&at(&[1.0, 2.0, 3.0]), &at(&[2.0, 2.0, 2.0])).is_none());

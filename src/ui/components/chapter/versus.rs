@@ -407,10 +407,8 @@ pub fn VersusSection() -> Html {
                 Side::Tree => lang.pick("tree", "树形"),
             };
             match lead(ring, tree) {
-                Some(Lead::Ring) => trf(lang, Key::NoCrossover, &[name(Side::Ring)]),
-                Some(Lead::Tree) => trf(lang, Key::NoCrossover, &[name(Side::Tree)]),
-                Some(Lead::RingOrTie) => trf(lang, Key::NoCrossoverOrTie, &[name(Side::Ring)]),
-                Some(Lead::TreeOrTie) => trf(lang, Key::NoCrossoverOrTie, &[name(Side::Tree)]),
+                Some(Lead::Faster(side)) => trf(lang, Key::NoCrossover, &[name(side)]),
+                Some(Lead::NeverSlower(side)) => trf(lang, Key::NoCrossoverOrTie, &[name(side)]),
                 Some(Lead::Tie) => tr(lang, Key::NoCrossoverTie).to_string(),
                 None => tr(lang, Key::CrossesThroughTie).to_string(),
             }
