@@ -451,6 +451,11 @@ impl ChapterScenario {
     pub fn gpus(&self) -> usize {
         self.racks * self.nodes_per_rack * self.hardware.gpus_per_node
     }
+    /// Whether its traffic crosses node NICs (more than one server) and rack uplinks (more than
+    /// one rack): the bandwidths that can change its outcome.
+    pub fn crosses(&self) -> (bool, bool) {
+        (self.racks * self.nodes_per_rack > 1, self.racks > 1)
+    }
     /// The gradient allreduce of this scenario with `algorithm`.
     pub fn allreduce(&self, algorithm: Algorithm, segments: usize) -> Scenario {
         Scenario {

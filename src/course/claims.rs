@@ -258,11 +258,19 @@ impl Claim {
                 rack_gbits_per_sec: c.rack_gbits_per_sec,
                 ..d
             },
-            Reads::Scenario => Conditions {
-                node_gbits_per_sec: c.node_gbits_per_sec,
-                rack_gbits_per_sec: c.rack_gbits_per_sec,
-                ..d
-            },
+            // A scenario on one server crosses no NIC, one on one rack no uplink: those stay at
+            // the chapter's values.
+            Reads::Scenario => {
+                let (nics, uplinks) = match self.kind {
+                    ClaimKind::Scenario(s) => s.crosses(),
+                    _ => (true, true),
+                };
+                Conditions {
+                    node_gbits_per_sec: c.node_gbits_per_sec.filter(|_| nics),
+                    rack_gbits_per_sec: c.rack_gbits_per_sec.filter(|_| uplinks),
+                    ..d
+                }
+            }
         }
     }
 }
@@ -563,10 +571,12 @@ fn cross_rack(c: &Conditions) -> Checked {
 
 fn chapter_scenario(base: &'static ChapterScenario, c: &Conditions) -> Checked {
     let mut sc = *base;
-    if let Some(g) = c.node_gbits_per_sec {
+    // Only the links it crosses (see `Claim::relevant`).
+    let (nics, uplinks) = base.crosses();
+    if let Some(g) = c.node_gbits_per_sec.filter(|_| nics) {
         sc.hardware.node_gbits_per_sec = g;
     }
-    if let Some(g) = c.rack_gbits_per_sec {
+    if let Some(g) = c.rack_gbits_per_sec.filter(|_| uplinks) {
         sc.hardware.rack_gbits_per_sec = g;
     }
     let o = evaluate(&sc)?;
@@ -641,6 +651,50 @@ mod tests {
                 _ => assert_eq!(c.reads, Reads::Uniform, "{}", c.id),
             }
         }
+    }
+
+    #[test]
+    fn a_scenario_reads_the_nic_and_uplink_only_where_its_traffic_crosses_them() {
+        use super::super::chapter::evaluate;
+        let slow = Conditions {
+            node_gbits_per_sec: Some(25.0),
+            rack_gbits_per_sec: Some(25.0),
+            ..Conditions::default()
+        };
+        let mut seen = [false; 3];
+        for c in &CLAIMS {
+            let ClaimKind::Scenario(base) = c.kind else {
+                continue;
+            };
+            let (nics, uplinks) = base.crosses();
+            seen[usize::from(nics) + usize::from(uplinks)] = true;
+            // What it does not cross changes nothing, simulated…
+            let mut other = *base;
+            if !nics {
+                other.hardware.node_gbits_per_sec = 25.0;
+            }
+            if !uplinks {
+                other.hardware.rack_gbits_per_sec = 25.0;
+            }
+            let value = |s| evaluate(s).unwrap().value;
+            assert_eq!(value(&other), value(base), "{}", c.id);
+            // …so it is neither read nor reported; what it crosses is.
+            let r = c.relevant(&slow);
+            assert_eq!(r.node_gbits_per_sec.is_some(), nics, "{}", c.id);
+            assert_eq!(r.rack_gbits_per_sec.is_some(), uplinks, "{}", c.id);
+            let Evidence::Scenario {
+                node_gbits_per_sec: node,
+                rack_gbits_per_sec: rack,
+                ..
+            } = check(c, &slow).unwrap().evidence
+            else {
+                panic!("{}", c.id)
+            };
+            assert_eq!(node == 25.0, nics, "{}", c.id);
+            assert_eq!(rack == 25.0, uplinks, "{}", c.id);
+        }
+        // One server, one rack of several, several racks: all three occur.
+        assert_eq!(seen, [true; 3]);
     }
 
     #[test]

@@ -345,6 +345,17 @@ pub struct TreeRun {
     pub ring: Trace,
 }
 
+impl TreeRun {
+    /// The first tree's root: the one rank that sends it no reduce transfer. (Read over both
+    /// trees of a double binary tree at once, every rank sends one, in the other tree if not.)
+    pub fn root(&self) -> usize {
+        tree_parents(&self.tree, self.kind.trees())[0]
+            .iter()
+            .position(Option::is_none)
+            .unwrap_or(0)
+    }
+}
+
 /// A tree cut into `segments` pipeline segments, and the ring, on `gpus` GPUs.
 pub fn tree_run(kind: TreeKind, gpus: usize, segments: usize) -> Result<TreeRun, ScenarioError> {
     Ok(TreeRun {
@@ -548,6 +559,12 @@ mod tests {
                     .unwrap();
                 // Two children up and a parent down: 3 × S at most, whatever N is.
                 assert!(busiest <= 3 * TREE_SIZE_BYTES, "{kind:?} n={n}");
+                // GPU 0 roots the first tree, and sends no reduce transfer of its chunks.
+                assert_eq!(run.root(), 0, "{kind:?} n={n}");
+                let per_tree = run.tree.schedule.chunks() / kind.trees();
+                assert!(!run.tree.schedule.transfers().iter().any(|t| t.src() == 0
+                    && t.phase() == Phase::Reduce
+                    && (t.chunk_lo() as usize) < per_tree));
                 for p in tree_parents(&run.tree, kind.trees()) {
                     assert_eq!(
                         p.iter().filter(|p| p.is_none()).count(),

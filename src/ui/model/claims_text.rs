@@ -223,6 +223,8 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
             let band = band(lang, scenario.metric, scenario.expected);
             // The "because" describes the chapter's own setting; with another NIC or uplink set
             // here it is named as such, not as what was simulated.
+            // Only the links its traffic crosses are named (the others are not read).
+            let crosses = scenario.crosses();
             let own = node == scenario.hardware.node_gbits_per_sec
                 && rack == scenario.hardware.rack_gbits_per_sec;
             // The value as the band reads it: shares in per cent, not as fractions.
@@ -244,8 +246,13 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
                     } else {
                         " with the conditions set here:"
                     };
+                    let links = match crosses {
+                        (false, _) => String::new(),
+                        (true, false) => format!(" Node NIC {node} Gbps."),
+                        (true, true) => format!(" Node NIC {node} Gbps, rack uplink {rack} Gbps."),
+                    };
                     format!(
-                        "{setting}{because}. Simulated{here} {} = {shown}. The chapter says “{}”; this app counts {band} as agreeing. Node NIC {node} Gbps, rack uplink {rack} Gbps.",
+                        "{setting}{because}. Simulated{here} {} = {shown}. The chapter says “{}”; this app counts {band} as agreeing.{links}",
                         scenario.metric.name(),
                         claim.quote_en
                     )
@@ -257,8 +264,13 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
                     } else {
                         "（按此处设定的条件）"
                     };
+                    let links = match crosses {
+                        (false, _) => String::new(),
+                        (true, false) => format!("节点网卡 {node} Gbps。"),
+                        (true, true) => format!("节点网卡 {node} Gbps，机柜上行 {rack} Gbps。"),
+                    };
                     format!(
-                        "{setting}{because}。模拟结果{here}：{} = {shown}。原文：“{}”；本应用把 {band} 算作相符。节点网卡 {node} Gbps，机柜上行 {rack} Gbps。",
+                        "{setting}{because}。模拟结果{here}：{} = {shown}。原文：“{}”；本应用把 {band} 算作相符。{links}",
                         metric_name(Lang::Zh, scenario.metric),
                         claim.quote_zh
                     )
@@ -491,6 +503,22 @@ mod tests {
         );
         assert!(zh.contains("模拟结果：通信占比 = 45.8%。"), "{zh}");
         assert!(!en.contains("In the chapter's setting"), "{en}");
+        // One rack of four servers crosses NICs but no uplink; one server neither, so another
+        // NIC leaves its sentence as the chapter's.
+        assert!(en.ends_with(" Node NIC 100 Gbps."), "{en}");
+        assert!(zh.ends_with("节点网卡 100 Gbps。"), "{zh}");
+        let (en, zh) = both(c6, &check(c6, &at800).unwrap());
+        assert!(
+            !en.contains("NIC") && !en.contains("In the chapter's setting"),
+            "{en}"
+        );
+        assert!(!zh.contains("网卡") && !zh.contains("原文设定下"), "{zh}");
+        let c = claim("racks-800-200-tree-wins");
+        let (en, _) = both(c, &check(c, &d).unwrap());
+        assert!(
+            en.ends_with(" Node NIC 800 Gbps, rack uplink 200 Gbps."),
+            "{en}"
+        );
     }
 
     #[test]

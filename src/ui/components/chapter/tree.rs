@@ -149,10 +149,7 @@ pub fn TreeSection() -> Html {
         }
         Ok(run) => {
             let s = TREE_SIZE_BYTES as f64;
-            let root = tree_parents(&run.tree, 1)[0]
-                .iter()
-                .position(|p| p.is_none())
-                .unwrap_or(0);
+            let root = run.root();
             let r = run.tree.ranks[root];
             let busiest = run
                 .tree

@@ -11,7 +11,7 @@ use crate::sim::training::StepBreakdown;
 use crate::sim::units::{Bandwidth, format_bytes};
 use crate::ui::components::charts::{Bar, LineChart, Marker, Series, SeriesPoint, StackedBars};
 use crate::ui::components::inputs::select_value;
-use crate::ui::i18n::{Key, algorithm_label, hardware_texts, tr, trf, use_lang};
+use crate::ui::i18n::{Key, Lang, algorithm_label, hardware_texts, tr, trf, use_lang};
 use crate::ui::model::chart_math::{Axis, Unit, format_value};
 use crate::ui::model::scaling::{
     Point, SWEEP_FACTOR, SWEEP_MAX_BYTES, SWEEP_MIN_BYTES, Setup, segments,
@@ -277,10 +277,7 @@ pub fn SweepCards(props: &ChartProps) -> Html {
 }
 
 /// Under the charts: NCCL's choice per size at the focus count, or the segments each tree uses.
-#[component]
-pub fn SweepNotes(props: &ChartProps) -> Html {
-    let lang = use_lang();
-    let (setup, points) = (&props.setup, &props.points);
+pub fn sweep_notes(lang: Lang, setup: &Setup, points: &Points) -> Html {
     let nccl = setup.nccl;
     let focus = setup.sweep_gpus();
     // NCCL's choice at the focus count, per size.

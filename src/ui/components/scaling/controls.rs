@@ -7,7 +7,7 @@ use crate::sim::algorithms::Algorithm;
 use crate::sim::nccl::system::PRESETS as NCCL_SYSTEMS;
 use crate::ui::components::inputs::{input_value, select_value};
 use crate::ui::i18n::{
-    Key, algorithm_label, hardware_texts, model_texts, scenario_texts, tr, trf, use_lang,
+    Key, Lang, algorithm_label, hardware_texts, model_texts, scenario_texts, tr, trf, use_lang,
 };
 use crate::ui::model::ladders::{
     bandwidth_label, bandwidth_ladder_mbps, slider_position, slider_value,
@@ -22,10 +22,8 @@ pub struct ControlsProps {
     pub on_edit: Callback<SetupEdit>,
 }
 
-/// The model switch and, with NCCL, its system and NVLS.
-#[component]
-fn NetworkSwitch(props: &ControlsProps) -> Html {
-    let lang = use_lang();
+/// The model switch and, with NCCL, its system and NVLS (part of the controls' render).
+fn network_switch(lang: Lang, props: &ControlsProps) -> Html {
     let nccl = props.setup.nccl;
     let emit = |e: fn(&Event) -> SetupEdit| {
         let on_edit = props.on_edit.clone();
@@ -125,7 +123,7 @@ pub fn ScalingControls(props: &ControlsProps) -> Html {
         <aside class="scaling-controls controls">
             <h2>{ tr(lang, Key::ChapterScenarios) }</h2>
             <div class="presets chapter-presets">{ for scenario_buttons }</div>
-            <NetworkSwitch setup={setup.clone()} on_edit={props.on_edit.clone()} />
+            { network_switch(lang, props) }
             <div hidden={nccl.is_some()}>
             <h2 id="scaling-hardware-title">{ tr(lang, Key::Hardware) }</h2>
             <select data-testid="scaling-hardware" aria-labelledby="scaling-hardware-title" onchange={on_select(SetupEdit::Hardware)} key={setup.hardware.id}>

@@ -15,10 +15,10 @@ use crate::sim::algorithms::Algorithm;
 use crate::ui::i18n::{Key, tr, use_lang};
 use crate::ui::model::scaling::Setup;
 use crate::ui::model::scaling_edit::SetupEdit;
-use charts::{BreakdownCard, SpeedupCard, SweepCards, SweepNotes};
+use charts::{BreakdownCard, SpeedupCard, SweepCards, sweep_notes};
 use controls::ScalingControls;
 use gloo::timers::callback::Timeout;
-use points::{Progress, use_points};
+use points::{progress, use_points};
 use std::cell::RefCell;
 use std::rc::Rc;
 use verdict::Verdict;
@@ -104,13 +104,13 @@ pub fn ScalingSection() -> Html {
                 <ScalingControls setup={(*setup).clone()} on_edit={on_edit} />
                 <div class="scaling-main">
                     <Verdict setup={s.clone()} />
-                    <Progress points={p.clone()} {pending} />
+                    { progress(lang, &p, pending) }
                     <div class="chart-grid">
                         <SpeedupCard setup={s.clone()} points={p.clone()} />
                         <BreakdownCard setup={s.clone()} points={p.clone()} />
                         <SweepCards setup={s.clone()} points={p.clone()} />
                     </div>
-                    <SweepNotes setup={s} points={p} />
+                    { sweep_notes(lang, &s, &p) }
                 </div>
             </div>
         </section>

@@ -6,7 +6,7 @@
 
 use crate::ui::components::sliced::{Slot, when_idle};
 use crate::ui::components::workers;
-use crate::ui::i18n::{Key, tr, trf, use_lang};
+use crate::ui::i18n::{Key, Lang, tr, trf};
 use crate::ui::model::scaling::{Computation, Job, Point, Setup};
 use crate::ui::model::scaling_memo::Memo;
 use std::cell::RefCell;
@@ -199,18 +199,10 @@ fn progress_text(lang: crate::ui::i18n::Lang, points: &Points) -> String {
     text
 }
 
-#[derive(Properties, PartialEq)]
-pub struct ProgressProps {
-    pub points: Points,
-    /// Edits the controls show that the points do not follow yet: not complete.
-    pub pending: bool,
-}
-
-/// How many points are done, and any that failed.
-#[component]
-pub fn Progress(props: &ProgressProps) -> Html {
-    let lang = use_lang();
-    let points = &props.points;
+/// How many points are done, and any that failed; `pending`: edits the controls show that the
+/// points do not follow yet (not complete). A function, not a component: it changes whenever its
+/// section renders.
+pub fn progress(lang: Lang, points: &Points, pending: bool) -> Html {
     let done = points.items.len();
     let failures: Vec<(Job, String)> = points
         .items
@@ -222,7 +214,7 @@ pub fn Progress(props: &ProgressProps) -> Html {
         .collect();
     let bar = html! {
         <div class="scaling-progress" data-testid="scaling-progress" data-done={done.to_string()}
-             data-total={points.total.to_string()} data-complete={(points.done_ms.is_some() && !props.pending).to_string()}
+             data-total={points.total.to_string()} data-complete={(points.done_ms.is_some() && !pending).to_string()}
              data-workers={points.workers.to_string()} data-reused={points.reused.to_string()}
              data-generation={points.generation.to_string()}
              data-elapsed-ms={points.done_ms.map(|m| format!("{m:.0}")).unwrap_or_default()}>
