@@ -175,3 +175,20 @@ test('the top navigation shows every section at 1440 px, and nothing scrolls sid
     } finally { await phone.browser.close(); }
   }
 });
+
+test('the lab says what its numbers show: equal senders as one amount, the busiest link by its capacity, a near tie as a near tie', async () => {
+  // Auto on 3 GPUs of the default cluster, 1 MB: the ranks send 1,333,333 and 1,333,334 B, and
+  // the ring and the hierarchical ring finish within rounding of each other.
+  const { browser, page, problems } = await open(`${server.url}?alg=auto&topo=cluster&gpus=3&size=1000000#lab`);
+  try {
+    const figure = page.getByTestId('figure-a');
+    await figure.getByTestId('time-result').waitFor();
+    assert.match(await figure.getByTestId('rank-traffic').innerText(), /^Every rank sent 1\.33 MB/);
+    const busiest = await figure.getByTestId('busiest-link').innerText();
+    assert.match(busiest, /^Busiest link for its capacity: .* carried .*, (< 1|[1-9]\d*)% of what it could carry in the whole run\.$/);
+    const reason = await figure.locator('.results p.explain').filter({ hasText: 'simulated algorithms' }).innerText();
+    assert.match(reason, /ties with|< 0\.1% longer/);
+    assert.doesNotMatch(reason, /0\.0%/);
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});

@@ -44,6 +44,9 @@ pub struct LinkReport {
 pub enum BoundKind {
     /// Every rank's ports: 2(N−1)·S over the sum of the bandwidths by which data leave the ranks.
     Injection,
+    /// The same on a rail network of several nodes, where data leave a rank by its port and by its
+    /// own NIC: 2(N−1)·S over the sum of both.
+    InjectionWithNics,
     /// The NIC tier: 2(M−1)·S over the M nodes' NIC bandwidth.
     NodeTier,
     /// The rack↔spine tier: 2(K−1)·S over the K racks' uplink bandwidth.
@@ -109,6 +112,12 @@ impl LowerBound {
             }
             (BoundKind::Injection, BoundTerm::Latency) => {
                 "latency dominates: at least one message latency between ranks, plus 2(N−1)·S over the sum of the ranks' port bandwidths"
+            }
+            (BoundKind::InjectionWithNics, BoundTerm::Bandwidth) => {
+                "bandwidth dominates: every rank must send and receive 2(N−1)/N × S in total, 2(N−1)·S over the sum of the ranks' ports and their own NICs (on rails data leave a GPU by both), after one message latency"
+            }
+            (BoundKind::InjectionWithNics, BoundTerm::Latency) => {
+                "latency dominates: at least one message latency between ranks, plus 2(N−1)·S over the sum of the ranks' ports and their own NICs"
             }
             (BoundKind::NodeTier, BoundTerm::Bandwidth) => {
                 "bandwidth dominates: the nodes' NICs are the tighter cut, the nodes together must exchange 2(M−1)·S over their NICs, after one message latency between nodes"
@@ -177,10 +186,12 @@ pub fn lower_bound(topo: &Topology, size_bytes: u64) -> LowerBound {
             .map(|l| l.bandwidth.bytes_per_sec())
             .sum()
     };
-    // Data leave a rank by its port, and on `rail` also by its own NIC.
+    // Data leave a rank by its port, and on `rail` also by its own NIC, when there is another
+    // node to reach by it (within one node every route keeps to the switch).
+    let nics = topo.is_rail() && topo.nodes() > 1;
     let injection = capacity(&|l| {
         matches!(l.from, Endpoint::Rank(_))
-            || (topo.is_rail() && l.tier == Tier::Node && matches!(l.to, Endpoint::Rail(_)))
+            || (nics && l.tier == Tier::Node && matches!(l.to, Endpoint::Rail(_)))
     });
     let cut = |kind, units: usize, cap: f64, lat: f64| {
         let bandwidth_secs = 2.0 * (units as f64 - 1.0) * s / cap;
@@ -191,7 +202,12 @@ pub fn lower_bound(topo: &Topology, size_bytes: u64) -> LowerBound {
             bandwidth_secs,
         }
     };
-    let mut best = cut(BoundKind::Injection, n, injection, quickest(&|_| true));
+    let kind = if nics {
+        BoundKind::InjectionWithNics
+    } else {
+        BoundKind::Injection
+    };
+    let mut best = cut(kind, n, injection, quickest(&|_| true));
     if !topo.is_uniform() {
         let tiers: [(BoundKind, usize, f64, f64); 2] = [
             (
@@ -545,5 +561,43 @@ impl Trace {
             }
         }
         total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::topology::TopologySpec;
+    use crate::sim::units::Bandwidth;
+
+    fn rail(nodes: usize) -> Topology {
+        Topology::new(&TopologySpec::Rail {
+            nodes,
+            gpus_per_node: 8,
+            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
+            intra_lat_secs: 1e-6,
+            nic_bw: Bandwidth::from_gbytes_per_sec(50.0),
+            nic_lat_secs: 2e-6,
+            spine_bw: Bandwidth::from_gbytes_per_sec(50.0),
+            spine_lat_secs: 3e-6,
+            oversubscription: 1.0,
+            pxn: true,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn a_rails_injection_counts_each_gpus_nic_only_where_another_node_is_reached_by_it() {
+        let s = 100e6;
+        // 2 nodes × 8: 2·15·S over 16 × (450 + 50) GB/s, and the words name the NICs.
+        let two = lower_bound(&rail(2), s as u64);
+        assert_eq!(two.kind, BoundKind::InjectionWithNics);
+        assert_eq!(two.bandwidth_secs, 2.0 * 15.0 * s / (16.0 * 500e9));
+        assert!(two.explain().contains("their own NICs"));
+        // One node: every route keeps to NVLink, so only the ports count.
+        let one = lower_bound(&rail(1), s as u64);
+        assert_eq!(one.kind, BoundKind::Injection);
+        assert_eq!(one.bandwidth_secs, 2.0 * 7.0 * s / (8.0 * 450e9));
+        assert!(one.explain().contains("port bandwidths"));
     }
 }

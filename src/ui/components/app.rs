@@ -13,7 +13,7 @@ use crate::ui::components::lab::simulation::{SimHandle, now_ms, use_simulation};
 use crate::ui::components::lab::timeline::LinkTimeline;
 use crate::ui::components::root::Deferred;
 use crate::ui::components::scaling::ScalingSection;
-use crate::ui::i18n::{Key, algorithm_label, tr, trf, use_lang};
+use crate::ui::i18n::{Key, Lang, algorithm_label, tr, trf, use_lang};
 use crate::ui::model::logic::{Controls, Edit};
 use crate::ui::model::query;
 use crate::ui::model::share;
@@ -358,7 +358,11 @@ pub fn App() -> Html {
                         &format_secs(t_other),
                     ],
                 ),
-                SegmentsNote::WouldWinWith { segments, secs } => trf(
+                SegmentsNote::WouldWinWith {
+                    from,
+                    segments,
+                    secs,
+                } => trf(
                     lang,
                     Key::SegmentsWouldWin,
                     &[
@@ -366,6 +370,11 @@ pub fn App() -> Html {
                         &format_secs(secs),
                         other,
                         &format_secs(t_other),
+                        &match (lang, from) {
+                            (_, 1) => lang.pick("Unpipelined", "不分段时").to_string(),
+                            (Lang::En, k) => format!("In {k} segments"),
+                            (Lang::Zh, k) => format!("分成 {k} 段时"),
+                        },
                     ],
                 ),
             };

@@ -61,7 +61,10 @@ fn fit_words(lang: Lang, f: &FitSummary) -> Vec<String> {
     out.push(trf(
         lang,
         Key::FitFloor,
-        &[&format!("{:.1} µs", f.floor_us)],
+        &[
+            &format_secs(f.floor_us * 1e-6),
+            &format_bytes_binary(f.floor_bytes as f64),
+        ],
     ));
     out.push(match f.within_5_percent_from {
         Some(s) => trf(lang, Key::FitWithin, &[&format_bytes_binary(s as f64)]),

@@ -5,7 +5,7 @@
 //! link's `#anchor` is scrolled to.
 
 use crate::ui::components::app::App;
-use crate::ui::components::chapter::ChapterGuide;
+use crate::ui::components::chapter::chapter_guide;
 use crate::ui::components::nccl::NcclSection;
 use crate::ui::i18n::{Key, LangProvider, tr, use_lang};
 use std::cell::{Cell, RefCell};
@@ -283,7 +283,7 @@ fn Page() -> Html {
     });
     html! {
         <>
-            <ChapterGuide />
+            { chapter_guide(lang) }
             <section id="lab" class="ch-lab" tabindex="-1" aria-labelledby="lab-title" data-testid="lab">
                 <div class="ch-lab-intro">
                     <h2 id="lab-title">{ tr(lang, Key::LabHeading) }</h2>

@@ -52,31 +52,28 @@ pub fn Ladder(props: &LadderProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct ChoiceProps {
-    pub testid: AttrValue,
-    pub label: AttrValue,
-    pub options: Vec<AttrValue>,
-    pub selected: usize,
-    pub on_select: Callback<usize>,
-}
-
-/// Mutually exclusive toggle buttons (`aria-pressed`).
-#[component]
-pub fn Choice(props: &ChoiceProps) -> Html {
+/// Mutually exclusive toggle buttons (`aria-pressed`), `selected` pressed. A function of its
+/// section's render, not a component (a component type costs the page about 470 B of Yew's code).
+pub fn choice(
+    testid: &'static str,
+    label: &'static str,
+    options: &[&'static str],
+    selected: usize,
+    on_select: &Callback<usize>,
+) -> Html {
     html! {
-        <div class="ch-choice" role="group" aria-label={props.label.clone()} data-testid={props.testid.clone()}>
-            <span class="ch-field-name" aria-hidden="true">{ props.label.clone() }</span>
+        <div class="ch-choice" role="group" aria-label={label} data-testid={testid}>
+            <span class="ch-field-name" aria-hidden="true">{ label }</span>
             <div class="ch-choice-buttons">
-                { for props.options.iter().enumerate().map(|(i, text)| {
-                    let on = props.on_select.clone();
-                    let pressed = i == props.selected;
+                { for options.iter().enumerate().map(|(i, &text)| {
+                    let on = on_select.clone();
+                    let pressed = i == selected;
                     html! {
                         <button type="button" class={classes!("ch-toggle", pressed.then_some("on"))}
                                 aria-pressed={if pressed { "true" } else { "false" }}
-                                data-testid={format!("{}-{i}", props.testid)}
+                                data-testid={format!("{testid}-{i}")}
                                 onclick={Callback::from(move |_| on.emit(i))}>
-                            { text.clone() }
+                            { text }
                         </button>
                     }
                 }) }

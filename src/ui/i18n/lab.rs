@@ -63,15 +63,18 @@ area! { $ lab_rows {
     BoundInjection => "every rank must send 2(N−1)/N × S and receive as much: 2(N−1)·S over the sum of the ranks' port bandwidths", "每个进程必须发送 2(N−1)/N × S，并接收同样多：即 2(N−1)·S 除以所有进程端口带宽之和";
     BoundNode => "the nodes' NICs are the tighter cut (the links that split the cluster into parts): the nodes together must exchange 2(M−1)·S over their NICs", "节点网卡是更紧的“割”（把集群分成两部分的一组链路）：M 个节点之间必须经各自的网卡交换 2(M−1)·S";
     BoundRack => "the racks' uplinks are the tighter cut (the links that split the cluster into parts): the racks together must exchange 2(K−1)·S over K uplinks", "机柜上行链路是更紧的“割”（把集群分成两部分的一组链路）：K 个机柜之间必须经 K 条上行链路交换 2(K−1)·S";
+    BoundInjectionNics => "every rank must send 2(N−1)/N × S and receive as much: 2(N−1)·S over the sum of the ranks' ports and their own NICs (on rails data leave a GPU by both)", "每个进程必须发送 2(N−1)/N × S，并接收同样多：即 2(N−1)·S 除以所有进程的端口与各自网卡带宽之和（在轨道网络中，数据可经这两条路离开 GPU）";
+    BoundInjectionNicsLatency => "at least one message latency between ranks, plus 2(N−1)·S over the sum of the ranks' ports and their own NICs", "至少要等一条消息在进程之间的延迟，再加上 2(N−1)·S 除以所有进程的端口与各自网卡带宽之和";
     BoundInjectionLatency => "at least one message latency between ranks, plus 2(N−1)·S over the sum of the ranks' port bandwidths", "至少要等一条消息在进程之间的延迟，再加上 2(N−1)·S 除以所有进程端口带宽之和";
     BoundNodeLatency => "at least one message latency between nodes (the farthest ranks are on different nodes), plus 2(M−1)·S over the nodes' NICs", "至少要等一条消息在节点之间的延迟（相距最远的进程在不同节点上），再加上 M 个节点经网卡交换 2(M−1)·S 的时间";
     BoundRackLatency => "at least one message latency between racks (the farthest ranks are in different racks), plus 2(K−1)·S over K uplinks", "至少要等一条消息在机柜之间的延迟（相距最远的进程在不同机柜里），再加上 K 个机柜经 K 条上行链路交换 2(K−1)·S 的时间";
     AutoFastest => "{0} is the fastest of the simulated algorithms here (not NCCL's own choice): {1} vs {2} for the runner-up {3} (which takes {4} longer), out of {5} algorithms simulated on this scenario", "{0} 是这里模拟的算法中最快的（并非 NCCL 自己的选择）：{1}；第二名 {3} 为 {2}（多用 {4} 的时间），共在此场景上模拟了 {5} 种算法";
     AutoNothing => "{0} is the fastest of the simulated algorithms here (nothing to exchange)", "{0} 是这里模拟的算法中最快的（没有数据要交换）";
+    AutoTie => "{0} ties with {2} for the fastest of the simulated algorithms here (not NCCL's own choice): {1} each; auto takes the first in its list, out of {3} algorithms simulated on this scenario", "{0} 与 {2} 并列为这里模拟的算法中最快的（并非 NCCL 自己的选择）：都是 {1}；auto 取列表中靠前的一个，共在此场景上模拟了 {3} 种算法";
     RankSent => "Per rank, sent: {0} to {1}", "每个进程发送：{0} 到 {1}";
     RankSentSame => "Every rank sent {0}", "每个进程都发送了 {0}";
     RankSentCompare => " (ring: 2(N−1)/N × S = {0}; a flat tree's root: (N−1) × S = {1}).", "（环形：2(N−1)/N × S = {0}；扁平树的根节点：(N−1) × S = {1}）。";
-    BusiestLink => "Busiest link: {0} carried {1}, busy {2} of the run.", "最忙的链路：{0}，传输了 {1}，运行中 {2} 的时间在忙。";
+    BusiestLink => "Busiest link for its capacity: {0} carried {1}, {2} of what it could carry in the whole run.", "相对容量最忙的链路：{0}，传输了 {1}，为整个运行期间其可传输量的 {2}。";
     SentRow => "sent", "发送";
     ReceivedRow => "received", "接收";
     SimulatedIn => "simulated in {0} ms · {1} transfers", "模拟耗时 {0} ms · {1} 次传输";
@@ -127,7 +130,7 @@ area! { $ lab_rows {
     PresetInvertedTitle => "Inverted: 400 inside, 800 across", "反转：柜内 400，跨柜 800";
     PresetInvertedText => "The seed's inverted case on the same 2 racks × 2 nodes × 8 GPUs: in-rack 400 Gbps, cross-rack 800 Gbps; the ring wins.", "原文中的反转情形，同样是 2 个机柜 × 2 个节点 × 8 张卡：柜内 400 Gbps，跨机柜 800 Gbps；环形胜出。";
     SegmentsWinsOnlyPipelined => "The tree wins here only because it is pipelined into {0} segments: unpipelined it takes {1}, slower than {2}’s {3}.", "树在这里胜出全靠流水线（分成 {0} 段）：不分段时它要 {1}，比{2}的 {3} 慢。";
-    SegmentsWouldWin => "Unpipelined the tree loses here; split into {0} segments it takes {1} and beats {2}’s {3}. Try the pipeline segments slider.", "不分段时树在这里落后；分成 {0} 段后它只要 {1}，快过{2}的 {3}。试试“流水线分段数”滑块。";
+    SegmentsWouldWin => "{4} the tree loses here; split into {0} segments it takes {1} and beats {2}’s {3}. Try the pipeline segments slider.", "{4}树在这里落后；分成 {0} 段后它要 {1}，快过{2}的 {3}。试试“流水线分段数”滑块。";
     AlgRing => "ring", "环形";
     AlgTreeFlat => "tree-flat", "扁平树";
     AlgTreeBinomial => "tree-binomial", "二项树";

@@ -117,6 +117,17 @@ pub fn percent(_lang: Lang, share: f64, digits: usize) -> String {
     format!("{:.digits$}%", share * 100.0)
 }
 
+/// [`percent`], except that a share above zero never reads as zero: under half the last digit it
+/// reads `< 0.1%` (`< 1%` with no decimals).
+pub fn percent_above_zero(lang: Lang, share: f64, digits: usize) -> String {
+    let unit = 0.1f64.powi(digits as i32);
+    if share > 0.0 && share * 100.0 < unit / 2.0 {
+        format!("< {unit:.digits$}%")
+    } else {
+        percent(lang, share, digits)
+    }
+}
+
 /// A count of GPUs: `8 GPUs` / `8 张卡`.
 pub fn gpus(lang: Lang, n: usize) -> String {
     match (lang, n) {
@@ -236,6 +247,8 @@ pub fn bound_explain(lang: Lang, bound: &crate::sim::trace::LowerBound) -> &'sta
         lang,
         match (bound.kind, bound.dominant()) {
             (B::Injection, T::Bandwidth) => Key::BoundInjection,
+            (B::InjectionWithNics, T::Bandwidth) => Key::BoundInjectionNics,
+            (B::InjectionWithNics, T::Latency) => Key::BoundInjectionNicsLatency,
             (B::NodeTier, T::Bandwidth) => Key::BoundNode,
             (B::RackTier, T::Bandwidth) => Key::BoundRack,
             // Where latency dominates, the cut is the one whose route is longest, not the
@@ -264,7 +277,23 @@ pub fn auto_reason(lang: Lang, auto: &crate::sim::scenario::AutoChoice) -> Strin
     use crate::sim::units::format_secs;
     let chosen = algorithm_label(lang, auto.chosen);
     let best = auto.candidates.first().map(|c| c.1).unwrap_or(0.0);
+    // Equal times (to rounding): a tie, which auto breaks by its list's order.
+    let tied: Vec<&str> = auto.candidates[1..]
+        .iter()
+        .filter(|c| c.1 <= best * (1.0 + 1e-9))
+        .map(|c| algorithm_label(lang, c.0))
+        .collect();
     match auto.candidates.get(1) {
+        Some(_) if best > 0.0 && !tied.is_empty() => trf(
+            lang,
+            Key::AutoTie,
+            &[
+                chosen,
+                &format_secs(best),
+                &tied.join(lang.pick(", ", "、")),
+                &auto.candidates.len().to_string(),
+            ],
+        ),
         Some(&(next, t)) if t.is_finite() && best > 0.0 => trf(
             lang,
             Key::AutoFastest,
@@ -273,7 +302,7 @@ pub fn auto_reason(lang: Lang, auto: &crate::sim::scenario::AutoChoice) -> Strin
                 &format_secs(best),
                 &format_secs(t),
                 algorithm_label(lang, next),
-                &percent(lang, t / best - 1.0, 1),
+                &percent_above_zero(lang, t / best - 1.0, 1),
                 &auto.candidates.len().to_string(),
             ],
         ),

@@ -18,7 +18,7 @@ area! { $ nccl_rows {
     LabNcclAlgorithm => "algorithm", "算法";
     LabNcclChannels => "channels", "个通道";
     LabNcclTime => "time", "时间";
-    LabNcclWhy => "Why: {0} has the lowest predicted time, {1}, against {2} for {3} (the runner-up), of {4} candidates simulated (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：{0} 的预测时间最短，为 {1}；第二名 {3} 为 {2}；共模拟了 {4} 个候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
+    LabNcclWhy => "Why: {0} has the lowest predicted time, {1}, against {2} for {3} (the runner-up, {5}), of {4} candidates simulated (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：{0} 的预测时间最短，为 {1}；第二名 {3} 为 {2}（{5}）；共模拟了 {4} 个候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
     LabNcclOnly => "Why: {0} is the only candidate simulated here (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：{0} 是这里唯一被模拟的候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
     LabNcclPredicting => "Simulating NCCL's candidates: {0} of {1}…", "正在模拟 NCCL 的候选：第 {0} 个，共 {1} 个…";
     LabNcclCandidates => "Candidates simulated: {0}", "模拟的候选：{0} 个";
@@ -50,11 +50,11 @@ area! { $ nccl_rows {
     NcclColError => "error", "误差";
     NcclColChoice => "algorithm/protocol", "算法/协议";
     NcclChangeToLl => "Back to LL: its low latency wins again.", "回到 LL：它的低延迟重新占优。";
-    NcclChangeToLl128 => "LL128 takes over: 120 of every 128 bytes are data, so it nearly reaches the wire rate while keeping a low latency.", "LL128 接手：每 128 字节中有 120 字节是数据，几乎达到线路速率，同时延迟仍低。";
-    NcclChangeToSimple => "Simple takes over: full wire rate; its higher latency per step no longer matters at this size.", "Simple 接手：全线路速率；在这个大小下，它每步更高的延迟已无关紧要。";
+    NcclChangeToLl128 => "LL128 takes over: 120 of every 128 bytes are data, nearly as much per byte as Simple, while keeping a low latency.", "LL128 接手：每 128 字节中有 120 字节是数据，每字节的效率接近 Simple，同时延迟仍低。";
+    NcclChangeToSimple => "Simple takes over: no flag bytes, every byte on the wire is data; its higher latency per step no longer matters at this size.", "Simple 接手：没有标志字节，线路上每个字节都是数据；在这个大小下，它每步更高的延迟已无关紧要。";
     NcclChangeToRing => "Ring takes over: every link busy, the most bandwidth per GPU.", "环形算法接手：所有链路都在工作，每张卡的带宽最高。";
     NcclChangeToTree => "Tree takes over: fewer steps in a row, so less latency.", "树形算法接手：串行步骤更少，延迟更低。";
-    NcclChangeToNvls => "NVLS takes over: the NVSwitch adds the data itself, so each GPU sends its data up once and receives the sum — busbw above the wire rate.", "NVLS 接手：由 NVSwitch 自己做加法，每张卡只需上传一次数据并接收总和——busbw 超过线路速率。";
+    NcclChangeToNvls => "NVLS takes over: the NVSwitch adds the data itself, so each GPU sends its data up once and receives the sum.", "NVLS 接手：由 NVSwitch 自己做加法，每张卡上传一次数据并接收总和。";
     NcclExplainTitle => "Protocols and channels, briefly", "协议与通道简介";
     NcclExplainLl => "LL (low latency): every 8-byte store carries 4 bytes of data and a 4-byte flag, so the receiver just polls the flag — half the wire rate, the lowest latency.", "LL（低延迟）：每次 8 字节写入携带 4 字节数据和 4 字节标志，接收方只需轮询标志——只有一半线路速率，但延迟最低。";
     NcclExplainLl128 => "LL128: 128-byte lines with 120 bytes of data and an 8-byte flag; needs NVLink, so NCCL enables it only there.", "LL128：128 字节一行，其中 120 字节数据、8 字节标志；需要 NVLink，所以 NCCL 只在那里启用。";
@@ -71,8 +71,8 @@ area! { $ nccl_rows {
     PasteFitFailed => "The fit could not run: {0}", "无法拟合：{0}";
     FitNic => "Your NICs deliver {0} of {1}.", "你的网卡发挥出 {1} 的 {0}。";
     FitIntra => "Your GPU links reach {0} of {1}.", "你的 GPU 互连达到 {1} 的 {0}。";
-    FitFloor => "A message costs at least {0}.", "一条消息至少耗时 {0}。";
-    FitWithin => "From {0} up you are within 5 % of what NCCL should reach.", "从 {0} 起，你与 NCCL 应达到的水平相差不到 5%。";
+    FitFloor => "Your fastest row, {1}, took {0}.", "你最快的一行（{1}）耗时 {0}。";
+    FitWithin => "From {0} up, the fitted model predicts your rows within 5 %.", "从 {0} 起，拟合后的模型与你的数据相差都在 5% 以内。";
     FitNotWithin => "Even the largest sizes are more than 5 % away from what the fitted model predicts.", "即使是最大的消息，也与拟合模型的预测相差超过 5%。";
     FitGeomean => "The fitted model matches your rows within {0} (geometric mean).", "拟合后的模型与你的数据相差 {0}（几何平均）。";
 } }

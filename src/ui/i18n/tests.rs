@@ -225,3 +225,49 @@ fn the_lower_bound_sentence_follows_its_dominant_term() {
     );
     assert!(bound_explain(Lang::En, &large).starts_with("the racks' uplinks are the tighter cut"));
 }
+
+#[test]
+fn a_share_above_zero_never_reads_as_zero() {
+    for lang in [Lang::En, Lang::Zh] {
+        assert_eq!(percent_above_zero(lang, 0.004, 0), "< 1%");
+        assert_eq!(percent_above_zero(lang, 0.0004, 1), "< 0.1%");
+        assert_eq!(percent_above_zero(lang, 0.0, 0), "0%");
+        assert_eq!(percent_above_zero(lang, 0.006, 0), "1%");
+        assert_eq!(percent_above_zero(lang, 0.5, 1), "50.0%");
+    }
+}
+
+#[test]
+fn auto_names_a_tie_as_a_tie_and_a_tiny_lead_as_under_a_tenth_of_a_percent() {
+    use crate::sim::algorithms::Algorithm as A;
+    use crate::sim::scenario::AutoChoice;
+    let choice = |times: [f64; 3]| AutoChoice {
+        chosen: A::Ring,
+        candidates: vec![
+            (A::Ring, times[0]),
+            (A::Hierarchical, times[1]),
+            (A::TreeBinary, times[2]),
+        ],
+        reason: String::new(),
+    };
+    // Float noise between equal times (4e-16 of 417 µs) is a tie.
+    let tie = choice([417e-6, 417e-6 * (1.0 + 1e-15), 500e-6]);
+    let en = auto_reason(Lang::En, &tie);
+    assert!(
+        en.starts_with("ring ties with hierarchical for the fastest"),
+        "{en}"
+    );
+    assert!(!en.contains("0.0%"), "{en}");
+    let zh = auto_reason(Lang::Zh, &tie);
+    assert!(
+        zh.contains("并列") && zh.contains("共在此场景上模拟了 3 种算法"),
+        "{zh}"
+    );
+    let close = auto_reason(Lang::En, &choice([417e-6, 417.1e-6, 500e-6]));
+    assert!(close.contains("(which takes < 0.1% longer)"), "{close}");
+    let clear = auto_reason(Lang::En, &choice([400e-6, 500e-6, 600e-6]));
+    assert!(
+        clear.contains("is the fastest") && clear.contains("25.0% longer"),
+        "{clear}"
+    );
+}

@@ -195,9 +195,10 @@ pub struct FitSummary {
     pub nic: Option<(f64, f64)>,
     /// The GPU links' reached share and their datasheet rate (GB/s).
     pub intra: (f64, f64),
-    /// The smallest measured time, µs: what a message costs at least.
+    /// The fastest row: its time (µs) and size.
     pub floor_us: f64,
-    /// From this size up, every row is within 5 % of the fitted model (what NCCL should reach).
+    pub floor_bytes: u64,
+    /// From this size up, every row is within 5 % of the fitted model.
     pub within_5_percent_from: Option<u64>,
 }
 
@@ -215,7 +216,7 @@ pub fn fit_paste(system: &System, nvls: bool, text: &str) -> Result<FitSummary, 
 
 /// A paste being fitted, one predicted row at a time (the page runs it between frames).
 pub struct PasteFit {
-    floor_us: f64,
+    floor: (f64, u64),
     fit: Calibrating,
 }
 
@@ -225,12 +226,13 @@ impl PasteFit {
     pub fn start(system: &System, nvls: bool, text: &str) -> Result<PasteFit, PasteError> {
         let table = parse(text).map_err(PasteError::Parse)?;
         let fit = Calibrating::new(system, nvls, &table).map_err(PasteError::Fit)?;
-        let floor_us = table
+        // The parse keeps at least one row.
+        let floor = table
             .rows
             .iter()
-            .map(|r| r.time_us)
-            .fold(f64::INFINITY, f64::min);
-        Ok(PasteFit { floor_us, fit })
+            .map(|r| (r.time_us, r.size_bytes))
+            .fold((f64::INFINITY, 0), |a, b| if b.0 < a.0 { b } else { a });
+        Ok(PasteFit { floor, fit })
     }
 
     /// One row predicted; true once the search has ended.
@@ -247,7 +249,10 @@ impl PasteFit {
     pub fn finish(self) -> Result<FitSummary, PasteError> {
         let cal = self.fit.finish().map_err(PasteError::Fit)?;
         let mut from = None;
-        for r in cal.rows.iter().rev() {
+        // From the largest size down, whatever order the rows were pasted in.
+        let mut rows: Vec<_> = cal.rows.iter().collect();
+        rows.sort_by_key(|r| r.size_bytes);
+        for r in rows.iter().rev() {
             if r.error().abs() <= 0.05 {
                 from = Some(r.size_bytes);
             } else {
@@ -258,7 +263,8 @@ impl PasteFit {
         Ok(FitSummary {
             nic: (s.nodes > 1).then_some((s.nic_efficiency, s.nic_gbits_per_sec)),
             intra: (s.intra_efficiency, s.intra_gbytes_per_sec),
-            floor_us: self.floor_us,
+            floor_us: self.floor.0,
+            floor_bytes: self.floor.1,
             within_5_percent_from: from,
             calibration: cal,
         })
@@ -291,7 +297,14 @@ mod tests {
         let fit = fit_paste(&a100.system().unwrap(), true, text).unwrap();
         let (share, rate) = fit.nic.unwrap();
         assert!(share > 0.5 && share <= 1.0 && rate == 200.0);
-        assert_eq!(fit.floor_us, 37.3);
+        assert_eq!((fit.floor_us, fit.floor_bytes), (37.3, 8));
+        let within = fit.within_5_percent_from;
+        assert!(within.is_some());
+        // The same rows pasted largest first: the same fit, read from the largest size down.
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.reverse();
+        let back = fit_paste(&a100.system().unwrap(), true, &lines.join("\n")).unwrap();
+        assert_eq!(back.within_5_percent_from, within);
         assert!(fit.calibration.geomean_error() < 0.08);
         let e = fit_paste(
             &a100.system().unwrap(),

@@ -267,7 +267,12 @@ pub enum SegmentsNote {
         unpipelined_secs: f64,
     },
     /// The tree loses as it is, but pipelined into `segments` it takes `secs` and wins.
-    WouldWinWith { segments: usize, secs: f64 },
+    /// From `from` segments (the slider's) to `segments`.
+    WouldWinWith {
+        from: usize,
+        segments: usize,
+        secs: f64,
+    },
 }
 
 /// Whether the tree `tree` (run with `controls`' segments, taking `tree_secs`) needs segments to
@@ -291,12 +296,18 @@ pub fn segments_note(
         simulate_time(&s).ok().map(|t| t.time_secs)
     };
     let k = controls.effective_segments();
-    if tree_secs < other_secs {
+    // Ahead or behind by more than rounding, and by what the note's three digits can show: equal
+    // times are neither (2 GPUs: tree and ring are the same transfers).
+    let apart = |a: f64, b: f64| {
+        (a - b).abs() > 1e-9 * b
+            && crate::sim::units::format_secs(a) != crate::sim::units::format_secs(b)
+    };
+    if tree_secs < other_secs && apart(tree_secs, other_secs) {
         if k == 1 {
             return None;
         }
         let t1 = time(1)?;
-        (t1 >= other_secs).then_some(SegmentsNote::WinsOnlyPipelined {
+        (t1 > other_secs && apart(t1, other_secs)).then_some(SegmentsNote::WinsOnlyPipelined {
             segments: k,
             unpipelined_secs: t1,
         })
@@ -307,7 +318,8 @@ pub fn segments_note(
             .filter(|&s| s > k && s <= max_segments(controls.gpus))
             .find_map(|s| {
                 let t = time(s)?;
-                (t < other_secs).then_some(SegmentsNote::WouldWinWith {
+                (t < other_secs && apart(t, other_secs)).then_some(SegmentsNote::WouldWinWith {
+                    from: k,
                     segments: s,
                     secs: t,
                 })
@@ -344,12 +356,48 @@ mod tests {
         };
         let t1 = SimView::build(&one, Algorithm::TreeBinomial).end_secs();
         assert_eq!(t1, unpipelined_secs);
-        let Some(SegmentsNote::WouldWinWith { segments, secs }) =
-            segments_note(&one, Algorithm::TreeBinomial, t1, ring)
+        let Some(SegmentsNote::WouldWinWith {
+            from,
+            segments,
+            secs,
+        }) = segments_note(&one, Algorithm::TreeBinomial, t1, ring)
         else {
             panic!("no advice")
         };
-        assert!(segments > 1 && secs < ring);
+        assert!(from == 1 && segments > 1 && secs < ring);
+        // Pipelined into 2 and still behind: the advice starts from 2, not from "unpipelined".
+        let two = Controls {
+            segments: 2,
+            ..c.clone()
+        };
+        let t2 = SimView::build(&two, Algorithm::TreeBinomial).end_secs();
+        let Some(SegmentsNote::WouldWinWith { from, segments, .. }) =
+            segments_note(&two, Algorithm::TreeBinomial, t2, ring)
+        else {
+            panic!("no advice at 2 segments")
+        };
+        assert!(from == 2 && segments > 2, "{segments}");
+        // Equal times are no win either way: on 2 GPUs the tree and the ring move the same data.
+        let pair = Controls {
+            kind: crate::ui::model::logic::TopologyKind::Uniform,
+            gpus: 2,
+            latency_ns: [0; 3],
+            size_bytes: 4096,
+            segments: 32,
+            ..Controls::default()
+        };
+        let (r, t) = (
+            SimView::build(&pair, Algorithm::Ring).end_secs(),
+            SimView::build(&pair, Algorithm::DoubleBinaryTree).end_secs(),
+        );
+        assert_eq!(
+            crate::sim::units::format_secs(r),
+            crate::sim::units::format_secs(t)
+        );
+        assert_eq!(
+            segments_note(&pair, Algorithm::DoubleBinaryTree, t, r),
+            None
+        );
         // The ring is no tree; the inverted case's ring wins whatever the tree's segments.
         assert_eq!(segments_note(&c, Algorithm::Ring, ring, tree), None);
         let inv = Controls::from_preset(preset("inverted-400-800").unwrap());

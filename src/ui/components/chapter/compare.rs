@@ -2,7 +2,7 @@
 //! and the inverted 400/800) with ring and tree simulated on them, time and cross-rack bytes.
 
 use crate::sim::units::{Bandwidth, format_bandwidth_bits, format_bytes, format_secs};
-use crate::ui::components::widgets::{Choice, Ladder, bar, use_link_state, use_link_writer};
+use crate::ui::components::widgets::{Ladder, bar, choice, use_link_state, use_link_writer};
 use crate::ui::i18n::{Key, Lang, percent, tr, trf, use_lang};
 use crate::ui::model::chapter::{RACK_GBITS_PER_SEC, RACK_SCENARIOS, rack_comparison};
 use yew::prelude::*;
@@ -163,9 +163,7 @@ pub fn CompareSection() -> Html {
             <crate::ui::components::chapter::claims::ClaimChips ids={vec!["tree-lower-latency", "inverted-400-800-ring-wins"]} />
             <div class="ch-figure">
                 <div class="ch-controls">
-                    <Choice testid="compare-scenario" label={tr(lang, Key::Scenario)}
-                            options={vec![AttrValue::from(tr(lang, Key::Scenario800200)), AttrValue::from(tr(lang, Key::Scenario400800))]}
-                            selected={selected} on_select={on_scenario} />
+                    { choice("compare-scenario", tr(lang, Key::Scenario), &[tr(lang, Key::Scenario800200), tr(lang, Key::Scenario400800)], selected, &on_scenario) }
                     <Ladder testid="compare-node" label={tr(lang, Key::InRackBandwidth)} values={RACK_GBITS_PER_SEC.to_vec()}
                             value={*node} text={gbps(*node)} on_change={on_node} />
                     <Ladder testid="compare-rack" label={tr(lang, Key::CrossRackBandwidth)} values={RACK_GBITS_PER_SEC.to_vec()}

@@ -4,7 +4,7 @@
 
 use crate::sim::units::format_secs;
 use crate::sim::units::{Bandwidth, format_bandwidth, format_bandwidth_bits};
-use crate::ui::components::widgets::{Choice, Ladder, Part, stacked};
+use crate::ui::components::widgets::{Ladder, Part, choice, stacked};
 use crate::ui::i18n::{Key, Lang, percent, tr, trf, use_lang};
 use crate::ui::model::chapter::{
     BARREL_LATE_MS, BARREL_LATE_RANK, BARREL_NIC_PERCENT, Layer, NIC_GBITS_PER_SEC,
@@ -207,9 +207,7 @@ pub fn LayersSection() -> Html {
             { cards }
             <div class="ch-figure">
                 <div class="ch-controls">
-                    <Choice testid="layers-story" label={tr(lang, Key::Story)}
-                            options={vec![AttrValue::from(tr(lang, Key::StoryIo)), AttrValue::from(tr(lang, Key::StoryNet))]}
-                            selected={if *story == Story::Io { 0 } else { 1 }} on_select={on_story} />
+                    { choice("layers-story", tr(lang, Key::Story), &[tr(lang, Key::StoryIo), tr(lang, Key::StoryNet)], if *story == Story::Io { 0 } else { 1 }, &on_story) }
                     <Ladder testid="layers-storage" label={tr(lang, Key::StorageBandwidth)} values={STORAGE_MBYTES_PER_SEC.to_vec()}
                             value={*storage} text={storage_text(*storage)} on_change={on_storage} />
                     <Ladder testid="layers-nic" label={tr(lang, Key::NetworkBandwidth)} values={NIC_GBITS_PER_SEC.to_vec()}

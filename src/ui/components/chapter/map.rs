@@ -1,6 +1,6 @@
 //! §1.5: the knowledge map. The chapter's ideas as a concept map whose boxes link to the sections.
 
-use crate::ui::i18n::{Key, Lang, tr, use_lang};
+use crate::ui::i18n::{Key, Lang, tr};
 use yew::prelude::*;
 
 /// A box of the map: its text, the section it opens (if any), centre x, top y and width.
@@ -164,9 +164,7 @@ fn height(lines: usize) -> f64 {
     12.0 + LINE * lines as f64
 }
 
-#[component]
-pub fn MapSection() -> Html {
-    let lang = use_lang();
+pub fn map_section(lang: Lang) -> Html {
     let boxes: Vec<(Vec<String>, f64)> = NODES
         .iter()
         .map(|n| {

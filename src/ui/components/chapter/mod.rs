@@ -12,13 +12,13 @@ mod versus;
 mod versus_real;
 mod why;
 
-pub use guide::ChapterGuide;
+pub use guide::chapter_guide;
 
 mod guide {
     use super::{compare, layers, map, ring, tree, versus, why};
     use crate::ui::components::chapter::claims::ClaimsPanel;
     use crate::ui::components::root::{Deferred, PresentButton};
-    use crate::ui::i18n::{Key, LangSwitch, tr, use_lang};
+    use crate::ui::i18n::{Key, Lang, LangSwitch, tr};
     use yew::prelude::*;
 
     /// The sections in chapter order: (anchor, short title for the navigation).
@@ -34,10 +34,10 @@ mod guide {
     ];
 
     /// The guided chapter: a top bar (language, contents, the way to the lab), then one section
-    /// per idea, then the claims.
-    #[component]
-    pub fn ChapterGuide() -> Html {
-        let lang = use_lang();
+    /// per idea, then the claims. A function of the page's render (which this only follows), not a
+    /// component: each component type costs the page about 470 B of Yew's code. The same for the
+    /// map, a pure function of the language.
+    pub fn chapter_guide(lang: Lang) -> Html {
         html! {
             <div class="chapter" data-testid="chapter-guide">
                 <nav class="ch-topbar" aria-label={tr(lang, Key::Contents)}>
@@ -65,7 +65,7 @@ mod guide {
                 <Deferred order={5} placeholder={classes!("deferred-section")}><tree::TreeSection /></Deferred>
                 <Deferred order={6} placeholder={classes!("deferred-section")}><versus::VersusSection /></Deferred>
                 <Deferred order={7} placeholder={classes!("deferred-section")}><compare::CompareSection /></Deferred>
-                <Deferred order={8} placeholder={classes!("deferred-section")}><map::MapSection /></Deferred>
+                <Deferred order={8} placeholder={classes!("deferred-section")}>{ map::map_section(lang) }</Deferred>
                 <Deferred order={9} placeholder={classes!("deferred-section")}><ClaimsPanel /></Deferred>
             </div>
         }

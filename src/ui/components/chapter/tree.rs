@@ -2,7 +2,7 @@
 //! the schedule's reduce transfers, and every GPU's traffic from the trace, the root's above all.
 
 use crate::sim::units::{format_bytes, format_secs};
-use crate::ui::components::widgets::{Choice, Ladder, use_link_state, use_link_writer};
+use crate::ui::components::widgets::{Ladder, choice, use_link_state, use_link_writer};
 use crate::ui::i18n::{Key, Lang, gpus, number, tr, trf, use_lang};
 use crate::ui::model::chapter::{
     DEFAULT_SEGMENTS, SEGMENT_CHOICES, TREE_GPUS, TREE_SIZE_BYTES, TreeKind, TreeRun, tree_layout,
@@ -184,9 +184,7 @@ pub fn TreeSection() -> Html {
             <p class="ch-note" data-testid="tree-pipeline-note">{ trf(lang, Key::TreePipelineNote, &[&DEFAULT_SEGMENTS.to_string()]) }</p>
             <div class="ch-figure">
                 <div class="ch-controls">
-                    <Choice testid="tree-shape" label={tr(lang, Key::TreeShape)}
-                            options={vec![AttrValue::from(tr(lang, Key::TreeFlat)), AttrValue::from(tr(lang, Key::TreeBinary)), AttrValue::from(tr(lang, Key::TreeDouble))]}
-                            selected={selected} on_select={on_kind} />
+                    { choice("tree-shape", tr(lang, Key::TreeShape), &[tr(lang, Key::TreeFlat), tr(lang, Key::TreeBinary), tr(lang, Key::TreeDouble)], selected, &on_kind) }
                     <Ladder testid="tree-gpus" label={tr(lang, Key::Gpus)} values={TREE_GPUS.map(|g| g as u64).collect::<Vec<_>>()}
                             value={*n as u64} text={gpus(lang, *n)} on_change={on_n} />
                     <Ladder testid="tree-segments" label={tr(lang, Key::TreeSegments)} values={SEGMENT_CHOICES.to_vec()}

@@ -2,7 +2,7 @@
 //! parts and the scaling efficiency at every count, all from `training::scaling`.
 
 use crate::sim::units::format_secs;
-use crate::ui::components::widgets::{Choice, Ladder, Part, bar, stacked};
+use crate::ui::components::widgets::{Ladder, Part, bar, choice, stacked};
 use crate::ui::i18n::{Key, gpus, percent, times, tr, trf, use_lang};
 use crate::ui::model::chapter::{SPEEDUP_COUNTS, WhyCluster, speedup_curve, step_form_key};
 use yew::prelude::*;
@@ -139,9 +139,7 @@ pub fn WhySection() -> Html {
                 <div class="ch-controls">
                     <Ladder testid="why-gpus" label={tr(lang, Key::Gpus)} values={SPEEDUP_COUNTS.iter().map(|&n| n as u64).collect::<Vec<_>>()}
                             value={*count} text={gpus(lang, *count as usize)} on_change={on_count} />
-                    <Choice testid="why-cluster" label={tr(lang, Key::WhyCluster)}
-                            options={vec![AttrValue::from(tr(lang, Key::WhyGood)), AttrValue::from(tr(lang, Key::WhyBadTopology)), AttrValue::from(tr(lang, Key::WhyBad))]}
-                            selected={WhyCluster::ALL.iter().position(|c| c == &*cluster).unwrap_or(0)} on_select={on_cluster} />
+                    { choice("why-cluster", tr(lang, Key::WhyCluster), &[tr(lang, Key::WhyGood), tr(lang, Key::WhyBadTopology), tr(lang, Key::WhyBad)], WhyCluster::ALL.iter().position(|c| c == &*cluster).unwrap_or(0), &on_cluster) }
                 </div>
                 <div class="ch-plot">{ figure }</div>
             </div>

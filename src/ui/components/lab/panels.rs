@@ -14,8 +14,8 @@ use crate::sim::units::{
 use crate::ui::components::app::Shared;
 use crate::ui::components::inputs::{checked, input_value, select_value};
 use crate::ui::i18n::{
-    Key, Lang, algorithm_label, auto_reason, bound_explain, bound_term, percent, place_name,
-    preset_texts, tr, trf, use_lang,
+    Key, Lang, algorithm_label, auto_reason, bound_explain, bound_term, percent,
+    percent_above_zero, place_name, preset_texts, tr, trf, use_lang,
 };
 use crate::ui::model::cursor::{SCRUB_STEPS, SPEEDS, scrub_to_secs, secs_to_scrub};
 use crate::ui::model::ladders::{
@@ -514,7 +514,8 @@ pub fn Results(props: &ResultsProps) -> Html {
             ]) }</p>
             if let Some(auto) = &sim.auto { <p class="explain">{ auto_reason(lang, auto) }</p> }
             <p class="explain" data-testid="rank-traffic">
-                if min_sent == max_sent {
+                // Equal as shown (3 GPUs: 1,333,333 and 1,333,334 B are both 1.33 MB).
+                if format_bytes(min_sent as f64) == format_bytes(max_sent as f64) {
                     { trf(lang, Key::RankSentSame, &[&format_bytes(max_sent as f64)]) }
                 } else {
                     { trf(lang, Key::RankSent, &[&format_bytes(min_sent as f64), &format_bytes(max_sent as f64)]) }
@@ -523,7 +524,7 @@ pub fn Results(props: &ResultsProps) -> Html {
             </p>
             if let Some(l) = busiest {
                 <p class="explain" data-testid="busiest-link" data-link={l.to_string()}>
-                    { trf(lang, Key::BusiestLink, &[&place_name(lang, &link_place(&trace.topology, l)), &format_bytes(trace.links[l].bytes), &percent(lang, trace.busy_fraction(l), 0)]) }
+                    { trf(lang, Key::BusiestLink, &[&place_name(lang, &link_place(&trace.topology, l)), &format_bytes(trace.links[l].bytes), &percent_above_zero(lang, trace.utilisation(l), 0)]) }
                 </p>
             }
             if n <= 16 {

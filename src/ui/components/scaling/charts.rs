@@ -25,11 +25,11 @@ pub struct ChartProps {
     pub points: Points,
 }
 
-/// Speedup against the GPU count, per algorithm (or NCCL's), with the ideal line.
-#[component]
-pub fn SpeedupCard(props: &ChartProps) -> Html {
-    let lang = use_lang();
-    let (setup, points) = (&props.setup, &props.points);
+/// Speedup against the GPU count, per algorithm (or NCCL's), with the ideal line. (This card,
+/// the sweep's and the notes are functions of the section's render: each Yew component type costs
+/// the page about 470 B of mount, create and reuse code, and the line charts inside are
+/// components, which redraw only when their series change.)
+pub fn speedup_card(lang: Lang, setup: &Setup, points: &Points) -> Html {
     let nccl = setup.nccl;
     let counts = setup.gpu_counts();
     let max_count = counts.last().copied().unwrap_or(1) as f64;
@@ -147,10 +147,7 @@ pub fn BreakdownCard(props: &ChartProps) -> Html {
 
 /// The virtual nccl-tests sweep at the focus count: time and bus bandwidth against the size, the
 /// crossovers between algorithms, NCCL's choices and the segments each tree uses.
-#[component]
-pub fn SweepCards(props: &ChartProps) -> Html {
-    let lang = use_lang();
-    let (setup, points) = (&props.setup, &props.points);
+pub fn sweep_cards(lang: Lang, setup: &Setup, points: &Points) -> Html {
     let nccl = setup.nccl;
     let focus = setup.sweep_gpus();
     let rows: Vec<Vec<SweepRow>> = setup

@@ -15,7 +15,7 @@ use crate::sim::algorithms::Algorithm;
 use crate::ui::i18n::{Key, tr, use_lang};
 use crate::ui::model::scaling::Setup;
 use crate::ui::model::scaling_edit::SetupEdit;
-use charts::{BreakdownCard, SpeedupCard, SweepCards, sweep_notes};
+use charts::{BreakdownCard, speedup_card, sweep_cards, sweep_notes};
 use controls::ScalingControls;
 use gloo::timers::callback::Timeout;
 use points::{progress, use_points};
@@ -106,9 +106,9 @@ pub fn ScalingSection() -> Html {
                     <Verdict setup={s.clone()} />
                     { progress(lang, &p, pending) }
                     <div class="chart-grid">
-                        <SpeedupCard setup={s.clone()} points={p.clone()} />
+                        { speedup_card(lang, &s, &p) }
                         <BreakdownCard setup={s.clone()} points={p.clone()} />
-                        <SweepCards setup={s.clone()} points={p.clone()} />
+                        { sweep_cards(lang, &s, &p) }
                     </div>
                     { sweep_notes(lang, &s, &p) }
                 </div>
