@@ -56,7 +56,7 @@ pub fn simulation_json(scenario: &Scenario, sim: &Simulation) -> Value {
         })).collect::<Vec<_>>(),
         "auto": sim.auto.as_ref().map(|a| json!({
             "chosen": a.chosen.name(),
-            "reason": a.reason,
+            "reason": a.reason(),
             "candidates": a.candidates.iter().map(|(alg, secs)| json!({
                 "algorithm": alg.name(),
                 "time_s": if secs.is_finite() { json!(secs) } else { Value::Null },
@@ -80,7 +80,7 @@ pub fn simulation_table(scenario: &Scenario, sim: &Simulation) -> String {
         format_bytes(t.size_bytes() as f64)
     );
     if let Some(a) = &sim.auto {
-        out += &format!("  auto: {}\n", a.reason);
+        out += &format!("  auto: {}\n", a.reason());
     }
     for s in &faults.slow_links {
         out += &format!(

@@ -14,7 +14,7 @@
 //! assert!(sim.trace.verified());
 //! let auto = sim.auto.unwrap();
 //! assert_eq!(auto.chosen, sim.algorithm);
-//! assert!(auto.reason.contains("the fastest of the simulated algorithms"));
+//! assert!(auto.reason().contains("the fastest of the simulated algorithms"));
 //! ```
 //!
 //! Size: over 450 lines because the scenario, its validation, its error kinds and the sliced
@@ -454,7 +454,41 @@ pub struct AutoChoice {
     pub chosen: Algorithm,
     /// Every candidate with its simulated time, fastest first.
     pub candidates: Vec<(Algorithm, f64)>,
-    pub reason: String,
+}
+
+impl AutoChoice {
+    /// Why, in a sentence (the CLI's; the page words it in its language from the same
+    /// candidates, `ui::i18n::auto_reason`). Equal times (to rounding) are a tie; a lead under
+    /// half the last digit shown is not "0.0%".
+    pub fn reason(&self) -> String {
+        let (chosen, best) = self.candidates[0];
+        let tied: Vec<String> = self.candidates[1..]
+            .iter()
+            .filter(|c| c.1 <= best * (1.0 + 1e-9))
+            .map(|c| c.0.to_string())
+            .collect();
+        match self.candidates.get(1) {
+            Some(_) if best > 0.0 && !tied.is_empty() => format!(
+                "{chosen} ties with {} for the fastest of the simulated algorithms here (not NCCL's own choice): {} each, out of {} algorithms simulated on this scenario",
+                tied.join(", "),
+                super::units::format_secs(best),
+                self.candidates.len()
+            ),
+            Some(&(next, t)) if t.is_finite() && best > 0.0 => format!(
+                "{chosen} is the fastest of the simulated algorithms here (not NCCL's own choice): {} vs {} for the runner-up {next} (which takes {} longer), out of {} algorithms simulated on this scenario",
+                super::units::format_secs(best),
+                super::units::format_secs(t),
+                match (t / best - 1.0) * 100.0 {
+                    d if d < 0.05 => "< 0.1%".to_string(),
+                    d => format!("{d:.1}%"),
+                },
+                self.candidates.len()
+            ),
+            _ => format!(
+                "{chosen} is the fastest of the simulated algorithms here (nothing to exchange)"
+            ),
+        }
+    }
 }
 
 /// A finished simulation.
@@ -1077,22 +1111,43 @@ pub fn simulate_time(scenario: &Scenario) -> Result<Timed, ScenarioError> {
 /// `auto`'s choice among the candidates' times: the fastest, and why.
 fn auto_choice(mut candidates: Vec<(Algorithm, f64)>) -> AutoChoice {
     super::order::sort_by_key(&mut candidates, |c| c.1);
-    let (chosen, best) = candidates[0];
-    let reason = match candidates.get(1) {
-        Some(&(next, t)) if t.is_finite() && best > 0.0 => format!(
-            "{chosen} is the fastest of the simulated algorithms here (not NCCL's own choice): {} vs {} for the runner-up {next} (which takes {:.1}% longer), out of {} algorithms simulated on this scenario",
-            super::units::format_secs(best),
-            super::units::format_secs(t),
-            (t / best - 1.0) * 100.0,
-            candidates.len()
-        ),
-        _ => format!(
-            "{chosen} is the fastest of the simulated algorithms here (nothing to exchange)"
-        ),
-    };
     AutoChoice {
-        chosen,
+        chosen: candidates[0].0,
         candidates,
-        reason,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_calls_a_tie_a_tie_and_never_a_lead_zero() {
+        use Algorithm as A;
+        // Float noise between equal times: the first in the list is chosen, as a tie.
+        let tie = auto_choice(vec![
+            (A::Hierarchical, 417e-6 * (1.0 + 1e-15)),
+            (A::Ring, 417e-6),
+            (A::TreeBinary, 500e-6),
+        ]);
+        assert_eq!(tie.chosen, A::Ring);
+        assert!(
+            tie.reason().starts_with("ring ties with hierarchical"),
+            "{}",
+            tie.reason()
+        );
+        let close = auto_choice(vec![(A::Ring, 417e-6), (A::Hierarchical, 417.1e-6)]);
+        assert!(
+            close.reason().contains("(which takes < 0.1% longer)"),
+            "{}",
+            close.reason()
+        );
+        let clear = auto_choice(vec![(A::Ring, 500e-6), (A::Hierarchical, 400e-6)]);
+        assert_eq!(clear.chosen, A::Hierarchical);
+        assert!(
+            clear.reason().contains("(which takes 25.0% longer)"),
+            "{}",
+            clear.reason()
+        );
     }
 }

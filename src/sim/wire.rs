@@ -51,7 +51,7 @@ pub const TRANSFERS: usize = 2;
 
 /// Bumped whenever the layout changes (the page and its worker are built together, but a cached
 /// worker script could be older than the page).
-const VERSION: u32 = 5;
+const VERSION: u32 = 6;
 
 /// In a link's shape (its second word): its rates are as they are, not palette indexes.
 const RAW_RATES: u32 = 1;
@@ -186,7 +186,7 @@ pub fn unpack_transfers(words: &[u32], into: &mut Vec<Transfer>) -> Result<(), W
 /// let sections = wire::to_sections(simulate(&s, true).unwrap());
 /// // The head first: the layout's version, the algorithm, ranks, chunks…
 /// assert!(matches!(&sections[0], wire::Section::U32(head) if head[2] == 4 && head[3] == 4));
-/// assert_eq!(sections.len(), 26);
+/// assert_eq!(sections.len(), 25);
 /// ```
 pub fn to_sections(sim: Simulation) -> Vec<Section> {
     let Simulation {
@@ -274,16 +274,15 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
     }
     // After the links, which share the instants: they come out without a copy.
     let (cell_transfers, contributors) = cell_changes.into_parts();
-    let (candidates, times, reason) = match auto {
+    let (candidates, times) = match auto {
         Some(a) => (
             a.candidates
                 .iter()
                 .map(|&(c, _)| algorithm_code(c))
                 .collect(),
             a.candidates.iter().map(|&(_, t)| t).collect(),
-            a.reason.into_bytes(),
         ),
-        None => (Vec::new(), Vec::new(), Vec::new()),
+        None => (Vec::new(), Vec::new()),
     };
     vec![
         Section::U32(head),
@@ -310,13 +309,12 @@ pub fn to_sections(sim: Simulation) -> Vec<Section> {
         Section::U8(verification.err().unwrap_or_default().into_bytes()),
         Section::U32(candidates),
         Section::F64(times),
-        Section::U8(reason),
         Section::F64(step_end_secs),
     ]
 }
 
 /// The sections' places.
-const SECTIONS: usize = 26;
+const SECTIONS: usize = 25;
 
 /// Takes section `i` out as the kind `T` names.
 trait Kind: Sized {
@@ -618,7 +616,6 @@ impl Decoding {
         };
         let candidates: Vec<u32> = r.take("auto")?;
         let times_of: Vec<f64> = r.take("auto")?;
-        let reason = r.text("auto")?;
         let auto = if has_auto != 0 {
             check(candidates.len() == times_of.len(), "auto")?;
             let candidates = candidates
@@ -630,13 +627,9 @@ impl Decoding {
             Some(AutoChoice {
                 chosen: algorithm_of(chosen).ok_or(WireError("auto"))?,
                 candidates,
-                reason,
             })
         } else {
-            check(
-                candidates.is_empty() && times_of.is_empty() && reason.is_empty(),
-                "auto",
-            )?;
+            check(candidates.is_empty() && times_of.is_empty(), "auto")?;
             None
         };
         let step_end_secs: Vec<f64> = r.take("steps")?;

@@ -68,9 +68,9 @@ area! { $ lab_rows {
     BoundInjectionLatency => "at least one message latency between ranks, plus 2(N−1)·S over the sum of the ranks' port bandwidths", "至少要等一条消息在进程之间的延迟，再加上 2(N−1)·S 除以所有进程端口带宽之和";
     BoundNodeLatency => "at least one message latency between nodes (the farthest ranks are on different nodes), plus 2(M−1)·S over the nodes' NICs", "至少要等一条消息在节点之间的延迟（相距最远的进程在不同节点上），再加上 M 个节点经网卡交换 2(M−1)·S 的时间";
     BoundRackLatency => "at least one message latency between racks (the farthest ranks are in different racks), plus 2(K−1)·S over K uplinks", "至少要等一条消息在机柜之间的延迟（相距最远的进程在不同机柜里），再加上 K 个机柜经 K 条上行链路交换 2(K−1)·S 的时间";
-    AutoFastest => "{0} is the fastest of the simulated algorithms here (not NCCL's own choice): {1} vs {2} for the runner-up {3} (which takes {4} longer), out of {5} algorithms simulated on this scenario", "{0} 是这里模拟的算法中最快的（并非 NCCL 自己的选择）：{1}；第二名 {3} 为 {2}（多用 {4} 的时间），共在此场景上模拟了 {5} 种算法";
-    AutoNothing => "{0} is the fastest of the simulated algorithms here (nothing to exchange)", "{0} 是这里模拟的算法中最快的（没有数据要交换）";
-    AutoTie => "{0} ties with {2} for the fastest of the simulated algorithms here (not NCCL's own choice): {1} each; auto takes the first in its list, out of {3} algorithms simulated on this scenario", "{0} 与 {2} 并列为这里模拟的算法中最快的（并非 NCCL 自己的选择）：都是 {1}；auto 取列表中靠前的一个，共在此场景上模拟了 {3} 种算法";
+    AutoFastest => "{0} is the fastest of the simulated algorithms here (not NCCL's own choice): {1} vs {2} for the runner-up {3} (which takes {4} longer), out of {5} algorithms simulated on this scenario", "{0}是这里模拟的算法中最快的（并非 NCCL 自己的选择）：{1}；第二名{3}为 {2}（多用 {4} 的时间），共在此场景上模拟了 {5} 种算法";
+    AutoNothing => "{0} is the fastest of the simulated algorithms here (nothing to exchange)", "{0}是这里模拟的算法中最快的（没有数据要交换）";
+    AutoTie => "{0} ties with {2} for the fastest of the simulated algorithms here (not NCCL's own choice): {1} each, out of {3} algorithms simulated on this scenario", "{0}与{2}并列为这里模拟的算法中最快的（并非 NCCL 自己的选择）：都是 {1}，共在此场景上模拟了 {3} 种算法";
     RankSent => "Per rank, sent: {0} to {1}", "每个进程发送：{0} 到 {1}";
     RankSentSame => "Every rank sent {0}", "每个进程都发送了 {0}";
     RankSentCompare => " (ring: 2(N−1)/N × S = {0}; a flat tree's root: (N−1) × S = {1}).", "（环形：2(N−1)/N × S = {0}；扁平树的根节点：(N−1) × S = {1}）。";

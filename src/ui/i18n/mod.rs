@@ -117,14 +117,14 @@ pub fn percent(_lang: Lang, share: f64, digits: usize) -> String {
     format!("{:.digits$}%", share * 100.0)
 }
 
-/// [`percent`], except that a share above zero never reads as zero: under half the last digit it
-/// reads `< 0.1%` (`< 1%` with no decimals).
+/// [`percent`], except that a share above zero never reads as zero: where its digits would all be
+/// zeros it reads `< 0.1%` (`< 1%` with no decimals).
 pub fn percent_above_zero(lang: Lang, share: f64, digits: usize) -> String {
-    let unit = 0.1f64.powi(digits as i32);
-    if share > 0.0 && share * 100.0 < unit / 2.0 {
-        format!("< {unit:.digits$}%")
+    let shown = percent(lang, share, digits);
+    if share > 0.0 && shown.bytes().all(|b| matches!(b, b'0' | b'.' | b'%')) {
+        format!("< {:.digits$}%", 0.1f64.powi(digits as i32))
     } else {
-        percent(lang, share, digits)
+        shown
     }
 }
 

@@ -230,6 +230,8 @@ fn the_lower_bound_sentence_follows_its_dominant_term() {
 fn a_share_above_zero_never_reads_as_zero() {
     for lang in [Lang::En, Lang::Zh] {
         assert_eq!(percent_above_zero(lang, 0.004, 0), "< 1%");
+        // Exactly half the last digit rounds to even: 0.5 % would read "0%".
+        assert_eq!(percent_above_zero(lang, 0.005, 0), "< 1%");
         assert_eq!(percent_above_zero(lang, 0.0004, 1), "< 0.1%");
         assert_eq!(percent_above_zero(lang, 0.0, 0), "0%");
         assert_eq!(percent_above_zero(lang, 0.006, 0), "1%");
@@ -248,7 +250,6 @@ fn auto_names_a_tie_as_a_tie_and_a_tiny_lead_as_under_a_tenth_of_a_percent() {
             (A::Hierarchical, times[1]),
             (A::TreeBinary, times[2]),
         ],
-        reason: String::new(),
     };
     // Float noise between equal times (4e-16 of 417 µs) is a tie.
     let tie = choice([417e-6, 417e-6 * (1.0 + 1e-15), 500e-6]);

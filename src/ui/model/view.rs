@@ -311,7 +311,7 @@ pub fn segments_note(
             segments: k,
             unpipelined_secs: t1,
         })
-    } else {
+    } else if tree_secs > other_secs && apart(tree_secs, other_secs) {
         SEGMENTS
             .iter()
             .copied()
@@ -324,6 +324,9 @@ pub fn segments_note(
                     secs: t,
                 })
             })
+    } else {
+        // A tie (to what the note's digits show): neither "wins" nor "loses" holds.
+        None
     }
 }
 
