@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { serve, open, setRangeTo, timeSecs, CHROMIUM_ARGS, ROOT } from './harness.mjs';
+import { serve, open, setRange, setRangeTo, timeSecs, CHROMIUM_ARGS, ROOT } from './harness.mjs';
 
 let server;
 before(async () => { server = await serve(); });
@@ -65,6 +65,20 @@ test('the Ring-vs-Tree crossover moves to larger messages when GPUs are added', 
     await setRangeTo(page, 'versus-gpus', 2);
     await page.waitForFunction(() => /same time at every simulated size/.test(document.querySelector('[data-testid=versus-readout]')?.textContent ?? ''), null, { timeout: 60000 });
     assert.equal(await page.getByTestId('versus-crossover-mark').count(), 0);
+    // 64 GPUs on 15 GB/s links, 128 segments, 50 µs everywhere: the curves cross twice (the ring
+    // ahead from about 15 MB, the tree again from about 43 MB), and the figure marks both changes.
+    const changed = ['versus-intra-bw', 'versus-intra-lat', 'versus-node-lat', 'versus-rack-lat'];
+    const before = await Promise.all(changed.map((id) => page.getByTestId(id).inputValue()));
+    await setRangeTo(page, 'versus-segments', 128);
+    await setRangeTo(page, 'versus-intra-bw', 15);
+    for (const id of changed.slice(1)) await setRangeTo(page, id, 50000);
+    await setRangeTo(page, 'versus-gpus', 64);
+    await page.waitForFunction(() => document.querySelector('[data-testid=versus-readout]')?.dataset.complete === 'true'
+      && /lead changes again/.test(document.querySelector('[data-testid=versus-readout]').textContent), null, { timeout: 120000 });
+    const xs = await page.getByTestId('versus-crossover-mark').locator('line').evaluateAll((ls) => ls.map((l) => Number(l.getAttribute('x1'))));
+    assert.equal(xs.length, 2);
+    assert.ok(xs[1] > xs[0], `second change at x = ${xs[1]}, after the first at ${xs[0]}`);
+    for (const [i, id] of changed.entries()) await setRange(page, id, Number(before[i]));
     if (process.env.DOCS_SHOTS) {
       // The sticky top bar would cover the section's heading in an element screenshot.
       await page.addStyleTag({ content: '.ch-topbar, .transport { position: static !important; }' });

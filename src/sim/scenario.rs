@@ -460,6 +460,19 @@ impl AutoChoice {
     /// Why, in a sentence (the CLI's; the page words it in its language from the same
     /// candidates, `ui::i18n::auto_reason`). Equal times (to rounding) are a tie; a lead under
     /// half the last digit shown is not "0.0%".
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::Algorithm, scenario::*, topology::TopologySpec, units::Bandwidth};
+    /// let s = Scenario {
+    ///     topology: TopologySpec::Uniform { ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
+    ///     algorithm: Algorithm::Auto, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0,
+    ///     faults: Default::default(),
+    /// };
+    /// let auto = simulate(&s, false).unwrap().auto.unwrap();
+    /// let why = auto.reason();
+    /// assert!(why.starts_with(&format!("{} ", auto.chosen)), "{why}");
+    /// assert!(why.ends_with(&format!("out of {} algorithms simulated on this scenario", auto.candidates.len())));
+    /// ```
     pub fn reason(&self) -> String {
         let (chosen, best) = self.candidates[0];
         let tied: Vec<String> = self.candidates[1..]

@@ -7,7 +7,7 @@
 use crate::ui::components::app::App;
 use crate::ui::components::chapter::chapter_guide;
 use crate::ui::components::nccl::NcclSection;
-use crate::ui::i18n::{Key, LangProvider, tr, use_lang};
+use crate::ui::i18n::{Key, Lang, LangContext, LangProvider, tr, use_lang};
 use std::cell::{Cell, RefCell};
 use yew::prelude::*;
 
@@ -267,7 +267,9 @@ pub struct DeferredChildren {
 
 #[component]
 fn Page() -> Html {
-    let lang = use_lang();
+    // The language and the way to switch it (the guide's button).
+    let ctx = use_context::<LangContext>();
+    let lang = ctx.as_ref().map_or(Lang::En, |c| c.lang);
     // What the learner looks at mounts first. At the top of the page that is §1.1's figure (order
     // 1); the lab's figure comes next (2), then the chapter's other sections from the top (3–9),
     // the scaling charts (10), and last the NCCL section, whose chart simulates every candidate
@@ -283,7 +285,7 @@ fn Page() -> Html {
     });
     html! {
         <>
-            { chapter_guide(lang) }
+            { chapter_guide(ctx.as_ref()) }
             <section id="lab" class="ch-lab" tabindex="-1" aria-labelledby="lab-title" data-testid="lab">
                 <div class="ch-lab-intro">
                     <h2 id="lab-title">{ tr(lang, Key::LabHeading) }</h2>

@@ -18,7 +18,7 @@
 //! ```
 //!
 //! In the browser, the `LangProvider` component holds the current language (detected from
-//! `navigator.language`, switchable with `LangSwitch`) and every component reads it with
+//! `navigator.language`, switchable with `lang_switch`) and every component reads it with
 //! `use_lang` (all three in this module's wasm32-only part).
 
 /// A language of the interface.
@@ -456,7 +456,7 @@ page_rows! { [chapter_rows, lab_rows, scaling_rows, nccl_rows, key_table] }
 mod web;
 
 #[cfg(target_arch = "wasm32")]
-pub use web::{LangContext, LangProvider, LangSwitch, detect, use_lang};
+pub use web::{LangContext, LangProvider, detect, lang_switch, use_lang};
 
 #[cfg(test)]
 mod tests;

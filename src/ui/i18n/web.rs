@@ -65,14 +65,15 @@ pub fn use_lang() -> Lang {
     use_context::<LangContext>().map_or(Lang::En, |c| c.lang)
 }
 
-/// A button that switches to the other language; it names that language in its own words.
-#[component]
-pub fn LangSwitch() -> Html {
-    let Some(ctx) = use_context::<LangContext>() else {
+/// A button that switches to the other language; it names that language in its own words. A
+/// function of the page's render, which reads the language's context (`ctx`: none outside a
+/// [`LangProvider`]) and so renders whenever the language changes.
+pub fn lang_switch(ctx: Option<&LangContext>) -> Html {
+    let Some(ctx) = ctx else {
         return Html::default();
     };
-    let lang = ctx.lang;
-    let onclick = Callback::from(move |_| ctx.set.emit(lang.other()));
+    let (lang, set) = (ctx.lang, ctx.set.clone());
+    let onclick = Callback::from(move |_| set.emit(lang.other()));
     html! {
         <button type="button" class="lang-switch" data-testid="lang-switch"
                 aria-label={tr(lang, Key::SwitchLanguage)} {onclick}>

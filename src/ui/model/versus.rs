@@ -246,8 +246,9 @@ pub struct Crossover {
     pub at_bytes: f64,
     /// The ring is faster above it (the usual case).
     pub ring_wins_above: bool,
-    /// The faster side changes again at larger sizes (the curves cross more than once).
-    pub again: bool,
+    /// Where the faster side changes again at larger sizes, when the curves cross more than once
+    /// (interpolated as `at_bytes`; the figure marks it too).
+    pub again: Option<f64>,
 }
 
 /// Who is ahead at every simulated size, when the curves do not cross ([`lead`]).
@@ -445,8 +446,16 @@ impl VersusView {
     }
 }
 
-/// The first size interval where the faster of two curves (same sizes) changes, and whether it
-/// changes again at larger sizes (between sizes where neither ties).
+/// Where the log ratio of the two curves, `d0` at size `s0` and `d1` at `s1` (of opposite signs,
+/// or `d0` zero), meets zero, interpolated on log-log axes.
+fn meet((s0, d0): (u64, f64), (s1, d1): (u64, f64)) -> f64 {
+    let f = d0 / (d0 - d1);
+    let (l0, l1) = ((s0 as f64).ln(), (s1 as f64).ln());
+    (l0 + f * (l1 - l0)).exp()
+}
+
+/// The first size interval where the faster of two curves (same sizes) changes, and where it
+/// changes again at larger sizes, if it does (between sizes where neither ties).
 pub fn crossover(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Option<Crossover> {
     let diff: Vec<(u64, f64)> = ring
         .iter()
@@ -458,25 +467,25 @@ pub fn crossover(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Option<Crossover> 
         if d0 == 0.0 || d1 == 0.0 || (d0 > 0.0) == (d1 > 0.0) {
             return None;
         }
-        let f = d0 / (d0 - d1);
-        let (l0, l1) = ((s0 as f64).ln(), (s1 as f64).ln());
         Some((
             i + 1,
             Crossover {
                 below_bytes: s0,
                 above_bytes: s1,
-                at_bytes: (l0 + f * (l1 - l0)).exp(),
+                at_bytes: meet(w[0], w[1]),
                 ring_wins_above: d1 < 0.0,
-                again: false,
+                again: None,
             },
         ))
     });
     if let Some((after, c)) = first.as_mut() {
         // Past the first crossing the winner above it is ahead; a size where the other is
         // strictly ahead means the lead changes again.
-        c.again = diff[*after..]
-            .iter()
-            .any(|&(_, d)| if c.ring_wins_above { d > 0.0 } else { d < 0.0 });
+        let other = |d: f64| if c.ring_wins_above { d > 0.0 } else { d < 0.0 };
+        // The size before is the winner's or a tie (0: the crossing is at that size).
+        c.again = (*after..diff.len())
+            .find(|&j| other(diff[j].1))
+            .map(|j| meet(diff[j - 1], diff[j]));
     }
     first.map(|(_, c)| c)
 }
@@ -638,10 +647,13 @@ mod tests {
         // Ring ÷ tree 2, 0.5, 2: the tree wins, then the ring, then the tree again (the audit's
         // 64-GPU case: 1.77, 0.97, 1.044, 0.76 by size).
         let c = crossover(&at(&[2.0, 1.0, 4.0]), &at(&[1.0, 2.0, 2.0])).unwrap();
-        assert!(c.ring_wins_above && c.again, "{c:?}");
+        assert!(c.ring_wins_above, "{c:?}");
         assert_eq!((c.below_bytes, c.above_bytes), (8, 64));
+        // The second change: ratios 0.5 and 2 at 64 and 512 B meet halfway on log axes.
+        let again = c.again.unwrap();
+        assert!((again - (64.0f64 * 512.0).sqrt()).abs() < 1e-9, "{again}");
         let c = crossover(&at(&[2.0, 1.0, 1.0]), &at(&[1.0, 2.0, 2.0])).unwrap();
-        assert!(c.ring_wins_above && !c.again, "{c:?}");
+        assert!(c.ring_wins_above && c.again.is_none(), "{c:?}");
         // Equal at every size (2 GPUs, 1 segment): no crossing, and a tie, not "one is faster".
         assert!(crossover(&at(&[1.0, 2.0]), &at(&[1.0, 2.0])).is_none());
         assert_eq!(lead(&at(&[1.0, 2.0]), &at(&[1.0, 2.0])), Some(Lead::Tie));

@@ -167,6 +167,9 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclC
                 <g class="vs-crossover" data-testid="versus-crossover-mark">
                     <line x1={format!("{:.1}", x(c.at_bytes))} y1="10" x2={format!("{:.1}", x(c.at_bytes))} y2={(H - BOTTOM).to_string()} />
                     <text x={format!("{:.1}", x(c.at_bytes) + 4.0)} y="22">{ tr(lang, Key::CrossoverLabel) }</text>
+                    if let Some(a) = c.again {
+                        <line data-testid="versus-crossover-again" x1={format!("{:.1}", x(a))} y1="10" x2={format!("{:.1}", x(a))} y2={(H - BOTTOM).to_string()} />
+                    }
                 </g>
             }
             if let Some(c) = nccl.and_then(|n| n.crossover) {
@@ -395,7 +398,7 @@ pub fn VersusSection() -> Html {
                     &format_bytes(c.above_bytes as f64),
                 ],
             );
-            if c.again {
+            if c.again.is_some() {
                 text.push_str(tr(lang, Key::CrossoverAgain));
             }
             text
