@@ -166,7 +166,9 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclC
             if let Some(c) = view.crossover {
                 <g class="vs-crossover" data-testid="versus-crossover-mark">
                     <line x1={format!("{:.1}", x(c.at_bytes))} y1="10" x2={format!("{:.1}", x(c.at_bytes))} y2={(H - BOTTOM).to_string()} />
-                    <text x={format!("{:.1}", x(c.at_bytes) + 4.0)} y="22">{ tr(lang, Key::CrossoverLabel) }</text>
+                    // Left of its line when a second line follows on the right.
+                    <text x={format!("{:.1}", x(c.at_bytes) + if c.again.is_some() { -4.0 } else { 4.0 })} y="22"
+                          text-anchor={c.again.map(|_| "end")}>{ tr(lang, Key::CrossoverLabel) }</text>
                     if let Some(a) = c.again {
                         <line data-testid="versus-crossover-again" x1={format!("{:.1}", x(a))} y1="10" x2={format!("{:.1}", x(a))} y2={(H - BOTTOM).to_string()} />
                     }
