@@ -457,6 +457,26 @@ pub struct AutoChoice {
 }
 
 impl AutoChoice {
+    /// The other candidates as fast as the chosen one, to rounding (relative 1e-9): a tie, which
+    /// the reasons call so rather than "0.0% longer".
+    ///
+    /// ```
+    /// use allreduce_lab::sim::{algorithms::Algorithm as A, scenario::AutoChoice};
+    /// let auto = AutoChoice {
+    ///     chosen: A::Ring,
+    ///     candidates: vec![(A::Ring, 4e-4), (A::Hierarchical, 4e-4 * (1.0 + 1e-15)), (A::TreeBinary, 5e-4)],
+    /// };
+    /// assert_eq!(auto.tied().collect::<Vec<_>>(), [A::Hierarchical]);
+    /// ```
+    pub fn tied(&self) -> impl Iterator<Item = Algorithm> + '_ {
+        let best = self.candidates.first().map_or(f64::NEG_INFINITY, |c| c.1);
+        self.candidates
+            .iter()
+            .skip(1)
+            .filter(move |c| c.1 <= best * (1.0 + 1e-9))
+            .map(|c| c.0)
+    }
+
     /// Why, in a sentence (the CLI's; the page words it in its language from the same
     /// candidates, `ui::i18n::auto_reason`). Equal times (to rounding) are a tie; a lead under
     /// half the last digit shown is not "0.0%".
@@ -475,11 +495,7 @@ impl AutoChoice {
     /// ```
     pub fn reason(&self) -> String {
         let (chosen, best) = self.candidates[0];
-        let tied: Vec<String> = self.candidates[1..]
-            .iter()
-            .filter(|c| c.1 <= best * (1.0 + 1e-9))
-            .map(|c| c.0.to_string())
-            .collect();
+        let tied: Vec<String> = self.tied().map(|a| a.to_string()).collect();
         match self.candidates.get(1) {
             Some(_) if best > 0.0 && !tied.is_empty() => format!(
                 "{chosen} ties with {} for the fastest of the simulated algorithms here (not NCCL's own choice): {} each, out of {} algorithms simulated on this scenario",

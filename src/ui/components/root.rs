@@ -285,7 +285,7 @@ fn Page() -> Html {
     });
     html! {
         <>
-            { chapter_guide(ctx.as_ref()) }
+            { chapter_guide(lang, ctx.as_ref()) }
             <section id="lab" class="ch-lab" tabindex="-1" aria-labelledby="lab-title" data-testid="lab">
                 <div class="ch-lab-intro">
                     <h2 id="lab-title">{ tr(lang, Key::LabHeading) }</h2>

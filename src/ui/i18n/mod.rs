@@ -277,12 +277,7 @@ pub fn auto_reason(lang: Lang, auto: &crate::sim::scenario::AutoChoice) -> Strin
     use crate::sim::units::format_secs;
     let chosen = algorithm_label(lang, auto.chosen);
     let best = auto.candidates.first().map(|c| c.1).unwrap_or(0.0);
-    // Equal times (to rounding): a tie, which auto breaks by its list's order.
-    let tied: Vec<&str> = auto.candidates[1..]
-        .iter()
-        .filter(|c| c.1 <= best * (1.0 + 1e-9))
-        .map(|c| algorithm_label(lang, c.0))
-        .collect();
+    let tied: Vec<&str> = auto.tied().map(|a| algorithm_label(lang, a)).collect();
     match auto.candidates.get(1) {
         Some(_) if best > 0.0 && !tied.is_empty() => trf(
             lang,

@@ -18,7 +18,7 @@ mod guide {
     use super::{compare, layers, map, ring, tree, versus, why};
     use crate::ui::components::chapter::claims::ClaimsPanel;
     use crate::ui::components::root::{Deferred, PresentButton};
-    use crate::ui::i18n::{Key, LangContext, lang_switch, tr};
+    use crate::ui::i18n::{Key, Lang, LangContext, lang_switch, tr};
     use yew::prelude::*;
 
     /// The sections in chapter order: (anchor, short title for the navigation).
@@ -36,9 +36,9 @@ mod guide {
     /// The guided chapter: a top bar (language, contents, the way to the lab), then one section
     /// per idea, then the claims. A function of the page's render (which this only follows), not a
     /// component: each component type costs the page about 470 B of Yew's code. The same for the
-    /// map, a pure function of the language.
-    pub fn chapter_guide(ctx: Option<&LangContext>) -> Html {
-        let lang = ctx.map_or(crate::ui::i18n::Lang::En, |c| c.lang);
+    /// map, a pure function of the language. `ctx` switches the language (none outside a
+    /// `LangProvider`).
+    pub fn chapter_guide(lang: Lang, ctx: Option<&LangContext>) -> Html {
         html! {
             <div class="chapter" data-testid="chapter-guide">
                 <nav class="ch-topbar" aria-label={tr(lang, Key::Contents)}>
