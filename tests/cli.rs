@@ -857,3 +857,27 @@ fn the_bash_script_completes_subcommands_flags_and_values() {
         ["dgx-h100", "dgx-h200"]
     );
 }
+
+#[test]
+fn the_readme_says_what_every_lower_bound_kind_of_the_json_means() {
+    use allreduce_lab::sim::trace::BoundKind;
+    let readme = include_str!("../README.md");
+    let kinds = [
+        BoundKind::Injection,
+        BoundKind::InjectionWithNics,
+        BoundKind::NodeTier,
+        BoundKind::RackTier,
+    ];
+    for kind in kinds {
+        // A kind added to the enum stops this from compiling until it is listed above.
+        match kind {
+            BoundKind::Injection
+            | BoundKind::InjectionWithNics
+            | BoundKind::NodeTier
+            | BoundKind::RackTier => {}
+        }
+        let name = serde_json::to_value(kind).expect("a kind serialises");
+        let name = name.as_str().expect("as a string");
+        assert!(readme.contains(&format!("`{name}` (")), "{name}");
+    }
+}

@@ -518,7 +518,11 @@ impl FlowNetwork {
     pub fn start(&mut self, id: u32, links: &[u32], bytes: f64, now: f64) -> FlowSlot {
         self.mark_dirty_at(now);
         let mut arr = [0u32; 6];
-        arr[..links.len()].copy_from_slice(links);
+        // Element by element: a slice copy of a length not known here is a call to `memcpy`
+        // (perf: 2 % of the benchmark's 1024-rank ring, on routes of 2 to 6 links).
+        for (a, &l) in arr.iter_mut().zip(links) {
+            *a = l;
+        }
         let flow = Flow {
             id,
             links: arr,

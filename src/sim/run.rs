@@ -182,6 +182,8 @@ pub struct Run {
     /// the run holds them only reversed, and puts them back in the schedule at its end.
     joins: usize,
     kept: Kept,
+    /// Whether the schedule's lists were taken out and are rebuilt at the end (with details).
+    rebuild_lists: bool,
     timings: Timings,
     /// Transfers between ready and done, in reusable slots.
     in_flight: Vec<InFlight>,
@@ -436,8 +438,10 @@ struct ReverseDeps {
     /// starts; pass 1 fills each list from its start on.
     fill: Vec<u32>,
     seen: Vec<bool>,
-    /// What the reverse index cannot give back in order (see [`Kept`]).
+    /// What the reverse index cannot give back in order (see [`Kept`]), kept only where the
+    /// schedule's lists are to be rebuilt from the index.
     kept: Kept,
+    keep: bool,
     /// Pass 0 counts, pass 1 fills; both visit edges in the same order. 2 when done.
     pass: u8,
     /// The next transfer of this pass.
@@ -445,7 +449,7 @@ struct ReverseDeps {
 }
 
 impl ReverseDeps {
-    fn new(schedule: &Schedule) -> ReverseDeps {
+    fn new(schedule: &Schedule, keep: bool) -> ReverseDeps {
         let nodes = schedule.len() + schedule.joins();
         ReverseDeps {
             nodes: Nodes {
@@ -460,6 +464,7 @@ impl ReverseDeps {
                 near: schedule.deps_are_near(),
                 ..Kept::default()
             },
+            keep,
             pass: 0,
             t: 0,
         }
@@ -495,7 +500,7 @@ impl ReverseDeps {
                 if pass == 0 {
                     // At most `MAX_DEPS`, which the schedule's builder checks.
                     nodes.waiting[t] = deps.len() as u16;
-                    if !deps.clone().is_sorted() {
+                    if self.keep && !deps.clone().is_sorted() {
                         self.kept.keep(t, deps.clone());
                     }
                 }
@@ -531,6 +536,9 @@ impl ReverseDeps {
             for j in 0..schedule.joins() {
                 let members = schedule.join_members(j);
                 self.nodes.waiting[n + j] = members.len() as u16;
+                if !self.keep {
+                    continue;
+                }
                 if !self.seen[j] {
                     // No transfer waits for it: the reverse index has no trace of it.
                     self.kept.unreferenced.push((
@@ -873,7 +881,9 @@ impl PreparingRun {
         PreparingRun {
             routes: RouteCache::new(topo),
             topo: topo.clone(),
-            deps: ReverseDeps::new(&schedule),
+            // Without details the schedule keeps its lists (see `step`), so the index need not
+            // give them back.
+            deps: ReverseDeps::new(&schedule, options.record_details),
             buffers: Buffers::start(topo.ranks(), schedule.chunks()),
             // Done after the last byte only where a reduction takes time.
             timings: Timings::recording(n, options.gamma_secs_per_byte > 0.0),
@@ -906,9 +916,13 @@ impl PreparingRun {
         if !self.deps.step(&self.schedule, max) {
             return false;
         }
-        if self.schedule.dependency_count() > 0 || self.schedule.joins() > 0 {
+        if self.options.record_details
+            && (self.schedule.dependency_count() > 0 || self.schedule.joins() > 0)
+        {
             // The reverse index holds every edge: the forward lists wait for the run's end
-            // (perf: on a 1024-rank ring they were 25 MB of the peak).
+            // (perf: on a 1024-rank ring with details they were 25 MB of the peak). Without
+            // details the peak is lower by far, and the lists stay where they are: rebuilding
+            // them from the index at the end was 9 % of the benchmark's 1024-rank ring.
             drop(self.schedule.take_deps());
         }
         if !self.buffers.fill(max) {
@@ -1089,6 +1103,7 @@ impl Run {
             nodes,
             dependents,
             joins,
+            rebuild_lists: deps.keep,
             kept: deps.kept,
             timings,
             in_flight: Vec::new(),
@@ -1249,7 +1264,11 @@ impl Run {
         while !self.step(super::FINISH_SLICE) {}
         Finishing {
             transfers: self.schedule.len(),
-            nodes: self.schedule.len() + self.joins,
+            nodes: if self.rebuild_lists {
+                self.schedule.len() + self.joins
+            } else {
+                0
+            },
             stage: Finish::Verifying(Box::new(self)),
         }
     }
@@ -1260,6 +1279,18 @@ impl Run {
         let verification = self.verification();
         drop(std::mem::replace(&mut self.buffers, Buffers::start(0, 0)));
         drop(std::mem::take(&mut self.in_flight));
+        if !self.rebuild_lists {
+            // The schedule kept its lists; the reverse index goes.
+            drop(std::mem::take(&mut self.nodes));
+            drop(std::mem::replace(
+                &mut self.dependents,
+                Dependents::Far(Vec::new()),
+            ));
+            return Finish::Listed {
+                run: self,
+                verification,
+            };
+        }
         let lists = Box::new(ForwardLists::new(
             self.schedule.len(),
             self.joins,
@@ -1609,9 +1640,18 @@ mod tests {
         assert_eq!(want.1[(unused & !JOIN) as usize], [t[1], t[0]]);
         let trace = run(&topo_of(4), schedule.clone(), &RunOptions::default());
         assert_eq!(lists(&trace.schedule), want);
+        // Without details the schedule keeps its lists through the run, and the run is the same.
+        let quick = RunOptions {
+            record_details: false,
+            ..RunOptions::default()
+        };
+        let kept = run(&topo_of(4), schedule.clone(), &quick);
+        assert_eq!(lists(&kept.schedule), want);
+        assert_eq!(kept.time_secs.to_bits(), trace.time_secs.to_bits());
+        assert_eq!(kept.step_end_secs, trace.step_end_secs);
         // The lists come back whatever the waiting counts, which serve as the fill cursors: a
         // run that stopped early (transfers that never started) leaves them above zero.
-        let mut index = ReverseDeps::new(&schedule);
+        let mut index = ReverseDeps::new(&schedule, true);
         while !index.step(&schedule, 2) {}
         for (k, waiting) in index.nodes.waiting.iter_mut().enumerate() {
             *waiting = (7 * k + 3) as u16;
@@ -1631,7 +1671,7 @@ mod tests {
         use crate::sim::algorithms::{self, Algorithm};
         use crate::sim::schedule::{Phase, ScheduleBuilder};
         let near = |s: &Schedule| {
-            let mut index = ReverseDeps::new(s);
+            let mut index = ReverseDeps::new(s, true);
             while !index.step(s, 1 << 20) {}
             matches!(index.dependents, Dependents::Near(_))
         };
