@@ -104,9 +104,11 @@ test('wasm size', () => {
   // built by every auto run and sent by the worker (the worker's wasm 146.5 -> 136.9 KB); with the
   // review's mends, 566,310 B; the language switch a function of the page and the Ring-vs-Tree
   // figure's second crossing marked, its label left of it: 566,261 B; the final review's mends
-  // 566,295 B. The budget is 566,400.
+  // 566,295 B. The core became a package of its own (crates/sim), so that the page's views are
+  // built for size (opt-level "z") and the core for speed ("s", as before; Cargo.toml has the
+  // measurements): 512,161 B. The budget is 512,300.
   // Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 566_400;
+  const BUDGET_GZIP_BYTES = 512_300;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

@@ -4,7 +4,7 @@
 //! chapter's content (its scenarios, claims and presets) built on the core, which imports nothing
 //! from it; `cli` is the native command line and `ui` the browser app, both on the same core.
 
-pub mod sim;
+pub use allreduce_sim as sim;
 
 /// The system allocator with counts of the bytes live: for the tests and examples that measure
 /// what a run allocates.

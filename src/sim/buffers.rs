@@ -5,7 +5,7 @@
 //! must hold, in every chunk, the sum of all ranks' contributions, each exactly once.
 //!
 //! ```
-//! use allreduce_lab::sim::buffers::Contributors;
+//! use allreduce_sim::buffers::Contributors;
 //! let mut a = Contributors::single(0);
 //! a.union_disjoint(&Contributors::single(1)).unwrap();
 //! assert_eq!(a.len(), 2);
@@ -36,7 +36,7 @@ impl Contributors {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::Contributors;
+    /// use allreduce_sim::buffers::Contributors;
     /// let one = Contributors::single(3);
     /// assert_eq!(one.len(), 1);
     /// assert!(!one.is_all(4) && Contributors::single(0).is_all(1));
@@ -63,7 +63,7 @@ impl Contributors {
     /// Number of ranks in the set.
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::Contributors;
+    /// use allreduce_sim::buffers::Contributors;
     /// let mut set = Contributors::single(0);
     /// set.union_disjoint(&Contributors::single(5)).unwrap();
     /// set.union_disjoint(&Contributors::single(1)).unwrap();
@@ -77,7 +77,7 @@ impl Contributors {
     /// Whether the set holds no rank.
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::Contributors;
+    /// use allreduce_sim::buffers::Contributors;
     /// assert!(!Contributors::single(7).is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -89,7 +89,7 @@ impl Contributors {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::Contributors;
+    /// use allreduce_sim::buffers::Contributors;
     /// let mut set = Contributors::single(1);
     /// set.union_disjoint(&Contributors::single(0)).unwrap();
     /// assert!(set.is_all(2));
@@ -104,7 +104,7 @@ impl Contributors {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::Contributors;
+    /// use allreduce_sim::buffers::Contributors;
     /// let (mut low, mut high) = (Contributors::single(0), Contributors::single(2));
     /// low.union_disjoint(&Contributors::single(1)).unwrap();
     /// high.union_disjoint(&Contributors::single(3)).unwrap();
@@ -257,7 +257,7 @@ pub struct Cell {
 /// chunk, so that a sum that is off by any contribution shows.
 ///
 /// ```
-/// use allreduce_lab::sim::buffers::contribution;
+/// use allreduce_sim::buffers::contribution;
 /// // ((rank + 1) · 1 000 003 + chunk · 7 919) mod 999 983, plus one.
 /// assert_eq!(contribution(0, 0), 21);
 /// assert_eq!(contribution(1, 0), 41);
@@ -283,7 +283,7 @@ impl Buffers {
     /// Every rank starts with its own contribution in every chunk.
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::{contribution, Buffers};
+    /// use allreduce_sim::buffers::{contribution, Buffers};
     /// let b = Buffers::new(3, 2);
     /// assert_eq!(b.filled(), 6);
     /// assert_eq!(b.cell(2, 1).value, contribution(2, 1));
@@ -298,7 +298,7 @@ impl Buffers {
     /// Bytes held on the heap: the cells (12 bytes each) and the cells kept aside.
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::Buffers;
+    /// use allreduce_sim::buffers::Buffers;
     /// // 4 ranks × 8 chunks, each cell 12 bytes; every set is one rank, kept in its cell.
     /// assert_eq!(Buffers::new(4, 8).heap_bytes(), 4 * 8 * 12);
     /// ```
@@ -318,7 +318,7 @@ impl Buffers {
     /// Buffers to be filled with [`fill`](Self::fill) (a bounded number of cells at a time).
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::Buffers;
+    /// use allreduce_sim::buffers::Buffers;
     /// let mut b = Buffers::start(2, 2);
     /// assert_eq!(b.filled(), 0);
     /// assert!(b.fill(usize::MAX));
@@ -339,7 +339,7 @@ impl Buffers {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::Buffers;
+    /// use allreduce_sim::buffers::Buffers;
     /// let mut b = Buffers::start(3, 4);
     /// b.fill(5);
     /// assert_eq!(b.filled(), 5);
@@ -353,7 +353,7 @@ impl Buffers {
     /// `true` once every cell is set.
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::{contribution, Buffers};
+    /// use allreduce_sim::buffers::{contribution, Buffers};
     /// let mut b = Buffers::start(2, 3);
     /// assert!(!b.fill(4)); // rank 0's three cells, then rank 1's chunk 0
     /// assert_eq!(b.cell(1, 0).value, contribution(1, 0));
@@ -381,7 +381,7 @@ impl Buffers {
     /// The cell of `rank` for chunk `chunk`.
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::{Buffers, Contributors};
+    /// use allreduce_sim::buffers::{Buffers, Contributors};
     /// let b = Buffers::new(4, 2);
     /// assert_eq!(b.cell(3, 0).contributors, Contributors::single(3));
     /// ```
@@ -392,7 +392,7 @@ impl Buffers {
     /// How many ranks' contributions the cell of `rank` for `chunk` holds.
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::Buffers;
+    /// use allreduce_sim::buffers::Buffers;
     /// let mut b = Buffers::new(3, 1);
     /// let payload = [b.cell(0, 0)];
     /// b.reduce(2, 0, &payload).unwrap();
@@ -469,7 +469,7 @@ impl Buffers {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::{contribution, Buffers};
+    /// use allreduce_sim::buffers::{contribution, Buffers};
     /// let b = Buffers::new(2, 4);
     /// let mut payload = Vec::new();
     /// b.snapshot(1, 1, 3, &mut payload); // rank 1's chunks 1 and 2
@@ -484,7 +484,7 @@ impl Buffers {
     /// Adds `payload` into `rank`'s cells from `lo` on. On a double count, returns `(chunk, rank counted twice)`.
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::{contribution, Buffers};
+    /// use allreduce_sim::buffers::{contribution, Buffers};
     /// let mut b = Buffers::new(2, 1);
     /// let payload = [b.cell(0, 0).clone()];
     /// b.reduce(1, 0, &payload).unwrap();
@@ -527,7 +527,7 @@ impl Buffers {
     /// Overwrites `rank`'s cells from `lo` on with `payload`.
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::Buffers;
+    /// use allreduce_sim::buffers::Buffers;
     /// let mut b = Buffers::new(3, 2);
     /// let payload = [b.cell(0, 1).clone()];
     /// b.copy(2, 1, &payload);
@@ -545,7 +545,7 @@ impl Buffers {
     /// first wrong cell in chunk order (then rank order); reads the cells in memory order.
     ///
     /// ```
-    /// use allreduce_lab::sim::buffers::Buffers;
+    /// use allreduce_sim::buffers::Buffers;
     /// let mut b = Buffers::new(2, 1);
     /// assert!(b.verify().is_err()); // nobody has reduced yet
     /// let to_1 = [b.cell(0, 0).clone()];

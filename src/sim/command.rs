@@ -3,8 +3,8 @@
 //! command beside its run; a property test in `tests/command_line.rs` parses it back).
 //!
 //! ```
-//! use allreduce_lab::sim::{command::simulate_command, scenario::Scenario, algorithms::Algorithm};
-//! use allreduce_lab::sim::{topology::TopologySpec, units::Bandwidth};
+//! use allreduce_sim::{command::simulate_command, scenario::Scenario, algorithms::Algorithm};
+//! use allreduce_sim::{topology::TopologySpec, units::Bandwidth};
 //! let s = Scenario {
 //!     topology: TopologySpec::Uniform { ranks: 8, bandwidth: Bandwidth::from_gbits_per_sec(400.0), latency_secs: 5e-6 },
 //!     algorithm: Algorithm::Ring, size_bytes: 100_000_000, segments: 1, gamma_secs_per_byte: 0.0,
@@ -23,8 +23,8 @@ use super::units::{bandwidth_arg, duration_arg};
 /// The `simulate` flags that make `scenario`, in the order the CLI's help lists them.
 ///
 /// ```
-/// use allreduce_lab::sim::{command::simulate_args, scenario::Scenario, algorithms::Algorithm};
-/// use allreduce_lab::sim::{topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{command::simulate_args, scenario::Scenario, algorithms::Algorithm};
+/// use allreduce_sim::{topology::TopologySpec, units::Bandwidth};
 /// let s = Scenario {
 ///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbits_per_sec(100.0), latency_secs: 1e-6 },
 ///     algorithm: Algorithm::TreeBinary, size_bytes: 4096, segments: 8, gamma_secs_per_byte: 0.0,
@@ -123,8 +123,8 @@ pub fn simulate_args(scenario: &Scenario) -> Vec<String> {
 /// The whole command line: `allreduce-lab simulate` and [`simulate_args`].
 ///
 /// ```
-/// use allreduce_lab::sim::{command::simulate_command, scenario::Scenario, algorithms::Algorithm};
-/// use allreduce_lab::sim::{topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{command::simulate_command, scenario::Scenario, algorithms::Algorithm};
+/// use allreduce_sim::{topology::TopologySpec, units::Bandwidth};
 /// let s = Scenario {
 ///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbits_per_sec(100.0), latency_secs: 1e-6 },
 ///     algorithm: Algorithm::Ring, size_bytes: 4096, segments: 1, gamma_secs_per_byte: 0.0,

@@ -10,7 +10,7 @@
 //! the bound against a counting allocator.
 //!
 //! ```
-//! use allreduce_lab::sim::{algorithms::Algorithm, cost::{RunCost, RUN_BUDGET}};
+//! use allreduce_sim::{algorithms::Algorithm, cost::{RunCost, RUN_BUDGET}};
 //! // The course chapter's flat tree (a star) on 4096 ranks with 256 segments: every segment's N−1
 //! // flows share the root's port, so fair sharing alone would take hours.
 //! let star = RunCost::estimate(Algorithm::TreeFlat, 4096, 4096, 1 << 30, 256, 1, 2);
@@ -202,7 +202,7 @@ impl RunCost {
     /// choice with details.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::Algorithm, cost::RunCost};
+    /// use allreduce_sim::{algorithms::Algorithm, cost::RunCost};
     /// let ring = RunCost::estimate(Algorithm::Ring, 4, 4, 4000, 1, 1, 2);
     /// // 2(N−1) steps of N transfers; N chunks on each of N ranks.
     /// assert_eq!((ring.transfers, ring.cells), (24, 16));
@@ -388,7 +388,7 @@ impl RunCost {
     /// more at most, `expected` more typically.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::Algorithm, cost::*};
+    /// use allreduce_sim::{algorithms::Algorithm, cost::*};
     /// let ring = RunCost::estimate(Algorithm::Ring, 8, 8, 1 << 20, 1, 1, 2);
     /// let more = ring.with_extra_rate_changes(10, 4);
     /// assert_eq!(more.rate_changes, ring.rate_changes + 10);
@@ -409,7 +409,7 @@ impl RunCost {
     /// with them (see [`Budget::typical`]).
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::Algorithm, cost::*};
+    /// use allreduce_sim::{algorithms::Algorithm, cost::*};
     /// // NCCL's 8 rings on 64 ranks, routes of 8 links.
     /// let rings = RunCost::estimate(Algorithm::NcclRing, 64, 8, 1 << 30, 32, 8, 8);
     /// let lab = Budget { bytes: 1 << 30, details: true, typical: true, sharing_work: u64::MAX };
@@ -440,7 +440,7 @@ impl RunCost {
     /// `Ok` when the run fits `budget`.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::Algorithm, cost::*};
+    /// use allreduce_sim::{algorithms::Algorithm, cost::*};
     /// let ring = RunCost::estimate(Algorithm::Ring, 8, 8, 1 << 20, 1, 1, 2);
     /// assert!(ring.check(&RUN_BUDGET).is_ok());
     /// let tiny = Budget { bytes: 1 << 20, details: false, typical: false, sharing_work: u64::MAX };

@@ -1,7 +1,7 @@
 //! Exports of a trace: Chrome trace event format (opens in Perfetto and chrome://tracing) and CSV.
 //!
 //! ```
-//! use allreduce_lab::sim::{export::*, scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+//! use allreduce_sim::{export::*, scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 //! let sim = simulate(&Scenario {
 //!     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
 //!     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
@@ -25,7 +25,7 @@ use std::fmt::Write;
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::{export::chrome_trace, scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{export::chrome_trace, scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let trace = simulate(&Scenario {
 ///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
 ///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default(),
@@ -44,7 +44,7 @@ pub fn chrome_trace(trace: &Trace, label: &str) -> String {
 /// compared side by side open side by side in Perfetto.
 ///
 /// ```
-/// use allreduce_lab::sim::{export::*, scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{export::*, scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let run = |algorithm| simulate(&Scenario {
 ///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
 ///     algorithm, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default(),
@@ -115,7 +115,7 @@ fn push_events(events: &mut Vec<serde_json::Value>, pid: usize, trace: &Trace, l
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::{export::transfers_csv, scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{export::transfers_csv, scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let trace = simulate(&Scenario {
 ///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
 ///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default(),
@@ -155,7 +155,7 @@ pub fn transfers_csv(trace: &Trace) -> String {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::{export::results_csv, scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{export::results_csv, scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let trace = simulate(&Scenario {
 ///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
 ///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default(),
@@ -199,7 +199,7 @@ pub fn results_csv(trace: &Trace) -> String {
 /// Several runs' results in one CSV: [`results_csv`]'s rows, each prefixed by its run's label.
 ///
 /// ```
-/// use allreduce_lab::sim::{export::*, scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{export::*, scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let run = |algorithm| simulate(&Scenario {
 ///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
 ///     algorithm, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default(),
@@ -230,10 +230,10 @@ pub fn compared_results_csv(runs: &[(&Trace, &str)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::algorithms::Algorithm;
-    use crate::sim::scenario::{Scenario, simulate};
-    use crate::sim::topology::TopologySpec;
-    use crate::sim::units::Bandwidth;
+    use crate::algorithms::Algorithm;
+    use crate::scenario::{Scenario, simulate};
+    use crate::topology::TopologySpec;
+    use crate::units::Bandwidth;
 
     /// A 3-rank ring of 3000 bytes at 1 GB/s, no latency.
     fn scenario() -> Scenario {

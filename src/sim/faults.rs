@@ -7,9 +7,9 @@
 //! `uniform`, `rank0-node0`, `node0-rack0`, `rack1-spine` on `cluster`; either order.
 //!
 //! ```
-//! use allreduce_lab::sim::faults::{Cable, Faults, SlowLink, Straggler};
-//! use allreduce_lab::sim::topology::{Endpoint, Topology, TopologySpec};
-//! use allreduce_lab::sim::units::Bandwidth;
+//! use allreduce_sim::faults::{Cable, Faults, SlowLink, Straggler};
+//! use allreduce_sim::topology::{Endpoint, Topology, TopologySpec};
+//! use allreduce_sim::units::Bandwidth;
 //! let cable: Cable = "node0-rack0".parse().unwrap();
 //! assert_eq!(cable.ends(), (Endpoint::NodeSwitch(0), Endpoint::RackSwitch(0)));
 //! let topo = Topology::new(&TopologySpec::Uniform {
@@ -52,7 +52,7 @@ impl Cable {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{faults::Cable, topology::Endpoint};
+    /// use allreduce_sim::{faults::Cable, topology::Endpoint};
     /// let cable = Cable::new(Endpoint::Rank(3), Endpoint::Spine);
     /// assert_eq!(cable.to_string(), "rank3-spine");
     /// assert_eq!("rank3-spine".parse::<Cable>(), Ok(cable));
@@ -65,7 +65,7 @@ impl Cable {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{faults::Cable, topology::Endpoint};
+    /// use allreduce_sim::{faults::Cable, topology::Endpoint};
     /// let cable: Cable = "rack1-spine".parse().unwrap();
     /// assert_eq!(cable.ends(), (Endpoint::RackSwitch(1), Endpoint::Spine));
     /// assert_eq!("node0.nic2-rack0".parse::<Cable>().unwrap().ends().0, Endpoint::Nic(0, 2));
@@ -78,7 +78,7 @@ impl Cable {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{faults::Cable, topology::Endpoint};
+    /// use allreduce_sim::{faults::Cable, topology::Endpoint};
     /// let cable: Cable = "node0-rack0".parse().unwrap();
     /// assert!(cable.carries(Endpoint::NodeSwitch(0), Endpoint::RackSwitch(0)));
     /// assert!(cable.carries(Endpoint::RackSwitch(0), Endpoint::NodeSwitch(0))); // both directions
@@ -275,7 +275,7 @@ impl Faults {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::faults::{Faults, Straggler};
+    /// use allreduce_sim::faults::{Faults, Straggler};
     /// assert!(Faults::default().is_empty());
     /// let late = Faults { stragglers: vec![Straggler { rank: 1, delay_secs: 1e-3 }], ..Faults::default() };
     /// assert!(!late.is_empty());
@@ -289,7 +289,7 @@ impl Faults {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{faults::*, topology::{Topology, TopologySpec}, units::Bandwidth};
+    /// use allreduce_sim::{faults::*, topology::{Topology, TopologySpec}, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 0.0 }).unwrap();
     /// let late = |rank| Faults { stragglers: vec![Straggler { rank, delay_secs: 1e-3 }], ..Faults::default() };
@@ -345,7 +345,7 @@ impl Faults {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{faults::*, topology::{Topology, TopologySpec}, units::Bandwidth};
+    /// use allreduce_sim::{faults::*, topology::{Topology, TopologySpec}, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 2, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 0.0 }).unwrap();
     /// let slow = |factor| Faults { slow_links: vec![SlowLink { cable: "rank0-spine".parse().unwrap(), factor }], ..Faults::default() };
@@ -376,7 +376,7 @@ impl Faults {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::faults::{Faults, Straggler};
+    /// use allreduce_sim::faults::{Faults, Straggler};
     /// let faults = Faults { stragglers: vec![Straggler { rank: 2, delay_secs: 5e-3 }], ..Faults::default() };
     /// assert_eq!(faults.start_delays(3), [0.0, 0.0, 5e-3]);
     /// ```
@@ -396,7 +396,7 @@ mod tests {
     use super::*;
 
     fn cluster() -> Topology {
-        crate::sim::fixtures::cluster(2, 2, 2)
+        crate::fixtures::cluster(2, 2, 2)
     }
 
     #[test]

@@ -1,12 +1,17 @@
-//! The clusters and the model the unit tests of several rooms build (tests only).
+//! The clusters and the model the unit tests of several rooms build: this crate's tests, and
+//! (with the `fixtures` feature, which the app's crate turns on for its tests only) the app's.
 
-use crate::sim::topology::{Topology, TopologySpec};
-use crate::sim::training::TrainingModel;
-use crate::sim::units::Bandwidth;
+use crate::topology::{Topology, TopologySpec};
+use crate::training::TrainingModel;
+use crate::units::Bandwidth;
 
 /// `racks` × `nodes_per_rack` × `g` GPUs: NVLink 450 GB/s (1 µs), one 400 Gb/s NIC per node
 /// (2 µs), racks joined at 200 Gb/s (5 µs).
-pub(crate) fn cluster(racks: usize, nodes_per_rack: usize, g: usize) -> Topology {
+///
+/// ```
+/// assert_eq!(allreduce_sim::fixtures::cluster(2, 2, 8).ranks(), 32);
+/// ```
+pub fn cluster(racks: usize, nodes_per_rack: usize, g: usize) -> Topology {
     Topology::new(&TopologySpec::Cluster {
         racks,
         nodes_per_rack,
@@ -25,7 +30,11 @@ pub(crate) fn cluster(racks: usize, nodes_per_rack: usize, g: usize) -> Topology
 
 /// `nodes` × `g` GPUs on rails: NVLink 450 GB/s (1 µs), NICs of 400 Gb/s (2 µs), a spine of
 /// 400 Gb/s per leaf (3 µs), PXN on.
-pub(crate) fn rail(nodes: usize, g: usize) -> Topology {
+///
+/// ```
+/// assert_eq!(allreduce_sim::fixtures::rail(4, 8).ranks(), 32);
+/// ```
+pub fn rail(nodes: usize, g: usize) -> Topology {
     Topology::new(&TopologySpec::Rail {
         nodes,
         gpus_per_node: g,
@@ -43,7 +52,11 @@ pub(crate) fn rail(nodes: usize, g: usize) -> Topology {
 
 /// BERT-large's 340 M fp32 gradients, 0.3 s of compute of which two thirds backward, half of the
 /// allreduce hidden; 1 MB of input per GPU read at 10 GB/s.
-pub(crate) fn bert() -> TrainingModel {
+///
+/// ```
+/// assert_eq!(allreduce_sim::fixtures::bert().gradient_bytes(), 1_360_000_000);
+/// ```
+pub fn bert() -> TrainingModel {
     TrainingModel {
         parameters: 340_000_000,
         bytes_per_gradient: 4,

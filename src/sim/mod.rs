@@ -8,8 +8,9 @@ pub mod command;
 pub mod cost;
 pub mod export;
 pub mod faults;
-#[cfg(test)]
-pub(crate) mod fixtures;
+#[cfg(any(test, feature = "fixtures"))]
+#[doc(hidden)]
+pub mod fixtures;
 mod halves;
 mod huge_pages;
 pub mod nccl;

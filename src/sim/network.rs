@@ -7,7 +7,7 @@
 //! nor a pipelined tree, whose flows all share links with each other, pays for the whole network.
 //!
 //! ```
-//! use allreduce_lab::sim::network::FlowNetwork;
+//! use allreduce_sim::network::FlowNetwork;
 //! // Two links of 10 B/s; flows 0 and 1 share link 0, flow 1 also crosses link 1.
 //! let mut net = FlowNetwork::new(&[10.0, 10.0], false);
 //! let a = net.start(0, &[0], 10.0, 0.0);
@@ -439,7 +439,7 @@ impl FlowNetwork {
     /// change of a link's total rate is kept (see [`FlowNetwork::into_timelines`]).
     ///
     /// ```
-    /// use allreduce_lab::sim::network::FlowNetwork;
+    /// use allreduce_sim::network::FlowNetwork;
     /// let mut net = FlowNetwork::new(&[10.0, 20.0], false);
     /// assert_eq!(net.link_bytes(), &[0.0, 0.0]);
     /// assert_eq!(net.next_finish(), None); // nothing streams
@@ -507,7 +507,7 @@ impl FlowNetwork {
     /// (see [`next_finish`](Self::next_finish)).
     ///
     /// ```
-    /// use allreduce_lab::sim::network::FlowNetwork;
+    /// use allreduce_sim::network::FlowNetwork;
     /// let mut net = FlowNetwork::new(&[10.0, 20.0], false);
     /// let slot = net.start(0, &[0, 1], 30.0, 1.0);
     /// // Alone, the flow runs at its slowest link's 10 B/s: 30 bytes take 3 s.
@@ -582,7 +582,7 @@ impl FlowNetwork {
     /// when nothing streams.
     ///
     /// ```
-    /// use allreduce_lab::sim::network::FlowNetwork;
+    /// use allreduce_sim::network::FlowNetwork;
     /// let mut net = FlowNetwork::new(&[10.0], false);
     /// assert_eq!(net.next_finish_time(), None);
     /// net.start(0, &[0], 30.0, 1.0);
@@ -599,7 +599,7 @@ impl FlowNetwork {
     /// caller [`finish`](Self::finish)es each: rates are settled once for the instant.
     ///
     /// ```
-    /// use allreduce_lab::sim::network::FlowNetwork;
+    /// use allreduce_sim::network::FlowNetwork;
     /// let mut net = FlowNetwork::new(&[10.0, 10.0, 5.0], false);
     /// let (a, b) = (net.start(0, &[0], 20.0, 0.0), net.start(1, &[1], 20.0, 0.0));
     /// net.start(2, &[2], 20.0, 0.0);
@@ -619,7 +619,7 @@ impl FlowNetwork {
     /// The caller's id of the flow in `slot`.
     ///
     /// ```
-    /// use allreduce_lab::sim::network::FlowNetwork;
+    /// use allreduce_sim::network::FlowNetwork;
     /// let mut net = FlowNetwork::new(&[10.0], false);
     /// let slot = net.start(42, &[0], 10.0, 0.0);
     /// assert_eq!(net.id(slot), 42);
@@ -631,7 +631,7 @@ impl FlowNetwork {
     /// Ends the flow in `slot` at `now` (its finish time from [`next_finish`](Self::next_finish)).
     ///
     /// ```
-    /// use allreduce_lab::sim::network::FlowNetwork;
+    /// use allreduce_sim::network::FlowNetwork;
     /// let mut net = FlowNetwork::new(&[10.0], false);
     /// let (a, b) = (net.start(0, &[0], 10.0, 0.0), net.start(1, &[0], 30.0, 0.0));
     /// let (t, first) = net.next_finish().unwrap(); // sharing 5 B/s each, 10 bytes take 2 s
@@ -735,7 +735,7 @@ impl FlowNetwork {
     /// How many rate changes the links' timelines hold so far (0 when none are kept).
     ///
     /// ```
-    /// use allreduce_lab::sim::network::FlowNetwork;
+    /// use allreduce_sim::network::FlowNetwork;
     /// let mut net = FlowNetwork::new(&[10.0, 10.0], true);
     /// let a = net.start(0, &[0, 1], 10.0, 0.0);
     /// net.next_finish(); // settles the start: both links go from 0 to 10 B/s

@@ -12,7 +12,7 @@
 /// The indexes of `keys` in the order of a stable sort by [`f64::total_cmp`].
 ///
 /// ```
-/// use allreduce_lab::sim::order::order_by_key;
+/// use allreduce_sim::order::order_by_key;
 /// assert_eq!(order_by_key(&[3.0, 1.0, 2.0, 1.0]), [1, 3, 2, 0]);
 /// ```
 pub fn order_by_key(keys: &[f64]) -> Vec<usize> {
@@ -25,7 +25,7 @@ pub fn order_by_key(keys: &[f64]) -> Vec<usize> {
 /// keys below 2⁵³ (GPU counts, byte sizes, transfer counts) are exact as `f64`.
 ///
 /// ```
-/// use allreduce_lab::sim::order::sort_by_key;
+/// use allreduce_sim::order::sort_by_key;
 /// let mut v = [(2, 'a'), (1, 'b'), (2, 'c'), (0, 'd')];
 /// sort_by_key(&mut v, |p| p.0 as f64);
 /// assert_eq!(v, [(0, 'd'), (1, 'b'), (2, 'a'), (2, 'c')]);
@@ -51,7 +51,7 @@ pub fn sort_by_key<T>(v: &mut [T], key: impl Fn(&T) -> f64) {
 /// the network's rates and the event loop). Of two zeros it gives `x`, as `fmax` does.
 ///
 /// ```
-/// use allreduce_lab::sim::order::max_num;
+/// use allreduce_sim::order::max_num;
 /// assert_eq!(max_num(1.0, 2.0), 2.0);
 /// assert_eq!(max_num(-3.0, 0.0), 0.0);
 /// assert_eq!(max_num(f64::NAN, 0.0), 0.0);

@@ -1,8 +1,8 @@
 //! A rail-optimized cluster as large training systems are built: the lab's "DGX H100 SuperPOD-style"
-//! preset. Kept apart from the chapter's presets ([`crate::course::presets`]), which are all `cluster`s.
+//! preset. Kept apart from the chapter's presets (the app's `course::presets`), which are all `cluster`s.
 //!
 //! ```
-//! use allreduce_lab::sim::{rail_preset::SUPERPOD, scenario::simulate, topology::Topology};
+//! use allreduce_sim::{rail_preset::SUPERPOD, scenario::simulate, topology::Topology};
 //! let scenario = SUPERPOD.scenario();
 //! let topo = Topology::new(&scenario.topology).unwrap();
 //! assert_eq!((topo.nodes(), topo.gpus_per_node(), topo.nics_per_node()), (4, 8, 8));
@@ -44,7 +44,7 @@ impl RailPreset {
     /// The scenario: 100 MB with NCCL's ring, PXN on.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::Algorithm, rail_preset::SUPERPOD};
+    /// use allreduce_sim::{algorithms::Algorithm, rail_preset::SUPERPOD};
     /// let s = SUPERPOD.scenario();
     /// assert_eq!((s.algorithm, s.size_bytes), (Algorithm::NcclRing, 100_000_000));
     /// assert!(s.validate().is_ok());
@@ -75,8 +75,8 @@ impl RailPreset {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::scenario::simulate;
-    use crate::sim::topology::Tier;
+    use crate::scenario::simulate;
+    use crate::topology::Tier;
 
     #[test]
     fn nccl_ring_uses_every_rail_and_the_textbook_ring_only_one() {
@@ -93,7 +93,7 @@ mod tests {
             assert!(t.verified());
             let mut per_rail = [0.0f64; 8];
             for (l, r) in t.topology.links().iter().zip(&t.links) {
-                if let (Tier::Node, crate::sim::topology::Endpoint::Rail(i)) = (l.tier, l.to) {
+                if let (Tier::Node, crate::topology::Endpoint::Rail(i)) = (l.tier, l.to) {
                     per_rail[i] += r.bytes;
                 }
             }

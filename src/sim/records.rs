@@ -19,7 +19,7 @@
 //! per change (the instants, 7.7 MB, shared by both).
 //!
 //! ```
-//! use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+//! use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
 //! let topo = Topology::new(&TopologySpec::Uniform {
 //!     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
 //! let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -238,7 +238,7 @@ impl Timeline {
     /// Bytes this timeline holds on the heap (its share of the instants not counted).
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -259,7 +259,7 @@ impl Timeline {
     /// How many changes.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -274,7 +274,7 @@ impl Timeline {
     /// Whether the link's rate never changed (or was not recorded).
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -292,7 +292,7 @@ impl Timeline {
     /// Change `i`, if there is one.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -313,7 +313,7 @@ impl Timeline {
     /// The last change.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -329,7 +329,7 @@ impl Timeline {
     /// Every change, in time order.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -614,7 +614,7 @@ impl Timings {
     /// them).
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -638,7 +638,7 @@ impl Timings {
     /// How many transfers.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -651,7 +651,7 @@ impl Timings {
     /// Whether the run had no transfer.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -664,7 +664,7 @@ impl Timings {
     /// Transfer `id`'s times. Panics if there is no such transfer.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -691,7 +691,7 @@ impl Timings {
     /// When transfer `id` was done: [`get`](Self::get)'s `done_secs`, without the other times.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// for gamma_secs_per_byte in [0.0, 1e-9] {
@@ -714,7 +714,7 @@ impl Timings {
     /// The last transfer's times.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -728,7 +728,7 @@ impl Timings {
     /// Every transfer's times, in id order.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -852,7 +852,7 @@ impl CellChanges {
     /// How many changes.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -866,7 +866,7 @@ impl CellChanges {
     /// Whether no cell changed (or changes were not recorded).
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -881,7 +881,7 @@ impl CellChanges {
     /// as it carries chunks.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -899,7 +899,7 @@ impl CellChanges {
     /// schedule of the run that made them).
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -919,7 +919,7 @@ impl CellChanges {
     /// [`CellChangeIter::pos`]): resumes where it stopped, without reading what came before.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, records::CellChangesPos, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, records::CellChangesPos, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -975,7 +975,7 @@ impl CellChangesPos {
     /// How many changes come before this position.
     ///
     /// ```
-    /// use allreduce_lab::sim::records::CellChangesPos;
+    /// use allreduce_sim::records::CellChangesPos;
     /// assert_eq!(CellChangesPos::START.changes_read(), 0);
     /// ```
     pub fn changes_read(&self) -> usize {
@@ -995,7 +995,7 @@ impl CellChangeIter<'_> {
     /// Where the iterator stands: [`CellChanges::iter_from`] resumes from here.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());

@@ -4,7 +4,7 @@
 //! questions; nothing here recomputes physics.
 //!
 //! ```
-//! use allreduce_lab::sim::{replay::Replay, scenario::*, algorithms::Algorithm,
+//! use allreduce_sim::{replay::Replay, scenario::*, algorithms::Algorithm,
 //!     topology::TopologySpec, units::Bandwidth};
 //! let scenario = Scenario {
 //!     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
@@ -59,7 +59,7 @@ impl Replay {
     /// Indexes `trace` for time-cursor queries (see [`ReplayBuilder`] to do it in slices).
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -74,7 +74,7 @@ impl Replay {
     /// The transfers in flight at `t` (started, not yet done), in start order, with their progress.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -106,7 +106,7 @@ impl Replay {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -128,7 +128,7 @@ impl Replay {
     /// a 1,024-GPU ring, each frame replayed its 2 M changes into 1 M cells twice.)
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -177,7 +177,7 @@ impl Replay {
 /// GPUs of a rail network).
 ///
 /// ```
-/// use allreduce_lab::sim::{replay::*, scenario::*, algorithms::Algorithm,
+/// use allreduce_sim::{replay::*, scenario::*, algorithms::Algorithm,
 ///     topology::TopologySpec, units::Bandwidth};
 /// let scenario = Scenario {
 ///     topology: TopologySpec::Uniform { ranks: 32, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
@@ -219,7 +219,7 @@ impl ReplayBuilder {
     /// Starts indexing `trace`; nothing is done until [`step`](Self::step) or [`finish`](Self::finish).
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -241,7 +241,7 @@ impl ReplayBuilder {
     /// [`finish`](Self::finish) has nothing left to do.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -329,7 +329,7 @@ impl ReplayBuilder {
     /// Does what is left and returns the index.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -350,7 +350,7 @@ impl ReplayBuilder {
 /// Linear progress of a stream from `first_byte_secs` to `last_byte_secs` at `t`, clamped to 0..=1.
 ///
 /// ```
-/// use allreduce_lab::sim::replay::stream_progress;
+/// use allreduce_sim::replay::stream_progress;
 /// assert_eq!(stream_progress(1.0, 3.0, 2.0), 0.5);
 /// assert_eq!(stream_progress(1.0, 3.0, 0.0), 0.0);
 /// assert_eq!(stream_progress(1.0, 1.0, 1.0), 1.0);
@@ -368,7 +368,7 @@ pub fn stream_progress(first_byte_secs: f64, last_byte_secs: f64, t: f64) -> f64
 /// A link's rate at `t` as a share of its capacity, 0..=1 (more than 1 only through rounding).
 ///
 /// ```
-/// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+/// use allreduce_sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
 /// let topo = Topology::new(&TopologySpec::Uniform {
 ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
 /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -392,7 +392,7 @@ fn slack(trace: &Trace) -> f64 {
 /// The first step boundary strictly after `t` (the run's end when none is left).
 ///
 /// ```
-/// use allreduce_lab::sim::{replay::*, scenario::*, algorithms::Algorithm,
+/// use allreduce_sim::{replay::*, scenario::*, algorithms::Algorithm,
 ///     topology::TopologySpec, units::Bandwidth};
 /// let scenario = Scenario {
 ///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 },
@@ -419,7 +419,7 @@ pub fn next_step_end(trace: &Trace, t: f64) -> f64 {
 /// The last step boundary strictly before `t` (0 when none is).
 ///
 /// ```
-/// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+/// use allreduce_sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
 /// let topo = Topology::new(&TopologySpec::Uniform {
 ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
 /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -445,7 +445,7 @@ pub fn previous_step_end(trace: &Trace, t: f64) -> f64 {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
+/// use allreduce_sim::{algorithms::{self, Algorithm}, replay::*, run::*, topology::*, units::Bandwidth};
 /// let topo = Topology::new(&TopologySpec::Uniform {
 ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
 /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -501,16 +501,16 @@ mod tests {
                 size_bytes: 8_000_000,
                 segments: 4,
                 gamma_secs_per_byte: 1e-10,
-                faults: crate::sim::faults::Faults {
+                faults: crate::faults::Faults {
                     slow_links: Vec::new(),
-                    stragglers: vec![crate::sim::faults::Straggler {
+                    stragglers: vec![crate::faults::Straggler {
                         rank: 5,
                         delay_secs: 3e-4,
                     }],
                 },
             };
-            let sections = crate::sim::wire::to_sections(simulate(&scenario, true).unwrap());
-            let sim = crate::sim::wire::from_sections(sections, &scenario).unwrap();
+            let sections = crate::wire::to_sections(simulate(&scenario, true).unwrap());
+            let sim = crate::wire::from_sections(sections, &scenario).unwrap();
             traces.push((format!("{algorithm} read back"), sim.trace));
         }
         for (what, trace) in traces {
@@ -526,10 +526,10 @@ mod tests {
             }
         }
     }
-    use crate::sim::algorithms::Algorithm;
-    use crate::sim::scenario::{Scenario, simulate};
-    use crate::sim::topology::TopologySpec;
-    use crate::sim::units::Bandwidth;
+    use crate::algorithms::Algorithm;
+    use crate::scenario::{Scenario, simulate};
+    use crate::topology::TopologySpec;
+    use crate::units::Bandwidth;
 
     fn uniform(ranks: usize, algorithm: Algorithm, latency_secs: f64) -> Trace {
         let scenario = Scenario {

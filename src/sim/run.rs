@@ -7,7 +7,7 @@
 //! may start.
 //!
 //! ```
-//! use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::{run, RunOptions}, topology::*, units::*};
+//! use allreduce_sim::{algorithms::{self, Algorithm}, run::{run, RunOptions}, topology::*, units::*};
 //! let topo = Topology::new(&TopologySpec::Uniform {
 //!     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
 //! let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
@@ -819,7 +819,7 @@ impl ForwardLists {
 /// between frames. [`Run::new`] is this, run to the end.
 ///
 /// ```
-/// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::*};
+/// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::*};
 /// let topo = Topology::new(&TopologySpec::Uniform {
 ///     ranks: 16, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
 /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 1 << 20, 1);
@@ -858,7 +858,7 @@ impl PreparingRun {
     /// Starts preparing a run of `schedule` on `topo` (see [`PreparingRun::step`]); nothing is indexed yet.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
@@ -902,7 +902,7 @@ impl PreparingRun {
     /// [`finish`](Self::finish) has nothing left to do.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
@@ -949,7 +949,7 @@ impl PreparingRun {
     /// The transfers of the run being prepared.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1);
@@ -962,7 +962,7 @@ impl PreparingRun {
     /// Items done, and in all.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1);
@@ -992,7 +992,7 @@ impl PreparingRun {
     /// Does what is left and returns the run, ready to [`step`](Run::step).
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1);
@@ -1009,7 +1009,7 @@ impl PreparingRun {
 /// `trace.verification` says whether every rank holds every contribution exactly once.
 ///
 /// ```
-/// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+/// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
 /// let topo = Topology::new(&TopologySpec::Uniform {
 ///     ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
 /// let trace = run(&topo, algorithms::schedule(Algorithm::RecursiveDoubling, &topo, 1_000_000, 1),
@@ -1026,7 +1026,7 @@ impl Run {
     /// Prepares a run; nothing has happened yet.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
@@ -1041,7 +1041,7 @@ impl Run {
     /// once): no transfer to or from it starts earlier.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::*};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::*};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
@@ -1136,7 +1136,7 @@ impl Run {
     /// Transfers done so far, and in all.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1);
@@ -1151,7 +1151,7 @@ impl Run {
     /// Link rate changes recorded so far (with details; 0 without).
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::*};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::*};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
@@ -1170,7 +1170,7 @@ impl Run {
     /// stream, or ends its reduction). Returns `true` once nothing is left to happen.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::*};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::*};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 8_000_000, 1);
@@ -1230,7 +1230,7 @@ impl Run {
     /// Runs to the end and reports what happened.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
@@ -1249,7 +1249,7 @@ impl Run {
     /// ms at 1,024 GPUs: a caller that must stay responsive spreads them over frames).
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
@@ -1310,7 +1310,7 @@ impl Run {
     /// `auto`'s candidates and the scaling charts' points need).
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 5, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// for alg in Algorithm::CONCRETE {
@@ -1418,7 +1418,7 @@ impl Finishing {
     /// [`finish`](Self::finish) has only a few moves left.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 5, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::DoubleBinaryTree, &topo, 5_000, 3);
@@ -1479,7 +1479,7 @@ impl Finishing {
     /// steps' ends over the transfers.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1);
@@ -1508,7 +1508,7 @@ impl Finishing {
     /// Does what is left and returns the trace.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1);
@@ -1550,10 +1550,10 @@ mod tests {
 
     #[test]
     fn the_trace_holds_the_schedules_dependency_lists_as_they_were() {
-        use crate::sim::algorithms::{self, Algorithm};
-        use crate::sim::schedule::{Phase, ScheduleBuilder};
-        use crate::sim::topology::TopologySpec;
-        use crate::sim::units::Bandwidth;
+        use crate::algorithms::{self, Algorithm};
+        use crate::schedule::{Phase, ScheduleBuilder};
+        use crate::topology::TopologySpec;
+        use crate::units::Bandwidth;
         let topo = Topology::new(&TopologySpec::Uniform {
             ranks: 7,
             bandwidth: Bandwidth::from_gbytes_per_sec(1.0),
@@ -1668,8 +1668,8 @@ mod tests {
 
     #[test]
     fn the_reverse_index_keeps_distances_while_every_edge_goes_forward_within_16_bits() {
-        use crate::sim::algorithms::{self, Algorithm};
-        use crate::sim::schedule::{Phase, ScheduleBuilder};
+        use crate::algorithms::{self, Algorithm};
+        use crate::schedule::{Phase, ScheduleBuilder};
         let near = |s: &Schedule| {
             let mut index = ReverseDeps::new(s, true);
             while !index.step(s, 1 << 20) {}
@@ -1715,8 +1715,8 @@ mod tests {
     }
 
     fn topo_of(ranks: usize) -> Topology {
-        use crate::sim::topology::TopologySpec;
-        use crate::sim::units::Bandwidth;
+        use crate::topology::TopologySpec;
+        use crate::units::Bandwidth;
         Topology::new(&TopologySpec::Uniform {
             ranks,
             bandwidth: Bandwidth::from_gbytes_per_sec(1.0),

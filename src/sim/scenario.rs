@@ -1,7 +1,7 @@
 //! A scenario: everything a run needs, serde-able, validated in one place.
 //!
 //! ```
-//! use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+//! use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 //! let scenario = Scenario {
 //!     topology: TopologySpec::Uniform { ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
 //!     algorithm: Algorithm::Auto,
@@ -221,7 +221,7 @@ impl From<FileError> for ScenarioError {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::{scenario::transfers_on, algorithms::Algorithm, topology::*, units::Bandwidth};
+/// use allreduce_sim::{scenario::transfers_on, algorithms::Algorithm, topology::*, units::Bandwidth};
 /// let spec = TopologySpec::Uniform { ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
 /// let topo = Topology::new(&spec).unwrap();
 /// // A ring sends one chunk per rank in each of its 2(N−1) steps.
@@ -243,7 +243,7 @@ pub fn transfers_on(algorithm: Algorithm, topo: &Topology, k: usize) -> usize {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::{scenario::transfer_count, algorithms::Algorithm};
+/// use allreduce_sim::{scenario::transfer_count, algorithms::Algorithm};
 /// assert_eq!(transfer_count(Algorithm::Ring, 8, 8, 1), 2 * 8 * 7);
 /// // A tree: N−1 edges up and N−1 down, each carrying k segments.
 /// assert_eq!(transfer_count(Algorithm::TreeFlat, 8, 8, 4), 2 * 7 * 4);
@@ -286,7 +286,7 @@ impl Scenario {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
     /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
     /// let mut s = Scenario { topology: TopologySpec::Uniform { ranks: 8, bandwidth, latency_secs: 5e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -334,7 +334,7 @@ impl Scenario {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
     /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -385,7 +385,7 @@ impl Scenario {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, cost::*, topology::TopologySpec, units::Bandwidth};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, cost::*, topology::TopologySpec, units::Bandwidth};
     /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 64, bandwidth, latency_secs: 5e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -461,7 +461,7 @@ impl AutoChoice {
     /// the reasons call so rather than "0.0% longer".
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::Algorithm as A, scenario::AutoChoice};
+    /// use allreduce_sim::{algorithms::Algorithm as A, scenario::AutoChoice};
     /// let auto = AutoChoice {
     ///     chosen: A::Ring,
     ///     candidates: vec![(A::Ring, 4e-4), (A::Hierarchical, 4e-4 * (1.0 + 1e-15)), (A::TreeBinary, 5e-4)],
@@ -482,7 +482,7 @@ impl AutoChoice {
     /// half the last digit shown is not "0.0%".
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::Algorithm, scenario::*, topology::TopologySpec, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::Algorithm, scenario::*, topology::TopologySpec, units::Bandwidth};
     /// let s = Scenario {
     ///     topology: TopologySpec::Uniform { ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
     ///     algorithm: Algorithm::Auto, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0,
@@ -536,7 +536,7 @@ pub struct Simulation {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
 /// let mut s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
 ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -572,7 +572,7 @@ pub fn start(scenario: &Scenario, details: bool) -> Result<Run, ScenarioError> {
 /// (for callers that keep only a run's figures, which must not come from a wrong run).
 ///
 /// ```
-/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
 /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
 ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -593,7 +593,7 @@ pub fn verified(trace: &Trace) -> Result<&Trace, ScenarioError> {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
 /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
 ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -610,7 +610,7 @@ pub fn simulate(scenario: &Scenario, details: bool) -> Result<Simulation, Scenar
 /// chapter's figures and claims show; [`simulate_time`] when only the time is read).
 ///
 /// ```
-/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
 /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
 ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -631,7 +631,7 @@ pub fn simulate_verified(scenario: &Scenario, details: bool) -> Result<Simulatio
 /// [`simulate`] is this, run to the end.
 ///
 /// ```
-/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let scenario = Scenario {
 ///     topology: TopologySpec::Uniform { ranks: 16, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
 ///     algorithm: Algorithm::Auto, size_bytes: 1 << 20, segments: 1, gamma_secs_per_byte: 0.0,
@@ -721,7 +721,7 @@ impl Simulating {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
     /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
     /// let mut s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -761,7 +761,7 @@ impl Simulating {
     /// [`ScenarioError::MemoryOverLimit`], once the memory it runs in holds more than `bytes`
     /// after a step and more than it did when the guard was set, as `live` measures it (the lab
     /// passes the size of the page's wasm memory, the tests
-    /// [`heap::live_bytes`](crate::heap::live_bytes), a counting allocator's). The guard of a
+    /// the app's `heap::live_bytes`, a counting allocator's). The guard of a
     /// budget that admits runs by their typical cost ([`Budget::typical`]), which a run may
     /// outgrow. A measure that never shrinks (the wasm memory) stops a run only if that run made
     /// it grow: one earlier run that raised it does not stop every later one. A step overshoots
@@ -772,7 +772,7 @@ impl Simulating {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
     /// use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
     /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 8, bandwidth, latency_secs: 5e-6 },
@@ -817,7 +817,7 @@ impl Simulating {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
     /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -838,7 +838,7 @@ impl Simulating {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
     /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -867,7 +867,7 @@ impl Simulating {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
     /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -979,7 +979,7 @@ impl Simulating {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
     /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -1027,7 +1027,7 @@ pub struct Timed {
 /// a chart or a row of a sweep reads. Stepped the same way; its time is [`simulate`]'s to the bit.
 ///
 /// ```
-/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
 /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 6, bandwidth, latency_secs: 5e-6 },
 ///     algorithm: Algorithm::Auto, size_bytes: 6_000_000, segments: 2, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -1049,7 +1049,7 @@ impl TimingRun {
     /// Validates the scenario, as [`Simulating::new`].
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
     /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 0, bandwidth, latency_secs: 5e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 1_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -1064,7 +1064,7 @@ impl TimingRun {
     /// Advances as [`Simulating::step`]; `true` once the time is known.
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
     /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -1080,7 +1080,7 @@ impl TimingRun {
     /// Transfers done so far, and in all, as [`Simulating::progress`].
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
     /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -1097,7 +1097,7 @@ impl TimingRun {
     /// [`ScenarioError::Unverified`]).
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
     /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };
@@ -1124,7 +1124,7 @@ impl TimingRun {
 /// [`verified`] without the trace.
 ///
 /// ```
-/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let bandwidth = Bandwidth::from_gbytes_per_sec(100.0);
 /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4, bandwidth, latency_secs: 5e-6 },
 ///     algorithm: Algorithm::Ring, size_bytes: 4_000_000, segments: 1, gamma_secs_per_byte: 0.0, faults: Default::default() };

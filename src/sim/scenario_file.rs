@@ -5,7 +5,7 @@
 //! UTF-32, invalid UTF-8, binary — is refused with a message saying what was found.
 //!
 //! ```
-//! use allreduce_lab::sim::scenario_file::{decode_text, read_scenario};
+//! use allreduce_sim::scenario_file::{decode_text, read_scenario};
 //! let json = r#"{"topology":{"kind":"uniform","ranks":4,"bandwidth":1e10,"latency_secs":1e-6},"algorithm":"ring","size_bytes":4000}"#;
 //! // UTF-16 LE with its byte-order mark, as PowerShell writes it:
 //! let utf16: Vec<u8> = [0xFF, 0xFE].into_iter()
@@ -39,7 +39,7 @@ impl Utf16 {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::scenario_file::{decode_text, FileError, Utf16};
+    /// use allreduce_sim::scenario_file::{decode_text, FileError, Utf16};
     /// // A byte-order mark (FE FF: big-endian), then an odd byte.
     /// let err = decode_text(&[0xFE, 0xFF, 0x00]).unwrap_err();
     /// assert_eq!(err, FileError::OddUtf16 { encoding: Utf16::Be });
@@ -106,7 +106,7 @@ impl JsonProblem {
     ///
     /// # Examples
     /// ```
-    /// use allreduce_lab::sim::scenario_file::JsonProblem;
+    /// use allreduce_sim::scenario_file::JsonProblem;
     /// let e = serde_json::from_str::<serde_json::Value>("{\"a\": ").unwrap_err();
     /// assert_eq!(JsonProblem::of(&e), JsonProblem::Truncated);
     /// ```
@@ -181,7 +181,7 @@ fn utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16, encoding: Utf16) -> Result<Stri
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::scenario_file::{decode_text, FileError};
+/// use allreduce_sim::scenario_file::{decode_text, FileError};
 /// assert_eq!(decode_text(b"\xEF\xBB\xBF{}").unwrap(), "{}"); // the UTF-8 mark is dropped
 /// assert_eq!(decode_text(&[0xFF, 0xFE, b'{', 0, b'}', 0]).unwrap(), "{}");
 /// assert_eq!(decode_text(b"{\0}"), Err(FileError::NulBytes));
@@ -223,7 +223,7 @@ fn utf8(bytes: &[u8]) -> Result<String, FileError> {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::{scenario::ScenarioError, scenario_file::{read_scenario, FileError}};
+/// use allreduce_sim::{scenario::ScenarioError, scenario_file::{read_scenario, FileError}};
 /// let json = br#"{"topology":{"kind":"uniform","ranks":4,"bandwidth":1e10,"latency_secs":1e-6},"algorithm":"ring","size_bytes":4000}"#;
 /// let s = read_scenario(json).unwrap();
 /// assert_eq!((s.size_bytes, s.segments), (4000, 1)); // segments default to 1

@@ -13,7 +13,7 @@
 //! wait for N−1 reductions each costs k·N edges, not k·N².
 //!
 //! ```
-//! use allreduce_lab::sim::schedule::{ScheduleBuilder, Op, Phase};
+//! use allreduce_sim::schedule::{ScheduleBuilder, Op, Phase};
 //! let mut b = ScheduleBuilder::new(2, 1, 100);
 //! let t0 = b.add(0, 1, 0..1, Op::Reduce, 0, Phase::ReduceScatter, &[]);
 //! let t1 = b.add(1, 0, 0..1, Op::Copy, 1, Phase::AllGather, &[t0]);
@@ -44,7 +44,7 @@ impl Op {
     /// The name used in traces and exports.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::Op;
+    /// use allreduce_sim::schedule::Op;
     /// assert_eq!((Op::Reduce.name(), Op::Copy.name()), ("reduce", "copy"));
     /// ```
     pub fn name(self) -> &'static str {
@@ -79,7 +79,7 @@ impl Phase {
     /// The name used in traces and exports.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::Phase;
+    /// use allreduce_sim::schedule::Phase;
     /// assert_eq!(Phase::ReduceScatter.name(), "reduce-scatter");
     /// assert_eq!(Phase::InterNode.name(), "inter-node");
     /// ```
@@ -179,7 +179,7 @@ impl Transfer {
     /// wrap.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer, MAX_CHUNKS, MAX_STEPS};
+    /// use allreduce_sim::schedule::{Op, Phase, Transfer, MAX_CHUNKS, MAX_STEPS};
     /// let t = Transfer::new(1, 2, 3..4, Op::Copy, 5, Phase::AllGather);
     /// assert_eq!((t.src(), t.dst(), t.chunk_lo(), t.chunk_hi(), t.step()), (1, 2, 3, 4, 5));
     /// assert_eq!((t.op(), t.phase()), (Op::Copy, Phase::AllGather));
@@ -228,7 +228,7 @@ impl Transfer {
     /// check against the run).
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer, MAX_STEPS};
+    /// use allreduce_sim::schedule::{Op, Phase, Transfer, MAX_STEPS};
     /// let t = Transfer::new(7, 3, 0..9, Op::Reduce, 12, Phase::Fold);
     /// assert_eq!(Transfer::from_words(t.words()), Some(t));
     /// assert_eq!(Transfer::from_words([0, 0, 1, 7 << 25]), None); // no eighth phase
@@ -273,7 +273,7 @@ impl Transfer {
     /// The sending rank.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer};
+    /// use allreduce_sim::schedule::{Op, Phase, Transfer};
     /// assert_eq!(Transfer::new(7, 3, 0..2, Op::Copy, 0, Phase::AllGather).src(), 7);
     /// ```
     pub fn src(&self) -> u32 {
@@ -283,7 +283,7 @@ impl Transfer {
     /// The receiving rank.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer};
+    /// use allreduce_sim::schedule::{Op, Phase, Transfer};
     /// assert_eq!(Transfer::new(7, 3, 0..2, Op::Copy, 0, Phase::AllGather).dst(), 3);
     /// ```
     pub fn dst(&self) -> u32 {
@@ -293,7 +293,7 @@ impl Transfer {
     /// The first chunk carried.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer};
+    /// use allreduce_sim::schedule::{Op, Phase, Transfer};
     /// assert_eq!(Transfer::new(7, 3, 4..6, Op::Copy, 0, Phase::AllGather).chunk_lo(), 4);
     /// ```
     pub fn chunk_lo(&self) -> u32 {
@@ -303,7 +303,7 @@ impl Transfer {
     /// One past the last chunk carried.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer};
+    /// use allreduce_sim::schedule::{Op, Phase, Transfer};
     /// assert_eq!(Transfer::new(7, 3, 4..6, Op::Copy, 0, Phase::AllGather).chunk_hi(), 6);
     /// ```
     pub fn chunk_hi(&self) -> u32 {
@@ -313,7 +313,7 @@ impl Transfer {
     /// The algorithm's step (round) this transfer belongs to, counted from 0.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer};
+    /// use allreduce_sim::schedule::{Op, Phase, Transfer};
     /// assert_eq!(Transfer::new(7, 3, 0..2, Op::Copy, 9, Phase::AllGather).step(), 9);
     /// ```
     pub fn step(&self) -> u32 {
@@ -325,7 +325,7 @@ impl Transfer {
     /// What the receiver does with the chunks.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer};
+    /// use allreduce_sim::schedule::{Op, Phase, Transfer};
     /// assert_eq!(Transfer::new(7, 3, 0..2, Op::Reduce, 0, Phase::Fold).op(), Op::Reduce);
     /// ```
     pub fn op(&self) -> Op {
@@ -335,7 +335,7 @@ impl Transfer {
     /// Which part of the algorithm the transfer belongs to.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, Transfer};
+    /// use allreduce_sim::schedule::{Op, Phase, Transfer};
     /// assert_eq!(Transfer::new(7, 3, 0..2, Op::Reduce, 0, Phase::Fold).phase(), Phase::Fold);
     /// ```
     pub fn phase(&self) -> Phase {
@@ -345,7 +345,7 @@ impl Transfer {
     /// The chunks the transfer carries, as a range of chunk indexes.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder};
     /// let mut b = ScheduleBuilder::new(2, 8, 800);
     /// let t = b.add(0, 1, 2..5, Op::Copy, 0, Phase::Broadcast, &[]);
     /// let s = b.build();
@@ -397,7 +397,7 @@ impl Schedule {
     /// How many ranks take part.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// use allreduce_sim::schedule::ScheduleBuilder;
     /// assert_eq!(ScheduleBuilder::new(6, 6, 600).build().ranks(), 6);
     /// ```
     pub fn ranks(&self) -> usize {
@@ -406,7 +406,7 @@ impl Schedule {
     /// How many chunks the buffer is cut into.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// use allreduce_sim::schedule::ScheduleBuilder;
     /// assert_eq!(ScheduleBuilder::new(4, 16, 1000).build().chunks(), 16);
     /// assert_eq!(ScheduleBuilder::new(4, 0, 1000).build().chunks(), 1); // at least one
     /// ```
@@ -416,7 +416,7 @@ impl Schedule {
     /// S: the bytes every rank contributes.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// use allreduce_sim::schedule::ScheduleBuilder;
     /// let s = ScheduleBuilder::new(4, 3, 1000).build();
     /// assert_eq!(s.size_bytes(), 1000);
     /// // Chunks of 333, 333 and 334 bytes.
@@ -428,7 +428,7 @@ impl Schedule {
     /// How many transfers the schedule has.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 5, bandwidth: Bandwidth::from_bytes_per_sec(1e9), latency_secs: 0.0 }).unwrap();
     /// // The ring: 2(N−1) steps of N transfers.
@@ -440,7 +440,7 @@ impl Schedule {
     /// Whether the schedule has no transfer (a single rank has nothing to send).
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// use allreduce_sim::schedule::ScheduleBuilder;
     /// assert!(ScheduleBuilder::new(1, 1, 1000).build().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -449,7 +449,7 @@ impl Schedule {
     /// Every transfer, in the order they were added (a transfer's id is its index).
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, schedule::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, schedule::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_bytes_per_sec(1e9), latency_secs: 0.0 }).unwrap();
     /// let ring = algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1);
@@ -462,7 +462,7 @@ impl Schedule {
     /// Transfer `id`.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder};
     /// let mut b = ScheduleBuilder::new(3, 3, 300);
     /// let id = b.add(2, 0, 1..2, Op::Reduce, 0, Phase::Reduce, &[]);
     /// let s = b.build();
@@ -478,7 +478,7 @@ impl Schedule {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder, JOIN};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder, JOIN};
     /// let mut b = ScheduleBuilder::new(3, 1, 100);
     /// let a = b.add(1, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
     /// let c = b.add(2, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
@@ -498,7 +498,7 @@ impl Schedule {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder};
     /// let mut b = ScheduleBuilder::new(3, 1, 100);
     /// let a = b.add(1, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
     /// let c = b.add(2, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
@@ -513,7 +513,7 @@ impl Schedule {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder, JOIN};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder, JOIN};
     /// let mut b = ScheduleBuilder::new(3, 1, 100);
     /// let a = b.add(1, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
     /// let c = b.add(2, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
@@ -528,7 +528,7 @@ impl Schedule {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder};
     /// let mut b = ScheduleBuilder::new(4, 1, 100);
     /// let ins: Vec<u32> = (1..3).map(|r| b.add(r, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[])).collect();
     /// let last = b.add(3, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
@@ -556,7 +556,7 @@ impl Schedule {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder};
     /// let mut b = ScheduleBuilder::new(4, 1, 100);
     /// let ins: Vec<u32> = (1..4).map(|r| b.add(r, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[])).collect();
     /// let all = b.join(&ins);
@@ -573,7 +573,7 @@ impl Schedule {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// use allreduce_sim::schedule::ScheduleBuilder;
     /// // 10 bytes in 4 chunks: ⌊10·c/4⌋, so chunks of 2, 3, 2 and 3 bytes.
     /// let s = ScheduleBuilder::new(2, 4, 10).build();
     /// assert_eq!((0..=4).map(|c| s.chunk_offset(c)).collect::<Vec<_>>(), [0, 2, 5, 7, 10]);
@@ -584,7 +584,7 @@ impl Schedule {
     /// Bytes that transfer `id` carries.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder};
     /// let mut b = ScheduleBuilder::new(2, 3, 1000);
     /// let t = b.add(0, 1, 1..3, Op::Copy, 0, Phase::AllGather, &[]);
     /// // Chunks 1 and 2 span bytes 333..1000.
@@ -597,7 +597,7 @@ impl Schedule {
     /// The number of algorithm steps (the largest step + 1).
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder};
     /// let mut b = ScheduleBuilder::new(2, 1, 100);
     /// assert_eq!(b.len(), 0);
     /// let t = b.add(0, 1, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
@@ -869,7 +869,7 @@ impl ScheduleBuilder {
     /// A schedule for `ranks` ranks whose `size_bytes` buffers are cut into `chunks` chunks.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// use allreduce_sim::schedule::ScheduleBuilder;
     /// let s = ScheduleBuilder::new(8, 8, 1 << 20).build();
     /// assert_eq!((s.ranks(), s.chunks(), s.size_bytes(), s.len()), (8, 8, 1 << 20, 0));
     /// ```
@@ -896,7 +896,7 @@ impl ScheduleBuilder {
     /// Reserves room for `n` transfers with about `deps_each` dependencies each.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder};
     /// let mut b = ScheduleBuilder::new(2, 1, 100).with_capacity(2, 1);
     /// assert!(b.is_empty()); // room, not transfers
     /// let t = b.add(0, 1, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
@@ -917,7 +917,7 @@ impl ScheduleBuilder {
     /// make it wait for all of them at the cost of one entry.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder, JOIN};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder, JOIN};
     /// let mut b = ScheduleBuilder::new(4, 1, 100);
     /// let ins: Vec<u32> = (1..4).map(|r| b.add(r, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[])).collect();
     /// let all = b.join(&ins);
@@ -949,7 +949,7 @@ impl ScheduleBuilder {
     /// Adds a transfer and returns its id. `deps` must name transfers already added, or joins.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder};
     /// let mut b = ScheduleBuilder::new(3, 3, 300);
     /// let a = b.add(0, 1, 0..1, Op::Reduce, 0, Phase::ReduceScatter, &[]);
     /// let c = b.add(1, 2, 0..1, Op::Reduce, 1, Phase::ReduceScatter, &[a]);
@@ -993,7 +993,7 @@ impl ScheduleBuilder {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder};
     /// let mut b = ScheduleBuilder::new(3, 1, 100);
     /// let a = b.add(1, 0, 0..1, Op::Reduce, 0, Phase::Reduce, &[]);
     /// // No dependency on the first step; a repeated one is kept once.
@@ -1036,7 +1036,7 @@ impl ScheduleBuilder {
     /// How many transfers were added so far.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder};
     /// let mut b = ScheduleBuilder::new(2, 2, 100);
     /// b.add(0, 1, 0..2, Op::Reduce, 0, Phase::Exchange, &[]);
     /// b.add(1, 0, 0..2, Op::Reduce, 0, Phase::Exchange, &[]);
@@ -1049,7 +1049,7 @@ impl ScheduleBuilder {
     /// Whether no transfer was added yet.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::ScheduleBuilder;
+    /// use allreduce_sim::schedule::ScheduleBuilder;
     /// assert!(ScheduleBuilder::new(2, 2, 100).is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -1059,7 +1059,7 @@ impl ScheduleBuilder {
     /// The finished schedule.
     ///
     /// ```
-    /// use allreduce_lab::sim::schedule::{Op, Phase, ScheduleBuilder};
+    /// use allreduce_sim::schedule::{Op, Phase, ScheduleBuilder};
     /// let mut b = ScheduleBuilder::new(2, 1, 64);
     /// b.add(0, 1, 0..1, Op::Copy, 0, Phase::Broadcast, &[]);
     /// let s = b.build();

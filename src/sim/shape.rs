@@ -8,7 +8,7 @@
 //! the shape is [`Shape::exact`] (every node and rack full, as asked).
 //!
 //! ```
-//! use allreduce_lab::sim::shape::{fit, Shape};
+//! use allreduce_sim::shape::{fit, Shape};
 //! // 32 GPUs on 8-GPU nodes, 2 nodes a rack: 2 racks, as built.
 //! assert_eq!(fit(32, 8, 2), Shape { racks: 2, nodes_per_rack: 2, gpus_per_node: 8 });
 //! assert!(fit(32, 8, 2).exact(8, 2));
@@ -31,7 +31,7 @@ impl Shape {
     /// The GPUs of the shape.
     ///
     /// ```
-    /// use allreduce_lab::sim::shape::{fit, Shape};
+    /// use allreduce_sim::shape::{fit, Shape};
     /// assert_eq!(Shape { racks: 2, nodes_per_rack: 3, gpus_per_node: 4 }.gpus(), 24);
     /// assert!((1..=64).all(|n| fit(n, 8, 4).gpus() == n)); // fit keeps the count
     /// ```
@@ -43,7 +43,7 @@ impl Shape {
     /// `nodes_per_rack`: nodes full (or one part of a node), racks full (or one part of a rack).
     ///
     /// ```
-    /// use allreduce_lab::sim::shape::fit;
+    /// use allreduce_sim::shape::fit;
     /// assert!(fit(4, 8, 2).exact(8, 2)); // half a node
     /// assert!(fit(24, 8, 4).exact(8, 4)); // 3 nodes of a 4-node rack
     /// assert!(!fit(40, 8, 2).exact(8, 2)); // 5 nodes do not fill racks of 2
@@ -75,7 +75,7 @@ fn per_group(count: usize, whole: usize) -> usize {
 /// `nodes_per_rack` nodes. See the module documentation.
 ///
 /// ```
-/// use allreduce_lab::sim::shape::fit;
+/// use allreduce_sim::shape::fit;
 /// assert_eq!(fit(1, 8, 4).gpus(), 1);
 /// assert_eq!(fit(96, 8, 4).gpus(), 96);
 /// ```

@@ -8,7 +8,7 @@
 //! 65,535 entries, or starts that go back) are kept as they are, 4 bytes each.
 //!
 //! ```
-//! # use allreduce_lab::sim::starts::Starts;
+//! # use allreduce_sim::starts::Starts;
 //! let mut s = Starts::new();
 //! for x in [0, 2, 4, 4, 7] {
 //!     s.push(x);
@@ -63,7 +63,7 @@ impl Starts {
     /// No start yet.
     ///
     /// ```
-    /// # use allreduce_lab::sim::starts::Starts;
+    /// # use allreduce_sim::starts::Starts;
     /// assert!(Starts::new().is_empty() && Starts::new().is_blocked());
     /// ```
     pub fn new() -> Starts {
@@ -84,7 +84,7 @@ impl Starts {
     /// The starts `v` holds, kept blocked if they fit.
     ///
     /// ```
-    /// # use allreduce_lab::sim::starts::Starts;
+    /// # use allreduce_sim::starts::Starts;
     /// assert!(Starts::from_slice(&[0, 1, 3]).is_blocked());
     /// // Below its block's first start: kept as it is.
     /// assert!(!Starts::from_slice(&[5, 0, 3]).is_blocked());
@@ -101,7 +101,7 @@ impl Starts {
     /// Whether the starts are kept as distances in blocks.
     ///
     /// ```
-    /// # use allreduce_lab::sim::starts::Starts;
+    /// # use allreduce_sim::starts::Starts;
     /// assert!(Starts::from_slice(&[0, 65_535]).is_blocked());
     /// assert!(!Starts::from_slice(&[0, 65_536]).is_blocked());
     /// ```
@@ -114,7 +114,7 @@ impl Starts {
     /// Appends `x`.
     ///
     /// ```
-    /// # use allreduce_lab::sim::starts::Starts;
+    /// # use allreduce_sim::starts::Starts;
     /// let mut s = Starts::new();
     /// s.push(4);
     /// s.push(9);
@@ -161,7 +161,7 @@ impl Starts {
     /// Start `i`.
     ///
     /// ```
-    /// # use allreduce_lab::sim::starts::Starts;
+    /// # use allreduce_sim::starts::Starts;
     /// assert_eq!(Starts::from_slice(&[3, 5, 8]).get(2), 8);
     /// ```
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
@@ -181,7 +181,7 @@ impl Starts {
     /// end, where the next is the next block's base).
     ///
     /// ```
-    /// # use allreduce_lab::sim::starts::Starts;
+    /// # use allreduce_sim::starts::Starts;
     /// let s = Starts::from_slice(&(0..130).map(|i| 3 * i).collect::<Vec<u32>>());
     /// assert_eq!((s.range(0), s.range(63), s.range(64)), (0..3, 189..192, 192..195));
     /// ```
@@ -205,7 +205,7 @@ impl Starts {
     /// How many starts.
     ///
     /// ```
-    /// # use allreduce_lab::sim::starts::Starts;
+    /// # use allreduce_sim::starts::Starts;
     /// assert_eq!(Starts::from_slice(&[0, 2, 2]).len(), 3);
     /// ```
     pub fn len(&self) -> usize {
@@ -218,7 +218,7 @@ impl Starts {
     /// Whether there is no start.
     ///
     /// ```
-    /// # use allreduce_lab::sim::starts::Starts;
+    /// # use allreduce_sim::starts::Starts;
     /// assert!(!Starts::from_slice(&[0]).is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -228,7 +228,7 @@ impl Starts {
     /// The last start: where the last list ends, if this is a list's end.
     ///
     /// ```
-    /// # use allreduce_lab::sim::starts::Starts;
+    /// # use allreduce_sim::starts::Starts;
     /// assert_eq!((Starts::from_slice(&[0, 7]).last(), Starts::new().last()), (Some(7), None));
     /// ```
     pub fn last(&self) -> Option<u32> {
@@ -238,7 +238,7 @@ impl Starts {
     /// Every start, in order.
     ///
     /// ```
-    /// # use allreduce_lab::sim::starts::Starts;
+    /// # use allreduce_sim::starts::Starts;
     /// assert_eq!(Starts::from_slice(&[1, 2]).iter().sum::<u32>(), 3);
     /// ```
     pub fn iter(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
@@ -293,7 +293,7 @@ impl Starts {
     /// Bytes held on the heap.
     ///
     /// ```
-    /// # use allreduce_lab::sim::starts::Starts;
+    /// # use allreduce_sim::starts::Starts;
     /// // 1,000 starts: 15 full blocks of 33 words, then 40 starts in 1 + 20 words.
     /// let s = Starts::from_slice(&(0..1000).map(|i| 2 * i).collect::<Vec<u32>>());
     /// assert_eq!(s.heap_bytes(), 4 * (15 * 33 + 21));

@@ -1,7 +1,7 @@
 //! A virtual nccl-tests: allreduce time, algbw and busbw over a range of message sizes.
 //!
 //! ```
-//! use allreduce_lab::sim::{sweep::*, scenario::Scenario, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+//! use allreduce_sim::{sweep::*, scenario::Scenario, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 //! let base = Scenario {
 //!     topology: TopologySpec::Uniform { ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 },
 //!     algorithm: Algorithm::Ring, size_bytes: 8, segments: 1, gamma_secs_per_byte: 0.0,
@@ -34,7 +34,7 @@ pub struct SweepRow {
 /// The sizes from `min` to `max` (inclusive), multiplying by `factor` (≥ 2, so at most 64 sizes).
 ///
 /// ```
-/// use allreduce_lab::sim::sweep::sizes;
+/// use allreduce_sim::sweep::sizes;
 /// assert_eq!(sizes(8, 1024, 4).unwrap(), [8, 32, 128, 512]);
 /// assert!(sizes(0, 8, 2).is_err() && sizes(8, 4, 2).is_err() && sizes(1, 8, 1).is_err());
 /// ```
@@ -60,7 +60,7 @@ pub fn sizes(min: u64, max: u64, factor: u64) -> Result<Vec<u64>, ScenarioError>
 /// Runs `base` at every size from `min` to `max`, multiplying by `factor`.
 ///
 /// ```
-/// use allreduce_lab::sim::{sweep::*, scenario::Scenario, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{sweep::*, scenario::Scenario, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let base = Scenario {
 ///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 },
 ///     algorithm: Algorithm::Ring, size_bytes: 4, segments: 1, gamma_secs_per_byte: 0.0,
@@ -113,7 +113,7 @@ pub fn sweep(
 /// fastest before, fastest after)`. `rows[a][i]` is algorithm `algorithms[a]` at the i-th size.
 ///
 /// ```
-/// use allreduce_lab::sim::{algorithms::Algorithm, sweep::*};
+/// use allreduce_sim::{algorithms::Algorithm, sweep::*};
 /// let row = |size_bytes, time_secs| SweepRow { size_bytes, count: size_bytes / 4, time_secs,
 ///     algbw_bytes_per_sec: 0.0, busbw_bytes_per_sec: 0.0, algorithm: Algorithm::Ring };
 /// let tree = vec![row(1 << 10, 1.0), row(1 << 20, 2.0), row(1 << 30, 9.0)];
@@ -151,8 +151,8 @@ pub fn crossovers(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::topology::TopologySpec;
-    use crate::sim::units::Bandwidth;
+    use crate::topology::TopologySpec;
+    use crate::units::Bandwidth;
 
     fn base(alg: Algorithm) -> Scenario {
         Scenario {

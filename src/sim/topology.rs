@@ -18,8 +18,8 @@
 //!   and leaves through that GPU's NIC, never touching the spine.
 //!
 //! ```
-//! use allreduce_lab::sim::topology::{Endpoint, Topology, TopologySpec, Tier};
-//! use allreduce_lab::sim::units::Bandwidth;
+//! use allreduce_sim::topology::{Endpoint, Topology, TopologySpec, Tier};
+//! use allreduce_sim::units::Bandwidth;
 //! let spec = TopologySpec::Cluster {
 //!     racks: 2, nodes_per_rack: 2, gpus_per_node: 4,
 //!     intra_bw: Bandwidth::from_gbytes_per_sec(450.0), intra_lat_secs: 1e-6,
@@ -281,8 +281,8 @@ impl TopologySpec {
     /// rail's NIC) ↔ its switch, rack (or leaf) ↔ spine; `uniform` has the one port three times.
     ///
     /// ```
-    /// use allreduce_lab::sim::topology::TopologySpec;
-    /// use allreduce_lab::sim::units::Bandwidth;
+    /// use allreduce_sim::topology::TopologySpec;
+    /// use allreduce_sim::units::Bandwidth;
     /// let bw = Bandwidth::from_gbytes_per_sec(100.0);
     /// let spec = TopologySpec::Uniform { ranks: 8, bandwidth: bw, latency_secs: 5e-6 };
     /// assert_eq!(spec.tiers(), [(bw, 5e-6); 3]);
@@ -343,7 +343,7 @@ impl Tier {
     /// The tier's name, as scenario files and the CLI's reports write it.
     ///
     /// ```
-    /// use allreduce_lab::sim::topology::Tier;
+    /// use allreduce_sim::topology::Tier;
     /// assert_eq!(Tier::Node.name(), "node");
     /// assert_eq!(serde_json::to_string(&Tier::Rack).unwrap(), format!("\"{}\"", Tier::Rack.name()));
     /// ```
@@ -408,7 +408,7 @@ impl Route {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let spec = TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
     /// let topo = Topology::new(&spec).unwrap();
     /// // Up rank 1's port, down rank 3's.
@@ -449,7 +449,7 @@ impl TopologyField {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let spec = TopologySpec::Uniform { ranks: 0, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
     /// let Err(TopologyError::CountOutOfRange { field, got: 0, .. }) = Topology::new(&spec) else { panic!() };
     /// assert_eq!(field.name(), "ranks");
@@ -655,7 +655,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let bw = Bandwidth::from_gbytes_per_sec(100.0);
     /// // N ranks: an up and a down port each.
     /// let topo = Topology::new(&TopologySpec::Uniform { ranks: 8, bandwidth: bw, latency_secs: 5e-6 }).unwrap();
@@ -856,7 +856,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let spec = TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
     /// assert_eq!(Topology::new(&spec).unwrap().spec(), &spec);
     /// ```
@@ -868,7 +868,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
     /// let topo = Topology::new(&TopologySpec::Cluster { racks: 2, nodes_per_rack: 3, gpus_per_node: 4,
     ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
@@ -883,7 +883,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let spec = TopologySpec::Uniform { ranks: 6, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
     /// assert_eq!(Topology::new(&spec).unwrap().gpus_per_node(), 6);
     /// ```
@@ -895,7 +895,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
     /// let topo = Topology::new(&TopologySpec::Cluster { racks: 2, nodes_per_rack: 3, gpus_per_node: 4,
     ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
@@ -910,7 +910,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
     /// let topo = Topology::new(&TopologySpec::Cluster { racks: 2, nodes_per_rack: 3, gpus_per_node: 4,
     ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
@@ -925,7 +925,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
     /// let topo = Topology::new(&TopologySpec::Cluster { racks: 2, nodes_per_rack: 3, gpus_per_node: 4,
     ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
@@ -940,7 +940,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
     /// let topo = Topology::new(&TopologySpec::Cluster { racks: 1, nodes_per_rack: 2, gpus_per_node: 4,
     ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
@@ -955,7 +955,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
     /// let topo = Topology::new(&TopologySpec::Cluster { racks: 2, nodes_per_rack: 2, gpus_per_node: 4,
     ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
@@ -970,7 +970,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let spec = TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
     /// let topo = Topology::new(&spec).unwrap();
     /// assert!(topo.is_uniform() && !topo.is_rail());
@@ -983,7 +983,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
     /// let rail = Topology::new(&TopologySpec::Rail { nodes: 2, gpus_per_node: 4, intra_bw: bw, intra_lat_secs: 1e-6,
     ///     nic_bw: bw, nic_lat_secs: 2e-6, spine_bw: bw, spine_lat_secs: 3e-6, oversubscription: 1.0, pxn: true }).unwrap();
@@ -998,7 +998,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
     /// let topo = Topology::new(&TopologySpec::Cluster { racks: 1, nodes_per_rack: 2, gpus_per_node: 8,
     ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
@@ -1013,7 +1013,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
     /// let topo = Topology::new(&TopologySpec::Cluster { racks: 1, nodes_per_rack: 2, gpus_per_node: 8,
     ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
@@ -1029,7 +1029,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
     /// let topo = Topology::new(&TopologySpec::Cluster { racks: 1, nodes_per_rack: 2, gpus_per_node: 8,
     ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
@@ -1045,7 +1045,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
     /// let topo = Topology::new(&TopologySpec::Cluster { racks: 2, nodes_per_rack: 2, gpus_per_node: 4,
     ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
@@ -1062,7 +1062,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let spec = TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
     /// let topo = Topology::new(&spec).unwrap();
     /// let up = topo.link(topo.route(0, 1).links()[0]);
@@ -1084,7 +1084,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let bw = Bandwidth::from_gbytes_per_sec(100.0);
     /// let topo = Topology::new(&TopologySpec::Uniform { ranks: 4, bandwidth: bw, latency_secs: 5e-6 }).unwrap();
     /// assert_eq!(topo.injection_bandwidth(3), bw);
@@ -1098,7 +1098,7 @@ impl Topology {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, units::Bandwidth};
     /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
     /// let topo = Topology::new(&TopologySpec::Cluster { racks: 1, nodes_per_rack: 2, gpus_per_node: 4,
     ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,

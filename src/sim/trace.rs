@@ -81,7 +81,7 @@ impl LowerBound {
     /// The larger term (ties: bandwidth).
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, trace::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, trace::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 }).unwrap();
     /// assert_eq!(lower_bound(&topo, 1 << 30).dominant(), BoundTerm::Bandwidth);
@@ -98,7 +98,7 @@ impl LowerBound {
     /// A sentence saying where the bound comes from.
     ///
     /// ```
-    /// use allreduce_lab::sim::{topology::*, trace::*, units::Bandwidth};
+    /// use allreduce_sim::{topology::*, trace::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 }).unwrap();
     /// let lb = lower_bound(&topo, 1 << 30);
@@ -148,7 +148,7 @@ impl LowerBound {
 /// needs a single one (the ⌈log₂N⌉ bound holds where a rank talks to one peer at a time).
 ///
 /// ```
-/// use allreduce_lab::sim::{topology::*, trace::*, units::Bandwidth};
+/// use allreduce_sim::{topology::*, trace::*, units::Bandwidth};
 /// let topo = Topology::new(&TopologySpec::Uniform {
 ///     ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 }).unwrap();
 /// let lb = lower_bound(&topo, 1_000_000_000);
@@ -252,7 +252,7 @@ pub struct CellChange {
 /// zero for no time.
 ///
 /// ```
-/// use allreduce_lab::sim::trace::algbw;
+/// use allreduce_sim::trace::algbw;
 /// assert_eq!(algbw(4_000_000, 4e-3), 1e9);
 /// assert_eq!(algbw(4_000_000, 0.0), 0.0);
 /// ```
@@ -267,7 +267,7 @@ pub fn algbw(size_bytes: u64, time_secs: f64) -> f64 {
 /// busbw = algbw × 2(N−1)/N (nccl-tests) among `ranks` ranks.
 ///
 /// ```
-/// use allreduce_lab::sim::trace::busbw;
+/// use allreduce_sim::trace::busbw;
 /// assert_eq!(busbw(1e9, 4), 1.5e9);
 /// ```
 pub fn busbw(algbw_bytes_per_sec: f64, ranks: usize) -> f64 {
@@ -327,7 +327,7 @@ impl Trace {
     /// S: the bytes each rank contributes.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -340,7 +340,7 @@ impl Trace {
     /// Whether every rank ended with every contribution exactly once.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 5, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 }).unwrap();
     /// for alg in Algorithm::CONCRETE {
@@ -355,7 +355,7 @@ impl Trace {
     /// algbw = S / t (nccl-tests), in bytes per second. Zero for an empty run.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -370,7 +370,7 @@ impl Trace {
     /// busbw = algbw × 2(N−1)/N (nccl-tests): comparable with the links' bandwidth.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -384,7 +384,7 @@ impl Trace {
     /// How close the run came to the lower bound: bound / time, in (0, 1].
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let ring = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -403,7 +403,7 @@ impl Trace {
     /// Share of the run during which `link` carried data.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -422,7 +422,7 @@ impl Trace {
     /// Bytes carried over what the link could have carried in the whole run, in [0, 1].
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -441,7 +441,7 @@ impl Trace {
     /// The link with the highest utilisation (ties: the lowest id).
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::TreeFlat, &topo, 3_000_000, 1), &RunOptions::default());
@@ -460,7 +460,7 @@ impl Trace {
     /// Transfer `id` of the run's schedule.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, schedule::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, schedule::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1), &RunOptions::default());
@@ -475,7 +475,7 @@ impl Trace {
     /// When transfer `id` moved.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -490,7 +490,7 @@ impl Trace {
     /// The links transfer `id` crossed, from its sender to its receiver.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1), &RunOptions::default());
@@ -515,7 +515,7 @@ impl Trace {
     /// Bytes of `link` carried up to time `t`, integrating its timeline.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -540,7 +540,7 @@ impl Trace {
     /// The seconds `link` was busy up to time `t`.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let trace = run(&topo, algorithms::schedule(Algorithm::Ring, &topo, 4_000_000, 1), &RunOptions::default());
@@ -567,8 +567,8 @@ impl Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::topology::TopologySpec;
-    use crate::sim::units::Bandwidth;
+    use crate::topology::TopologySpec;
+    use crate::units::Bandwidth;
 
     fn rail(nodes: usize) -> Topology {
         Topology::new(&TopologySpec::Rail {

@@ -17,7 +17,7 @@
 //! ```
 //!
 //! ```
-//! use allreduce_lab::sim::training::*;
+//! use allreduce_sim::training::*;
 //! let model = TrainingModel { parameters: 100_000_000, bytes_per_gradient: 4, compute_secs: 0.2,
 //!     backward_share: 2.0 / 3.0, overlap: 0.0, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
 //! // With a 10 ms allreduce, one step takes 210 ms instead of 200 ms: 8 × 200/210.
@@ -78,7 +78,7 @@ impl TrainingModel {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::training::TrainingModel;
+    /// use allreduce_sim::training::TrainingModel;
     /// let model = TrainingModel { parameters: 340_000_000, bytes_per_gradient: 2, compute_secs: 0.2,
     ///     backward_share: 2.0 / 3.0, overlap: 0.0, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
     /// assert_eq!(model.gradient_bytes(), 680_000_000); // 340 M bf16 gradients
@@ -99,7 +99,7 @@ impl TrainingModel {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::training::TrainingModel;
+    /// use allreduce_sim::training::TrainingModel;
     /// let model = TrainingModel { parameters: 100_000_000, bytes_per_gradient: 4, compute_secs: 0.3,
     ///     backward_share: 2.0 / 3.0, overlap: 0.5, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
     /// // Overlap hides 0.5 × 2/3 × 300 ms = 100 ms of a 150 ms allreduce: 50 ms show.
@@ -147,7 +147,7 @@ impl TrainingModel {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::{ScenarioError, Share}, training::TrainingModel};
+    /// use allreduce_sim::{scenario::{ScenarioError, Share}, training::TrainingModel};
     /// let mut model = TrainingModel { parameters: 100_000_000, bytes_per_gradient: 4, compute_secs: 0.3,
     ///     backward_share: 2.0 / 3.0, overlap: 0.5, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
     /// assert_eq!(model.validate(), Ok(()));
@@ -192,7 +192,7 @@ impl TrainingModel {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::{training::resize, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{training::resize, topology::TopologySpec, units::Bandwidth};
 /// let bw = Bandwidth::from_gbytes_per_sec(50.0);
 /// let spec = TopologySpec::Cluster { racks: 2, nodes_per_rack: 2, gpus_per_node: 4,
 ///     intra_bw: bw, intra_lat_secs: 1e-6, node_bw: bw, node_lat_secs: 2e-6, rack_bw: bw, rack_lat_secs: 5e-6,
@@ -246,7 +246,7 @@ pub fn resize(topology: &TopologySpec, gpus: usize) -> Option<TopologySpec> {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::{training::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{training::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let model = TrainingModel { parameters: 1_000_000, bytes_per_gradient: 4, compute_secs: 0.01,
 ///     backward_share: 2.0 / 3.0, overlap: 0.0, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
 /// let topo = TopologySpec::Uniform { ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(100.0), latency_secs: 5e-6 };
@@ -271,7 +271,7 @@ pub fn scaling(
 /// validated before any is simulated, so a count beyond the limits fails at once.
 ///
 /// ```
-/// use allreduce_lab::sim::{training::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// use allreduce_sim::{training::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
 /// let model = TrainingModel { parameters: 10_000_000, bytes_per_gradient: 4, compute_secs: 0.1,
 ///     backward_share: 2.0 / 3.0, overlap: 0.0, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
 /// let topo = TopologySpec::Uniform { ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 };
@@ -323,9 +323,9 @@ pub fn scaling_with_gamma(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::units::Bandwidth;
+    use crate::units::Bandwidth;
 
-    use crate::sim::fixtures::bert as model;
+    use crate::fixtures::bert as model;
 
     #[test]
     fn free_communication_and_io_give_a_speedup_of_n() {

@@ -5,7 +5,7 @@
 //! second; durations take `ns, us, ms, s`.
 //!
 //! ```
-//! use allreduce_lab::sim::units::{parse_size, parse_bandwidth, parse_duration};
+//! use allreduce_sim::units::{parse_size, parse_bandwidth, parse_duration};
 //! assert_eq!(parse_size("1GiB"), Ok(1 << 30));
 //! assert_eq!(parse_size("100MB"), Ok(100_000_000));
 //! assert_eq!(parse_bandwidth("100GB/s").unwrap().bytes_per_sec(), 100e9);
@@ -30,7 +30,7 @@ impl Bandwidth {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::units::Bandwidth;
+    /// use allreduce_sim::units::Bandwidth;
     /// let bw = Bandwidth::from_bytes_per_sec(25e9);
     /// assert_eq!(bw.gbytes_per_sec(), 25.0);
     /// assert_eq!(bw.gbits_per_sec(), 200.0);
@@ -43,7 +43,7 @@ impl Bandwidth {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::units::{parse_bandwidth, Bandwidth};
+    /// use allreduce_sim::units::{parse_bandwidth, Bandwidth};
     /// assert_eq!(Bandwidth::from_gbytes_per_sec(100.0).bytes_per_sec(), 100e9);
     /// assert_eq!(Bandwidth::from_gbytes_per_sec(100.0), parse_bandwidth("800Gbps").unwrap());
     /// ```
@@ -55,7 +55,7 @@ impl Bandwidth {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::units::Bandwidth;
+    /// use allreduce_sim::units::Bandwidth;
     /// // 8 bits to the byte: 400 Gbps is 50 GB/s.
     /// assert_eq!(Bandwidth::from_gbits_per_sec(400.0).bytes_per_sec(), 50e9);
     /// ```
@@ -66,7 +66,7 @@ impl Bandwidth {
     /// gives.
     ///
     /// ```
-    /// use allreduce_lab::sim::units::{parse_bandwidth, Bandwidth};
+    /// use allreduce_sim::units::{parse_bandwidth, Bandwidth};
     /// assert_eq!(Bandwidth::from_mbps(400_000), parse_bandwidth("400Gbps").unwrap());
     /// assert_eq!(Bandwidth::from_mbps(1_234), parse_bandwidth("1234Mbps").unwrap());
     /// ```
@@ -78,7 +78,7 @@ impl Bandwidth {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::units::Bandwidth;
+    /// use allreduce_sim::units::Bandwidth;
     /// assert_eq!(Bandwidth::from_gbits_per_sec(8.0).bytes_per_sec(), 1e9);
     /// ```
     pub const fn bytes_per_sec(self) -> f64 {
@@ -89,7 +89,7 @@ impl Bandwidth {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::units::Bandwidth;
+    /// use allreduce_sim::units::Bandwidth;
     /// assert_eq!(Bandwidth::from_gbits_per_sec(200.0).gbytes_per_sec(), 25.0);
     /// ```
     pub fn gbytes_per_sec(self) -> f64 {
@@ -100,7 +100,7 @@ impl Bandwidth {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::units::Bandwidth;
+    /// use allreduce_sim::units::Bandwidth;
     /// assert_eq!(Bandwidth::from_gbytes_per_sec(50.0).gbits_per_sec(), 400.0);
     /// ```
     pub fn gbits_per_sec(self) -> f64 {
@@ -134,7 +134,7 @@ impl Quantity {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::units::{parse_duration, Quantity};
+    /// use allreduce_sim::units::{parse_duration, Quantity};
     /// assert_eq!(Quantity::Bandwidth.name(), "bandwidth");
     /// assert_eq!(parse_duration("5 parsecs").unwrap_err().input().0.name(), "duration");
     /// ```
@@ -151,7 +151,7 @@ impl Quantity {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::units::{parse_size, Quantity};
+    /// use allreduce_sim::units::{parse_size, Quantity};
     /// // Every example it shows parses.
     /// for e in ["1024", "4KB", "1GiB"] {
     ///     assert!(Quantity::Size.examples().contains(&format!("'{e}'")));
@@ -175,7 +175,7 @@ impl Quantity {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::units::{parse_bandwidth, Quantity};
+    /// use allreduce_sim::units::{parse_bandwidth, Quantity};
     /// let allowed = Quantity::Bandwidth.allowed_en();
     /// assert!(allowed.starts_with("'100GB/s' or '800Gbps'"));
     /// assert_eq!(parse_bandwidth("100GB/s"), parse_bandwidth("800Gbps"));
@@ -222,7 +222,7 @@ impl UnitError {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::units::{parse_size, Quantity, UnitError};
+    /// use allreduce_sim::units::{parse_size, Quantity, UnitError};
     /// let err = parse_size("5 furlongs").unwrap_err();
     /// assert!(matches!(&err, UnitError::UnknownUnit { unit, .. } if unit == "furlongs"));
     /// assert_eq!(err.input(), (Quantity::Size, "5 furlongs"));
@@ -307,7 +307,7 @@ fn split_number(text: &str, quantity: Quantity) -> Result<(f64, String), UnitErr
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::units::{parse_size, UnitError};
+/// use allreduce_sim::units::{parse_size, UnitError};
 /// assert_eq!(parse_size("1.5 GiB"), Ok(3 << 29));
 /// assert_eq!(parse_size("4KB"), Ok(4_000));
 /// assert_eq!(parse_size("1024"), Ok(1024));
@@ -351,7 +351,7 @@ pub fn parse_size(text: &str) -> Result<u64, UnitError> {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::units::{parse_bandwidth, Bandwidth, UnitError};
+/// use allreduce_sim::units::{parse_bandwidth, Bandwidth, UnitError};
 /// assert_eq!(parse_bandwidth("200 Gb/s"), Ok(Bandwidth::from_gbytes_per_sec(25.0)));
 /// assert_eq!(parse_bandwidth("25MB/s").unwrap().bytes_per_sec(), 25e6);
 /// assert!(matches!(parse_bandwidth("100"), Err(UnitError::MissingUnit { .. })));
@@ -396,7 +396,7 @@ pub fn parse_bandwidth(text: &str) -> Result<Bandwidth, UnitError> {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::units::{parse_duration, UnitError};
+/// use allreduce_sim::units::{parse_duration, UnitError};
 /// assert_eq!(parse_duration("1.5ms"), Ok(1.5e-3));
 /// assert_eq!(parse_duration("5µs"), parse_duration("5us"));
 /// assert_eq!(parse_duration("2"), Ok(2.0));
@@ -433,7 +433,7 @@ pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
 /// `"{ns}ns"`, `"{ns/1000}us"` or `"{ns/10^6}ms"` gives (each divides exact numbers once).
 ///
 /// ```
-/// use allreduce_lab::sim::units::{parse_duration, secs_from_ns};
+/// use allreduce_sim::units::{parse_duration, secs_from_ns};
 /// assert_eq!(secs_from_ns(5_000), parse_duration("5us").unwrap());
 /// assert_eq!(secs_from_ns(1_500_000), parse_duration("1.5ms").unwrap());
 /// ```
@@ -445,7 +445,7 @@ pub fn secs_from_ns(ns: u64) -> f64 {
 /// Mbps where that is exact, else bytes per second.
 ///
 /// ```
-/// use allreduce_lab::sim::units::{bandwidth_arg, parse_bandwidth, Bandwidth};
+/// use allreduce_sim::units::{bandwidth_arg, parse_bandwidth, Bandwidth};
 /// assert_eq!(bandwidth_arg(Bandwidth::from_gbits_per_sec(400.0)), "400Gbps");
 /// assert_eq!(bandwidth_arg(Bandwidth::from_mbps(1_234)), "1234Mbps");
 /// let odd = Bandwidth::from_bytes_per_sec(1.0 / 3.0);
@@ -466,7 +466,7 @@ pub fn bandwidth_arg(bw: Bandwidth) -> String {
 /// ns where that is exact (`0ns` for 0), else seconds.
 ///
 /// ```
-/// use allreduce_lab::sim::units::{duration_arg, parse_duration, secs_from_ns};
+/// use allreduce_sim::units::{duration_arg, parse_duration, secs_from_ns};
 /// assert_eq!(duration_arg(secs_from_ns(5_000)), "5us");
 /// assert_eq!(duration_arg(0.0), "0ns");
 /// let odd = 1e-7 / 3.0;
@@ -488,7 +488,7 @@ pub fn duration_arg(secs: f64) -> String {
 /// Formats a number with up to 3 significant digits, trimming trailing zeros.
 ///
 /// ```
-/// use allreduce_lab::sim::units::sig3;
+/// use allreduce_sim::units::sig3;
 /// assert_eq!(sig3(12.34), "12.3");
 /// assert_eq!(sig3(2.0), "2");
 /// ```
@@ -511,7 +511,7 @@ pub fn sig3(x: f64) -> String {
 /// `1536` → `"1.54 KB"`; decimal units, as nccl-tests and the network world use them.
 ///
 /// ```
-/// use allreduce_lab::sim::units::format_bytes;
+/// use allreduce_sim::units::format_bytes;
 /// assert_eq!(format_bytes(1_000_000_000.0), "1 GB");
 /// assert_eq!(format_bytes(875e6), "875 MB");
 /// assert_eq!(format_bytes(12.0), "12 B");
@@ -535,7 +535,7 @@ pub fn format_bytes(bytes: f64) -> String {
 /// `0.0000123` → `"12.3 µs"`.
 ///
 /// ```
-/// use allreduce_lab::sim::units::format_secs;
+/// use allreduce_sim::units::format_secs;
 /// assert_eq!(format_secs(0.0123), "12.3 ms");
 /// assert_eq!(format_secs(2.0), "2 s");
 /// assert_eq!(format_secs(5e-6), "5 µs");
@@ -558,7 +558,7 @@ pub fn format_secs(secs: f64) -> String {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::units::{format_bandwidth, Bandwidth};
+/// use allreduce_sim::units::{format_bandwidth, Bandwidth};
 /// assert_eq!(format_bandwidth(Bandwidth::from_gbits_per_sec(800.0)), "100 GB/s");
 /// assert_eq!(format_bandwidth(Bandwidth::from_bytes_per_sec(12.5e6)), "12.5 MB/s");
 /// ```
@@ -577,7 +577,7 @@ pub fn format_bandwidth(bw: Bandwidth) -> String {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::units::{format_bandwidth_bits, Bandwidth};
+/// use allreduce_sim::units::{format_bandwidth_bits, Bandwidth};
 /// assert_eq!(format_bandwidth_bits(Bandwidth::from_gbytes_per_sec(100.0)), "800 Gbps");
 /// assert_eq!(format_bandwidth_bits(Bandwidth::from_gbytes_per_sec(0.05)), "400 Mbps");
 /// ```

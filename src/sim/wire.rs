@@ -9,7 +9,7 @@
 //! either the same simulation or an error, not a panic later.
 //!
 //! ```
-//! use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+//! use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
 //! let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
 //!     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
 //!     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
@@ -106,8 +106,8 @@ fn join(lo: u32, hi: u32) -> u64 {
 /// section holds them.
 ///
 /// ```
-/// use allreduce_lab::sim::schedule::{Op, Phase, Transfer};
-/// use allreduce_lab::sim::wire;
+/// use allreduce_sim::schedule::{Op, Phase, Transfer};
+/// use allreduce_sim::wire;
 /// let t = Transfer::new(1, 2, 3..4, Op::Copy, 5, Phase::AllGather);
 /// let words = wire::pack_transfers(&[t]);
 /// assert_eq!(words, [1 | 2 << 16, 3, 4, 5 | 1 << 24 | 1 << 25]);
@@ -134,7 +134,7 @@ fn unpack_transfer(w: &[u32]) -> Result<Transfer, WireError> {
 /// [`Section::Transfers`].
 ///
 /// ```
-/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+/// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
 /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
 ///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
 ///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
@@ -178,7 +178,7 @@ pub fn unpack_transfers(words: &[u32], into: &mut Vec<Transfer>) -> Result<(), W
 /// and the ranks' traffic concatenated.
 ///
 /// ```
-/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+/// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
 /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
 ///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
 ///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
@@ -401,7 +401,7 @@ enum Stage {
 /// the trace will be read by is checked on the way.
 ///
 /// ```
-/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+/// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
 /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 8,
 ///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
 ///     algorithm: Algorithm::Ring, size_bytes: 8000, segments: 1, gamma_secs_per_byte: 0.0,
@@ -465,7 +465,7 @@ impl Decoding {
     /// or buffer cells than its cost estimate counts.
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
     ///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
@@ -674,7 +674,7 @@ impl Decoding {
     /// Entries read so far, and in all.
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
     ///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
@@ -711,7 +711,7 @@ impl Decoding {
     /// once every part is read.
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
     ///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
@@ -917,7 +917,7 @@ impl Decoding {
     /// The simulation, once [`step`](Self::step) has read everything.
     ///
     /// ```
-    /// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+    /// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
     /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
     ///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
     ///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
@@ -974,7 +974,7 @@ impl Decoding {
 /// [`Decoding`]).
 ///
 /// ```
-/// use allreduce_lab::sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
+/// use allreduce_sim::{scenario::*, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth, wire};
 /// let s = Scenario { topology: TopologySpec::Uniform { ranks: 4,
 ///     bandwidth: Bandwidth::from_gbytes_per_sec(10.0), latency_secs: 1e-6 },
 ///     algorithm: Algorithm::Ring, size_bytes: 4000, segments: 1, gamma_secs_per_byte: 0.0,
@@ -992,10 +992,10 @@ pub fn from_sections(sections: Vec<Section>, scenario: &Scenario) -> Result<Simu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::faults::{Faults, SlowLink, Straggler};
-    use crate::sim::scenario::{Scenario, simulate};
-    use crate::sim::topology::TopologySpec;
-    use crate::sim::units::Bandwidth;
+    use crate::faults::{Faults, SlowLink, Straggler};
+    use crate::scenario::{Scenario, simulate};
+    use crate::topology::TopologySpec;
+    use crate::units::Bandwidth;
 
     /// Every part of two simulations, compared bit for bit where they are numbers.
     fn assert_same(a: &Simulation, b: &Simulation) {

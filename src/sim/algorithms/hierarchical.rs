@@ -9,7 +9,7 @@
 
 use super::ring::RingPass;
 use super::{Part, Scheduling, empty};
-use crate::sim::schedule::{Op, Phase, ScheduleBuilder};
+use crate::schedule::{Op, Phase, ScheduleBuilder};
 use std::ops::Range;
 use std::rc::Rc;
 

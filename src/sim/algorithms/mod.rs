@@ -1,7 +1,7 @@
 //! AllReduce algorithms: each turns (topology, size, segments) into a [`Schedule`].
 //!
 //! ```
-//! use allreduce_lab::sim::algorithms::Algorithm;
+//! use allreduce_sim::algorithms::Algorithm;
 //! assert_eq!("double-binary-tree".parse::<Algorithm>(), Ok(Algorithm::DoubleBinaryTree));
 //! assert!("bogus".parse::<Algorithm>().unwrap_err().contains("ring"));
 //! ```
@@ -71,7 +71,7 @@ impl Algorithm {
     /// The name used on the command line and in JSON.
     ///
     /// ```
-    /// use allreduce_lab::sim::algorithms::Algorithm;
+    /// use allreduce_sim::algorithms::Algorithm;
     /// assert_eq!(Algorithm::DoubleBinaryTree.name(), "double-binary-tree");
     /// assert!(Algorithm::ALL.iter().all(|a| a.name().parse::<Algorithm>() == Ok(*a)));
     /// ```
@@ -94,7 +94,7 @@ impl Algorithm {
     /// Whether `segments` (pipelining) applies.
     ///
     /// ```
-    /// use allreduce_lab::sim::algorithms::Algorithm;
+    /// use allreduce_sim::algorithms::Algorithm;
     /// assert!(Algorithm::TreeBinomial.is_tree());
     /// assert!(!Algorithm::Ring.is_tree() && !Algorithm::NcclTree.is_tree());
     /// assert_eq!(Algorithm::CONCRETE.iter().filter(|a| a.is_tree()).count(), 4);
@@ -112,7 +112,7 @@ impl Algorithm {
     /// Whether `segments` applies: the trees' pipeline segments, NCCL's shapes' pipelined slices.
     ///
     /// ```
-    /// use allreduce_lab::sim::algorithms::Algorithm;
+    /// use allreduce_sim::algorithms::Algorithm;
     /// assert!(Algorithm::NcclTree.pipelines() && Algorithm::TreeBinary.pipelines());
     /// assert!(!Algorithm::Ring.pipelines() && !Algorithm::Rabenseifner.pipelines());
     /// ```
@@ -151,7 +151,7 @@ pub const MAX_SEGMENTS: usize = 256;
 /// This is [`Scheduling`] run to the end.
 ///
 /// ```
-/// use allreduce_lab::sim::{algorithms::{self, Algorithm}, topology::*, units::Bandwidth};
+/// use allreduce_sim::{algorithms::{self, Algorithm}, topology::*, units::Bandwidth};
 /// let topo = Topology::new(&TopologySpec::Uniform {
 ///     ranks: 4, bandwidth: Bandwidth::from_bytes_per_sec(1e9), latency_secs: 0.0 }).unwrap();
 /// let ring = algorithms::schedule(Algorithm::Ring, &topo, 1_200_000, 1);
@@ -173,9 +173,9 @@ pub fn schedule(
 /// in the same order, with the same dependencies, as [`schedule`]'s: it is this, run to the end.
 ///
 /// ```
-/// use allreduce_lab::sim::algorithms::{self, Algorithm, Scheduling};
-/// use allreduce_lab::sim::topology::{Topology, TopologySpec};
-/// use allreduce_lab::sim::units::Bandwidth;
+/// use allreduce_sim::algorithms::{self, Algorithm, Scheduling};
+/// use allreduce_sim::topology::{Topology, TopologySpec};
+/// use allreduce_sim::units::Bandwidth;
 /// let topo = Topology::new(&TopologySpec::Uniform {
 ///     ranks: 64, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
 /// let mut sliced = Scheduling::new_for(Algorithm::Ring, &topo, 1 << 20, 1);
@@ -223,7 +223,7 @@ impl Scheduling {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm, Scheduling}, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm, Scheduling}, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 8, bandwidth: Bandwidth::from_bytes_per_sec(1e9), latency_secs: 0.0 }).unwrap();
     /// // A flat tree with 4 segments: 2(N−1) edges × 4 segments, nothing added yet.
@@ -282,7 +282,7 @@ impl Scheduling {
     /// complete); `true` once it is complete.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{Algorithm, Scheduling}, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{Algorithm, Scheduling}, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 4, bandwidth: Bandwidth::from_bytes_per_sec(1e9), latency_secs: 0.0 }).unwrap();
     /// let mut sliced = Scheduling::new_for(Algorithm::Ring, &topo, 1_200_000, 1);
@@ -306,7 +306,7 @@ impl Scheduling {
     /// Transfers added so far, and in all.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{Algorithm, Scheduling}, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{Algorithm, Scheduling}, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 8, bandwidth: Bandwidth::from_bytes_per_sec(1e9), latency_secs: 0.0 }).unwrap();
     /// let sliced = Scheduling::new_for(Algorithm::Ring, &topo, 8_000, 1);
@@ -320,7 +320,7 @@ impl Scheduling {
     /// Builds what is left and returns the schedule.
     ///
     /// ```
-    /// use allreduce_lab::sim::{algorithms::{self, Algorithm, Scheduling}, topology::*, units::Bandwidth};
+    /// use allreduce_sim::{algorithms::{self, Algorithm, Scheduling}, topology::*, units::Bandwidth};
     /// let topo = Topology::new(&TopologySpec::Uniform {
     ///     ranks: 6, bandwidth: Bandwidth::from_bytes_per_sec(1e9), latency_secs: 0.0 }).unwrap();
     /// let mut sliced = Scheduling::new_for(Algorithm::TreeBinary, &topo, 6_000, 4);
@@ -329,7 +329,7 @@ impl Scheduling {
     /// assert_eq!(sliced.finish().transfers(), whole.transfers());
     /// ```
     pub fn finish(mut self) -> Schedule {
-        while !self.step(crate::sim::FINISH_SLICE) {}
+        while !self.step(crate::FINISH_SLICE) {}
         self.b.build()
     }
 }

@@ -21,9 +21,9 @@
 //! allreduce needs: 2(M−1)/M × S per node in total.
 //!
 //! ```
-//! use allreduce_lab::sim::algorithms::{self, nccl_rings, Algorithm};
-//! use allreduce_lab::sim::topology::{Topology, TopologySpec};
-//! use allreduce_lab::sim::units::Bandwidth;
+//! use allreduce_sim::algorithms::{self, nccl_rings, Algorithm};
+//! use allreduce_sim::topology::{Topology, TopologySpec};
+//! use allreduce_sim::units::Bandwidth;
 //! let topo = Topology::new(&TopologySpec::Cluster {
 //!     racks: 1, nodes_per_rack: 2, gpus_per_node: 4,
 //!     intra_bw: Bandwidth::from_gbytes_per_sec(450.0), intra_lat_secs: 1e-6,
@@ -39,14 +39,14 @@
 
 use super::tree::{Tree, TreeAdd, binary_tree_parent};
 use super::{Part, ScheduleBuilder, Scheduling, empty};
-use crate::sim::schedule::{Op, Phase};
-use crate::sim::topology::Topology;
+use crate::schedule::{Op, Phase};
+use crate::topology::Topology;
 
 /// How many channels NCCL's shapes use on `topo`: one per NIC of a node.
 ///
 /// ```
-/// use allreduce_lab::sim::algorithms::channels;
-/// use allreduce_lab::sim::{topology::{Topology, TopologySpec}, units::Bandwidth};
+/// use allreduce_sim::algorithms::channels;
+/// use allreduce_sim::{topology::{Topology, TopologySpec}, units::Bandwidth};
 /// let uniform = Topology::new(&TopologySpec::Uniform {
 ///     ranks: 8, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
 /// assert_eq!(channels(&uniform), 1);
@@ -220,7 +220,7 @@ pub(super) fn nccl_tree(topo: &Topology, size_bytes: u64, segments: usize) -> Sc
 mod tests {
     use super::*;
 
-    use crate::sim::fixtures::rail;
+    use crate::fixtures::rail;
 
     #[test]
     fn every_channel_ring_visits_every_rank_once_and_crosses_nodes_on_its_rail() {

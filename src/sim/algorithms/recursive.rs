@@ -7,7 +7,7 @@
 //! rank sends its whole buffer to the odd one and sits out; at the end the odd rank sends it the result.
 
 use super::{Cursors, empty};
-use crate::sim::schedule::{Op, Phase, Schedule, ScheduleBuilder};
+use crate::schedule::{Op, Phase, Schedule, ScheduleBuilder};
 use std::ops::Range;
 
 /// N split into a power of two and the remainder that must fold in.

@@ -6,7 +6,7 @@
 //! Every rank sends and receives 2(N−1)/N × S, whatever N is.
 
 use super::{Cursors, Part, Scheduling, empty};
-use crate::sim::schedule::{Op, Phase, ScheduleBuilder};
+use crate::schedule::{Op, Phase, ScheduleBuilder};
 use std::ops::Range;
 use std::rc::Rc;
 

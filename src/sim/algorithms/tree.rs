@@ -15,7 +15,7 @@
 //! (pipelining): a rank forwards segment s as soon as it has it, while segment s+1 is still coming.
 
 use super::{Part, ScheduleBuilder, Scheduling, empty};
-use crate::sim::schedule::{Op, Phase, Schedule};
+use crate::schedule::{Op, Phase, Schedule};
 
 /// The shape of a single tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +41,7 @@ pub(super) struct Tree {
 /// the root and has one child. Leaves are the odd positions.
 ///
 /// ```
-/// use allreduce_lab::sim::algorithms::binary_tree_parent;
+/// use allreduce_sim::algorithms::binary_tree_parent;
 /// // n = 8:        0
 /// //               4
 /// //           2       6

@@ -8,8 +8,8 @@
 //! NICs are the bottleneck) stay where the preset put them.
 //!
 //! ```
-//! use allreduce_lab::sim::nccl::{calibrate::*, model::predict_fast, system::System};
-//! use allreduce_lab::sim::nccl::nccl_tests_parse::{MeasuredRow, MeasuredTable};
+//! use allreduce_sim::nccl::{calibrate::*, model::predict_fast, system::System};
+//! use allreduce_sim::nccl::nccl_tests_parse::{MeasuredRow, MeasuredTable};
 //! // A table the model itself generated for an A100 box whose links reach only 70 %.
 //! let mut truth = System::preset("dgx-a100", 1, 8).unwrap();
 //! truth.intra_efficiency = 0.70;
@@ -56,7 +56,7 @@ impl FitParam {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{calibrate::FitParam, system::System};
+    /// use allreduce_sim::nccl::{calibrate::FitParam, system::System};
     /// let a100 = System::preset("dgx-a100", 1, 8).unwrap();
     /// let json = serde_json::to_value(&a100).unwrap();
     /// assert_eq!(FitParam::LaunchUs.name(), "launch_us");
@@ -125,7 +125,7 @@ impl RowFit {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{calibrate::RowFit, protocol::{NcclAlgorithm, Protocol}};
+    /// use allreduce_sim::nccl::{calibrate::RowFit, protocol::{NcclAlgorithm, Protocol}};
     /// let row = RowFit { line: 1, size_bytes: 8, measured_us: 20.0, predicted_us: 25.0,
     ///     algorithm: NcclAlgorithm::Ring, protocol: Protocol::Ll };
     /// assert_eq!(row.error(), 0.25); // predicts 25 % too slow
@@ -151,7 +151,7 @@ impl Calibration {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{calibrate::*, protocol::{NcclAlgorithm, Protocol}, system::System};
+    /// use allreduce_sim::nccl::{calibrate::*, protocol::{NcclAlgorithm, Protocol}, system::System};
     /// let row = |line, measured_us, predicted_us| RowFit { line, size_bytes: 8, measured_us, predicted_us,
     ///     algorithm: NcclAlgorithm::Ring, protocol: Protocol::Ll };
     /// let cal = Calibration { system: System::preset("dgx-h100", 1, 8).unwrap(), fitted: vec![],
@@ -175,7 +175,7 @@ impl Calibration {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::calibrate::geomean_error;
+/// use allreduce_sim::nccl::calibrate::geomean_error;
 /// // Twice too slow and twice too fast both miss by a factor of 2.
 /// assert!((geomean_error(&[2.0, 0.5]) - 1.0).abs() < 1e-15);
 /// assert_eq!(geomean_error(&[1.0, 1.0]), 0.0);
@@ -240,7 +240,7 @@ fn row_fit(sys: &System, nvls: bool, r: &MeasuredRow) -> Result<RowFit, Calibrat
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
+/// use allreduce_sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
 /// let h100 = System::preset("dgx-h100", 1, 8).unwrap();
 /// let two = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n").unwrap();
 /// assert_eq!(calibrate(&h100, true, &two), Err(CalibrateError::TooFewRows { found: 2, needed: MIN_ROWS }));
@@ -260,9 +260,9 @@ pub fn calibrate(
 /// frames); [`calibrate`] runs it to the end.
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::calibrate::{calibrate, Calibrating};
-/// use allreduce_lab::sim::nccl::nccl_tests_parse::parse;
-/// use allreduce_lab::sim::nccl::system::System;
+/// use allreduce_sim::nccl::calibrate::{calibrate, Calibrating};
+/// use allreduce_sim::nccl::nccl_tests_parse::parse;
+/// use allreduce_sim::nccl::system::System;
 /// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
 ///                    1073741824 268435456 float sum -1 4100 0 0 0\n").unwrap();
 /// let h100 = System::preset("dgx-h100", 1, 8).unwrap();
@@ -295,7 +295,7 @@ impl Calibrating {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
+    /// use allreduce_sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
     /// // busbw / algbw = 1.875 = 2(N−1)/N says 16 GPUs; the system has 8.
     /// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
     ///                    1073741824 268435456 float sum -1 4100 100.0 187.5 0\n").unwrap();
@@ -359,7 +359,7 @@ impl Calibrating {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
+    /// use allreduce_sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
     /// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
     ///                    1073741824 268435456 float sum -1 4100 0 0 0\n").unwrap();
     /// let mut fit = Calibrating::new(&System::preset("dgx-h100", 1, 8).unwrap(), true, &table).unwrap();
@@ -427,7 +427,7 @@ impl Calibrating {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
+    /// use allreduce_sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
     /// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
     ///                    1073741824 268435456 float sum -1 4100 0 0 0\n").unwrap();
     /// let mut fit = Calibrating::new(&System::preset("dgx-h100", 1, 8).unwrap(), true, &table).unwrap();
@@ -444,7 +444,7 @@ impl Calibrating {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
+    /// use allreduce_sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
     /// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
     ///                    1073741824 268435456 float sum -1 4100 0 0 0\n").unwrap();
     /// let fit = Calibrating::new(&System::preset("dgx-h100", 1, 8).unwrap(), true, &table).unwrap();
@@ -459,7 +459,7 @@ impl Calibrating {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
+    /// use allreduce_sim::nccl::{calibrate::*, nccl_tests_parse::parse, system::System};
     /// let table = parse("8 2 float sum -1 14.0 0 0 0\n1048576 262144 float sum -1 28.0 0 0 0\n\
     ///                    1073741824 268435456 float sum -1 4100 0 0 0\n").unwrap();
     /// let cal = Calibrating::new(&System::preset("dgx-h100", 1, 8).unwrap(), true, &table).unwrap().finish().unwrap();
@@ -636,7 +636,7 @@ impl NelderMead {
         if self.evals >= self.max_evals {
             return;
         }
-        crate::sim::order::sort_by_key(&mut self.pts, |p| p.1);
+        crate::order::sort_by_key(&mut self.pts, |p| p.1);
         if (self.pts[d].1 - self.pts[0].1).abs() < 1e-7 {
             return;
         }
@@ -651,7 +651,7 @@ impl NelderMead {
     /// The best point evaluated.
     fn best(&self) -> Vec<f64> {
         let mut pts = self.pts.clone();
-        crate::sim::order::sort_by_key(&mut pts, |p| p.1);
+        crate::order::sort_by_key(&mut pts, |p| p.1);
         pts.swap_remove(0).0
     }
 }

@@ -8,7 +8,7 @@
 //! fixed number of channels.
 //!
 //! ```
-//! use allreduce_lab::sim::nccl::{channels::channels_for, protocol::{NcclAlgorithm, Protocol}};
+//! use allreduce_sim::nccl::{channels::channels_for, protocol::{NcclAlgorithm, Protocol}};
 //! // 8 ranks, Ring/LL: 64 B per thread × 8 ranks, 512 threads → 32 KiB per channel.
 //! assert_eq!(channels_for(64 << 10, 24, NcclAlgorithm::Ring, Protocol::Ll, 8), 2);
 //! assert_eq!(channels_for(8, 24, NcclAlgorithm::Ring, Protocol::Ll, 8), 1);
@@ -22,7 +22,7 @@ use super::protocol::{NcclAlgorithm, Protocol};
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::{channels::channels_for, protocol::{NcclAlgorithm, Protocol}};
+/// use allreduce_sim::nccl::{channels::channels_for, protocol::{NcclAlgorithm, Protocol}};
 /// // Simple: 64 B per thread × 512 threads = 32 KiB per channel: 1 MiB fills 32, 256 KiB 8.
 /// assert_eq!(channels_for(1 << 20, 24, NcclAlgorithm::Tree, Protocol::Simple, 8), 24);
 /// assert_eq!(channels_for(256 << 10, 24, NcclAlgorithm::Tree, Protocol::Simple, 8), 8);

@@ -23,7 +23,7 @@
 //! wire rate: each link carries `S (1 + 1/N)` instead of the ring's `2 S (N − 1)/N`.
 //!
 //! ```
-//! use allreduce_lab::sim::nccl::{model::predict, system::System, protocol::NcclAlgorithm};
+//! use allreduce_sim::nccl::{model::predict, system::System, protocol::NcclAlgorithm};
 //! let h100 = System::preset("dgx-h100", 1, 8).unwrap();
 //! let big = predict(&h100, 8 << 30, true).unwrap();
 //! assert_eq!(big.algorithm, NcclAlgorithm::Nvls);
@@ -38,11 +38,11 @@
 use super::channels::channels_for;
 use super::protocol::{HopKind, NcclAlgorithm, Protocol};
 use super::system::{System, SystemError};
-use crate::sim::algorithms::{self, Algorithm, nccl_double_tree};
-use crate::sim::network::FlowNetwork;
-use crate::sim::run::{RunOptions, run};
-use crate::sim::topology::{Topology, TopologySpec};
-use crate::sim::units::Bandwidth;
+use crate::algorithms::{self, Algorithm, nccl_double_tree};
+use crate::network::FlowNetwork;
+use crate::run::{RunOptions, run};
+use crate::topology::{Topology, TopologySpec};
+use crate::units::Bandwidth;
 use serde::Serialize;
 
 /// NVLS moves each channel's data in chunks of at most this size (`NCCL_STEPS` × 128 KiB steps).
@@ -91,7 +91,7 @@ impl Choice {
     /// algbw = S / t (nccl-tests).
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{model::predict, system::System};
+    /// use allreduce_sim::nccl::{model::predict, system::System};
     /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
     /// let c = predict(&sys, 1 << 20, false).unwrap();
     /// assert_eq!(c.algbw_bytes_per_sec(), (1 << 20) as f64 / c.time_secs);
@@ -102,7 +102,7 @@ impl Choice {
     /// busbw = algbw × 2(N−1)/N (nccl-tests).
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{model::predict, system::System};
+    /// use allreduce_sim::nccl::{model::predict, system::System};
     /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
     /// let c = predict(&sys, 1 << 20, false).unwrap();
     /// // 2(N−1)/N = 1.75 on 8 GPUs.
@@ -115,7 +115,7 @@ impl Choice {
     /// The runner-up, if any.
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{model::predict, system::System};
+    /// use allreduce_sim::nccl::{model::predict, system::System};
     /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
     /// let c = predict(&sys, 1 << 20, false).unwrap();
     /// let second = c.runner_up().unwrap();
@@ -130,7 +130,7 @@ impl Choice {
 /// The candidates NCCL considers on `sys`.
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::{model::candidates, protocol::*, system::System};
+/// use allreduce_sim::nccl::{model::candidates, protocol::*, system::System};
 /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
 /// let protocols = if sys.ll128 { 3 } else { 2 };
 /// // Ring and Tree with each protocol, and NVLS/Simple only when asked for.
@@ -227,7 +227,7 @@ fn channel_share(
 /// Runs one candidate at one size: the fixed latency plus the flow simulation of its transfers.
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::{model::run_candidate, protocol::*, system::System};
+/// use allreduce_sim::nccl::{model::run_candidate, protocol::*, system::System};
 /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
 /// let c = run_candidate(&sys, 1 << 20, NcclAlgorithm::Ring, Protocol::Simple).unwrap();
 /// assert_eq!((c.algorithm, c.protocol), (NcclAlgorithm::Ring, Protocol::Simple));
@@ -367,7 +367,7 @@ fn nvls_secs(n: usize, size: u64, link: f64, channels: usize) -> (f64, f64) {
 /// Every candidate's time is kept (for showing the choice and its reason).
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::{model::predict, system::System};
+/// use allreduce_sim::nccl::{model::predict, system::System};
 /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
 /// let c = predict(&sys, 64 << 10, true).unwrap();
 /// // The choice is the fastest candidate, listed first.
@@ -383,7 +383,7 @@ pub fn predict(sys: &System, size: u64, nvls: bool) -> Result<Choice, SystemErro
 /// much less work on large clusters. Skipped candidates are left out of [`Choice::candidates`].
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::{model::{predict, predict_fast}, system::System};
+/// use allreduce_sim::nccl::{model::{predict, predict_fast}, system::System};
 /// let sys = System::preset("dgx-a100", 2, 8).unwrap();
 /// let (all, fast) = (predict(&sys, 1 << 20, true).unwrap(), predict_fast(&sys, 1 << 20, true).unwrap());
 /// assert_eq!((fast.algorithm, fast.protocol, fast.time_secs), (all.algorithm, all.protocol, all.time_secs));
@@ -402,7 +402,7 @@ fn choose(sys: &System, size: u64, nvls: bool, all: bool) -> Result<Choice, Syst
 /// beat the best time found so far) run to the end.
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::{model::{predict_fast, Choosing}, system::System};
+/// use allreduce_sim::nccl::{model::{predict_fast, Choosing}, system::System};
 /// let sys = System::preset("dgx-h100", 2, 8).unwrap();
 /// let mut c = Choosing::new(&sys, 1 << 20, true, false).unwrap();
 /// while !c.step().unwrap() {}
@@ -423,7 +423,7 @@ impl Choosing {
     /// Starts a prediction of `size` bytes on `sys` (see [`predict`] for `all`, [`predict_fast`] without); nothing is simulated yet.
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{model::{candidates, Choosing}, system::System};
+    /// use allreduce_sim::nccl::{model::{candidates, Choosing}, system::System};
     /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
     /// let c = Choosing::new(&sys, 1 << 20, true, true).unwrap();
     /// assert_eq!(c.progress(), (0, candidates(&sys, true).len()));
@@ -442,7 +442,7 @@ impl Choosing {
                 (c.fixed_us.max(0.0) * 1e-6 + floor, a, p)
             })
             .collect();
-        crate::sim::order::sort_by_key(&mut queue, |x| x.0);
+        crate::order::sort_by_key(&mut queue, |x| x.0);
         Ok(Choosing {
             sys: sys.clone(),
             size,
@@ -457,7 +457,7 @@ impl Choosing {
     /// Simulates the next candidate that can still win; true once none is left.
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{model::Choosing, system::System};
+    /// use allreduce_sim::nccl::{model::Choosing, system::System};
     /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
     /// let mut c = Choosing::new(&sys, 1 << 20, false, true).unwrap();
     /// let mut steps = 1;
@@ -481,7 +481,7 @@ impl Choosing {
     /// (candidates considered, all candidates).
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{model::Choosing, system::System};
+    /// use allreduce_sim::nccl::{model::Choosing, system::System};
     /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
     /// let mut c = Choosing::new(&sys, 1 << 20, false, true).unwrap();
     /// c.step().unwrap();
@@ -494,7 +494,7 @@ impl Choosing {
     /// Runs what is left and returns NCCL's choice.
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{model::{predict, Choosing}, system::System};
+    /// use allreduce_sim::nccl::{model::{predict, Choosing}, system::System};
     /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
     /// let mut c = Choosing::new(&sys, 1 << 20, true, true).unwrap();
     /// c.step().unwrap();
@@ -512,8 +512,8 @@ impl Choice {
     /// candidates themselves (one at a time, between frames).
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::model::{candidates, predict, run_candidate, Choice};
-    /// use allreduce_lab::sim::nccl::system::System;
+    /// use allreduce_sim::nccl::model::{candidates, predict, run_candidate, Choice};
+    /// use allreduce_sim::nccl::system::System;
     /// let sys = System::preset("dgx-a100", 1, 8).unwrap();
     /// let ran: Vec<_> = candidates(&sys, false)
     ///     .into_iter()
@@ -523,7 +523,7 @@ impl Choice {
     /// assert_eq!(choice, predict(&sys, 1 << 20, false).unwrap());
     /// ```
     pub fn among(sys: &System, size: u64, mut ran: Vec<Candidate>) -> Option<Choice> {
-        crate::sim::order::sort_by_key(&mut ran, |x| x.time_secs);
+        crate::order::sort_by_key(&mut ran, |x| x.time_secs);
         let first = *ran.first()?;
         Some(Choice {
             size_bytes: size,
@@ -544,7 +544,7 @@ impl Choice {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::{model::latency_bound_secs, protocol::{NcclAlgorithm, Protocol}, system::System};
+/// use allreduce_sim::nccl::{model::latency_bound_secs, protocol::{NcclAlgorithm, Protocol}, system::System};
 /// // One DGX A100, Ring/LL: a chunk passes 2(N−1) = 14 NVLink hops of 0.6 µs.
 /// let a100 = System::preset("dgx-a100", 1, 8).unwrap();
 /// assert!((latency_bound_secs(&a100, NcclAlgorithm::Ring, Protocol::Ll) - 8.4e-6).abs() < 1e-18);
@@ -573,7 +573,7 @@ pub fn latency_bound_secs(sys: &System, a: NcclAlgorithm, p: Protocol) -> f64 {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::{model::*, protocol::{NcclAlgorithm, Protocol}, system::System};
+/// use allreduce_sim::nccl::{model::*, protocol::{NcclAlgorithm, Protocol}, system::System};
 /// let a100 = System::preset("dgx-a100", 1, 8).unwrap();
 /// let ring = Candidate { algorithm: NcclAlgorithm::Ring, protocol: Protocol::Simple, channels: 24, time_secs: 0.0,
 ///     gpu_link_bytes_per_sec: 100e9, nic_bytes_per_sec: 0.0, fixed_us: 0.0, busiest_link_secs: 0.0 };

@@ -6,7 +6,7 @@
 //! row is an error naming its line.
 //!
 //! ```
-//! use allreduce_lab::sim::nccl::nccl_tests_parse::parse;
+//! use allreduce_sim::nccl::nccl_tests_parse::parse;
 //! let text = "# nThread 1 nGpus 1\n#  size count type redop root time algbw busbw #wrong time algbw busbw #wrong\n\
 //!             8 2 float sum -1 18.75 0.00 0.00 0 18.80 0.00 0.00 0\n\
 //!             1048576 262144 float sum -1 37.33 28.09 49.16 0 37.40 28.04 49.07 0\n";
@@ -148,7 +148,7 @@ fn bw(line: usize, t: &str) -> Result<f64, ParseError> {
 /// # Examples
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::nccl_tests_parse::{parse, ParseErrorKind};
+/// use allreduce_sim::nccl::nccl_tests_parse::{parse, ParseErrorKind};
 /// // Without the root column (nccl-tests 1.x), in-place columns absent.
 /// let t = parse("# log line\n33554432 8388608 float sum 301.1 111.44 195.02 0\n").unwrap();
 /// assert_eq!((t.rows[0].line, t.rows[0].time_us, t.rows[0].busbw_gbytes_per_sec), (2, 301.1, 195.02));
@@ -247,7 +247,7 @@ impl MeasuredTable {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::nccl_tests_parse::parse;
+    /// use allreduce_sim::nccl::nccl_tests_parse::parse;
     /// // busbw = algbw × 2(N−1)/N: 1.75 for 8 ranks.
     /// let t = parse("1073741824 268435456 float sum -1 8000 134.22 234.89 0\n").unwrap();
     /// assert_eq!(t.implied_ranks(), Some(8));
@@ -276,18 +276,33 @@ mod tests {
 
     #[test]
     fn every_shared_table_parses_with_its_rows() {
-        for (file, rows, ranks) in [
-            ("dgx-a100-1node.txt", 9, 8),
-            ("dgx-a100-2nodes-ib-hdr.txt", 8, 16),
-            ("dgx-h100-1node.txt", 11, 8),
-            ("pcie-gen4-8-rtx4090-no-p2p.txt", 6, 8),
+        for (file, text, rows, ranks) in [
+            (
+                "dgx-a100-1node.txt",
+                include_str!("published/dgx-a100-1node.txt"),
+                9,
+                8,
+            ),
+            (
+                "dgx-a100-2nodes-ib-hdr.txt",
+                include_str!("published/dgx-a100-2nodes-ib-hdr.txt"),
+                8,
+                16,
+            ),
+            (
+                "dgx-h100-1node.txt",
+                include_str!("published/dgx-h100-1node.txt"),
+                11,
+                8,
+            ),
+            (
+                "pcie-gen4-8-rtx4090-no-p2p.txt",
+                include_str!("published/pcie-gen4-8-rtx4090-no-p2p.txt"),
+                6,
+                8,
+            ),
         ] {
-            let text = std::fs::read_to_string(format!(
-                "{}/src/sim/nccl/published/{file}",
-                env!("CARGO_MANIFEST_DIR")
-            ))
-            .unwrap();
-            let t = parse(&text).unwrap();
+            let t = parse(text).unwrap();
             assert_eq!(t.rows.len(), rows, "{file}");
             assert_eq!(t.implied_ranks(), Some(ranks), "{file}");
             assert_eq!(t.rows[0].size_bytes, 8);

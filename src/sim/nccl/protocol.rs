@@ -12,7 +12,7 @@
 //! a base latency per (algorithm, protocol), a latency per hop by link type, and per-channel caps.
 //!
 //! ```
-//! use allreduce_lab::sim::nccl::protocol::{Protocol, NcclAlgorithm, HopKind};
+//! use allreduce_sim::nccl::protocol::{Protocol, NcclAlgorithm, HopKind};
 //! assert_eq!(Protocol::Ll.wire_efficiency(), 0.5);
 //! assert_eq!(Protocol::Ll128.wire_efficiency(), 120.0 / 128.0);
 //! // Simple pays more per hop than LL on NVLink: a fence and a flag per step.
@@ -38,7 +38,7 @@ impl Protocol {
     /// The name nccl-tests and NCCL's logs use.
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::protocol::Protocol;
+    /// use allreduce_sim::nccl::protocol::Protocol;
     /// let names: Vec<_> = Protocol::ALL.iter().map(|p| p.name()).collect();
     /// assert_eq!(names, ["LL", "LL128", "Simple"]);
     /// ```
@@ -56,7 +56,7 @@ impl Protocol {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::protocol::Protocol;
+    /// use allreduce_sim::nccl::protocol::Protocol;
     /// // A 100 GB/s link carries 50 GB/s of data with LL, 93.75 with LL128.
     /// let data = |p: Protocol| 100.0 * p.wire_efficiency();
     /// assert_eq!((data(Protocol::Ll), data(Protocol::Ll128), data(Protocol::Simple)), (50.0, 93.75, 100.0));
@@ -75,7 +75,7 @@ impl Protocol {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::protocol::{NcclAlgorithm, Protocol};
+    /// use allreduce_sim::nccl::protocol::{NcclAlgorithm, Protocol};
     /// assert_eq!(Protocol::Ll.thread_threshold(NcclAlgorithm::Ring, 16), 8 * 16);
     /// assert_eq!(Protocol::Ll.thread_threshold(NcclAlgorithm::Tree, 16), 8);
     /// assert_eq!(Protocol::Simple.thread_threshold(NcclAlgorithm::Ring, 16), 64);
@@ -94,7 +94,7 @@ impl Protocol {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::protocol::{NcclAlgorithm, Protocol};
+    /// use allreduce_sim::nccl::protocol::{NcclAlgorithm, Protocol};
     /// assert_eq!(Protocol::Ll128.max_threads(), 640);
     /// // A Simple channel is worth adding from 512 threads × 64 B = 32 KiB of message on.
     /// assert_eq!(Protocol::Simple.max_threads() * Protocol::Simple.thread_threshold(NcclAlgorithm::Ring, 8), 32 << 10);
@@ -136,7 +136,7 @@ impl NcclAlgorithm {
     /// The name nccl-tests and NCCL's logs use.
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::protocol::NcclAlgorithm;
+    /// use allreduce_sim::nccl::protocol::NcclAlgorithm;
     /// assert_eq!(NcclAlgorithm::Nvls.name(), "NVLS");
     /// assert_eq!(NcclAlgorithm::Tree.to_string(), "Tree");
     /// ```
@@ -154,7 +154,7 @@ impl NcclAlgorithm {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::protocol::{NcclAlgorithm, Protocol};
+    /// use allreduce_sim::nccl::protocol::{NcclAlgorithm, Protocol};
     /// assert_eq!(NcclAlgorithm::Ring.base_latency_us(Protocol::Ll), 6.6);
     /// assert_eq!(NcclAlgorithm::Tree.base_latency_us(Protocol::Ll128), 14.0);
     /// assert_eq!(NcclAlgorithm::Nvls.base_latency_us(Protocol::Simple), 0.0);
@@ -193,7 +193,7 @@ impl HopKind {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::protocol::{HopKind, NcclAlgorithm, Protocol};
+    /// use allreduce_sim::nccl::protocol::{HopKind, NcclAlgorithm, Protocol};
     /// assert_eq!(HopKind::NvLink.latency_us(NcclAlgorithm::Ring, Protocol::Ll), 0.6);
     /// assert_eq!(HopKind::Net.latency_us(NcclAlgorithm::Ring, Protocol::Simple), 14.0);
     /// assert_eq!(HopKind::NvLink.latency_us(NcclAlgorithm::Nvls, Protocol::Simple), 25.0);
@@ -254,7 +254,7 @@ impl Arch {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::protocol::Arch;
+    /// use allreduce_sim::nccl::protocol::Arch;
     /// assert_eq!(Arch::Hopper.simple_channel_gbytes(), 20.6);
     /// assert_eq!(Arch::Ada.simple_channel_gbytes(), Arch::Ampere.simple_channel_gbytes()); // one tuner row
     /// ```
@@ -267,7 +267,7 @@ impl Arch {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::protocol::Arch;
+    /// use allreduce_sim::nccl::protocol::Arch;
     /// assert_eq!(Arch::Ampere.ll128_channel_gbytes(), 20.0);
     /// assert_eq!(Arch::Hopper.ll128_channel_gbytes(), 36.7);
     /// ```
@@ -280,7 +280,7 @@ impl Arch {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::protocol::Arch;
+    /// use allreduce_sim::nccl::protocol::Arch;
     /// assert_eq!(Arch::Hopper.tree_channel_gbytes(1), 38.7);
     /// assert_eq!(Arch::Hopper.tree_channel_gbytes(2), 41.4);
     /// assert_eq!(Arch::Hopper.tree_channel_gbytes(16), Arch::Hopper.tree_channel_gbytes(3)); // 3 and more
@@ -296,7 +296,7 @@ impl Arch {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::protocol::Arch;
+    /// use allreduce_sim::nccl::protocol::Arch;
     /// assert_eq!(Arch::Hopper.ll_max_gbytes(1), 141.0);
     /// // Across nodes the host CPU's row, whatever the GPU.
     /// assert_eq!((Arch::Hopper.ll_max_gbytes(2), Arch::Ampere.ll_max_gbytes(4)), (22.5, 19.0));
@@ -314,7 +314,7 @@ impl Arch {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::protocol::Arch;
+    /// use allreduce_sim::nccl::protocol::Arch;
     /// assert_eq!(Arch::Hopper.nvls_efficiency(), 0.85);
     /// assert_eq!(Arch::Ampere.nvls_efficiency(), 0.0); // Ampere's NVSwitch cannot reduce
     /// ```

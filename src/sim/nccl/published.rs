@@ -3,7 +3,7 @@
 //! in `published/README.md`.
 //!
 //! ```
-//! use allreduce_lab::sim::nccl::published::{for_system, PUBLISHED};
+//! use allreduce_sim::nccl::published::{for_system, PUBLISHED};
 //! let h100 = for_system("dgx-h100", 1).unwrap();
 //! assert_eq!(h100.table().rows.len(), 11);
 //! assert!(h100.source.contains("dgxc-benchmarking"));
@@ -29,7 +29,7 @@ impl Published {
     /// The parsed rows (the embedded tables always parse; tested).
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::published::for_system;
+    /// use allreduce_sim::nccl::published::for_system;
     /// let rows = for_system("dgx-h100", 1).unwrap().table().rows;
     /// assert_eq!(rows.len(), 11);
     /// // float: 4 bytes an element, sizes growing.
@@ -75,7 +75,7 @@ pub const PUBLISHED: [Published; 4] = [
 /// The published table of a system at a size, if there is one.
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::published::for_system;
+/// use allreduce_sim::nccl::published::for_system;
 /// let two = for_system("dgx-a100", 2).unwrap();
 /// assert_eq!((two.nodes, two.gpus_per_node), (2, 8));
 /// assert!(for_system("dgx-a100", 3).is_none());

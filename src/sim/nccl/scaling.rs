@@ -6,9 +6,9 @@
 //! ([`TrainingModel::step`]); only the allreduce time comes from the nccl model.
 //!
 //! ```
-//! use allreduce_lab::sim::nccl::scaling::{nccl_scaling, system_for_gpus};
-//! use allreduce_lab::sim::nccl::model::predict_fast;
-//! use allreduce_lab::sim::training::TrainingModel;
+//! use allreduce_sim::nccl::scaling::{nccl_scaling, system_for_gpus};
+//! use allreduce_sim::nccl::model::predict_fast;
+//! use allreduce_sim::training::TrainingModel;
 //! let model = TrainingModel { parameters: 340_000_000, bytes_per_gradient: 4, compute_secs: 0.3,
 //!     backward_share: 2.0 / 3.0, overlap: 0.0, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
 //! let rows = nccl_scaling(&model, "dgx-h100", 8, true, &[1, 8, 16]).unwrap();
@@ -23,7 +23,7 @@
 
 use super::model::{Choice, predict_fast};
 use super::system::{MAX_NODES, System, SystemError};
-use crate::sim::training::{StepBreakdown, TrainingModel};
+use crate::training::{StepBreakdown, TrainingModel};
 use serde::Serialize;
 
 /// The most GPUs a speedup point of the nccl model may have: beyond, one prediction simulates
@@ -43,7 +43,7 @@ pub struct NcclStep {
 /// node size out of range.
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::scaling::system_for_gpus;
+/// use allreduce_sim::nccl::scaling::system_for_gpus;
 /// assert_eq!(system_for_gpus("dgx-a100", 8, 4).unwrap().unwrap().gpus_per_node, 4);
 /// assert!(system_for_gpus("dgx-a100", 8, 1).unwrap().is_none());
 /// assert!(system_for_gpus("dgx-a100", 8, 12).unwrap().is_none()); // not whole nodes
@@ -73,8 +73,8 @@ pub fn system_for_gpus(
 /// being NCCL's choice for the model's gradient.
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::{scaling::*, model::predict_fast};
-/// use allreduce_lab::sim::training::TrainingModel;
+/// use allreduce_sim::nccl::{scaling::*, model::predict_fast};
+/// use allreduce_sim::training::TrainingModel;
 /// let model = TrainingModel { parameters: 1_000_000, bytes_per_gradient: 4, compute_secs: 0.1,
 ///     backward_share: 2.0 / 3.0, overlap: 0.0, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
 /// let one = nccl_step(&model, None, 1, true).unwrap();
@@ -109,8 +109,8 @@ pub fn nccl_step(
 /// node. Every count is checked before any is predicted.
 ///
 /// ```
-/// use allreduce_lab::sim::nccl::scaling::nccl_scaling;
-/// use allreduce_lab::sim::training::TrainingModel;
+/// use allreduce_sim::nccl::scaling::nccl_scaling;
+/// use allreduce_sim::training::TrainingModel;
 /// let model = TrainingModel { parameters: 1_000_000, bytes_per_gradient: 4, compute_secs: 0.1,
 ///     backward_share: 2.0 / 3.0, overlap: 0.0, input_bytes_per_gpu: 0.0, storage_bytes_per_sec: 1e12 };
 /// // 12 GPUs do not fill 8-GPU nodes: left out.
@@ -152,7 +152,7 @@ mod tests {
         TrainingModel {
             input_bytes_per_gpu: 0.0,
             storage_bytes_per_sec: 1e12,
-            ..crate::sim::fixtures::bert()
+            ..crate::fixtures::bert()
         }
     }
 

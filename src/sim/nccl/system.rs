@@ -8,7 +8,7 @@
 //! per-channel caps, the choice — is NCCL's mechanism (see [`protocol`](super::protocol)).
 //!
 //! ```
-//! use allreduce_lab::sim::nccl::system::System;
+//! use allreduce_sim::nccl::system::System;
 //! let h100 = System::preset("dgx-h100", 2, 8).unwrap();
 //! assert_eq!(h100.ranks(), 16);
 //! assert!(!h100.nvls_available()); // across nodes NVLS needs a SHARP network (CollNet)
@@ -22,10 +22,10 @@
 //! the rules that size them.
 
 use super::protocol::{Arch, HopKind};
-use crate::sim::algorithms::Algorithm;
-use crate::sim::scenario::{Scenario, ScenarioError};
-use crate::sim::topology::{TopologyError, TopologySpec};
-use crate::sim::units::Bandwidth;
+use crate::algorithms::Algorithm;
+use crate::scenario::{Scenario, ScenarioError};
+use crate::topology::{TopologyError, TopologySpec};
+use crate::units::Bandwidth;
 use serde::{Deserialize, Serialize};
 
 /// The GPU-to-GPU path inside a node.
@@ -46,7 +46,7 @@ impl IntraLink {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::{protocol::HopKind, system::{IntraLink, System}};
+    /// use allreduce_sim::nccl::{protocol::HopKind, system::{IntraLink, System}};
     /// assert_eq!(IntraLink::NvSwitch.hop(), HopKind::NvLink);
     /// assert_eq!(IntraLink::PcieThroughHost.hop(), HopKind::Pcie);
     /// assert_eq!(System::preset("pcie-gen4-8", 1, 8).unwrap().intra_link.hop(), HopKind::Pcie);
@@ -110,7 +110,7 @@ impl SystemField {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::system::{System, SystemError, SystemField};
+    /// use allreduce_sim::nccl::system::{System, SystemError, SystemField};
     /// let mut h100 = System::preset("dgx-h100", 1, 8).unwrap();
     /// h100.nic_efficiency = 1.5;
     /// let Err(SystemError::FieldOutOfRange { field, hi, .. }) = h100.validate() else { panic!() };
@@ -276,7 +276,7 @@ impl System {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::system::{System, SystemError, PRESETS};
+    /// use allreduce_sim::nccl::system::{System, SystemError, PRESETS};
     /// let a100 = System::preset("dgx-a100", 2, 8).unwrap();
     /// assert_eq!((a100.intra_gbytes_per_sec, a100.nics_per_node, a100.ranks()), (300.0, 8, 16));
     /// assert!(PRESETS.iter().all(|id| System::preset(id, 1, 8).is_ok()));
@@ -438,7 +438,7 @@ impl System {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::system::{System, SystemError};
+    /// use allreduce_sim::nccl::system::{System, SystemError};
     /// let h100 = System::preset("dgx-h100", 4, 8).unwrap();
     /// assert_eq!(System::from_json(&serde_json::to_string(&h100).unwrap()), Ok(h100));
     /// assert!(matches!(System::from_json("{\n\"name\": 3}"), Err(SystemError::NotASystemFile { line: 2, .. })));
@@ -458,7 +458,7 @@ impl System {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::system::{IntraLink, System, SystemError};
+    /// use allreduce_sim::nccl::system::{IntraLink, System, SystemError};
     /// let mut sys = System::preset("dgx-a100", 1, 8).unwrap();
     /// assert_eq!(sys.validate(), Ok(()));
     /// sys.intra_link = IntraLink::PciePeerToPeer; // LL128 stays on: refused
@@ -533,7 +533,7 @@ impl System {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::system::System;
+    /// use allreduce_sim::nccl::system::System;
     /// assert_eq!(System::preset("dgx-b200", 4, 8).unwrap().ranks(), 32);
     /// ```
     pub fn ranks(&self) -> usize {
@@ -546,7 +546,7 @@ impl System {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::system::System;
+    /// use allreduce_sim::nccl::system::System;
     /// assert!(System::preset("dgx-h100", 1, 8).unwrap().nvls_available());
     /// assert!(!System::preset("dgx-h100", 2, 8).unwrap().nvls_available()); // across nodes
     /// assert!(!System::preset("dgx-a100", 1, 8).unwrap().nvls_available()); // Ampere's switch cannot reduce
@@ -564,7 +564,7 @@ impl System {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::system::System;
+    /// use allreduce_sim::nccl::system::System;
     /// // DGX A100: 78 % of NVLink's 300 GB/s per direction.
     /// let a100 = System::preset("dgx-a100", 1, 8).unwrap();
     /// assert!((a100.intra_effective_bytes_per_sec() - 234e9).abs() < 1.0);
@@ -578,7 +578,7 @@ impl System {
     /// efficiencies.
     ///
     /// ```
-    /// use allreduce_lab::sim::{nccl::system::System, algorithms::Algorithm, scenario::simulate};
+    /// use allreduce_sim::{nccl::system::System, algorithms::Algorithm, scenario::simulate};
     /// let h100 = System::preset("dgx-h100", 1, 8).unwrap();
     /// let sim = simulate(&h100.ideal_scenario(Algorithm::Ring, 8 << 30), false).unwrap();
     /// assert!((sim.trace.busbw_bytes_per_sec() / 1e9 - 450.0).abs() < 1.0);
@@ -615,7 +615,7 @@ impl System {
     /// # Examples
     ///
     /// ```
-    /// use allreduce_lab::sim::nccl::system::System;
+    /// use allreduce_sim::nccl::system::System;
     /// // DGX A100: 8 × 200 Gb/s HDR = 200 GB/s, of which 95 % is delivered.
     /// let a100 = System::preset("dgx-a100", 2, 8).unwrap();
     /// assert!((a100.nic_effective_bytes_per_sec() - 190e9).abs() < 1.0);
