@@ -79,7 +79,7 @@ impl std::fmt::Display for ParseError {
             ),
             ParseErrorKind::TooFewColumns { found } => write!(
                 f,
-                "a row needs at least 'size count type redop time algbw busbw', found {found} columns"
+                "a row needs at least 'size count type redop time algbw busbw', this one has {found}"
             ),
             ParseErrorKind::NotANumber { column, text } => {
                 write!(f, "{column} '{text}' is not a number")

@@ -20,6 +20,8 @@ use crate::sim::nccl::protocol::{NcclAlgorithm, Protocol};
 use crate::sim::nccl::published::{Published, for_system};
 use crate::sim::nccl::system::{System, SystemError};
 use crate::sim::scenario::simulate_verified;
+use crate::sim::units::format_secs;
+use crate::ui::i18n::{Key, Lang, percent_above_zero, trf};
 
 /// A system the panel offers.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -271,9 +273,84 @@ impl PasteFit {
     }
 }
 
+/// The lab's NCCL card's "why": the chosen (algorithm, protocol) against the runner-up, by how
+/// much the runner-up is slower; candidates with the same predicted time tie (the card does not
+/// say one won).
+pub fn lab_why(lang: Lang, c: &Choice) -> String {
+    let name = |a: &dyn std::fmt::Display, p: &dyn std::fmt::Display| format!("{a}/{p}");
+    let Some(r) = c.runner_up() else {
+        return trf(lang, Key::LabNcclOnly, &[&name(&c.algorithm, &c.protocol)]);
+    };
+    let candidates = c.candidates.len().to_string();
+    let slower = r.time_secs / c.time_secs - 1.0;
+    if slower <= 1e-9 {
+        return trf(
+            lang,
+            Key::LabNcclTie,
+            &[
+                &name(&c.algorithm, &c.protocol),
+                &name(&r.algorithm, &r.protocol),
+                &format_secs(c.time_secs),
+                &candidates,
+            ],
+        );
+    }
+    let d = percent_above_zero(lang, slower, 1);
+    trf(
+        lang,
+        Key::LabNcclWhy,
+        &[
+            &name(&c.algorithm, &c.protocol),
+            &format_secs(c.time_secs),
+            &format_secs(r.time_secs),
+            &name(&r.algorithm, &r.protocol),
+            &candidates,
+            &match lang {
+                Lang::En => format!("{d} slower"),
+                Lang::Zh => format!("慢 {d}"),
+            },
+        ],
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cards_why_calls_equal_times_a_tie_and_says_by_how_much_the_runner_up_is_slower() {
+        let sys = System::preset("dgx-h100", 1, 8).unwrap();
+        let mut c = crate::sim::nccl::model::predict(&sys, 1 << 20, false).unwrap();
+        let (first, second) = (c.candidates[0], c.candidates[1]);
+        let names =
+            |x: &crate::sim::nccl::model::Candidate| format!("{}/{}", x.algorithm, x.protocol);
+        let why = lab_why(Lang::En, &c);
+        assert!(
+            why.starts_with(&format!(
+                "Why: {} has the lowest predicted time",
+                names(&first)
+            )),
+            "{why}"
+        );
+        assert!(why.contains(" slower)"), "{why}");
+        // The runner-up as fast: a tie, and neither said to have won.
+        c.candidates[1].time_secs = c.time_secs;
+        for lang in [Lang::En, Lang::Zh] {
+            let why = lab_why(lang, &c);
+            assert!(
+                why.contains(&names(&first)) && why.contains(&names(&second)),
+                "{why}"
+            );
+            let (won, slower) = (
+                lang.pick("has the lowest", "第二名"),
+                lang.pick("slower", "慢"),
+            );
+            assert!(!why.contains(won) && !why.contains(slower), "{why}");
+        }
+        assert!(lab_why(Lang::En, &c).contains("tie"));
+        c.candidates.truncate(1);
+        assert!(lab_why(Lang::En, &c).contains("the only candidate"));
+    }
 
     #[test]
     fn every_choice_builds_and_the_h100_curve_marks_its_protocol_changes() {

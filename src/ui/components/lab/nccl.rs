@@ -11,9 +11,9 @@ use crate::sim::nccl::system::System;
 use crate::sim::units::{Bandwidth, format_bandwidth, format_bytes, format_secs};
 use crate::ui::components::inputs::select_value;
 use crate::ui::components::sliced::{Sliced, Slot, tick};
-use crate::ui::i18n::{Key, Lang, percent_above_zero, tr, trf, use_lang};
+use crate::ui::i18n::{Key, tr, trf, use_lang};
 use crate::ui::model::logic::{Controls, Edit, NcclPick, nccl_shape};
-use crate::ui::model::nccl_view::{LabNcclError, lab_choosing};
+use crate::ui::model::nccl_view::{LabNcclError, lab_choosing, lab_why as why};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -25,34 +25,6 @@ pub struct LabNcclProps {
     /// The textbook run's (time, algbw, busbw), once it exists.
     pub textbook: Option<(f64, f64, f64)>,
     pub on_edit: Callback<Edit>,
-}
-
-fn why(lang: Lang, c: &Choice) -> String {
-    let name = |a: &dyn std::fmt::Display, p: &dyn std::fmt::Display| format!("{a}/{p}");
-    match c.runner_up() {
-        Some(r) => trf(
-            lang,
-            Key::LabNcclWhy,
-            &[
-                &name(&c.algorithm, &c.protocol),
-                &format_secs(c.time_secs),
-                &format_secs(r.time_secs),
-                &name(&r.algorithm, &r.protocol),
-                &c.candidates.len().to_string(),
-                &match r.time_secs / c.time_secs - 1.0 {
-                    d if d <= 1e-9 => lang.pick("as fast", "同样快").to_string(),
-                    d => {
-                        let d = percent_above_zero(lang, d, 1);
-                        match lang {
-                            Lang::En => format!("{d} slower"),
-                            Lang::Zh => format!("慢 {d}"),
-                        }
-                    }
-                },
-            ],
-        ),
-        None => trf(lang, Key::LabNcclOnly, &[&name(&c.algorithm, &c.protocol)]),
-    }
 }
 
 fn bandwidth(bytes_per_sec: f64) -> String {
