@@ -107,9 +107,11 @@ test('wasm size', () => {
   // 566,295 B. The core became a package of its own (crates/sim), so that the page's views are
   // built for size (opt-level "z") and the core for speed ("s", as before; Cargo.toml has the
   // measurements): 512,161 B. The NCCL card's words for a tie between its two fastest candidates
-  // (it said the first had "the lowest predicted time"): 512,318 B. The budget is 512,400.
+  // (it said the first had "the lowest predicted time"): 512,318 B; with every tied candidate
+  // named and the note on skipped candidates its neighbours have, after review: 512,681 B. The
+  // budget is 512,800.
   // Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 512_400;
+  const BUDGET_GZIP_BYTES = 512_800;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

@@ -151,8 +151,22 @@ fn time_cell(us: f64) -> String {
     }
 }
 
-/// Why this (algorithm, protocol) won, in one sentence.
+/// Why this (algorithm, protocol) won, in one sentence; candidates as fast tie.
 pub fn reason(c: &Choice) -> String {
+    let tied: Vec<String> = c
+        .tied()
+        .map(|t| format!("{}/{}", t.algorithm, t.protocol))
+        .collect();
+    if !tied.is_empty() {
+        return format!(
+            "{}/{} ties with {} for the lowest predicted time, {} each, of {} candidates",
+            c.algorithm,
+            c.protocol,
+            tied.join(", "),
+            format_secs(c.time_secs),
+            c.candidates.len()
+        );
+    }
     match c.runner_up() {
         Some(r) => format!(
             "{}/{} has the lowest predicted time, {} against {} for {}/{} (the runner-up), of {} candidates",
@@ -366,4 +380,22 @@ pub fn speedup(
         );
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reason_calls_equal_times_a_tie() {
+        let sys = crate::sim::nccl::system::System::preset("dgx-h100", 1, 8).unwrap();
+        let mut c = crate::sim::nccl::model::predict(&sys, 1 << 20, false).unwrap();
+        assert!(reason(&c).contains("has the lowest predicted time"));
+        c.candidates[1].time_secs = c.time_secs;
+        let r = reason(&c);
+        assert!(
+            r.contains(" ties with ") && !r.contains("has the lowest"),
+            "{r}"
+        );
+    }
 }

@@ -33,7 +33,7 @@ use serde::Serialize;
 pub const BYTES_PER_TRANSFER: u64 = 12 + 8 + 4 + 16 + 48;
 /// Per dependency edge: the entry in the schedule and the reverse edge (each 4 B, or 2 B when
 /// every edge is near; together while the run's index is built and while the schedule's
-/// is rebuilt), and the copy kept of a list the reverse index would give back in another order
+/// is rebuilt, and through the whole run without details), and the copy kept of a list the reverse index would give back in another order
 /// (see `run`).
 pub const BYTES_PER_DEPENDENCY: u64 = 12;
 /// Per buffer cell (rank × chunk): the cell (12 B), and room for what a run holds besides at its

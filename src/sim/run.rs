@@ -179,7 +179,8 @@ pub struct Run {
     /// Who waits for each transfer and join, each list in the order of the transfers that wait.
     dependents: Dependents,
     /// The schedule's joins, and what gives back its dependency lists with the reverse index:
-    /// the run holds them only reversed, and puts them back in the schedule at its end.
+    /// with details the run holds them only reversed, and puts them back in the schedule at its
+    /// end.
     joins: usize,
     kept: Kept,
     /// Whether the schedule's lists were taken out and are rebuilt at the end (with details).
@@ -849,8 +850,8 @@ pub struct PreparingRun {
     cell_changes: usize,
     /// When each rank joins (see [`Run::with_start_delays`]).
     start_delays: Vec<f64>,
-    /// The schedule's joins; its dependency lists are taken out once the reverse index holds
-    /// them (the buffers and records allocated after do not meet them at the peak).
+    /// The schedule's joins; with details its dependency lists are taken out once the reverse
+    /// index holds them (the buffers and records allocated after do not meet them at the peak).
     joins: usize,
 }
 
@@ -1245,7 +1246,7 @@ impl Run {
     }
 
     /// Runs to the last event, then hands over to [`Finishing`], which checks the buffers, gives
-    /// the schedule its lists back and finds the steps' ends a bounded piece at a time (tens of
+    /// the schedule its lists back (with details) and finds the steps' ends a bounded piece at a time (tens of
     /// ms at 1,024 GPUs: a caller that must stay responsive spreads them over frames).
     ///
     /// ```
@@ -1375,7 +1376,7 @@ impl Run {
     }
 }
 
-/// A run at its end, giving the schedule its dependency lists back and finding when each step
+/// A run at its end, giving the schedule its dependency lists back (with details) and finding when each step
 /// ended, a bounded piece at a time (from [`Run::finishing`]); [`Run::finish`] is this, done at
 /// once.
 pub struct Finishing {
@@ -1475,8 +1476,8 @@ impl Finishing {
         false
     }
 
-    /// Items done, and in all: the lists' two passes over the transfers and joins, then the
-    /// steps' ends over the transfers.
+    /// Items done, and in all: the lists' two passes over the transfers and joins (with details;
+    /// none without), then the steps' ends over the transfers.
     ///
     /// ```
     /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};

@@ -697,7 +697,8 @@ enum Stage {
     /// Building its indexes and buffers.
     Preparing(Box<PreparingRun>),
     Running(Box<Run>),
-    /// Giving its schedule back its lists, finding its steps' ends: every transfer done.
+    /// Giving its schedule back its lists (with details), finding its steps' ends: every
+    /// transfer done.
     Finishing(Box<Finishing>, usize),
     /// Done, with only its time and verification kept (a [`TimingRun`]'s): its transfers.
     Ended(f64, Result<(), String>, usize),
@@ -766,8 +767,8 @@ impl Simulating {
     /// outgrow. A measure that never shrinks (the wasm memory) stops a run only if that run made
     /// it grow: one earlier run that raised it does not stop every later one. A step overshoots
     /// the limit by what that step allocates (preparing a run reserves its records at once).
-    /// Every stage counts, `auto`'s candidates too, and the run's end (which gives the schedule
-    /// its lists back while the records are held: the peak of a large run).
+    /// Every stage counts, `auto`'s candidates too, and the run's end (which, with details, gives
+    /// the schedule its lists back while the records are held: the peak of a large run).
     ///
     /// # Examples
     ///

@@ -657,8 +657,8 @@ impl Schedule {
     }
 }
 
-/// A schedule's dependency lists, in the CSR form [`Schedule`] keeps them: a run takes them out
-/// while it holds them reversed (see `run`), and puts them back.
+/// A schedule's dependency lists, in the CSR form [`Schedule`] keeps them: a run with details takes
+/// them out while it holds them reversed (see `run`), and puts them back.
 #[derive(Debug, Default)]
 pub(crate) struct DepLists {
     pub dep_start: Starts,

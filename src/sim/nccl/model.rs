@@ -125,6 +125,26 @@ impl Choice {
     pub fn runner_up(&self) -> Option<&Candidate> {
         self.candidates.get(1)
     }
+
+    /// The other candidates as fast as the choice, to rounding (relative 1e-9, as
+    /// [`AutoChoice::tied`](crate::scenario::AutoChoice::tied)): a tie, which the reasons call so
+    /// rather than one having "the lowest predicted time".
+    ///
+    /// ```
+    /// use allreduce_sim::nccl::{model::predict, system::System};
+    /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
+    /// let mut c = predict(&sys, 1 << 20, false).unwrap();
+    /// assert_eq!(c.tied().count(), 0);
+    /// c.candidates[1].time_secs = c.time_secs;
+    /// assert_eq!(c.tied().count(), 1);
+    /// ```
+    pub fn tied(&self) -> impl Iterator<Item = &Candidate> + '_ {
+        let best = self.time_secs;
+        self.candidates
+            .iter()
+            .skip(1)
+            .filter(move |c| c.time_secs <= best * (1.0 + 1e-9))
+    }
 }
 
 /// The candidates NCCL considers on `sys`.

@@ -19,7 +19,7 @@ area! { $ nccl_rows {
     LabNcclChannels => "channels", "个通道";
     LabNcclTime => "time", "时间";
     LabNcclWhy => "Why: {0} has the lowest predicted time, {1}, against {2} for {3} (the runner-up, {5}), of {4} candidates simulated (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：{0} 的预测时间最短，为 {1}；第二名 {3} 为 {2}（{5}）；共模拟了 {4} 个候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
-    LabNcclTie => "Why: {0} and {1} tie for the lowest predicted time, {2}, of {3} candidates simulated.", "原因：{0} 与 {1} 并列预测时间最短，均为 {2}；共模拟了 {3} 个候选。";
+    LabNcclTie => "Why: {0} ties with {1} for the lowest predicted time, {2} each, of {3} candidates simulated (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：{0} 与 {1} 的预测时间并列最短，均为 {2}；共模拟了 {3} 个候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
     LabNcclOnly => "Why: {0} is the only candidate simulated here (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：{0} 是这里唯一被模拟的候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
     LabNcclPredicting => "Simulating NCCL's candidates: {0} of {1}…", "正在模拟 NCCL 的候选：第 {0} 个，共 {1} 个…";
     LabNcclCandidates => "Candidates simulated: {0}", "模拟的候选：{0} 个";
@@ -30,7 +30,7 @@ area! { $ nccl_rows {
     ScalingNcclChoices => "NCCL's choice on {0} GPUs, per size: ", "NCCL 在 {0} 张卡上按消息大小的选择：";
     NcclNvls => "NVLink SHARP (NVLS)", "NVLink SHARP（NVLS，交换机内归约）";
     NcclIntraShare => "GPU links: NCCL's copies reach {0} of the {1} datasheet rate at large sizes.", "GPU 互连：大消息时 NCCL 的拷贝能达到标称 {1} 的 {0}。";
-    ParseTooFewColumns => "a row needs at least size, count, type, redop, time, algbw, busbw; this one has {0}", "一行至少需要大小、数量、类型、归约、时间、algbw、busbw；只找到 {0} 列";
+    ParseTooFewColumns => "a row needs at least size, count, type, redop, time, algbw, busbw; this one has {0}", "一行至少需要大小、数量、类型、归约、时间、algbw、busbw；这一行只有 {0} 列";
     ParseNotANumber => "'{0}' is not a number where one is expected", "'{0}' 不是数字，但这里需要数字";
     ParseBadTime => "time '{0}' must be a positive number of µs", "时间 '{0}' 必须是正数（µs）";
     ParseBadBandwidth => "bandwidth '{0}' must be a non-negative number", "带宽 '{0}' 必须是非负数";

@@ -274,28 +274,28 @@ impl PasteFit {
 }
 
 /// The lab's NCCL card's "why": the chosen (algorithm, protocol) against the runner-up, by how
-/// much the runner-up is slower; candidates with the same predicted time tie (the card does not
-/// say one won).
+/// much the runner-up is slower; candidates as fast tie ([`Choice::tied`]), and the card does not
+/// say one of them won.
 pub fn lab_why(lang: Lang, c: &Choice) -> String {
     let name = |a: &dyn std::fmt::Display, p: &dyn std::fmt::Display| format!("{a}/{p}");
     let Some(r) = c.runner_up() else {
         return trf(lang, Key::LabNcclOnly, &[&name(&c.algorithm, &c.protocol)]);
     };
     let candidates = c.candidates.len().to_string();
-    let slower = r.time_secs / c.time_secs - 1.0;
-    if slower <= 1e-9 {
+    let tied: Vec<String> = c.tied().map(|t| name(&t.algorithm, &t.protocol)).collect();
+    if !tied.is_empty() {
         return trf(
             lang,
             Key::LabNcclTie,
             &[
                 &name(&c.algorithm, &c.protocol),
-                &name(&r.algorithm, &r.protocol),
+                &tied.join(lang.pick(", ", "、")),
                 &format_secs(c.time_secs),
                 &candidates,
             ],
         );
     }
-    let d = percent_above_zero(lang, slower, 1);
+    let d = percent_above_zero(lang, r.time_secs / c.time_secs - 1.0, 1);
     trf(
         lang,
         Key::LabNcclWhy,
@@ -321,7 +321,7 @@ mod tests {
     fn the_cards_why_calls_equal_times_a_tie_and_says_by_how_much_the_runner_up_is_slower() {
         let sys = System::preset("dgx-h100", 1, 8).unwrap();
         let mut c = crate::sim::nccl::model::predict(&sys, 1 << 20, false).unwrap();
-        let (first, second) = (c.candidates[0], c.candidates[1]);
+        let first = c.candidates[0];
         let names =
             |x: &crate::sim::nccl::model::Candidate| format!("{}/{}", x.algorithm, x.protocol);
         let why = lab_why(Lang::En, &c);
@@ -333,21 +333,26 @@ mod tests {
             "{why}"
         );
         assert!(why.contains(" slower)"), "{why}");
-        // The runner-up as fast: a tie, and neither said to have won.
-        c.candidates[1].time_secs = c.time_secs;
-        for lang in [Lang::En, Lang::Zh] {
-            let why = lab_why(lang, &c);
-            assert!(
-                why.contains(&names(&first)) && why.contains(&names(&second)),
-                "{why}"
-            );
-            let (won, slower) = (
-                lang.pick("has the lowest", "第二名"),
-                lang.pick("slower", "慢"),
-            );
-            assert!(!why.contains(won) && !why.contains(slower), "{why}");
+        // The runner-up as fast, then the third too: a tie naming each, and none said to have won.
+        for tied in [2, 3] {
+            for k in 1..tied {
+                c.candidates[k].time_secs = c.time_secs;
+            }
+            for lang in [Lang::En, Lang::Zh] {
+                let why = lab_why(lang, &c);
+                for x in &c.candidates[..tied] {
+                    assert!(why.contains(&names(x)), "{why}");
+                }
+                assert!(!why.contains(&names(&c.candidates[tied])), "{why}");
+                let (won, slower, tie) = (
+                    lang.pick("has the lowest", "的预测时间最短，为"),
+                    lang.pick("slower", "慢"),
+                    lang.pick("ties with", "并列最短"),
+                );
+                assert!(!why.contains(won) && !why.contains(slower), "{why}");
+                assert!(why.contains(tie), "{why}");
+            }
         }
-        assert!(lab_why(Lang::En, &c).contains("tie"));
         c.candidates.truncate(1);
         assert!(lab_why(Lang::En, &c).contains("the only candidate"));
     }
