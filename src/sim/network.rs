@@ -520,7 +520,7 @@ impl FlowNetwork {
         assert!(links.len() <= 6, "a route crosses at most 6 links");
         let mut arr = [0u32; 6];
         // Element by element: a slice copy of a length not known here is a call to `memcpy`
-        // (perf: 2 % of the benchmark's 1024-rank ring, on routes of 2 to 6 links).
+        // (measured: the benchmark's 1024-rank ring 1.5 % faster without it; routes of 2 to 6 links).
         for (a, &l) in arr.iter_mut().zip(links) {
             *a = l;
         }

@@ -9,6 +9,20 @@
 //!
 //! Also [`max_num`], `f64::max` without the call it is on WebAssembly.
 
+/// Whether time `t` is as fast as `best`, to rounding: no more than a relative 1e-9 above it
+/// (the noise of the same times summed in another order). The one tie rule of `auto`'s reason
+/// ([`AutoChoice::tied`](crate::scenario::AutoChoice::tied)) and of the NCCL model's
+/// ([`Choice::tied`](crate::nccl::model::Choice::tied)).
+///
+/// ```
+/// use allreduce_sim::order::as_fast;
+/// assert!(as_fast(4e-4 * (1.0 + 1e-15), 4e-4) && as_fast(3e-4, 4e-4));
+/// assert!(!as_fast(4.001e-4, 4e-4));
+/// ```
+pub fn as_fast(t: f64, best: f64) -> bool {
+    t <= best * (1.0 + 1e-9)
+}
+
 /// The indexes of `keys` in the order of a stable sort by [`f64::total_cmp`].
 ///
 /// ```

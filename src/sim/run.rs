@@ -1246,8 +1246,9 @@ impl Run {
     }
 
     /// Runs to the last event, then hands over to [`Finishing`], which checks the buffers, gives
-    /// the schedule its lists back (with details) and finds the steps' ends a bounded piece at a time (tens of
-    /// ms at 1,024 GPUs: a caller that must stay responsive spreads them over frames).
+    /// the schedule its lists back (with details) and finds the steps' ends a bounded piece at a
+    /// time (tens of ms at 1,024 GPUs: a caller that must stay responsive spreads them over
+    /// frames).
     ///
     /// ```
     /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
@@ -1376,9 +1377,9 @@ impl Run {
     }
 }
 
-/// A run at its end, giving the schedule its dependency lists back (with details) and finding when each step
-/// ended, a bounded piece at a time (from [`Run::finishing`]); [`Run::finish`] is this, done at
-/// once.
+/// A run at its end, giving the schedule its dependency lists back (with details) and finding
+/// when each step ended, a bounded piece at a time (from [`Run::finishing`]); [`Run::finish`] is
+/// this, done at once.
 pub struct Finishing {
     stage: Finish,
     /// The run's transfers, and its transfers and joins.

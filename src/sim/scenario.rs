@@ -457,8 +457,9 @@ pub struct AutoChoice {
 }
 
 impl AutoChoice {
-    /// The other candidates as fast as the chosen one, to rounding (relative 1e-9): a tie, which
-    /// the reasons call so rather than "0.0% longer".
+    /// The other candidates as fast as the chosen one, to rounding
+    /// ([`as_fast`](crate::order::as_fast)): a tie, which the reasons call so rather than "0.0%
+    /// longer".
     ///
     /// ```
     /// use allreduce_sim::{algorithms::Algorithm as A, scenario::AutoChoice};
@@ -473,7 +474,7 @@ impl AutoChoice {
         self.candidates
             .iter()
             .skip(1)
-            .filter(move |c| c.1 <= best * (1.0 + 1e-9))
+            .filter(move |c| crate::order::as_fast(c.1, best))
             .map(|c| c.0)
     }
 

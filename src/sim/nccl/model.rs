@@ -126,9 +126,9 @@ impl Choice {
         self.candidates.get(1)
     }
 
-    /// The other candidates as fast as the choice, to rounding (relative 1e-9, as
-    /// [`AutoChoice::tied`](crate::scenario::AutoChoice::tied)): a tie, which the reasons call so
-    /// rather than one having "the lowest predicted time".
+    /// The other candidates as fast as the choice, to rounding ([`as_fast`](crate::order::as_fast),
+    /// `auto`'s rule too): a tie, which the reasons call so rather than one having "the lowest
+    /// predicted time".
     ///
     /// ```
     /// use allreduce_sim::nccl::{model::predict, system::System};
@@ -143,7 +143,7 @@ impl Choice {
         self.candidates
             .iter()
             .skip(1)
-            .filter(move |c| c.time_secs <= best * (1.0 + 1e-9))
+            .filter(move |c| crate::order::as_fast(c.time_secs, best))
     }
 }
 
