@@ -186,6 +186,11 @@ pub struct Run {
     /// Whether the schedule's lists were taken out and are rebuilt at the end (with details).
     rebuild_lists: bool,
     timings: Timings,
+    /// Per step, when its latest transfer done so far was done (0 before any): kept as the run
+    /// goes, from the transfer in flight, rather than read back from every transfer's timing at
+    /// the end (perf: that pass was 15 ms of the benchmark's 1024-rank ring, a cache miss per
+    /// transfer in the instants).
+    step_end_secs: Vec<f64>,
     /// Transfers between ready and done, in reusable slots.
     in_flight: Vec<InFlight>,
     free_slots: Vec<u32>,
@@ -370,6 +375,11 @@ impl Run {
         let (t, tr) = (f.t, f.tr.expect("set when ready"));
         self.timings
             .set(t as usize, [f.start, f.first_byte, f.last_byte, done]);
+        let end = &mut self.step_end_secs[tr.step() as usize];
+        // `f64::max`, without its call on wasm32: times are never NaN.
+        if now > *end {
+            *end = now;
+        }
         self.done += 1;
         let payload = std::mem::take(&mut f.payload);
         match tr.op() {
@@ -1092,7 +1102,9 @@ impl Run {
         // grown by doubling instead, their last doubling held 1.5 times their room at once, the
         // peak of that run (4.2 MB above its last event).
         net.reserve_instants(n / 2);
+        let steps = schedule.steps() as usize;
         let mut r = Run {
+            step_end_secs: vec![0.0; steps],
             routes,
             topo,
             schedule,
@@ -1245,10 +1257,9 @@ impl Run {
         self.finishing().finish()
     }
 
-    /// Runs to the last event, then hands over to [`Finishing`], which checks the buffers, gives
-    /// the schedule its lists back (with details) and finds the steps' ends a bounded piece at a
-    /// time (tens of ms at 1,024 GPUs: a caller that must stay responsive spreads them over
-    /// frames).
+    /// Runs to the last event, then hands over to [`Finishing`], which checks the buffers and
+    /// gives the schedule its lists back (with details) a bounded piece at a time (tens of ms at
+    /// 1,024 GPUs: a caller that must stay responsive spreads them over frames).
     ///
     /// ```
     /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
@@ -1265,7 +1276,6 @@ impl Run {
     pub fn finishing(mut self) -> Finishing {
         while !self.step(super::FINISH_SLICE) {}
         Finishing {
-            transfers: self.schedule.len(),
             nodes: if self.rebuild_lists {
                 self.schedule.len() + self.joins
             } else {
@@ -1343,8 +1353,8 @@ impl Run {
         }
     }
 
-    /// The trace of a run whose lists are back, but its steps' ends.
-    fn into_steps(mut self, verification: Result<(), String>) -> Finish {
+    /// The trace of a run whose lists are back.
+    fn into_trace(mut self, verification: Result<(), String>) -> Trace {
         let now = self.now;
         let busy = self.net.busy_secs(now);
         let bytes = self.net.link_bytes().to_vec();
@@ -1358,8 +1368,12 @@ impl Run {
                 timeline: timelines.next().unwrap_or_default(),
             })
             .collect();
-        let steps = self.schedule.steps() as usize;
-        let trace = Trace::without_steps(
+        let mut step_end_secs = std::mem::take(&mut self.step_end_secs);
+        // Steps overlap in a pipelined schedule; keep the boundaries increasing.
+        for i in 1..step_end_secs.len() {
+            step_end_secs[i] = step_end_secs[i].max(step_end_secs[i - 1]);
+        }
+        Trace::from_run(
             self.topo,
             self.schedule,
             self.timings.finish(&instants),
@@ -1368,22 +1382,16 @@ impl Run {
             cell_changes,
             now,
             verification,
-        );
-        Finish::Steps {
-            trace: Box::new(trace),
-            step_end_secs: vec![0.0; steps],
-            next: 0,
-        }
+            step_end_secs,
+        )
     }
 }
 
-/// A run at its end, giving the schedule its dependency lists back (with details) and finding
-/// when each step ended, a bounded piece at a time (from [`Run::finishing`]); [`Run::finish`] is
-/// this, done at once.
+/// A run at its end, giving the schedule its dependency lists back (with details) a bounded
+/// piece at a time (from [`Run::finishing`]); [`Run::finish`] is this, done at once.
 pub struct Finishing {
     stage: Finish,
-    /// The run's transfers, and its transfers and joins.
-    transfers: usize,
+    /// The run's transfers and joins whose lists are rebuilt (none without details).
     nodes: usize,
 }
 
@@ -1402,19 +1410,15 @@ enum Finish {
         run: Box<Run>,
         verification: Result<(), String>,
     },
-    /// The trace but its steps' ends, found up to transfer `next`.
-    Steps {
-        trace: Box<Trace>,
-        step_end_secs: Vec<f64>,
-        next: usize,
-    },
+    /// The trace.
+    Done(Box<Trace>),
     /// Only while a step moves the stage (after a panic, for good).
     Between,
 }
 
 impl Finishing {
     /// Does about `max` items of work (a node of the dependency graph in each of two passes over
-    /// the reverse index, a transfer's step end), or one of the pieces between them that go over
+    /// the reverse index), or one of the pieces between them that go over
     /// every transfer once (checking the buffers, summing the lists' lengths, placing the lists
     /// and handing the records to the trace: a few ms each natively at 1,024 GPUs); `true` once
     /// [`finish`](Self::finish) has only a few moves left.
@@ -1452,25 +1456,13 @@ impl Finishing {
                     }
                 }
             }
-            Finish::Listed { run, verification } => run.into_steps(verification),
-            Finish::Steps {
-                trace,
-                mut step_end_secs,
-                next,
-            } => {
-                let end = trace.timings.len().min(next.saturating_add(max));
-                let transfers = &trace.schedule.transfers()[next..end];
-                for (t, tr) in (next..end).zip(transfers) {
-                    let e = &mut step_end_secs[tr.step() as usize];
-                    *e = e.max(trace.timings.done_secs(t));
-                }
-                let done = end == trace.timings.len();
-                self.stage = Finish::Steps {
-                    trace,
-                    step_end_secs,
-                    next: end,
-                };
-                return done;
+            Finish::Listed { run, verification } => {
+                self.stage = Finish::Done(Box::new(run.into_trace(verification)));
+                return true;
+            }
+            done @ Finish::Done(_) => {
+                self.stage = done;
+                return true;
             }
             Finish::Between => return true,
         };
@@ -1478,7 +1470,7 @@ impl Finishing {
     }
 
     /// Items done, and in all: the lists' two passes over the transfers and joins (with details;
-    /// none without), then the steps' ends over the transfers.
+    /// none without), then one for handing the records to the trace.
     ///
     /// ```
     /// use allreduce_sim::{algorithms::{self, Algorithm}, run::*, topology::*, units::Bandwidth};
@@ -1486,25 +1478,25 @@ impl Finishing {
     ///     ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 0.0 }).unwrap();
     /// let schedule = algorithms::schedule(Algorithm::Ring, &topo, 4_000, 1);
     /// let mut finishing = Run::new(&topo, schedule, &RunOptions::default()).finishing();
-    /// // Two passes over the 24 transfers' dependents, then their steps' ends.
-    /// assert_eq!(finishing.progress(), (0, 3 * 24));
+    /// // Two passes over the 24 transfers' dependents, then the trace.
+    /// assert_eq!(finishing.progress(), (0, 2 * 24 + 1));
     /// let mut last = 0;
     /// while !finishing.step(3) {
     ///     let (done, total) = finishing.progress();
     ///     assert!(done >= last && done - last <= 3 && done < total);
     ///     last = done;
     /// }
-    /// assert_eq!(finishing.progress(), (3 * 24, 3 * 24));
+    /// assert_eq!(finishing.progress(), (2 * 24 + 1, 2 * 24 + 1));
     /// ```
     pub fn progress(&self) -> (usize, usize) {
         let lists = 2 * self.nodes;
         let done = match &self.stage {
-            Finish::Verifying(_) | Finish::Between => 0,
+            Finish::Verifying(_) => 0,
             Finish::Listed { .. } => lists,
             Finish::Lists { lists, .. } => lists.progress().0,
-            Finish::Steps { next, .. } => lists + next,
+            Finish::Done(_) | Finish::Between => lists + 1,
         };
-        (done, lists + self.transfers)
+        (done, lists + 1)
     }
 
     /// Does what is left and returns the trace.
@@ -1521,18 +1513,7 @@ impl Finishing {
     pub fn finish(mut self) -> Trace {
         while !self.step(super::FINISH_SLICE) {}
         match self.stage {
-            Finish::Steps {
-                mut trace,
-                mut step_end_secs,
-                ..
-            } => {
-                // Steps overlap in a pipelined schedule; keep the boundaries increasing.
-                for i in 1..step_end_secs.len() {
-                    step_end_secs[i] = step_end_secs[i].max(step_end_secs[i - 1]);
-                }
-                trace.step_end_secs = step_end_secs;
-                *trace
-            }
+            Finish::Done(trace) => *trace,
             _ => unreachable!("a finished Finishing holds its trace"),
         }
     }

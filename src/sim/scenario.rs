@@ -687,8 +687,8 @@ struct MemoryGuard {
     live: fn() -> u64,
 }
 
-/// A run's end reads about this many items (a node of the dependency graph in a pass, a
-/// transfer's step end: ~10 ns each natively) in the time the run takes for one event.
+/// A run's end reads about this many items (a node of the dependency graph in a pass: ~10 ns
+/// each natively) in the time the run takes for one event.
 const FINISH_ITEMS_PER_EVENT: usize = 32;
 
 /// Where one run of a [`Simulating`] stands.
@@ -698,8 +698,7 @@ enum Stage {
     /// Building its indexes and buffers.
     Preparing(Box<PreparingRun>),
     Running(Box<Run>),
-    /// Giving its schedule back its lists (with details), finding its steps' ends: every
-    /// transfer done.
+    /// Giving its schedule back its lists (with details): every transfer done.
     Finishing(Box<Finishing>, usize),
     /// Done, with only its time and verification kept (a [`TimingRun`]'s): its transfers.
     Ended(f64, Result<(), String>, usize),
@@ -1025,7 +1024,7 @@ pub struct Timed {
 }
 
 /// A [`Simulating`] without details that keeps only its result's time: at its end, the run
-/// gives back no trace (no schedule lists rebuilt, no steps' ends), which is all that a point of
+/// gives back no trace (no schedule lists rebuilt, no records), which is all that a point of
 /// a chart or a row of a sweep reads. Stepped the same way; its time is [`simulate`]'s to the bit.
 ///
 /// ```

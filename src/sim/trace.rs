@@ -297,9 +297,9 @@ pub struct Trace {
 }
 
 impl Trace {
-    /// A run's trace with no step ends yet ([`Finishing`](super::run::Finishing) finds them).
+    /// A run's trace, from what the run kept.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn without_steps(
+    pub(crate) fn from_run(
         topology: Topology,
         schedule: Schedule,
         timings: Timings,
@@ -308,6 +308,7 @@ impl Trace {
         cell_changes: CellChanges,
         time_secs: f64,
         verification: Result<(), String>,
+        step_end_secs: Vec<f64>,
     ) -> Trace {
         let lower_bound = lower_bound(&topology, schedule.size_bytes());
         Trace {
@@ -320,7 +321,7 @@ impl Trace {
             lower_bound,
             verification,
             cell_changes,
-            step_end_secs: Vec::new(),
+            step_end_secs,
         }
     }
 
