@@ -1,5 +1,6 @@
 //! Times the scaling chart's largest runs natively, as the chart makes them (no details), and
-//! prints each run's CPU time: `cargo run --release --example core_profile [ring|hier|dbt|all] [reps]`.
+//! prints each run's CPU time: `cargo run --release --example core_profile
+//! [ring|ring512|hier|dbt|bench-ring|bench-dbt|bench-ring-phases|bench-ring-schedule|all] [reps] [details]`.
 
 // The benchmarks' cluster, shared rather than written again.
 #[cfg(not(target_arch = "wasm32"))]
@@ -83,6 +84,51 @@ fn main() {
         }
         report(name, out.1, best, reps, out.0);
     }
+    // The benchmark's ring, phase by phase: best CPU time of each.
+    if which == "bench-ring-phases" {
+        use allreduce_lab::sim::run::{PreparingRun, RunOptions};
+        let mut best = [f64::INFINITY; 4];
+        let options = RunOptions {
+            gamma_secs_per_byte: 0.0,
+            record_details: details,
+        };
+        for _ in 0..reps {
+            let t0 = cpu_secs();
+            let schedule =
+                allreduce_lab::sim::algorithms::schedule(Algorithm::Ring, &topo, 1 << 30, 1);
+            let t1 = cpu_secs();
+            let mut prep = PreparingRun::new(&topo, schedule, &options);
+            while !prep.step(usize::MAX) {}
+            let mut run = prep.finish();
+            let t2 = cpu_secs();
+            while !run.step(usize::MAX) {}
+            let t3 = cpu_secs();
+            let trace = run.finish();
+            let t4 = cpu_secs();
+            assert!(trace.verified());
+            for (b, d) in best.iter_mut().zip([t1 - t0, t2 - t1, t3 - t2, t4 - t3]) {
+                *b = b.min(d);
+            }
+        }
+        let [schedule, prepare, events, finish] = best.map(|s| s * 1e3);
+        println!(
+            "{which}: schedule {schedule:.1} ms, prepare {prepare:.1} ms, events {events:.1} ms, \
+             finish {finish:.1} ms (best CPU of {reps} each)"
+        );
+    }
+    // The benchmark's ring, its schedule alone.
+    if which == "bench-ring-schedule" {
+        let mut best = f64::INFINITY;
+        let mut transfers = 0;
+        for _ in 0..reps {
+            let t0 = cpu_secs();
+            let schedule =
+                allreduce_lab::sim::algorithms::schedule(Algorithm::Ring, &topo, 1 << 30, 1);
+            best = best.min(cpu_secs() - t0);
+            transfers = schedule.len();
+        }
+        report(which, transfers, best, reps, 0.0);
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -98,17 +144,25 @@ fn report(name: &str, transfers: usize, best: f64, reps: usize, time: f64) {
     }
 }
 
-/// CPU seconds this thread has run, to the nanosecond (the first field of
-/// /proc/thread-self/schedstat; /proc's stat counts in ticks of 10 ms, a twentieth of a run).
+/// CPU seconds this thread has run (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`, which brings the
+/// count up to date when read; /proc/thread-self/schedstat, read before, moves only at the
+/// scheduler's ticks, 4 ms here, and /proc's stat in 10 ms).
 #[cfg(not(target_arch = "wasm32"))]
 fn cpu_secs() -> f64 {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
-    let ns: f64 = s
-        .split_whitespace()
-        .next()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0);
-    ns / 1e9
+    #[repr(C)]
+    struct Timespec {
+        secs: i64,
+        nanos: i64,
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    unsafe extern "C" {
+        fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
+    }
+    let mut ts = Timespec { secs: 0, nanos: 0 };
+    // SAFETY: `ts` is a valid, writable timespec (two 64-bit fields on 64-bit Linux).
+    let ok = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
+    assert!(ok, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    ts.secs as f64 + ts.nanos as f64 / 1e9
 }
 
 #[cfg(target_arch = "wasm32")]

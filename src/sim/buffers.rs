@@ -264,8 +264,13 @@ pub struct Cell {
 /// assert_eq!(contribution(0, 1), 21 + 7_919);
 /// ```
 pub fn contribution(rank: usize, chunk: usize) -> i64 {
-    ((rank as i64 + 1) * 1_000_003 + (chunk as i64) * 7_919) % 999_983 + 1
+    ((rank as i64 + 1) * 1_000_003 + (chunk as i64) * CHUNK_STEP) % MODULUS + 1
 }
+
+/// The terms of [`contribution`]: from one chunk to the next it grows by `CHUNK_STEP`, modulo
+/// `MODULUS` (less 1).
+const CHUNK_STEP: i64 = 7_919;
+const MODULUS: i64 = 999_983;
 
 /// All ranks' buffers.
 #[derive(Clone, Debug)]
@@ -363,15 +368,32 @@ impl Buffers {
     pub fn fill(&mut self, max: usize) -> bool {
         let total = self.ranks * self.chunks;
         let end = total.min(self.cells.len().saturating_add(max));
-        for i in self.cells.len()..end {
-            let (r, c) = (i / self.chunks, i % self.chunks);
-            let value = contribution(r, c);
-            match (Contributors::single(r as u32).pack(), u32::try_from(value)) {
+        let start = self.cells.len();
+        if start == end {
+            return start == total;
+        }
+        // `contribution(r, c)` for each cell in turn, a step of it from the one before rather
+        // than a division and a remainder per cell (a 1024-rank ring has a million cells).
+        let (mut r, mut c) = (start / self.chunks, start % self.chunks);
+        let mut x = contribution(r, c) - 1;
+        for _ in start..end {
+            let value = x + 1;
+            let single = Contributors::single(r as u32);
+            c += 1;
+            x += CHUNK_STEP;
+            if x >= MODULUS {
+                x -= MODULUS;
+            }
+            if c == self.chunks {
+                (r, c) = (r + 1, 0);
+                x = contribution(r, 0) - 1;
+            }
+            match (single.pack(), u32::try_from(value)) {
                 (Some(set), Ok(value)) => self.cells.push(Packed { value, set }),
                 _ => {
                     self.cells.push(Packed { value: 0, set: 0 });
                     let i = self.cells.len() - 1;
-                    self.store(i, value, Contributors::single(r as u32));
+                    self.store(i, value, single);
                 }
             }
         }
@@ -602,6 +624,25 @@ mod tests {
     use super::*;
     #[cfg(not(target_arch = "wasm32"))]
     use proptest::prelude::*;
+
+    /// Filled in slices of any size, each cell holds its rank's contribution, the formula's to
+    /// the bit, across the chunk term's wraps (300 chunks of 7,919 go round the modulus twice).
+    #[test]
+    fn filling_gives_every_cell_its_contribution() {
+        for (ranks, chunks) in [(1, 1), (3, 5), (4, 300)] {
+            for slice in [1, 7, 299, usize::MAX] {
+                let mut b = Buffers::start(ranks, chunks);
+                while !b.fill(slice) {}
+                for r in 0..ranks {
+                    for c in 0..chunks {
+                        let cell = b.cell(r, c);
+                        assert_eq!(cell.value, contribution(r, c), "{ranks}×{chunks}, {r}/{c}");
+                        assert_eq!(cell.contributors, Contributors::single(r as u32));
+                    }
+                }
+            }
+        }
+    }
 
     /// Every slot kept aside is owned by exactly one cell or free, never both, and holds a cell
     /// that does not fit in 12 bytes.
