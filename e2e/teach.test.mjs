@@ -103,7 +103,7 @@ test('a prediction prompt asks first, then reveals the simulated answer', async 
     await answer.waitFor();
     // At 1 MB on 64 GPUs the ring's 126 latencies cost more than the tree's extra bandwidth.
     assert.equal(await answer.getAttribute('data-faster'), 'tree');
-    assert.match(await answer.innerText(), /Not this time\. Simulated: ring .+, tree .+; the Tree is faster/);
+    assert.match(await answer.innerText(), /Not this time\. Simulated: ring .+, tree .+; the tree is faster/);
     await page.getByTestId('predict-tree').click();
     assert.match(await answer.innerText(), /^Right\./);
     // §1.1 asks too: the simulated speedup of the PCIe box is revealed only after a guess.

@@ -219,6 +219,14 @@ fn side_title(lang: Lang, side: Side, setup: &VersusSetup) -> String {
     }
 }
 
+/// A side's name inside a sentence ("the tree is faster"): lower case, unlike the legend's.
+fn side_word(lang: Lang, side: Side) -> &'static str {
+    match side {
+        Side::Ring => lang.pick("ring", "环形"),
+        Side::Tree => lang.pick("tree", "树形"),
+    }
+}
+
 #[component]
 fn Predict() -> Html {
     let lang = use_lang();
@@ -231,10 +239,7 @@ fn Predict() -> Html {
     let reveal = match (&*answer, *guess) {
         (Some(Ok((ring, tree))), Some(g)) => {
             let faster = if tree < ring { Side::Tree } else { Side::Ring };
-            let name = match faster {
-                Side::Ring => tr(lang, Key::VersusRing),
-                Side::Tree => tr(lang, Key::PredictTreeShort),
-            };
+            let name = side_word(lang, faster);
             html! {
                 <p class="ch-readout" aria-live="polite" data-testid="predict-answer" data-faster={faster.name()}>
                     <strong>{ tr(lang, if g == faster { Key::PredictRight } else { Key::PredictWrong }) }</strong>
@@ -407,10 +412,7 @@ pub fn VersusSection() -> Html {
         }
         None if v.complete => {
             let (ring, tree) = (&v.curves[0].1, &v.curves[1].1);
-            let name = |side: Side| match side {
-                Side::Ring => lang.pick("ring", "环形"),
-                Side::Tree => lang.pick("tree", "树形"),
-            };
+            let name = |side: Side| side_word(lang, side);
             match lead(ring, tree) {
                 Some(Lead::Faster(side)) => trf(lang, Key::NoCrossover, &[name(side)]),
                 Some(Lead::NeverSlower(side)) => trf(lang, Key::NoCrossoverOrTie, &[name(side)]),
