@@ -626,11 +626,18 @@ mod tests {
     use proptest::prelude::*;
 
     /// Filled in slices of any size, each cell holds its rank's contribution, the formula's to
-    /// the bit, across the chunk term's wraps (300 chunks of 7,919 go round the modulus twice).
+    /// the bit, across the chunk term's wraps (300 chunks of 7,919 go round the modulus twice),
+    /// and where the sum lands on the modulus itself (rank 234, chunk 1,641).
     #[test]
     fn filling_gives_every_cell_its_contribution() {
-        for (ranks, chunks) in [(1, 1), (3, 5), (4, 300)] {
-            for slice in [1, 7, 299, usize::MAX] {
+        assert_eq!((235 * 1_000_003 + 1_641 * CHUNK_STEP) % MODULUS, 0);
+        for (ranks, chunks, slices) in [
+            (1, 1, &[1, usize::MAX][..]),
+            (3, 5, &[1, 7, usize::MAX]),
+            (4, 300, &[1, 7, 299, usize::MAX]),
+            (235, 1_642, &[7, usize::MAX]),
+        ] {
+            for &slice in slices {
                 let mut b = Buffers::start(ranks, chunks);
                 while !b.fill(slice) {}
                 for r in 0..ranks {

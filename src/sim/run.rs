@@ -186,7 +186,7 @@ pub struct Run {
     /// Whether the schedule's lists were taken out and are rebuilt at the end (with details).
     rebuild_lists: bool,
     timings: Timings,
-    /// Per step, when its latest transfer done so far was done (0 before any): kept as the run
+    /// Per step reached so far, when its latest transfer done so far was done: kept as the run
     /// goes, from the transfer in flight, rather than read back from every transfer's timing at
     /// the end (perf: that pass was 15 ms of the benchmark's 1024-rank ring, a cache miss per
     /// transfer in the instants).
@@ -375,7 +375,12 @@ impl Run {
         let (t, tr) = (f.t, f.tr.expect("set when ready"));
         self.timings
             .set(t as usize, [f.start, f.first_byte, f.last_byte, done]);
-        let end = &mut self.step_end_secs[tr.step() as usize];
+        let step = tr.step() as usize;
+        if step >= self.step_end_secs.len() {
+            // Grown as steps are reached, rather than sized by a pass over every transfer.
+            self.step_end_secs.resize(step + 1, 0.0);
+        }
+        let end = &mut self.step_end_secs[step];
         // `f64::max`, without its call on wasm32: times are never NaN.
         if now > *end {
             *end = now;
@@ -1102,9 +1107,8 @@ impl Run {
         // grown by doubling instead, their last doubling held 1.5 times their room at once, the
         // peak of that run (4.2 MB above its last event).
         net.reserve_instants(n / 2);
-        let steps = schedule.steps() as usize;
         let mut r = Run {
-            step_end_secs: vec![0.0; steps],
+            step_end_secs: Vec::new(),
             routes,
             topo,
             schedule,
@@ -1369,6 +1373,10 @@ impl Run {
             })
             .collect();
         let mut step_end_secs = std::mem::take(&mut self.step_end_secs);
+        if self.done < self.schedule.len() {
+            // Steps no transfer done reached (a failed run) end at 0, as the others start.
+            step_end_secs.resize(self.schedule.steps() as usize, 0.0);
+        }
         // Steps overlap in a pipelined schedule; keep the boundaries increasing.
         for i in 1..step_end_secs.len() {
             step_end_secs[i] = step_end_secs[i].max(step_end_secs[i - 1]);
@@ -1418,9 +1426,9 @@ enum Finish {
 
 impl Finishing {
     /// Does about `max` items of work (a node of the dependency graph in each of two passes over
-    /// the reverse index), or one of the pieces between them that go over
-    /// every transfer once (checking the buffers, summing the lists' lengths, placing the lists
-    /// and handing the records to the trace: a few ms each natively at 1,024 GPUs); `true` once
+    /// the reverse index), or one of the pieces between them that go over every transfer once
+    /// (checking the buffers, summing the lists' lengths, placing the lists: a few ms each
+    /// natively at 1,024 GPUs) or hand the records to the trace; `true` once
     /// [`finish`](Self::finish) has only a few moves left.
     ///
     /// ```

@@ -48,7 +48,8 @@ pub(super) struct RingPass {
 
 impl RingPass {
     /// A reduce-scatter (`Op::Reduce`) or an allgather after it (`Op::Copy`) over `blocks`,
-    /// its first step numbered `step0`.
+    /// its first step numbered `step0`. The members are distinct ranks ([`step`](Self::step)
+    /// reads each one's cursors once per step).
     pub(super) fn new(
         op: Op,
         members: Rc<[usize]>,
@@ -56,6 +57,10 @@ impl RingPass {
         step0: u32,
         phase: Phase,
     ) -> RingPass {
+        debug_assert!(
+            (members.iter().enumerate()).all(|(i, r)| !members[..i].contains(r)),
+            "a ring's members are distinct"
+        );
         RingPass {
             members,
             blocks,
