@@ -26,6 +26,7 @@
 //! refill.
 
 use super::order::max_num;
+use super::prefetch::prefetch;
 use super::records::{Instants, Timeline};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -811,6 +812,18 @@ impl FlowNetwork {
         } else {
             0
         };
+        if let Some(tls) = &self.timeline {
+            // The timelines' records, then the words their pushes write, asked for all at once
+            // so that their cache misses overlap rather than come one after another (perf: a
+            // 1024-rank ring with details, best CPU of 4, 0.90–0.92 → 0.86–0.88 s).
+            let links = || seed_links.iter().chain(&self.comp_links);
+            for &l in links() {
+                prefetch(tls, l as usize);
+            }
+            for &l in links() {
+                tls[l as usize].prefetch_tail();
+            }
+        }
         for i in 0..recorded {
             let l = if i < seed_links.len() {
                 seed_links[i]

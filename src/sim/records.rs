@@ -190,6 +190,17 @@ impl Timeline {
         Some(k)
     }
 
+    /// Asks for the words the next [`push`](Self::push) writes to be brought into the cache.
+    pub(crate) fn prefetch_tail(&self) {
+        use super::prefetch::prefetch;
+        let words = self.at.words();
+        prefetch(words, words.len().wrapping_sub(1));
+        match &self.rate {
+            Rates::Palette(v) => prefetch(v, v.len().wrapping_sub(1)),
+            Rates::Raw(v) => prefetch(v, v.len().wrapping_sub(1)),
+        }
+    }
+
     /// Appends a change at instant `at` (an index into the run's [`Instants`]).
     pub(crate) fn push(&mut self, at: u32, bytes_per_sec: f64) {
         let i = self.at.len();

@@ -36,7 +36,16 @@ pub enum Starts {
     /// Per block of `BLOCK` (64) starts, one after another: the block's first start, then each
     /// start's distance from it in 16 bits, two to a word, the earlier in the low half (the
     /// high half of a last word of its own is 0). Base and distances share a cache line.
-    Blocked { words: Vec<u32>, len: usize },
+    /// `base` and `last` repeat the last block's first start and the last start (0 when there is
+    /// none), so that a push writes its word without reading the vector (perf: where many
+    /// `Starts` grow at once, a link timeline's instants each, those reads missed the cache; a
+    /// 1024-rank ring run with details, best CPU of 3, 0.91 → 0.88 s).
+    Blocked {
+        words: Vec<u32>,
+        len: usize,
+        base: u32,
+        last: u32,
+    },
     /// Every start as it is.
     Raw(Vec<u32>),
 }
@@ -70,6 +79,8 @@ impl Starts {
         Starts::Blocked {
             words: Vec::new(),
             len: 0,
+            base: 0,
+            last: 0,
         }
     }
 
@@ -78,6 +89,8 @@ impl Starts {
         Starts::Blocked {
             words: super::huge_pages::with_capacity(blocked_words(n)),
             len: 0,
+            base: 0,
+            last: 0,
         }
     }
 
@@ -122,18 +135,28 @@ impl Starts {
     /// ```
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub fn push(&mut self, x: u32) {
-        if let Starts::Blocked { words, len } = self {
+        if let Starts::Blocked {
+            words,
+            len,
+            base,
+            last,
+        } = self
+        {
             let k = *len % BLOCK;
             if k == 0 {
                 words.extend([x, 0]);
-                *len += 1;
+                (*len, *base, *last) = (*len + 1, x, x);
                 return;
             }
-            let base = words[*len / BLOCK * BLOCK_WORDS];
-            if let Some(d) = x.checked_sub(base).filter(|&d| d <= 0xFFFF) {
-                // The block's distances are the last of its words.
-                halves::push(words, k, d);
-                *len += 1;
+            if let Some(d) = x.checked_sub(*base).filter(|&d| d <= 0xFFFF) {
+                // The block's distances are the last of its words: a new word, or the high
+                // half of the last, whose low half is the last start's distance.
+                if k % 2 == 0 {
+                    words.push(d);
+                } else if let Some(w) = words.last_mut() {
+                    *w = (*last - *base) | d << 16;
+                }
+                (*len, *last) = (*len + 1, x);
                 return;
             }
             self.widen();
@@ -287,7 +310,22 @@ impl Starts {
                 && block[1] & 0xFFFF == 0
                 && largest.is_some_and(|d| block[0].checked_add(d).is_some())
         });
-        (padded && blocks_fit).then_some(Starts::Blocked { words, len })
+        if !(padded && blocks_fit) {
+            return None;
+        }
+        let mut s = Starts::Blocked {
+            words,
+            len,
+            base: 0,
+            last: 0,
+        };
+        if len > 0 {
+            let (b, l) = (s.get((len - 1) / BLOCK * BLOCK), s.get(len - 1));
+            if let Starts::Blocked { base, last, .. } = &mut s {
+                (*base, *last) = (b, l);
+            }
+        }
+        Some(s)
     }
 
     /// Bytes held on the heap.
@@ -319,7 +357,7 @@ impl Starts {
     /// Room for `more` starts, exactly.
     pub(crate) fn reserve_exact(&mut self, more: usize) {
         match self {
-            Starts::Blocked { words, len } => {
+            Starts::Blocked { words, len, .. } => {
                 words.reserve_exact(blocked_words(*len + more) - words.len());
             }
             Starts::Raw(v) => v.reserve_exact(more),
@@ -356,6 +394,7 @@ mod tests {
                 1 => Just(u16::MAX as u32 + 1),
             ], 0..400),
             back in prop::option::of(0usize..400),
+            cut in 0usize..400,
         ) {
             let mut v = Vec::new();
             let mut x = 0u32;
@@ -377,6 +416,15 @@ mod tests {
             let (b, words) = s.clone().into_words();
             prop_assert_eq!(b, blocked);
             prop_assert_eq!(Starts::from_words(b, words, v.len()), Some(s.clone()));
+            // Taken from another thread part way and pushed on, the same starts: `from_words`
+            // finds the last block's first start and the last start that a push writes from.
+            let cut = cut.min(v.len());
+            let (b, words) = Starts::from_slice(&v[..cut]).into_words();
+            let mut resumed = Starts::from_words(b, words, cut).expect("as written");
+            for &x in &v[cut..] {
+                resumed.push(x);
+            }
+            prop_assert_eq!(&resumed, &s);
             // Blocked exactly while every start is at most 65,535 after its block's first.
             let fits = v.chunks(BLOCK).all(|b| b.iter().all(|&x| x >= b[0] && x - b[0] <= u16::MAX as u32));
             prop_assert_eq!(s.is_blocked(), fits);
