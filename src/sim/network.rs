@@ -26,7 +26,6 @@
 //! refill.
 
 use super::order::max_num;
-use super::prefetch::prefetch;
 use super::records::{Instants, Timeline};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -812,13 +811,15 @@ impl FlowNetwork {
         } else {
             0
         };
+        // Where prefetching does something (see `prefetch`).
+        #[cfg(target_arch = "x86_64")]
         if let Some(tls) = &self.timeline {
             // The timelines' records, then the words their pushes write, asked for all at once
             // so that their cache misses overlap rather than come one after another (perf: a
             // 1024-rank ring with details, best CPU of 4, 0.90–0.92 → 0.86–0.88 s).
             let links = || seed_links.iter().chain(&self.comp_links);
             for &l in links() {
-                prefetch(tls, l as usize);
+                super::prefetch::prefetch(tls, l as usize);
             }
             for &l in links() {
                 tls[l as usize].prefetch_tail();

@@ -191,6 +191,7 @@ impl Timeline {
     }
 
     /// Asks for the words the next [`push`](Self::push) writes to be brought into the cache.
+    #[cfg(target_arch = "x86_64")]
     pub(crate) fn prefetch_tail(&self) {
         use super::prefetch::prefetch;
         let words = self.at.words();
