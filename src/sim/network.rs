@@ -704,6 +704,23 @@ impl FlowNetwork {
             self.dirty = seeds;
             self.dirty.clear();
         }
+        #[cfg(test)]
+        if tests::CHECK_EVERY_FLUSH.get() {
+            self.check_against_whole_filling();
+        }
+    }
+
+    /// Asserts that every streaming flow's rate is what a progressive filling of the whole
+    /// network gives (to 1e-12: the two sum their shares in different orders).
+    #[cfg(test)]
+    fn check_against_whole_filling(&self) {
+        for (slot, expected) in tests::reference_rates(self) {
+            let got = self.rates[slot].bytes_per_sec;
+            assert!(
+                (got - expected).abs() <= 1e-12 * expected,
+                "flow in slot {slot}: {got} B/s, full filling gives {expected}"
+            );
+        }
     }
 
     /// The current rate of the flow in `slot`, if it is streaming.
@@ -1167,7 +1184,7 @@ impl FlowNetwork {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -1210,9 +1227,17 @@ mod tests {
         );
     }
 
+    thread_local! {
+        /// Whether every [`FlowNetwork::flush`] on this thread checks all rates against a
+        /// progressive filling of the whole network (a full run's tests set it: see
+        /// `run::tests`).
+        pub(crate) static CHECK_EVERY_FLUSH: std::cell::Cell<bool> =
+            const { std::cell::Cell::new(false) };
+    }
+
     /// Max-min fair rates of every streaming flow by plain progressive filling over the whole
     /// network, one link at a time.
-    fn reference_rates(net: &FlowNetwork) -> Vec<(usize, f64)> {
+    pub(super) fn reference_rates(net: &FlowNetwork) -> Vec<(usize, f64)> {
         let mut cap: Vec<f64> = net.links.iter().map(|l| l.capacity).collect();
         let mut count = vec![0usize; cap.len()];
         let live: Vec<usize> = (0..net.flows.len())
@@ -1278,15 +1303,8 @@ mod tests {
                 net.finish(slot, t);
             }
             net.flush();
-            if id % check_every != 0 {
-                continue;
-            }
-            for (slot, expected) in reference_rates(&net) {
-                let got = net.rates[slot].bytes_per_sec;
-                assert!(
-                    (got - expected).abs() <= 1e-12 * expected,
-                    "flow in slot {slot}: {got} B/s, full filling gives {expected}"
-                );
+            if id % check_every == 0 {
+                net.check_against_whole_filling();
             }
         }
     }

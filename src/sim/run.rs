@@ -1716,6 +1716,60 @@ mod tests {
         .unwrap()
     }
 
+    /// Every algorithm's run on networks where flows contend (a cluster whose nodes share one NIC
+    /// and whose racks' uplinks are oversubscribed; a rail network with PXN over an oversubscribed
+    /// spine), with and without details: after every instant's rebalance, every streaming flow's
+    /// rate is what a progressive filling of the whole network gives (the flow network's own
+    /// tests check this on random flows; these are the flows real schedules make, ties and all).
+    #[test]
+    fn every_instant_of_a_contended_run_has_the_whole_networks_max_min_rates() {
+        use crate::algorithms::{self, Algorithm};
+        use crate::network::tests::CHECK_EVERY_FLUSH;
+        use crate::topology::TopologySpec;
+        use crate::units::Bandwidth;
+        let cluster = Topology::new(&TopologySpec::Cluster {
+            racks: 2,
+            nodes_per_rack: 2,
+            gpus_per_node: 4,
+            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
+            intra_lat_secs: 1e-6,
+            node_bw: Bandwidth::from_gbits_per_sec(400.0),
+            node_lat_secs: 2e-6,
+            rack_bw: Bandwidth::from_gbits_per_sec(400.0),
+            rack_lat_secs: 5e-6,
+            oversubscription: 2.0,
+            nics_per_node: 1,
+        })
+        .unwrap();
+        let rail = Topology::new(&TopologySpec::Rail {
+            nodes: 3,
+            gpus_per_node: 4,
+            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
+            intra_lat_secs: 1e-6,
+            nic_bw: Bandwidth::from_gbits_per_sec(400.0),
+            nic_lat_secs: 2e-6,
+            spine_bw: Bandwidth::from_gbits_per_sec(400.0),
+            spine_lat_secs: 3e-6,
+            oversubscription: 3.0,
+            pxn: true,
+        })
+        .unwrap();
+        CHECK_EVERY_FLUSH.set(true);
+        for topo in [&cluster, &rail] {
+            for alg in Algorithm::CONCRETE {
+                for details in [false, true] {
+                    let schedule = algorithms::schedule(alg, topo, 3 << 20, 4);
+                    let options = RunOptions {
+                        gamma_secs_per_byte: 0.0,
+                        record_details: details,
+                    };
+                    assert!(run(topo, schedule, &options).verified(), "{alg}");
+                }
+            }
+        }
+        CHECK_EVERY_FLUSH.set(false);
+    }
+
     #[test]
     fn the_event_queue_pops_in_time_then_push_order() {
         // Against a heap of (time bits, sequence number): random pushes at a few instants (many
