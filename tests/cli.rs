@@ -252,6 +252,27 @@ fn speedup_with_a_chapter_preset_reports_the_claim_and_its_verdict() {
             .unwrap()
     };
     assert!(s(&overlapped) > s(&v));
+    // The verdict is the run shown: the 8-GPU claim, its speedup read at 8 GPUs, checked with the
+    // reader's --overlap (none: about 5×, so the chapter's 6–7× no longer holds).
+    for (overlap, holds) in [(None, true), (Some("0"), false)] {
+        let mut args = vec!["speedup", "--preset", "eight-gpus-6-7x", "--json"];
+        args.extend(overlap.map(|o| ["--overlap", o]).into_iter().flatten());
+        let v = json(&args);
+        let at_8 = v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["gpus"] == 8)
+            .unwrap();
+        assert_eq!(v["preset"]["value"], at_8["speedup"], "{overlap:?}");
+        assert_eq!(v["preset"]["holds"], holds, "{overlap:?}");
+    }
+    let (code, text, err) = cli(&["speedup", "--preset", "eight-gpus-6-7x", "--overlap", "0"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("→ does not hold (with --overlap 0; the chapter's scenario has 0.6)"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -343,8 +343,13 @@ pub fn speedup(a: &SpeedupArgs, given: &Given) -> Result<String, String> {
     let counts = gpu_counts(a.max_gpus.unwrap_or(full).min(MAX_RANKS));
     let steps = scaling_with_gamma(&model, &topology, algorithm, segments, gamma, &counts)
         .map_err(|e| e.to_string())?;
+    // The claim is checked on the run shown: with the reader's --overlap, if given.
     let verdict = match a.preset {
-        Some(p) => Some((p, evaluate(p).map_err(|e| e.to_string())?)),
+        Some(p) => {
+            let mut shown = *p;
+            shown.overlap = model.overlap;
+            Some((p, evaluate(&shown).map_err(|e| e.to_string())?))
+        }
         None => None,
     };
     let report = reports::Speedup {

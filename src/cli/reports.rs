@@ -238,12 +238,20 @@ impl Speedup<'_> {
         let mut out = String::new();
         if let Some((p, o)) = self.verdict {
             out += &format!(
-                "{}\n  because: {}\n  simulated {} = {:.3} → {}\n\n",
+                "{}\n  because: {}\n  simulated {} = {:.3} → {}{}\n\n",
                 p.claim,
                 p.because,
                 p.metric.name(),
                 o.value,
-                if o.holds { "holds" } else { "does not hold" }
+                if o.holds { "holds" } else { "does not hold" },
+                if self.model.overlap == p.overlap {
+                    String::new()
+                } else {
+                    format!(
+                        " (with --overlap {}; the chapter's scenario has {})",
+                        self.model.overlap, p.overlap
+                    )
+                }
             );
         }
         out += &format!(
