@@ -20,7 +20,8 @@
 use super::chapter::{CHAPTER_SCENARIOS, ChapterScenario, evaluate};
 use crate::sim::algorithms::Algorithm;
 use crate::sim::scenario::{Scenario, ScenarioError, Simulation, simulate_verified};
-use crate::sim::topology::{Tier, TopologySpec};
+use crate::sim::topology::{Endpoint, Tier, TopologySpec};
+use crate::sim::trace::Trace;
 use crate::sim::units::Bandwidth;
 use serde::Serialize;
 
@@ -319,7 +320,7 @@ pub enum Evidence {
         ring_secs: f64,
         tree_secs: f64,
     },
-    /// Bytes over the rack uplinks: the ring, and the pipelined binomial tree.
+    /// Bytes sent between racks ([`bytes_between_racks`]): the ring, and the pipelined binomial tree.
     CrossRack { ring_bytes: f64, tree_bytes: f64 },
     /// A chapter scenario simulated with the NIC and uplink in effect.
     Scenario {
@@ -536,6 +537,16 @@ fn tree_latency(c: &Conditions, n: usize) -> Checked {
     ))
 }
 
+/// Bytes sent from one rack to another in a run: what goes up the racks' uplinks to the spine.
+/// (Each such byte then comes down another rack's uplink: summing both directions would count
+/// it twice.)
+pub fn bytes_between_racks(trace: &Trace) -> f64 {
+    (trace.topology.links().iter().zip(&trace.links))
+        .filter(|(l, _)| l.tier == Tier::Rack && l.to == Endpoint::Spine)
+        .map(|(_, r)| r.bytes)
+        .sum()
+}
+
 fn cross_rack(c: &Conditions) -> Checked {
     let scenario = rack_scenario(c, 800.0, 200.0);
     let cross = |alg: Algorithm, k: usize| -> Result<f64, ScenarioError> {
@@ -545,13 +556,7 @@ fn cross_rack(c: &Conditions) -> Checked {
             ..scenario.clone()
         })?
         .trace;
-        Ok(t.topology
-            .links()
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.tier == Tier::Rack)
-            .map(|(i, _)| t.links[i].bytes)
-            .sum::<f64>())
+        Ok(bytes_between_racks(&t))
     };
     let ring = cross(Algorithm::Ring, 1)?;
     let tree = cross(Algorithm::TreeBinomial, 32)?;

@@ -99,7 +99,7 @@ area! { $ chapter_rows {
     InRackBandwidth => "In-rack bandwidth (node NIC)", "机柜内带宽（节点网卡）";
     CrossRackBandwidth => "Cross-rack bandwidth (rack uplink)", "机柜间带宽（机柜上行）";
     AllreduceTime => "Allreduce time", "AllReduce 耗时";
-    CrossRackBytes => "Bytes across the rack uplinks", "经过机柜上行链路的字节数";
+    CrossRackBytes => "Bytes sent between racks", "机柜之间传输的字节数";
     TreeWins => "The tree takes {0} of the ring's time here.", "这里树形的耗时是环形的 {0}。";
     RingWins => "The ring takes {0} of the tree's time here.", "这里环形的耗时只有树形的 {0}。";
     CompareAdvice => "Don't trust any one topology blindly. Measure your own network with NCCL's tests (nccl-tests) before choosing; the full lab below runs a virtual version.", "不要迷信某种拓扑。实际选型前，先用 NCCL 的测试工具（nccl-tests）在你自己的网络上跑一遍；下面的完整实验室可以做虚拟测试。";

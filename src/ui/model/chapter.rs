@@ -16,10 +16,11 @@
 use crate::course::chapter::{
     CHAPTER_SCENARIOS, ChapterScenario, Outcome, TREE_FOR_COMPARISON, TREE_SEGMENTS, evaluate,
 };
+use crate::course::claims::bytes_between_racks;
 use crate::sim::algorithms::Algorithm;
 use crate::sim::scenario::{Scenario, ScenarioError, simulate_verified};
 use crate::sim::schedule::Phase;
-use crate::sim::topology::{Tier, TopologySpec};
+use crate::sim::topology::TopologySpec;
 use crate::sim::trace::Trace;
 use crate::sim::training::{StepBreakdown, scaling};
 use crate::sim::units::Bandwidth;
@@ -439,17 +440,6 @@ pub struct RackComparison {
     pub tree_cross_rack_bytes: f64,
 }
 
-fn cross_rack_bytes(trace: &Trace) -> f64 {
-    trace
-        .topology
-        .links()
-        .iter()
-        .zip(&trace.links)
-        .filter(|(l, _)| l.tier == Tier::Rack)
-        .map(|(_, r)| r.bytes)
-        .sum()
-}
-
 /// Ring and the chapter's tree (pipelined binomial) on the rack scenario with these bandwidths.
 pub fn rack_comparison(
     node_gbits_per_sec: f64,
@@ -464,8 +454,8 @@ pub fn rack_comparison(
     Ok(RackComparison {
         ring_secs: ring.time_secs,
         tree_secs: tree.time_secs,
-        ring_cross_rack_bytes: cross_rack_bytes(&ring),
-        tree_cross_rack_bytes: cross_rack_bytes(&tree),
+        ring_cross_rack_bytes: bytes_between_racks(&ring),
+        tree_cross_rack_bytes: bytes_between_racks(&tree),
     })
 }
 

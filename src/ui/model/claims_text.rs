@@ -203,12 +203,12 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
                 lang,
                 || {
                     format!(
-                        "On 2 racks × 2 nodes × 8 GPUs the ring moves {ring} across the rack uplinks, the binomial tree {tree} ({share:.0}% of the ring's): only the tree edges that join the racks cross."
+                        "On 2 racks × 2 nodes × 8 GPUs the ring sends {ring} from one rack to the other, the binomial tree {tree} ({share:.0}% of the ring's): only the tree edges that join the racks cross."
                     )
                 },
                 || {
                     format!(
-                        "在 2 个机柜 × 2 个节点 × 8 张卡上，环形经机柜上行链路传输 {ring}，二项树只有 {tree}（为环形的 {share:.0}%）：只有连接两个机柜的那几条树边跨机柜。"
+                        "在 2 个机柜 × 2 个节点 × 8 张卡上，环形在两个机柜之间传输 {ring}，二项树只有 {tree}（为环形的 {share:.0}%）：只有连接两个机柜的那几条树边跨机柜。"
                     )
                 },
             )
