@@ -474,6 +474,11 @@ test('12.7 explanations follow the inputs and the small wording slips are gone',
     assert.equal(tiers[0], 'rack');
     assert.deepEqual(tiers, [...tiers].sort((a, b) => ['rack', 'node', 'gpu'].indexOf(a) - ['rack', 'node', 'gpu'].indexOf(b)));
     assert.match(await page.locator('.timeline h3').first().textContent(), /uplinks first/);
+    // 32 GPUs use more links than get a row: the note says how many are shown of how many (it
+    // read "24 links", as if that were all).
+    const note = await page.getByTestId('figure-a').getByTestId('timeline-note').textContent();
+    const shownOf = note.match(/(\d+) of the (\d+) links that carried data/);
+    assert.ok(shownOf && Number(shownOf[1]) === tiers.length && Number(shownOf[2]) > tiers.length, note);
     assert.doesNotMatch(await page.locator('#lab').innerText(), /× 1 chunks/);
     assert.match(await page.getByTestId('ring-counters').locator('caption').textContent(), /S = 840 MB, the data each GPU starts with/);
     assert.deepEqual(problems, []);

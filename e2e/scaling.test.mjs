@@ -93,6 +93,9 @@ test('every chapter scenario shows its claim, sources and the simulated figure t
     assert.ok(text.includes(cli.because), `${id}: the parameters that make it so are shown`);
     assert.match(text, /holds/);
     assert.doesNotMatch(text, /does not hold/, `${id}: ${text}`);
+    // The band is the app's reading of the chapter, named as such (it said "the chapter says
+    // over 1.05", which the chapter never does).
+    assert.match(text, / — this app counts .+ as agreeing with the chapter: holds/, `${id}: ${text}`);
     assert.equal(await verdict.getAttribute('data-holds'), 'true');
     // The simulated value appears as the chapter states it (× or %).
     const shown = await page.getByTestId('verdict-value').textContent();

@@ -114,6 +114,7 @@ area! { $ lab_rows {
     BufferRowStatus => "GPU {0}: {1} of {2} cells hold all {3} ranks' contributions", "GPU {0}：{2} 个格子中有 {1} 个已含全部 {3} 个进程的贡献";
     TimelineTitle => "When each link was busy", "每条链路何时繁忙";
     TimelineNote => " — {0} links: cross-rack uplinks first, then NICs, then GPU links, busiest first in each; darker = closer to capacity", " — {0} 条链路：先是跨机柜上行链路，再是网卡，然后是 GPU 链路，每层最繁忙的在前；越深 = 越接近容量";
+    TimelineNoteSome => " — {0} of the {1} links that carried data: cross-rack uplinks first, then NICs, then GPU links, busiest first in each; darker = closer to capacity", " — 传输过数据的 {1} 条链路中的 {0} 条：先是跨机柜上行链路，再是网卡，然后是 GPU 链路，每层最繁忙的在前；越深 = 越接近容量";
     TierLegendPort => "rank port", "进程端口";
     TierLegendGpu => "NVLink (GPU ↔ node switch)", "NVLink（GPU ↔ 节点交换机）";
     TierLegendNode => "NIC (node ↔ rack switch)", "网卡（节点 ↔ 机柜交换机）";

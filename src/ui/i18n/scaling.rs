@@ -50,13 +50,13 @@ area! { $ scaling_rows {
     Crossover => "fastest changes between {0} and {1}: {2} before, {3} after", "最快算法在 {0} 与 {1} 之间改变：之前是{2}，之后是{3}";
     PointAt => "{0}: {1} at {2}", "{0}：{2} 时 {1}";
     Simulated => "Simulated {0}: ", "模拟的{0}：";
-    ChapterSays => " — the chapter says ", " — 原文说 ";
+    CountedAsAgreeing => " — this app counts {0} as agreeing with the chapter: ", " — 本应用把{0}算作与原文一致：";
     Holds => "holds", "成立";
     DoesNotHold => "does not hold", "不成立";
     Because => "Because: ", "原因：";
-    BecauseComputed => "{0} ({1} of fp32 gradients) on {2} GPUs of {3}: the ring sends {4} × {1} from every GPU, each step limited by {5}; {6} of the backward pass overlaps it.", "{0}（fp32 梯度 {1}）在 {2} 张 {3} 的卡上：环形 AllReduce 每张卡发送 {4} × {1}，每一步受限于{5}；反向传播的 {6} 与之重叠。";
-    BecauseComputedStar => "{0} ({1} of fp32 gradients) on {2} GPUs of {3}: a flat tree's root receives {4} × {1} and sends as much, limited by {5}; {6} of the backward pass overlaps it.", "{0}（fp32 梯度 {1}）在 {2} 张 {3} 的卡上：扁平树的根节点接收 {4} × {1}，并发送同样多，受限于{5}；反向传播的 {6} 与之重叠。";
-    BecauseComputedOther => "{0} ({1} of fp32 gradients) on {2} GPUs of {3}, summed by {4}: limited by {5}; {6} of the backward pass overlaps it.", "{0}（fp32 梯度 {1}）在 {2} 张 {3} 的卡上，用 {4} 求和：受限于{5}；反向传播的 {6} 与之重叠。";
+    BecauseComputed => "{0} ({1} of fp32 gradients), {2} GPUs on “{3}”: the ring sends {4} × {1} from every GPU, each step limited by {5}; {6} of the backward pass overlaps it.", "{0}（fp32 梯度 {1}），{2} 张卡，硬件为“{3}”：环形 AllReduce 每张卡发送 {4} × {1}，每一步受限于{5}；反向传播的 {6} 与之重叠。";
+    BecauseComputedStar => "{0} ({1} of fp32 gradients), {2} GPUs on “{3}”: a flat tree's root receives {4} × {1} and sends as much, limited by {5}; {6} of the backward pass overlaps it.", "{0}（fp32 梯度 {1}），{2} 张卡，硬件为“{3}”：扁平树的根节点接收 {4} × {1}，并发送同样多，受限于{5}；反向传播的 {6} 与之重叠。";
+    BecauseComputedOther => "{0} ({1} of fp32 gradients), {2} GPUs on “{3}”, summed by {4}: limited by {5}; {6} of the backward pass overlaps it.", "{0}（fp32 梯度 {1}），{2} 张卡，硬件为“{3}”，用 {4} 求和：受限于{5}；反向传播的 {6} 与之重叠。";
     BecauseLargest => " The largest part of a step is {0}: {1} of {2}.", "一步中占比最大的是{0}：{2} 中的 {1}。";
     SlowestGpuLink => "the GPU links at {0}", "GPU 链路 {0}";
     SlowestNic => "the node NICs at {0}", "节点网卡 {0}";

@@ -674,6 +674,26 @@ mod tests {
     }
 
     #[test]
+    fn the_because_text_names_the_hardware_apart_from_its_own_sentence() {
+        // A hardware name with a colon of its own ("2 racks: 800 Gbps in-rack, …") ran into the
+        // sentence: "on 32 GPUs of 2 racks: 800 Gbps in-rack, 200 Gbps cross-rack: the ring…".
+        let racks = (CHAPTER_SCENARIOS.iter())
+            .find(|s| s.id == "racks-800-200-tree-wins")
+            .unwrap();
+        let setup = Setup::from_scenario(racks);
+        let en = because(Lang::En, &setup, None);
+        assert!(
+            en.contains("32 GPUs on “2 racks: 800 Gbps in-rack, 200 Gbps cross-rack”: "),
+            "{en}"
+        );
+        let zh = because(Lang::Zh, &setup, None);
+        assert!(
+            zh.contains("32 张卡，硬件为“2 个机柜：柜内 800 Gbps，跨柜 200 Gbps”："),
+            "{zh}"
+        );
+    }
+
+    #[test]
     fn the_because_text_follows_the_algorithm() {
         // The ring's 2(N−1)/N for the ring scenario; the bad topology's flat tree is described as
         // a star (it said "the ring sends 1.75 × …" next to "allreduce: tree-flat").

@@ -26,8 +26,8 @@ const GANTT_ROW: f64 = 11.0;
 const GANTT_COLUMNS: usize = 320;
 
 /// The links worth a row, in the order drawn: cross-rack uplinks, then NICs, then GPU links, each
-/// tier busiest first.
-fn timeline_links(trace: &Trace) -> Vec<usize> {
+/// tier busiest first; and how many links carried data (of which the first [`MAX_ROWS`] get one).
+fn timeline_links(trace: &Trace) -> (Vec<usize>, usize) {
     let tier_rank = |l: usize| match trace.topology.links()[l].tier {
         Tier::Rack => 0,
         Tier::Node => 1,
@@ -40,8 +40,9 @@ fn timeline_links(trace: &Trace) -> Vec<usize> {
     // minor key first (sim::order: no sort compiled for this site alone).
     crate::sim::order::sort_by_key(&mut used, |&l| -trace.links[l].bytes);
     crate::sim::order::sort_by_key(&mut used, |&l| tier_rank(l) as f64);
+    let carried = used.len();
     used.truncate(MAX_ROWS);
-    used
+    (used, carried)
 }
 
 /// When each link was busy (Gantt-style), with the cursor as a vertical line.
@@ -52,7 +53,18 @@ pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
     let Some(trace) = view.trace() else {
         return Html::default();
     };
-    let rows = timeline_links(trace).len();
+    let (rows, carried) = timeline_links(trace);
+    let rows = rows.len();
+    // Say when links are left out (it read "24 links" as if that were all of them).
+    let note = if rows < carried {
+        trf(
+            lang,
+            Key::TimelineNoteSome,
+            &[&rows.to_string(), &carried.to_string()],
+        )
+    } else {
+        trf(lang, Key::TimelineNote, &[&rows.to_string()])
+    };
     let x = GANTT_LABEL
         + GANTT_W
             * if props.end_secs > 0.0 {
@@ -64,7 +76,7 @@ pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
     let view_box = format!("0 0 {:.0} {height:.0}", GANTT_LABEL + GANTT_W + 8.0);
     html! {
         <div class="timeline">
-            <h3>{ tr(lang, Key::TimelineTitle) }<span class="muted">{ trf(lang, Key::TimelineNote, &[&rows.to_string()]) }</span></h3>
+            <h3>{ tr(lang, Key::TimelineTitle) }<span class="muted" data-testid="timeline-note">{ note }</span></h3>
             // The cursor lives on its own layer: moving it must not repaint thousands of bars.
             <div class="gantt-wrap">
                 <svg class="gantt" viewBox={view_box.clone()} data-testid="link-timeline">
@@ -127,7 +139,7 @@ fn GanttBars(props: &GanttBarsProps) -> Html {
         return Html::default();
     };
     let end = props.end_secs.max(1e-30);
-    let links = timeline_links(trace);
+    let (links, _) = timeline_links(trace);
     let rows = links.iter().enumerate().map(|(row, &l)| {
         let y = row as f64 * GANTT_ROW;
         let cap = trace.topology.links()[l].bandwidth.bytes_per_sec();

@@ -75,8 +75,7 @@ pub fn Verdict(props: &VerdictProps) -> Html {
                 <p class="verdict-result">
                     { trf(lang, Key::Simulated, &[metric_name(lang, s.metric)]) }
                     <strong data-testid="verdict-value">{ metric_value(lang, s.metric, o.value) }</strong>
-                    { detail }{ tr(lang, Key::ChapterSays) }{ expected_range(lang, s.metric, s.expected) }
-                    { ": " }
+                    { detail }{ trf(lang, Key::CountedAsAgreeing, &[&expected_range(lang, s.metric, s.expected)]) }
                     <span class={if o.holds { "ok" } else { "bad" }}>
                         { tr(lang, if o.holds { Key::Holds } else { Key::DoesNotHold }) }
                     </span>
