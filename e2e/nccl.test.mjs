@@ -74,8 +74,15 @@ test('the figure reads: prediction and measurements in two colours, legend to ma
       lab: box(document.querySelector('#lab h1, #lab .masthead h1') ?? document.querySelector('#lab')).left,
       chartWidth: box(chart).width,
       window: window.innerWidth,
+      // Published points beyond the plot (16 GiB ones were drawn past the 8 GiB axis's end).
+      outside: [...chart.querySelectorAll('[data-testid=published-point]')].filter((p) => {
+        const b = box(p), plot = box(chart.querySelector('.plot-bg'));
+        const [x, y] = [(b.left + b.right) / 2, (b.top + b.bottom) / 2];
+        return x < plot.left - 0.5 || x > plot.right + 0.5 || y < plot.top - 0.5 || y > plot.bottom + 0.5;
+      }).length,
     };
   });
+  assert.equal(look.outside, 0, JSON.stringify(look));
   // The "like NCCL" prediction and the published measurement are told apart by colour, and each
   // legend swatch has its series' colour (the prediction's was the text's, as the measurement's).
   assert.equal(look.series.length, 2, JSON.stringify(look));
@@ -129,4 +136,17 @@ test('a garbage paste shows a message naming the line and changes nothing else',
   await page.getByTestId('paste-box').fill('hello, world');
   await page.getByTestId('paste-fit').click();
   await page.waitForFunction(() => /all_reduce_perf/.test(document.querySelector('[data-testid=paste-error]')?.textContent));
+  // A size beyond 1 TB is refused on its line (u64::MAX panicked in the model, 10^14 froze the
+  // tab for minutes), and so is a table of more rows than any sweep: at once, in a sentence.
+  const row = (size) => `${size} ${size / 4} float sum -1 37.33 28.09 49.16 0`;
+  await page.getByTestId('paste-box').fill([row(1048576), row(2097152), '18446744073709551615 1 float sum -1 90.0 28.09 49.16 0'].join('\n'));
+  await page.getByTestId('paste-fit').click();
+  await page.waitForFunction(() => /Line 3.*1 TB/.test(document.querySelector('[data-testid=paste-error]')?.textContent));
+  const rows = Array.from({ length: 1001 }, (_, k) => row(8 * (k + 1))).join('\n');
+  await page.getByTestId('paste-box').fill(rows);
+  const started = Date.now();
+  await page.getByTestId('paste-fit').click();
+  await page.waitForFunction(() => /Line 1001.*1000 rows/.test(document.querySelector('[data-testid=paste-error]')?.textContent));
+  assert.ok(Date.now() - started < 5000, `${Date.now() - started} ms`);
+  assert.equal(await busbw(page), before);
 });

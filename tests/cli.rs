@@ -694,10 +694,19 @@ fn a_slow_link_and_a_straggler_change_the_run_and_show_in_the_report() {
 #[test]
 fn bad_faults_are_refused_with_exit_2_and_one_line() {
     let cases: &[(&str, &str)] = &[
-        ("simulate --slow-link rank3-spine=0", "(0, 1]"),
-        ("simulate --slow-link rank3-spine=1.5", "(0, 1]"),
-        ("simulate --slow-link rank3-spine=-1", "(0, 1]"),
-        ("simulate --slow-link rank3-spine=NaN", "(0, 1]"),
+        ("simulate --slow-link rank3-spine=0", "from 0.000001 to 1"),
+        ("simulate --slow-link rank3-spine=1.5", "from 0.000001 to 1"),
+        ("simulate --slow-link rank3-spine=-1", "from 0.000001 to 1"),
+        ("simulate --slow-link rank3-spine=NaN", "from 0.000001 to 1"),
+        // A factor so near 0 that the run's time came out infinite ("time inf s", exit 0).
+        (
+            "simulate --slow-link rank0-spine=4.9e-324",
+            "from 0.000001 to 1",
+        ),
+        (
+            "simulate --slow-link rank0-spine=1e-300",
+            "from 0.000001 to 1",
+        ),
         ("simulate --slow-link rank3-spine=fast", "not a number"),
         ("simulate --slow-link rank3-spine", "FROM-TO=FACTOR"),
         ("simulate --slow-link rank3=0.5", "FROM-TO"),

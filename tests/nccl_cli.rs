@@ -276,6 +276,16 @@ fn bad_input_exits_2_naming_the_problem_and_the_line() {
     refused("nccl-tests --system dgx-h100 --nvls maybe", &["--nvls"]);
     refused("nccl-tests --system dgx-h100 -b 8X", &["--min-size"]);
     refused("nccl-tests --system dgx-h100 -b 1G -e 1K", &["min"]);
+    // Sizes above 1 TB, which the NCCL-like model's NVLS simulation would take minutes and
+    // terabytes over (10^18 B aborted on a failed allocation), are refused at once.
+    refused(
+        "nccl-tests --system dgx-h100 -e 16777215T",
+        &["--max-size must be at most 1 TB"],
+    );
+    refused(
+        "simulate --model nccl --system dgx-h100 --size 1e18",
+        &["size must be at most 1 TB, got 1000000000000000000 bytes"],
+    );
     refused("nccl-tests", &["--system is required"]);
     refused(
         "sweep --model nccl --system dgx-h100 --ranks 4",
@@ -343,6 +353,24 @@ fn bad_input_exits_2_naming_the_problem_and_the_line() {
     refused(
         &format!("nccl-tests --system-file '{bad}'"),
         &["intra_efficiency"],
+    );
+    // Files are read only up to a bound (/dev/zero used 2 GB in under two seconds).
+    refused(
+        "nccl-tests --system-file /dev/zero",
+        &["--system-file: '/dev/zero' is larger than 64 KB"],
+    );
+    refused(
+        "calibrate --system dgx-a100 --measured /dev/zero",
+        &["--measured: '/dev/zero' is larger than 1024 KB"],
+    );
+    let latin1 = std::env::temp_dir().join("allreduce-lab-latin1.txt");
+    std::fs::write(&latin1, b"8 2 float sum -1 \xb5s\n").unwrap();
+    refused(
+        &format!(
+            "calibrate --system dgx-a100 --measured '{}'",
+            latin1.display()
+        ),
+        &["is not UTF-8 text"],
     );
 }
 

@@ -72,6 +72,24 @@ fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The text of the file a flag names, refused past `max_bytes` unread beyond them (`/dev/zero`
+/// used 2 GB in under two seconds) or when not UTF-8.
+pub fn read_text(flag: &str, path: &Path, max_bytes: usize) -> Result<String, String> {
+    use std::io::Read;
+    let shown = path.display();
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(max_bytes as u64 + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("{flag}: cannot read '{shown}': {e}"))?;
+    if bytes.len() > max_bytes {
+        return Err(format!(
+            "{flag}: '{shown}' is larger than {} KB",
+            max_bytes / 1024
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{flag}: '{shown}' is not UTF-8 text"))
+}
+
 /// The whole scenario: from `--scenario FILE`, or from the flags with `size_bytes`.
 pub fn scenario(a: &ScenarioArgs, size_bytes: u64) -> Result<Scenario, String> {
     if let Some(path) = &a.scenario {
@@ -101,8 +119,8 @@ pub fn system(s: &SystemArgs, nodes: usize, gpus_per_node: usize) -> Result<Syst
             return Err("give either --system or --system-file, not both".into());
         }
         let shown = path.display();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("--system-file: cannot read '{shown}': {e}"))?;
+        // A system's JSON is a few hundred bytes.
+        let text = read_text("--system-file", path, MAX_SCENARIO_FILE_BYTES)?;
         return System::from_json(&text).map_err(|e| format!("--system-file '{shown}': {e}"));
     }
     let id = s.system.as_deref().ok_or_else(|| {
@@ -210,6 +228,10 @@ pub fn sweep(a: &SweepArgs, given: &Given) -> Result<String, String> {
 /// The last size of a sweep: as given, or the default of its model.
 pub fn max_size(given: Option<u64>, default: &str) -> Result<u64, String> {
     match given {
+        // As every model takes (the nccl model's NVLS simulation grows with the size).
+        Some(m) if m > crate::sim::scenario::MAX_SIZE_BYTES => {
+            Err(format!("--max-size must be at most 1 TB, got {m} bytes"))
+        }
         Some(m) => Ok(m),
         None => super::values::nccl_size(default).map_err(|e| format!("--max-size: {e}")),
     }

@@ -2,7 +2,7 @@
 //! `simulate`, `sweep` and `speedup` (like NCCL on a named system), with their reports.
 
 use super::args::{CalibrateArgs, NCCL_TESTS_MAX_SIZE, NcclTestsArgs, NetworkModel};
-use super::commands::{at_most, gpu_counts, max_size, system};
+use super::commands::{at_most, gpu_counts, max_size, read_text, system};
 use super::reports::step_row;
 use crate::sim::nccl::calibrate::{Calibration, FitParam, calibrate as fit};
 use crate::sim::nccl::model::{Choice, predict, predict_fast};
@@ -61,8 +61,8 @@ pub fn calibrate(a: &CalibrateArgs) -> Result<String, String> {
         .as_ref()
         .ok_or("--measured FILE is required: an all_reduce_perf output")?;
     let shown = path.display();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("--measured: cannot read '{shown}': {e}"))?;
+    // An all_reduce_perf table is a few KB; its most rows (`MAX_ROWS`) fit in a megabyte.
+    let text = read_text("--measured", path, 1 << 20)?;
     let table = parse(&text).map_err(|e| format!("--measured '{shown}': {e}"))?;
     let cal = fit(&sys, nvls, &table).map_err(|e| format!("--measured '{shown}': {e}"))?;
     if let Some(out) = &a.out {

@@ -191,11 +191,11 @@ pub fn slow_link(v: &str) -> Result<SlowLink, String> {
     })?;
     let cable: Cable = cable.parse().map_err(|e: CableError| e.to_string())?;
     let factor: f64 = factor.trim().parse().map_err(|_| {
-        format!("'{factor}' is not a number; expected a factor in (0, 1], e.g. 0.25")
+        format!("'{factor}' is not a number; expected a factor from 0.000001 to 1, e.g. 0.25")
     })?;
-    if !(factor.is_finite() && factor > 0.0 && factor <= 1.0) {
+    if !crate::sim::faults::factor_in_range(factor) {
         return Err(format!(
-            "factor {factor} is out of range; expected a number in (0, 1], e.g. 0.25"
+            "factor {factor} is out of range; expected a number from 0.000001 to 1, e.g. 0.25"
         ));
     }
     Ok(SlowLink { cable, factor })

@@ -181,8 +181,17 @@ impl FromStr for Cable {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SlowLink {
     pub cable: Cable,
-    /// In (0, 1]: 1 leaves the cable as it is, 0.25 keeps a quarter.
+    /// In [[`MIN_FACTOR`], 1]: 1 leaves the cable as it is, 0.25 keeps a quarter.
     pub factor: f64,
+}
+
+/// The least share of its bandwidth a slowed cable keeps, a millionth: any factor above 0 passed,
+/// and 5e-324 made a run's time infinite (1e-300, hundreds of digits long).
+pub const MIN_FACTOR: f64 = 1e-6;
+
+/// Whether `factor` is one a slowed cable may keep: [`MIN_FACTOR`] to 1.
+pub fn factor_in_range(factor: f64) -> bool {
+    (MIN_FACTOR..=1.0).contains(&factor)
 }
 
 /// A rank that joins `delay_secs` after the others.
@@ -243,7 +252,7 @@ impl fmt::Display for FaultError {
         match self {
             FaultError::FactorOutOfRange { cable, factor } => write!(
                 f,
-                "slow link {cable}: factor {factor} is out of range; expected a number in (0, 1], e.g. 0.25"
+                "slow link {cable}: factor {factor} is out of range; expected a number from 0.000001 to 1, e.g. 0.25"
             ),
             FaultError::NoSuchCable { cable } => write!(
                 f,
@@ -306,7 +315,7 @@ impl Faults {
             }
         }
         for (i, s) in self.slow_links.iter().enumerate() {
-            if !(s.factor.is_finite() && s.factor > 0.0 && s.factor <= 1.0) {
+            if !factor_in_range(s.factor) {
                 return Err(FaultError::FactorOutOfRange {
                     cable: s.cable,
                     factor: s.factor,
@@ -450,7 +459,16 @@ mod tests {
             }],
             stragglers: vec![],
         };
-        for factor in [0.0, -0.5, 1.5, f64::NAN, f64::INFINITY] {
+        for factor in [
+            0.0,
+            -0.5,
+            1.5,
+            f64::NAN,
+            f64::INFINITY,
+            5e-324,
+            1e-300,
+            9.99e-7,
+        ] {
             assert!(matches!(
                 slow("node0-rack0", factor).validate(&topo),
                 Err(FaultError::FactorOutOfRange { .. })

@@ -254,6 +254,9 @@ fn channel_share(
 /// // No run beats its fixed latency plus its busiest link's bytes over the link's rate.
 /// assert!(c.time_secs >= (c.fixed_us * 1e-6 + c.busiest_link_secs) * (1.0 - 1e-9));
 /// assert!(run_candidate(&sys, 0, NcclAlgorithm::Ring, Protocol::Simple).is_err());
+/// // Above 1 TB, as the textbook model (NVLS's chunks grow with the size).
+/// let too_large = run_candidate(&sys, 1_000_000_000_001, NcclAlgorithm::Nvls, Protocol::Simple);
+/// assert!(too_large.unwrap_err().to_string().contains("at most 1 TB"));
 /// ```
 pub fn run_candidate(
     sys: &System,
@@ -262,9 +265,7 @@ pub fn run_candidate(
     p: Protocol,
 ) -> Result<Candidate, SystemError> {
     sys.validate()?;
-    if size == 0 {
-        return Err(SystemError::EmptyMessage);
-    }
+    check_size(size)?;
     let mut c = shape(sys, size, a, p);
     let (flow_secs, busiest) = match a {
         NcclAlgorithm::Nvls => nvls_secs(
@@ -334,6 +335,16 @@ fn ring_or_tree_secs(sys: &System, size: u64, c: &Candidate) -> Result<(f64, f64
         .map(|(l, r)| r.bytes / l.bandwidth.bytes_per_sec())
         .fold(0.0, f64::max);
     Ok((trace.time_secs, busiest))
+}
+
+/// A message of 1 B..=1 TB, as the textbook model takes (NVLS's chunks, and the memory and time
+/// its simulation takes, grow with the size: 10^18 B asked for a terabyte of chunk records).
+fn check_size(size: u64) -> Result<(), SystemError> {
+    match size {
+        0 => Err(SystemError::EmptyMessage),
+        s if s > crate::scenario::MAX_SIZE_BYTES => Err(SystemError::MessageTooLarge { bytes: s }),
+        _ => Ok(()),
+    }
 }
 
 /// NVLS on one NVSwitch with `n` GPUs whose links stream at `link` bytes/s: pipelined chunks, each
@@ -448,12 +459,11 @@ impl Choosing {
     /// let c = Choosing::new(&sys, 1 << 20, true, true).unwrap();
     /// assert_eq!(c.progress(), (0, candidates(&sys, true).len()));
     /// assert!(Choosing::new(&sys, 0, true, true).is_err());
+    /// assert!(Choosing::new(&sys, u64::MAX, true, true).is_err());
     /// ```
     pub fn new(sys: &System, size: u64, nvls: bool, all: bool) -> Result<Choosing, SystemError> {
         sys.validate()?;
-        if size == 0 {
-            return Err(SystemError::EmptyMessage);
-        }
+        check_size(size)?;
         let mut queue: Vec<(f64, NcclAlgorithm, Protocol)> = candidates(sys, nvls)
             .into_iter()
             .map(|(a, p)| {

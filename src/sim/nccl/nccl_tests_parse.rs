@@ -20,6 +20,7 @@
 //! assert_eq!(e.line, Some(1));
 //! ```
 
+use crate::scenario::MAX_SIZE_BYTES;
 use serde::Serialize;
 
 /// One measured row.
@@ -66,7 +67,15 @@ pub enum ParseErrorKind {
     BadBandwidth { text: String },
     /// The same size appears twice.
     DuplicateSize { size_bytes: u64, first_line: usize },
+    /// A size above 1 TB ([`MAX_SIZE_BYTES`]), more than the model predicts.
+    SizeTooLarge { size_bytes: u64 },
+    /// More rows than [`MAX_ROWS`]: no nccl-tests sweep has that many.
+    TooManyRows { max: usize },
 }
+
+/// The most rows a table may have (nccl-tests' default sweep, 8 B to 8 GiB by factors of 2, has
+/// 31): a pasted megabyte of rows is refused at once instead of fitted row by row.
+pub const MAX_ROWS: usize = 1_000;
 
 impl std::fmt::Display for ParseError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -94,6 +103,12 @@ impl std::fmt::Display for ParseError {
                 size_bytes,
                 first_line,
             } => write!(f, "size {size_bytes} already appears on line {first_line}"),
+            ParseErrorKind::SizeTooLarge { size_bytes } => {
+                write!(f, "size {size_bytes} is above 1 TB, the largest the model predicts")
+            }
+            ParseErrorKind::TooManyRows { max } => {
+                write!(f, "more than {max} rows: not one nccl-tests sweep")
+            }
         }
     }
 }
@@ -209,6 +224,12 @@ pub fn parse(text: &str) -> Result<MeasuredTable, ParseError> {
         if size_bytes == 0 {
             continue;
         }
+        if size_bytes > MAX_SIZE_BYTES {
+            return Err(err(line, ParseErrorKind::SizeTooLarge { size_bytes }));
+        }
+        if rows.len() == MAX_ROWS {
+            return Err(err(line, ParseErrorKind::TooManyRows { max: MAX_ROWS }));
+        }
         if let Some(first) = rows.iter().find(|r| r.size_bytes == size_bytes) {
             return Err(err(
                 line,
@@ -273,6 +294,35 @@ impl MeasuredTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_size_above_1_tb_or_a_thousand_and_one_rows_are_refused_at_their_line() {
+        let row = |size: u64| format!("{size} {} float sum -1 37.33 28.09 49.16 0\n", size / 4);
+        let ok = format!("{}{}", row(1 << 20), row(MAX_SIZE_BYTES));
+        assert_eq!(parse(&ok).unwrap().rows.len(), 2);
+        // (u64::MAX made the model ask for 17.6 TB; 10^14 ran for minutes.)
+        for big in [MAX_SIZE_BYTES + 1, u64::MAX] {
+            let text = format!("{}{}", row(1 << 20), row(big));
+            let e = parse(&text).unwrap_err();
+            assert_eq!(e.line, Some(2), "{big}");
+            assert_eq!(e.kind, ParseErrorKind::SizeTooLarge { size_bytes: big });
+            assert!(e.to_string().contains("above 1 TB"), "{e}");
+        }
+        // As many rows as allowed parse; one more is refused on its own line.
+        let rows: String = (1..=MAX_ROWS as u64 + 1).map(|k| row(8 * k)).collect();
+        let last = rows.lines().count();
+        let most: String = rows
+            .lines()
+            .take(MAX_ROWS)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(parse(&most).unwrap().rows.len(), MAX_ROWS);
+        let e = parse(&rows).unwrap_err();
+        assert_eq!(
+            (e.line, e.kind),
+            (Some(last), ParseErrorKind::TooManyRows { max: MAX_ROWS })
+        );
+    }
 
     #[test]
     fn every_shared_table_parses_with_its_rows() {

@@ -165,6 +165,11 @@ pub enum SystemError {
     Ll128NeedsNvlink,
     /// A message of 0 bytes.
     EmptyMessage,
+    /// A message above [`MAX_SIZE_BYTES`](crate::scenario::MAX_SIZE_BYTES), the textbook
+    /// model's limit too.
+    MessageTooLarge {
+        bytes: u64,
+    },
     /// No (algorithm, protocol) candidate could run.
     NoCandidate,
     /// The nccl model's speedup is predicted up to `max` GPUs.
@@ -221,6 +226,9 @@ impl std::fmt::Display for SystemError {
                 f.write_str("ll128 needs NVLink (NCCL enables LL128 only up to NVLink paths)")
             }
             E::EmptyMessage => f.write_str("size must be at least 1 byte"),
+            E::MessageTooLarge { bytes } => {
+                write!(f, "size must be at most 1 TB, got {bytes} bytes")
+            }
             E::NoCandidate => f.write_str("no candidate could run"),
             E::TooManyGpusForScaling { got, max } => write!(
                 f,

@@ -94,6 +94,10 @@ fn paste_error(lang: Lang, e: &PasteError) -> String {
                 K::DuplicateSize { first_line, .. } => {
                     trf(lang, Key::ParseDuplicateSize, &[&first_line.to_string()])
                 }
+                K::SizeTooLarge { size_bytes } => {
+                    trf(lang, Key::ParseSizeTooLarge, &[&size_bytes.to_string()])
+                }
+                K::TooManyRows { max } => trf(lang, Key::ParseTooManyRows, &[&max.to_string()]),
             };
             trf(
                 lang,
@@ -277,7 +281,12 @@ pub fn NcclSection() -> Html {
                     title: change_sentence(lang, c).into(),
                 })
                 .collect();
-            let x = Axis::log(Unit::Bytes, 8.0, (8u64 << 30) as f64);
+            // Up to 8 GiB, as nccl-tests' usual sweep, or further when a published table goes
+            // further (16 GiB points were drawn past the axis's end).
+            let x_max = (series.iter())
+                .flat_map(|s| s.points.iter().map(|p| p.x))
+                .fold((8u64 << 30) as f64, f64::max);
+            let x = Axis::log(Unit::Bytes, 8.0, x_max);
             let y = Axis::linear_fit(
                 Unit::BytesPerSec,
                 series.iter().flat_map(|s| s.points.iter().map(|p| p.y)),

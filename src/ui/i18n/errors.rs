@@ -325,6 +325,7 @@ pub fn system_error(lang: Lang, e: &SystemError) -> String {
         E::ChannelsOutOfRange => tr(lang, K::SysChannels).to_string(),
         E::Ll128NeedsNvlink => tr(lang, K::SysLl128).to_string(),
         E::EmptyMessage => tr(lang, K::SysEmpty).to_string(),
+        E::MessageTooLarge { bytes } => trf(lang, K::SysTooLarge, &[&bytes.to_string()]),
         E::NoCandidate => tr(lang, K::SysNoCandidate).to_string(),
         E::TooManyGpusForScaling { got, max } => trf(lang, K::SysScaling, &[&s(max), &s(got)]),
         E::OneGpu => tr(lang, K::SysOneGpu).to_string(),

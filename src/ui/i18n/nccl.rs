@@ -35,6 +35,8 @@ area! { $ nccl_rows {
     ParseBadTime => "time '{0}' must be a positive number of µs", "时间 '{0}' 必须是正数（µs）";
     ParseBadBandwidth => "bandwidth '{0}' must be a non-negative number", "带宽 '{0}' 必须是非负数";
     ParseDuplicateSize => "this size already appears on line {0}", "这个大小已在第 {0} 行出现";
+    ParseSizeTooLarge => "size {0} is above 1 TB, the largest the model predicts", "大小 {0} 超过了 1 TB，即模型能预测的最大值";
+    ParseTooManyRows => "more than {0} rows: not one nccl-tests sweep", "超过 {0} 行：不是一次 nccl-tests 扫描的输出";
     FitTooFewRows => "the fit needs at least {0} rows of different sizes; the paste has {1}", "拟合至少需要 {0} 行不同大小的数据；粘贴内容只有 {1} 行";
     FitRanksMismatch => "the table's busbw/algbw ratio says {0} GPUs, but the chosen system has {1}", "表中 busbw/algbw 的比值表明有 {0} 张卡，但所选系统有 {1} 张";
     NcclBusbwAt8Gib => "busbw of an 8 GiB allreduce: ", "8 GiB AllReduce 的 busbw：";

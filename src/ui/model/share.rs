@@ -161,6 +161,8 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, ShareError> {
         return Err(ShareError::CannotShowGamma);
     }
     let controls = Controls::from_scenario(&scenario);
+    // A link carries no faults; a file does (the round trip below lost them without a word).
+    let faults = controls.faults.clone();
     if let TopologySpec::Cluster {
         racks,
         nodes_per_rack,
@@ -197,7 +199,10 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, ShareError> {
         nccl: None,
     };
     match decode(&encode(&shared))? {
-        Some(checked) => Ok(checked.controls),
+        Some(mut checked) => {
+            checked.controls.faults = faults;
+            Ok(checked.controls)
+        }
         None => Err(ShareError::NoScenario),
     }
 }
@@ -551,6 +556,33 @@ mod tests {
         // A rail scenario file reads back into the same controls.
         let json = export_scenario(&s.controls, Algorithm::NcclRing).unwrap();
         assert_eq!(import_scenario(json.as_bytes()).unwrap(), s.controls);
+    }
+
+    #[test]
+    fn a_scenario_file_keeps_its_faults() {
+        use crate::sim::faults::{Cable, Faults, SlowLink, Straggler};
+        use crate::sim::topology::Endpoint;
+        // A late GPU and a slowed cable, as clicking in the figure sets them: exported, then
+        // imported (a straggler vanished on the way, with no message).
+        let c = Controls {
+            faults: Faults {
+                slow_links: vec![SlowLink {
+                    cable: Cable::new(Endpoint::Rank(1), Endpoint::NodeSwitch(0)),
+                    factor: 0.25,
+                }],
+                stragglers: vec![Straggler {
+                    rank: 3,
+                    delay_secs: 2e-4,
+                }],
+            },
+            ..Controls::default()
+        };
+        let scenario = c.scenario(c.algorithm);
+        assert_eq!(scenario.faults, c.faults, "the default cluster has both");
+        let json = export_scenario(&c, c.algorithm).unwrap();
+        let back = import_scenario(json.as_bytes()).unwrap();
+        assert_eq!(back, c);
+        assert_eq!(back.scenario(back.algorithm), scenario);
     }
 
     #[test]

@@ -47,7 +47,7 @@ strings! {
         TopoNics => "NICs per node must be between 1 and {0}, got {1}", "每节点网卡数必须在 1 到 {0} 之间，实际为 {1}";
         TopoNicsExceedGpus => "NICs per node ({0}) cannot exceed GPUs per node ({1}): each GPU uses its nearest NIC", "每节点网卡数（{0}）不能超过每节点 GPU 数（{1}）：每张卡使用离它最近的网卡";
         // Faults.
-        FaultFactor => "slow link {0}: factor {1} is out of range; expected a number in (0, 1], e.g. 0.25", "慢链路 {0}：系数 {1} 超出范围；应在 (0, 1] 之间，如 0.25";
+        FaultFactor => "slow link {0}: factor {1} is out of range; expected a number from 0.000001 to 1, e.g. 0.25", "慢链路 {0}：系数 {1} 超出范围；应在 0.000001 到 1 之间，如 0.25";
         FaultNoSuchCable => "slow link {0}: this topology has no such link", "慢链路 {0}：此拓扑中没有这条链路";
         FaultCableTwice => "slow link {0} is given twice", "慢链路 {0} 出现了两次";
         FaultRank => "straggler rank {0} does not exist; expected 0..{1}", "迟到的进程 {0} 不存在；应为 0..{1}";
@@ -104,6 +104,7 @@ strings! {
         SysChannels => "channels must be between 1 and 64 (nvls_channels between 0 and 64)", "channels 必须在 1 到 64 之间（nvls_channels 在 0 到 64 之间）";
         SysLl128 => "ll128 needs NVLink (NCCL enables LL128 only up to NVLink paths)", "ll128 需要 NVLink（NCCL 只在 NVLink 路径上启用 LL128）";
         SysEmpty => "size must be at least 1 byte", "大小至少为 1 字节";
+        SysTooLarge => "size must be at most 1 TB, got {0} bytes", "大小最多为 1 TB，实际为 {0} 字节";
         SysNoCandidate => "no candidate could run", "没有可运行的候选方案";
         SysScaling => "the nccl model predicts speedup up to {0} GPUs, got {1}", "NCCL 模型只预测最多 {0} 张卡的加速比，实际为 {1}";
         SysOneGpu => "one GPU has no allreduce", "一张卡没有 AllReduce 可做";

@@ -221,6 +221,7 @@ fn systems() -> Vec<SystemError> {
         E::ChannelsOutOfRange,
         E::Ll128NeedsNvlink,
         E::EmptyMessage,
+        E::MessageTooLarge { bytes: 1 << 50 },
         E::NoCandidate,
         E::TooManyGpusForScaling {
             got: 2048,
