@@ -153,6 +153,8 @@ fn the_default_output_is_a_readable_table() {
 fn bad_input_exits_non_zero_with_one_line_saying_what_is_allowed() {
     let cases: &[(&str, &str)] = &[
         ("simulate --bandwidth 0GB/s", "positive"),
+        // Beyond what a float holds: too large, not "not positive".
+        ("simulate --bandwidth 1e300GB/s", "'1e300GB/s' is too large"),
         ("simulate --bandwidth -5GB/s", "positive"),
         ("simulate --bandwidth fast", "bandwidth"),
         ("simulate --ranks 0", "1..4096"),
@@ -282,6 +284,7 @@ fn speedup_and_sweep_refuse_bad_input_with_one_line() {
         ("speedup --model gpt5", "resnet50"),
         ("speedup --overlap 2", "0..1"),
         ("speedup --storage-bw 0GB/s", "positive"),
+        ("speedup --storage-bw 1e300GB/s", "is too large"),
         ("sweep --min-size 1GB --max-size 1KB", "min"),
         ("sweep --step-factor 1", "at least 2"),
         ("sweep --size 1GB", "unknown flag"),

@@ -212,7 +212,7 @@ pub enum UnitError {
     Negative { quantity: Quantity, text: String },
     /// Zero or below (bandwidths).
     NotPositive { quantity: Quantity, text: String },
-    /// Above 10^18 bytes.
+    /// Above 10^18 bytes; a bandwidth beyond what a float holds (1e300GB/s).
     TooLarge { quantity: Quantity, text: String },
 }
 
@@ -356,6 +356,7 @@ pub fn parse_size(text: &str) -> Result<u64, UnitError> {
 /// assert_eq!(parse_bandwidth("25MB/s").unwrap().bytes_per_sec(), 25e6);
 /// assert!(matches!(parse_bandwidth("100"), Err(UnitError::MissingUnit { .. })));
 /// assert!(matches!(parse_bandwidth("0Gbps"), Err(UnitError::NotPositive { .. })));
+/// assert!(matches!(parse_bandwidth("1e300GB/s"), Err(UnitError::TooLarge { .. })));
 /// ```
 pub fn parse_bandwidth(text: &str) -> Result<Bandwidth, UnitError> {
     let quantity = Quantity::Bandwidth;
@@ -387,6 +388,10 @@ pub fn parse_bandwidth(text: &str) -> Result<Bandwidth, UnitError> {
     let b = value * bytes_per_sec;
     if b <= 0.0 {
         return Err(UnitError::NotPositive { quantity, text });
+    }
+    if !b.is_finite() {
+        // 1e300GB/s overflows: it was taken, then refused as "not a positive bandwidth".
+        return Err(UnitError::TooLarge { quantity, text });
     }
     Ok(Bandwidth(b))
 }

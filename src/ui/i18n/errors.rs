@@ -361,6 +361,11 @@ pub fn share_error(lang: Lang, e: &ShareError) -> String {
         E::CannotShowGamma => tr(lang, K::ShGamma).to_string(),
         E::CannotShowOversubscription => tr(lang, K::ShOversubscription).to_string(),
         E::CannotShowShape => tr(lang, K::ShShape).to_string(),
+        E::CannotShowSegments { asked, max, gpus } => trf(
+            lang,
+            K::ShSegments,
+            &[&max.to_string(), &gpus.to_string(), &asked.to_string()],
+        ),
         E::CannotShowRailShape => tr(lang, K::ShRailShape).to_string(),
         E::NoScenario => tr(lang, K::ShNoScenario).to_string(),
         E::TooLong { max } => trf(lang, K::ShTooLong, &[&max.to_string()]),

@@ -48,6 +48,12 @@ pub enum ShareError {
     CannotShowOversubscription,
     CannotShowShape,
     CannotShowRailShape,
+    /// More segments than the lab runs at the file's GPU count ([`max_segments`]).
+    CannotShowSegments {
+        asked: usize,
+        max: usize,
+        gpus: usize,
+    },
     /// The file holds no lab state.
     NoScenario,
     /// A query longer than `max` characters.
@@ -108,6 +114,10 @@ impl std::fmt::Display for ShareError {
                 f.write_str("the lab's controls cannot show oversubscription")
             }
             E::CannotShowShape => f.write_str("the lab's controls cannot show this cluster shape"),
+            E::CannotShowSegments { asked, max, gpus } => write!(
+                f,
+                "on {gpus} GPUs the lab's segments go up to {max}; this file asks for {asked}"
+            ),
             E::CannotShowRailShape => f.write_str("the lab's controls cannot show this rail shape"),
             E::NoScenario => f.write_str("the file describes no scenario"),
             E::TooLong { max } => write!(f, "the link is longer than {max} characters"),
@@ -163,6 +173,14 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, ShareError> {
     let controls = Controls::from_scenario(&scenario);
     // A link carries no faults; a file does (the round trip below lost them without a word).
     let faults = controls.faults.clone();
+    // The lab would run fewer segments than the file asks for (and the CLI runs), silently.
+    if controls.segments > controls.effective_segments() {
+        return Err(ShareError::CannotShowSegments {
+            asked: controls.segments,
+            max: controls.effective_segments(),
+            gpus: controls.gpus,
+        });
+    }
     if let TopologySpec::Cluster {
         racks,
         nodes_per_rack,
@@ -583,6 +601,36 @@ mod tests {
         let back = import_scenario(json.as_bytes()).unwrap();
         assert_eq!(back, c);
         assert_eq!(back.scenario(back.algorithm), scenario);
+    }
+
+    #[test]
+    fn a_scenario_file_asking_more_segments_than_the_lab_runs_is_refused_with_the_numbers() {
+        // 1,024 GPUs: the lab runs 1 segment; the file asks for 256, which the CLI would run (the
+        // lab ran 1 without a word).
+        let c = Controls {
+            kind: TopologyKind::Uniform,
+            gpus: 1024,
+            algorithm: Algorithm::TreeBinary,
+            ..Controls::default()
+        };
+        let json = export_scenario(&c, c.algorithm).unwrap();
+        assert!(json.contains("\"segments\": 1,"), "{json}");
+        assert_eq!(import_scenario(json.as_bytes()).unwrap().segments, 1);
+        let asks = json.replace("\"segments\": 1,", "\"segments\": 256,");
+        let e = import_scenario(asks.as_bytes()).unwrap_err();
+        assert_eq!(
+            e,
+            ShareError::CannotShowSegments {
+                asked: 256,
+                max: 1,
+                gpus: 1024
+            }
+        );
+        assert!(
+            e.to_string()
+                .contains("on 1024 GPUs the lab's segments go up to 1; this file asks for 256"),
+            "{e}"
+        );
     }
 
     #[test]

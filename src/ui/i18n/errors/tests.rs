@@ -260,6 +260,11 @@ fn shares() -> Vec<ShareError> {
         E::CannotShowGamma,
         E::CannotShowOversubscription,
         E::CannotShowShape,
+        E::CannotShowSegments {
+            asked: 256,
+            max: 1,
+            gpus: 1024,
+        },
         E::CannotShowRailShape,
         E::NoScenario,
         E::TooLong { max: 1000 },
