@@ -115,6 +115,9 @@ area! { $ scaling_rows {
     Model10b => "A 10 B-parameter model", "一个 100 亿参数的模型";
     Model10bSource => "A dense 10 B transformer, batch 4 × 2048 tokens per GPU, ~3 s per step (gradients alone: 40 GB in fp32). Plain data parallelism cannot train it: weights, gradients and Adam state take about 160 GB per GPU. It needs ZeRO/FSDP, which shards that state and moves the same volume as one reduce-scatter + allgather — what is simulated here", "一个 100 亿参数的稠密 Transformer，每卡批量 4 × 2048 个词元，每步约 3 秒（仅 fp32 梯度就有 40 GB）。纯数据并行无法训练它：权重、梯度和 Adam 状态每卡约需 160 GB。它需要 ZeRO/FSDP：把这些状态分片存放，通信量与一次 Reduce-Scatter + AllGather 相同——也就是这里模拟的量";
     VsSimulatedTime => "Simulated time at this size", "当前大小的模拟耗时";
+    VsPartsSegments => "{0} + {1} = {2}, less than the {3} simulated: cut into {4} segments, the message pays the latency once per segment at every hop, where the 8-byte run pays it once.", "{0} + {1} = {2}，少于模拟出的 {3}：消息被切成 {4} 段，每一段在每一跳都要付一次延迟，而 8 字节的那次只付一次。";
+    VsPartsOverlap => "{0} + {1} = {2}, more than the {3} simulated: the parts overlap, as one piece streams while the next one's latency runs.", "{0} + {1} = {2}，多于模拟出的 {3}：两部分有重叠，一块数据传输的同时，下一块的延迟也在进行。";
+    VsPartsApart => "{0} + {1} = {2}, not the {3} simulated: here latency and bandwidth do not simply add.", "{0} + {1} = {2}，而不是模拟出的 {3}：这里延迟和带宽并不是简单相加。";
     VsTimelineTitle => "Link use over the run ({0}); darker = busier", "整个运行过程中的链路占用（{0}）；颜色越深越忙";
     WhyPredictAnswer => "Simulated: {0}. On the same server with a flat tree instead of the ring, {1}. Now slide the GPU count below.", "模拟结果：{0}。同一台服务器改用扁平树而不是环形，则是 {1}。再拖动下面的卡数看看。";
     WhyPredictQuestion => "Predict first: BERT-large on one 8-GPU PCIe server, gradients summed by a ring. What speedup over one GPU?", "先猜一猜：在一台 8 卡 PCIe 服务器上训练 BERT-large，用环形汇总梯度。相对单卡的加速比是多少？";
