@@ -304,6 +304,13 @@ test('12.3 presentation mode at 1920×1080: full width, every label of the lab a
       // Full width: the lab's figure spans (nearly) the screen.
       const fig = await page.getByTestId('figure-a').getByTestId('cluster-figure').boundingBox();
       assert.ok(fig.width > 1700, `lab figure ${fig.width} px wide`);
+      // The canvases are drawn for the size they are shown at (the buffers' grid was a 1.4×
+      // bitmap shown 3.2× enlarged: blurred).
+      const bitmaps = await page.evaluate(() => [...document.querySelectorAll('#lab canvas.buffer-grid, #lab canvas.figure-tokens')]
+        .filter((c) => c.clientWidth > 0)
+        .map((c) => ({ cls: c.className, bitmap: c.width, shown: Math.round(c.clientWidth * devicePixelRatio) })));
+      assert.ok(bitmaps.length >= 2, JSON.stringify(bitmaps));
+      assert.ok(bitmaps.every((b) => b.bitmap >= 0.95 * b.shown), JSON.stringify(bitmaps));
       const sizes = await textSizes(page, FIGURES.join(', '));
       assert.ok(sizes.length > 300, `${sizes.length} labels measured`);
       const small = sizes.filter((s) => s.size < 14);
