@@ -304,13 +304,19 @@ test('12.3 presentation mode at 1920×1080: full width, every label of the lab a
       // Full width: the lab's figure spans (nearly) the screen.
       const fig = await page.getByTestId('figure-a').getByTestId('cluster-figure').boundingBox();
       assert.ok(fig.width > 1700, `lab figure ${fig.width} px wide`);
-      // The canvases are drawn for the size they are shown at (the buffers' grid was a 1.4×
-      // bitmap shown 3.2× enlarged: blurred).
-      const bitmaps = await page.evaluate(() => [...document.querySelectorAll('#lab canvas.buffer-grid, #lab canvas.figure-tokens')]
+      // The buffers' grid is drawn for the size it is shown at (a 1.4× bitmap, shown 3.2×
+      // enlarged: blurred). The chunks in flight keep their bitmap: a larger one costs every frame.
+      const bitmaps = await page.evaluate(() => [...document.querySelectorAll('#lab canvas.buffer-grid')]
         .filter((c) => c.clientWidth > 0)
         .map((c) => ({ cls: c.className, bitmap: c.width, shown: Math.round(c.clientWidth * devicePixelRatio) })));
       assert.ok(bitmaps.length >= 2, JSON.stringify(bitmaps));
       assert.ok(bitmaps.every((b) => b.bitmap >= 0.95 * b.shown), JSON.stringify(bitmaps));
+      // Left and entered again with the run paused: painted again at the new width.
+      const sharp = () => [...document.querySelectorAll('#lab canvas.buffer-grid')].every((c) => c.width >= 0.95 * c.clientWidth * devicePixelRatio);
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => !document.documentElement.hasAttribute('data-present'));
+      await page.getByTestId('present-toggle').first().click();
+      await page.waitForFunction(sharp, null, { timeout: 5000 });
       const sizes = await textSizes(page, FIGURES.join(', '));
       assert.ok(sizes.length > 300, `${sizes.length} labels measured`);
       const small = sizes.filter((s) => s.size < 14);

@@ -88,7 +88,23 @@ fn scroll_to_hash() {
         return;
     }
     if let Some(el) = gloo::utils::document().get_element_by_id(id) {
-        el.scroll_into_view();
+        // At once, as the browser goes to an anchor, not smoothly (the stylesheet's
+        // `scroll-behavior`): a section above that grows while a smooth scroll runs (a simulation
+        // finishing) left the anchor off by its growth; after an instant one the browser's scroll
+        // anchoring keeps the anchor in place. Through `Reflect`: the options' web-sys types are
+        // a feature (and code) more for one call.
+        use wasm_bindgen::{JsCast, JsValue};
+        let opts = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&opts, &"behavior".into(), &"instant".into());
+        match js_sys::Reflect::get(&el, &"scrollIntoView".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        {
+            Some(f) => {
+                let _ = f.call1(&JsValue::from(&el), &opts);
+            }
+            None => el.scroll_into_view(),
+        }
     }
 }
 

@@ -91,16 +91,25 @@ pub fn Buffers(props: &BuffersProps) -> Html {
     };
     let colours = use_mut_ref(|| None::<Colours>);
     let painted = use_mut_ref(Painted::default);
+    // In presentation mode the grid spans the screen: painted again, at that width, on entering.
+    let presenting = use_context::<crate::ui::components::root::Presenting>().is_some_and(|p| p.on);
     {
         let canvas = canvas.clone();
         use_effect_with(
-            (fills.clone(), detailed.then_some(grid)),
-            move |(fills, grid)| {
+            (fills.clone(), detailed.then_some(grid), presenting),
+            move |(fills, grid, presenting)| {
                 if let (Some(grid), Some(el)) = (grid, canvas.cast::<web_sys::HtmlCanvasElement>())
                 {
                     let mut colours = colours.borrow_mut();
                     let colours = colours.get_or_insert_with(|| Colours::of(&el));
-                    paint(&el, grid, fills, colours, &mut painted.borrow_mut());
+                    paint(
+                        &el,
+                        grid,
+                        fills,
+                        colours,
+                        &mut painted.borrow_mut(),
+                        *presenting,
+                    );
                 }
             },
         );
@@ -199,14 +208,15 @@ pub(super) fn computed(el: &web_sys::Element, name: &str, fallback: &str) -> Str
 /// screen's density (resized only when that changed), and the context's transform set to draw in
 /// those units. Returns the context and whether the bitmap was resized (which clears it).
 ///
-/// In presentation mode a canvas spans the screen, so the bitmap is at least the window's width
-/// (up to 4× its natural size): at 1920 px the buffers' 580-unit grid was shown 3.2× enlarged
-/// from a 1.4× bitmap, blurred. The window's width and an attribute are read, never a layout.
+/// With `screen_wide` (the buffers' grid in presentation mode, where it spans the screen) the
+/// bitmap is at least the window's width, up to 4× its natural size: at 1920 px the 580-unit grid
+/// was shown 3.2× enlarged from a 1.4× bitmap, blurred. The window's width is read, not a layout.
 pub(super) fn canvas_2d(
     el: &web_sys::HtmlCanvasElement,
     width: f64,
     height: f64,
     scale: f64,
+    screen_wide: bool,
 ) -> Option<(web_sys::CanvasRenderingContext2d, bool)> {
     let ctx = el
         .get_context("2d")
@@ -215,10 +225,7 @@ pub(super) fn canvas_2d(
         .dyn_into::<web_sys::CanvasRenderingContext2d>()
         .ok()?;
     let window = web_sys::window()?;
-    let presenting = (window.document())
-        .and_then(|d| d.document_element())
-        .is_some_and(|e| e.has_attribute("data-present"));
-    let scale = if presenting {
+    let scale = if screen_wide {
         let screen = window
             .inner_width()
             .ok()
@@ -256,11 +263,12 @@ fn paint(
     fills: &[u32],
     colours: &Colours,
     painted: &mut Painted,
+    presenting: bool,
 ) {
     // Drawn at the largest size the page shows it (1.4 × natural, see the style's max-width) and
     // the screen's density; the page scales it down. Measuring the shown size would force a layout
     // every frame.
-    let Some((ctx, resized)) = canvas_2d(el, grid.width(), grid.height(), 1.4) else {
+    let Some((ctx, resized)) = canvas_2d(el, grid.width(), grid.height(), 1.4, presenting) else {
         return;
     };
     let whole = resized || painted.grid != Some(*grid) || painted.fills.len() != fills.len();

@@ -61,7 +61,8 @@ pub fn Tokens(props: &TokensProps) -> Html {
 /// Draws every token as a rounded square outlined in its chunk's colour and filled from the bottom
 /// by its share of contributions.
 fn paint(el: &web_sys::HtmlCanvasElement, tokens: &[Token], width: f64, height: f64, panel: &str) {
-    let Some((ctx, _)) = canvas_2d(el, width, height, 1.0) else {
+    // At its units' size even when presenting: a larger bitmap costs every frame (above).
+    let Some((ctx, _)) = canvas_2d(el, width, height, 1.0, false) else {
         return;
     };
     ctx.clear_rect(0.0, 0.0, width, height);
