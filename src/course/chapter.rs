@@ -173,7 +173,7 @@ pub const GPT2_XL: ModelPreset = ModelPreset {
 pub const MODEL_10B: ModelPreset = ModelPreset {
     id: "10b",
     name: "A 10 B-parameter model",
-    source: "A dense 10 B transformer, batch 4 × 2048 tokens per GPU, ~3 s per step (gradients alone: 40 GB in fp32). It cannot train with plain data parallelism: weights, gradients and Adam state take about 160 GB per GPU. It needs ZeRO/FSDP, which shards that state and moves the same volume as one reduce-scatter + allgather — what is simulated here",
+    source: "A dense 10 B transformer, batch 4 × 2048 tokens per GPU, ~3 s per step (gradients alone: 40 GB in fp32). It cannot train with plain data parallelism: weights, gradients and Adam state take about 160 GB per GPU. It needs ZeRO/FSDP, which shards that state and moves the same volume as one reduce-scatter + allgather — what is simulated here. The chapter's “three months on one GPU” is, at 3 s a step, 2.6 million steps: 21 B tokens, had it fit on one.",
     parameters: 10_000_000_000,
     compute_secs: 3.0,
     input_bytes_per_gpu: 4.0 * 2048.0 * 4.0,
@@ -499,6 +499,15 @@ pub fn evaluate(s: &ChapterScenario) -> Result<Outcome, ScenarioError> {
 mod tests {
     use super::*;
     use crate::sim::scenario::simulate;
+
+    #[test]
+    fn the_chapters_three_months_on_one_gpu_are_the_10b_models_own_step_time() {
+        // 90 days at the preset's 3 s a step, 4 × 2048 tokens (4 bytes each) a step.
+        let steps = 90.0 * 86_400.0 / MODEL_10B.compute_secs;
+        let tokens = steps * MODEL_10B.input_bytes_per_gpu / 4.0;
+        assert_eq!((steps, tokens), (2_592_000.0, 21_233_664_000.0));
+        assert!(MODEL_10B.source.contains("2.6 million steps: 21 B tokens"));
+    }
 
     #[test]
     fn every_chapter_scenario_yields_the_chapters_figure() {
