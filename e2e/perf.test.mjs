@@ -322,6 +322,12 @@ test('the lab simulates and plays a 1024-GPU ring (aggregated view)', async () =
     await page.getByTestId('figure-a').getByTestId('verified').first().waitFor({ timeout: 300000 });
     const simulate_wall_ms = Date.now() - started;
     assert.ok((await page.getByTestId('figure-a').getByTestId('unit').count()) > 0, 'aggregated units');
+    // The legend names the tiers whose links are drawn, no more (it listed GPU links and NICs
+    // the aggregated view does not draw).
+    const tiersOf = (sel) => page.getByTestId('figure-a').locator(sel).evaluateAll((els) => [...new Set(els.map((e) => [...e.classList].find((c) => c.startsWith('tier-'))))].sort());
+    const [drawn, named] = [await tiersOf('svg.figure g.link'), await tiersOf('.legend .link-swatch')];
+    assert.ok(named.length > 0 && named.length < 3, JSON.stringify({ drawn, named }));
+    assert.deepEqual(named, drawn);
     await selectOption(page, 'speed', '2');
     await setRange(page, 'scrub', 0);
     perf.playing_1024_gpus_ring = {

@@ -190,6 +190,12 @@ pub struct SlowLink {
 pub const MIN_FACTOR: f64 = 1e-6;
 
 /// Whether `factor` is one a slowed cable may keep: [`MIN_FACTOR`] to 1.
+///
+/// ```
+/// use allreduce_sim::faults::factor_in_range;
+/// assert!(factor_in_range(0.25) && factor_in_range(1.0) && factor_in_range(1e-6));
+/// assert!(!factor_in_range(0.0) && !factor_in_range(5e-324) && !factor_in_range(f64::NAN));
+/// ```
 pub fn factor_in_range(factor: f64) -> bool {
     (MIN_FACTOR..=1.0).contains(&factor)
 }

@@ -48,7 +48,8 @@ pub enum ShareError {
     CannotShowOversubscription,
     CannotShowShape,
     CannotShowRailShape,
-    /// More segments than the lab runs at the file's GPU count ([`max_segments`]).
+    /// More segments than the lab runs at the file's GPU count
+    /// ([`max_segments`](crate::ui::model::logic::max_segments)).
     CannotShowSegments {
         asked: usize,
         max: usize,

@@ -229,10 +229,15 @@ pub fn Figure(props: &FigureProps) -> Html {
         let cb = props.on_hover.clone();
         Callback::from(move |_: MouseEvent| cb.emit(None))
     };
-    let tiers: &[Tier] = if uniform {
-        &[Tier::Gpu]
+    // The tiers whose links are drawn: an aggregated view draws no GPU links (nor NICs when its
+    // units are racks), and its legend named them all the same.
+    let tiers: Vec<Tier> = if uniform {
+        vec![Tier::Gpu]
     } else {
-        &[Tier::Gpu, Tier::Node, Tier::Rack]
+        [Tier::Gpu, Tier::Node, Tier::Rack]
+            .into_iter()
+            .filter(|&t| layout.lines.iter().any(|l| l.tier == t))
+            .collect()
     };
     html! {
         <div class="figure-wrap">
