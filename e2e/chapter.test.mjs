@@ -168,7 +168,7 @@ test("each claim's verdict is computed by the simulation under the reader's cond
     await setRangeTo(page, 'claims-uplink', 3200);
     assert.equal(await verdict('racks-800-200-tree-wins'), 'does-not-hold');
     await page.getByTestId('claims-reset').click();
-    assert.equal(await verdict('tree-3.5x-ring'), 'approximately');
+    assert.equal(await verdict('network-100g-over-40pct'), 'holds');
     assert.equal(await verdict('racks-800-200-tree-wins'), 'holds');
     assert.deepEqual(problems, []);
   } finally { await browser.close(); }

@@ -112,9 +112,13 @@ test('wasm size', () => {
   // steps' ends kept as it goes, the ring's schedule and the buffers' filling made faster, the
   // predict answer's side in lower case: 512,483 B (a clean clone built 512,517 B). A `Starts` that
   // keeps its last block's first start and its last start, for runs with details 4-5 % faster
-  // natively: 512,750 B. The budget is 512,900.
+  // natively: 512,750 B. Stop 47's fixes from the chapter audit, the fuzzing and the visual
+  // review (the sentence on latency and bandwidth parts that do not add up, the verdict band's
+  // and the timeline's wording, the paste's size and row limits and their messages in both
+  // languages, the file import's segments check, faults kept, the canvases' presentation scale,
+  // the instant scroll to an anchor): 514,794 B in a clean clone. The budget is 515,300.
   // Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 512_900;
+  const BUDGET_GZIP_BYTES = 515_300;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

@@ -361,7 +361,7 @@ fn bad_input_exits_2_naming_the_problem_and_the_line() {
     );
     refused(
         "calibrate --system dgx-a100 --measured /dev/zero",
-        &["--measured: '/dev/zero' is larger than 1024 KB"],
+        &["--measured: '/dev/zero' is larger than 1 MB"],
     );
     let latin1 = std::env::temp_dir().join("allreduce-lab-latin1.txt");
     std::fs::write(&latin1, b"8 2 float sum -1 \xb5s\n").unwrap();

@@ -82,10 +82,12 @@ pub fn read_text(flag: &str, path: &Path, max_bytes: usize) -> Result<String, St
         .and_then(|f| f.take(max_bytes as u64 + 1).read_to_end(&mut bytes))
         .map_err(|e| format!("{flag}: cannot read '{shown}': {e}"))?;
     if bytes.len() > max_bytes {
-        return Err(format!(
-            "{flag}: '{shown}' is larger than {} KB",
-            max_bytes / 1024
-        ));
+        let most = if max_bytes >= 1 << 20 {
+            format!("{} MB", max_bytes >> 20)
+        } else {
+            format!("{} KB", max_bytes >> 10)
+        };
+        return Err(format!("{flag}: '{shown}' is larger than {most}"));
     }
     String::from_utf8(bytes).map_err(|_| format!("{flag}: '{shown}' is not UTF-8 text"))
 }

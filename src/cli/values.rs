@@ -186,16 +186,17 @@ pub fn nccl_size(text: &str) -> Result<u64, String> {
 
 /// `FROM-TO=FACTOR`. Whether the link exists is checked with the rest of the scenario.
 pub fn slow_link(v: &str) -> Result<SlowLink, String> {
-    let (cable, factor) = v.rsplit_once('=').ok_or_else(|| {
+    let (cable, factor_text) = v.rsplit_once('=').ok_or_else(|| {
         format!("'{v}' lacks =FACTOR; expected FROM-TO=FACTOR, e.g. node0-rack0=0.25")
     })?;
     let cable: Cable = cable.parse().map_err(|e: CableError| e.to_string())?;
-    let factor: f64 = factor.trim().parse().map_err(|_| {
-        format!("'{factor}' is not a number; expected a factor from 0.000001 to 1, e.g. 0.25")
+    let factor: f64 = factor_text.trim().parse().map_err(|_| {
+        format!("'{factor_text}' is not a number; expected a factor from 0.000001 to 1, e.g. 0.25")
     })?;
     if !crate::sim::faults::factor_in_range(factor) {
         return Err(format!(
-            "factor {factor} is out of range; expected a number from 0.000001 to 1, e.g. 0.25"
+            "factor {} is out of range; expected a number from 0.000001 to 1, e.g. 0.25",
+            factor_text.trim()
         ));
     }
     Ok(SlowLink { cable, factor })

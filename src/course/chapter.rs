@@ -507,6 +507,10 @@ mod tests {
         let tokens = steps * MODEL_10B.input_bytes_per_gpu / 4.0;
         assert_eq!((steps, tokens), (2_592_000.0, 21_233_664_000.0));
         assert!(MODEL_10B.source.contains("2.6 million steps: 21 B tokens"));
+        // And as the page shows it, in both languages.
+        use crate::ui::i18n::{Key, Lang, tr};
+        assert!(tr(Lang::En, Key::Model10bSource).contains("2.6 million steps: 21 B tokens"));
+        assert!(tr(Lang::Zh, Key::Model10bSource).contains("260 万步，即 212 亿个词元"));
     }
 
     #[test]

@@ -40,7 +40,8 @@ pub enum Verdict {
 /// The conditions a reader can change. Each claim reads the ones it needs.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Conditions {
-    /// GPUs (ranks) for the claims about ring and tree volumes and latency.
+    /// GPUs (ranks) for the claims about the ring's volume and growth, the tree's root and
+    /// latency (the tree-over-ring claim names its own N: [`TREE_OVER_RING_GPUS`]).
     pub gpus: usize,
     /// The message: bytes each GPU contributes.
     pub size_bytes: u64,
@@ -499,8 +500,8 @@ fn tree_over_ring(c: &Conditions, n: usize, s: f64) -> Checked {
     let ring = run(&uniform(c, Algorithm::Ring, n, 1))?.trace;
     let ratio = flat.ranks[0].received_bytes as f64 / ring.ranks[0].received_bytes as f64;
     // The chapter reads "≈ 2 × data" off its own table for the ring where the exact value at
-    // N = 8 is 1.75: its 3.5× is off by that rounding, 0.5. Within it, approximately. (The
-    // margin is relative to a chunk's rounding: at N = 6 and 100 MB the ratio is 2.999999994.)
+    // N = 8 is 1.75: its 3.5× is off by that rounding, 0.5. Within it, approximately (a message
+    // that does not split into 8 even chunks gives 3.5 to 4: the margin's 1e-6 is for floats).
     let verdict = if (ratio - 3.5).abs() <= 0.5 + 1e-6 {
         Verdict::Approximately
     } else {

@@ -216,6 +216,20 @@ pub struct Faults {
     pub stragglers: Vec<Straggler>,
 }
 
+/// `x` as written for a person: plainly from 0.001 to 10^6, in exponent form beyond.
+///
+/// ```
+/// use allreduce_sim::faults::short;
+/// assert_eq!((short(0.25), short(1.5), short(5e-324), short(1e300)), ("0.25".into(), "1.5".into(), "5e-324".into(), "1e300".into()));
+/// ```
+pub fn short(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || (1e-3..1e6).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
 /// Why a fault cannot apply, with its data; [`fmt::Display`] words it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FaultError {
@@ -256,9 +270,11 @@ impl From<CableError> for FaultError {
 impl fmt::Display for FaultError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // In exponent form when tiny or huge (5e-324 printed 324 digits).
             FaultError::FactorOutOfRange { cable, factor } => write!(
                 f,
-                "slow link {cable}: factor {factor} is out of range; expected a number from 0.000001 to 1, e.g. 0.25"
+                "slow link {cable}: factor {} is out of range; expected a number from 0.000001 to 1, e.g. 0.25",
+                short(*factor)
             ),
             FaultError::NoSuchCable { cable } => write!(
                 f,

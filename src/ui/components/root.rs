@@ -96,14 +96,12 @@ fn scroll_to_hash() {
         use wasm_bindgen::{JsCast, JsValue};
         let opts = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&opts, &"behavior".into(), &"instant".into());
-        match js_sys::Reflect::get(&el, &"scrollIntoView".into())
+        let instant = js_sys::Reflect::get(&el, &"scrollIntoView".into())
             .ok()
             .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-        {
-            Some(f) => {
-                let _ = f.call1(&JsValue::from(&el), &opts);
-            }
-            None => el.scroll_into_view(),
+            .is_some_and(|f| f.call1(&JsValue::from(&el), &opts).is_ok());
+        if !instant {
+            el.scroll_into_view();
         }
     }
 }

@@ -144,7 +144,7 @@ pub fn fault_error(lang: Lang, e: &FaultError) -> String {
         E::FactorOutOfRange { cable, factor } => trf(
             lang,
             K::FaultFactor,
-            &[&cable.to_string(), &factor.to_string()],
+            &[&cable.to_string(), &crate::sim::faults::short(*factor)],
         ),
         E::NoSuchCable { cable } => trf(lang, K::FaultNoSuchCable, &[&cable.to_string()]),
         E::CableTwice { cable } => trf(lang, K::FaultCableTwice, &[&cable.to_string()]),

@@ -204,7 +204,7 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
                 lang,
                 || {
                     format!(
-                        "On 2 racks × 2 nodes × 8 GPUs the ring sends {ring} from one rack to the other, the binomial tree {tree} ({share:.0}% of the ring's): only the tree edges that join the racks cross."
+                        "On 2 racks × 2 nodes × 8 GPUs the ring sends {ring} between the two racks, the binomial tree {tree} ({share:.0}% of the ring's): only the tree edges that join the racks cross."
                     )
                 },
                 || {

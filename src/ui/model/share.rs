@@ -174,8 +174,9 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, ShareError> {
     let controls = Controls::from_scenario(&scenario);
     // A link carries no faults; a file does (the round trip below lost them without a word).
     let faults = controls.faults.clone();
-    // The lab would run fewer segments than the file asks for (and the CLI runs), silently.
-    if controls.segments > controls.effective_segments() {
+    // The lab would run fewer segments than the file asks for (and the CLI runs), silently; only
+    // where they count (a ring ignores them, in the lab as in the CLI).
+    if scenario.algorithm.pipelines() && controls.segments > controls.effective_segments() {
         return Err(ShareError::CannotShowSegments {
             asked: controls.segments,
             max: controls.effective_segments(),
@@ -631,6 +632,13 @@ mod tests {
             e.to_string()
                 .contains("on 1024 GPUs the lab's segments go up to 1; this file asks for 256"),
             "{e}"
+        );
+        // A ring ignores segments, in the lab as in the CLI: the same file with a ring imports.
+        let ring = asks.replace("\"tree-binary\"", "\"ring\"");
+        assert_ne!(ring, asks);
+        assert_eq!(
+            import_scenario(ring.as_bytes()).unwrap().algorithm,
+            Algorithm::Ring
         );
     }
 

@@ -212,11 +212,12 @@ fn timeline(lang: Lang, side: Side, lu: &LinkUse) -> Html {
     }
 }
 
-/// The segments `side` cuts its message into.
+/// The segments `side` cuts its message into at the chosen size (the tree: the slider's count,
+/// but none under 32 KiB).
 fn segments_of(side: Side, s: &VersusSetup) -> usize {
     match side {
         Side::Ring => 1,
-        Side::Tree => s.segments,
+        Side::Tree => s.tree_segments(s.size_bytes),
     }
 }
 
