@@ -275,6 +275,13 @@ fn speedup_with_a_chapter_preset_reports_the_claim_and_its_verdict() {
         text.contains("→ does not hold (with --overlap 0; the chapter's scenario has 0.6)"),
         "{text}"
     );
+    // Rows that stop short of the claim's 8 GPUs: the verdict says where it was checked.
+    let (code, text, err) = cli(&["speedup", "--preset", "eight-gpus-6-7x", "--max-gpus", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("→ holds (at its 8 GPUs; the rows below stop at 4)\n"),
+        "{text}"
+    );
 }
 
 #[test]

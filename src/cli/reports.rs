@@ -251,8 +251,19 @@ impl Speedup<'_> {
                         " (with --overlap {}; the chapter's scenario has {})",
                         self.model.overlap, p.overlap
                     )
-                }
+                },
             );
+            // The claim is about its own GPU count, which the rows below may stop short of.
+            let shown = self.steps.last().map_or(0, |s| s.gpus);
+            if shown < p.gpus() {
+                out.insert_str(
+                    out.len() - 2,
+                    &format!(
+                        " (at its {} GPUs; the rows below stop at {shown})",
+                        p.gpus()
+                    ),
+                );
+            }
         }
         out += &format!(
             "{}, {} of gradients per GPU, compute {} per step",
