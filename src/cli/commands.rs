@@ -61,13 +61,13 @@ pub fn topology(a: &ScenarioArgs) -> Result<TopologySpec, String> {
     })
 }
 
-/// A file's bytes, at most one more than [`MAX_SCENARIO_FILE_BYTES`] (so that `/dev/zero` or a
-/// huge file is refused by size, not read whole).
-fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+/// A file's bytes, at most one more than `max_bytes` (so that `/dev/zero` or a huge file is
+/// refused by size, not read whole).
+fn read_bounded(path: &Path, max_bytes: usize) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
     std::fs::File::open(path)?
-        .take(MAX_SCENARIO_FILE_BYTES as u64 + 1)
+        .take(max_bytes as u64 + 1)
         .read_to_end(&mut bytes)?;
     Ok(bytes)
 }
@@ -75,12 +75,9 @@ fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
 /// The text of the file a flag names, refused past `max_bytes` unread beyond them (`/dev/zero`
 /// used 2 GB in under two seconds) or when not UTF-8.
 pub fn read_text(flag: &str, path: &Path, max_bytes: usize) -> Result<String, String> {
-    use std::io::Read;
     let shown = path.display();
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(max_bytes as u64 + 1).read_to_end(&mut bytes))
-        .map_err(|e| format!("{flag}: cannot read '{shown}': {e}"))?;
+    let bytes =
+        read_bounded(path, max_bytes).map_err(|e| format!("{flag}: cannot read '{shown}': {e}"))?;
     if bytes.len() > max_bytes {
         let most = if max_bytes >= 1 << 20 {
             format!("{} MB", max_bytes >> 20)
@@ -96,8 +93,8 @@ pub fn read_text(flag: &str, path: &Path, max_bytes: usize) -> Result<String, St
 pub fn scenario(a: &ScenarioArgs, size_bytes: u64) -> Result<Scenario, String> {
     if let Some(path) = &a.scenario {
         let shown = path.display();
-        let bytes =
-            read_bounded(path).map_err(|e| format!("--scenario: cannot read '{shown}': {e}"))?;
+        let bytes = read_bounded(path, MAX_SCENARIO_FILE_BYTES)
+            .map_err(|e| format!("--scenario: cannot read '{shown}': {e}"))?;
         return read_scenario(&bytes)
             .map_err(|e| format!("--scenario: '{shown}' is not a valid scenario: {e}"));
     }

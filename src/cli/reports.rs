@@ -237,33 +237,30 @@ impl Speedup<'_> {
     pub fn table(&self) -> String {
         let mut out = String::new();
         if let Some((p, o)) = self.verdict {
+            // Where the run checked differs from the chapter's scenario or from the rows below:
+            // the reader's overlap, and the claim's own GPU count past the last row.
+            let mut differs = String::new();
+            if self.model.overlap != p.overlap {
+                differs += &format!(
+                    " (with --overlap {}; the chapter's scenario has {})",
+                    self.model.overlap, p.overlap
+                );
+            }
+            let shown = self.steps.last().map_or(0, |s| s.gpus);
+            if shown < p.gpus() {
+                differs += &format!(
+                    " (at its {} GPUs; the rows below stop at {shown})",
+                    p.gpus()
+                );
+            }
             out += &format!(
-                "{}\n  because: {}\n  simulated {} = {:.3} → {}{}\n\n",
+                "{}\n  because: {}\n  simulated {} = {:.3} → {}{differs}\n\n",
                 p.claim,
                 p.because,
                 p.metric.name(),
                 o.value,
                 if o.holds { "holds" } else { "does not hold" },
-                if self.model.overlap == p.overlap {
-                    String::new()
-                } else {
-                    format!(
-                        " (with --overlap {}; the chapter's scenario has {})",
-                        self.model.overlap, p.overlap
-                    )
-                },
             );
-            // The claim is about its own GPU count, which the rows below may stop short of.
-            let shown = self.steps.last().map_or(0, |s| s.gpus);
-            if shown < p.gpus() {
-                out.insert_str(
-                    out.len() - 2,
-                    &format!(
-                        " (at its {} GPUs; the rows below stop at {shown})",
-                        p.gpus()
-                    ),
-                );
-            }
         }
         out += &format!(
             "{}, {} of gradients per GPU, compute {} per step",

@@ -1724,36 +1724,25 @@ mod tests {
     #[test]
     fn every_instant_of_a_contended_run_has_the_whole_networks_max_min_rates() {
         use crate::algorithms::{self, Algorithm};
+        use crate::fixtures;
         use crate::network::tests::CHECK_EVERY_FLUSH;
         use crate::topology::TopologySpec;
-        use crate::units::Bandwidth;
-        let cluster = Topology::new(&TopologySpec::Cluster {
-            racks: 2,
-            nodes_per_rack: 2,
-            gpus_per_node: 4,
-            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
-            intra_lat_secs: 1e-6,
-            node_bw: Bandwidth::from_gbits_per_sec(400.0),
-            node_lat_secs: 2e-6,
-            rack_bw: Bandwidth::from_gbits_per_sec(400.0),
-            rack_lat_secs: 5e-6,
-            oversubscription: 2.0,
-            nics_per_node: 1,
-        })
-        .unwrap();
-        let rail = Topology::new(&TopologySpec::Rail {
-            nodes: 3,
-            gpus_per_node: 4,
-            intra_bw: Bandwidth::from_gbytes_per_sec(450.0),
-            intra_lat_secs: 1e-6,
-            nic_bw: Bandwidth::from_gbits_per_sec(400.0),
-            nic_lat_secs: 2e-6,
-            spine_bw: Bandwidth::from_gbits_per_sec(400.0),
-            spine_lat_secs: 3e-6,
-            oversubscription: 3.0,
-            pxn: true,
-        })
-        .unwrap();
+        // The fixtures' networks, their uplinks or spine oversubscribed.
+        let oversubscribed = |topo: Topology, by: f64| {
+            let mut spec = topo.spec().clone();
+            if let TopologySpec::Cluster {
+                oversubscription, ..
+            }
+            | TopologySpec::Rail {
+                oversubscription, ..
+            } = &mut spec
+            {
+                *oversubscription = by;
+            }
+            Topology::new(&spec).unwrap()
+        };
+        let cluster = oversubscribed(fixtures::cluster(2, 2, 4), 2.0);
+        let rail = oversubscribed(fixtures::rail(3, 4), 3.0);
         CHECK_EVERY_FLUSH.set(true);
         for topo in [&cluster, &rail] {
             for alg in Algorithm::CONCRETE {
