@@ -175,6 +175,15 @@ test('slowing one cable in the lab changes the time and the busiest link; a clic
     await page.waitForFunction((b) => Number(document.querySelector('[data-testid=figure-a] [data-testid=time-result]').dataset.secs) > b, before);
     assert.equal(await figure.getByTestId('gpu-3').getAttribute('data-late'), 'true');
     assert.match(await figure.getByTestId('faults').innerText(), /GPU 3 joins .+ late/);
+    // The address carries the faults: a reload (or the link, shared) shows the same late GPU and
+    // the same time (they were lost, and the healthy run came back without a word).
+    const late = await timeSecs(page);
+    await page.waitForFunction(() => /[?&]late=3:[^&]+/.test(location.search));
+    await page.reload();
+    await page.waitForFunction((b) => Number(document.querySelector('[data-testid=figure-a] [data-testid=time-result]')?.dataset.secs) === b, late);
+    assert.equal(await figure.getByTestId('gpu-3').getAttribute('data-late'), 'true');
+    assert.match(await figure.getByTestId('faults').innerText(), /GPU 3 joins .+ late/);
+    assert.equal(await figure.getByTestId('faults-not-in-link').count(), 0);
     if (process.env.DOCS_SHOTS) {
       await figure.screenshot({ path: path.join(DOCS, 'straggler-en-light.png') });
       await page.getByTestId('lang-switch').first().click();

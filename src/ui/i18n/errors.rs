@@ -380,6 +380,15 @@ pub fn share_error(lang: Lang, e: &ShareError) -> String {
         E::BadStep { max } => trf(lang, K::ShStep, &[&max.to_string()]),
         E::UnknownKey => tr(lang, K::ShUnknownKey).to_string(),
         E::NvlsWithoutNccl => tr(lang, K::ShNvls).to_string(),
+        E::BadFault { key, text } => trf(
+            lang,
+            if *key == "slow" {
+                K::ShBadSlow
+            } else {
+                K::ShBadLate
+            },
+            &[text],
+        ),
         E::Unreadable => tr(lang, K::ShUnreadable).to_string(),
     }
 }

@@ -136,6 +136,7 @@ area! { $ scaling_rows {
     ShortestStave => "The shortest stave: ", "木桶效应：";
     FaultLate => "GPU {0} joins {1} late", "GPU {0} 晚到 {1}";
     FaultSlow => "{0} keeps {1} of its bandwidth", "{0} 只剩 {1} 的带宽";
+    FaultsNotInLink => " (Too many faults for the page's address to carry: a reload or a shared link drops them. “Export scenario (JSON)” keeps them all.)", "（故障太多，页面地址放不下：刷新或分享链接会丢掉它们。“导出场景（JSON）”可全部保存。）";
     FaultsHint => "The shortest stave (the barrel effect): click a link, then “Slow this cable”, or click a GPU to make it join late (a straggler).", "木桶效应：点一条链路，再点“把这条线缆调慢到 25%”；或者点一张卡，让它晚到（掉队者）。";
     YourGuess => "Your guess", "你的猜测";
     NavClaims => "Claims checked", "论断核验";

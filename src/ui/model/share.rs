@@ -20,6 +20,7 @@
 //! 140 lines are tests.
 
 use crate::sim::algorithms::Algorithm;
+use crate::sim::faults::{Faults, SlowLink, Straggler, short};
 use crate::sim::scenario::ScenarioError;
 use crate::sim::scenario_file::read_scenario;
 use crate::sim::topology::TopologySpec;
@@ -98,6 +99,11 @@ pub enum ShareError {
     UnknownKey,
     /// `nvls` without `nccl`.
     NvlsWithoutNccl,
+    /// A `slow` entry that is not `CABLE:FACTOR` or a `late` one that is not `RANK:DELAY`.
+    BadFault {
+        key: &'static str,
+        text: String,
+    },
     /// The browser could not read the file.
     Unreadable,
 }
@@ -135,6 +141,15 @@ impl std::fmt::Display for ShareError {
             E::BadStep { max } => write!(f, "step must be a whole number up to {max}"),
             E::UnknownKey => f.write_str("the link has a parameter the lab does not know"),
             E::NvlsWithoutNccl => f.write_str("nvls needs nccl (the system it applies to)"),
+            E::BadFault { key, text } => write!(
+                f,
+                "{key}: '{text}' is not {}",
+                if *key == "slow" {
+                    "CABLE:FACTOR (e.g. node0-rack0:0.25)"
+                } else {
+                    "RANK:DELAY (e.g. 3:200us)"
+                }
+            ),
             E::Unreadable => f.write_str("the file could not be read"),
         }
     }
@@ -172,7 +187,8 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, ShareError> {
         return Err(ShareError::CannotShowGamma);
     }
     let controls = Controls::from_scenario(&scenario);
-    // A link carries no faults; a file does (the round trip below lost them without a word).
+    // A link carries only as many faults as fit in it; a file carries them all (the round trip
+    // below would lose the others without a word).
     let faults = controls.faults.clone();
     // The lab would run fewer segments than the file asks for (and the CLI runs), silently; only
     // where they count (a ring ignores them, in the lab as in the CLI).
@@ -227,8 +243,66 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, ShareError> {
     }
 }
 
-/// The longest query read; anything longer is refused unread.
-pub const MAX_QUERY_LEN: usize = 1000;
+/// The longest query read; anything longer is refused unread. Room for the controls (about 150
+/// characters) and a few dozen faults (about 20 characters each).
+pub const MAX_QUERY_LEN: usize = 2000;
+/// The most characters the faults take in a link; more are left out of it (the lab says so, and
+/// a scenario file keeps them: [`faults_fit_a_link`]).
+const MAX_FAULTS_LEN: usize = 1500;
+
+/// The faults as a link writes them: `slow=node1-rack0:0.25,rank3-spine:0.5` and
+/// `late=3:200us` (empty when there are none).
+fn fault_parts(faults: &Faults) -> Vec<String> {
+    let mut parts = Vec::new();
+    if !faults.slow_links.is_empty() {
+        let items: Vec<String> = faults
+            .slow_links
+            .iter()
+            .map(|s| format!("{}:{}", s.cable, short(s.factor)))
+            .collect();
+        parts.push(format!("slow={}", items.join(",")));
+    }
+    if !faults.stragglers.is_empty() {
+        let items: Vec<String> = faults
+            .stragglers
+            .iter()
+            .map(|s| format!("{}:{}", s.rank, delay_text(s.delay_secs)))
+            .collect();
+        parts.push(format!("late={}", items.join(",")));
+    }
+    parts
+}
+
+/// A delay in the unit that reads best (`200us`, `1.5ms`) when it reads back exactly, else in
+/// seconds.
+fn delay_text(secs: f64) -> String {
+    for (unit, per_sec) in [("s", 1.0), ("ms", 1e3), ("us", 1e6), ("ns", 1e9)] {
+        let value = secs * per_sec;
+        if (1.0..1000.0).contains(&value) && parse_duration(&format!("{value}{unit}")) == Ok(secs) {
+            return format!("{value}{unit}");
+        }
+    }
+    format!("{}s", short(secs))
+}
+
+/// Whether a link can carry these faults; when it cannot, it carries none of them.
+///
+/// ```
+/// use allreduce_lab::sim::faults::{Faults, Straggler};
+/// use allreduce_lab::ui::model::share::faults_fit_a_link;
+/// let late = |n| Faults {
+///     stragglers: (0..n).map(|rank| Straggler { rank, delay_secs: 2e-4 }).collect(),
+///     ..Faults::default()
+/// };
+/// assert!(faults_fit_a_link(&late(8)) && !faults_fit_a_link(&late(1000)));
+/// ```
+pub fn faults_fit_a_link(faults: &Faults) -> bool {
+    fault_parts(faults)
+        .iter()
+        .map(|p| p.len() + 1)
+        .sum::<usize>()
+        <= MAX_FAULTS_LEN
+}
 /// The highest step a link may ask for.
 pub const MAX_STEP: usize = 100_000;
 
@@ -286,6 +360,12 @@ pub fn encode(shared: &Shared) -> String {
     parts.push(format!("lat={}", list(&|i| latency_flag(c.latency_ns[i]))));
     parts.push(format!("size={}", c.size_bytes));
     parts.push(format!("seg={}", c.segments));
+    // Only those that apply to the shown shape, as the run does; all or none (see
+    // `faults_fit_a_link`).
+    let faults = c.scenario(c.algorithm).faults;
+    if faults_fit_a_link(&faults) {
+        parts.extend(fault_parts(&faults));
+    }
     if let Some(b) = shared.compare {
         parts.push(format!("cmp={}", b.name()));
     }
@@ -452,9 +532,42 @@ pub fn decode(query: &str) -> Result<Option<Shared>, ShareError> {
                     .filter(|&s| s <= MAX_STEP)
                     .ok_or(ShareError::BadStep { max: MAX_STEP })?
             }
+            "slow" => {
+                for item in value.split(',') {
+                    let bad = || ShareError::BadFault {
+                        key: "slow",
+                        text: item.to_string(),
+                    };
+                    let (cable, factor) = item.rsplit_once(':').ok_or_else(bad)?;
+                    c.faults.slow_links.push(SlowLink {
+                        cable: cable.parse().map_err(|_| bad())?,
+                        factor: factor.parse().map_err(|_| bad())?,
+                    });
+                }
+            }
+            "late" => {
+                for item in value.split(',') {
+                    let bad = || ShareError::BadFault {
+                        key: "late",
+                        text: item.to_string(),
+                    };
+                    let (rank, delay) = item.split_once(':').ok_or_else(bad)?;
+                    c.faults.stragglers.push(Straggler {
+                        rank: rank.parse().map_err(|_| bad())?,
+                        delay_secs: parse_duration(delay).map_err(ShareError::Unit)?,
+                    });
+                }
+            }
             "lang" => {}
             _ => return Err(ShareError::UnknownKey),
         }
+    }
+    // A link's faults are on cables and GPUs of its own shape (the lab drops the others from a
+    // run without a word; a link that names them is refused, as the CLI refuses them).
+    if c.scenario(c.algorithm).faults != c.faults {
+        let mut with_all = c.scenario(c.algorithm);
+        with_all.faults = c.faults.clone();
+        with_all.validate()?;
     }
     // The same validation as every other scenario.
     for alg in std::iter::once(c.algorithm).chain(compare) {
@@ -580,11 +693,21 @@ mod tests {
 
     #[test]
     fn a_scenario_file_keeps_its_faults() {
+        // Exported, then imported (a straggler vanished on the way, with no message).
+        let c = with_two_faults();
+        let scenario = c.scenario(c.algorithm);
+        assert_eq!(scenario.faults, c.faults, "the default cluster has both");
+        let json = export_scenario(&c, c.algorithm).unwrap();
+        let back = import_scenario(json.as_bytes()).unwrap();
+        assert_eq!(back, c);
+        assert_eq!(back.scenario(back.algorithm), scenario);
+    }
+
+    /// The default cluster with a slowed cable and a late GPU, as clicking the figure sets them.
+    fn with_two_faults() -> Controls {
         use crate::sim::faults::{Cable, Faults, SlowLink, Straggler};
         use crate::sim::topology::Endpoint;
-        // A late GPU and a slowed cable, as clicking in the figure sets them: exported, then
-        // imported (a straggler vanished on the way, with no message).
-        let c = Controls {
+        Controls {
             faults: Faults {
                 slow_links: vec![SlowLink {
                     cable: Cable::new(Endpoint::Rank(1), Endpoint::NodeSwitch(0)),
@@ -596,13 +719,102 @@ mod tests {
                 }],
             },
             ..Controls::default()
+        }
+    }
+
+    #[test]
+    fn a_link_carries_the_faults_and_refuses_bad_ones() {
+        // A reload lost them: the link had no place for faults.
+        let shared = Shared {
+            controls: with_two_faults(),
+            compare: None,
+            step: 3,
+            nccl: None,
         };
-        let scenario = c.scenario(c.algorithm);
-        assert_eq!(scenario.faults, c.faults, "the default cluster has both");
-        let json = export_scenario(&c, c.algorithm).unwrap();
-        let back = import_scenario(json.as_bytes()).unwrap();
-        assert_eq!(back, c);
-        assert_eq!(back.scenario(back.algorithm), scenario);
+        let query = encode(&shared);
+        assert!(
+            query.contains("&slow=rank1-node0:0.25&late=3:200us&"),
+            "{query}"
+        );
+        assert_eq!(decode(&query).unwrap(), Some(shared.clone()));
+        // Written by hand, in any unit the CLI takes; a tiny delay round-trips exactly.
+        let mut tiny = shared.clone();
+        tiny.controls.faults.stragglers[0].delay_secs = 1e-300;
+        assert_eq!(decode(&encode(&tiny)).unwrap(), Some(tiny));
+        let by_hand = decode(&query.replace("late=3:200us", "late=3:0.2ms"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(by_hand.controls.faults, shared.controls.faults);
+        // Refused, each with its reason: not CABLE:FACTOR, no such end, a factor out of range, a
+        // GPU the link's cluster does not have, a cable it does not have, a delay too long.
+        let with = |slow: &str, late: &str| {
+            query
+                .replace("slow=rank1-node0:0.25", slow)
+                .replace("late=3:200us", late)
+        };
+        for (q, says) in [
+            (
+                with("slow=rank1-node0", "late=3:1us"),
+                "slow: 'rank1-node0' is not CABLE:FACTOR",
+            ),
+            (
+                with("slow=rank1-moon0:0.5", "late=3:1us"),
+                "slow: 'rank1-moon0:0.5' is not",
+            ),
+            (with("slow=rank1-node0:0", "late=3:1us"), "factor"),
+            (
+                with("slow=rank1-node0:0.5", "late=3"),
+                "late: '3' is not RANK:DELAY",
+            ),
+            (with("slow=rank1-node0:0.5", "late=3:soon"), "soon"),
+            (with("slow=rank1-node0:0.5", "late=99:1us"), "99"),
+            (with("slow=rank1-node5:0.5", "late=3:1us"), "node5"),
+            (with("slow=rank1-node0:0.5", "late=3:11s"), "11"),
+        ] {
+            let e = decode(&q).expect_err(&q);
+            assert!(e.to_string().contains(says), "{q}: {e}");
+        }
+    }
+
+    #[test]
+    fn faults_that_do_not_fit_a_link_are_left_out_whole() {
+        use crate::sim::faults::Straggler;
+        // 128 GPUs, every one late: more than the address takes; the link keeps the rest of the
+        // lab and none of the faults (the lab says so), and stays short enough to read back.
+        let mut c = Controls {
+            gpus: 128,
+            ..Controls::default()
+        };
+        c.faults.stragglers = (0..128)
+            .map(|rank| Straggler {
+                rank,
+                delay_secs: 1.2345678e-4,
+            })
+            .collect();
+        assert!(!faults_fit_a_link(&c.faults));
+        let shared = Shared {
+            controls: c.clone(),
+            compare: None,
+            step: 0,
+            nccl: None,
+        };
+        let back = decode(&encode(&shared)).unwrap().unwrap();
+        assert!(back.controls.faults.is_empty());
+        assert_eq!(
+            back.controls,
+            Controls {
+                faults: Default::default(),
+                ..c.clone()
+            }
+        );
+        // A dozen fit, and come back.
+        c.faults.stragglers.truncate(12);
+        assert!(faults_fit_a_link(&c.faults));
+        let shared = Shared {
+            controls: c,
+            ..shared
+        };
+        assert_eq!(decode(&encode(&shared)).unwrap(), Some(shared));
     }
 
     #[test]

@@ -19,6 +19,7 @@ use crate::ui::i18n::{
 use crate::ui::model::cursor::chunk_hue;
 use crate::ui::model::layout::{DrawnLink, Place, Point, link_place};
 use crate::ui::model::logic::Edit;
+use crate::ui::model::share::faults_fit_a_link;
 use crate::ui::model::state::Side;
 use crate::ui::model::view::Status;
 use std::rc::Rc;
@@ -447,6 +448,9 @@ pub fn FaultsLine(props: &FaultsLineProps) -> Html {
     html! {
         <p class="faults" data-testid="faults" data-count={items.len().to_string()}>
             <strong>{ tr(lang, Key::ShortestStave) }</strong>{ items.join(lang.pick("; ", "；")) }
+            if !faults_fit_a_link(f) {
+                <span class="muted" data-testid="faults-not-in-link">{ tr(lang, Key::FaultsNotInLink) }</span>
+            }
         </p>
     }
 }
