@@ -230,6 +230,53 @@ fn sweep_prints_the_nccl_tests_columns_and_busbw_approaches_the_port_bandwidth()
 }
 
 #[test]
+fn sweep_hands_out_each_row_as_it_is_simulated_and_stops_when_the_reader_goes() {
+    // At 4,096 GPUs a size takes seconds: the table came only at the end, after minutes.
+    use allreduce_lab::cli::{run_cli, run_cli_to};
+    let args = [
+        "sweep",
+        "--ranks",
+        "8",
+        "--min-size",
+        "1KB",
+        "--max-size",
+        "1MB",
+        "--step-factor",
+        "4",
+    ];
+    let mut pieces: Vec<String> = Vec::new();
+    let (rest, code) = run_cli_to(&args, &mut |s: &str| {
+        pieces.push(s.to_string());
+        Ok(())
+    });
+    assert_eq!(code, 0, "{rest}");
+    // 1 KB, 4 KB, … 256 KB (1,024 KB passes 1 MB): five rows, one at a time, the header with the
+    // first.
+    assert_eq!(pieces.len(), 5, "{pieces:?}");
+    assert!(pieces[0].starts_with("# allreduce-lab sweep") && pieces[0].ends_with("\n"));
+    assert!(
+        pieces[1..].iter().all(|p| p.lines().count() == 1),
+        "{pieces:?}"
+    );
+    assert!(rest.starts_with("# Avg bus bandwidth"), "{rest}");
+    // The same text as the whole table.
+    assert_eq!(pieces.concat() + &rest, run_cli(&args).0);
+    // A reader gone after two rows: nothing more is simulated, and the rest (to be printed into
+    // the same failure) averages the rows given.
+    let mut calls = 0;
+    let (rest, code) = run_cli_to(&args, &mut |_: &str| {
+        calls += 1;
+        if calls < 2 {
+            Ok(())
+        } else {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+    });
+    assert_eq!((calls, code), (2, 0));
+    assert!(rest.starts_with("# Avg bus bandwidth"), "{rest}");
+}
+
+#[test]
 fn speedup_with_a_chapter_preset_reports_the_claim_and_its_verdict() {
     // regression guard: fixture tuned to the chapter's 100 Gbps cluster so that the claim holds.
     let v = json(&["speedup", "--preset", "network-100g-over-40pct", "--json"]);

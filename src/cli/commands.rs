@@ -12,9 +12,10 @@ use crate::sim::faults::Faults;
 use crate::sim::nccl::system::{MAX_NODES, System};
 use crate::sim::scenario::{Scenario, simulate as run_simulation};
 use crate::sim::scenario_file::{MAX_SCENARIO_FILE_BYTES, read_scenario};
-use crate::sim::sweep::sweep as run_sweep;
+use crate::sim::sweep::{sweep as run_sweep, sweep_each};
 use crate::sim::topology::{MAX_NICS_PER_NODE, MAX_RANKS, Topology, TopologySpec};
 use crate::sim::training::{TrainingModel, scaling_with_gamma};
+use std::ops::ControlFlow;
 use std::path::Path;
 
 /// `n` if it is at most `max` (for a flag whose range depends on the others), else why not.
@@ -198,7 +199,11 @@ pub fn simulate(a: &SimulateArgs, given: &Given) -> Result<String, String> {
     }
 }
 
-pub fn sweep(a: &SweepArgs, given: &Given) -> Result<String, String> {
+/// `sweep`. In all_reduce_perf's layout, the header and each row go to `early` as soon as they
+/// are known (at 4,096 GPUs a size takes seconds) and the average is returned; JSON is returned
+/// whole. When `early` fails (a reader gone, a full disk), the sweep stops and the rest is
+/// returned, so that printing it meets the same failure and reports it as every command does.
+pub fn sweep(a: &SweepArgs, given: &Given, early: Early) -> Result<String, String> {
     let takes: Vec<&str> = NCCL_TAKES
         .iter()
         .copied()
@@ -215,14 +220,33 @@ pub fn sweep(a: &SweepArgs, given: &Given) -> Result<String, String> {
     let mut base = ideal_scenario(&a.scenario, &a.network.system, min.max(1))?;
     // A scenario file's own size is replaced by the sweep's first.
     base.size_bytes = min.max(1);
-    let rows = run_sweep(&base, min, max, factor).map_err(|e| e.to_string())?;
     let ranks = base.validate().map_err(|e| e.to_string())?.ranks();
-    Ok(if a.json {
-        reports::sweep_json(&base, ranks, &rows).to_string()
-    } else {
-        reports::sweep_table(&base, ranks, &rows)
+    if a.json {
+        let rows = run_sweep(&base, min, max, factor).map_err(|e| e.to_string())?;
+        return Ok(reports::sweep_json(&base, ranks, &rows).to_string());
+    }
+    // The header with the first row: every size is checked before the first is simulated, so an
+    // error is still the only thing said.
+    let mut first = true;
+    let rows = sweep_each(&base, min, max, factor, |row| {
+        let mut text = if first {
+            reports::sweep_header(&base, ranks)
+        } else {
+            String::new()
+        };
+        first = false;
+        text += &reports::sweep_row(&base, row);
+        match early(&text) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()),
+        }
     })
+    .map_err(|e| e.to_string())?;
+    Ok(reports::sweep_footer(&rows))
 }
+
+/// Where a command writes what it knows before it ends (`sweep`'s rows).
+pub type Early<'a> = &'a mut dyn FnMut(&str) -> std::io::Result<()>;
 
 /// The last size of a sweep: as given, or the default of its model.
 pub fn max_size(given: Option<u64>, default: &str) -> Result<u64, String> {

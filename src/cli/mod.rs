@@ -203,6 +203,21 @@ fn one_line(e: &clap::Error) -> String {
 /// Runs the CLI on `args` (without the program name), as the OS gave them: only a file name may
 /// be other than UTF-8. Returns the text to print and the exit code.
 pub fn run_cli<A: AsRef<OsStr>>(args: &[A]) -> (String, i32) {
+    let mut early = String::new();
+    let (text, code) = run_cli_to(args, &mut |s: &str| {
+        early += s;
+        Ok(())
+    });
+    if code == 0 {
+        (early + &text, 0)
+    } else {
+        (text, code)
+    }
+}
+
+/// [`run_cli`], giving what a command knows before it ends (`sweep`'s rows, one by one) to
+/// `early` as it comes: the returned text is the rest.
+pub fn run_cli_to<A: AsRef<OsStr>>(args: &[A], early: commands::Early) -> (String, i32) {
     if args.is_empty() {
         return (command().render_long_help().to_string(), 0);
     }
@@ -218,7 +233,7 @@ pub fn run_cli<A: AsRef<OsStr>>(args: &[A]) -> (String, i32) {
     };
     let result = match command {
         Command::Simulate(a) => commands::simulate(&a, &given),
-        Command::Sweep(a) => commands::sweep(&a, &given),
+        Command::Sweep(a) => commands::sweep(&a, &given, early),
         Command::Speedup(a) => commands::speedup(&a, &given),
         Command::NcclTests(a) => nccl::nccl_tests(&a),
         Command::Calibrate(a) => nccl::calibrate(&a),

@@ -174,37 +174,52 @@ pub fn sweep_json(base: &Scenario, ranks: usize, rows: &[SweepRow]) -> Value {
     })
 }
 
-/// A sweep in all_reduce_perf's layout (and the chosen algorithm, for `auto`).
+/// A sweep in all_reduce_perf's layout (and the chosen algorithm, for `auto`): its header,
+/// [`sweep_row`] for each row, then [`sweep_footer`].
 pub fn sweep_table(base: &Scenario, ranks: usize, rows: &[SweepRow]) -> String {
+    let mut out = sweep_header(base, ranks);
+    for r in rows {
+        out += &sweep_row(base, r);
+    }
+    out + &sweep_footer(rows)
+}
+
+/// The lines above a sweep's rows.
+pub fn sweep_header(base: &Scenario, ranks: usize) -> String {
     let mut out = format!(
         "# allreduce-lab sweep: {} on {ranks} ranks (simulated; columns as nccl-tests' all_reduce_perf)\n",
         base.algorithm
     );
     out += "#\n#        size         count      type   redop         time     algbw     busbw";
-    let auto = base.algorithm == Algorithm::Auto;
-    if auto {
+    if base.algorithm == Algorithm::Auto {
         out += "  algorithm";
     }
     out += "\n#         (B)    (elements)                          (us)    (GB/s)    (GB/s)\n";
-    for r in rows {
-        out += &format!(
-            "{:>13} {:>13} {:>9} {:>7} {:>12.2} {:>9.2} {:>9.2}",
-            r.size_bytes,
-            r.count,
-            "float",
-            "sum",
-            r.time_secs * 1e6,
-            r.algbw_bytes_per_sec / 1e9,
-            r.busbw_bytes_per_sec / 1e9
-        );
-        if auto {
-            out += &format!("  {}", r.algorithm);
-        }
-        out += "\n";
-    }
-    let avg = rows.iter().map(|r| r.busbw_bytes_per_sec).sum::<f64>() / rows.len().max(1) as f64;
-    out += &format!("# Avg bus bandwidth    : {:.2} GB/s\n", avg / 1e9);
     out
+}
+
+/// One row of a sweep, with its newline.
+pub fn sweep_row(base: &Scenario, r: &SweepRow) -> String {
+    let mut out = format!(
+        "{:>13} {:>13} {:>9} {:>7} {:>12.2} {:>9.2} {:>9.2}",
+        r.size_bytes,
+        r.count,
+        "float",
+        "sum",
+        r.time_secs * 1e6,
+        r.algbw_bytes_per_sec / 1e9,
+        r.busbw_bytes_per_sec / 1e9
+    );
+    if base.algorithm == Algorithm::Auto {
+        out += &format!("  {}", r.algorithm);
+    }
+    out + "\n"
+}
+
+/// The line below a sweep's rows: their average bus bandwidth, as nccl-tests ends.
+pub fn sweep_footer(rows: &[SweepRow]) -> String {
+    let avg = rows.iter().map(|r| r.busbw_bytes_per_sec).sum::<f64>() / rows.len().max(1) as f64;
+    format!("# Avg bus bandwidth    : {:.2} GB/s\n", avg / 1e9)
 }
 
 /// A `speedup` run: its rows, and the chapter's claim with its verdict for a preset.

@@ -17,6 +17,7 @@ use super::algorithms::Algorithm;
 use super::scenario::{Scenario, ScenarioError, simulate_time};
 use super::trace::{algbw, busbw};
 use serde::Serialize;
+use std::ops::ControlFlow;
 
 /// One line of the sweep, as nccl-tests prints it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -77,6 +78,36 @@ pub fn sweep(
     max: u64,
     factor: u64,
 ) -> Result<Vec<SweepRow>, ScenarioError> {
+    sweep_each(base, min, max, factor, |_| ControlFlow::Continue(()))
+}
+
+/// [`sweep`], handing each row to `each` as soon as it is simulated (a large cluster takes
+/// seconds a size: a reader sees the rows come); `each` may stop the sweep, which returns the rows
+/// so far.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use allreduce_sim::{sweep::*, scenario::Scenario, algorithms::Algorithm, topology::TopologySpec, units::Bandwidth};
+/// let base = Scenario {
+///     topology: TopologySpec::Uniform { ranks: 4, bandwidth: Bandwidth::from_gbytes_per_sec(1.0), latency_secs: 1e-6 },
+///     algorithm: Algorithm::Ring, size_bytes: 4, segments: 1, gamma_secs_per_byte: 0.0,
+///     faults: Default::default(),
+/// };
+/// let mut seen = Vec::new();
+/// let rows = sweep_each(&base, 4, 4096, 4, |r| {
+///     seen.push(r.size_bytes);
+///     if r.size_bytes < 256 { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+/// }).unwrap();
+/// assert_eq!(seen, [4, 16, 64, 256]);
+/// assert_eq!(rows.len(), 4);
+/// ```
+pub fn sweep_each(
+    base: &Scenario,
+    min: u64,
+    max: u64,
+    factor: u64,
+    mut each: impl FnMut(&SweepRow) -> ControlFlow<()>,
+) -> Result<Vec<SweepRow>, ScenarioError> {
     let scenarios: Vec<Scenario> = sizes(min, max, factor)?
         .into_iter()
         .map(|size| Scenario {
@@ -91,22 +122,25 @@ pub fn sweep(
     for s in &scenarios {
         ranks = s.validate()?.ranks();
     }
-    scenarios
-        .into_iter()
-        .map(|scenario| {
-            let size = scenario.size_bytes;
-            let t = simulate_time(&scenario)?;
-            let algbw = algbw(size, t.time_secs);
-            Ok(SweepRow {
-                size_bytes: size,
-                count: size / 4,
-                time_secs: t.time_secs,
-                algbw_bytes_per_sec: algbw,
-                busbw_bytes_per_sec: busbw(algbw, ranks),
-                algorithm: t.algorithm,
-            })
-        })
-        .collect()
+    let mut rows = Vec::with_capacity(scenarios.len());
+    for scenario in scenarios {
+        let size = scenario.size_bytes;
+        let t = simulate_time(&scenario)?;
+        let algbw = algbw(size, t.time_secs);
+        let row = SweepRow {
+            size_bytes: size,
+            count: size / 4,
+            time_secs: t.time_secs,
+            algbw_bytes_per_sec: algbw,
+            busbw_bytes_per_sec: busbw(algbw, ranks),
+            algorithm: t.algorithm,
+        };
+        rows.push(row);
+        if each(&row).is_break() {
+            break;
+        }
+    }
+    Ok(rows)
 }
 
 /// Where the fastest of several algorithms changes along a sweep: `(size before, size after,
