@@ -288,7 +288,8 @@ impl fmt::Display for FaultError {
             ),
             FaultError::DelayOutOfRange { rank, delay_secs } => write!(
                 f,
-                "straggler rank {rank}: delay {delay_secs} s is out of range; expected 0..{MAX_DELAY_SECS} s, e.g. 200us"
+                "straggler rank {rank}: delay {} s is out of range; expected 0..{MAX_DELAY_SECS} s, e.g. 200us",
+                short(*delay_secs)
             ),
             FaultError::RankTwice { rank } => write!(f, "straggler rank {rank} is given twice"),
             FaultError::TooMany { count } => write!(
@@ -527,5 +528,8 @@ mod tests {
             ));
         }
         assert!(late(7, 10.0).validate(&topo).is_ok());
+        // A huge delay is echoed in exponent form (1e308 printed 309 digits).
+        let e = late(1, 1e308).validate(&topo).unwrap_err().to_string();
+        assert!(e.contains("delay 1e308 s is out of range"), "{e}");
     }
 }

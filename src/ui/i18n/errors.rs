@@ -158,7 +158,7 @@ pub fn fault_error(lang: Lang, e: &FaultError) -> String {
             K::FaultDelay,
             &[
                 &rank.to_string(),
-                &delay_secs.to_string(),
+                &crate::sim::faults::short(*delay_secs),
                 &MAX_DELAY_SECS.to_string(),
             ],
         ),
