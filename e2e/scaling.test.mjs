@@ -403,6 +403,21 @@ test('charts: breakdown bars sum to the step, the sweep marks crossovers, hoveri
   await tip.waitFor();
   assert.match(await tip.textContent(), /GPUs = \d+.*ring: [0-9.]+×/);
   await page.mouse.move(0, 0);
+  // On one node the hierarchical ring is the ring: its line runs along the ring's there, dashed
+  // so that the ring shows through (one line was seen where the legend names two), and solid
+  // from the second node on, where they part.
+  assert.equal(await speedupAt(page, 'hierarchical', 8), await speedupAt(page, 'ring', 8));
+  assert.notEqual(await speedupAt(page, 'hierarchical', 64), await speedupAt(page, 'ring', 64));
+  const along = page.getByTestId('speedup-chart').locator('g.series.alg-hierarchical [data-testid=series-along]');
+  assert.equal(await along.count(), 1);
+  assert.equal(await page.getByTestId('speedup-chart').locator('g.series.alg-ring [data-testid=series-along]').count(), 0);
+  const dashes = await along.evaluate((p) => getComputedStyle(p).strokeDasharray);
+  assert.match(dashes, /^7px,? 7px$/, dashes);
+  // It ends where the lines part: the ring's 8-GPU point, whichever of the chart's points that is.
+  const ring8 = page.getByTestId('speedup-point-ring-8');
+  const [cx, cy] = [Number(await ring8.getAttribute('cx')), Number(await ring8.getAttribute('cy'))];
+  const end = (await along.getAttribute('d')).match(/L([0-9.]+),([0-9.]+)$/);
+  assert.ok(end && Math.abs(Number(end[1]) - cx) < 0.6 && Math.abs(Number(end[2]) - cy) < 0.6, `${end} vs ${cx},${cy}`);
   // Pick a different algorithm set: only checked algorithms are drawn.
   await page.getByTestId('algo-rabenseifner').check();
   await complete(page);

@@ -204,24 +204,54 @@ pub fn LineChart(props: &LineChartProps) -> Html {
     };
     let hovered_x = hover.and_then(|i| xs.get(i).copied());
 
-    let line = |s: &Series| {
-        let d = s
-            .points
+    // Where a line runs exactly along one drawn before it (the hierarchical ring is the ring on
+    // one node), it is dashed there, so that the one beneath shows through its gaps: otherwise
+    // the learner sees one line where the legend names two.
+    let drawn = |s: &Series| -> Vec<(f64, f64)> {
+        s.points
             .iter()
             .filter(|p| p.y.is_finite() && (p.y > 0.0 || !y.log))
-            .enumerate()
-            .map(|(i, p)| {
-                format!(
-                    "{}{},{}",
-                    if i == 0 { "M" } else { "L" },
-                    f(px(&x, p.x)),
-                    f(py(&y, p.y))
-                )
-            })
-            .collect::<String>();
+            .map(|p| (px(&x, p.x), py(&y, p.y)))
+            .collect()
+    };
+    let all: Vec<Vec<(f64, f64)>> = props.series.iter().map(drawn).collect();
+    let line = |(j, s): (usize, &Series)| {
+        let points = &all[j];
+        let on = |line: &[(f64, f64)], a: (f64, f64)| {
+            line.iter()
+                .any(|b| (a.0 - b.0).abs() < 0.5 && (a.1 - b.1).abs() < 0.5)
+        };
+        // A stretch both of whose ends lie on one earlier data line.
+        let along_earlier = |w: &[(f64, f64)]| {
+            !s.reference
+                && all[..j]
+                    .iter()
+                    .zip(props.series.iter())
+                    .any(|(other, o)| !o.reference && on(other, w[0]) && on(other, w[1]))
+        };
+        // Two paths: the stretches of its own, and those along an earlier line.
+        let (mut own, mut along) = (String::new(), String::new());
+        let mut last = None;
+        for w in points.windows(2) {
+            let is_along = along_earlier(w);
+            let d = if is_along { &mut along } else { &mut own };
+            // A run of stretches of one kind is one path (its corners joined, not capped).
+            if last != Some(is_along) {
+                d.push_str(&format!("M{},{}", f(w[0].0), f(w[0].1)));
+            }
+            d.push_str(&format!("L{},{}", f(w[1].0), f(w[1].1)));
+            last = Some(is_along);
+        }
+        if points.len() == 1 {
+            own = format!("M{},{}", f(points[0].0), f(points[0].1));
+        }
+        let d = own;
         html! {
             <g class={classes!("series", s.class.clone())}>
                 <path class={classes!("series-line", s.reference.then_some("reference"))} d={d} />
+                if !along.is_empty() {
+                    <path class="series-line along" d={along} data-testid="series-along" />
+                }
                 if !s.reference {
                     { for s.points.iter().map(|p| {
                         let mut dot = html! {
@@ -293,7 +323,7 @@ pub fn LineChart(props: &LineChartProps) -> Html {
                  aria-label={props.title.clone()} {onmousemove} {onmouseleave}>
                 { axes(&x, &y, &props.x_label, &props.y_label) }
                 <g class="markers">{ for markers }</g>
-                { for props.series.iter().map(line) }
+                { for props.series.iter().enumerate().map(line) }
                 { for readout }
             </svg>
             { legend(&entries) }
