@@ -102,6 +102,11 @@ test('a 1 KB run says its bound is latency-dominated', async () => {
   assert.match(text, /latency dominates: at least one message latency between nodes/);
   // The nodes' cut wins here on its route's latency, not on bandwidth: not called the tighter cut.
   assert.doesNotMatch(text, /tighter cut/);
+  // The bound beside the run: how many times it the run takes ("run at 51% of it" read as the
+  // run being half its bound).
+  const bound = await page.getByTestId('figure-a').getByTestId('lower-bound').textContent();
+  const times = Number(bound.match(/· the run takes ([0-9.]+)× as long$/)?.[1]);
+  assert.ok(times >= 1, bound);
 });
 
 test('screenshot: the rail-optimized preset mid-run with nccl-ring', async () => {

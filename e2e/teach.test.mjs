@@ -212,6 +212,10 @@ test('the top navigation shows every section at 1440 px, and nothing scrolls sid
       await phone.page.getByTestId('section-versus').scrollIntoViewIfNeeded();
       const wide = await phone.page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(wide <= 375, `${locale}: page is ${wide} px wide at 375`);
+      // The sticky bar leaves the screen to the page: its contents in one scrolling row (wrapped,
+      // it was 155 px tall and hid the headings it scrolled to).
+      const bar = await phone.page.locator('.ch-topbar').boundingBox();
+      assert.ok(bar.height <= 100, `${locale}: the top bar is ${bar.height} px tall at 375`);
     } finally { await phone.browser.close(); }
   }
 });

@@ -426,12 +426,13 @@ pub fn App() -> Html {
 
     html! {
         <div class="app">
+            // The section's heading is the chapter's (root.rs): no second title (a second h1,
+            // "allreduce-lab", stood under "The full lab: every control").
             <header class="masthead">
                 <div class="masthead-row">
-                    <h1>{ "allreduce-lab" }</h1>
+                    <p class="tagline">{ tr(lang, Key::LabTagline) }</p>
                     <crate::ui::components::root::PresentButton testid="present-toggle-lab" />
                 </div>
-                <p class="tagline">{ tr(lang, Key::LabTagline) }</p>
             </header>
             if let Err(e) = &*link {
                 <p class="url-error" role="alert" data-testid="url-error">

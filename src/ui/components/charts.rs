@@ -254,9 +254,12 @@ pub fn LineChart(props: &LineChartProps) -> Html {
                 }
                 if !s.reference {
                     { for s.points.iter().map(|p| {
+                        // On a point of an earlier line, a smaller dot: the one beneath rings it.
+                        let a = (px(&x, p.x), py(&y, p.y));
+                        let covers = all[..j].iter().zip(props.series.iter()).any(|(other, o)| !o.reference && on(other, a));
                         let mut dot = html! {
                             <circle class={classes!("series-dot", (Some(p.x) == hovered_x).then_some("hovered"))}
-                                    cx={f(px(&x, p.x))} cy={f(py(&y, p.y))} r="3.6"
+                                    cx={f(a.0)} cy={f(a.1)} r={if covers { "2.2" } else { "3.6" }}
                                     data-testid={p.testid.clone()}>
                                 <title>{ trf(lang, Key::PointAt, &[&s.label, &format_value(y.unit, p.y), &format_value(x.unit, p.x)]) }</title>
                             </circle>

@@ -136,9 +136,19 @@ impl Part {
 pub fn stacked(title: &str, parts: &[Part], testid: &str) -> Html {
     let total: f64 = parts.iter().map(|p| p.secs).sum();
     let share = |s: f64| if total > 0.0 { s / total } else { 0.0 };
+    let total_text = crate::sim::units::format_secs(total);
+    // A part of none in the total's unit ("0 s" beside "250 ms" read as another scale).
+    let unit = total_text.split_once(' ').map_or("s", |(_, u)| u);
+    let secs = |s: f64| {
+        if s == 0.0 {
+            format!("0 {unit}")
+        } else {
+            crate::sim::units::format_secs(s)
+        }
+    };
     html! {
         <div class="ch-stacked" data-testid={testid.to_string()}>
-            <div class="ch-stacked-title">{ title.to_string() }{ " · " }{ crate::sim::units::format_secs(total) }</div>
+            <div class="ch-stacked-title">{ title.to_string() }{ " · " }{ total_text.clone() }</div>
             <div class="ch-stack" aria-hidden="true">
                 { for parts.iter().filter(|p| p.secs > 0.0).map(|p| html! {
                     <span class={classes!("ch-part", p.class)} style={width(share(p.secs))}></span>
@@ -147,7 +157,7 @@ pub fn stacked(title: &str, parts: &[Part], testid: &str) -> Html {
             <ul class="ch-legend">
                 { for parts.iter().map(|p| html! {
                     <li><span class={classes!("ch-swatch", p.class)}></span>
-                        { format!("{} {}", p.label, crate::sim::units::format_secs(p.secs)) }</li>
+                        { format!("{} {}", p.label, secs(p.secs)) }</li>
                 }) }
             </ul>
         </div>

@@ -55,7 +55,7 @@ area! { $ lab_rows {
     ResultWrong => "✗ wrong result: {0}", "✗ 结果错误：{0}";
     ResultTime => "time", "耗时";
     LowerBoundLabel => "lower bound", "下界";
-    LowerBoundRun => "{0} · run at {1} of it", "{0} · 实际达到下界的 {1}";
+    LowerBoundRun => "{0} · the run takes {1}× as long", "{0} · 实际用时是下界的 {1} 倍";
     Result => "result", "结果";
     LowerBoundIs => "Lower bound: {0} latency + {1} bandwidth, {2} dominates: {3}; and nothing crosses before one message latency (one, not ⌈log₂N⌉: ranks here send to many peers at once).", "下界：{0} 延迟 + {1} 带宽，{2}占主导：{3}；且一条消息的延迟过去之前没有数据能通过（是一条而非 ⌈log₂N⌉ 条：这里的进程可同时向多个对端发送）。";
     BoundTermLatency => "latency", "延迟";

@@ -141,13 +141,13 @@ pub fn CompareSection() -> Html {
                 <>
                     <div class="ch-bars" data-testid="compare-time">
                         <div class="ch-bars-title">{ tr(lang, Key::AllreduceTime) }</div>
-                        { bar("Ring", c.ring_secs / t_max, &format_secs(c.ring_secs), "ring", "compare-ring-time") }
-                        { bar("Tree", c.tree_secs / t_max, &format_secs(c.tree_secs), "tree", "compare-tree-time") }
+                        { bar(tr(lang, Key::VersusRing), c.ring_secs / t_max, &format_secs(c.ring_secs), "ring", "compare-ring-time") }
+                        { bar(tr(lang, Key::PredictTreeShort), c.tree_secs / t_max, &format_secs(c.tree_secs), "tree", "compare-tree-time") }
                     </div>
                     <div class="ch-bars" data-testid="compare-bytes">
                         <div class="ch-bars-title">{ tr(lang, Key::CrossRackBytes) }</div>
-                        { bar("Ring", c.ring_cross_rack_bytes / b_max, &format_bytes(c.ring_cross_rack_bytes), "ring", "compare-ring-bytes") }
-                        { bar("Tree", c.tree_cross_rack_bytes / b_max, &format_bytes(c.tree_cross_rack_bytes), "tree", "compare-tree-bytes") }
+                        { bar(tr(lang, Key::VersusRing), c.ring_cross_rack_bytes / b_max, &format_bytes(c.ring_cross_rack_bytes), "ring", "compare-ring-bytes") }
+                        { bar(tr(lang, Key::PredictTreeShort), c.tree_cross_rack_bytes / b_max, &format_bytes(c.tree_cross_rack_bytes), "tree", "compare-tree-bytes") }
                     </div>
                     <p class="ch-readout" aria-live="polite" data-testid="compare-winner" data-winner={winner.0}
                        data-ring-secs={c.ring_secs.to_string()} data-tree-secs={c.tree_secs.to_string()}>{ winner.1 }</p>

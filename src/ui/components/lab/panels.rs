@@ -14,8 +14,8 @@ use crate::sim::units::{
 use crate::ui::components::app::Shared;
 use crate::ui::components::inputs::{checked, input_value, select_value};
 use crate::ui::i18n::{
-    Key, Lang, algorithm_label, auto_reason, bound_explain, bound_term, percent,
-    percent_above_zero, place_name, preset_texts, tr, trf, use_lang,
+    Key, Lang, algorithm_label, auto_reason, bound_explain, bound_term, percent_above_zero,
+    place_name, preset_texts, tr, trf, use_lang,
 };
 use crate::ui::model::cursor::{SCRUB_STEPS, SPEEDS, scrub_to_secs, secs_to_scrub};
 use crate::ui::model::ladders::{
@@ -503,7 +503,9 @@ pub fn Results(props: &ResultsProps) -> Html {
                 <div><dt>{ "algbw" }</dt><dd data-testid="algbw">{ bw(trace.algbw_bytes_per_sec()) }</dd></div>
                 <div><dt>{ "busbw" }</dt><dd data-testid="busbw">{ bw(trace.busbw_bytes_per_sec()) }</dd></div>
                 <div><dt>{ tr(lang, Key::LowerBoundLabel) }</dt><dd data-testid="lower-bound" title={bound_explain(lang, &trace.lower_bound)}>
-                    { trf(lang, Key::LowerBoundRun, &[&format_secs(trace.lower_bound.secs), &percent(lang, trace.efficiency(), 0)]) }</dd></div>
+                    // How many times the bound the run takes ("run at 51% of it" read as the run
+                    // being half the bound).
+                    { trf(lang, Key::LowerBoundRun, &[&format_secs(trace.lower_bound.secs), &format!("{:.2}", 1.0 / trace.efficiency())]) }</dd></div>
                 <div><dt>{ tr(lang, Key::Result) }</dt><dd>{ verified }</dd></div>
             </dl>
             <p class="explain muted" data-testid="lower-bound-terms" data-dominant={match trace.lower_bound.dominant() { BoundTerm::Latency => "latency", BoundTerm::Bandwidth => "bandwidth" }}>{ trf(lang, Key::LowerBoundIs, &[
