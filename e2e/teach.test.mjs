@@ -70,6 +70,16 @@ test('the Ring-vs-Tree crossover moves to larger messages when GPUs are added', 
     assert.ok(Number(await ring.getAttribute('data-bandwidth')) < Number(await tree.getAttribute('data-bandwidth')));
     assert.equal(await page.getByTestId('versus-timeline-ring').locator('.vs-lane').count(), 3);
     assert.equal(await page.getByTestId('versus-crossover-mark').count(), 1);
+    // Its axes read as logarithmic: a tick at each decade of time (only the two ends were
+    // labelled), none of their labels on another, and the dotted line names the chosen size.
+    const chart = page.getByTestId('versus-chart');
+    const ticks = await chart.getByTestId('versus-y-tick').locator('text').evaluateAll((ts) => ts.map((t) => { const b = t.getBoundingClientRect(); return [t.textContent, b.top, b.bottom]; }));
+    assert.ok(ticks.length >= 2, JSON.stringify(ticks));
+    assert.ok(ticks.every(([text]) => /^(1|10|100) (ns|µs|ms|s)$/.test(text)), JSON.stringify(ticks));
+    assert.ok(ticks.every((t, i) => i === 0 || t[1] >= ticks[i - 1][2] || t[2] <= ticks[i - 1][1]), JSON.stringify(ticks));
+    assert.ok((await chart.getByTestId('versus-x-tick').count()) >= 2);
+    assert.match(await chart.getByTestId('versus-chosen-label').textContent(), /^S = [0-9.]+ [KMG]?B$/);
+    assert.match(await chart.textContent(), /time \(log scale\)/);
     // One segment: the tree's bandwidth part grows (it no longer pipelines).
     const piped = Number(await tree.getAttribute('data-bandwidth'));
     await setRangeTo(page, 'versus-segments', 1);

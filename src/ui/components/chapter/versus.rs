@@ -152,17 +152,49 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclC
         }
     });
     let chosen = x(setup.size_bytes as f64);
+    let decades = |lo: f64, hi: f64| -> Vec<f64> {
+        (lo.log10().ceil() as i32..=hi.log10().floor() as i32)
+            .map(|k| 10f64.powi(k))
+            .collect()
+    };
+    let y_ticks = decades(t_lo, t_hi);
+    // Clear of the ends' labels.
+    let x_ticks: Vec<f64> = [1e3, 1e6, 1e9]
+        .into_iter()
+        .filter(|&b| b > s_lo && b < s_hi && x(b) > LEFT + 40.0 && x(b) < W - 70.0)
+        .collect();
     html! {
         <svg class="vs-chart" viewBox={format!("0 0 {W} {H}")} role="img" data-testid="versus-chart"
              aria-label={tr(lang, Key::VersusChartTitle)}>
             <line class="vs-axis" x1={LEFT.to_string()} y1={(H - BOTTOM).to_string()} x2={(W - 10.0).to_string()} y2={(H - BOTTOM).to_string()} />
             <line class="vs-axis" x1={LEFT.to_string()} y1="10" x2={LEFT.to_string()} y2={(H - BOTTOM).to_string()} />
-            <text class="vs-tick" x={LEFT.to_string()} y={(H - 12.0).to_string()}>{ format_bytes(s_lo) }</text>
-            <text class="vs-tick end" x={(W - 10.0).to_string()} y={(H - 12.0).to_string()}>{ format_bytes(s_hi) }</text>
+            // A tick at every decade of time and at 1 KB, 1 MB, 1 GB (the axes had only their two
+            // ends, with nothing to say they are logarithmic).
+            { for y_ticks.iter().map(|&t| html! {
+                <g class="vs-grid" data-testid="versus-y-tick">
+                    <line x1={LEFT.to_string()} x2={(W - 10.0).to_string()} y1={format!("{:.1}", y(t))} y2={format!("{:.1}", y(t))} />
+                    <text class="vs-tick end" x={(LEFT - 4.0).to_string()} y={format!("{:.1}", y(t) + 3.5)}>{ format_secs(t) }</text>
+                </g>
+            }) }
+            { for x_ticks.iter().map(|&b| html! {
+                <g class="vs-grid" data-testid="versus-x-tick">
+                    <line x1={format!("{:.1}", x(b))} x2={format!("{:.1}", x(b))} y1="10" y2={(H - BOTTOM).to_string()} />
+                    <text class="vs-tick mid" x={format!("{:.1}", x(b))} y={(H - 16.0).to_string()}>{ format_bytes(b) }</text>
+                </g>
+            }) }
+            <text class="vs-tick" x={LEFT.to_string()} y={(H - 16.0).to_string()}>{ format_bytes(s_lo) }</text>
+            <text class="vs-tick end" x={(W - 10.0).to_string()} y={(H - 16.0).to_string()}>{ format_bytes(s_hi) }</text>
             <text class="vs-tick mid" x={format!("{:.0}", (LEFT + W) / 2.0)} y={(H - 2.0).to_string()}>{ tr(lang, Key::SizeLog) }</text>
-            <text class="vs-tick end" x={(LEFT - 4.0).to_string()} y="18">{ format_secs(t_hi) }</text>
-            <text class="vs-tick end" x={(LEFT - 4.0).to_string()} y={(H - BOTTOM).to_string()}>{ format_secs(t_lo) }</text>
+            // Within a decade, the ends say the range.
+            if y_ticks.len() < 2 {
+                <text class="vs-tick end" x={(LEFT - 4.0).to_string()} y="18">{ format_secs(t_hi) }</text>
+                <text class="vs-tick end" x={(LEFT - 4.0).to_string()} y={(H - BOTTOM).to_string()}>{ format_secs(t_lo) }</text>
+            }
+            <text class="vs-tick mid" transform={format!("translate(9 {:.0}) rotate(-90)", (H - BOTTOM + 10.0) / 2.0)}>{ tr(lang, Key::TimeLog) }</text>
             <line class="vs-chosen" x1={format!("{chosen:.1}")} y1="10" x2={format!("{chosen:.1}")} y2={(H - BOTTOM).to_string()} />
+            // The dotted line is the size the sliders chose: said so.
+            <text class="vs-tick" data-testid="versus-chosen-label" x={format!("{:.1}", chosen + if chosen > 0.6 * W { -4.0 } else { 4.0 })}
+                  y={(H - BOTTOM - 5.0).to_string()} text-anchor={(chosen > 0.6 * W).then_some("end")}>{ format!("S = {}", format_bytes(setup.size_bytes as f64)) }</text>
             if let Some(c) = view.crossover {
                 <g class="vs-crossover" data-testid="versus-crossover-mark">
                     <line x1={format!("{:.1}", x(c.at_bytes))} y1="10" x2={format!("{:.1}", x(c.at_bytes))} y2={(H - BOTTOM).to_string()} />
