@@ -97,7 +97,7 @@ fn axes(x: &Axis, y: &Axis, x_label: &str, y_label: &str) -> Html {
             <line class="axis-line" x1={f(LEFT)} x2={f(LEFT + PLOT_W)} y1={f(TOP + PLOT_H)} y2={f(TOP + PLOT_H)} />
             <line class="axis-line" x1={f(LEFT)} x2={f(LEFT)} y1={f(TOP)} y2={f(TOP + PLOT_H)} />
             <text class="axis-title" x={f(LEFT + PLOT_W / 2.0)} y={f(HEIGHT - 8.0)} text-anchor="middle">{ x_label }</text>
-            <text class="axis-title" transform={format!("translate(12 {}) rotate(-90)", f(TOP + PLOT_H / 2.0))} text-anchor="middle">{ y_label }</text>
+            <text class="axis-title" transform={format!("translate(11 {}) rotate(-90)", f(TOP + PLOT_H / 2.0))} text-anchor="middle">{ y_label }</text>
         </g>
     }
 }
@@ -466,7 +466,7 @@ fn axes_y_only(y: &Axis, x_label: &str, y_label: &str) -> Html {
             <line class="axis-line" x1={f(LEFT)} x2={f(LEFT + PLOT_W)} y1={f(TOP + PLOT_H)} y2={f(TOP + PLOT_H)} />
             <line class="axis-line" x1={f(LEFT)} x2={f(LEFT)} y1={f(TOP)} y2={f(TOP + PLOT_H)} />
             <text class="axis-title" x={f(LEFT + PLOT_W / 2.0)} y={f(HEIGHT - 8.0)} text-anchor="middle">{ x_label }</text>
-            <text class="axis-title" transform={format!("translate(12 {}) rotate(-90)", f(TOP + PLOT_H / 2.0))} text-anchor="middle">{ y_label }</text>
+            <text class="axis-title" transform={format!("translate(11 {}) rotate(-90)", f(TOP + PLOT_H / 2.0))} text-anchor="middle">{ y_label }</text>
         </g>
     }
 }
