@@ -224,6 +224,17 @@ test('the top navigation shows every section at 1440 px, and nothing scrolls sid
       assert.ok(wide <= 375, `${locale}: page is ${wide} px wide at 375`);
       // The sticky bar leaves the screen to the page: its contents in one scrolling row (wrapped,
       // it was 155 px tall and hid the headings it scrolled to).
+      // Its figures keep lettering that can be read (scaled to the column it came out at 4-7 px),
+      // scrolling sideways in their own boxes.
+      for (const id of ['versus-chart', 'tree-figure', 'speedup-chart']) {
+        const svg = phone.page.getByTestId(id).locator('xpath=descendant-or-self::*[local-name()="svg"]').first();
+        await svg.scrollIntoViewIfNeeded();
+        const least = await svg.evaluate((el) => Math.min(...[...el.querySelectorAll('text')]
+          .filter((t) => t.getBBox().width > 0)
+          .map((t) => parseFloat(getComputedStyle(t).fontSize) * el.getScreenCTM().a)));
+        assert.ok(least >= 8, `${locale}: ${id}'s smallest text is ${least.toFixed(1)} px at 375`);
+      }
+      assert.ok(await phone.page.evaluate(() => document.documentElement.scrollWidth) <= 375);
       const bar = await phone.page.locator('.ch-topbar').boundingBox();
       assert.ok(bar.height <= 100, `${locale}: the top bar is ${bar.height} px tall at 375`);
     } finally { await phone.browser.close(); }

@@ -190,7 +190,7 @@ pub fn TreeSection() -> Html {
                     <Ladder testid="tree-segments" label={tr(lang, Key::TreeSegments)} values={SEGMENT_CHOICES.to_vec()}
                             value={*segments} text={segments.to_string()} on_change={on_segments} />
                 </div>
-                <div class="ch-plot">{ figure }</div>
+                <div class="ch-plot"><div class="ch-scroll">{ figure }</div></div>
             </div>
         </section>
     }

@@ -530,7 +530,7 @@ pub fn VersusSection() -> Html {
                             on_change={set(|s, v| s.rack_lat_secs = v as f64 / 1e9)} />
                 </div>
                 <div class="ch-plot">
-                    { chart(lang, &s, v, overlay.as_ref().map(|o| &o.0)) }
+                    <div class="ch-scroll">{ chart(lang, &s, v, overlay.as_ref().map(|o| &o.0)) }</div>
                     <ul class="ch-legend">
                         <li><span class="ch-swatch ring"></span>{ tr(lang, Key::VersusRing) }</li>
                         <li><span class="ch-swatch tree"></span>{ side_title(lang, Side::Tree, &s) }</li>
