@@ -116,9 +116,13 @@ test('wasm size', () => {
   // review (the sentence on latency and bandwidth parts that do not add up, the verdict band's
   // and the timeline's wording, the paste's size and row limits and their messages in both
   // languages, the file import's segments check, faults kept, the canvases' presentation scale,
-  // the instant scroll to an anchor): 514,794 B in a clean clone. The budget is 515,300.
+  // the instant scroll to an anchor): 514,794 B in a clean clone. Stop 48's: 519,756 B in a clean
+  // clone (+4.8 KB; built commit by commit, by zlib -9 of the page's wasm: the faults in a link
+  // and their checks +1.7 KB, Ring or Tree's decade ticks and labels +1.3 KB, the charts' dashed
+  // stretch along an earlier line and smaller dots on its points, with the sweep's and the
+  // delay's changes, +0.7 KB, the visual review's mends +0.3 KB). The budget is 520,300.
   // Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 515_300;
+  const BUDGET_GZIP_BYTES = 520_300;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 
