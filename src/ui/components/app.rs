@@ -395,8 +395,11 @@ pub fn App() -> Html {
         let stragglers: Vec<usize> = faults.stragglers.iter().map(|s| s.rank).collect();
         let on_gpu = {
             let on = on_edit.clone();
-            // A clicked GPU joins late by half of this run's time (at least 1 µs), enough to see.
-            let delay_ns = (((end / 2.0) * 1e6).round().max(1.0) * 1e3) as u64;
+            // A clicked GPU joins late by half of this run's time (at least 1 µs), enough to see,
+            // and no more than a fault may be (10 s: a 128 s run asked for 64 s, which the run
+            // refused and a link then refused whole).
+            let max_us = crate::sim::faults::MAX_DELAY_SECS * 1e6;
+            let delay_ns = (((end / 2.0) * 1e6).round().clamp(1.0, max_us) * 1e3) as u64;
             Callback::from(move |rank: usize| on.emit(Edit::ToggleStraggler { rank, delay_ns }))
         };
         html! {

@@ -221,13 +221,17 @@ pub fn LineChart(props: &LineChartProps) -> Html {
             line.iter()
                 .any(|b| (a.0 - b.0).abs() < 0.5 && (a.1 - b.1).abs() < 0.5)
         };
-        // A stretch both of whose ends lie on one earlier data line.
+        // A stretch that is one of an earlier data line's (its two ends consecutive points of it).
+        let same =
+            |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 0.5 && (a.1 - b.1).abs() < 0.5;
         let along_earlier = |w: &[(f64, f64)]| {
             !s.reference
-                && all[..j]
-                    .iter()
-                    .zip(props.series.iter())
-                    .any(|(other, o)| !o.reference && on(other, w[0]) && on(other, w[1]))
+                && all[..j].iter().zip(props.series.iter()).any(|(other, o)| {
+                    !o.reference
+                        && other
+                            .windows(2)
+                            .any(|v| same(v[0], w[0]) && same(v[1], w[1]))
+                })
         };
         // Two paths: the stretches of its own, and those along an earlier line.
         let (mut own, mut along) = (String::new(), String::new());

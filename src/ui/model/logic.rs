@@ -258,7 +258,12 @@ impl Controls {
             }
             Edit::ToggleStraggler { rank, delay_ns } => {
                 let late = self.faults.stragglers.iter().any(|s| s.rank == rank);
-                let delay = if late { 0.0 } else { delay_ns as f64 * 1e-9 };
+                // Divided, as a typed delay is read: `1.0000000000000002us` in links otherwise.
+                let delay = if late {
+                    0.0
+                } else {
+                    crate::sim::units::secs_from_ns(delay_ns)
+                };
                 *self = self.with_straggler(rank, delay);
             }
             // The model switch is the lab's, not the controls' (see [`apply_nccl`]).

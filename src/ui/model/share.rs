@@ -360,11 +360,17 @@ pub fn encode(shared: &Shared) -> String {
     parts.push(format!("lat={}", list(&|i| latency_flag(c.latency_ns[i]))));
     parts.push(format!("size={}", c.size_bytes));
     parts.push(format!("seg={}", c.segments));
-    // Only those that apply to the shown shape, as the run does; all or none (see
-    // `faults_fit_a_link`).
-    let faults = c.scenario(c.algorithm).faults;
-    if faults_fit_a_link(&faults) {
-        parts.extend(fault_parts(&faults));
+    // Only those that apply to the shown shape, as the run does, and only when they are valid
+    // (a link the reader's page would refuse whole); all or none (see `faults_fit_a_link`). Those
+    // of another shape, which the lab keeps for a return to it, are left out. Nothing to build
+    // without faults (this runs on every frame of a playing run).
+    if !c.faults.is_empty() {
+        let scenario = c.scenario(c.algorithm);
+        let valid = crate::sim::topology::Topology::new(&scenario.topology)
+            .is_ok_and(|topo| scenario.faults.validate(&topo).is_ok());
+        if valid && faults_fit_a_link(&scenario.faults) {
+            parts.extend(fault_parts(&scenario.faults));
+        }
     }
     if let Some(b) = shared.compare {
         parts.push(format!("cmp={}", b.name()));
@@ -774,6 +780,49 @@ mod tests {
             let e = decode(&q).expect_err(&q);
             assert!(e.to_string().contains(says), "{q}: {e}");
         }
+    }
+
+    #[test]
+    fn a_clicked_delay_reads_as_typed_and_an_invalid_one_stays_out_of_the_link() {
+        use crate::ui::model::logic::Edit;
+        // Clicked GPUs join 1 µs and 13 µs late: the link says so (`1.0000000000000002us` and
+        // `1.3000000000000001e-5s` when the nanoseconds were multiplied, not divided).
+        let mut c = Controls::default();
+        c.apply(Edit::ToggleStraggler {
+            rank: 1,
+            delay_ns: 1_000,
+        });
+        c.apply(Edit::ToggleStraggler {
+            rank: 3,
+            delay_ns: 13_000,
+        });
+        let shared = Shared {
+            controls: c.clone(),
+            compare: None,
+            step: 0,
+            nccl: None,
+        };
+        let query = encode(&shared);
+        assert!(query.contains("&late=1:1us,3:13us&"), "{query}");
+        assert_eq!(decode(&query).unwrap(), Some(shared));
+        // A delay the run refuses (a 128 s run's half: 64 s, over the 10 s a fault may be) stays
+        // out of the link, which the reader's page would otherwise refuse whole, losing the rest.
+        c.apply(Edit::ToggleStraggler {
+            rank: 3,
+            delay_ns: 0,
+        });
+        c.apply(Edit::ToggleStraggler {
+            rank: 3,
+            delay_ns: 64_000_000_000,
+        });
+        let query = encode(&Shared {
+            controls: c,
+            compare: None,
+            step: 0,
+            nccl: None,
+        });
+        assert!(!query.contains("late="), "{query}");
+        assert!(decode(&query).unwrap().is_some());
     }
 
     #[test]

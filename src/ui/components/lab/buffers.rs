@@ -144,7 +144,7 @@ pub fn Buffers(props: &BuffersProps) -> Html {
             <h3>{ tr(lang, Key::Buffers) }<span class="muted">{ trf(lang, if chunks == 1 { Key::BuffersNoteOneChunk } else { Key::BuffersNote }, &[&n.to_string(), &chunks.to_string()]) }{ if per_bin > 1 { trf(lang, Key::BuffersPerCell, &[&per_bin.to_string()]) } else { String::new() } }</span></h3>
             <canvas ref={canvas} class="buffer-grid" data-testid="buffer-grid" aria-hidden="true"
                     data-complete={complete.to_string()}
-                    style={format!("max-width:{:.0}px;aspect-ratio:{width:.0} / {height:.0}", width * 1.4)} />
+                    style={format!("max-width:{0:.0}px;--grid-max:{0:.0}px;aspect-ratio:{width:.0} / {height:.0}", width * 1.4)} />
             <BufferRows fills={rows} bins={grid.bins} ranks={n} busy={props.playing} />
         </div>
     }

@@ -505,7 +505,7 @@ pub fn Results(props: &ResultsProps) -> Html {
                 <div><dt>{ tr(lang, Key::LowerBoundLabel) }</dt><dd data-testid="lower-bound" title={bound_explain(lang, &trace.lower_bound)}>
                     // How many times the bound the run takes ("run at 51% of it" read as the run
                     // being half the bound).
-                    { trf(lang, Key::LowerBoundRun, &[&format_secs(trace.lower_bound.secs), &format!("{:.2}", 1.0 / trace.efficiency())]) }</dd></div>
+                    { trf(lang, Key::LowerBoundRun, &[&format_secs(trace.lower_bound.secs), &crate::sim::units::sig3(1.0 / trace.efficiency())]) }</dd></div>
                 <div><dt>{ tr(lang, Key::Result) }</dt><dd>{ verified }</dd></div>
             </dl>
             <p class="explain muted" data-testid="lower-bound-terms" data-dominant={match trace.lower_bound.dominant() { BoundTerm::Latency => "latency", BoundTerm::Bandwidth => "bandwidth" }}>{ trf(lang, Key::LowerBoundIs, &[
