@@ -217,20 +217,23 @@ pub fn LineChart(props: &LineChartProps) -> Html {
     let all: Vec<Vec<(f64, f64)>> = props.series.iter().map(drawn).collect();
     let line = |(j, s): (usize, &Series)| {
         let points = &all[j];
-        let on = |line: &[(f64, f64)], a: (f64, f64)| {
-            line.iter()
-                .any(|b| (a.0 - b.0).abs() < 0.5 && (a.1 - b.1).abs() < 0.5)
-        };
-        // A stretch that is one of an earlier data line's (its two ends consecutive points of it).
+        // Within half a pixel; the data lines drawn before this one.
         let same =
             |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 0.5 && (a.1 - b.1).abs() < 0.5;
+        let earlier = || {
+            all[..j]
+                .iter()
+                .zip(props.series.iter())
+                .filter(|(_, o)| !o.reference)
+                .map(|(other, _)| other)
+        };
+        // A stretch that is one of an earlier data line's (its two ends consecutive points of it).
         let along_earlier = |w: &[(f64, f64)]| {
             !s.reference
-                && all[..j].iter().zip(props.series.iter()).any(|(other, o)| {
-                    !o.reference
-                        && other
-                            .windows(2)
-                            .any(|v| same(v[0], w[0]) && same(v[1], w[1]))
+                && earlier().any(|other| {
+                    other
+                        .windows(2)
+                        .any(|v| same(v[0], w[0]) && same(v[1], w[1]))
                 })
         };
         // Two paths: the stretches of its own, and those along an earlier line.
@@ -260,7 +263,7 @@ pub fn LineChart(props: &LineChartProps) -> Html {
                     { for s.points.iter().map(|p| {
                         // On a point of an earlier line, a smaller dot: the one beneath rings it.
                         let a = (px(&x, p.x), py(&y, p.y));
-                        let covers = all[..j].iter().zip(props.series.iter()).any(|(other, o)| !o.reference && on(other, a));
+                        let covers = earlier().any(|other| other.iter().any(|&b| same(a, b)));
                         let mut dot = html! {
                             <circle class={classes!("series-dot", (Some(p.x) == hovered_x).then_some("hovered"))}
                                     cx={f(a.0)} cy={f(a.1)} r={if covers { "2.2" } else { "3.6" }}

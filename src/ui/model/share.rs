@@ -414,6 +414,29 @@ fn algorithm(key: &'static str, value: &str) -> Result<Algorithm, ShareError> {
         .map_err(|_| ShareError::NotAnAlgorithm { key })
 }
 
+fn bad_fault(key: &'static str, item: &str) -> ShareError {
+    ShareError::BadFault {
+        key,
+        text: item.to_string(),
+    }
+}
+
+/// A fault list's `A:B` entries (`slow`'s cables hold no `:`, nor `late`'s delays), each with
+/// its whole text for an error.
+fn fault_entries<'a>(
+    key: &'static str,
+    value: &'a str,
+) -> Result<Vec<(&'a str, &'a str, &'a str)>, ShareError> {
+    value
+        .split(',')
+        .map(|item| {
+            item.rsplit_once(':')
+                .map(|(a, b)| (item, a, b))
+                .ok_or_else(|| bad_fault(key, item))
+        })
+        .collect()
+}
+
 /// Reads a query (with or without its `?`): `Ok(None)` when it says nothing about the lab.
 pub fn decode(query: &str) -> Result<Option<Shared>, ShareError> {
     let query = query.strip_prefix('?').unwrap_or(query);
@@ -539,27 +562,17 @@ pub fn decode(query: &str) -> Result<Option<Shared>, ShareError> {
                     .ok_or(ShareError::BadStep { max: MAX_STEP })?
             }
             "slow" => {
-                for item in value.split(',') {
-                    let bad = || ShareError::BadFault {
-                        key: "slow",
-                        text: item.to_string(),
-                    };
-                    let (cable, factor) = item.rsplit_once(':').ok_or_else(bad)?;
+                for (item, cable, factor) in fault_entries("slow", value)? {
                     c.faults.slow_links.push(SlowLink {
-                        cable: cable.parse().map_err(|_| bad())?,
-                        factor: factor.parse().map_err(|_| bad())?,
+                        cable: cable.parse().map_err(|_| bad_fault("slow", item))?,
+                        factor: factor.parse().map_err(|_| bad_fault("slow", item))?,
                     });
                 }
             }
             "late" => {
-                for item in value.split(',') {
-                    let bad = || ShareError::BadFault {
-                        key: "late",
-                        text: item.to_string(),
-                    };
-                    let (rank, delay) = item.split_once(':').ok_or_else(bad)?;
+                for (item, rank, delay) in fault_entries("late", value)? {
                     c.faults.stragglers.push(Straggler {
-                        rank: rank.parse().map_err(|_| bad())?,
+                        rank: rank.parse().map_err(|_| bad_fault("late", item))?,
                         delay_secs: parse_duration(delay).map_err(ShareError::Unit)?,
                     });
                 }
