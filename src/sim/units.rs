@@ -544,18 +544,28 @@ pub fn format_bytes(bytes: f64) -> String {
 /// assert_eq!(format_secs(0.0123), "12.3 ms");
 /// assert_eq!(format_secs(2.0), "2 s");
 /// assert_eq!(format_secs(5e-6), "5 µs");
+/// // Never "0" for a time that is not zero: picoseconds, then powers of ten.
+/// assert_eq!(format_secs(4e-10), "400 ps");
+/// assert_eq!(format_secs(2.5e-16), "2.5e-16 s");
 /// ```
 pub fn format_secs(secs: f64) -> String {
     if secs == 0.0 {
         return "0 s".to_string();
     }
-    const UNITS: [(&str, f64); 4] = [("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)];
+    const UNITS: [(&str, f64); 5] = [
+        ("s", 1.0),
+        ("ms", 1e-3),
+        ("µs", 1e-6),
+        ("ns", 1e-9),
+        ("ps", 1e-12),
+    ];
     for (name, scale) in UNITS {
         if secs.abs() >= scale * 0.9995 {
             return format!("{} {name}", sig3(secs / scale));
         }
     }
-    format!("{} ns", sig3(secs / 1e-9))
+    let exp = secs.abs().log10().floor();
+    format!("{}e{exp} s", sig3(secs / 10f64.powf(exp)))
 }
 
 /// `100e9 B/s` → `"100 GB/s"`.
