@@ -222,6 +222,13 @@ test('the top navigation shows every section at 1440 px, and nothing scrolls sid
       await phone.page.getByTestId('section-versus').scrollIntoViewIfNeeded();
       const wide = await phone.page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(wide <= 375, `${locale}: page is ${wide} px wide at 375`);
+      // The figure's nine sliders share their rows, two to a line, so that its chart is within a
+      // screen of the first (one per line, they put the chart 739 px below it).
+      const gpus = await phone.page.getByTestId('versus-gpus').boundingBox();
+      const size = await phone.page.getByTestId('versus-size').boundingBox();
+      const chart = await phone.page.getByTestId('versus-chart').boundingBox();
+      assert.ok(Math.abs(gpus.y - size.y) < 2 && size.x > gpus.x + gpus.width, `${locale}: sliders not side by side: ${JSON.stringify([gpus, size])}`);
+      assert.ok(chart.y - gpus.y <= 520, `${locale}: the chart is ${chart.y - gpus.y} px below the first slider at 375`);
       // The sticky bar leaves the screen to the page: its contents in one scrolling row (wrapped,
       // it was 155 px tall and hid the headings it scrolled to).
       // Its figures keep lettering that can be read (scaled to the column it came out at 4-7 px),
