@@ -4,7 +4,7 @@
 //! The arithmetic (scales, ticks, labels) is in [`crate::ui::model::chart_math`].
 
 use crate::ui::i18n::{Key, trf, use_lang};
-use crate::ui::model::chart_math::{Axis, format_value, nearest};
+use crate::ui::model::chart_math::{Axis, format_value, nearest, pile, same_spot};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -215,39 +215,32 @@ pub fn LineChart(props: &LineChartProps) -> Html {
             .collect()
     };
     let all: Vec<Vec<(f64, f64)>> = props.series.iter().map(drawn).collect();
+    let data: Vec<bool> = props.series.iter().map(|s| !s.reference).collect();
     let line = |(j, s): (usize, &Series)| {
         let points = &all[j];
-        // Within half a pixel; the data lines drawn before this one.
-        let same =
-            |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 0.5 && (a.1 - b.1).abs() < 0.5;
-        let earlier = || {
-            all[..j]
-                .iter()
-                .zip(props.series.iter())
-                .filter(|(_, o)| !o.reference)
-                .map(|(other, _)| other)
-        };
-        // A stretch that is one of an earlier data line's (its two ends consecutive points of it).
-        let along_earlier = |w: &[(f64, f64)]| {
-            !s.reference
-                && earlier().any(|other| {
-                    other
-                        .windows(2)
-                        .any(|v| same(v[0], w[0]) && same(v[1], w[1]))
-                })
-        };
-        // Two paths: the stretches of its own, and those along an earlier line.
-        let (mut own, mut along) = (String::new(), String::new());
+        let earlier = || (0..j).filter(|&i| data[i]).map(|i| &all[i]);
+        // Its stretches of its own, and those along earlier lines, one path per place in the pile
+        // (see `pile`).
+        let mut own = String::new();
+        let mut along: Vec<((usize, usize), String)> = Vec::new();
         let mut last = None;
-        for w in points.windows(2) {
-            let is_along = along_earlier(w);
-            let d = if is_along { &mut along } else { &mut own };
+        for (w, key) in points.windows(2).zip(pile(&all, &data, j)) {
+            let d = match key {
+                None => &mut own,
+                Some(key) => match along.iter().position(|(k, _)| *k == key) {
+                    Some(i) => &mut along[i].1,
+                    None => {
+                        along.push((key, String::new()));
+                        &mut along.last_mut().expect("just pushed").1
+                    }
+                },
+            };
             // A run of stretches of one kind is one path (its corners joined, not capped).
-            if last != Some(is_along) {
+            if last != Some(key) {
                 d.push_str(&format!("M{},{}", f(w[0].0), f(w[0].1)));
             }
             d.push_str(&format!("L{},{}", f(w[1].0), f(w[1].1)));
-            last = Some(is_along);
+            last = Some(key);
         }
         if points.len() == 1 {
             own = format!("M{},{}", f(points[0].0), f(points[0].1));
@@ -256,14 +249,16 @@ pub fn LineChart(props: &LineChartProps) -> Html {
         html! {
             <g class={classes!("series", s.class.clone())}>
                 <path class={classes!("series-line", s.reference.then_some("reference"))} d={d} />
-                if !along.is_empty() {
-                    <path class="series-line along" d={along} data-testid="series-along" />
-                }
+                { for along.into_iter().map(|((below, lines), d)| {
+                    let style = (lines > 2).then(|| format!(
+                        "stroke-dasharray:7 {};stroke-dashoffset:{}", 7 * (lines - 1), 7 * (1 - below as i64)));
+                    html! { <path class="series-line along" {d} {style} data-testid="series-along" /> }
+                }) }
                 if !s.reference {
                     { for s.points.iter().map(|p| {
                         // On a point of an earlier line, a smaller dot: the one beneath rings it.
                         let a = (px(&x, p.x), py(&y, p.y));
-                        let covers = earlier().any(|other| other.iter().any(|&b| same(a, b)));
+                        let covers = earlier().any(|other| other.iter().any(|&b| same_spot(a, b)));
                         let mut dot = html! {
                             <circle class={classes!("series-dot", (Some(p.x) == hovered_x).then_some("hovered"))}
                                     cx={f(a.0)} cy={f(a.1)} r={if covers { "2.2" } else { "3.6" }}

@@ -256,9 +256,65 @@ pub fn nearest(fractions: &[f64], pointer: f64) -> Option<usize> {
     })
 }
 
+/// Two drawn points within half a pixel of each other.
+pub fn same_spot(a: (f64, f64), b: (f64, f64)) -> bool {
+    (a.0 - b.0).abs() < 0.5 && (a.1 - b.1).abs() < 0.5
+}
+
+/// Where line `j` of a chart runs along others, stretch by stretch (a stretch: two consecutive
+/// drawn points). `lines` are every line's drawn points; `data[i]` whether line `i` is a data line
+/// (a reference line piles on nothing and nothing piles on it). For each stretch of line `j`:
+/// `None` when no earlier data line has it (drawn solid), else `Some((k, n))`: it is the `k`-th
+/// above the first of `n` data lines that have it, so that its dash can take the `k`-th of the
+/// gaps the first leaves (with one dash pattern for all, a third line would hide the second).
+///
+/// ```
+/// use allreduce_lab::ui::model::chart_math::pile;
+/// let a = vec![(0.0, 0.0), (10.0, 0.0), (20.0, 5.0)];
+/// let b = vec![(0.0, 0.0), (10.0, 0.0), (20.0, 9.0)]; // along `a` up to x = 10
+/// let lines = [a.clone(), b, a];
+/// let data = [true; 3];
+/// assert_eq!(pile(&lines, &data, 0), [None, None]);
+/// assert_eq!(pile(&lines, &data, 1), [Some((1, 3)), None]);
+/// assert_eq!(pile(&lines, &data, 2), [Some((2, 3)), Some((1, 2))]);
+/// ```
+pub fn pile(lines: &[Vec<(f64, f64)>], data: &[bool], j: usize) -> Vec<Option<(usize, usize)>> {
+    let has = |other: &Vec<(f64, f64)>, w: &[(f64, f64)]| {
+        other
+            .windows(2)
+            .any(|v| same_spot(v[0], w[0]) && same_spot(v[1], w[1]))
+    };
+    let count = |range: std::ops::Range<usize>, w: &[(f64, f64)]| {
+        range.filter(|&i| data[i] && has(&lines[i], w)).count()
+    };
+    lines[j]
+        .windows(2)
+        .map(|w| {
+            let below = if data[j] { count(0..j, w) } else { 0 };
+            (below > 0).then(|| (below, below + 1 + count(j + 1..lines.len(), w)))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn piled_lines_take_turns_in_the_gaps_of_the_first() {
+        let line = vec![(0.0, 0.0), (10.0, 0.0), (20.0, 0.0)];
+        let apart = vec![(0.0, 30.0), (10.0, 30.0), (20.0, 30.0)];
+        // Within half a pixel is the same spot; a reference line piles on nothing.
+        let near = vec![(0.0, 0.4), (10.0, -0.4), (20.0, 0.0)];
+        let lines = [line.clone(), apart, near, line.clone(), line];
+        let data = [true, true, true, false, true];
+        assert_eq!(pile(&lines, &data, 0), [None, None]);
+        assert_eq!(pile(&lines, &data, 1), [None, None]);
+        assert_eq!(pile(&lines, &data, 2), [Some((1, 3)); 2]);
+        assert_eq!(pile(&lines, &data, 3), [None, None]);
+        assert_eq!(pile(&lines, &data, 4), [Some((2, 3)); 2]);
+        assert!(!same_spot((0.0, 0.0), (0.5, 0.0)));
+    }
 
     #[test]
     fn log_gpu_axis_labels_every_power_of_two_it_can_fit() {
