@@ -342,6 +342,35 @@ test('12.3 presentation mode at 1920×1080: full width, every label of the lab a
   }
 });
 
+test('12.3 presentation mode on a 390 px phone: nothing scrolls sideways, the buttons keep their words on one line', async () => {
+  for (const locale of ['en-US', 'zh-CN']) {
+    const { browser, page, problems } = await openReady(server.url, { viewport: { width: 390, height: 844 }, locale });
+    try {
+      for (const present of [false, true]) {
+        if (present) {
+          await page.keyboard.press('p');
+          await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'));
+          await page.waitForTimeout(300);
+        }
+        // Beside the ring's picture its 30rem table made the page 639 px wide; the top bar's
+        // buttons, 488 px.
+        const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(wide <= 390, `${locale}, presenting ${present}: the page is ${wide} px wide`);
+        // Squeezed beside the lab's tagline, "演示模式" stood one character to a line.
+        for (const id of ['present-toggle', 'present-toggle-lab']) {
+          const lines = await page.getByTestId(id).evaluate((b) => {
+            const range = document.createRange();
+            range.selectNodeContents(b);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+          });
+          assert.equal(lines, 1, `${locale}, presenting ${present}: ${id} on ${lines} lines`);
+        }
+      }
+      assert.deepEqual(problems, []);
+    } finally { await browser.close(); }
+  }
+});
+
 test('12.3 everything works from the keyboard alone', async () => {
   const { browser, page, problems } = await openReady(server.url, { viewport: { width: 1920, height: 1080 } });
   // Each key's effect shows after Yew's next render: wait for it (a loaded machine is slow), so
