@@ -229,6 +229,14 @@ test('the top navigation shows every section at 1440 px, and nothing scrolls sid
       const chart = await phone.page.getByTestId('versus-chart').boundingBox();
       assert.ok(Math.abs(gpus.y - size.y) < 2 && size.x > gpus.x + gpus.width, `${locale}: sliders not side by side: ${JSON.stringify([gpus, size])}`);
       assert.ok(chart.y - gpus.y <= 520, `${locale}: the chart is ${chart.y - gpus.y} px below the first slider at 375`);
+      // The chart, wider than the screen, fades out at its right edge while there is more to the
+      // right (so that it reads as cut off on purpose), and not once scrolled to its end.
+      const box = phone.page.getByTestId('versus-chart').locator('xpath=..');
+      const fade = () => box.evaluate((e) => getComputedStyle(e).getPropertyValue('--more-right'));
+      assert.equal(await fade(), '40px', `${locale}: no fade at the right edge`);
+      await box.evaluate((e) => { e.scrollLeft = e.scrollWidth; });
+      await phone.page.waitForFunction((e) => getComputedStyle(e).getPropertyValue('--more-right') === '0px', await box.elementHandle());
+      await box.evaluate((e) => { e.scrollLeft = 0; });
       // The sticky bar leaves the screen to the page: its contents in one scrolling row (wrapped,
       // it was 155 px tall and hid the headings it scrolled to).
       // Its figures keep lettering that can be read (scaled to the column it came out at 4-7 px),
