@@ -78,7 +78,9 @@ test('the Ring-vs-Tree crossover moves to larger messages when GPUs are added', 
     assert.ok(ticks.every(([text]) => /^(1|10|100) (ns|µs|ms|s)$/.test(text)), JSON.stringify(ticks));
     assert.ok(ticks.every((t, i) => i === 0 || t[1] >= ticks[i - 1][2] || t[2] <= ticks[i - 1][1]), JSON.stringify(ticks));
     assert.ok((await chart.getByTestId('versus-x-tick').count()) >= 2);
-    assert.match(await chart.getByTestId('versus-chosen-label').textContent(), /^S = [0-9.]+ [KMG]?B$/);
+    // In binary units, as the speedup and NCCL sections write the same power-of-two sizes.
+    assert.match(await chart.getByTestId('versus-chosen-label').textContent(), /^S = [0-9.]+ ([KMG]i)?B$/);
+    assert.deepEqual(await chart.getByTestId('versus-x-tick').locator('text').allTextContents(), ['1 KiB', '1 MiB']);
     assert.match(await chart.textContent(), /time \(log scale\)/);
     // One segment: the tree's bandwidth part grows (it no longer pipelines).
     const piped = Number(await tree.getAttribute('data-bandwidth'));
@@ -128,11 +130,19 @@ test('a prediction prompt asks first, then reveals the simulated answer', async 
     await page.getByTestId('predict-ring').click();
     const answer = page.getByTestId('predict-answer');
     await answer.waitFor();
-    // At 1 MB on 64 GPUs the ring's 126 latencies cost more than the tree's extra bandwidth.
+    // At 2 MiB on 64 GPUs the ring's 126 latencies cost more than the tree's extra bandwidth.
+    assert.match(await page.getByTestId('versus-predict').innerText(), /at 2 MiB on 64 GPUs/);
     assert.equal(await answer.getAttribute('data-faster'), 'tree');
     assert.match(await answer.innerText(), /Not this time\. Simulated: ring .+, tree .+; the tree is faster/);
     await page.getByTestId('predict-tree').click();
     assert.match(await answer.innerText(), /^Right\./);
+    // The question is one the sliders can ask (it was 1 MB, between two stops): set to it, the
+    // figure shows the answer's times.
+    const [ring, tree] = [await answer.getAttribute('data-ring'), await answer.getAttribute('data-tree')];
+    await setRangeTo(page, 'versus-gpus', 64);
+    await setRangeTo(page, 'versus-size', 2 << 20);
+    await page.waitForFunction(([r, t]) => document.querySelector('[data-testid=versus-ring]')?.getAttribute('data-total') === r
+      && document.querySelector('[data-testid=versus-tree]')?.getAttribute('data-total') === t, [ring, tree], { timeout: 60000 });
     // §1.1 asks too: the simulated speedup of the PCIe box is revealed only after a guess.
     assert.equal(await page.getByTestId('why-predict-answer').count(), 0);
     await page.getByTestId('why-guess-1').click();

@@ -8,13 +8,12 @@
 
 use crate::sim::nccl::model::Candidate;
 use crate::sim::topology::Tier;
-use crate::sim::units::{
-    Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes, format_secs,
-};
+use crate::sim::units::{Bandwidth, format_bandwidth, format_bandwidth_bits, format_secs};
 use crate::ui::components::chapter::versus_real::{self, OverlayState, Pick};
 use crate::ui::components::sliced::{Sliced, Slot, tick};
 use crate::ui::components::widgets::{Ladder, bar};
 use crate::ui::i18n::{Key, Lang, gpus, tr, trf, use_lang};
+use crate::ui::model::chart_math::format_bytes_binary;
 use crate::ui::model::versus::{
     INTRA_GBYTES, LATENCY_NS, Lead, LinkUse, NET_GBITS, PREDICT_BYTES, PREDICT_GPUS, Side, Split,
     VERSUS_GPUS, VERSUS_SEGMENTS, VERSUS_SIZES, VersusJob, VersusSetup, VersusView, VersusWork,
@@ -118,8 +117,10 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclC
         .collect();
     let t_lo = all.iter().copied().fold(f64::INFINITY, f64::min);
     let t_hi = all.iter().copied().fold(0.0, f64::max);
+    // A little room below the fastest point and above the slowest: on the axes, a curve's points
+    // sat on the axis line.
     let (t_lo, t_hi) = if t_lo.is_finite() && t_hi > t_lo {
-        (t_lo, t_hi)
+        (t_lo / 1.3, t_hi * 1.15)
     } else {
         (1e-6, 1.0)
     };
@@ -132,7 +133,7 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclC
                 <polyline points={pts.join(" ")} />
                 { for c.iter().map(|&(s, t)| html! {
                     <circle cx={format!("{:.1}", x(s as f64))} cy={format!("{:.1}", y(t))} r="2.5">
-                        <title>{ format!("{}: {}", format_bytes(s as f64), format_secs(t)) }</title>
+                        <title>{ format!("{}: {}", format_bytes_binary(s as f64), format_secs(t)) }</title>
                     </circle>
                 }) }
             </g>
@@ -145,7 +146,7 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclC
                 <polyline points={pts.join(" ")} />
                 { for c.iter().map(|&(s, t)| html! {
                     <rect x={format!("{:.1}", x(s as f64) - 2.5)} y={format!("{:.1}", y(t) - 2.5)} width="5" height="5">
-                        <title>{ format!("NCCL {name}, {}: {}", format_bytes(s as f64), format_secs(t)) }</title>
+                        <title>{ format!("NCCL {name}, {}: {}", format_bytes_binary(s as f64), format_secs(t)) }</title>
                     </rect>
                 }) }
             </g>
@@ -159,7 +160,7 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclC
     };
     let y_ticks = decades(t_lo, t_hi);
     // Clear of the ends' labels.
-    let x_ticks: Vec<f64> = [1e3, 1e6, 1e9]
+    let x_ticks: Vec<f64> = [1024.0, 1_048_576.0, 1_073_741_824.0]
         .into_iter()
         .filter(|&b| b > s_lo && b < s_hi && x(b) > LEFT + 40.0 && x(b) < W - 70.0)
         .collect();
@@ -179,11 +180,11 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclC
             { for x_ticks.iter().map(|&b| html! {
                 <g class="vs-grid" data-testid="versus-x-tick">
                     <line x1={format!("{:.1}", x(b))} x2={format!("{:.1}", x(b))} y1="10" y2={(H - BOTTOM).to_string()} />
-                    <text class="vs-tick mid" x={format!("{:.1}", x(b))} y={(H - 16.0).to_string()}>{ format_bytes(b) }</text>
+                    <text class="vs-tick mid" x={format!("{:.1}", x(b))} y={(H - 16.0).to_string()}>{ format_bytes_binary(b) }</text>
                 </g>
             }) }
-            <text class="vs-tick" x={LEFT.to_string()} y={(H - 16.0).to_string()}>{ format_bytes(s_lo) }</text>
-            <text class="vs-tick end" x={(W - 10.0).to_string()} y={(H - 16.0).to_string()}>{ format_bytes(s_hi) }</text>
+            <text class="vs-tick" x={LEFT.to_string()} y={(H - 16.0).to_string()}>{ format_bytes_binary(s_lo) }</text>
+            <text class="vs-tick end" x={(W - 10.0).to_string()} y={(H - 16.0).to_string()}>{ format_bytes_binary(s_hi) }</text>
             <text class="vs-tick mid" x={format!("{:.0}", (LEFT + W) / 2.0)} y={(H - 2.0).to_string()}>{ tr(lang, Key::SizeLog) }</text>
             // Within a decade, the ends say the range.
             if y_ticks.len() < 2 {
@@ -194,7 +195,7 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclC
             <line class="vs-chosen" x1={format!("{chosen:.1}")} y1="10" x2={format!("{chosen:.1}")} y2={(H - BOTTOM).to_string()} />
             // The dotted line is the size the sliders chose: said so.
             <text class="vs-tick" data-testid="versus-chosen-label" x={format!("{:.1}", chosen + if chosen > 0.6 * W { -4.0 } else { 4.0 })}
-                  y={(H - BOTTOM - 5.0).to_string()} text-anchor={(chosen > 0.6 * W).then_some("end")}>{ format!("S = {}", format_bytes(setup.size_bytes as f64)) }</text>
+                  y={(H - BOTTOM - 5.0).to_string()} text-anchor={(chosen > 0.6 * W).then_some("end")}>{ format!("S = {}", format_bytes_binary(setup.size_bytes as f64)) }</text>
             if let Some(c) = view.crossover {
                 <g class="vs-crossover" data-testid="versus-crossover-mark">
                     <line x1={format!("{:.1}", x(c.at_bytes))} y1="10" x2={format!("{:.1}", x(c.at_bytes))} y2={(H - BOTTOM).to_string()} />
@@ -309,7 +310,8 @@ fn Predict() -> Html {
             let faster = if tree < ring { Side::Tree } else { Side::Ring };
             let name = side_word(lang, faster);
             html! {
-                <p class="ch-readout" aria-live="polite" data-testid="predict-answer" data-faster={faster.name()}>
+                <p class="ch-readout" aria-live="polite" data-testid="predict-answer" data-faster={faster.name()}
+                   data-ring={ring.to_string()} data-tree={tree.to_string()}>
                     <strong>{ tr(lang, if g == faster { Key::PredictRight } else { Key::PredictWrong }) }</strong>
                     { " " }{ trf(lang, Key::PredictAnswer, &[&format_secs(*ring), &format_secs(*tree), name]) }
                 </p>
@@ -322,7 +324,7 @@ fn Predict() -> Html {
     };
     html! {
         <div class="ch-predict" data-testid="versus-predict">
-            <p class="ch-predict-q">{ trf(lang, Key::PredictQuestion, &[&format_bytes(PREDICT_BYTES as f64), &gpus(lang, PREDICT_GPUS)]) }</p>
+            <p class="ch-predict-q">{ trf(lang, Key::PredictQuestion, &[&format_bytes_binary(PREDICT_BYTES as f64), &gpus(lang, PREDICT_GPUS)]) }</p>
             <div class="ch-choice-buttons" role="group" aria-label={tr(lang, Key::YourGuess)}>
                 { for [Side::Ring, Side::Tree].into_iter().map(|side| {
                     let pressed = *guess == Some(side);
@@ -471,9 +473,9 @@ pub fn VersusSection() -> Html {
                     Key::CrossoverTreeAbove
                 },
                 &[
-                    &format_bytes(c.at_bytes),
-                    &format_bytes(c.below_bytes as f64),
-                    &format_bytes(c.above_bytes as f64),
+                    &format_bytes_binary(c.at_bytes),
+                    &format_bytes_binary(c.below_bytes as f64),
+                    &format_bytes_binary(c.above_bytes as f64),
                 ],
             );
             if c.again.is_some() {
@@ -507,7 +509,7 @@ pub fn VersusSection() -> Html {
                     <Ladder testid="versus-gpus" label={tr(lang, Key::Gpus)} values={VERSUS_GPUS.to_vec()}
                             value={s.gpus as u64} text={gpus(lang, s.gpus)} on_change={set(|s, v| s.gpus = v as usize)} />
                     <Ladder testid="versus-size" label={tr(lang, Key::MessageSize)} values={VERSUS_SIZES.to_vec()}
-                            value={s.size_bytes} text={format_bytes(s.size_bytes as f64)} on_change={set(|s, v| s.size_bytes = v)} />
+                            value={s.size_bytes} text={format_bytes_binary(s.size_bytes as f64)} on_change={set(|s, v| s.size_bytes = v)} />
                     <Ladder testid="versus-segments" label={tr(lang, Key::TreeSegments)} values={VERSUS_SEGMENTS.to_vec()}
                             value={s.segments as u64} text={s.segments.to_string()} on_change={set(|s, v| s.segments = v as usize)} />
                     <Ladder testid="versus-intra-bw" label={tr(lang, Key::IntraBandwidth)} values={INTRA_GBYTES.to_vec()}

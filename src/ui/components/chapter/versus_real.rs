@@ -3,7 +3,7 @@
 //! Ring cross. Everything drawn comes from [`crate::ui::model::versus_nccl`] (the core's nccl model).
 
 use crate::sim::nccl::protocol::NcclAlgorithm;
-use crate::sim::units::{Bandwidth, format_bandwidth, format_bytes, format_secs};
+use crate::sim::units::{Bandwidth, format_bandwidth, format_secs};
 use crate::ui::components::inputs::{checked, select_value};
 use crate::ui::components::nccl::change_sentence;
 use crate::ui::i18n::{Key, Lang, gpus, tr, trf};
@@ -109,7 +109,7 @@ pub fn readout(lang: Lang, setup: &NcclSetup, state: &OverlayState) -> Html {
             &[
                 setup.system,
                 &gpus(lang, setup.gpus),
-                &format_bytes(c.at_bytes),
+                &format_bytes_binary(c.at_bytes),
             ],
         ),
         None if curves.complete => trf(
