@@ -179,6 +179,7 @@ impl FromStr for Cable {
 
 /// A cable that keeps `factor` of its bandwidth, in both directions.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SlowLink {
     pub cable: Cable,
     /// In [[`MIN_FACTOR`], 1]: 1 leaves the cable as it is, 0.25 keeps a quarter.
@@ -202,6 +203,7 @@ pub fn factor_in_range(factor: f64) -> bool {
 
 /// A rank that joins `delay_secs` after the others.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Straggler {
     pub rank: usize,
     pub delay_secs: f64,
@@ -209,6 +211,7 @@ pub struct Straggler {
 
 /// Every fault of a scenario; the default has none.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Faults {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slow_links: Vec<SlowLink>,

@@ -36,6 +36,7 @@ pub const MAX_GAMMA: f64 = 1e-3;
 
 /// Everything a run needs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub topology: TopologySpec,
     pub algorithm: Algorithm,

@@ -97,6 +97,8 @@ pub enum JsonProblem {
     MissingField(String),
     /// A name (an algorithm, a topology kind) no scenario knows.
     UnknownName(String),
+    /// A field no scenario has (a misspelt one was ignored, and its value with it).
+    UnknownField(String),
     /// A value of the wrong kind (a text for a number, a negative count…).
     WrongValue,
 }
@@ -116,16 +118,31 @@ impl JsonProblem {
         // serde names the field or variant between backticks: "missing field `size_bytes`".
         let named = |prefix: &str| {
             let rest = text.strip_prefix(prefix)?;
-            Some(rest.split('`').next().unwrap_or(rest).to_string())
+            Some(cut(rest.split('`').next().unwrap_or(rest)))
         };
         match e.classify() {
             Category::Eof => JsonProblem::Truncated,
+            // A number too large for a float is a value out of range, not a stray character.
+            Category::Syntax if text.starts_with("number out of range") => JsonProblem::WrongValue,
             Category::Syntax | Category::Io => JsonProblem::Syntax,
             Category::Data => named("missing field `")
                 .map(JsonProblem::MissingField)
                 .or_else(|| named("unknown variant `").map(JsonProblem::UnknownName))
+                .or_else(|| named("unknown field `").map(JsonProblem::UnknownField))
                 .unwrap_or(JsonProblem::WrongValue),
         }
+    }
+}
+
+/// The longest piece of a file quoted in a message, in characters: a 60,000-character name was
+/// quoted whole.
+const MAX_QUOTED_CHARS: usize = 80;
+
+/// `text` as a message quotes it: at most [`MAX_QUOTED_CHARS`] characters, then `…`.
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(MAX_QUOTED_CHARS) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
     }
 }
 
@@ -237,9 +254,38 @@ pub fn read_scenario(bytes: &[u8]) -> Result<Scenario, ScenarioError> {
             line: e.line(),
             column: e.column(),
             problem: JsonProblem::of(&e),
-            detail: e.to_string(),
+            detail: cut_detail(&e.to_string()),
         })
     })
+}
+
+/// The reader's message with any quoted piece of the file cut short (see [`cut`]): serde quotes
+/// a wrong name whole, between backticks, and a wrong string value between quotes.
+fn cut_detail(detail: &str) -> String {
+    if detail.chars().count() <= 2 * MAX_QUOTED_CHARS + 120 {
+        return detail.to_string();
+    }
+    let mut out = String::new();
+    for (i, piece) in detail.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        // Odd pieces are quoted; the others are serde's words, which name "expected one of" lists.
+        out.push_str(&if i % 2 == 1 {
+            cut(piece)
+        } else {
+            piece.to_string()
+        });
+    }
+    cut_words(&out)
+}
+
+/// Anything still too long (a quoted string value) cut to a readable line.
+fn cut_words(text: &str) -> String {
+    match text.char_indices().nth(4 * MAX_QUOTED_CHARS) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -261,6 +307,41 @@ mod tests {
         let odd = JSON.replace("\"ring\"", "\"spiral\"");
         assert_eq!(p(odd.as_bytes()), JsonProblem::UnknownName("spiral".into()));
         assert_eq!(p(br#"{"topology": 1}"#), JsonProblem::WrongValue);
+        // A misspelt field is refused by name, at the top and inside the faults (it was ignored,
+        // and the scenario ran without its value).
+        let typo = JSON.replace("\"size_bytes\"", "\"segmets\":8,\"size_bytes\"");
+        assert_eq!(
+            p(typo.as_bytes()),
+            JsonProblem::UnknownField("segmets".into())
+        );
+        let late = JSON.replace(
+            r#""size_bytes":4000"#,
+            r#""size_bytes":4000,"faults":{"stragglers":[{"rank":1,"delay":1}]}"#,
+        );
+        assert!(matches!(p(late.as_bytes()), JsonProblem::UnknownField(f) if f == "delay"));
+        // A number past a float's range is a wrong value, not a stray character.
+        let huge = JSON.replace("4000", "1e999");
+        assert_eq!(p(huge.as_bytes()), JsonProblem::WrongValue);
+        // A quoted name is cut short, and so is the reader's message.
+        let long = JSON.replace("\"ring\"", &format!("\"{}\"", "x".repeat(60_000)));
+        let Err(ScenarioError::File(e @ FileError::NotAScenario { .. })) =
+            read_scenario(long.as_bytes())
+        else {
+            panic!("read a 60,000-character algorithm");
+        };
+        let FileError::NotAScenario {
+            problem: JsonProblem::UnknownName(name),
+            ..
+        } = &e
+        else {
+            panic!("{e:?}");
+        };
+        assert_eq!(name.chars().count(), MAX_QUOTED_CHARS + 1);
+        assert!(
+            e.to_string().chars().count() < 600,
+            "{} characters",
+            e.to_string().len()
+        );
     }
 
     fn with(prefix: &[u8], body: impl IntoIterator<Item = u8>) -> Vec<u8> {

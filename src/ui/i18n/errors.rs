@@ -197,6 +197,7 @@ pub fn file_error(lang: Lang, e: &FileError) -> String {
                 JsonProblem::Truncated => tr(lang, K::JsonTruncated).to_string(),
                 JsonProblem::MissingField(name) => trf(lang, K::JsonMissingField, &[name]),
                 JsonProblem::UnknownName(name) => trf(lang, K::JsonUnknownName, &[name]),
+                JsonProblem::UnknownField(name) => trf(lang, K::JsonUnknownField, &[name]),
                 JsonProblem::WrongValue => tr(lang, K::JsonWrongValue).to_string(),
             };
             trf(

@@ -68,6 +68,7 @@ strings! {
         JsonTruncated => "the text ends before the JSON does", "文本在 JSON 结束之前就结束了";
         JsonMissingField => "the field '{0}' is missing", "缺少字段 “{0}”";
         JsonUnknownName => "'{0}' is not a name a scenario knows (an algorithm or topology kind)", "场景不认识名称 “{0}”（算法或拓扑类型）";
+        JsonUnknownField => "a scenario has no field '{0}' (misspelt? its value would be lost)", "场景没有字段 “{0}”（拼错了？它的值会被丢掉）";
         JsonWrongValue => "a value has the wrong kind (a text for a number, a negative count…)", "某个值的类型不对（例如用文本代替数字，或计数为负）";
         // Scenarios.
         ScSize => "size must be between 1 B and 1 TB, got {0} bytes", "大小必须在 1 B 到 1 TB 之间，实际为 {0} 字节";
