@@ -284,6 +284,16 @@ test('12.2 the guided figures\' state is in the link: ring step, tree shape, §1
       assert.equal(await bad.page.getByTestId('url-error').count(), 0);
       assert.deepEqual(bad.problems, []);
     } finally { await bad.browser.close(); }
+    // A number past 32 bits is refused, not wrapped round (wasm's usize is 32 bits: 2^32 + 4
+    // GPUs read as 4, and the figure wrote the wrapped state back to the address).
+    const wrapped = await openReady(`${server.url}?tree=4294967297.8.4&ring=4294967300.2`);
+    try {
+      await wrapped.page.waitForTimeout(300);
+      const search = await wrapped.page.evaluate(() => location.search);
+      assert.ok(!/tree=1\.8\.4|ring=4\.2/.test(search), search);
+      assert.equal(await wrapped.page.getByTestId('ring-step').getAttribute('aria-valuetext'), '0 / 6');
+      assert.deepEqual(wrapped.problems, []);
+    } finally { await wrapped.browser.close(); }
     assert.deepEqual(problems, []);
   } finally { await browser.close(); }
 });

@@ -379,7 +379,7 @@ pub fn share_error(lang: Lang, e: &ShareError) -> String {
         E::SizeNotBytes => tr(lang, K::ShSizeNotBytes).to_string(),
         E::ListLength { key } => trf(lang, K::ShListLength, &[key]),
         E::BadStep { max } => trf(lang, K::ShStep, &[&max.to_string()]),
-        E::UnknownKey => tr(lang, K::ShUnknownKey).to_string(),
+        E::UnknownKey { key } => trf(lang, K::ShUnknownKey, &[key]),
         E::NvlsWithoutNccl => tr(lang, K::ShNvls).to_string(),
         E::BadFault { key, text } => trf(
             lang,

@@ -96,7 +96,10 @@ pub enum ShareError {
         max: usize,
     },
     /// A parameter the lab does not know.
-    UnknownKey,
+    UnknownKey {
+        /// Its first 40 characters.
+        key: String,
+    },
     /// `nvls` without `nccl`.
     NvlsWithoutNccl,
     /// A `slow` entry that is not `CABLE:FACTOR` or a `late` one that is not `RANK:DELAY`.
@@ -139,7 +142,9 @@ impl std::fmt::Display for ShareError {
             E::SizeNotBytes => f.write_str("size must be a number of bytes"),
             E::ListLength { key } => write!(f, "{key} must list one to three values"),
             E::BadStep { max } => write!(f, "step must be a whole number up to {max}"),
-            E::UnknownKey => f.write_str("the link has a parameter the lab does not know"),
+            E::UnknownKey { key } => {
+                write!(f, "the link has a parameter the lab does not know: '{key}'")
+            }
             E::NvlsWithoutNccl => f.write_str("nvls needs nccl (the system it applies to)"),
             E::BadFault { key, text } => write!(
                 f,
@@ -437,16 +442,60 @@ fn fault_entries<'a>(
         .collect()
 }
 
+/// `text` with its `%XX` escapes decoded; as it is when they do not make UTF-8 (the value's own
+/// check then says what is wrong with it).
+///
+/// ```
+/// use allreduce_lab::ui::model::share::percent_decoded;
+/// assert_eq!(percent_decoded("200%C2%B5s"), "200µs");
+/// assert_eq!(percent_decoded("400%20Gbps"), "400 Gbps");
+/// assert_eq!(percent_decoded("5%ZZ"), "5%ZZ");
+/// assert_eq!(percent_decoded("%FF"), "%FF");
+/// ```
+pub fn percent_decoded(text: &str) -> String {
+    if !text.contains('%') {
+        return text.to_string();
+    }
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (
+            b[i],
+            b.get(i + 1).copied().and_then(hex),
+            b.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, _, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
 /// Reads a query (with or without its `?`): `Ok(None)` when it says nothing about the lab.
 pub fn decode(query: &str) -> Result<Option<Shared>, ShareError> {
     let query = query.strip_prefix('?').unwrap_or(query);
     if query.len() > MAX_QUERY_LEN {
         return Err(ShareError::TooLong { max: MAX_QUERY_LEN });
     }
-    let pairs: Vec<(&str, &str)> = query
+    // As the browser sends them: `late=3:200µs` arrives as `200%C2%B5s`, `bw=400 Gbps` as
+    // `400%20Gbps`.
+    let decoded: Vec<(String, String)> = query
         .split('&')
         .filter(|p| !p.is_empty())
         .map(|p| p.split_once('=').unwrap_or((p, "")))
+        .map(|(k, v)| (percent_decoded(k), percent_decoded(v)))
+        .collect();
+    let pairs: Vec<(&str, &str)> = decoded
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
     // The language is the language switch's business and the guided figures read their own keys;
     // nothing else here means no lab state.
@@ -578,7 +627,11 @@ pub fn decode(query: &str) -> Result<Option<Shared>, ShareError> {
                 }
             }
             "lang" => {}
-            _ => return Err(ShareError::UnknownKey),
+            _ => {
+                return Err(ShareError::UnknownKey {
+                    key: key.chars().take(40).collect(),
+                });
+            }
         }
     }
     // A link's faults are on cables and GPUs of its own shape (the lab drops the others from a
@@ -760,6 +813,11 @@ mod tests {
         let mut tiny = shared.clone();
         tiny.controls.faults.stragglers[0].delay_secs = 1e-300;
         assert_eq!(decode(&encode(&tiny)).unwrap(), Some(tiny));
+        // As a browser sends what was typed: µ and spaces percent-encoded.
+        let typed = query
+            .replace("late=3:200us", "late=3:200%C2%B5s")
+            .replace("slow=rank1-node0:0.25", "slow=rank1-node0%3A0.25");
+        assert_eq!(decode(&typed).unwrap(), Some(shared.clone()));
         let by_hand = decode(&query.replace("late=3:200us", "late=3:0.2ms"))
             .unwrap()
             .unwrap();
@@ -935,6 +993,14 @@ mod tests {
             long.as_str(),
         ] {
             assert!(decode(q).is_err(), "{q}");
+        }
+        // A key the lab does not know is named (in any case it was written or escaped).
+        for q in ["?ALG=ring", "?%61lgo=ring"] {
+            let e = decode(q).unwrap_err();
+            assert!(
+                matches!(&e, ShareError::UnknownKey { key } if key == &q[1..q.len() - 5].replace("%61", "a")),
+                "{e:?}"
+            );
         }
     }
 

@@ -128,7 +128,8 @@ pub fn RingSection() -> Html {
     let lang = use_lang();
     // A link may carry `ring=GPUs.step`.
     let link = use_link_state("ring", 2, |v| {
-        RING_GPUS.contains(&(v[0] as usize)) && v[1] <= 2 * (v[0] - 1)
+        // Converted with a check: on wasm32 `as usize` wrapped 4294967300 round to 4.
+        usize::try_from(v[0]).is_ok_and(|g| RING_GPUS.contains(&g)) && v[1] <= 2 * (v[0] - 1)
     });
     let n = use_state(|| link.as_ref().map_or(4, |v| v[0] as usize));
     let step = use_state(|| link.as_ref().map_or(0, |v| v[1] as usize));

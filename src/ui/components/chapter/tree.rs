@@ -112,8 +112,9 @@ pub fn TreeSection() -> Html {
     let lang = use_lang();
     // A link may carry `tree=shape.GPUs.segments` (shape: 0 flat, 1 binary, 2 double binary).
     let link = use_link_state("tree", 3, |v| {
-        (v[0] as usize) < TreeKind::ALL.len()
-            && TREE_GPUS.contains(&(v[1] as usize))
+        // Converted with a check: on wasm32 `as usize` wrapped 4294967296 round to 0.
+        v[0] < TreeKind::ALL.len() as u64
+            && usize::try_from(v[1]).is_ok_and(|g| TREE_GPUS.contains(&g))
             && SEGMENT_CHOICES.contains(&v[2])
     });
     let kind = use_state(|| {

@@ -130,7 +130,7 @@ strings! {
         ShSizeNotBytes => "size must be a number of bytes", "size 必须是字节数";
         ShListLength => "{0} must list one to three values", "{0} 必须列出一到三个值";
         ShStep => "step must be a whole number up to {0}", "step 必须是不超过 {0} 的整数";
-        ShUnknownKey => "the link has a parameter the lab does not know", "链接中有实验室不认识的参数";
+        ShUnknownKey => "the link has a parameter the lab does not know: '{0}'", "链接中有实验室不认识的参数：“{0}”";
         ShBadSlow => "slow: '{0}' is not CABLE:FACTOR (e.g. node0-rack0:0.25)", "slow：“{0}”不是 线缆:比例（例如 node0-rack0:0.25）";
         ShBadLate => "late: '{0}' is not RANK:DELAY (e.g. 3:200us)", "late：“{0}”不是 卡号:延迟（例如 3:200us）";
         ShNvls => "nvls needs nccl (the system it applies to)", "nvls 需要 nccl（它所作用的系统）";

@@ -280,7 +280,7 @@ fn shares() -> Vec<ShareError> {
         E::SizeNotBytes,
         E::ListLength { key: "lat" },
         E::BadStep { max: 100 },
-        E::UnknownKey,
+        E::UnknownKey { key: "ALG".into() },
         E::NvlsWithoutNccl,
         E::Unreadable,
     ]
