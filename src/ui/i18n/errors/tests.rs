@@ -280,7 +280,7 @@ fn shares() -> Vec<ShareError> {
         E::SizeNotBytes,
         E::ListLength { key: "lat" },
         E::BadStep { max: 100 },
-        E::UnknownKey { key: "ALG".into() },
+        E::UnknownKey { key: "gpus".into() },
         E::NvlsWithoutNccl,
         E::Unreadable,
     ]
