@@ -308,7 +308,39 @@ fn bad_input_exits_2_naming_the_problem_and_the_line() {
     let neg = tmp("neg.txt", "8 2 float sum -1 -18.75 0 0 0\n");
     refused(
         &format!("calibrate --system dgx-a100 --measured '{neg}'"),
-        &["line 1", "positive"],
+        &["line 1", "from 0.001 to 1e10"],
+    );
+    // Times no run takes: the fit's error was infinite and a calibrated system could be written.
+    let absurd = tmp(
+        "absurd.txt",
+        "8 2 float sum -1 1e308 0 0 0
+16 4 float sum -1 20 0 0 0
+32 8 float sum -1 21 0 0 0
+",
+    );
+    refused(
+        &format!("calibrate --system dgx-a100 --measured '{absurd}'"),
+        &["line 1", "1e308", "from 0.001 to 1e10"],
+    );
+    let tiny = tmp(
+        "tiny.txt",
+        "8 2 float sum -1 1e-308 0 0 0
+",
+    );
+    refused(
+        &format!("calibrate --system dgx-a100 --measured '{tiny}'"),
+        &["line 1", "from 0.001 to 1e10"],
+    );
+    // The fit written over the measurements it came from, which were lost.
+    let measured = data("dgx-a100-1node.txt");
+    let copy = tmp("measured.txt", &std::fs::read_to_string(&measured).unwrap());
+    refused(
+        &format!("calibrate --system dgx-a100 --measured '{copy}' --out '{copy}'"),
+        &["--out", "is the --measured file"],
+    );
+    assert_eq!(
+        std::fs::read_to_string(&copy).unwrap(),
+        std::fs::read_to_string(&measured).unwrap()
     );
     let two = tmp(
         "two.txt",

@@ -66,6 +66,14 @@ pub fn calibrate(a: &CalibrateArgs) -> Result<String, String> {
     let table = parse(&text).map_err(|e| format!("--measured '{shown}': {e}"))?;
     let cal = fit(&sys, nvls, &table).map_err(|e| format!("--measured '{shown}': {e}"))?;
     if let Some(out) = &a.out {
+        // Written over the measured file, the measurements were lost without a word.
+        let same = |p: &std::path::Path| std::fs::canonicalize(p).ok();
+        if out == path || same(out).is_some_and(|o| Some(o) == same(path)) {
+            return Err(format!(
+                "--out '{}' is the --measured file: it would be overwritten; write the fit elsewhere",
+                out.display()
+            ));
+        }
         let text = serde_json::to_string_pretty(&cal.system).map_err(|e| e.to_string())?;
         std::fs::write(out, text + "\n")
             .map_err(|e| format!("--out: cannot write '{}': {e}", out.display()))?;

@@ -61,7 +61,7 @@ pub enum ParseErrorKind {
     TooFewColumns { found: usize },
     /// A column is not a number of the right kind.
     NotANumber { column: &'static str, text: String },
-    /// A time is NaN, infinite, zero or negative.
+    /// A time is not a number in [`TIME_RANGE_US`] (NaN, infinite, zero, negative, absurd).
     BadTime { text: String },
     /// A bandwidth is NaN, infinite or negative.
     BadBandwidth { text: String },
@@ -94,7 +94,7 @@ impl std::fmt::Display for ParseError {
                 write!(f, "{column} '{text}' is not a number")
             }
             ParseErrorKind::BadTime { text } => {
-                write!(f, "time '{text}' must be a positive number of µs")
+                write!(f, "time '{text}' must be a number of µs from 0.001 to 1e10")
             }
             ParseErrorKind::BadBandwidth { text } => {
                 write!(f, "bandwidth '{text}' must be a non-negative number")
@@ -134,9 +134,13 @@ fn int(line: usize, column: &'static str, t: &str) -> Result<u64, ParseError> {
     })
 }
 
+/// The times a row may give, µs: a nanosecond to three hours (a terabyte, the largest size, at
+/// 100 MB/s). Outside them a row is a typo, and a fit to it was an infinite error (1e308 µs).
+pub const TIME_RANGE_US: std::ops::RangeInclusive<f64> = 1e-3..=1e10;
+
 fn time(line: usize, t: &str) -> Result<f64, ParseError> {
     match t.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        Ok(v) if TIME_RANGE_US.contains(&v) => Ok(v),
         _ => Err(err(
             line,
             ParseErrorKind::BadTime {

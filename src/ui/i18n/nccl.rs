@@ -32,7 +32,7 @@ area! { $ nccl_rows {
     NcclIntraShare => "GPU links: NCCL's copies reach {0} of the {1} datasheet rate at large sizes.", "GPU 互连：大消息时 NCCL 的拷贝能达到标称 {1} 的 {0}。";
     ParseTooFewColumns => "a row needs at least size, count, type, redop, time, algbw, busbw; this one has {0}", "一行至少需要大小、数量、类型、归约、时间、algbw、busbw；这一行只有 {0} 列";
     ParseNotANumber => "'{0}' is not a number where one is expected", "'{0}' 不是数字，但这里需要数字";
-    ParseBadTime => "time '{0}' must be a positive number of µs", "时间 '{0}' 必须是正数（µs）";
+    ParseBadTime => "time '{0}' must be a number of µs from 0.001 to 1e10", "时间 '{0}' 必须是 0.001 到 1e10 之间的数（µs）";
     ParseBadBandwidth => "bandwidth '{0}' must be a non-negative number", "带宽 '{0}' 必须是非负数";
     ParseDuplicateSize => "this size already appears on line {0}", "这个大小已在第 {0} 行出现";
     ParseSizeTooLarge => "size {0} is above 1 TB, the largest the model predicts", "大小 {0} 超过了 1 TB，即模型能预测的最大值";
