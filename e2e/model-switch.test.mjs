@@ -52,6 +52,9 @@ test('the lab shows NCCL on 8×H100 beside the textbook run: ~450 GB/s textbook,
   assert.equal(await attr(page, 'lab-nccl-time', 'data-secs'), want.time_s);
   assert.match(await page.getByTestId('lab-nccl-choice').innerText(), new RegExp(`${want.algorithm}/${want.protocol} × ${want.channels}`));
   assert.match(await page.getByTestId('lab-nccl-why').innerText(), /lowest predicted time, .* of 6 candidates simulated/);
+  // The card says the system's links are its own, not the sliders' (on 2 nodes its 235 GB/s over
+  // the sliders' one 400 Gbps NIC looked impossible).
+  assert.match(await page.getByTestId('lab-nccl-system').innerText(), /On dgx-h100's own links, not the sliders': 450 GB\/s per GPU into its node, 8 × 400 Gbps NICs per node\./);
   assert.equal(await page.getByTestId('lab-nccl-cli').innerText(),
     'allreduce-lab simulate --model nccl --system dgx-h100 --nodes 1 --gpus-per-node 8 --size 8589934592 --nvls off');
   // NVLS on: the switch reduces and busbw passes the wire rate.

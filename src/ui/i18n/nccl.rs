@@ -14,7 +14,7 @@ area! { $ nccl_rows {
     ScalingNcclSeries => "like NCCL on {0}", "像 NCCL 在 {0} 上";
     ScalingNcclNote => "Each point is the allreduce NCCL would run on that many GPUs of {0} (8 per node: one node up to 8 GPUs, then whole nodes): its algorithm, protocol and channels as the real-hardware model predicts them, up to {1} GPUs. The hardware and algorithms above belong to the textbook model.", "每个点都是 NCCL 在 {0} 的这么多张卡上会执行的 AllReduce（每节点 8 张：8 张以内在一个节点上，之后按整节点增加）：算法、协议和通道数由真实硬件模型预测，最多 {1} 张卡。上面的硬件和算法属于教科书模型。";
     LabNcclLike => "like NCCL on real hardware", "像 NCCL 在真实硬件上";
-    LabNcclIntro => "What NCCL would do for this run on {0}: {1} × {2} GPUs, {3} per GPU (the real-hardware model: protocols, channels, efficiencies, latencies).", "NCCL 在 {0} 上会怎样执行这次运行：{1} × {2} 张卡，每卡 {3}（真实硬件模型：协议、通道、效率、延迟）。";
+    LabNcclIntro => "What NCCL would do for this run on {0}: {1} × {2} GPUs, {3} per GPU (the real-hardware model: protocols, channels, efficiencies, latencies). On {0}'s own links, not the sliders': {4} per GPU into its node, {5} × {6} NICs per node.", "NCCL 在 {0} 上会怎样执行这次运行：{1} × {2} 张卡，每卡 {3}（真实硬件模型：协议、通道、效率、延迟）。用的是 {0} 自己的链路，而不是滑块的：每卡 {4} 接入节点，每节点 {5} 块 {6} 网卡。";
     LabNcclAlgorithm => "algorithm", "算法";
     LabNcclChannels => "channels", "个通道";
     LabNcclTime => "time", "时间";

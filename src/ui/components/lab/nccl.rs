@@ -8,7 +8,9 @@ use crate::sim::nccl::model::Choice;
 use crate::sim::nccl::model::Choosing;
 use crate::sim::nccl::system::PRESETS;
 use crate::sim::nccl::system::System;
-use crate::sim::units::{Bandwidth, format_bandwidth, format_bytes, format_secs};
+use crate::sim::units::{
+    Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes, format_secs,
+};
 use crate::ui::components::inputs::select_value;
 use crate::ui::components::sliced::{Sliced, Slot, tick};
 use crate::ui::i18n::{Key, tr, trf, use_lang};
@@ -157,7 +159,9 @@ pub fn LabNccl(props: &LabNcclProps) -> Html {
             html! {
                 <>
                     <p class="lab-nccl-intro" data-testid="lab-nccl-system">
-                        { trf(lang, Key::LabNcclIntro, &[p.system, &sys.nodes.to_string(), &sys.gpus_per_node.to_string(), &format_bytes(c.size_bytes as f64)]) }
+                        { trf(lang, Key::LabNcclIntro, &[p.system, &sys.nodes.to_string(), &sys.gpus_per_node.to_string(), &format_bytes(c.size_bytes as f64),
+                            &format_bandwidth(Bandwidth::from_gbytes_per_sec(sys.intra_gbytes_per_sec)), &sys.nics_per_node.to_string(),
+                            &format_bandwidth_bits(Bandwidth::from_gbits_per_sec(sys.nic_gbits_per_sec))]) }
                     </p>
                     <table class="lab-nccl-compare">
                         <thead><tr><th></th><th>{ tr(lang, Key::NcclModelIdeal) }</th><th>{ tr(lang, Key::LabNcclLike) }</th></tr></thead>
