@@ -29,8 +29,10 @@ pub(crate) fn change_sentence(lang: Lang, c: &crate::ui::model::nccl_view::Chang
         (true, Protocol::Simple) => Key::NcclChangeToSimple,
         (true, Protocol::Ll) => Key::NcclChangeToLl,
     };
+    // In Chinese, Chinese punctuation after the algorithm names (". " read as English).
+    let stop = if lang == Lang::Zh { "。" } else { ". " };
     format!(
-        "{} → {}: {}/{} → {}/{}. {}",
+        "{} → {}: {}/{} → {}/{}{stop}{}",
         format_bytes_binary(c.before_bytes as f64),
         format_bytes_binary(c.after_bytes as f64),
         c.from.0,

@@ -140,13 +140,15 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclC
         }
     });
     let dashed = nccl_curves.iter().map(|(name, c)| {
+        // The legend's words, in the page's language ("NCCL ring" stood in the Chinese page).
+        let label = tr(lang, if *name == "ring" { Key::VsNcclRing } else { Key::VsNcclTree });
         let pts: Vec<String> = c.iter().map(|&(s, t)| format!("{:.1},{:.1}", x(s as f64), y(t))).collect();
         html! {
             <g class={classes!("vs-curve", "nccl", *name)} data-testid={format!("versus-nccl-curve-{name}")} data-points={c.len().to_string()}>
                 <polyline points={pts.join(" ")} />
                 { for c.iter().map(|&(s, t)| html! {
                     <rect x={format!("{:.1}", x(s as f64) - 2.5)} y={format!("{:.1}", y(t) - 2.5)} width="5" height="5">
-                        <title>{ format!("NCCL {name}, {}: {}", format_bytes_binary(s as f64), format_secs(t)) }</title>
+                        <title>{ format!("{label}, {}: {}", format_bytes_binary(s as f64), format_secs(t)) }</title>
                     </rect>
                 }) }
             </g>
