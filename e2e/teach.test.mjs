@@ -168,12 +168,17 @@ test('slowing one cable in the lab changes the time and the busiest link; a clic
     // Pick node 1's NIC (node 0's is the busiest already, by tie) and slow its cable.
     const nics = figure.locator('g.link.tier-node .hit');
     const count = await nics.count();
+    const hint = await figure.getByTestId('link-info').boundingBox();
     let found = false;
     for (let i = 0; i < count && !found; i++) {
       await nics.nth(i).click({ force: true });
       found = /node 1/.test(await figure.getByTestId('link-info').innerText());
     }
     assert.ok(found, "node 1's NIC is drawn and can be picked");
+    // The line with the cable's button is no taller than the hint it replaced (the page below
+    // jumped 5 px at every hover).
+    const picked = await figure.getByTestId('link-info').boundingBox();
+    assert.ok(Math.abs(picked.height - hint.height) < 1, `link line ${hint.height} -> ${picked.height} px`);
     // A click from the keyboard's point of view: moving the pointer there would hover other links.
     await figure.getByTestId('slow-link').evaluate((b) => b.click());
     await page.waitForFunction((b) => Number(document.querySelector('[data-testid=figure-a] [data-testid=time-result]').dataset.secs) > b, before);
