@@ -141,6 +141,16 @@ fn auto_says_what_it_chose_and_why() {
 }
 
 #[test]
+fn sizes_take_nccl_tests_suffixes_with_fractions() {
+    // As nccl-tests reads `-b 1.5K`: 1536 bytes (it was refused: "unknown unit 'K'").
+    let size =
+        |s: &str| json(&["simulate", "--ranks", "4", "--size", s, "--json"])["size_bytes"].clone();
+    assert_eq!(size("1.5K"), 1536);
+    assert_eq!(size("2M"), 2 << 20);
+    assert_eq!(size("1.5KB"), 1500);
+}
+
+#[test]
 fn the_default_output_is_a_readable_table() {
     let (code, out, _) = cli(&["simulate", "--ranks", "4", "--size", "4MB"]);
     assert_eq!(code, 0);
@@ -162,6 +172,13 @@ fn bad_input_exits_non_zero_with_one_line_saying_what_is_allowed() {
         ("simulate --ranks many", "whole number"),
         ("simulate --algorithm bogus", "ring"),
         ("simulate --size '12 parsecs'", "unit"),
+        // nccl-tests' suffixes are known units: a negative size is negative, not "unknown unit 'K'".
+        ("simulate --size -1K", "size '-1K' is negative"),
+        ("simulate --size 1e30G", "too large"),
+        // One range, the one that holds (it said 1..1024, then "at least 2"; 1..8, then "1, 2, 4 or 8").
+        ("sweep --ranks 4 -f 0", "expected 2..1024"),
+        ("sweep --ranks 4 -f 1", "expected 2..1024"),
+        ("speedup --gradient-bytes 3", "not 1, 2, 4 or 8"),
         ("simulate --latency '5 lightyears'", "unit"),
         ("simulate --topology torus", "uniform, cluster or rail"),
         ("simulate --segments 0", "1..256"),
@@ -340,7 +357,7 @@ fn speedup_and_sweep_refuse_bad_input_with_one_line() {
         ("speedup --storage-bw 0GB/s", "positive"),
         ("speedup --storage-bw 1e300GB/s", "is too large"),
         ("sweep --min-size 1GB --max-size 1KB", "min"),
-        ("sweep --step-factor 1", "at least 2"),
+        ("sweep --step-factor 1", "expected 2..1024"),
         ("sweep --size 1GB", "unknown flag"),
     ];
     all_refused(cases);

@@ -3,8 +3,9 @@
 //! parse functions, so that a bad value is refused with the core's message naming the problem.
 
 use super::values::{
-    bandwidth, count, duration, gamma, nccl_size, network_model, on_off, one_of, oversubscription,
-    parameters, preset, share, size, slow_link, speedup_model, straggler, topology_kind,
+    bandwidth, count, duration, gamma, gradient_bytes, nccl_size, network_model, on_off, one_of,
+    oversubscription, parameters, preset, share, size, slow_link, speedup_model, step_factor,
+    straggler, topology_kind,
 };
 use crate::course::chapter::{CHAPTER_SCENARIOS, ChapterScenario, ModelPreset};
 use crate::sim::algorithms::{Algorithm, MAX_SEGMENTS};
@@ -248,7 +249,7 @@ pub struct SweepSizes {
     #[arg(long, short = 'e', alias = "maxbytes", value_name = "SIZE", value_parser = nccl_size)]
     pub max_size: Option<u64>,
     /// Multiply the size by F each row, 2..1024
-    #[arg(long, short = 'f', alias = "stepfactor", value_name = "F", default_value_t = 2, value_parser = count::<1024>)]
+    #[arg(long, short = 'f', alias = "stepfactor", value_name = "F", default_value_t = 2, value_parser = step_factor)]
     pub step_factor: usize,
 }
 
@@ -301,7 +302,7 @@ pub struct TrainingArgs {
     #[arg(long, value_name = "T", value_parser = duration)]
     pub compute: Option<f64>,
     /// 4 (fp32) or 2 (bf16/fp16) [default: 4]
-    #[arg(long, value_name = "B", value_parser = count::<8>)]
+    #[arg(long, value_name = "B", value_parser = gradient_bytes)]
     pub gradient_bytes: Option<usize>,
     /// Share of the backward pass that hides communication, 0..1
     #[arg(long, value_name = "X", default_value = "0", value_parser = share)]

@@ -123,6 +123,23 @@ pub fn count<const MAX: usize>(t: &str) -> Result<usize, String> {
     Ok(n as usize)
 }
 
+/// A sweep's step factor: 2..1024 (`-f 0` said "expected 1..1024", then `-f 1` "at least 2").
+pub fn step_factor(t: &str) -> Result<usize, String> {
+    match count::<1024>(t) {
+        Ok(n) if n >= 2 => Ok(n),
+        Err(e) if e.contains("whole number") => Err(e.replace("1..1024", "2..1024")),
+        _ => Err(format!("{} is out of range; expected 2..1024", t.trim())),
+    }
+}
+
+/// Bytes per gradient: 1, 2, 4 or 8 (the flag said 1..8 and then refused 3).
+pub fn gradient_bytes(t: &str) -> Result<usize, String> {
+    match t.trim().parse() {
+        Ok(n @ (1 | 2 | 4 | 8)) => Ok(n),
+        _ => Err(format!("'{t}' is not 1, 2, 4 or 8 (bytes per gradient)")),
+    }
+}
+
 /// A number in lo..=hi.
 pub fn number(t: &str, lo: f64, hi: f64) -> Result<f64, String> {
     let x: f64 = t
@@ -174,11 +191,25 @@ pub fn nccl_size(text: &str) -> Result<u64, String> {
         _ => None,
     };
     if let Some(scale) = scale {
-        let num = &t[..t.len() - 1];
-        if let Ok(v) = num.trim().parse::<u64>() {
+        let num = t[..t.len() - 1].trim();
+        if let Ok(v) = num.parse::<u64>() {
             return v
                 .checked_mul(scale)
                 .ok_or_else(|| format!("size '{text}' is too large"));
+        }
+        // As nccl-tests reads them, a fraction too (1.5K = 1536 B); a negative one is negative
+        // (both were "unknown unit 'K'", a unit the help names).
+        if let Ok(v) = num.parse::<f64>()
+            && v.is_finite()
+        {
+            if v < 0.0 {
+                return Err(format!("size '{text}' is negative"));
+            }
+            let bytes = v * scale as f64;
+            if bytes > 1e18 {
+                return Err(format!("size '{text}' is too large"));
+            }
+            return Ok(bytes.round() as u64);
         }
     }
     size(t)

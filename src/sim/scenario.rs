@@ -175,7 +175,9 @@ impl std::fmt::Display for ScenarioError {
             E::CannotTakeGpus { gpus } => write!(f, "the topology cannot take {gpus} GPUs"),
             E::ParametersOutOfRange => f.write_str("parameters must be between 1 and 10^13"),
             E::BytesPerGradient => f.write_str("bytes per gradient must be 1, 2, 4 or 8"),
-            E::ComputeOutOfRange => f.write_str("compute time must be between 0 and 1 hour"),
+            E::ComputeOutOfRange => {
+                f.write_str("compute time must be more than 0 and at most 1 hour")
+            }
             E::ShareOutOfRange { share } => write!(
                 f,
                 "{} must be between 0 and 1",

@@ -89,7 +89,7 @@ strings! {
         ScCannotTake => "the topology cannot take {0} GPUs", "该拓扑无法容纳 {0} 张卡";
         ScParameters => "parameters must be between 1 and 10^13", "参数量必须在 1 到 10^13 之间";
         ScBytesPerGradient => "bytes per gradient must be 1, 2, 4 or 8", "每个梯度的字节数必须是 1、2、4 或 8";
-        ScCompute => "compute time must be between 0 and 1 hour", "计算时间必须在 0 到 1 小时之间";
+        ScCompute => "compute time must be more than 0 and at most 1 hour", "计算时间必须大于 0 且不超过 1 小时";
         ScShare => "{0} must be between 0 and 1", "{0}必须在 0 到 1 之间";
         ScInputBytes => "input bytes per GPU must be 0 or more", "每张卡的输入字节数不能为负";
         ScStorage => "storage bandwidth must be positive", "存储带宽必须为正数";
