@@ -179,6 +179,12 @@ fn bad_input_exits_non_zero_with_one_line_saying_what_is_allowed() {
         ("sweep --ranks 4 -f 0", "expected 2..1024"),
         ("sweep --ranks 4 -f 1", "expected 2..1024"),
         ("speedup --gradient-bytes 3", "not 1, 2, 4 or 8"),
+        // Each size within a run's budget, but 40 of them, each trying every algorithm on 2408
+        // ranks: it ran for 555 s. Refused at once, from the estimates.
+        (
+            "sweep --ranks 2408 --algorithm auto -b 1 -e 1TB --json",
+            "the sweep's 40 sizes would take about",
+        ),
         ("simulate --latency '5 lightyears'", "unit"),
         ("simulate --topology torus", "uniform, cluster or rail"),
         ("simulate --segments 0", "1..256"),

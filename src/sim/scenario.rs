@@ -128,6 +128,12 @@ pub enum ScenarioError {
     SweepFactor {
         factor: u64,
     },
+    /// A sweep whose runs, each within a run's budget, add up to more than
+    /// [`SWEEP_WORK`](super::sweep::SWEEP_WORK): `times` that, over `sizes` sizes.
+    SweepOverBudget {
+        sizes: usize,
+        times: u64,
+    },
 }
 
 impl std::fmt::Display for ScenarioError {
@@ -195,6 +201,10 @@ impl std::fmt::Display for ScenarioError {
             E::SweepFactor { factor } => {
                 write!(f, "the step factor must be at least 2, got {factor}")
             }
+            E::SweepOverBudget { sizes, times } => write!(
+                f,
+                "the sweep's {sizes} sizes would take about {times} times what a sweep may (a minute or two); sweep fewer sizes (a larger --step-factor, a narrower --min-size..--max-size) or fewer ranks"
+            ),
         }
     }
 }

@@ -81,6 +81,16 @@ pub fn sweep(
     sweep_each(base, min, max, factor, |_| ControlFlow::Continue(()))
 }
 
+/// The work a whole sweep may add up to: three runs' worth of
+/// [`RUN_BUDGET`](super::cost::RUN_BUDGET)'s fair sharing, a minute or two natively. A run's work
+/// is its [`sharing_work`](super::cost::RunCost::sharing_work) (1.2·10⁹ took 9.2 s) and
+/// [`WORK_PER_TRANSFER`] per transfer.
+pub const SWEEP_WORK: u64 = 3 * super::cost::RUN_BUDGET.sharing_work;
+
+/// A transfer's own cost in units of sharing work: a 1024-rank ring simulates about 5·10⁶
+/// transfers a second, 200 ns each, against about 8 ns per unit of sharing work.
+pub const WORK_PER_TRANSFER: u64 = 25;
+
 /// [`sweep`], handing each row to `each` as soon as it is simulated (a large cluster takes
 /// seconds a size: a reader sees the rows come); `each` may stop the sweep, which returns the rows
 /// so far.
@@ -119,8 +129,21 @@ pub fn sweep_each(
     // others ran.
     // Every size has the base's topology, so its ranks.
     let mut ranks = 0;
+    let mut work = 0u64;
     for s in &scenarios {
         ranks = s.validate()?.ranks();
+        let cost = s.cost()?;
+        work = work.saturating_add(
+            (cost.sharing_work).saturating_add(cost.transfers.saturating_mul(WORK_PER_TRANSFER)),
+        );
+    }
+    // Each size fits a run's budget, and all of them one sweep's (41 sizes on 2408 ranks, each
+    // under a minute, ran for 555 s).
+    if work > SWEEP_WORK {
+        return Err(ScenarioError::SweepOverBudget {
+            sizes: scenarios.len(),
+            times: work.div_ceil(SWEEP_WORK),
+        });
     }
     let mut rows = Vec::with_capacity(scenarios.len());
     for scenario in scenarios {

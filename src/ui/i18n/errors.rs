@@ -305,6 +305,9 @@ pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
         E::StorageNotPositive => tr(lang, K::ScStorage).to_string(),
         E::SweepSizes { min, max } => trf(lang, K::ScSweepSizes, &[&s(min), &s(max)]),
         E::SweepFactor { factor } => trf(lang, K::ScSweepFactor, &[&s(factor)]),
+        E::SweepOverBudget { sizes, times } => {
+            trf(lang, K::ScSweepOverBudget, &[&sizes.to_string(), &s(times)])
+        }
     }
 }
 

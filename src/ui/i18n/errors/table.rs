@@ -95,6 +95,7 @@ strings! {
         ScStorage => "storage bandwidth must be positive", "存储带宽必须为正数";
         ScSweepSizes => "sizes must satisfy 1 ≤ min ≤ max, got min {0} and max {1}", "大小必须满足 1 ≤ 最小值 ≤ 最大值，实际最小值 {0}、最大值 {1}";
         ScSweepFactor => "the step factor must be at least 2, got {0}", "步进倍数至少为 2，实际为 {0}";
+        ScSweepOverBudget => "the sweep's {0} sizes would take about {1} times what a sweep may (a minute or two); sweep fewer sizes or fewer ranks", "这次扫描的 {0} 个消息大小约需允许时长（一两分钟）的 {1} 倍；请减少消息大小的个数或卡数";
         // Systems (the nccl model).
         SysUnknown => "unknown system '{0}'; expected one of: {1}", "未知的系统“{0}”；应为以下之一：{1}";
         SysNotAFile => "not a system file (line {0}, column {1})", "不是系统文件（第 {0} 行第 {1} 列）";

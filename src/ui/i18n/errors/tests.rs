@@ -195,6 +195,10 @@ fn scenarios() -> Vec<ScenarioError> {
         E::StorageNotPositive,
         E::SweepSizes { min: 0, max: 1 },
         E::SweepFactor { factor: 1 },
+        E::SweepOverBudget {
+            sizes: 41,
+            times: 5,
+        },
     ];
     for (exceeded, segments) in [(Exceeded::Memory, Some(8)), (Exceeded::Work, None)] {
         v.push(E::OverBudget {
