@@ -213,8 +213,9 @@ impl std::fmt::Display for SystemError {
             }
             E::FieldOutOfRange { field, got, lo, hi } => write!(
                 f,
-                "{} must lie between {lo} and {hi}, got {got}",
-                field.name()
+                "{} must lie between {lo} and {hi}, got {}",
+                field.name(),
+                crate::faults::short(*got)
             ),
             E::NicsOutOfRange { got } => {
                 write!(f, "nics_per_node must be between 1 and 64, got {got}")
@@ -452,12 +453,33 @@ impl System {
     /// assert!(matches!(System::from_json("{\n\"name\": 3}"), Err(SystemError::NotASystemFile { line: 2, .. })));
     /// ```
     pub fn from_json(text: &str) -> Result<System, SystemError> {
-        let sys: System = serde_json::from_str(text).map_err(|e| SystemError::NotASystemFile {
-            line: e.line(),
-            column: e.column(),
-            detail: e.to_string(),
-        })?;
+        let mut sys: System =
+            serde_json::from_str(text).map_err(|e| SystemError::NotASystemFile {
+                line: e.line(),
+                column: e.column(),
+                detail: e.to_string(),
+            })?;
         sys.validate()?;
+        // Its words are printed (the name heads nccl-tests' '#' lines): control characters shown
+        // escaped, not sent to the terminal (an escape sequence coloured it, a newline broke the
+        // header), and at most 80 characters.
+        let printable = |t: &str| -> String {
+            t.chars()
+                .take(80)
+                .flat_map(|c| {
+                    let escaped: Vec<char> = if c.is_control() {
+                        c.escape_default().collect()
+                    } else {
+                        vec![c]
+                    };
+                    escaped
+                })
+                .collect()
+        };
+        sys.name = printable(&sys.name);
+        for source in &mut sys.sources {
+            *source = printable(source);
+        }
         Ok(sys)
     }
 

@@ -322,9 +322,16 @@ pub fn system_error(lang: Lang, e: &SystemError) -> String {
         }
         E::NodesOutOfRange { got, max } => trf(lang, K::SysNodes, &[&s(max), &s(got)]),
         E::GpusPerNodeOutOfRange { got } => trf(lang, K::SysGpusPerNode, &[&s(got)]),
-        E::FieldOutOfRange { field, got, lo, hi } => {
-            trf(lang, K::SysField, &[field.name(), &s(lo), &s(hi), &s(got)])
-        }
+        E::FieldOutOfRange { field, got, lo, hi } => trf(
+            lang,
+            K::SysField,
+            &[
+                field.name(),
+                &s(lo),
+                &s(hi),
+                &crate::sim::faults::short(*got),
+            ],
+        ),
         E::NicsOutOfRange { got } => trf(lang, K::SysNics, &[&s(got)]),
         E::ChannelsOutOfRange => tr(lang, K::SysChannels).to_string(),
         E::Ll128NeedsNvlink => tr(lang, K::SysLl128).to_string(),
