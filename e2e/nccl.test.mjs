@@ -33,12 +33,15 @@ test('switching the model moves 8×H100 from ~450 to ~365 GB/s (NVLS off) and th
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=nccl-busbw]')?.dataset.busbw) < 400);
   const nccl = await busbw(page);
   assert.ok(nccl > 355 && nccl < 375, `like-NCCL busbw ${nccl}`);
+  assert.equal(await page.getByTestId('nccl-over-wire').count(), 0, 'under the links, nothing to explain');
   assert.equal(await page.getByTestId('published-point').count(), 11);
   assert.equal(await page.getByTestId('nccl-error-row').count(), 11);
   // NVLS on (as the published table was measured): the switch reduces, busbw above the wire rate,
   // every row within 25 %, and the change is marked and explained.
   await page.getByTestId('nccl-nvls').check();
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=nccl-busbw]')?.dataset.busbw) > 450);
+  // Above the links' 450 GB/s: the line under it says why (it read as a mistake).
+  assert.match(await page.getByTestId('nccl-over-wire').innerText(), /the switch adds.*S each way/);
   const errors = await page.$$eval('[data-testid=nccl-error-row]', (rows) => rows.map((r) => Number(r.dataset.error)));
   assert.ok(errors.every((e) => Math.abs(e) < 0.25), `errors ${errors}`);
   const changes = await page.getByTestId('nccl-change').allTextContents();

@@ -312,7 +312,13 @@ pub fn NcclSection() -> Html {
                         <strong data-testid="nccl-busbw" data-busbw={format!("{:.1}", shown_busbw / 1e9)}>{ gbps(shown_busbw) }</strong>
                         { if *nccl_model { tr(lang, Key::NcclModelNcclNote) } else { tr(lang, Key::NcclModelIdealNote) } }
                     </p>
-                    <p class="source">{ trf(lang, Key::NcclIntraShare, &[&percent(lang, d.system.intra_efficiency, 1), &format!("{:.0} GB/s", d.system.intra_gbytes_per_sec)]) }</p>
+                    <p class="source">{ trf(lang, Key::NcclIntraShare, &[&percent(lang, d.system.intra_efficiency, 1), &format!("{:.0} GB/s", d.system.intra_gbytes_per_sec)]) }
+                        // Above the links' rate only when the switch adds: said so (484 GB/s over
+                        // 450 GB/s links read as a mistake).
+                        if shown_busbw > d.system.intra_gbytes_per_sec * 1e9 {
+                            { " " }<span data-testid="nccl-over-wire">{ tr(lang, Key::NcclOverWire) }</span>
+                        }
+                    </p>
                     <div class="chart-card">
                         <h3>{ tr(lang, Key::NcclChartTitle) }</h3>
                         if let Some(src) = source {

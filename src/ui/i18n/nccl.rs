@@ -29,6 +29,7 @@ area! { $ nccl_rows {
     LabNcclSystemError => "This system cannot take the lab's shape: ", "该系统无法容纳实验室当前的形状：";
     ScalingNcclChoices => "NCCL's choice on {0} GPUs, per size: ", "NCCL 在 {0} 张卡上按消息大小的选择：";
     NcclNvls => "NVLink SHARP (NVLS)", "NVLink SHARP（NVLS，交换机内归约）";
+    NcclOverWire => "busbw passes it with NVLS: the switch adds, so each GPU sends its data once and receives the sum, S each way where busbw assumes a ring's 2(N−1)/N × S.", "开启 NVLS 时 busbw 会超过它：交换机做加法，每张卡只上传一次数据并接收总和，每个方向 S，而 busbw 按环形的 2(N−1)/N × S 计算。";
     NcclIntraShare => "GPU links: NCCL's copies reach {0} of the {1} datasheet rate at large sizes.", "GPU 互连：大消息时 NCCL 的拷贝能达到标称 {1} 的 {0}。";
     ParseTooFewColumns => "a row needs at least size, count, type, redop, time, algbw, busbw; this one has {0}", "一行至少需要大小、数量、类型、归约、时间、algbw、busbw；这一行只有 {0} 列";
     ParseNotANumber => "'{0}' is not a number where one is expected", "'{0}' 不是数字，但这里需要数字";
