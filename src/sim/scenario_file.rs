@@ -265,6 +265,11 @@ fn cut_detail(detail: &str) -> String {
     if detail.chars().count() <= 2 * MAX_QUOTED_CHARS + 120 {
         return detail.to_string();
     }
+    // serde ends with where: " at line L column C", kept whatever is cut before it.
+    let (detail, at) = match detail.rsplit_once(" at line ") {
+        Some((head, tail)) => (head, format!(" at line {tail}")),
+        None => (detail, String::new()),
+    };
     let mut out = String::new();
     for (i, piece) in detail.split('`').enumerate() {
         if i > 0 {
@@ -277,7 +282,7 @@ fn cut_detail(detail: &str) -> String {
             piece.to_string()
         });
     }
-    cut_words(&out)
+    cut_words(&out) + &at
 }
 
 /// Anything still too long (a quoted string value) cut to a readable line.
@@ -342,6 +347,8 @@ mod tests {
             "{} characters",
             e.to_string().len()
         );
+        // Where it is stays at the end, whatever was cut before it.
+        assert!(e.to_string().contains("` at line 1 column 600"), "{e}");
     }
 
     fn with(prefix: &[u8], body: impl IntoIterator<Item = u8>) -> Vec<u8> {

@@ -137,7 +137,7 @@ pub fn sweep_each(
             (cost.sharing_work).saturating_add(cost.transfers.saturating_mul(WORK_PER_TRANSFER)),
         );
     }
-    // Each size fits a run's budget, and all of them one sweep's (41 sizes on 2408 ranks, each
+    // Each size fits a run's budget, and all of them one sweep's (40 sizes on 2408 ranks, each
     // under a minute, ran for 555 s).
     if work > SWEEP_WORK {
         return Err(ScenarioError::SweepOverBudget {

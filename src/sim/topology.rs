@@ -132,7 +132,11 @@ fn one() -> f64 {
 /// (An array, serde's positional form of an object, reads by this struct's order, not the
 /// variant's; nobody writes one.) tests/topology_json.rs holds the tagged enum as the oracle.
 #[derive(Default, Deserialize)]
-#[serde(default, expecting = "internally tagged enum TopologySpec")]
+#[serde(
+    default,
+    deny_unknown_fields,
+    expecting = "internally tagged enum TopologySpec"
+)]
 struct TopologyFields {
     kind: Given<KindName>,
     ranks: Given<usize>,

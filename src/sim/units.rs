@@ -547,6 +547,10 @@ pub fn format_bytes(bytes: f64) -> String {
 /// // Never "0" for a time that is not zero: picoseconds, then powers of ten.
 /// assert_eq!(format_secs(4e-10), "400 ps");
 /// assert_eq!(format_secs(2.5e-16), "2.5e-16 s");
+/// assert_eq!(format_secs(9.9999e-17), "1e-16 s");
+/// assert_eq!(format_secs(1e-300), "1e-300 s");
+/// assert_eq!(format_secs(5e-324), "4.94e-324 s"); // the least float, as near 5e-324 as it is
+/// assert_eq!(format_secs(f64::NAN), "NaN s");
 /// ```
 pub fn format_secs(secs: f64) -> String {
     if secs == 0.0 {
@@ -564,8 +568,15 @@ pub fn format_secs(secs: f64) -> String {
             return format!("{} {name}", sig3(secs / scale));
         }
     }
-    let exp = secs.abs().log10().floor();
-    format!("{}e{exp} s", sig3(secs / 10f64.powf(exp)))
+    if !secs.is_finite() {
+        return format!("{secs} s");
+    }
+    // Three significant digits in Rust's exponent form, which rounds the mantissa and its power
+    // together (9.9999e-17 is 1e-16, not "10e-17"; 5e-324 was "infe-324").
+    let text = format!("{secs:.2e}");
+    let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
+    let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+    format!("{mantissa}e{exp} s")
 }
 
 /// `100e9 B/s` → `"100 GB/s"`.

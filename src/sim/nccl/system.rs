@@ -462,10 +462,10 @@ impl System {
         sys.validate()?;
         // Its words are printed (the name heads nccl-tests' '#' lines): control characters shown
         // escaped, not sent to the terminal (an escape sequence coloured it, a newline broke the
-        // header), and at most 80 characters.
-        let printable = |t: &str| -> String {
-            t.chars()
-                .take(80)
+        // header), the name at most 80 characters.
+        let printable = |t: &str, most: usize| -> String {
+            let escaped: String = t
+                .chars()
                 .flat_map(|c| {
                     let escaped: Vec<char> = if c.is_control() {
                         c.escape_default().collect()
@@ -474,11 +474,16 @@ impl System {
                     };
                     escaped
                 })
-                .collect()
+                .collect();
+            match escaped.char_indices().nth(most) {
+                Some((at, _)) => format!("{}…", &escaped[..at]),
+                None => escaped,
+            }
         };
-        sys.name = printable(&sys.name);
+        sys.name = printable(&sys.name, 80);
         for source in &mut sys.sources {
-            *source = printable(source);
+            // A preset's sources are a sentence or two.
+            *source = printable(source, 600);
         }
         Ok(sys)
     }

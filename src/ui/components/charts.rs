@@ -235,8 +235,11 @@ pub fn LineChart(props: &LineChartProps) -> Html {
                     }
                 },
             };
-            // A run of stretches of one kind is one path (its corners joined, not capped).
-            if last != Some(key) {
+            // A run of its own stretches is one path (its corners joined, not capped); each
+            // stretch along others starts its own, so that the piled lines' dashes all start at
+            // its start and stay in their slots (one line's run of two stretches put its dashes
+            // out of step with a line that joined it on the second).
+            if key.is_some() || last != Some(key) {
                 d.push_str(&format!("M{},{}", f(w[0].0), f(w[0].1)));
             }
             d.push_str(&format!("L{},{}", f(w[1].0), f(w[1].1)));

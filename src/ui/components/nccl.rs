@@ -315,7 +315,7 @@ pub fn NcclSection() -> Html {
                     <p class="source">{ trf(lang, Key::NcclIntraShare, &[&percent(lang, d.system.intra_efficiency, 1), &format!("{:.0} GB/s", d.system.intra_gbytes_per_sec)]) }
                         // Above the links' rate only when the switch adds: said so (484 GB/s over
                         // 450 GB/s links read as a mistake).
-                        if shown_busbw > d.system.intra_gbytes_per_sec * 1e9 {
+                        if *nvls && shown_busbw > d.system.intra_gbytes_per_sec * 1e9 {
                             { " " }<span data-testid="nccl-over-wire">{ tr(lang, Key::NcclOverWire) }</span>
                         }
                     </p>
