@@ -120,9 +120,15 @@ test('wasm size', () => {
   // clone (+4.8 KB; built commit by commit, by zlib -9 of the page's wasm: the faults in a link
   // and their checks +1.7 KB, Ring or Tree's decade ticks and labels +1.3 KB, the charts' dashed
   // stretch along an earlier line and smaller dots on its points, with the sweep's and the
-  // delay's changes, +0.7 KB, the visual review's mends +0.3 KB). The budget is 520,300.
-  // Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 520_300;
+  // delay's changes, +0.7 KB, the visual review's mends +0.3 KB): 520,189 B. Stop 49's, from a
+  // visual review and a fuzzing pass: 522,844 B (+2.7 KB, by this test's zlib -9, which reads
+  // about 5 KB more than gzip -9 here: the chart lines piled on one stretch dashing in turn +0.6
+  // KB; the Ring-or-Tree figure's binary units, its prediction on a slider stop and its padded
+  // axis, the lab's NCCL card naming the system's links, the NCCL section's NVLS sentence and the
+  // Chinese titles +1.0 KB; the links' percent-decoding and named unknown key, the files' unknown
+  // fields refused by name with their messages cut, and the sweep budget's words +1.1 KB). The
+  // budget is 522,950. Issue 11's aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 522_950;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 
