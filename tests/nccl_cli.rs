@@ -287,6 +287,11 @@ fn bad_input_exits_2_naming_the_problem_and_the_line() {
         &["size must be at most 1 TB, got 1000000000000000000 bytes"],
     );
     refused("nccl-tests", &["--system is required"]);
+    // The flag out of range is the one named (it said --system).
+    refused(
+        "nccl-tests --system dgx-h100 --gpus-per-node 1",
+        &["--gpus-per-node: GPUs per node must be between 2 and 8, got 1"],
+    );
     refused(
         "sweep --model nccl --system dgx-h100 --ranks 4",
         &["--ranks"],

@@ -129,7 +129,16 @@ pub fn system(s: &SystemArgs, nodes: usize, gpus_per_node: usize) -> Result<Syst
             crate::sim::nccl::system::PRESETS.join(", ")
         )
     })?;
-    System::preset(id, nodes, gpus_per_node).map_err(|e| format!("--system: {e}"))
+    // The flag that is out of range is named (`--gpus-per-node 1` blamed --system).
+    System::preset(id, nodes, gpus_per_node).map_err(|e| {
+        use crate::sim::nccl::system::SystemError as E;
+        let flag = match e {
+            E::NodesOutOfRange { .. } => "--nodes",
+            E::GpusPerNodeOutOfRange { .. } => "--gpus-per-node",
+            _ => "--system",
+        };
+        format!("{flag}: {e}")
+    })
 }
 
 /// The system of a command that also takes a scenario (whose `--nodes` and `--gpus-per-node`
