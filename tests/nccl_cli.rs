@@ -375,19 +375,15 @@ fn bad_input_exits_2_naming_the_problem_and_the_line() {
         &["not a system file", "line 3"],
     );
     // A value past its range reads in a line (1e300 printed as 301 digits).
-    let h100 = std::process::Command::new(env!("CARGO_BIN_EXE_allreduce-lab"))
-        .args([
-            "calibrate",
-            "--system",
-            "dgx-h100",
-            "--measured",
-            &data("dgx-h100-1node.txt"),
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(h100.status.success());
-    let fitted: serde_json::Value = serde_json::from_slice(&h100.stdout).unwrap();
+    let h100 = data("dgx-h100-1node.txt");
+    let fitted = json(&[
+        "calibrate",
+        "--system",
+        "dgx-h100",
+        "--measured",
+        &h100,
+        "--json",
+    ]);
     let mut far = fitted["system"].clone();
     far["net_latency_us"] = serde_json::json!(1e300);
     let far = tmp("far.json", &far.to_string());
@@ -399,12 +395,8 @@ fn bad_input_exits_2_naming_the_problem_and_the_line() {
     let mut evil = fitted["system"].clone();
     evil["name"] = serde_json::json!("evil\u{1b}[31mRED\nfake line");
     let evil = tmp("evil.json", &evil.to_string());
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_allreduce-lab"))
-        .args(["nccl-tests", "--system-file", &evil, "-e", "64"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(out.status.success(), "{text}");
+    // `ok` asserts the run succeeds.
+    let text = ok(&["nccl-tests", "--system-file", &evil, "-e", "64"]);
     assert!(
         !text.contains('\u{1b}') && text.contains("evil\\u{1b}[31mRED\\nfake line"),
         "{text}"

@@ -113,23 +113,24 @@ pub fn preset(id: &str) -> Result<&'static ChapterScenario, String> {
 
 /// A whole number in 1..=MAX.
 pub fn count<const MAX: usize>(t: &str) -> Result<usize, String> {
+    whole(t, 1, MAX)
+}
+
+/// A whole number in lo..=hi, the message naming that range.
+fn whole(t: &str, lo: usize, hi: usize) -> Result<usize, String> {
     let n: i64 = t
         .trim()
         .parse()
-        .map_err(|_| format!("'{t}' is not a whole number; expected 1..{MAX}"))?;
-    if n < 1 || n > MAX as i64 {
-        return Err(format!("{n} is out of range; expected 1..{MAX}"));
+        .map_err(|_| format!("'{t}' is not a whole number; expected {lo}..{hi}"))?;
+    if n < lo as i64 || n > hi as i64 {
+        return Err(format!("{n} is out of range; expected {lo}..{hi}"));
     }
     Ok(n as usize)
 }
 
 /// A sweep's step factor: 2..1024 (`-f 0` said "expected 1..1024", then `-f 1` "at least 2").
 pub fn step_factor(t: &str) -> Result<usize, String> {
-    match count::<1024>(t) {
-        Ok(n) if n >= 2 => Ok(n),
-        Err(e) if e.contains("whole number") => Err(e.replace("1..1024", "2..1024")),
-        _ => Err(format!("{} is out of range; expected 2..1024", t.trim())),
-    }
+    whole(t, 2, 1024)
 }
 
 /// Bytes per gradient: 1, 2, 4 or 8 (the flag said 1..8 and then refused 3).

@@ -118,7 +118,10 @@ impl JsonProblem {
         // serde names the field or variant between backticks: "missing field `size_bytes`".
         let named = |prefix: &str| {
             let rest = text.strip_prefix(prefix)?;
-            Some(cut(rest.split('`').next().unwrap_or(rest)))
+            Some(cut(
+                rest.split('`').next().unwrap_or(rest),
+                MAX_QUOTED_CHARS,
+            ))
         };
         match e.classify() {
             Category::Eof => JsonProblem::Truncated,
@@ -138,9 +141,9 @@ impl JsonProblem {
 /// quoted whole.
 const MAX_QUOTED_CHARS: usize = 80;
 
-/// `text` as a message quotes it: at most [`MAX_QUOTED_CHARS`] characters, then `…`.
-fn cut(text: &str) -> String {
-    match text.char_indices().nth(MAX_QUOTED_CHARS) {
+/// `text` as a message quotes it: at most `most` characters, then `…`.
+pub(crate) fn cut(text: &str, most: usize) -> String {
+    match text.char_indices().nth(most) {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_string(),
     }
@@ -277,20 +280,13 @@ fn cut_detail(detail: &str) -> String {
         }
         // Odd pieces are quoted; the others are serde's words, which name "expected one of" lists.
         out.push_str(&if i % 2 == 1 {
-            cut(piece)
+            cut(piece, MAX_QUOTED_CHARS)
         } else {
             piece.to_string()
         });
     }
-    cut_words(&out) + &at
-}
-
-/// Anything still too long (a quoted string value) cut to a readable line.
-fn cut_words(text: &str) -> String {
-    match text.char_indices().nth(4 * MAX_QUOTED_CHARS) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
-    }
+    // Anything still too long (a quoted string value) cut to a readable line.
+    cut(&out, 4 * MAX_QUOTED_CHARS) + &at
 }
 
 #[cfg(test)]

@@ -475,10 +475,7 @@ impl System {
                     escaped
                 })
                 .collect();
-            match escaped.char_indices().nth(most) {
-                Some((at, _)) => format!("{}…", &escaped[..at]),
-                None => escaped,
-            }
+            crate::scenario_file::cut(&escaped, most)
         };
         sys.name = printable(&sys.name, 80);
         for source in &mut sys.sources {
