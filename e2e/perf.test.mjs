@@ -126,9 +126,12 @@ test('wasm size', () => {
   // KB; the Ring-or-Tree figure's binary units, its prediction on a slider stop and its padded
   // axis, the lab's NCCL card naming the system's links, the NCCL section's NVLS sentence and the
   // Chinese titles +1.0 KB; the links' percent-decoding and named unknown key, the files' unknown
-  // fields refused by name with their messages cut, and the sweep budget's words +1.1 KB). The
-  // budget is 522,950. Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 522_950;
+  // fields refused by name with their messages cut, and the sweep budget's words +1.1 KB): the
+  // budget was 522,950. Stop 50: the Ring-vs-Tree figure's runs in Web Workers (one pool per kind
+  // of work behind a `Work` trait object, the figure's asks and answers, its fallback to the page)
+  // +2.3 KB locally (522,283 -> 524,589 B; a clean clone read 561 B more than a local build last
+  // time). The budget is 525,300. Issue 11's aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 525_300;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

@@ -1,13 +1,16 @@
-//! The scaling charts' points computed in Web Workers, as many as the browser reports cores: the
-//! page sends each worker jobs ([`Ask`]), more as it answers; the first worker takes the heaviest
-//! jobs, one at a time, the others the cheapest, a few small ones ahead (see [`QUEUED_COST`]). A
-//! newer setup cancels an older one at once: a worker still busy with the older setup's jobs is
-//! terminated (a run in progress cannot be interrupted any other way) and a fresh one takes its
-//! place. If a worker cannot start or fails, or says nothing for [`SILENT_TICKS`] of the page's
-//! watchdog in a row while it starts or works on a job (one that died without an error event, as
-//! one out of memory can), the pool stops and what is left is computed on the page in idle time,
-//! as before workers. The watchdog counts its own ticks rather than the clock, so a page frozen or
-//! asleep with its workers does not take the pause for silence.
+//! Work computed in Web Workers, as many as the browser reports cores: the scaling charts' points
+//! and the Ring-vs-Tree figure's runs, each kind in a pool of its own ([`Channel`]), so that one
+//! never cancels the other. The page sends each worker jobs (a kind's [`Work`] writes the
+//! message), more as it answers; with `heaviest_first`, the first worker takes the heaviest jobs,
+//! one at a time, the others the cheapest, a few small ones ahead (see [`QUEUED_COST`]); without,
+//! every worker takes the jobs in their order. A newer batch cancels an older one at once: a
+//! worker still busy with the older batch's jobs is terminated (a run in progress cannot be
+//! interrupted any other way) and a fresh one takes its place. If a worker cannot start or fails,
+//! or says nothing for [`SILENT_TICKS`] of the page's watchdog in a row while it starts or works on
+//! a job (one that died without an error event, as one out of memory can), its pool stops and
+//! what is left is computed on the page in idle time, as before workers. The watchdog counts its
+//! own ticks rather than the clock, so a page frozen or asleep with its workers does not take the
+//! pause for silence.
 //!
 //! The worker is this crate's `points-worker` binary, built by Trunk next to the app (index.html)
 //! with a loader script; its whole work is [`serve`].
@@ -15,25 +18,29 @@
 use crate::ui::components::lab::simulation::now_ms;
 use crate::ui::components::sliced::{Pending, when_idle};
 use crate::ui::model::lab_job;
-use crate::ui::model::scaling::Setup;
-use crate::ui::model::scaling_work::{Answer, Ask, Job, Point, SetupKey, answer};
+use crate::ui::model::scaling_work::answer;
 use crate::ui::model::throttle::Throttle;
+use crate::ui::model::versus_work::{self, answer_versus};
 use gloo::timers::callback::Interval;
 use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker};
 
-/// The script that starts a worker (Trunk's loader for the `points-worker` binary).
-const WORKER_SCRIPT: &str = "./points-worker_loader.js";
+/// The script that starts a worker (Trunk's loader for the `points-worker` binary), per
+/// [`Channel`]: the Ring-vs-Tree figure's named apart by its query (its own imports resolve
+/// without it), so that a test can block those workers alone.
+const WORKER_SCRIPTS: [&str; 2] = [
+    "./points-worker_loader.js",
+    "./points-worker_loader.js?for=versus",
+];
 
 /// What a worker says once it listens (messages sent before would be lost).
 const READY: &str = "ready";
 
-/// At most this many workers, whatever the browser reports.
+/// At most this many workers per pool, whatever the browser reports.
 const MAX_WORKERS: usize = 8;
 
 /// A worker that takes the cheapest jobs is sent more while those it has not answered cost at
@@ -45,7 +52,7 @@ const MAX_WORKERS: usize = 8;
 const QUEUED_COST: usize = 16_384;
 const MAX_QUEUED: usize = 4;
 
-/// Points are delivered (and the charts drawn again) at most this often while the rest are
+/// Results are delivered (and the charts drawn again) at most this often while the rest are
 /// computed, and the last ones at once. Each drawing of the charts is tens of ms of the page's
 /// thread, taken from the workers on a 2-core machine: delivered in every idle period, the
 /// chapter's second scenario drew them 9-17 times, 350-585 ms of the page's thread in its 0.8-1.2 s
@@ -59,10 +66,30 @@ const WATCH_EVERY_MS: u32 = 1_000;
 /// project's 2-core test machine.
 const SILENT_TICKS: u32 = 20;
 
-/// Receives points as they arrive.
-pub type Deliver = Rc<dyn Fn(Vec<Point>)>;
-/// Computes jobs on the page instead (when the workers cannot).
-pub type Fallback = Rc<dyn Fn(Vec<Job>)>;
+/// The kinds of work, each in a pool of workers of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Channel {
+    /// The scaling charts' points.
+    Scaling = 0,
+    /// The Ring-vs-Tree figure's runs.
+    Versus = 1,
+}
+
+/// One batch's kind of work: the message that asks a worker for a job, and what its answers
+/// become on the page.
+pub trait Work {
+    /// The message asking for job `index` of batch `generation`.
+    fn ask(&self, generation: u64, index: usize) -> String;
+    /// Reads a worker's answer (its numbers) and keeps what it gives for the next delivery;
+    /// returns the job's index if it answers batch `generation`'s job `index` not yet `answered`.
+    fn keep(&mut self, generation: u64, numbers: &[f64], answered: &[bool]) -> Option<usize>;
+    /// What was kept since the last delivery, handed to the page by the closure, which runs
+    /// outside the pool's borrow (drawing the results may submit a newer batch); `None` if
+    /// nothing was.
+    fn delivery(&mut self) -> Option<Box<dyn FnOnce()>>;
+    /// Hands the jobs no worker answered (their indexes) to the page, which computes them.
+    fn fall_back(&mut self, left: Vec<usize>) -> Box<dyn FnOnce()>;
+}
 
 struct Member {
     id: u32,
@@ -78,18 +105,18 @@ struct Member {
 }
 
 impl Member {
-    fn spawn(id: u32) -> Option<Member> {
-        let worker = Worker::new(WORKER_SCRIPT).ok()?;
+    fn spawn(channel: Channel, id: u32) -> Option<Member> {
+        let worker = Worker::new(WORKER_SCRIPTS[channel as usize]).ok()?;
         // Typed as a plain event, as every other listener of the page (one adapter less).
         let on_message = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
             let data = e.unchecked_into::<MessageEvent>().data();
             if data.as_string().as_deref() == Some(READY) {
-                received(id, None);
+                received(channel, id, None);
             } else if let Some(numbers) = data.dyn_ref::<js_sys::Float64Array>() {
-                received(id, Some(numbers.to_vec()));
+                received(channel, id, Some(numbers.to_vec()));
             }
         });
-        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| failed());
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| failed(channel));
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         Some(Member {
@@ -104,28 +131,26 @@ impl Member {
     }
 }
 
-/// One setup's jobs.
+/// One batch of jobs.
 struct Batch {
     generation: u64,
-    setup: Setup,
-    key: SetupKey,
-    jobs: Vec<Job>,
-    /// The jobs not yet sent: `next..end` (cheapest first).
+    work: Box<dyn Work>,
+    /// The jobs not yet sent: `next..end`.
     next: usize,
-    /// Each job's cost ([`Setup::cost`]).
+    /// Each job's cost (in transfers).
     costs: Vec<usize>,
     end: usize,
+    /// The first worker takes the jobs from the heaviest end (the jobs are sorted cheapest
+    /// first); otherwise every worker takes them in order.
+    heaviest_first: bool,
     answered: Vec<bool>,
-    /// Points received and not yet delivered: they are delivered together in the page's idle
-    /// time, at most every [`DELIVER_EVERY_MS`] (the last at once), so a burst of quick answers
-    /// costs one render and input always goes first.
-    inbox: Vec<Point>,
-    /// The pending delivery of `inbox` (dropping it, with the batch, cancels it).
+    /// The pending delivery of what `work` kept (dropping it, with the batch, cancels it): the
+    /// results are delivered together in the page's idle time, at most every
+    /// [`DELIVER_EVERY_MS`] (the last at once), so a burst of quick answers costs one render and
+    /// input always goes first.
     delivery: Option<Pending>,
     /// Spaces the deliveries (the page's clock, ms).
     throttle: Throttle,
-    deliver: Deliver,
-    fallback: Fallback,
 }
 
 #[derive(Default)]
@@ -135,14 +160,19 @@ struct Pool {
     retired: Vec<Member>,
     batch: Option<Batch>,
     next_id: u32,
-    /// A worker failed: everything runs on the page from now on.
+    /// A worker failed: everything of this pool runs on the page from now on.
     broken: bool,
     /// Looks for a silent worker while a batch has jobs out.
     watchdog: Option<Interval>,
 }
 
 thread_local! {
-    static POOL: RefCell<Pool> = RefCell::new(Pool::default());
+    static POOLS: [RefCell<Pool>; 2] = Default::default();
+}
+
+/// Runs `f` on `channel`'s pool.
+fn with_pool<R>(channel: Channel, f: impl FnOnce(&mut Pool) -> R) -> R {
+    POOLS.with(|pools| f(&mut pools[channel as usize].borrow_mut()))
 }
 
 /// Workers to run: the cores the browser reports, within 1..=[`MAX_WORKERS`].
@@ -155,14 +185,9 @@ fn wanted() -> usize {
 }
 
 impl Pool {
-    fn spawn(&mut self) -> Option<Member> {
-        self.next_id += 1;
-        Member::spawn(self.next_id)
-    }
-
-    /// Sends the batch's next jobs to every ready worker with room for one. The jobs are sorted
-    /// cheapest first: the first worker takes them from the heaviest end (with more than one
-    /// worker), one at a time, the others from the cheapest, a few small ones ahead
+    /// Sends the batch's next jobs to every ready worker with room for one: with
+    /// `heaviest_first` (and more than one worker), the first worker takes them from the heaviest
+    /// end, one at a time, the others from the cheapest, a few small ones ahead
     /// ([`QUEUED_COST`]), so the longest run starts at once (it bounds the whole) while the chart
     /// still fills in quickly.
     fn feed(&mut self) {
@@ -171,7 +196,7 @@ impl Pool {
         };
         let several = self.members.len() > 1;
         for (i, m) in self.members.iter_mut().enumerate() {
-            let heaviest = i == 0 && several;
+            let heaviest = i == 0 && several && batch.heaviest_first;
             while m.ready && batch.next < batch.end {
                 let index = if heaviest { batch.end - 1 } else { batch.next };
                 let queued: usize = m
@@ -186,13 +211,8 @@ impl Pool {
                 if !room {
                     break;
                 }
-                let ask = Ask {
-                    generation: batch.generation,
-                    index,
-                    setup: batch.key.clone(),
-                    job: batch.jobs[index],
-                };
-                if m.worker.post_message(&ask.encode().into()).is_err() {
+                let ask = batch.work.ask(batch.generation, index);
+                if m.worker.post_message(&ask.into()).is_err() {
                     break;
                 }
                 m.silent = 0;
@@ -220,17 +240,17 @@ impl Pool {
     }
 }
 
-/// Computes `jobs` of `setup` in workers, giving the points to `deliver` as they arrive, and says
-/// how many workers; `None` (having done nothing) if workers cannot run here, so the caller
-/// computes them itself. `fallback` receives the jobs left if the workers fail part-way.
+/// Computes a batch of jobs (each one's cost in `costs`) in `channel`'s workers, `work` writing
+/// what they are asked and reading what they answer, and says how many workers; `None` (having
+/// done nothing) if workers cannot run here, so the caller computes the jobs itself.
 pub fn submit(
+    channel: Channel,
     generation: u64,
-    setup: &Setup,
-    jobs: Vec<Job>,
-    deliver: Deliver,
-    fallback: Fallback,
+    costs: Vec<usize>,
+    heaviest_first: bool,
+    work: Box<dyn Work>,
 ) -> Option<usize> {
-    POOL.with_borrow_mut(|pool| {
+    with_pool(channel, |pool| {
         if pool.broken {
             return None;
         }
@@ -238,7 +258,8 @@ pub fn submit(
         pool.retired.clear();
         pool.retire_stale(Some(generation));
         while pool.members.len() < wanted() {
-            match pool.spawn() {
+            pool.next_id += 1;
+            match Member::spawn(channel, pool.next_id) {
                 Some(m) => pool.members.push(m),
                 None => break,
             }
@@ -247,25 +268,21 @@ pub fn submit(
             pool.broken = true;
             return None;
         }
-        let count = jobs.len();
+        let count = costs.len();
         pool.batch = Some(Batch {
             generation,
-            setup: setup.clone(),
-            key: setup.key(),
-            answered: vec![false; count],
-            costs: jobs.iter().map(|j| setup.cost(j)).collect(),
-            inbox: Vec::new(),
-            delivery: None,
-            throttle: Throttle::new(DELIVER_EVERY_MS),
-            jobs,
+            work,
             next: 0,
             end: count,
-            deliver,
-            fallback,
+            costs,
+            heaviest_first,
+            answered: vec![false; count],
+            delivery: None,
+            throttle: Throttle::new(DELIVER_EVERY_MS),
         });
         pool.feed();
         if pool.watchdog.is_none() {
-            pool.watchdog = Some(Interval::new(WATCH_EVERY_MS, watch));
+            pool.watchdog = Some(Interval::new(WATCH_EVERY_MS, move || watch(channel)));
         }
         Some(pool.members.len())
     })
@@ -273,8 +290,8 @@ pub fn submit(
 
 /// The watchdog's tick: a worker silent for [`SILENT_TICKS`] while it starts or works fails the
 /// pool; with no job out, the watchdog stops (the next batch starts another).
-fn watch() {
-    let silent = POOL.with_borrow_mut(|pool| {
+fn watch(channel: Channel) {
+    let silent = with_pool(channel, |pool| {
         let unanswered = pool
             .batch
             .as_ref()
@@ -296,30 +313,30 @@ fn watch() {
         silent
     });
     if silent {
-        failed();
+        failed(channel);
     }
 }
 
-/// Drops `generation`'s batch (if it is the current one) and stops the workers busy with it. The
-/// points it received and had not delivered yet are delivered now (the charts ignore an older
-/// generation's points; what they simulated is kept for later setups).
-pub fn cancel(generation: u64) {
-    let undelivered = POOL.with_borrow_mut(|pool| {
+/// Drops `generation`'s batch (if it is `channel`'s current one) and stops the workers busy with
+/// it. What it received and had not delivered yet is delivered now (the receivers ignore an older
+/// generation's results, or keep them for later setups).
+pub fn cancel(channel: Channel, generation: u64) {
+    let undelivered = with_pool(channel, |pool| {
         if pool.batch.as_ref()?.generation != generation {
             return None;
         }
-        let batch = pool.batch.take()?;
+        let mut batch = pool.batch.take()?;
         pool.retire_stale(None);
-        Some((batch.deliver, batch.inbox))
+        batch.work.delivery()
     });
-    if let Some((deliver, inbox)) = undelivered.filter(|(_, inbox)| !inbox.is_empty()) {
-        deliver(inbox);
+    if let Some(deliver) = undelivered {
+        deliver();
     }
 }
 
-/// A worker's message: ready (`None`), or an [`Answer`]'s numbers.
-fn received(id: u32, answer: Option<Vec<f64>>) {
-    POOL.with_borrow_mut(|pool| {
+/// A worker's message: ready (`None`), or an answer's numbers.
+fn received(channel: Channel, id: u32, answer: Option<Vec<f64>>) {
+    with_pool(channel, |pool| {
         let Some(m) = pool.members.iter_mut().find(|m| m.id == id) else {
             return;
         };
@@ -328,9 +345,8 @@ fn received(id: u32, answer: Option<Vec<f64>>) {
             None => m.ready = true,
             Some(numbers) => {
                 m.busy.pop_front();
-                if let (Some(reply), Some(batch)) = (Answer::decode(&numbers), pool.batch.as_mut())
-                {
-                    batch.receive(reply);
+                if let Some(batch) = pool.batch.as_mut() {
+                    batch.receive(channel, &numbers);
                 }
             }
         }
@@ -340,61 +356,56 @@ fn received(id: u32, answer: Option<Vec<f64>>) {
 
 impl Batch {
     /// Keeps an answer of this batch for the next delivery.
-    fn receive(&mut self, reply: Answer) {
-        if reply.generation != self.generation || self.answered.get(reply.index) != Some(&false) {
+    fn receive(&mut self, channel: Channel, numbers: &[f64]) {
+        let Some(index) = self.work.keep(self.generation, numbers, &self.answered) else {
             return;
-        }
-        self.answered[reply.index] = true;
-        // A failed point is computed here, where its error can be shown (it fails at once).
-        let point = reply
-            .point
-            .unwrap_or_else(|| self.setup.compute(self.jobs[reply.index]));
-        self.inbox.push(point);
-        // The last point goes at once, whatever was pending (dropping it cancels it).
+        };
+        self.answered[index] = true;
+        // The last result goes at once, whatever was pending (dropping it cancels it).
         let last = self.answered.iter().all(|&a| a);
         if self.delivery.is_none() || last {
             let generation = self.generation;
             let now = now_ms();
             let wait = if last { 0.0 } else { self.throttle.book(now) };
             self.delivery = Some(if wait <= 0.0 {
-                when_idle(move |_| deliver(generation))
+                when_idle(move |_| deliver(channel, generation))
             } else {
                 Pending::Timer(Timeout::new(wait.ceil() as u32, move || {
-                    deliver_when_idle(generation)
+                    deliver_when_idle(channel, generation)
                 }))
             });
         }
     }
 }
 
-/// Delivers `generation`'s received points in the page's next idle time (its delivery was held
-/// back until now): input goes first.
-fn deliver_when_idle(generation: u64) {
-    POOL.with_borrow_mut(|pool| {
+/// Delivers `generation`'s results in the page's next idle time (its delivery was held back until
+/// now): input goes first.
+fn deliver_when_idle(channel: Channel, generation: u64) {
+    with_pool(channel, |pool| {
         if let Some(batch) = pool.batch.as_mut().filter(|b| b.generation == generation) {
             // Replaces the timer that calls this (wasm-bindgen frees its closure once it returns).
-            batch.delivery = Some(when_idle(move |_| deliver(generation)));
+            batch.delivery = Some(when_idle(move |_| deliver(channel, generation)));
         }
     });
 }
 
-/// Gives `generation`'s received points to its receiver (outside the pool's borrow: rendering
-/// them may submit a newer batch).
-fn deliver(generation: u64) {
-    let delivery = POOL.with_borrow_mut(|pool| {
+/// Gives `generation`'s received results to the page (outside the pool's borrow: drawing them
+/// may submit a newer batch).
+fn deliver(channel: Channel, generation: u64) {
+    let delivery = with_pool(channel, |pool| {
         let batch = pool.batch.as_mut().filter(|b| b.generation == generation)?;
         batch.delivery = None;
-        Some((batch.deliver.clone(), std::mem::take(&mut batch.inbox)))
+        batch.work.delivery()
     });
-    if let Some((deliver, points)) = delivery {
-        deliver(points);
+    if let Some(deliver) = delivery {
+        deliver();
     }
 }
 
-/// A worker could not start or failed: stop them all; the batch's unanswered jobs go to its
-/// fallback.
-fn failed() {
-    let left = POOL.with_borrow_mut(|pool| {
+/// A worker of `channel` could not start or failed: stop them all; the batch's unanswered jobs go
+/// to the page.
+fn failed(channel: Channel) {
+    let left = with_pool(channel, |pool| {
         pool.broken = true;
         pool.watchdog = None;
         for m in pool.members.drain(..) {
@@ -403,29 +414,23 @@ fn failed() {
         }
         let mut batch = pool.batch.take()?;
         batch.delivery = None;
-        let jobs: Vec<Job> = batch
-            .jobs
-            .iter()
-            .zip(&batch.answered)
-            .filter(|(_, done)| !**done)
-            .map(|(job, _)| *job)
+        let left: Vec<usize> = (0..batch.answered.len())
+            .filter(|&i| !batch.answered[i])
             .collect();
-        Some((batch.deliver, batch.inbox, batch.fallback, jobs))
+        Some((batch.work.delivery(), batch.work.fall_back(left)))
     });
-    if let Some((deliver, received, fallback, jobs)) = left {
-        if !received.is_empty() {
-            deliver(received);
+    if let Some((received, fall_back)) = left {
+        if let Some(deliver) = received {
+            deliver();
         }
-        // Nothing left: the chart was computed by workers after all.
-        if !jobs.is_empty() {
-            fallback(jobs);
-        }
+        fall_back();
     }
 }
 
-/// The worker's side: answers every [`Ask`] it is sent with [`answer`], after saying it is
-/// ready, and runs every lab request ([`lab_job`]) with `lab::in_worker::serve_request`. A
-/// message that is neither throws, which the page sees as the worker failing.
+/// The worker's side: answers every scaling point's ask it is sent with [`answer`] and every
+/// Ring-vs-Tree ask with [`answer_versus`], after saying it is ready, and runs every lab request
+/// ([`lab_job`]) with `lab::in_worker::serve_request`. A message that is none of these throws,
+/// which the page sees as the worker failing.
 pub fn serve() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let replies = scope.clone();
@@ -436,7 +441,13 @@ pub fn serve() {
             crate::ui::components::lab::in_worker::serve_request(&replies, request);
             return;
         }
-        let reply = ask.and_then(|ask| answer(&ask));
+        let reply = ask.and_then(|ask| {
+            if ask.starts_with(versus_work::PREFIX) {
+                answer_versus(&ask)
+            } else {
+                answer(&ask)
+            }
+        });
         match reply {
             Some(numbers) => {
                 let _ = replies.post_message(&js_sys::Float64Array::from(&numbers[..]));

@@ -29,4 +29,5 @@ pub mod state;
 pub mod throttle;
 pub mod versus;
 pub mod versus_nccl;
+pub mod versus_work;
 pub mod view;

@@ -256,14 +256,14 @@ pub struct Answer {
 }
 
 /// Numbers written one after another: integers and enum positions by their bits, so that every
-/// value, float or not, crosses exactly.
-struct Numbers(Vec<f64>);
+/// value, float or not, crosses exactly (the Ring-vs-Tree figure's answers use them too).
+pub(crate) struct Numbers(pub(crate) Vec<f64>);
 
 impl Numbers {
-    fn f(&mut self, x: f64) {
+    pub(crate) fn f(&mut self, x: f64) {
         self.0.push(x);
     }
-    fn u(&mut self, x: u64) {
+    pub(crate) fn u(&mut self, x: u64) {
         self.0.push(f64::from_bits(x));
     }
     fn step(&mut self, s: &StepBreakdown) {
@@ -309,24 +309,24 @@ impl Numbers {
     }
 }
 
-fn position<T: PartialEq>(all: &[T], x: T) -> u64 {
+pub(crate) fn position<T: PartialEq>(all: &[T], x: T) -> u64 {
     all.iter().position(|a| *a == x).unwrap_or(usize::MAX) as u64
 }
 
 /// Reads what [`Numbers`] wrote; `None` at the end or on a value that names nothing.
-struct Reader<'a>(std::slice::Iter<'a, f64>);
+pub(crate) struct Reader<'a>(pub(crate) std::slice::Iter<'a, f64>);
 
 impl Reader<'_> {
-    fn f(&mut self) -> Option<f64> {
+    pub(crate) fn f(&mut self) -> Option<f64> {
         self.0.next().copied()
     }
-    fn u(&mut self) -> Option<u64> {
+    pub(crate) fn u(&mut self) -> Option<u64> {
         self.f().map(f64::to_bits)
     }
-    fn size(&mut self) -> Option<usize> {
+    pub(crate) fn size(&mut self) -> Option<usize> {
         usize::try_from(self.u()?).ok()
     }
-    fn of<T: Copy>(&mut self, all: &[T]) -> Option<T> {
+    pub(crate) fn of<T: Copy>(&mut self, all: &[T]) -> Option<T> {
         all.get(self.size()?).copied()
     }
     fn step(&mut self) -> Option<StepBreakdown> {

@@ -204,13 +204,7 @@ impl VersusSetup {
                 }
             }
         }
-        let cost = |j: &VersusJob| {
-            let side = match j {
-                VersusJob::Point { side, .. } | VersusJob::Bandwidth { side } => *side,
-            };
-            transfer_count(side.algorithm(), self.gpus, GPUS_PER_NODE, self.segments)
-        };
-        crate::sim::order::sort_by_key(&mut jobs[first..], |j| cost(j) as f64);
+        crate::sim::order::sort_by_key(&mut jobs[first..], |&j| VersusWork::cost(self, j) as f64);
         jobs
     }
 
@@ -525,12 +519,24 @@ pub const VERSUS_SLICE_EVENTS: usize = 2_000;
 
 impl VersusWork {
     pub fn new(setup: VersusSetup) -> VersusWork {
+        VersusWork::of_jobs(setup, setup.jobs())
+    }
+
+    /// Runs only `jobs` of `setup` (those the Web Workers did not answer), in their order.
+    pub fn of_jobs(setup: VersusSetup, jobs: Vec<VersusJob>) -> VersusWork {
         VersusWork {
-            jobs: setup.jobs(),
+            jobs,
             setup,
             next: 0,
             running: None,
         }
+    }
+
+    /// Each job's cost, in transfers: the algorithm's count at the setup's size (it does not
+    /// depend on the message's size).
+    pub fn cost(setup: &VersusSetup, job: VersusJob) -> usize {
+        let (VersusJob::Point { side, .. } | VersusJob::Bandwidth { side }) = job;
+        transfer_count(side.algorithm(), setup.gpus, GPUS_PER_NODE, setup.segments)
     }
 
     pub fn total(&self) -> usize {

@@ -1,7 +1,9 @@
 //! Ring versus Tree, between §1.3.2 and §1.4: one set of controls for both algorithms, each one's
 //! time split into its latency and bandwidth parts, time against message size with the crossover
-//! marked, and a link-use timeline under each. The simulations run a slice per timer tick
-//! ([`VersusWork`]); the figure draws [`VersusView`], which reads them back.
+//! marked, and a link-use timeline under each. The simulations run in Web Workers
+//! ([`workers`], [`versus_work`](crate::ui::model::versus_work)), or on the page a slice per tick
+//! of idle time ([`VersusWork`]) where workers cannot run; the figure draws [`VersusView`], which
+//! reads them back.
 //!
 //! Size: over 450 lines because the figure's readout, chart and controls read one run pair; its
 //! pure model is ui/model/versus.rs.
@@ -12,6 +14,7 @@ use crate::sim::units::{Bandwidth, format_bandwidth, format_bandwidth_bits, form
 use crate::ui::components::chapter::versus_real::{self, OverlayState, Pick};
 use crate::ui::components::sliced::{Sliced, Slot, tick};
 use crate::ui::components::widgets::{Ladder, bar};
+use crate::ui::components::workers::{self, Channel};
 use crate::ui::i18n::{Key, Lang, gpus, tr, trf, use_lang};
 use crate::ui::model::chart_math::format_bytes_binary;
 use crate::ui::model::versus::{
@@ -20,6 +23,8 @@ use crate::ui::model::versus::{
     lead, predict_answer,
 };
 use crate::ui::model::versus_nccl::{NcclCurves, NcclJob, NcclOverlayError, NcclSetup, NcclWork};
+use crate::ui::model::versus_work::{VersusAnswer, VersusAsk};
+use crate::ui::model::view::AT_ONCE_MAX_TRANSFERS;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -31,6 +36,73 @@ struct Progress {
     times: Vec<(VersusJob, f64)>,
     timelines: Vec<(Side, LinkUse)>,
     errors: Vec<crate::sim::scenario::ScenarioError>,
+}
+
+/// Publishes what a [`Progress`] holds.
+type Publish = Rc<dyn Fn(&Progress)>;
+/// Runs jobs on the page, a slice per tick (where workers cannot).
+type OnPage = Rc<dyn Fn(Vec<VersusJob>)>;
+
+/// One setup's runs as the workers' [`Work`](workers::Work): a [`VersusAsk`] per job, a
+/// [`VersusAnswer`] per run, kept in the figure's [`Progress`].
+struct Runs {
+    setup: VersusSetup,
+    jobs: Vec<VersusJob>,
+    progress: Rc<RefCell<Progress>>,
+    publish: Publish,
+    on_page: OnPage,
+    /// Answers kept since the last delivery.
+    kept: bool,
+}
+
+impl workers::Work for Runs {
+    fn ask(&self, generation: u64, index: usize) -> String {
+        let (setup, job) = (self.setup, self.jobs[index]);
+        VersusAsk {
+            generation,
+            index,
+            setup,
+            job,
+        }
+        .encode()
+    }
+    fn keep(&mut self, generation: u64, numbers: &[f64], answered: &[bool]) -> Option<usize> {
+        let reply = VersusAnswer::decode(numbers)?;
+        if reply.generation != generation || answered.get(reply.index) != Some(&false) {
+            return None;
+        }
+        let job = self.jobs[reply.index];
+        let mut p = self.progress.borrow_mut();
+        match reply.result {
+            Some(r) => {
+                p.times.push((job, r.time_secs));
+                if let (Some(lu), VersusJob::Point { side, .. }) = (r.link_use, job) {
+                    p.timelines.push((side, lu));
+                }
+            }
+            // It could not run: why is found here, where it can be shown (it fails at once, as
+            // the scenario is built).
+            None => p.errors.extend(self.setup.start(job).err()),
+        }
+        self.kept = true;
+        Some(reply.index)
+    }
+    fn delivery(&mut self) -> Option<Box<dyn FnOnce()>> {
+        if !std::mem::take(&mut self.kept) {
+            return None;
+        }
+        let (progress, publish) = (self.progress.clone(), self.publish.clone());
+        Some(Box::new(move || publish(&progress.borrow())))
+    }
+    fn fall_back(&mut self, left: Vec<usize>) -> Box<dyn FnOnce()> {
+        let jobs: Vec<VersusJob> = left.into_iter().map(|i| self.jobs[i]).collect();
+        let on_page = self.on_page.clone();
+        Box::new(move || {
+            if !jobs.is_empty() {
+                on_page(jobs)
+            }
+        })
+    }
 }
 
 impl Sliced for Progress {
@@ -155,6 +227,9 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclC
         }
     });
     let chosen = x(setup.size_bytes as f64);
+    let crossover_left = view
+        .crossover
+        .is_some_and(|c| c.again.is_some() || x(c.at_bytes) > W - 90.0);
     let decades = |lo: f64, hi: f64| -> Vec<f64> {
         (lo.log10().ceil() as i32..=hi.log10().floor() as i32)
             .map(|k| 10f64.powi(k))
@@ -201,9 +276,10 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclC
             if let Some(c) = view.crossover {
                 <g class="vs-crossover" data-testid="versus-crossover-mark">
                     <line x1={format!("{:.1}", x(c.at_bytes))} y1="10" x2={format!("{:.1}", x(c.at_bytes))} y2={(H - BOTTOM).to_string()} />
-                    // Left of its line when a second line follows on the right.
-                    <text x={format!("{:.1}", x(c.at_bytes) + if c.again.is_some() { -4.0 } else { 4.0 })} y="22"
-                          text-anchor={c.again.map(|_| "end")}>{ tr(lang, Key::CrossoverLabel) }</text>
+                    // Left of its line when a second line follows on the right, or the chart's
+                    // edge is near (at 1,024 GPUs its word ran out of the chart, over the curves).
+                    <text x={format!("{:.1}", x(c.at_bytes) + if crossover_left { -4.0 } else { 4.0 })} y="22"
+                          data-testid="versus-crossover-label" text-anchor={crossover_left.then_some("end")}>{ tr(lang, Key::CrossoverLabel) }</text>
                     if let Some(a) = c.again {
                         <line data-testid="versus-crossover-again" x1={format!("{:.1}", x(a))} y1="10" x2={format!("{:.1}", x(a))} y2={(H - BOTTOM).to_string()} />
                     }
@@ -359,26 +435,66 @@ pub fn VersusSection() -> Html {
         )
     });
     let slot: Slot = use_mut_ref(|| None);
+    let generation = use_mut_ref(|| 0u64);
+    // The Web Workers running the figure's simulations (0: on the page).
+    let in_workers = use_state(|| 0usize);
     {
-        let view = view.clone();
-        use_effect_with(*setup, move |setup| {
-            view.set((empty_view(setup), 0, Vec::new()));
+        let (view, in_workers) = (view.clone(), in_workers.clone());
+        use_effect_with(*setup, move |&setup| {
+            let g = {
+                let mut g = generation.borrow_mut();
+                *g += 1;
+                *g
+            };
+            view.set((empty_view(&setup), 0, Vec::new()));
+            let jobs = setup.jobs();
             let progress = Rc::new(RefCell::new(Progress {
-                setup: *setup,
-                work: VersusWork::new(*setup),
+                setup,
+                work: VersusWork::of_jobs(setup, Vec::new()),
                 times: Vec::new(),
                 timelines: Vec::new(),
                 errors: Vec::new(),
             }));
-            let publish: Rc<dyn Fn(&Progress)> = Rc::new(move |p| {
+            let publish: Publish = Rc::new(move |p| {
                 view.set((
                     VersusView::from_parts(&p.setup, &p.times, p.timelines.clone()),
                     p.times.len(),
                     p.errors.clone(),
                 ))
             });
-            tick(slot.clone(), progress, publish);
+            let on_page: OnPage = {
+                let (slot, progress, publish) = (slot.clone(), progress.clone(), publish.clone());
+                let in_workers = in_workers.clone();
+                Rc::new(move |jobs| {
+                    in_workers.set(0);
+                    progress.borrow_mut().work = VersusWork::of_jobs(setup, jobs);
+                    tick(slot.clone(), progress.clone(), publish.clone());
+                })
+            };
+            let costs: Vec<usize> = jobs.iter().map(|&j| VersusWork::cost(&setup, j)).collect();
+            // A few milliseconds of work in all (8 GPUs, the default: about 11,000 transfers)
+            // stays on the page: no worker to start as the page loads.
+            let small = costs.iter().sum::<usize>() as u64 <= AT_ONCE_MAX_TRANSFERS;
+            let runs = Runs {
+                setup,
+                jobs: jobs.clone(),
+                progress,
+                publish,
+                on_page: on_page.clone(),
+                kept: false,
+            };
+            // In order: the chosen size's runs first (the bars), then the curve, cheapest first.
+            let started = if small {
+                None
+            } else {
+                workers::submit(Channel::Versus, g, costs, false, Box::new(runs))
+            };
+            match started {
+                Some(n) => in_workers.set(n),
+                None => on_page(jobs),
+            }
             move || {
+                workers::cancel(Channel::Versus, g);
                 slot.borrow_mut().take();
             }
         });
@@ -495,11 +611,17 @@ pub fn VersusSection() -> Html {
                 None => tr(lang, Key::CrossesThroughTie).to_string(),
             }
         }
-        None => trf(
-            lang,
-            Key::SimulatingOf,
-            &[&finished.to_string(), &total.to_string()],
-        ),
+        None => {
+            let mut text = trf(
+                lang,
+                Key::SimulatingOf,
+                &[&finished.to_string(), &total.to_string()],
+            );
+            if *in_workers > 0 {
+                text.push_str(&trf(lang, Key::PointsWorkers, &[&in_workers.to_string()]));
+            }
+            text
+        }
     };
     html! {
         <section id="versus" class="ch-section" data-testid="section-versus" aria-labelledby="versus-title">
@@ -544,7 +666,7 @@ pub fn VersusSection() -> Html {
                         }
                     </ul>
                     <p class="ch-readout" aria-live="polite" data-testid="versus-readout"
-                       data-complete={v.complete.to_string()}
+                       data-complete={v.complete.to_string()} data-workers={in_workers.to_string()}
                        data-crossover={v.crossover.map(|c| c.at_bytes.to_string()).unwrap_or_default()}>{ readout }</p>
                     { for errors.iter().map(|e| html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }) }
                     { versus_real::controls(lang, *pick, on_pick) }

@@ -5,15 +5,74 @@
 //! before) redraws as soon as the section hands it on (`CHARTS_AFTER_MS` after its control).
 
 use crate::ui::components::sliced::{Slot, when_idle};
-use crate::ui::components::workers;
+use crate::ui::components::workers::{self, Channel};
 use crate::ui::i18n::{Key, Lang, tr, trf};
 use crate::ui::model::scaling::{Computation, Job, Point, Setup};
 use crate::ui::model::scaling_memo::Memo;
+use crate::ui::model::scaling_work::{Answer, Ask, SetupKey};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::ui::components::lab::simulation::now_ms;
+
+/// Receives points as they arrive.
+type Deliver = Rc<dyn Fn(Vec<Point>)>;
+/// Computes jobs on the page instead (when the workers cannot).
+type Fallback = Rc<dyn Fn(Vec<Job>)>;
+
+/// One setup's points as the workers' [`Work`](workers::Work): an [`Ask`] per job, an [`Answer`]
+/// per point.
+struct PointsWork {
+    setup: Setup,
+    key: SetupKey,
+    jobs: Vec<Job>,
+    /// Points received and not yet delivered.
+    inbox: Vec<Point>,
+    deliver: Deliver,
+    fallback: Fallback,
+}
+
+impl workers::Work for PointsWork {
+    fn ask(&self, generation: u64, index: usize) -> String {
+        let ask = Ask {
+            generation,
+            index,
+            setup: self.key.clone(),
+            job: self.jobs[index],
+        };
+        ask.encode()
+    }
+    fn keep(&mut self, generation: u64, numbers: &[f64], answered: &[bool]) -> Option<usize> {
+        let reply = Answer::decode(numbers)?;
+        if reply.generation != generation || answered.get(reply.index) != Some(&false) {
+            return None;
+        }
+        // A failed point is computed here, where its error can be shown (it fails at once).
+        let point = reply
+            .point
+            .unwrap_or_else(|| self.setup.compute(self.jobs[reply.index]));
+        self.inbox.push(point);
+        Some(reply.index)
+    }
+    fn delivery(&mut self) -> Option<Box<dyn FnOnce()>> {
+        if self.inbox.is_empty() {
+            return None;
+        }
+        let (deliver, points) = (self.deliver.clone(), std::mem::take(&mut self.inbox));
+        Some(Box::new(move || deliver(points)))
+    }
+    fn fall_back(&mut self, left: Vec<usize>) -> Box<dyn FnOnce()> {
+        let jobs: Vec<Job> = left.into_iter().map(|i| self.jobs[i]).collect();
+        let fallback = self.fallback.clone();
+        // Nothing left: the chart was computed by workers after all.
+        Box::new(move || {
+            if !jobs.is_empty() {
+                fallback(jobs)
+            }
+        })
+    }
+}
 
 /// The points computed so far for one setup.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -87,7 +146,7 @@ impl Reducible for Points {
 
 /// Advances `work` one tick of idle time at a time, delivering the points each tick finishes.
 /// Large runs are sliced inside the core, so no tick blocks the page for long.
-fn schedule(slot: Slot, work: Rc<RefCell<Computation>>, deliver: workers::Deliver) {
+fn schedule(slot: Slot, work: Rc<RefCell<Computation>>, deliver: Deliver) {
     if work.borrow().is_done() {
         return;
     }
@@ -125,7 +184,7 @@ pub fn use_points(setup: &Setup) -> UseReducerHandle<Points> {
             let inputs = setup.inputs();
             let (known, jobs) = memo.borrow().split(&inputs, jobs);
             // Every point delivered is kept for later setups.
-            let deliver: workers::Deliver = {
+            let deliver: Deliver = {
                 let dispatch = dispatch.clone();
                 Rc::new(move |points: Vec<Point>| {
                     let mut memo = memo.borrow_mut();
@@ -145,7 +204,7 @@ pub fn use_points(setup: &Setup) -> UseReducerHandle<Points> {
                     schedule(slot.clone(), work, deliver.clone());
                 }
             };
-            let fallback: workers::Fallback = {
+            let fallback: Fallback = {
                 let (on_page, dispatch) = (on_page.clone(), dispatch.clone());
                 Rc::new(move |jobs: Vec<Job>| {
                     dispatch.dispatch(PointsAction::OnPage { generation: g });
@@ -155,7 +214,16 @@ pub fn use_points(setup: &Setup) -> UseReducerHandle<Points> {
             let started = if jobs.is_empty() {
                 Some(0)
             } else {
-                workers::submit(g, setup, jobs.clone(), deliver, fallback)
+                let work = PointsWork {
+                    setup: setup.clone(),
+                    key: setup.key(),
+                    jobs: jobs.clone(),
+                    inbox: Vec::new(),
+                    deliver,
+                    fallback,
+                };
+                let costs = jobs.iter().map(|j| setup.cost(j)).collect();
+                workers::submit(Channel::Scaling, g, costs, true, Box::new(work))
             };
             dispatch.dispatch(PointsAction::Start {
                 generation: g,
@@ -167,7 +235,7 @@ pub fn use_points(setup: &Setup) -> UseReducerHandle<Points> {
                 on_page(jobs);
             }
             move || {
-                workers::cancel(g);
+                workers::cancel(Channel::Scaling, g);
                 slot.borrow_mut().take();
             }
         });
