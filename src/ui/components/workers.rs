@@ -334,32 +334,62 @@ pub fn cancel(channel: Channel, generation: u64) {
     }
 }
 
-/// A worker's message: ready (`None`), or an answer's numbers.
+/// A worker's message: ready (`None`), or an answer's numbers. An answer that is not the one
+/// the worker owes the current batch (one the page cannot read: a worker script of another
+/// version, say) fails the pool, whose batch then goes to the page: otherwise that job would be
+/// neither answered nor sent again, and the figure would wait for it forever.
 fn received(channel: Channel, id: u32, answer: Option<Vec<f64>>) {
-    with_pool(channel, |pool| {
-        let Some(m) = pool.members.iter_mut().find(|m| m.id == id) else {
-            return;
-        };
+    let unread = with_pool(channel, |pool| {
+        let m = pool.members.iter_mut().find(|m| m.id == id)?;
         m.silent = 0;
+        let mut unread = false;
         match answer {
             None => m.ready = true,
             Some(numbers) => {
-                m.busy.pop_front();
+                let owed = m.busy.pop_front();
                 if let Some(batch) = pool.batch.as_mut() {
-                    batch.receive(channel, &numbers);
+                    let read = batch.receive(channel, &numbers);
+                    unread = owed.is_some_and(|(g, i)| g == batch.generation && read != Some(i));
                 }
             }
         }
-        pool.feed();
+        if !unread {
+            pool.feed();
+            pool.let_idle_go(channel);
+        }
+        Some(unread)
     });
+    if unread == Some(true) {
+        failed(channel);
+    }
+}
+
+impl Pool {
+    /// Once every job of the batch is answered, the Ring-vs-Tree figure's workers are let go (a
+    /// 1,024-GPU run grows a worker's memory, which it keeps while it lives; a new one starts in
+    /// about 100 ms). The scaling charts' wait for the next setup.
+    fn let_idle_go(&mut self, channel: Channel) {
+        let done = self
+            .batch
+            .as_ref()
+            .is_some_and(|b| !b.answered.contains(&false));
+        if channel == Channel::Versus && done && self.members.iter().all(|m| m.busy.is_empty()) {
+            for m in self.members.drain(..) {
+                m.worker.terminate();
+                self.retired.push(m);
+            }
+        }
+    }
 }
 
 impl Batch {
-    /// Keeps an answer of this batch for the next delivery.
-    fn receive(&mut self, channel: Channel, numbers: &[f64]) {
-        let Some(index) = self.work.keep(self.generation, numbers, &self.answered) else {
-            return;
-        };
+    /// Keeps an answer of this batch for the next delivery; returns the index of the job it
+    /// answers, if it is one of this batch not answered yet.
+    fn receive(&mut self, channel: Channel, numbers: &[f64]) -> Option<usize> {
+        let index = self
+            .work
+            .keep(self.generation, numbers, &self.answered)
+            .filter(|&i| i < self.answered.len())?;
         self.answered[index] = true;
         // The last result goes at once, whatever was pending (dropping it cancels it).
         let last = self.answered.iter().all(|&a| a);
@@ -375,6 +405,7 @@ impl Batch {
                 }))
             });
         }
+        Some(index)
     }
 }
 

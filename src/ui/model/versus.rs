@@ -532,11 +532,18 @@ impl VersusWork {
         }
     }
 
-    /// Each job's cost, in transfers: the algorithm's count at the setup's size (it does not
-    /// depend on the message's size).
+    /// A job's cost, in transfers: its algorithm's count at the setup's GPUs and the segments it
+    /// runs with (the tree's fewer at small sizes, see [`VersusSetup::tree_segments`]).
     pub fn cost(setup: &VersusSetup, job: VersusJob) -> usize {
-        let (VersusJob::Point { side, .. } | VersusJob::Bandwidth { side }) = job;
-        transfer_count(side.algorithm(), setup.gpus, GPUS_PER_NODE, setup.segments)
+        let (side, size_bytes) = match job {
+            VersusJob::Point { side, size_bytes } => (side, size_bytes),
+            VersusJob::Bandwidth { side } => (side, setup.size_bytes),
+        };
+        let segments = match side {
+            Side::Ring => 1,
+            Side::Tree => setup.tree_segments(size_bytes),
+        };
+        transfer_count(side.algorithm(), setup.gpus, GPUS_PER_NODE, segments)
     }
 
     pub fn total(&self) -> usize {

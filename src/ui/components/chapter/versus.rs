@@ -472,8 +472,9 @@ pub fn VersusSection() -> Html {
                 })
             };
             let costs: Vec<usize> = jobs.iter().map(|&j| VersusWork::cost(&setup, j)).collect();
-            // A few milliseconds of work in all (8 GPUs, the default: about 11,000 transfers)
-            // stays on the page: no worker to start as the page loads.
+            // A few milliseconds of work in all stays on the page: no worker to start as the page
+            // loads (8 GPUs, the default, are about 7,000 transfers; 32 GPUs 49,000; 64 GPUs, or
+            // 32 with 128 segments, go to workers).
             let small = costs.iter().sum::<usize>() as u64 <= AT_ONCE_MAX_TRANSFERS;
             let runs = Runs {
                 setup,
