@@ -130,8 +130,10 @@ test('wasm size', () => {
   // budget was 522,950. Stop 50: the Ring-vs-Tree figure's runs in Web Workers (one pool per kind
   // of work behind a `Work` trait object, the figure's asks and answers, its fallback to the page)
   // +2.3 KB locally (522,283 -> 524,589 B; a clean clone read 561 B more than a local build last
-  // time). The budget is 525,300. Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 525_300;
+  // time); its review's mends 0.2 KB. The lab's figure in two rows over 32 GPUs (its 64-GPU
+  // cluster was a strip with names 6.6-7.3 px high) 0.4 KB: 525,178 B. The budget is 525,800.
+  // Issue 11's aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 525_800;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

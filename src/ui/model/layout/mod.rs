@@ -1,5 +1,6 @@
 //! Where things go in the cluster figure: GPUs grouped in nodes and racks, switches above them, and
-//! every directed link as a line (up-links and down-links side by side). Up to
+//! every directed link as a line (up-links and down-links side by side); over 32 GPUs, the racks in
+//! two rows, the first upside down above the spine ([`Rows`]). Up to
 //! [`DETAILED_MAX_RANKS`] GPUs every GPU is drawn; beyond, ranks are aggregated into nodes, racks or
 //! equal groups, and each drawn line stands for the links it aggregates. Pure geometry, no web types.
 //!
@@ -304,27 +305,41 @@ impl Layout {
         let g = topo.gpus_per_node();
         let npr = topo.nodes_per_rack();
         let uniform = topo.is_uniform();
-        let slot = slot_for(n);
+        let rows = Rows::new(topo);
+        let slot = slot_for(rows.widest(g * npr, n));
         let node_gap = if uniform { 0.0 } else { slot * 0.5 };
         let rack_gap = if uniform { 0.0 } else { slot * 0.9 };
-        let mut x = MARGIN + slot / 2.0;
+        // Each row's GPUs from the left, then each row centred on the widest.
         let mut gpus = Vec::with_capacity(n);
+        let mut ends = [0.0; 2];
+        let mut x = MARGIN + slot / 2.0;
         for r in 0..n {
-            if r > 0 && !uniform {
+            let row = rows.of(r / (g * npr));
+            if r > 0 && row != rows.of((r - 1) / (g * npr)) {
+                x = MARGIN + slot / 2.0;
+            } else if r > 0 && !uniform {
                 if r % (g * npr) == 0 {
                     x += rack_gap + node_gap;
                 } else if r % g == 0 {
                     x += node_gap;
                 }
             }
-            gpus.push(Point { x, y: Y_GPU });
+            gpus.push(Point {
+                x,
+                y: rows.y(row, Y_GPU, slot),
+            });
+            ends[row] = x + slot / 2.0 + MARGIN;
             x += slot;
         }
-        let width = (x - slot / 2.0 + MARGIN).max(360.0);
+        let width = ends[0].max(ends[1]).max(360.0);
+        for (r, p) in gpus.iter_mut().enumerate() {
+            let row = rows.of(r / (g * npr));
+            p.x += (width - ends[row]) / 2.0;
+        }
         let gpu_size = slot * 0.62;
         let mut layout = Layout {
             width,
-            height: Y_GPU + 44.0,
+            height: rows.height(slot),
             detailed: true,
             gpu_size,
             unit_name: UnitKind::Gpu,
@@ -346,20 +361,32 @@ impl Layout {
         } else {
             let m = topo.nodes();
             let k = topo.racks();
-            let spine = spine_at(width);
+            let spine = Point {
+                x: width / 2.0,
+                y: rows.y(0, Y_SPINE, slot),
+            };
             layout.switches.push(Switch::spine(spine));
             for rack in 0..k {
                 let (lo, hi) = (rack * npr * g, (rack + 1) * npr * g);
+                let row = rows.of(rack);
                 let at = Point {
                     x: centre(lo, hi),
-                    y: Y_RACK,
+                    y: rows.y(row, Y_RACK, slot),
                 };
+                // Room for the rack's name at its top: above the switch, or above the GPUs of a
+                // row drawn upside down.
+                let (y, h) = rows.span(
+                    row,
+                    Y_RACK - 18.0,
+                    Y_GPU + slot * 0.5 + if rows.flipped(row) { 22.0 } else { 12.0 },
+                    slot,
+                );
                 layout.racks.push(GroupBox {
                     rect: Rect {
                         x: gpus[lo].x - slot / 2.0 - node_gap * 0.5,
-                        y: Y_RACK - 18.0,
+                        y,
                         w: gpus[hi - 1].x - gpus[lo].x + slot + node_gap,
-                        h: Y_GPU - Y_RACK + 18.0 + slot * 0.5 + 12.0,
+                        h,
                     },
                     label: Place::End(Endpoint::RackSwitch(rack)),
                 });
@@ -377,16 +404,18 @@ impl Layout {
             }
             for node in 0..m {
                 let (lo, hi) = (node * g, (node + 1) * g);
+                let row = rows.of(node / npr);
                 let at = Point {
                     x: centre(lo, hi),
-                    y: Y_NODE,
+                    y: rows.y(row, Y_NODE, slot),
                 };
+                let (y, h) = rows.span(row, Y_NODE - 14.0, Y_GPU + slot * 0.5 + 4.0, slot);
                 layout.nodes.push(GroupBox {
                     rect: Rect {
                         x: gpus[lo].x - slot / 2.0 + 2.0,
-                        y: Y_NODE - 14.0,
+                        y,
                         w: gpus[hi - 1].x - gpus[lo].x + slot - 4.0,
-                        h: Y_GPU - Y_NODE + 14.0 + slot * 0.5 + 4.0,
+                        h,
                     },
                     label: Place::End(Endpoint::NodeSwitch(node)),
                 });
@@ -396,7 +425,7 @@ impl Layout {
                 });
                 let rack_at = Point {
                     x: centre(node / npr * npr * g, (node / npr + 1) * npr * g),
-                    y: Y_RACK,
+                    y: rows.y(row, Y_RACK, slot),
                 };
                 // One NIC: from the node switch. Several: each from above the GPUs that use it.
                 let nics = topo.nics_per_node();
@@ -407,7 +436,7 @@ impl Layout {
                         let (a, b) = (topo.first_gpu_of_nic(j), topo.first_gpu_of_nic(j + 1));
                         Point {
                             x: centre(lo + a, lo + b),
-                            y: Y_NODE,
+                            y: at.y,
                         }
                     };
                     layout.link_pair(
@@ -419,7 +448,16 @@ impl Layout {
                     );
                 }
                 for (r, &p) in gpus.iter().enumerate().take(hi).skip(lo) {
-                    layout.link_pair(Tier::Gpu, top(p, gpu_size), at, r, n + r);
+                    // The GPU's side that faces its node's switch.
+                    let toward = if rows.flipped(row) {
+                        Point {
+                            x: p.x,
+                            y: p.y + gpu_size / 2.0,
+                        }
+                    } else {
+                        top(p, gpu_size)
+                    };
+                    layout.link_pair(Tier::Gpu, toward, at, r, n + r);
                 }
             }
         }
@@ -460,6 +498,71 @@ impl Layout {
 
 /// Where rail `rail` of `rails` has its leaf switch: spread evenly across the figure.
 /// Where the spine (or a uniform network's one switch) is drawn: centred at the top.
+/// The rows a detailed cluster is drawn in. One, as wide as the cluster, up to 32 GPUs; beyond
+/// (and with more than one rack), two: the first half of the racks upside down above the spine,
+/// the rest below it, so that the 64-GPU figure is half as wide and its names twice the size (in
+/// one row, a 1,440-px page drew them 6.6-7.3 px high).
+struct Rows {
+    /// Racks in the first row (all of them when there is one row).
+    first: usize,
+    two: bool,
+}
+
+impl Rows {
+    fn new(topo: &Topology) -> Rows {
+        let k = if topo.is_uniform() { 1 } else { topo.racks() };
+        let two = topo.ranks() > 32 && k >= 2;
+        Rows {
+            first: if two { k.div_ceil(2) } else { k },
+            two,
+        }
+    }
+
+    /// The row of `rack`.
+    fn of(&self, rack: usize) -> usize {
+        usize::from(self.two && rack >= self.first)
+    }
+
+    /// GPUs in the widest row, of `per_rack` each (`n` in all).
+    fn widest(&self, per_rack: usize, n: usize) -> usize {
+        if self.two { self.first * per_rack } else { n }
+    }
+
+    /// Drawn upside down: the first of two rows.
+    fn flipped(&self, row: usize) -> bool {
+        self.two && row == 0
+    }
+
+    /// Where the spine is drawn: at the top, or between the two rows.
+    fn spine(&self, slot: f64) -> f64 {
+        if self.two {
+            Y_GPU + slot * 0.5 + 30.0
+        } else {
+            Y_SPINE
+        }
+    }
+
+    /// The height `y` of a one-row drawing in `row`.
+    fn y(&self, row: usize, y: f64, slot: f64) -> f64 {
+        let spine = self.spine(slot);
+        if self.flipped(row) {
+            spine - (y - Y_SPINE)
+        } else {
+            spine + (y - Y_SPINE)
+        }
+    }
+
+    /// A box from `top` to `bottom` in a one-row drawing, in `row`: its top and height.
+    fn span(&self, row: usize, top: f64, bottom: f64, slot: f64) -> (f64, f64) {
+        let (a, b) = (self.y(row, top, slot), self.y(row, bottom, slot));
+        (a.min(b), (b - a).abs())
+    }
+
+    fn height(&self, slot: f64) -> f64 {
+        self.y(1, Y_GPU, slot) + 44.0
+    }
+}
+
 fn spine_at(width: f64) -> Point {
     Point {
         x: width / 2.0,
@@ -593,6 +696,63 @@ mod tests {
         let l = Layout::new(&uniform);
         assert!(l.units.len() <= DETAILED_MAX_RANKS);
         assert_eq!(l.units.iter().map(|u| u.ranks).sum::<usize>(), 1000);
+    }
+
+    #[test]
+    fn over_32_gpus_the_racks_are_drawn_in_two_rows_around_the_spine() {
+        let inside =
+            |r: &Rect, p: Point| p.x > r.x && p.x < r.x + r.w && p.y > r.y && p.y < r.y + r.h;
+        let overlap = |a: &Rect, b: &Rect| {
+            a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
+        };
+        // 4 racks of 16, and 2 of 32: the first half of the racks above the spine, upside down.
+        for (k, m, g) in [(4, 2, 8), (2, 4, 8), (3, 2, 8)] {
+            let topo = cluster(k, m, g);
+            let layout = draws_every_link_once(&topo);
+            let spine = &layout.switches[0];
+            assert_eq!(spine.label, Place::End(Endpoint::Spine));
+            let first = k.div_ceil(2) * m * g;
+            for (r, p) in layout.gpus.iter().enumerate() {
+                assert_eq!(p.y < spine.at.y, r < first, "GPU {r} of {k}x{m}x{g}");
+                let rack = &layout.racks[r / (m * g)].rect;
+                let node = &layout.nodes[r / g].rect;
+                assert!(
+                    inside(rack, *p) && inside(node, *p),
+                    "GPU {r} of {k}x{m}x{g}"
+                );
+            }
+            assert!(layout.gpus.iter().all(|p| p.y > 0.0 && p.y < layout.height));
+            for (i, a) in layout.racks.iter().enumerate() {
+                assert!(a.rect.y >= 0.0 && a.rect.y + a.rect.h <= layout.height);
+                assert!(a.rect.x >= 0.0 && a.rect.x + a.rect.w <= layout.width);
+                for b in &layout.racks[i + 1..] {
+                    assert!(!overlap(&a.rect, &b.rect), "{k}x{m}x{g}");
+                }
+            }
+            // Every GPU's links leave from its side that faces its node's switch.
+            for (r, p) in layout.gpus.iter().enumerate() {
+                let line = &layout.lines[layout.line_of_link[r]];
+                let switch = layout.nodes[r / g].rect;
+                assert!((line.from.y - p.y).abs() <= layout.gpu_size / 2.0 + LANE);
+                assert_eq!(line.to.y > p.y, r < first, "GPU {r}: toward {switch:?}");
+            }
+            // A route from the first row to the last starts and ends at its GPUs.
+            let route = topo.route(0, topo.ranks() - 1);
+            let start = layout.along_route(route.links(), 0.0).unwrap();
+            let end = layout.along_route(route.links(), 1.0).unwrap();
+            let (a, b) = (layout.gpus[0], layout.gpus[topo.ranks() - 1]);
+            let near = layout.gpu_size / 2.0 + LANE + 1e-9;
+            assert!((start.x - a.x).abs() < 5.0 && (start.y - a.y).abs() <= near);
+            assert!((end.x - b.x).abs() < 5.0 && (end.y - b.y).abs() <= near);
+        }
+        // Two rows are about half as wide as one was (64 GPUs at 22 units each, with gaps).
+        let wide = Layout::new(&cluster(4, 2, 8));
+        assert!(wide.width < 64.0 * 22.0 * 0.8, "{}", wide.width);
+        assert!(wide.height > 2.0 * (Y_GPU - Y_SPINE));
+        // Up to 32 GPUs, one row under the spine.
+        let one = Layout::new(&cluster(2, 2, 8));
+        assert!(one.gpus.iter().all(|p| p.y == Y_GPU));
+        assert_eq!(one.height, Y_GPU + 44.0);
     }
 
     #[test]
