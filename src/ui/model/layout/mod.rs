@@ -1,6 +1,6 @@
 //! Where things go in the cluster figure: GPUs grouped in nodes and racks, switches above them, and
 //! every directed link as a line (up-links and down-links side by side); over 32 GPUs, the racks in
-//! two rows, the first upside down above the spine ([`Rows`]). Up to
+//! two rows, the first upside down above the spine (`Rows`). Up to
 //! [`DETAILED_MAX_RANKS`] GPUs every GPU is drawn; beyond, ranks are aggregated into nodes, racks or
 //! equal groups, and each drawn line stands for the links it aggregates. Pure geometry, no web types.
 //!
