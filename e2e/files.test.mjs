@@ -93,6 +93,12 @@ test('importing a scenario file changes the lab; a bad file leaves it unchanged 
     await importFile(page, JSON.stringify(good));
     await error.waitFor({ state: 'detached', timeout: 5000 });
   }
+  // A latency between the controls' whole nanoseconds is refused by name, not rounded silently.
+  await importFile(page, JSON.stringify({ ...good, topology: { ...good.topology, node_lat_secs: 2.0004e-6 } }));
+  const rounded = page.getByTestId('import-error');
+  await rounded.waitFor({ state: 'visible', timeout: 5000 });
+  assert.match(await rounded.textContent(), /a latency of 2000\.4 ns for the NICs would be rounded to 2000 ns/);
+  assert.equal(await page.getByTestId('cli-command').textContent(), imported);
   await importFile(page, 'not json');
   await shot(page, 'files-import-error');
   assert.deepEqual(problems, []);

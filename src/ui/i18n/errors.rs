@@ -363,6 +363,16 @@ pub fn calibrate_error(lang: Lang, e: &CalibrateError) -> String {
     }
 }
 
+/// A tier's links, inside a sentence.
+fn tier_words(lang: Lang, tier: crate::sim::topology::Tier) -> &'static str {
+    use crate::sim::topology::Tier;
+    match tier {
+        Tier::Gpu => lang.pick("GPU links", "GPU 链路"),
+        Tier::Node => lang.pick("NICs", "网卡"),
+        Tier::Rack => lang.pick("rack uplinks", "机柜上行链路"),
+    }
+}
+
 /// Why a link or an imported file cannot set the lab.
 pub fn share_error(lang: Lang, e: &ShareError) -> String {
     use ShareError as E;
@@ -378,6 +388,26 @@ pub fn share_error(lang: Lang, e: &ShareError) -> String {
             &[&max.to_string(), &gpus.to_string(), &asked.to_string()],
         ),
         E::CannotShowRailShape => tr(lang, K::ShRailShape).to_string(),
+        E::CannotShowValue {
+            tier,
+            latency,
+            file,
+            rounded,
+        } => trf(
+            lang,
+            K::ShValue,
+            &[
+                tier_words(lang, *tier),
+                if *latency {
+                    lang.pick("latency", "时延")
+                } else {
+                    lang.pick("bandwidth", "带宽")
+                },
+                &crate::ui::model::share::decimals(*file),
+                if *latency { "ns" } else { "Mbps" },
+                &rounded.to_string(),
+            ],
+        ),
         E::NoScenario => tr(lang, K::ShNoScenario).to_string(),
         E::TooLong { max } => trf(lang, K::ShTooLong, &[&max.to_string()]),
         E::Twice { key } => trf(lang, K::ShTwice, &[key]),

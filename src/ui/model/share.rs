@@ -23,7 +23,7 @@ use crate::sim::algorithms::Algorithm;
 use crate::sim::faults::{Faults, SlowLink, Straggler, short};
 use crate::sim::scenario::ScenarioError;
 use crate::sim::scenario_file::read_scenario;
-use crate::sim::topology::TopologySpec;
+use crate::sim::topology::{Tier, TopologySpec};
 use crate::sim::units::{UnitError, parse_bandwidth, parse_duration};
 use crate::ui::model::ladders::{
     bandwidth_flag, bandwidth_ladder_mbps, latency_flag, latency_ladder_ns, size_ladder_bytes,
@@ -55,6 +55,14 @@ pub enum ShareError {
         asked: usize,
         max: usize,
         gpus: usize,
+    },
+    /// A bandwidth or latency between the values the controls hold (whole Mbps, whole
+    /// nanoseconds): the file's (in `Mbps` or `ns`), and what the controls would round it to.
+    CannotShowValue {
+        tier: Tier,
+        latency: bool,
+        file: f64,
+        rounded: u64,
     },
     /// The file holds no lab state.
     NoScenario,
@@ -129,6 +137,26 @@ impl std::fmt::Display for ShareError {
                 "on {gpus} GPUs the lab's segments go up to {max}; this file asks for {asked}"
             ),
             E::CannotShowRailShape => f.write_str("the lab's controls cannot show this rail shape"),
+            E::CannotShowValue {
+                tier,
+                latency,
+                file,
+                rounded,
+            } => {
+                let unit = if *latency { "ns" } else { "Mbps" };
+                write!(
+                    f,
+                    "the lab's controls hold whole {unit}: a {} of {} {unit} for the {} would be \
+                     rounded to {rounded} {unit}; the command line takes it as it is",
+                    if *latency { "latency" } else { "bandwidth" },
+                    decimals(*file),
+                    match tier {
+                        Tier::Gpu => "GPU links",
+                        Tier::Node => "NICs",
+                        Tier::Rack => "rack uplinks",
+                    },
+                )
+            }
             E::NoScenario => f.write_str("the file describes no scenario"),
             E::TooLong { max } => write!(f, "the link is longer than {max} characters"),
             E::Twice { key } => write!(f, "{key} is given twice"),
@@ -158,6 +186,12 @@ impl std::fmt::Display for ShareError {
             E::Unreadable => f.write_str("the file could not be read"),
         }
     }
+}
+
+/// `x` with at most 6 decimals, trailing zeros dropped (`1234.5`, not `1234.4999999999998`).
+pub fn decimals(x: f64) -> String {
+    let s = format!("{x:.6}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 impl From<ScenarioError> for ShareError {
@@ -192,6 +226,32 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, ShareError> {
         return Err(ShareError::CannotShowGamma);
     }
     let controls = Controls::from_scenario(&scenario);
+    // The controls hold whole Mbps and whole nanoseconds: a value between is refused, not rounded
+    // (the lab would run another network than the file's, without a word). Equal to 1e-12: a
+    // file's `2.5e-6` and the controls' 2,500 ns may be a last bit apart.
+    let shown = controls.scenario(scenario.algorithm).topology.tiers();
+    let tiers = [Tier::Gpu, Tier::Node, Tier::Rack];
+    for ((tier, (bw, lat)), (bw_shown, lat_shown)) in
+        tiers.into_iter().zip(scenario.topology.tiers()).zip(shown)
+    {
+        let same = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs());
+        if !same(bw.bytes_per_sec(), bw_shown.bytes_per_sec()) {
+            return Err(ShareError::CannotShowValue {
+                tier,
+                latency: false,
+                file: bw.bytes_per_sec() * 8.0 / 1e6,
+                rounded: controls.bandwidth_mbps[tier_index(tier)],
+            });
+        }
+        if !same(lat, lat_shown) {
+            return Err(ShareError::CannotShowValue {
+                tier,
+                latency: true,
+                file: lat * 1e9,
+                rounded: controls.latency_ns[tier_index(tier)],
+            });
+        }
+    }
     // A link carries only as many faults as fit in it; a file carries them all (the round trip
     // below would lose the others without a word).
     let faults = controls.faults.clone();
@@ -245,6 +305,15 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, ShareError> {
             Ok(checked.controls)
         }
         None => Err(ShareError::NoScenario),
+    }
+}
+
+/// The controls' index of a tier's bandwidth and latency.
+fn tier_index(tier: Tier) -> usize {
+    match tier {
+        Tier::Gpu => 0,
+        Tier::Node => 1,
+        Tier::Rack => 2,
     }
 }
 
@@ -577,6 +646,19 @@ pub fn decode(query: &str) -> Result<Option<Shared>, ShareError> {
                     });
                 }
                 for (i, item) in items.iter().enumerate() {
+                    // Whole Mbps and nanoseconds, as the controls hold them: a value between is
+                    // refused by name, as in a file, not rounded.
+                    let whole = |x: f64, latency: bool| {
+                        if (x - x.round()).abs() > 1e-9 * x.abs().max(1.0) {
+                            return Err(ShareError::CannotShowValue {
+                                tier: [Tier::Gpu, Tier::Node, Tier::Rack][i],
+                                latency,
+                                file: x,
+                                rounded: x.round() as u64,
+                            });
+                        }
+                        Ok(x.round() as u64)
+                    };
                     if key == "bw" {
                         let bw = parse_bandwidth(item).map_err(ShareError::Unit)?;
                         let mbps = bw.bytes_per_sec() * 8.0 / 1e6;
@@ -584,14 +666,14 @@ pub fn decode(query: &str) -> Result<Option<Shared>, ShareError> {
                             return Err(ShareError::OutOfRange { key: "bw" });
                         }
                         c.bandwidth_mbps[i] =
-                            in_range("bw", mbps.round() as u64, &bandwidth_ladder_mbps())?;
+                            in_range("bw", whole(mbps, false)?, &bandwidth_ladder_mbps())?;
                     } else {
                         let secs = parse_duration(item).map_err(ShareError::Unit)?;
                         let ns = secs * 1e9;
                         if !ns.is_finite() || ns < 0.0 {
                             return Err(ShareError::OutOfRange { key: "lat" });
                         }
-                        c.latency_ns[i] = in_range("lat", ns.round() as u64, &latency_ladder_ns())?;
+                        c.latency_ns[i] = in_range("lat", whole(ns, true)?, &latency_ladder_ns())?;
                     }
                 }
                 if items.len() == 1 {
@@ -1002,6 +1084,98 @@ mod tests {
                 "{e:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_file_value_the_controls_would_round_is_refused_by_name() {
+        use crate::sim::scenario::Scenario;
+        use crate::sim::units::Bandwidth;
+        let good = export_scenario(&Controls::default(), Algorithm::Ring).unwrap();
+        let with = |f: &dyn Fn(&mut f64, &mut Bandwidth)| {
+            let mut s: Scenario = serde_json::from_str(&good).unwrap();
+            let TopologySpec::Cluster {
+                intra_lat_secs,
+                node_bw,
+                ..
+            } = &mut s.topology
+            else {
+                panic!("the default is a cluster")
+            };
+            f(intra_lat_secs, node_bw);
+            serde_json::to_string(&s).unwrap()
+        };
+        // Half a nanosecond more on the GPU links: refused, not run as the whole nanosecond.
+        let asked = Controls::default().latency_ns[0] as f64;
+        let half = with(&|lat, _| *lat += 0.5e-9);
+        let e = import_scenario(half.as_bytes()).unwrap_err();
+        let ShareError::CannotShowValue {
+            tier: Tier::Gpu,
+            latency: true,
+            file,
+            rounded,
+        } = e
+        else {
+            panic!("{e:?}")
+        };
+        assert!((file - (asked + 0.5)).abs() < 1e-6, "{file} {asked}");
+        assert_eq!(rounded as f64, (asked + 0.5).round());
+        assert!(
+            e.to_string()
+                .contains(&format!("of {} ns for the GPU links", decimals(file))),
+            "{e}"
+        );
+        // A NIC bandwidth a tenth of a Mbps off.
+        let tenth =
+            with(&|_, bw| *bw = Bandwidth::from_bytes_per_sec(bw.bytes_per_sec() + 0.1e6 / 8.0));
+        assert!(
+            matches!(
+                import_scenario(tenth.as_bytes()),
+                Err(ShareError::CannotShowValue {
+                    tier: Tier::Node,
+                    latency: false,
+                    ..
+                })
+            ),
+            "{:?}",
+            import_scenario(tenth.as_bytes())
+        );
+        // 2.5 µs written as a person would: the controls' 2,500 ns, a last bit apart at most.
+        let person = with(&|lat, _| *lat = "2.5e-6".parse().unwrap());
+        assert_eq!(
+            import_scenario(person.as_bytes()).unwrap().latency_ns[0],
+            2500
+        );
+        assert_eq!(decimals(1234.4999999999998), "1234.5");
+        assert_eq!(decimals(3.0), "3");
+    }
+
+    #[test]
+    fn a_link_value_between_whole_units_is_refused_by_name() {
+        let e = decode("?lat=1us,2.0004us,5us").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ShareError::CannotShowValue {
+                    tier: Tier::Node,
+                    latency: true,
+                    rounded: 2000,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(matches!(
+            decode("?bw=400.0005Gbps"),
+            Err(ShareError::CannotShowValue {
+                tier: Tier::Gpu,
+                latency: false,
+                rounded: 400_001,
+                ..
+            })
+        ));
+        // Whole values written with decimals are the same values.
+        assert!(decode("?lat=1.5us,2.000us,5us").is_ok());
+        assert!(decode("?bw=0.4Tbps").is_ok());
     }
 
     #[test]

@@ -119,6 +119,7 @@ strings! {
         ShOversubscription => "the lab's controls cannot show oversubscription", "实验室的控件无法显示超额订阅";
         ShShape => "the lab's controls cannot show this cluster shape", "实验室的控件无法显示这种集群形状";
         ShSegments => "on {1} GPUs the lab's segments go up to {0}; this file asks for {2}", "实验室在 {1} 张卡上最多运行 {0} 个分段；这个文件要求 {2} 个";
+        ShValue => "the lab's controls hold whole {3}: a {1} of {2} {3} for the {0} would be rounded to {4} {3}; the command line takes it as it is", "实验室的控件只取整数 {3}：{0}的{1} {2} {3} 会被取整为 {4} {3}；命令行可以按原值运行";
         ShRailShape => "the lab's controls cannot show this rail shape", "实验室的控件无法显示这种轨道网络形状";
         ShNoScenario => "the file describes no scenario", "文件没有描述任何场景";
         ShTooLong => "the link is longer than {0} characters", "链接超过 {0} 个字符";

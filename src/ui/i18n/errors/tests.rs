@@ -270,6 +270,12 @@ fn shares() -> Vec<ShareError> {
             gpus: 1024,
         },
         E::CannotShowRailShape,
+        E::CannotShowValue {
+            tier: crate::sim::topology::Tier::Node,
+            latency: true,
+            file: 1234.5,
+            rounded: 1235,
+        },
         E::NoScenario,
         E::TooLong { max: 1000 },
         E::Twice { key: "gpus".into() },
@@ -284,7 +290,7 @@ fn shares() -> Vec<ShareError> {
         E::SizeNotBytes,
         E::ListLength { key: "lat" },
         E::BadStep { max: 100 },
-        E::UnknownKey { key: "gpus".into() },
+        E::UnknownKey { key: "42".into() },
         E::NvlsWithoutNccl,
         E::Unreadable,
     ]
