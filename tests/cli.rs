@@ -365,6 +365,11 @@ fn speedup_and_sweep_refuse_bad_input_with_one_line() {
         ("sweep --min-size 1GB --max-size 1KB", "min"),
         ("sweep --step-factor 1", "expected 2..1024"),
         ("sweep --size 1GB", "unknown flag"),
+        // Said of the model, not as a size the reader never gave.
+        (
+            "speedup --parameters 3e11",
+            "300000000000 parameters × 4 B, are larger than the largest allreduce the simulator runs (1 TB): at most 250000000000 parameters of 4 B",
+        ),
     ];
     all_refused(cases);
 }

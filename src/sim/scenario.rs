@@ -107,6 +107,12 @@ pub enum ScenarioError {
     },
     /// Training model: parameters outside 1..=10^13.
     ParametersOutOfRange,
+    /// Training model: gradients (parameters × bytes per gradient) larger than the largest
+    /// allreduce, [`MAX_SIZE_BYTES`].
+    GradientsTooLarge {
+        parameters: u64,
+        bytes_per_gradient: u32,
+    },
     /// Training model: bytes per gradient not 1, 2, 4 or 8.
     BytesPerGradient,
     /// Training model: compute time outside (0, 1 h].
@@ -180,6 +186,16 @@ impl std::fmt::Display for ScenarioError {
             ),
             E::CannotTakeGpus { gpus } => write!(f, "the topology cannot take {gpus} GPUs"),
             E::ParametersOutOfRange => f.write_str("parameters must be between 1 and 10^13"),
+            E::GradientsTooLarge {
+                parameters,
+                bytes_per_gradient,
+            } => write!(
+                f,
+                "the gradients, {parameters} parameters × {bytes_per_gradient} B, are larger than \
+                 the largest allreduce the simulator runs (1 TB): at most {} parameters of {} B",
+                MAX_SIZE_BYTES / u64::from((*bytes_per_gradient).max(1)),
+                bytes_per_gradient
+            ),
             E::BytesPerGradient => f.write_str("bytes per gradient must be 1, 2, 4 or 8"),
             E::ComputeOutOfRange => {
                 f.write_str("compute time must be more than 0 and at most 1 hour")

@@ -164,6 +164,13 @@ impl TrainingModel {
         if !matches!(self.bytes_per_gradient, 1 | 2 | 4 | 8) {
             return Err(ScenarioError::BytesPerGradient);
         }
+        // Said of the model here, not later as a size the learner never gave.
+        if self.gradient_bytes() > super::scenario::MAX_SIZE_BYTES {
+            return Err(ScenarioError::GradientsTooLarge {
+                parameters: self.parameters,
+                bytes_per_gradient: self.bytes_per_gradient,
+            });
+        }
         if !finite_pos(self.compute_secs) || self.compute_secs > 3600.0 {
             return Err(ScenarioError::ComputeOutOfRange);
         }

@@ -288,6 +288,19 @@ pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
         E::Unverified(_) => tr(lang, K::ScUnverified).to_string(),
         E::CannotTakeGpus { gpus } => trf(lang, K::ScCannotTake, &[&s(gpus)]),
         E::ParametersOutOfRange => tr(lang, K::ScParameters).to_string(),
+        E::GradientsTooLarge {
+            parameters,
+            bytes_per_gradient,
+        } => trf(
+            lang,
+            K::ScGradients,
+            &[
+                &parameters.to_string(),
+                &bytes_per_gradient.to_string(),
+                &(crate::sim::scenario::MAX_SIZE_BYTES / u64::from((*bytes_per_gradient).max(1)))
+                    .to_string(),
+            ],
+        ),
         E::BytesPerGradient => tr(lang, K::ScBytesPerGradient).to_string(),
         E::ComputeOutOfRange => tr(lang, K::ScCompute).to_string(),
         E::ShareOutOfRange { share } => trf(

@@ -88,6 +88,7 @@ strings! {
         ScUnverified => "a run did not verify (a bug: please report it)", "一次运行未通过校验（这是缺陷，请报告）";
         ScCannotTake => "the topology cannot take {0} GPUs", "该拓扑无法容纳 {0} 张卡";
         ScParameters => "parameters must be between 1 and 10^13", "参数量必须在 1 到 10^13 之间";
+        ScGradients => "the gradients, {0} parameters × {1} B, are larger than the largest allreduce the simulator runs (1 TB): at most {2} parameters of {1} B", "梯度（{0} 个参数 × {1} B）超过了模拟器能运行的最大 AllReduce（1 TB）：每个梯度 {1} B 时最多 {2} 个参数";
         ScBytesPerGradient => "bytes per gradient must be 1, 2, 4 or 8", "每个梯度的字节数必须是 1、2、4 或 8";
         ScCompute => "compute time must be more than 0 and at most 1 hour", "计算时间必须大于 0 且不超过 1 小时";
         ScShare => "{0} must be between 0 and 1", "{0}必须在 0 到 1 之间";

@@ -183,6 +183,10 @@ fn scenarios() -> Vec<ScenarioError> {
         E::Unverified("rank 3 holds the wrong sum".into()),
         E::CannotTakeGpus { gpus: 12 },
         E::ParametersOutOfRange,
+        E::GradientsTooLarge {
+            parameters: 300_000_000_000,
+            bytes_per_gradient: 4,
+        },
         E::BytesPerGradient,
         E::ComputeOutOfRange,
         E::ShareOutOfRange {
