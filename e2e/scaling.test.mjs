@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, open, launch, setRange, setRangeTo, selectOption, legibility, overlapLatency, ROOT, SHOTS, OUT } from './harness.mjs';
+import { serve, open, launch, setRange, setRangeTo, selectOption, legibility, overlapLatency, textSizes, ROOT, SHOTS, OUT } from './harness.mjs';
 
 let server;
 let session;
@@ -470,4 +470,23 @@ test('screenshots of the charts in light and dark mode', async () => {
   assert.ok(await page.locator('[data-testid=speedup-chart] [data-speedup]').count() >= 10);
   await page.emulateMedia({ colorScheme: 'light' });
   assert.deepEqual(problems, []);
+});
+
+test('two charts side by side on a laptop: their axes and markers read at 9.5 px or more', async () => {
+  // The 640-unit charts are drawn 420-490 px wide there; their words were 7.4-9.8 px before the
+  // cards drew them larger when narrow (static/scaling.css, a container query).
+  for (const [width, least] of [[1280, 9.5], [1440, 11]]) {
+    const { browser, page, problems } = await launch({ viewport: { width, height: 1000 } });
+    try {
+      await page.goto(server.url);
+      await complete(page);
+      const sizes = await textSizes(page, '.chart-svg');
+      assert.ok(sizes.length > 60, `${sizes.length} words measured`);
+      const small = sizes.filter((s) => s.size < least).map((s) => `${s.text} ${s.size.toFixed(1)}`);
+      assert.deepEqual(small.slice(0, 10), [], `${small.length} words under ${least} px at ${width} px`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
+  }
 });
