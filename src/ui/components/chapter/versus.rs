@@ -199,10 +199,21 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclC
     let x = |s: f64| log_pos(s, s_lo, s_hi, LEFT, W - 10.0);
     let y = |t: f64| log_pos(t, t_lo, t_hi, H - BOTTOM, 10.0);
     let lines = view.curves.iter().map(|(side, c)| {
-        let pts: Vec<String> = c.iter().map(|&(s, t)| format!("{:.1},{:.1}", x(s as f64), y(t))).collect();
+        // While the runs come in, a line joins only neighbouring sizes: across a size not yet
+        // simulated it drew a straight stretch the curve does not have.
+        let mut runs: Vec<Vec<String>> = Vec::new();
+        let mut last = None;
+        for &(s, t) in c {
+            let i = VERSUS_SIZES.iter().position(|&v| v == s);
+            match runs.last_mut() {
+                Some(run) if i.is_some() && last.map(|l: usize| l + 1) == i => run.push(format!("{:.1},{:.1}", x(s as f64), y(t))),
+                _ => runs.push(vec![format!("{:.1},{:.1}", x(s as f64), y(t))]),
+            }
+            last = i;
+        }
         html! {
             <g class={classes!("vs-curve", side.name())} data-testid={format!("versus-curve-{}", side.name())} data-points={c.len().to_string()}>
-                <polyline points={pts.join(" ")} />
+                { for runs.iter().filter(|r| r.len() > 1).map(|r| html! { <polyline points={r.join(" ")} /> }) }
                 { for c.iter().map(|&(s, t)| html! {
                     <circle cx={format!("{:.1}", x(s as f64))} cy={format!("{:.1}", y(t))} r="2.5">
                         <title>{ format!("{}: {}", format_bytes_binary(s as f64), format_secs(t)) }</title>
