@@ -333,10 +333,13 @@ fn Switches(props: &StaticProps) -> Html {
         .switches
         .iter()
         .map(|s| {
+            // The spine between two rows of racks is a bar (`spine_width`).
+            let bar = if s.label == Place::End(Endpoint::Spine) { props.sim.0.layout.spine_width } else { 0.0 };
+            let w = bar.max(18.0);
             html! {
                 <g class="switch">
-                    <rect x={f(s.at.x - 9.0)} y={f(s.at.y - 6.0)} width="18" height="12" rx="3" />
-                    <text x={f(s.at.x + 13.0)} y={f(s.at.y + 4.0)}>{ place_name(lang, &s.label) }</text>
+                    <rect x={f(s.at.x - w / 2.0)} y={f(s.at.y - 6.0)} width={f(w)} height="12" rx="3" />
+                    <text x={f(s.at.x + w / 2.0 + 4.0)} y={f(s.at.y + 4.0)}>{ place_name(lang, &s.label) }</text>
                 </g>
             }
         })

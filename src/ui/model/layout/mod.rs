@@ -152,7 +152,12 @@ pub struct Layout {
     /// On a rail network: each rail's leaf switch and the NIC links on it (every node's NIC i, up
     /// and down), for the per-rail load.
     pub rails: Vec<RailMark>,
+    /// The spine drawn as a bar this wide (two rows of racks); 0: a switch like the others.
+    pub spine_width: f64,
 }
+
+/// How far the spine's bar reaches beyond the outermost uplinks.
+const SPINE_BAR_END: f64 = 12.0;
 
 /// A rail of a rail-optimized network: where its leaf switch is drawn (the figure names it and shows
 /// its load just above) and which links are its own.
@@ -361,9 +366,24 @@ impl Layout {
         } else {
             let m = topo.nodes();
             let k = topo.racks();
-            let spine = Point {
-                x: width / 2.0,
-                y: rows.y(0, Y_SPINE, slot),
+            // Between two rows the spine is a bar under (and over) the racks' switches, each
+            // uplink straight into it: a point there put the uplinks of opposite racks on one
+            // line, which read as a cable from rack to rack.
+            let rack_x = |rack: usize| centre(rack * npr * g, (rack + 1) * npr * g);
+            let spine = if rows.two {
+                let (lo, hi) = (0..k)
+                    .map(rack_x)
+                    .fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
+                layout.spine_width = hi - lo + SPINE_BAR_END * 2.0;
+                Point {
+                    x: (lo + hi) / 2.0,
+                    y: rows.spine(slot),
+                }
+            } else {
+                Point {
+                    x: width / 2.0,
+                    y: Y_SPINE,
+                }
             };
             layout.switches.push(Switch::spine(spine));
             for rack in 0..k {
@@ -394,10 +414,18 @@ impl Layout {
                     at,
                     label: Place::End(Endpoint::RackSwitch(rack)),
                 });
+                let into = if rows.two {
+                    Point {
+                        x: at.x,
+                        y: spine.y + if rows.flipped(row) { -6.0 } else { 6.0 },
+                    }
+                } else {
+                    spine
+                };
                 layout.link_pair(
                     Tier::Rack,
                     at,
-                    spine,
+                    into,
                     ids.uplink_up(rack),
                     ids.uplink_down(rack),
                 );
@@ -745,6 +773,18 @@ mod tests {
             assert!((start.x - a.x).abs() < 5.0 && (start.y - a.y).abs() <= near);
             assert!((end.x - b.x).abs() < 5.0 && (end.y - b.y).abs() <= near);
         }
+        // The spine is a bar between the rows; each uplink goes straight into it, so that no two
+        // racks' uplinks make one line through it.
+        let topo = cluster(4, 2, 8);
+        let layout = Layout::new(&topo);
+        let spine = &layout.switches[0];
+        assert!(layout.spine_width > 100.0);
+        for rack in 0..4 {
+            let line = &layout.lines[layout.line_of_link[LinkIds::new(&topo).uplink_up(rack)]];
+            assert!((line.from.x - line.to.x).abs() <= 2.0 * LANE, "{line:?}");
+            assert!((line.to.x - spine.at.x).abs() <= layout.spine_width / 2.0);
+        }
+        assert_eq!(Layout::new(&cluster(2, 2, 8)).spine_width, 0.0);
         // Two rows are about half as wide as one was (64 GPUs at 22 units each, with gaps).
         let wide = Layout::new(&cluster(4, 2, 8));
         assert!(wide.width < 64.0 * 22.0 * 0.8, "{}", wide.width);
