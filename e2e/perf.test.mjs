@@ -131,9 +131,12 @@ test('wasm size', () => {
   // of work behind a `Work` trait object, the figure's asks and answers, its fallback to the page)
   // +2.3 KB locally (522,283 -> 524,589 B; a clean clone read 561 B more than a local build last
   // time); its review's mends 0.2 KB. The lab's figure in two rows over 32 GPUs (its 64-GPU
-  // cluster was a strip with names 6.6-7.3 px high) 0.4 KB: 525,178 B. The budget is 525,800.
+  // cluster was a strip with names 6.6-7.3 px high) 0.4 KB: 525,178 B. The spine between those
+  // rows drawn as a bar, Ring-vs-Tree's partial curves joining only neighbouring sizes, its intro's
+  // words on a crossover that jumps, the link's and file's values refused rather than rounded and
+  // the training model's gradients over 1 TB refused by name: 526,186 B. The budget is 526,800.
   // Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 525_800;
+  const BUDGET_GZIP_BYTES = 526_800;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 
