@@ -344,6 +344,10 @@ pub enum Tier {
 }
 
 impl Tier {
+    /// Every tier, in the order a scenario lists their bandwidths and latencies
+    /// ([`TopologySpec::tiers`]).
+    pub const ALL: [Tier; 3] = [Tier::Gpu, Tier::Node, Tier::Rack];
+
     /// The tier's name, as scenario files and the CLI's reports write it.
     ///
     /// ```

@@ -18,7 +18,7 @@
 use crate::ui::components::lab::simulation::now_ms;
 use crate::ui::components::sliced::{Pending, when_idle};
 use crate::ui::model::lab_job;
-use crate::ui::model::scaling_work::answer;
+use crate::ui::model::scaling_work::{answer, answer_header};
 use crate::ui::model::throttle::Throttle;
 use crate::ui::model::versus_work::{self, answer_versus};
 use gloo::timers::callback::Interval;
@@ -80,14 +80,16 @@ pub enum Channel {
 pub trait Work {
     /// The message asking for job `index` of batch `generation`.
     fn ask(&self, generation: u64, index: usize) -> String;
-    /// Reads a worker's answer (its numbers) and keeps what it gives for the next delivery;
-    /// returns the job's index if it answers batch `generation`'s job `index` not yet `answered`.
-    fn keep(&mut self, generation: u64, numbers: &[f64], answered: &[bool]) -> Option<usize>;
+    /// Reads a worker's answer to job `index` (its numbers: the pool has read their generation
+    /// and index, [`answer_header`], and found them the batch's and not yet answered) and keeps
+    /// what it gives for the next delivery; `false` if the numbers are no answer.
+    fn keep(&mut self, index: usize, numbers: &[f64]) -> bool;
     /// What was kept since the last delivery, handed to the page by the closure, which runs
     /// outside the pool's borrow (drawing the results may submit a newer batch); `None` if
     /// nothing was.
     fn delivery(&mut self) -> Option<Box<dyn FnOnce()>>;
-    /// Hands the jobs no worker answered (their indexes) to the page, which computes them.
+    /// Hands the jobs no worker answered (their indexes, at least one) to the page, which
+    /// computes them.
     fn fall_back(&mut self, left: Vec<usize>) -> Box<dyn FnOnce()>;
 }
 
@@ -386,10 +388,13 @@ impl Batch {
     /// Keeps an answer of this batch for the next delivery; returns the index of the job it
     /// answers, if it is one of this batch not answered yet.
     fn receive(&mut self, channel: Channel, numbers: &[f64]) -> Option<usize> {
-        let index = self
-            .work
-            .keep(self.generation, numbers, &self.answered)
-            .filter(|&i| i < self.answered.len())?;
+        let (generation, index) = answer_header(numbers)?;
+        if generation != self.generation
+            || self.answered.get(index) != Some(&false)
+            || !self.work.keep(index, numbers)
+        {
+            return None;
+        }
         self.answered[index] = true;
         // The last result goes at once, whatever was pending (dropping it cancels it).
         let last = self.answered.iter().all(|&a| a);
@@ -448,13 +453,17 @@ fn failed(channel: Channel) {
         let left: Vec<usize> = (0..batch.answered.len())
             .filter(|&i| !batch.answered[i])
             .collect();
-        Some((batch.work.delivery(), batch.work.fall_back(left)))
+        // Nothing left: the batch was computed by workers after all.
+        let fall_back = (!left.is_empty()).then(|| batch.work.fall_back(left));
+        Some((batch.work.delivery(), fall_back))
     });
     if let Some((received, fall_back)) = left {
         if let Some(deliver) = received {
             deliver();
         }
-        fall_back();
+        if let Some(fall_back) = fall_back {
+            fall_back();
+        }
     }
 }
 

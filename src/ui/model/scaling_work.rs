@@ -386,6 +386,22 @@ impl Reader<'_> {
     }
 }
 
+/// The generation and job index every answer a worker sends starts with, by their bits (a
+/// scaling point's [`Answer`] and the Ring-vs-Tree figure's
+/// [`VersusAnswer`](crate::ui::model::versus_work::VersusAnswer) alike): what the page's pool of
+/// workers reads before the answer's own kind does.
+///
+/// ```
+/// use allreduce_lab::ui::model::scaling_work::{Answer, answer_header};
+/// let reply = Answer { generation: 7, index: 3, point: None };
+/// assert_eq!(answer_header(&reply.encode()), Some((7, 3)));
+/// assert_eq!(answer_header(&[1.0]), None);
+/// ```
+pub fn answer_header(numbers: &[f64]) -> Option<(u64, usize)> {
+    let mut r = Reader(numbers.iter());
+    Some((r.u()?, r.size()?))
+}
+
 /// The kinds of point, by position on the wire.
 const NONE: u64 = 0;
 const SPEEDUP: u64 = 1;

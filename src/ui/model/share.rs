@@ -230,17 +230,17 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, ShareError> {
     // (the lab would run another network than the file's, without a word). Equal to 1e-12: a
     // file's `2.5e-6` and the controls' 2,500 ns may be a last bit apart.
     let shown = controls.scenario(scenario.algorithm).topology.tiers();
-    let tiers = [Tier::Gpu, Tier::Node, Tier::Rack];
-    for ((tier, (bw, lat)), (bw_shown, lat_shown)) in
-        tiers.into_iter().zip(scenario.topology.tiers()).zip(shown)
+    for (i, ((bw, lat), (bw_shown, lat_shown))) in
+        scenario.topology.tiers().into_iter().zip(shown).enumerate()
     {
+        let tier = Tier::ALL[i];
         let same = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs());
         if !same(bw.bytes_per_sec(), bw_shown.bytes_per_sec()) {
             return Err(ShareError::CannotShowValue {
                 tier,
                 latency: false,
                 file: bw.bytes_per_sec() * 8.0 / 1e6,
-                rounded: controls.bandwidth_mbps[tier_index(tier)],
+                rounded: controls.bandwidth_mbps[i],
             });
         }
         if !same(lat, lat_shown) {
@@ -248,7 +248,7 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, ShareError> {
                 tier,
                 latency: true,
                 file: lat * 1e9,
-                rounded: controls.latency_ns[tier_index(tier)],
+                rounded: controls.latency_ns[i],
             });
         }
     }
@@ -305,15 +305,6 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, ShareError> {
             Ok(checked.controls)
         }
         None => Err(ShareError::NoScenario),
-    }
-}
-
-/// The controls' index of a tier's bandwidth and latency.
-fn tier_index(tier: Tier) -> usize {
-    match tier {
-        Tier::Gpu => 0,
-        Tier::Node => 1,
-        Tier::Rack => 2,
     }
 }
 
@@ -651,7 +642,7 @@ pub fn decode(query: &str) -> Result<Option<Shared>, ShareError> {
                     let whole = |x: f64, latency: bool| {
                         if (x - x.round()).abs() > 1e-9 * x.abs().max(1.0) {
                             return Err(ShareError::CannotShowValue {
-                                tier: [Tier::Gpu, Tier::Node, Tier::Rack][i],
+                                tier: Tier::ALL[i],
                                 latency,
                                 file: x,
                                 rounded: x.round() as u64,

@@ -204,8 +204,22 @@ impl VersusSetup {
                 }
             }
         }
-        crate::sim::order::sort_by_key(&mut jobs[first..], |&j| VersusWork::cost(self, j) as f64);
+        crate::sim::order::sort_by_key(&mut jobs[first..], |&j| self.cost(j) as f64);
         jobs
+    }
+
+    /// A job's cost, in transfers: its algorithm's count at the setup's GPUs and the segments it
+    /// runs with (the tree's fewer at small sizes, see [`VersusSetup::tree_segments`]).
+    pub fn cost(&self, job: VersusJob) -> usize {
+        let (side, size_bytes) = match job {
+            VersusJob::Point { side, size_bytes } => (side, size_bytes),
+            VersusJob::Bandwidth { side } => (side, self.size_bytes),
+        };
+        let segments = match side {
+            Side::Ring => 1,
+            Side::Tree => self.tree_segments(size_bytes),
+        };
+        transfer_count(side.algorithm(), self.gpus, GPUS_PER_NODE, segments)
     }
 
     /// Prepares one job's run, to be advanced in slices.
@@ -314,7 +328,7 @@ pub fn link_use(trace: &Trace) -> LinkUse {
     let t_end = trace.time_secs;
     let topo = &trace.topology;
     let mut tiers: Vec<(Tier, Vec<f64>, f64)> = Vec::new();
-    for tier in [Tier::Gpu, Tier::Node, Tier::Rack] {
+    for tier in Tier::ALL {
         let capacity: f64 = topo
             .links()
             .iter()
@@ -530,20 +544,6 @@ impl VersusWork {
             next: 0,
             running: None,
         }
-    }
-
-    /// A job's cost, in transfers: its algorithm's count at the setup's GPUs and the segments it
-    /// runs with (the tree's fewer at small sizes, see [`VersusSetup::tree_segments`]).
-    pub fn cost(setup: &VersusSetup, job: VersusJob) -> usize {
-        let (side, size_bytes) = match job {
-            VersusJob::Point { side, size_bytes } => (side, size_bytes),
-            VersusJob::Bandwidth { side } => (side, setup.size_bytes),
-        };
-        let segments = match side {
-            Side::Ring => 1,
-            Side::Tree => setup.tree_segments(size_bytes),
-        };
-        transfer_count(side.algorithm(), setup.gpus, GPUS_PER_NODE, segments)
     }
 
     pub fn total(&self) -> usize {

@@ -51,8 +51,6 @@ pub struct VersusAnswer {
     pub result: Option<VersusResult>,
 }
 
-const TIERS: [Tier; 3] = [Tier::Gpu, Tier::Node, Tier::Rack];
-
 impl VersusAsk {
     /// The message's text: [`PREFIX`], then whole numbers, the setup's bandwidths and latencies by
     /// their bits, so that every value crosses exactly (and the worker parses no JSON for it).
@@ -164,7 +162,7 @@ impl VersusAnswer {
                         n.u(1 + lu.tiers.len() as u64);
                         n.f(lu.time_secs);
                         for (tier, buckets) in &lu.tiers {
-                            n.u(position(&TIERS, *tier));
+                            n.u(position(&Tier::ALL, *tier));
                             for &x in buckets {
                                 n.f(x);
                             }
@@ -188,11 +186,11 @@ impl VersusAnswer {
                 let time_secs = r.f()?;
                 let link_use = match r.size()? {
                     0 => None,
-                    n if n - 1 <= TIERS.len() => {
+                    n if n - 1 <= Tier::ALL.len() => {
                         let time_secs = r.f()?;
                         let tiers = (1..n)
                             .map(|_| {
-                                let tier = r.of(&TIERS)?;
+                                let tier = r.of(&Tier::ALL)?;
                                 let buckets = (0..TIMELINE_BUCKETS)
                                     .map(|_| r.f())
                                     .collect::<Option<Vec<_>>>()?;
@@ -237,6 +235,7 @@ pub fn answer_versus(ask: &str) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::model::scaling_work::answer_header;
 
     /// Every job of `setup` through the wire gives the page's own time and link use, bit for bit.
     fn through_worker_is_exact(setup: VersusSetup) {
@@ -249,7 +248,10 @@ mod tests {
                 job,
             };
             assert_eq!(VersusAsk::decode(&ask.encode()), Some(ask));
-            let reply = VersusAnswer::decode(&answer_versus(&ask.encode()).unwrap()).unwrap();
+            let numbers = answer_versus(&ask.encode()).unwrap();
+            // What the page's pool reads first, as of a scaling point's answer.
+            assert_eq!(answer_header(&numbers), Some((9, index)));
+            let reply = VersusAnswer::decode(&numbers).unwrap();
             assert_eq!((reply.generation, reply.index), (9, index));
             let trace = setup.run(job).unwrap();
             let result = reply.result.unwrap();

@@ -66,12 +66,11 @@ impl workers::Work for Runs {
         }
         .encode()
     }
-    fn keep(&mut self, generation: u64, numbers: &[f64], answered: &[bool]) -> Option<usize> {
-        let reply = VersusAnswer::decode(numbers)?;
-        if reply.generation != generation || answered.get(reply.index) != Some(&false) {
-            return None;
-        }
-        let job = self.jobs[reply.index];
+    fn keep(&mut self, index: usize, numbers: &[f64]) -> bool {
+        let Some(reply) = VersusAnswer::decode(numbers) else {
+            return false;
+        };
+        let job = self.jobs[index];
         let mut p = self.progress.borrow_mut();
         match reply.result {
             Some(r) => {
@@ -85,7 +84,7 @@ impl workers::Work for Runs {
             None => p.errors.extend(self.setup.start(job).err()),
         }
         self.kept = true;
-        Some(reply.index)
+        true
     }
     fn delivery(&mut self) -> Option<Box<dyn FnOnce()>> {
         if !std::mem::take(&mut self.kept) {
@@ -97,11 +96,7 @@ impl workers::Work for Runs {
     fn fall_back(&mut self, left: Vec<usize>) -> Box<dyn FnOnce()> {
         let jobs: Vec<VersusJob> = left.into_iter().map(|i| self.jobs[i]).collect();
         let on_page = self.on_page.clone();
-        Box::new(move || {
-            if !jobs.is_empty() {
-                on_page(jobs)
-            }
-        })
+        Box::new(move || on_page(jobs))
     }
 }
 
@@ -482,7 +477,7 @@ pub fn VersusSection() -> Html {
                     tick(slot.clone(), progress.clone(), publish.clone());
                 })
             };
-            let costs: Vec<usize> = jobs.iter().map(|&j| VersusWork::cost(&setup, j)).collect();
+            let costs: Vec<usize> = jobs.iter().map(|&j| setup.cost(j)).collect();
             // A few milliseconds of work in all stays on the page: no worker to start as the page
             // loads (8 GPUs, the default, are about 7,000 transfers; 32 GPUs 49,000; 64 GPUs, or
             // 32 with 128 segments, go to workers).

@@ -235,7 +235,7 @@ pub fn Figure(props: &FigureProps) -> Html {
     let tiers: Vec<Tier> = if uniform {
         vec![Tier::Gpu]
     } else {
-        [Tier::Gpu, Tier::Node, Tier::Rack]
+        Tier::ALL
             .into_iter()
             .filter(|&t| layout.lines.iter().any(|l| l.tier == t))
             .collect()

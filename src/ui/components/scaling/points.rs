@@ -43,17 +43,16 @@ impl workers::Work for PointsWork {
         };
         ask.encode()
     }
-    fn keep(&mut self, generation: u64, numbers: &[f64], answered: &[bool]) -> Option<usize> {
-        let reply = Answer::decode(numbers)?;
-        if reply.generation != generation || answered.get(reply.index) != Some(&false) {
-            return None;
-        }
+    fn keep(&mut self, index: usize, numbers: &[f64]) -> bool {
+        let Some(reply) = Answer::decode(numbers) else {
+            return false;
+        };
         // A failed point is computed here, where its error can be shown (it fails at once).
         let point = reply
             .point
-            .unwrap_or_else(|| self.setup.compute(self.jobs[reply.index]));
+            .unwrap_or_else(|| self.setup.compute(self.jobs[index]));
         self.inbox.push(point);
-        Some(reply.index)
+        true
     }
     fn delivery(&mut self) -> Option<Box<dyn FnOnce()>> {
         if self.inbox.is_empty() {
@@ -65,12 +64,7 @@ impl workers::Work for PointsWork {
     fn fall_back(&mut self, left: Vec<usize>) -> Box<dyn FnOnce()> {
         let jobs: Vec<Job> = left.into_iter().map(|i| self.jobs[i]).collect();
         let fallback = self.fallback.clone();
-        // Nothing left: the chart was computed by workers after all.
-        Box::new(move || {
-            if !jobs.is_empty() {
-                fallback(jobs)
-            }
-        })
+        Box::new(move || fallback(jobs))
     }
 }
 
