@@ -4,7 +4,7 @@
 //! Size: over 450 lines because the cluster figure and its interactive parts (links, GPUs, faults,
 //! the hovered link) read one layout; the buffers and the timeline are in their own files.
 
-use super::tokens::{Token, Tokens};
+use super::tokens::{SIDE as TOKEN_SIDE, Token, Tokens};
 use crate::sim::faults::{Cable, Faults};
 use crate::sim::replay::link_load_at;
 use crate::sim::topology::{Endpoint, Tier, Topology};
@@ -17,7 +17,7 @@ use crate::ui::i18n::{
     Key, Lang, algorithm_label, percent, place_name, tr, trf, unit_kind_name, use_lang,
 };
 use crate::ui::model::cursor::chunk_hue;
-use crate::ui::model::layout::{DrawnLink, Place, Point, link_place};
+use crate::ui::model::layout::{DrawnLink, NAME_AFTER, Place, Point, link_place, name_width};
 use crate::ui::model::logic::Edit;
 use crate::ui::model::share::faults_fit_a_link;
 use crate::ui::model::state::Side;
@@ -211,7 +211,11 @@ pub fn Figure(props: &FigureProps) -> Html {
             .take(MAX_TOKENS)
             .filter_map(|fl| {
                 let tr = trace.transfer(fl.transfer);
-                let at = layout.along_route(trace.route(fl.transfer).links(), fl.progress)?;
+                let at = layout.along_route(
+                    trace.route(fl.transfer).links(),
+                    fl.progress,
+                    TOKEN_SIDE,
+                )?;
                 let c = tr.chunk_lo() as usize;
                 let held = cells[tr.src() as usize * chunks + c];
                 Some(Token {
@@ -334,12 +338,24 @@ fn Switches(props: &StaticProps) -> Html {
         .iter()
         .map(|s| {
             // The spine between two rows of racks is a bar (`spine_width`).
-            let bar = if s.label == Place::End(Endpoint::Spine) { props.sim.0.layout.spine_width } else { 0.0 };
+            let layout = &props.sim.0.layout;
+            let bar = if s.label == Place::End(Endpoint::Spine) { layout.spine_width } else { 0.0 };
             let w = bar.max(18.0);
+            let name = place_name(lang, &s.label);
+            let label = match s.label {
+                // Too narrow beside the switch: under the node's box, its number alone if even
+                // that is too narrow for the name.
+                Place::End(Endpoint::NodeSwitch(node)) if layout.node_names_under => {
+                    let at = layout.name_under(node);
+                    let text = if name_width(&name) <= layout.nodes[node].rect.w - 4.0 { name } else { node.to_string() };
+                    html! { <text class="name-under" x={f(at.x)} y={f(at.y)}>{ text }</text> }
+                }
+                _ => html! { <text x={f(s.at.x + w / 2.0 + NAME_AFTER - 9.0)} y={f(s.at.y + 4.0)}>{ name }</text> },
+            };
             html! {
                 <g class="switch">
                     <rect x={f(s.at.x - w / 2.0)} y={f(s.at.y - 6.0)} width={f(w)} height="12" rx="3" />
-                    <text x={f(s.at.x + w / 2.0 + 4.0)} y={f(s.at.y + 4.0)}>{ place_name(lang, &s.label) }</text>
+                    { label }
                 </g>
             }
         })

@@ -21,7 +21,7 @@ pub struct Token {
 }
 
 /// A token's side, in figure units.
-const SIDE: f64 = 11.0;
+pub(super) const SIDE: f64 = 11.0;
 
 #[derive(Properties, PartialEq)]
 pub struct TokensProps {

@@ -154,7 +154,24 @@ pub struct Layout {
     pub rails: Vec<RailMark>,
     /// The spine drawn as a bar this wide (two rows of racks); 0: a switch like the others.
     pub spine_width: f64,
+    /// Nodes too narrow for their names beside their switches: each name goes under its node's
+    /// box instead (over it in a row drawn upside down), where no link runs.
+    pub node_names_under: bool,
 }
+
+/// About how long a switch's name is drawn, in figure units (10-px text: a CJK character is as
+/// wide as the text is high, other characters a little over half that).
+pub fn name_width(name: &str) -> f64 {
+    name.chars()
+        .map(|c| if c >= '\u{2E80}' { 10.0 } else { 5.6 })
+        .sum()
+}
+
+/// How far a switch's name starts right of its marker's centre (half the marker, and a gap).
+pub const NAME_AFTER: f64 = 13.0;
+
+/// The room a node's name takes under its box.
+const NAME_UNDER: f64 = 12.0;
 
 /// How far the spine's bar reaches beyond the outermost uplinks.
 const SPINE_BAR_END: f64 = 12.0;
@@ -224,7 +241,6 @@ fn offset(a: Point, b: Point, by: f64) -> (Point, Point) {
     )
 }
 
-/// The up and down lines between a child at `child` and its parent at `parent`.
 /// The space each GPU takes across a detailed figure: less as there are more.
 fn slot_for(ranks: usize) -> f64 {
     if ranks <= 16 {
@@ -266,6 +282,7 @@ impl Layout {
     }
 }
 
+/// The up and down lines between a child at `child` and its parent at `parent`.
 fn pair(
     lines: &mut Vec<DrawnLink>,
     tier: Tier,
@@ -310,8 +327,15 @@ impl Layout {
         let g = topo.gpus_per_node();
         let npr = topo.nodes_per_rack();
         let uniform = topo.is_uniform();
-        let rows = Rows::new(topo);
+        let mut rows = Rows::new(topo);
         let slot = slot_for(rows.widest(g * npr, n));
+        // Beside its switch a node's name has half its box, less the marker: "node 15" (the
+        // longest in a detailed figure, as long as "节点 15") did not fit two GPUs of 30 units.
+        let longest = name_width(&format!("node {}", topo.nodes().saturating_sub(1)));
+        let node_names_under = !uniform && g as f64 * slot / 2.0 - 2.0 - NAME_AFTER < longest + 2.0;
+        if node_names_under {
+            rows.under = NAME_UNDER;
+        }
         let node_gap = if uniform { 0.0 } else { slot * 0.5 };
         let rack_gap = if uniform { 0.0 } else { slot * 0.9 };
         // Each row's GPUs from the left, then each row centred on the widest.
@@ -347,6 +371,7 @@ impl Layout {
             height: rows.height(slot),
             detailed: true,
             gpu_size,
+            node_names_under,
             unit_name: UnitKind::Gpu,
             ..Layout::default()
         };
@@ -398,7 +423,7 @@ impl Layout {
                 let (y, h) = rows.span(
                     row,
                     Y_RACK - 18.0,
-                    Y_GPU + slot * 0.5 + if rows.flipped(row) { 22.0 } else { 12.0 },
+                    Y_GPU + slot * 0.5 + rows.under + if rows.flipped(row) { 22.0 } else { 12.0 },
                     slot,
                 );
                 layout.racks.push(GroupBox {
@@ -494,8 +519,28 @@ impl Layout {
         layout
     }
 
-    /// Where a transfer on `route` is after `progress` (0..=1) of its path (detailed view only).
-    pub fn along_route(&self, route: &[u32], progress: f64) -> Option<Point> {
+    /// Where node `node`'s name is written when [`node_names_under`](Self::node_names_under):
+    /// centred under its box, or over it in a row drawn upside down (its GPUs above its switch);
+    /// the text's baseline.
+    pub fn name_under(&self, node: usize) -> Point {
+        let r = self.nodes[node].rect;
+        let g = self.gpus.len() / self.nodes.len().max(1);
+        let upside_down = self.gpus[node * g].y < r.y + r.h / 2.0;
+        Point {
+            x: r.x + r.w / 2.0,
+            y: if upside_down {
+                r.y - 4.0
+            } else {
+                r.y + r.h + 10.0
+            },
+        }
+    }
+
+    /// Where a transfer on `route` is after `progress` (0..=1) of its path (detailed view only),
+    /// its path's two ends moved in by `inset` (at most a quarter of its length each): a chunk
+    /// drawn `inset` across then leaves its sender's box whole and stops short of its receiver's,
+    /// instead of covering their numbers.
+    pub fn along_route(&self, route: &[u32], progress: f64, inset: f64) -> Option<Point> {
         if !self.detailed || route.is_empty() {
             return None;
         }
@@ -508,7 +553,8 @@ impl Layout {
             .collect();
         let len = |(a, b): &(Point, Point)| ((b.x - a.x).powi(2) + (b.y - a.y).powi(2)).sqrt();
         let total: f64 = segs.iter().map(len).sum();
-        let mut left = progress.clamp(0.0, 1.0) * total;
+        let inset = inset.clamp(0.0, total / 4.0);
+        let mut left = inset + progress.clamp(0.0, 1.0) * (total - 2.0 * inset);
         for s in &segs {
             let l = len(s);
             if left <= l || l == 0.0 {
@@ -524,8 +570,6 @@ impl Layout {
     }
 }
 
-/// Where rail `rail` of `rails` has its leaf switch: spread evenly across the figure.
-/// Where the spine (or a uniform network's one switch) is drawn: centred at the top.
 /// The rows a detailed cluster is drawn in. One, as wide as the cluster, up to 32 GPUs; beyond
 /// (and with more than one rack), two: the first half of the racks upside down above the spine,
 /// the rest below it, so that the 64-GPU figure is half as wide and its names twice the size (in
@@ -534,6 +578,8 @@ struct Rows {
     /// Racks in the first row (all of them when there is one row).
     first: usize,
     two: bool,
+    /// The room under the nodes' boxes for their names (`Layout::node_names_under`).
+    under: f64,
 }
 
 impl Rows {
@@ -543,6 +589,7 @@ impl Rows {
         Rows {
             first: if two { k.div_ceil(2) } else { k },
             two,
+            under: 0.0,
         }
     }
 
@@ -564,7 +611,7 @@ impl Rows {
     /// Where the spine is drawn: at the top, or between the two rows.
     fn spine(&self, slot: f64) -> f64 {
         if self.two {
-            Y_GPU + slot * 0.5 + 30.0
+            Y_GPU + slot * 0.5 + 30.0 + self.under
         } else {
             Y_SPINE
         }
@@ -587,10 +634,11 @@ impl Rows {
     }
 
     fn height(&self, slot: f64) -> f64 {
-        self.y(1, Y_GPU, slot) + 44.0
+        self.y(1, Y_GPU, slot) + 44.0 + self.under
     }
 }
 
+/// Where the spine (or a uniform network's one switch) is drawn: centred at the top.
 fn spine_at(width: f64) -> Point {
     Point {
         x: width / 2.0,
@@ -608,6 +656,7 @@ impl Switch {
     }
 }
 
+/// Where rail `rail` of `rails` has its leaf switch: spread evenly across the figure.
 fn rail_at(width: f64, rails: usize, rail: usize) -> Point {
     let span = width - 2.0 * MARGIN - 60.0;
     Point {
@@ -692,8 +741,8 @@ mod tests {
         }
         // A route across rails with PXN: from the sender, over NVLink, up its neighbour's rail, to the receiver.
         let route = topo.route(1, 10);
-        let start = layout.along_route(route.links(), 0.0).unwrap();
-        let end = layout.along_route(route.links(), 1.0).unwrap();
+        let start = layout.along_route(route.links(), 0.0, 0.0).unwrap();
+        let end = layout.along_route(route.links(), 1.0, 0.0).unwrap();
         assert!((start.x - layout.gpus[1].x).abs() < 5.0);
         assert!((end.x - layout.gpus[10].x).abs() < 5.0);
         // 16 nodes × 8 rails is drawn by node, still with its rails.
@@ -766,8 +815,8 @@ mod tests {
             }
             // A route from the first row to the last starts and ends at its GPUs.
             let route = topo.route(0, topo.ranks() - 1);
-            let start = layout.along_route(route.links(), 0.0).unwrap();
-            let end = layout.along_route(route.links(), 1.0).unwrap();
+            let start = layout.along_route(route.links(), 0.0, 0.0).unwrap();
+            let end = layout.along_route(route.links(), 1.0, 0.0).unwrap();
             let (a, b) = (layout.gpus[0], layout.gpus[topo.ranks() - 1]);
             let near = layout.gpu_size / 2.0 + LANE + 1e-9;
             assert!((start.x - a.x).abs() < 5.0 && (start.y - a.y).abs() <= near);
@@ -796,12 +845,116 @@ mod tests {
     }
 
     #[test]
+    fn every_node_name_fits_where_it_is_written() {
+        let inside = |r: &Rect, x0: f64, x1: f64, y0: f64, y1: f64| {
+            x0 >= r.x && x1 <= r.x + r.w && y0 >= r.y && y1 <= r.y + r.h
+        };
+        let meets = |r: &Rect, x0: f64, x1: f64, y0: f64, y1: f64| {
+            x0 < r.x + r.w && x1 > r.x && y0 < r.y + r.h && y1 > r.y
+        };
+        // (racks, nodes per rack, GPUs per node): two nodes of two GPUs were too narrow for
+        // "node 15" beside their switch, in one row and in two.
+        for (spec, under) in [
+            ((2, 2, 4), false),
+            ((2, 2, 8), false),
+            ((4, 2, 8), false),
+            ((2, 8, 2), true),
+            ((4, 8, 2), true),
+            ((8, 8, 1), true),
+        ] {
+            let topo = cluster(spec.0, spec.1, spec.2);
+            let layout = Layout::new(&topo);
+            assert_eq!(layout.node_names_under, under, "{spec:?}");
+            let npr = topo.nodes_per_rack();
+            for (node, b) in layout.nodes.iter().enumerate() {
+                let name = format!("node {node}");
+                let rack = &layout.racks[node / npr].rect;
+                let (x0, x1, y0, y1) = if under {
+                    let at = layout.name_under(node);
+                    let w = if name_width(&name) <= b.rect.w - 4.0 {
+                        name_width(&name)
+                    } else {
+                        name_width(&node.to_string())
+                    };
+                    (at.x - w / 2.0, at.x + w / 2.0, at.y - 8.0, at.y + 2.0)
+                } else {
+                    let s = layout
+                        .switches
+                        .iter()
+                        .find(|s| s.label == Place::End(Endpoint::NodeSwitch(node)))
+                        .unwrap();
+                    let x = s.at.x + NAME_AFTER;
+                    (x, x + name_width(&name), s.at.y - 4.0, s.at.y + 4.0)
+                };
+                assert!(
+                    inside(rack, x0, x1, y0, y1),
+                    "{spec:?} node {node}: {:?} outside its rack {rack:?}",
+                    (x0, x1, y0, y1)
+                );
+                if under {
+                    // Clear of every node's box and of every line.
+                    assert!(
+                        layout.nodes.iter().all(|o| !meets(&o.rect, x0, x1, y0, y1)),
+                        "{spec:?} node {node}"
+                    );
+                    for line in &layout.lines {
+                        for i in 0..=100 {
+                            let f = i as f64 / 100.0;
+                            let (x, y) = (
+                                line.from.x + (line.to.x - line.from.x) * f,
+                                line.from.y + (line.to.y - line.from.y) * f,
+                            );
+                            assert!(
+                                !(x > x0 && x < x1 && y > y0 && y < y1),
+                                "{spec:?} node {node}: {line:?}"
+                            );
+                        }
+                    }
+                } else {
+                    assert!(
+                        inside(&b.rect, x0, x1, y0, y1),
+                        "{spec:?} node {node}: beside its switch, out of its box"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_chunk_drawn_inset_clears_its_gpus_numbers() {
+        // A chunk is drawn as a square of side 11 (`tokens::SIDE`) centred on its place; a GPU's
+        // number is 10-px text on the GPU's centre, about 4 units either side of it. Drawn at its
+        // route's ends, a chunk covered the number of its sender (at its start) and receiver.
+        let side = 11.0;
+        for topo in [cluster(2, 2, 4), cluster(2, 8, 2), cluster(4, 2, 8)] {
+            let layout = Layout::new(&topo);
+            let n = topo.ranks();
+            for a in 0..n {
+                for b in [(a + 1) % n, n - 1 - a] {
+                    if a == b {
+                        continue;
+                    }
+                    let route = topo.route(a, b);
+                    for (progress, gpu) in [(0.0, a), (1.0, b)] {
+                        let at = layout.along_route(route.links(), progress, side).unwrap();
+                        let p = layout.gpus[gpu];
+                        assert!(
+                            (at.y - p.y).abs() >= 4.0 + side / 2.0,
+                            "{n} GPUs, {a} -> {b} at {progress}: {at:?} over GPU {gpu} at {p:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_route_starts_at_the_sender_and_ends_at_the_receiver() {
         let topo = cluster(2, 2, 4);
         let layout = Layout::new(&topo);
         let route = topo.route(0, 15);
-        let start = layout.along_route(route.links(), 0.0).unwrap();
-        let end = layout.along_route(route.links(), 1.0).unwrap();
+        let start = layout.along_route(route.links(), 0.0, 0.0).unwrap();
+        let end = layout.along_route(route.links(), 1.0, 0.0).unwrap();
         assert!((start.x - layout.gpus[0].x).abs() < 5.0);
         assert!((end.x - layout.gpus[15].x).abs() < 5.0);
         assert_eq!(link_place(&topo, 0).to_string(), "GPU 0 → node 0");
