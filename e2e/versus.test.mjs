@@ -124,9 +124,23 @@ test('1,024 GPUs: the page answers a control within 100 ms while the runs comput
     for (let i = 0; i < 40 && versusWorkers() > 0; i++) await page.waitForTimeout(50);
     assert.equal(versusWorkers(), 0);
     const before = await shown(page);
+    const section = () => page.evaluate(() => ({
+      height: document.querySelector('[data-testid=section-versus]').getBoundingClientRect().height,
+      stale: ['ring', 'tree'].map((n) => document.querySelector(`[data-testid=versus-${n}]`).dataset.stale),
+      bars: document.querySelectorAll('[data-testid=versus-ring] .ch-track').length,
+      ticks: [...document.querySelectorAll('[data-testid=versus-y-tick] text')].map((t) => t.textContent),
+    }));
+    const settled = await section();
     // A newer setup while the workers are busy: they are terminated, and its runs replace the older ones.
     await setRangeTo(page, 'versus-segments', 128);
     await page.waitForFunction(() => document.querySelector('[data-testid=versus-readout]')?.dataset.complete === 'false');
+    // Meanwhile the last bars stay, dimmed, and the axis keeps its range: the page below does not
+    // move (the columns shrank to "Simulating…" and the axis read 1 µs to 1 s, 44 px less).
+    const computing = await section();
+    assert.deepEqual(computing.stale, ['true', 'true']);
+    assert.equal(computing.bars, 3);
+    assert.ok(Math.abs(computing.height - settled.height) <= 1, `${settled.height} px, then ${computing.height} px while computing`);
+    assert.ok(!computing.ticks.includes('1 µs') || settled.ticks.includes('1 µs'), `${settled.ticks} -> ${computing.ticks}`);
     await page.waitForTimeout(300);
     closed = 0;
     await setRangeTo(page, 'versus-segments', 64);

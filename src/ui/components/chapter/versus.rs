@@ -146,6 +146,15 @@ impl Sliced for NcclProgress {
     }
 }
 
+/// The longest of a view's bars: the scale they are drawn to.
+fn max_time(v: &VersusView) -> f64 {
+    v.splits
+        .iter()
+        .map(|(_, sp)| sp.total_secs.max(sp.latency_secs).max(sp.bandwidth_secs))
+        .fold(0.0, f64::max)
+        .max(1e-30)
+}
+
 fn empty_view(setup: &VersusSetup) -> VersusView {
     VersusView::from_parts(setup, &[], Vec::new())
 }
@@ -163,7 +172,15 @@ fn log_pos(x: f64, lo: f64, hi: f64, a: f64, b: f64) -> f64 {
     a + (x.max(lo).ln() - l) / (h - l) * (b - a)
 }
 
-fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclCurves>) -> Html {
+/// The chart's time axis while `view` is incomplete: the last complete one's (`before`), widened
+/// to the points in so far, rather than a placeholder that jumps as they come in.
+fn chart(
+    lang: Lang,
+    setup: &VersusSetup,
+    view: &VersusView,
+    before: Option<&VersusView>,
+    nccl: Option<&NcclCurves>,
+) -> Html {
     let (s_lo, s_hi) = (
         VERSUS_SIZES[0] as f64,
         VERSUS_SIZES[VERSUS_SIZES.len() - 1] as f64,
@@ -174,9 +191,14 @@ fn chart(lang: Lang, setup: &VersusSetup, view: &VersusView, nccl: Option<&NcclC
         .into_iter()
         .filter(|(_, c)| !c.is_empty())
         .collect();
+    let kept = before
+        .filter(|_| !view.complete)
+        .map(|b| &b.curves[..])
+        .unwrap_or_default();
     let all: Vec<f64> = view
         .curves
         .iter()
+        .chain(kept)
         .map(|(_, c)| &c[..])
         .chain(nccl_curves.iter().map(|(_, c)| *c))
         .flat_map(|c| c.iter().map(|p| p.1))
@@ -442,6 +464,9 @@ pub fn VersusSection() -> Html {
     });
     let slot: Slot = use_mut_ref(|| None);
     let generation = use_mut_ref(|| 0u64);
+    // The last complete view: while a newer setup computes, its bars stay (dimmed) and its axis
+    // holds, so that the page below does not jump up and back down.
+    let last_complete = use_mut_ref(|| None::<VersusView>);
     // The Web Workers running the figure's simulations (0: on the page).
     let in_workers = use_state(|| 0usize);
     {
@@ -559,22 +584,27 @@ pub fn VersusSection() -> Html {
     let s = *setup;
     let (v, finished, errors) = &*view;
     let total = s.jobs().len();
-    let max_total = v
-        .splits
-        .iter()
-        .map(|(_, sp)| sp.total_secs.max(sp.latency_secs).max(sp.bandwidth_secs))
-        .fold(0.0, f64::max)
-        .max(1e-30);
+    // (The setup changes a render before its view: the view, not the setup, says which is new.)
+    if v.complete && last_complete.borrow().as_ref() != Some(v) {
+        *last_complete.borrow_mut() = Some(v.clone());
+    }
+    let before = last_complete.borrow();
+    let before = before.as_ref().filter(|_| !v.complete);
+    let max_total = max_time(v);
     let columns = Side::BOTH.iter().map(|&side| {
         let split = v.splits.iter().find(|(x, _)| *x == side).map(|(_, sp)| *sp);
-        let lu = v.timelines.iter().find(|(x, _)| *x == side);
+        // Not in yet: the last complete view's, dimmed, without its figures in the attributes.
+        let stale = split.is_none().then(|| before.and_then(|b| b.splits.iter().find(|(x, _)| *x == side))).flatten();
+        let lu = if split.is_some() || stale.is_none() { v.timelines.iter().find(|(x, _)| *x == side) } else { before.and_then(|b| b.timelines.iter().find(|(x, _)| *x == side)) };
+        let max_total = if stale.is_some() { before.map_or(max_total, max_time) } else { max_total };
         html! {
-            <div class={classes!("vs-side", side.name())} data-testid={format!("versus-{}", side.name())}
+            <div class={classes!("vs-side", side.name(), stale.is_some().then_some("vs-stale"))} data-testid={format!("versus-{}", side.name())}
                  data-total={split.map(|x| x.total_secs.to_string()).unwrap_or_default()}
                  data-latency={split.map(|x| x.latency_secs.to_string()).unwrap_or_default()}
-                 data-bandwidth={split.map(|x| x.bandwidth_secs.to_string()).unwrap_or_default()}>
+                 data-bandwidth={split.map(|x| x.bandwidth_secs.to_string()).unwrap_or_default()}
+                 data-stale={stale.is_some().to_string()} aria-busy={split.is_none().to_string()}>
                 <h3>{ side_title(lang, side, &s) }</h3>
-                if let Some(sp) = split {
+                if let Some(sp) = split.or(stale.map(|(_, sp)| *sp)) {
                     { bar(tr(lang, Key::LatencyPart), sp.latency_secs / max_total, &format_secs(sp.latency_secs), "latency", &format!("versus-{}-latency", side.name())) }
                     { bar(tr(lang, Key::BandwidthPart), sp.bandwidth_secs / max_total, &format_secs(sp.bandwidth_secs), "bandwidth", &format!("versus-{}-bandwidth", side.name())) }
                     { bar(tr(lang, Key::VsSimulatedTime), sp.total_secs / max_total, &format_secs(sp.total_secs), side.name(), &format!("versus-{}-total", side.name())) }
@@ -663,7 +693,7 @@ pub fn VersusSection() -> Html {
                             on_change={set(|s, v| s.rack_lat_secs = v as f64 / 1e9)} />
                 </div>
                 <div class="ch-plot">
-                    <div class="ch-scroll">{ chart(lang, &s, v, overlay.as_ref().map(|o| &o.0)) }</div>
+                    <div class="ch-scroll">{ chart(lang, &s, v, before, overlay.as_ref().map(|o| &o.0)) }</div>
                     <ul class="ch-legend">
                         <li><span class="ch-swatch ring"></span>{ tr(lang, Key::VersusRing) }</li>
                         <li><span class="ch-swatch tree"></span>{ side_title(lang, Side::Tree, &s) }</li>
