@@ -134,9 +134,11 @@ test('wasm size', () => {
   // cluster was a strip with names 6.6-7.3 px high) 0.4 KB: 525,178 B. The spine between those
   // rows drawn as a bar, Ring-vs-Tree's partial curves joining only neighbouring sizes, its intro's
   // words on a crossover that jumps, the link's and file's values refused rather than rounded and
-  // the training model's gradients over 1 TB refused by name: 526,186 B. The budget is 526,800.
-  // Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 526_800;
+  // the training model's gradients over 1 TB refused by name: 526,186 B. Stop 51: the lab
+  // figure's chunks inset from their GPUs' boxes and nodes' names under narrow boxes, Ring or
+  // Tree's last bars kept (dimmed) and its axis held while a newer setup computes: +1.3 KB,
+  // 527,516 B. The budget is 528,100. Issue 11's aim, 300 KB, is not reached.
+  const BUDGET_GZIP_BYTES = 528_100;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
 });
 

@@ -21,11 +21,25 @@ after(async () => {
 });
 
 /** A fresh page with every section mounted, its Ring-vs-Tree figure done at its 8 GPUs. */
-async function ready({ blockWorkers = false } = {}) {
+async function ready({ blockWorkers = false, dieAfter = 0 } = {}) {
   const s = await launch();
+  const loader = (u) => u.pathname.endsWith('/points-worker_loader.js') && u.search === '?for=versus';
   if (blockWorkers) {
     // The figure's worker script cannot load: its error hands every run back to the page.
-    await s.page.route((u) => u.pathname.endsWith('/points-worker_loader.js') && u.search === '?for=versus', (route) => route.abort());
+    await s.page.route(loader, (route) => route.abort());
+  }
+  if (dieAfter > 0) {
+    // The figure's workers are the real ones, but each dies (an uncaught error) after its
+    // `dieAfter`-th answer, in the middle of a batch.
+    await s.page.route(loader, (route) => route.fulfill({ contentType: 'text/javascript', body: `
+      const post = self.postMessage.bind(self);
+      let answers = 0;
+      self.postMessage = (m, ...rest) => {
+        post(m, ...rest);
+        if (m !== 'ready' && ++answers === ${dieAfter}) setTimeout(() => { throw new Error('worker died'); });
+      };
+      importScripts('./points-worker.js');
+      wasm_bindgen('./points-worker_bg.wasm');` }));
   }
   await s.page.goto(server.url);
   await allMounted(s.page);
@@ -85,6 +99,35 @@ test('at 64 GPUs and more the runs go to Web Workers, and the page computes the 
   } finally {
     await s.browser.close();
     await blocked.browser.close();
+  }
+});
+
+test('a figure worker that dies in the middle of a batch: the page computes the runs left, and shows the same', async () => {
+  const s = await ready();
+  const dying = await ready({ dieAfter: 3 });
+  try {
+    let died = 0;
+    dying.page.on('worker', (w) => w.on('close', () => died++));
+    await setRangeTo(s.page, 'versus-gpus', 64);
+    await setRangeTo(dying.page, 'versus-gpus', 64);
+    await dying.page.waitForFunction(() => document.querySelector('[data-testid=versus-readout]')?.dataset.workers !== '0');
+    await complete(s.page);
+    await complete(dying.page);
+    assert.equal(await dying.page.getByTestId('versus-readout').getAttribute('data-workers'), '0');
+    const [clean, recovered] = [await shown(s.page), await shown(dying.page)];
+    assert.equal(recovered.curves.length, 2);
+    assert.deepEqual(recovered, clean);
+    perf.workers_closed_after_dying = died;
+    // They did die: the pool has given up its workers, and a newer setup computes on the page.
+    await setRangeTo(dying.page, 'versus-gpus', 128);
+    await dying.page.waitForFunction(() => document.querySelector('[data-testid=versus-readout]')?.dataset.complete === 'false');
+    assert.equal(await dying.page.getByTestId('versus-readout').getAttribute('data-workers'), '0');
+    await complete(dying.page);
+    assert.deepEqual(s.problems, []);
+    assert.deepEqual(dying.problems.filter((p) => !/worker died/.test(p)), []);
+  } finally {
+    await s.browser.close();
+    await dying.browser.close();
   }
 });
 

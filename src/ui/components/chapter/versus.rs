@@ -457,7 +457,7 @@ pub fn VersusSection() -> Html {
     let setup = use_state(VersusSetup::default);
     let view = use_state(|| {
         (
-            empty_view(&VersusSetup::default()),
+            Rc::new(empty_view(&VersusSetup::default())),
             0usize,
             Vec::<crate::sim::scenario::ScenarioError>::new(),
         )
@@ -466,7 +466,7 @@ pub fn VersusSection() -> Html {
     let generation = use_mut_ref(|| 0u64);
     // The last complete view: while a newer setup computes, its bars stay (dimmed) and its axis
     // holds, so that the page below does not jump up and back down.
-    let last_complete = use_mut_ref(|| None::<VersusView>);
+    let last_complete = use_mut_ref(|| None::<Rc<VersusView>>);
     // The Web Workers running the figure's simulations (0: on the page).
     let in_workers = use_state(|| 0usize);
     {
@@ -477,7 +477,7 @@ pub fn VersusSection() -> Html {
                 *g += 1;
                 *g
             };
-            view.set((empty_view(&setup), 0, Vec::new()));
+            view.set((Rc::new(empty_view(&setup)), 0, Vec::new()));
             let jobs = setup.jobs();
             let progress = Rc::new(RefCell::new(Progress {
                 setup,
@@ -488,7 +488,11 @@ pub fn VersusSection() -> Html {
             }));
             let publish: Publish = Rc::new(move |p| {
                 view.set((
-                    VersusView::from_parts(&p.setup, &p.times, p.timelines.clone()),
+                    Rc::new(VersusView::from_parts(
+                        &p.setup,
+                        &p.times,
+                        p.timelines.clone(),
+                    )),
                     p.times.len(),
                     p.errors.clone(),
                 ))
@@ -582,14 +586,20 @@ pub fn VersusSection() -> Html {
         })
     };
     let s = *setup;
-    let (v, finished, errors) = &*view;
+    let (shown, finished, errors) = &*view;
+    let v = &**shown;
     let total = s.jobs().len();
     // (The setup changes a render before its view: the view, not the setup, says which is new.)
-    if v.complete && last_complete.borrow().as_ref() != Some(v) {
-        *last_complete.borrow_mut() = Some(v.clone());
+    if v.complete
+        && !last_complete
+            .borrow()
+            .as_ref()
+            .is_some_and(|l| Rc::ptr_eq(l, shown))
+    {
+        *last_complete.borrow_mut() = Some(shown.clone());
     }
     let before = last_complete.borrow();
-    let before = before.as_ref().filter(|_| !v.complete);
+    let before = before.as_deref().filter(|_| !v.complete);
     let max_total = max_time(v);
     let columns = Side::BOTH.iter().map(|&side| {
         let split = v.splits.iter().find(|(x, _)| *x == side).map(|(_, sp)| *sp);
