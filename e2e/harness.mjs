@@ -92,7 +92,8 @@ export async function launch({ viewport = { width: 1440, height: 1000 }, colorSc
 
 /** Waits until every section has mounted (the page defers them past the first frame). */
 export async function allMounted(page) {
-  await page.waitForFunction(() => !document.querySelector('[data-deferred=pending]'), null, { timeout: 60000 });
+  // Neither waiting for its turn (`pending`) nor for its wasm module (`loading`).
+  await page.waitForFunction(() => !document.querySelector('[data-deferred]'), null, { timeout: 60000 });
 }
 
 /**

@@ -28,10 +28,20 @@ const quantile = (xs, q) => {
 const round = (x) => Math.round(x * 100) / 100;
 
 test('wasm size', () => {
-  const wasm = fs.readdirSync(DIST).find((f) => f.startsWith('allreduce-lab-') && f.endsWith('_bg.wasm'));
+  // The page's main module (the chapter's text and §1.1's figure), which the page waits for.
+  const files = fs.readdirSync(DIST);
+  const wasm = files.find((f) => /^allreduce-lab-[0-9a-f]{16}_bg\.wasm$/.test(f));
   const bytes = fs.readFileSync(path.join(DIST, wasm));
   perf.wasm_bytes = bytes.length;
   perf.wasm_gzip_bytes = zlib.gzipSync(bytes, { level: 9 }).length;
+  // The modules split from it (scripts/wasm_split.py), fetched once the page runs and mounted at
+  // their sections' turns: the lab, the chapter's later sections, the NCCL section.
+  const parts = files.filter((f) => /^allreduce-lab-[0-9a-f]{16}-.+\.wasm$/.test(f));
+  perf.split_modules_gzip_bytes = Object.fromEntries(parts.map((f) => [f.replace(/^allreduce-lab-[0-9a-f]{16}-/, ''), zlib.gzipSync(fs.readFileSync(path.join(DIST, f)), { level: 9 }).length]));
+  perf.page_wasm_total_gzip_bytes = perf.wasm_gzip_bytes + Object.values(perf.split_modules_gzip_bytes).reduce((a, b) => a + b, 0);
+  for (const name of ['lab', 'chapter', 'nccl']) {
+    assert.ok(Object.keys(perf.split_modules_gzip_bytes).some((k) => new RegExp(`^module_\\d+_${name}\\.wasm$`).test(k)), `no ${name} module split from the page's wasm: ${parts}`);
+  }
   // The Web Workers' wasm (the scaling charts' and the lab's large runs), loaded once the page
   // runs: the core, the points' wire and the lab's (99,169 B before the lab's runs came to it).
   const worker = fs.readFileSync(path.join(DIST, 'points-worker_bg.wasm'));
@@ -137,9 +147,14 @@ test('wasm size', () => {
   // the training model's gradients over 1 TB refused by name: 526,186 B. Stop 51: the lab
   // figure's chunks inset from their GPUs' boxes and nodes' names under narrow boxes, Ring or
   // Tree's last bars kept (dimmed) and its axis held while a newer setup computes: +1.3 KB,
-  // 527,516 B. The budget is 528,100. Issue 11's aim, 300 KB, is not reached.
-  const BUDGET_GZIP_BYTES = 528_100;
+  // 527,516 B, the budget 528,100. Then the page's wasm was split (scripts/wasm_split.py; by this
+  // test's zlib -9): the main module 237,258 B, the lab's 234,318, the chapter's later sections'
+  // 96,356, the NCCL section's 55,177 and an empty shared chunk's 142: 623,251 B in all, 96 KB more
+  // than one module, as the splitter copies the code two modules share into each. The budget is
+  // issue 11's aim; the modules' total may not grow by more than 1 %.
+  const BUDGET_GZIP_BYTES = 300_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
+  assert.ok(perf.page_wasm_total_gzip_bytes <= 629_500, `the page's modules are ${perf.page_wasm_total_gzip_bytes} B gzipped in all`);
 });
 
 test('where the load time goes (e2e/load-split.mjs)', async () => {

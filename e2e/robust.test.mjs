@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { serve, open, setRangeTo, overlapLatency, CHROMIUM_ARGS, OUT } from './harness.mjs';
+import { serve, open, launch, allMounted, setRangeTo, overlapLatency, CHROMIUM_ARGS, OUT } from './harness.mjs';
 
 let server;
 const measured = { measured_at: new Date().toISOString() };
@@ -436,5 +436,26 @@ test('a UTF-16 scenario file with its byte-order mark imports like the UTF-8 one
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();
+  }
+});
+
+test('a section whose wasm module does not arrive says so, and the sections after it still mount', async () => {
+  // The page's wasm is split (scripts/wasm_split.py): the lab's module fails to load.
+  const s = await launch();
+  try {
+    await s.page.route((u) => /^\/allreduce-lab-[0-9a-f]{16}-module_\d+_lab\.wasm$/.test(u.pathname), (route) => route.abort());
+    await s.page.goto(server.url);
+    await allMounted(s.page);
+    const missing = s.page.getByTestId('section-not-loaded');
+    assert.equal(await missing.count(), 1);
+    assert.match(await missing.textContent(), /could not be loaded .+ Reload the page/);
+    assert.equal(await s.page.locator('#lab [data-testid=section-not-loaded]').count(), 1);
+    // The lab's turn ended with its message: the chapter's later sections and the NCCL section,
+    // after it in turn, are in place and work.
+    for (const id of ['section-versus', 'claims']) await s.page.getByTestId(id).first().waitFor({ timeout: 5000 });
+    await s.page.locator('#nccl, [data-testid=nccl-section]').first().waitFor({ timeout: 5000 });
+    assert.deepEqual(s.problems.filter((p) => !/Failed to load wasm-split module|ERR_FAILED/.test(p)), []);
+  } finally {
+    await s.browser.close();
   }
 });

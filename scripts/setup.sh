@@ -24,6 +24,23 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " ${wb_version}\$"; then
   cargo install wasm-bindgen-cli --version "${wb_version}" --force
 fi
 
+# Dioxus's wasm-split-cli 0.7.10 splits the page's wasm (scripts/wasm_split.py, a Trunk hook),
+# with three fixes of ours (scripts/wasm-split-cli-0.7.10.patch: the splitter misread a
+# relocation and zeroed strings the page still used; its loader never answered when a module
+# failed to arrive). Built from crates.io's source with the patch applied;
+# the installed copy is marked with the patch's hash, so a changed patch is built again.
+ws_mark="$HOME/.cargo/bin/.wasm-split-cli.patch-sha256"
+ws_hash=$(sha256sum scripts/wasm-split-cli-0.7.10.patch | cut -d' ' -f1)
+if [ ! -x "$HOME/.cargo/bin/wasm-split-cli" ] || [ "$(cat "$ws_mark" 2>/dev/null)" != "$ws_hash" ]; then
+  log "building wasm-split-cli 0.7.10 with scripts/wasm-split-cli-0.7.10.patch (about 2 minutes)"
+  ws_tmp=$(mktemp -d)
+  curl -sSfL https://static.crates.io/crates/wasm-split-cli/wasm-split-cli-0.7.10.crate | tar xz -C "$ws_tmp"
+  patch -d "$ws_tmp/wasm-split-cli-0.7.10" -p1 < scripts/wasm-split-cli-0.7.10.patch
+  cargo install --locked --force --path "$ws_tmp/wasm-split-cli-0.7.10" --root "$HOME/.cargo"
+  echo "$ws_hash" > "$ws_mark"
+  rm -rf "$ws_tmp"
+fi
+
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   log "installing Debian's chromium and chromium-driver"
   apt-get update

@@ -5,12 +5,17 @@
 
 #[cfg(target_arch = "wasm32")]
 mod components;
+#[cfg(target_arch = "wasm32")]
+pub use components::chapter::chapter_section_html;
+#[cfg(target_arch = "wasm32")]
+pub use components::root::{Loaders, lab_html, nccl_html};
 pub mod i18n;
 pub mod model;
 
 /// Mounts the app on the page's body, replacing index.html's loading note.
 #[cfg(target_arch = "wasm32")]
-pub fn start() {
+pub fn start(loaders: Loaders) {
+    components::root::set_loaders(loaders);
     if let Some(loading) = gloo::utils::document().get_element_by_id("loading") {
         loading.remove();
     }
@@ -39,5 +44,10 @@ impl MountedApp {
 /// Mounts the app inside `host` (the component tests render the whole page this way).
 #[cfg(target_arch = "wasm32")]
 pub fn mount(host: web_sys::Element) -> MountedApp {
+    components::root::set_loaders(Loaders {
+        lab: |_| Box::pin(async { Some(components::root::lab_html()) }),
+        nccl: |_| Box::pin(async { Some(components::root::nccl_html()) }),
+        chapter: |i| Box::pin(async move { Some(components::chapter::chapter_section_html(i)) }),
+    });
     MountedApp(yew::Renderer::<components::root::Root>::with_root(host).render())
 }

@@ -9,6 +9,7 @@ use crate::ui::components::chapter::chapter_guide;
 use crate::ui::components::nccl::NcclSection;
 use crate::ui::i18n::{Key, Lang, LangContext, LangProvider, tr, use_lang};
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use yew::prelude::*;
 
 thread_local! {
@@ -57,6 +58,31 @@ fn turn_done(id: u64) {
         MOUNTING.set(None);
     }
     schedule_turn();
+}
+
+/// The section `id`'s content is in place: the next section may take its turn, and once every
+/// section is in place a link's `#anchor` is scrolled to.
+fn finish_turn(id: u64) {
+    turn_done(id);
+    let all = PENDING.with(|p| {
+        let left = p.get().map(|n| n.saturating_sub(1));
+        p.set(if left == Some(0) { None } else { left });
+        left == Some(0)
+    });
+    if all {
+        scroll_to_hash();
+    }
+}
+
+/// A [`Deferred`]'s turn, for a [`Lazy`] inside it: the turn lasts until the lazily loaded
+/// content is in place, so that the sections still mount in their order.
+#[derive(Clone, PartialEq)]
+struct Turn {
+    id: u64,
+    /// Mounted at once: it took no turn.
+    eager: bool,
+    /// A `Lazy` inside ends the turn (set as it first renders, before the section's effects).
+    held: Rc<Cell<bool>>,
 }
 
 /// The address's `#anchor`, with its `#` ("" when there is none).
@@ -127,6 +153,7 @@ pub fn Deferred(props: &DeferredProps) -> Html {
             || (MOUNTING.get().is_some() && QUEUE.with(|q| q.borrow().is_empty()))
     });
     let mounted = use_state(|| eager);
+    let held = use_memo((), |_| Rc::new(Cell::new(false)));
     let id = *use_memo((), |_| {
         let id = NEXT_ID.get();
         NEXT_ID.set(id + 1);
@@ -150,22 +177,20 @@ pub fn Deferred(props: &DeferredProps) -> Html {
     }
     {
         let done = *mounted;
+        let held = held.clone();
         use_effect_with(done, move |&done| {
-            if done && !eager {
-                turn_done(id);
-                let all = PENDING.with(|p| {
-                    let left = p.get().map(|n| n.saturating_sub(1));
-                    p.set(if left == Some(0) { None } else { left });
-                    left == Some(0)
-                });
-                if all {
-                    scroll_to_hash();
-                }
+            if done && !eager && !held.get() {
+                finish_turn(id);
             }
         });
     }
     if *mounted {
-        props.children.clone()
+        let turn = Turn {
+            id,
+            eager,
+            held: (*held).clone(),
+        };
+        html! { <ContextProvider<Turn> context={turn}>{ props.children.clone() }</ContextProvider<Turn>> }
     } else {
         html! { <div class={classes!("deferred", props.placeholder.clone())} data-deferred="pending" aria-busy="true"></div> }
     }
@@ -297,6 +322,16 @@ fn Page() -> Html {
             &location_hash(),
         )
     });
+    let loaders = loaders();
+    // Every module is fetched (and compiled) at once, not at its section's turn: the turns then
+    // find them ready.
+    use_effect_with((), move |_| {
+        for (load, arg) in [(loaders.lab, 0), (loaders.chapter, 3), (loaders.nccl, 0)] {
+            wasm_bindgen_futures::spawn_local(async move {
+                drop(load(arg).await);
+            });
+        }
+    });
     html! {
         <>
             { chapter_guide(lang, ctx.as_ref()) }
@@ -306,13 +341,115 @@ fn Page() -> Html {
                     <p>{ tr(lang, Key::LabIntro) }</p>
                 </div>
                 <Deferred order={lab_order} placeholder={classes!("deferred-lab")}>
-                    <App />
+                    <Lazy load={Loader(loaders.lab, 0)} placeholder={classes!("deferred-lab")} />
                 </Deferred>
             </section>
-            <Deferred order={11} placeholder={classes!("deferred-section")}><NcclSection /></Deferred>
+            <Deferred order={11} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders.nccl, 0)} placeholder={classes!("deferred-section")} /></Deferred>
         </>
     }
 }
+
+// The lab, the NCCL section and the chapter's sections after §1.1 live in wasm modules of their
+// own (scripts/wasm_split.py), fetched as the page starts and mounted at their `Deferred` turns.
+// Their loaders are the page binary's (src/main.rs: a `#[no_mangle]` function in the library would
+// be exported by the worker's binary too, and pull the lab into it), handed to the views here
+// before the first render; `ui::mount` (the component tests) hands loaders that render at once.
+thread_local! {
+    static LOADERS: Cell<Option<Loaders>> = const { Cell::new(None) };
+}
+
+/// A section's loader: fetches its module (the first time) and renders the section its argument
+/// picks (the chapter's sections share one); `None`: its module could not be fetched or
+/// instantiated.
+pub type LoadFn = fn(u32) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<Html>>>>;
+
+/// The lab's, the NCCL section's and the chapter's later sections' loaders.
+#[derive(Clone, Copy)]
+pub struct Loaders {
+    pub lab: LoadFn,
+    pub nccl: LoadFn,
+    pub chapter: LoadFn,
+}
+
+/// Set before the page renders.
+pub fn set_loaders(loaders: Loaders) {
+    LOADERS.set(Some(loaders));
+}
+
+/// The loaders `ui::start`/`ui::mount` set (none set: every section says it could not be loaded).
+pub fn loaders() -> Loaders {
+    LOADERS.get().unwrap_or(Loaders {
+        lab: |_| Box::pin(async { None }),
+        nccl: |_| Box::pin(async { None }),
+        chapter: |_| Box::pin(async { None }),
+    })
+}
+
+/// The lab, for its loader.
+pub fn lab_html() -> Html {
+    html! { <App /> }
+}
+
+/// The NCCL section, for its loader.
+pub fn nccl_html() -> Html {
+    html! { <NcclSection /> }
+}
+
+/// How a [`Lazy`] gets its content: a loader and its argument.
+#[derive(Clone, Copy)]
+pub struct Loader(pub LoadFn, pub u32);
+impl PartialEq for Loader {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::fn_addr_eq(self.0, other.0) && self.1 == other.1
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LazyProps {
+    pub load: Loader,
+    #[prop_or_default]
+    pub placeholder: Classes,
+}
+
+/// Fetches its content's wasm module (once per page), then renders the content; inside a
+/// [`Deferred`], its turn ends once the content is in place.
+#[component]
+pub fn Lazy(props: &LazyProps) -> Html {
+    let lang = use_lang();
+    // `Some(None)`: the module did not load.
+    let content = use_state(|| None::<Option<Html>>);
+    let turn = use_context::<Turn>();
+    if let Some(turn) = &turn {
+        turn.held.set(true);
+    }
+    {
+        let content = content.clone();
+        let load = props.load;
+        use_effect_with((), move |_| {
+            wasm_bindgen_futures::spawn_local(async move {
+                content.set(Some((load.0)(load.1).await));
+            });
+        });
+    }
+    {
+        let arrived = content.is_some();
+        use_effect_with(arrived, move |&arrived| {
+            if let Some(turn) = turn.filter(|t| arrived && !t.eager) {
+                finish_turn(turn.id);
+            }
+        });
+    }
+    match &*content {
+        Some(Some(html)) => html.clone(),
+        Some(None) => {
+            html! { <p class="ch-error" role="alert" data-testid="section-not-loaded">{ tr(lang, Key::SectionNotLoaded) }</p> }
+        }
+        None => {
+            html! { <div class={classes!("deferred", props.placeholder.clone())} data-deferred="loading" aria-busy="true"></div> }
+        }
+    }
+}
+
 /// The root component: everything inside reads the language with `use_lang`.
 #[component]
 pub fn Root() -> Html {

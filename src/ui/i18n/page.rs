@@ -12,6 +12,7 @@ area! { $ page_rows {
     PresentEnter => "Present", "演示模式";
     PresentLeave => "Leave presentation", "退出演示";
     PresentKey => "Presentation mode: full width, large labels, controls in a strip (key P; Esc leaves)", "演示模式：全宽、大字号、控件收成一条（按 P 键；Esc 退出）";
+    SectionNotLoaded => "This part of the page could not be loaded (its WebAssembly module did not arrive). Reload the page to try again.", "页面的这一部分未能加载（它的 WebAssembly 模块没有取到）。请重新加载页面再试。";
     LabHeading => "The full lab: every control", "完整实验室：所有控件";
     LabIntro => "Everything above, and more: ten algorithms (NCCL's own ring and tree among them), any cluster shape, several NICs per node, rail-optimized networks, play and scrub through a run.", "上面的一切，以及更多：十种算法（包括 NCCL 自己的环和树）、任意集群形状、每节点多块网卡、轨道优化网络、逐帧播放和拖动。";
     SwitchLanguage => "Language: English. Switch to Chinese", "语言：中文。切换到英文";

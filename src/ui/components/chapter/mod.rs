@@ -12,12 +12,12 @@ mod versus;
 mod versus_real;
 mod why;
 
-pub use guide::chapter_guide;
+pub use guide::{chapter_guide, chapter_section_html};
 
 mod guide {
     use super::{compare, layers, map, ring, tree, versus, why};
     use crate::ui::components::chapter::claims::ClaimsPanel;
-    use crate::ui::components::root::{Deferred, PresentButton};
+    use crate::ui::components::root::{Deferred, Lazy, Loader, PresentButton, loaders};
     use crate::ui::i18n::{Key, Lang, LangContext, lang_switch, tr};
     use yew::prelude::*;
 
@@ -33,11 +33,33 @@ mod guide {
         ("claims", Key::NavClaims),
     ];
 
-    /// The guided chapter: a top bar (language, contents, the way to the lab), then one section
-    /// per idea, then the claims. A function of the page's render (which this only follows), not a
-    /// component: each component type costs the page about 470 B of Yew's code. The same for the
-    /// map, a pure function of the language. `ctx` switches the language (none outside a
-    /// `LangProvider`).
+    /// The chapter's section of `Deferred` order `i` (3–9: every one after §1.1): the page
+    /// binary's `chapter` loader calls this, so that they live in a wasm module of their own
+    /// (src/main.rs).
+    pub fn chapter_section_html(i: u32) -> Html {
+        match i {
+            3 => html! { <layers::LayersSection /> },
+            4 => html! { <ring::RingSection /> },
+            5 => html! { <tree::TreeSection /> },
+            6 => html! { <versus::VersusSection /> },
+            7 => html! { <compare::CompareSection /> },
+            8 => html! { <MapSection /> },
+            _ => html! { <ClaimsPanel /> },
+        }
+    }
+
+    /// The chapter's map, a pure function of the language, as a component: the lazily loaded
+    /// content is rendered once and kept, so it reads the language itself.
+    #[component]
+    fn MapSection() -> Html {
+        map::map_section(crate::ui::i18n::use_lang())
+    }
+
+    /// The guided chapter: a top bar (language, contents, the way to the lab), §1.1, then a place
+    /// for each later section (loaded with its module, see `chapter_section_html`), then the
+    /// claims. A function of the page's render (which this only follows), not a component: each
+    /// component type costs the page about 470 B of Yew's code. `ctx` switches the language (none
+    /// outside a `LangProvider`).
     pub fn chapter_guide(lang: Lang, ctx: Option<&LangContext>) -> Html {
         html! {
             <div class="chapter" data-testid="chapter-guide">
@@ -61,13 +83,13 @@ mod guide {
                 // Each section simulates as it mounts: after the first frame, one task each. §1.1, the
                 // figure in view at the top, first; then the lab's figure (order 2, see `root::Page`).
                 <Deferred order={1} placeholder={classes!("deferred-section")}><why::WhySection /></Deferred>
-                <Deferred order={3} placeholder={classes!("deferred-section")}><layers::LayersSection /></Deferred>
-                <Deferred order={4} placeholder={classes!("deferred-section")}><ring::RingSection /></Deferred>
-                <Deferred order={5} placeholder={classes!("deferred-section")}><tree::TreeSection /></Deferred>
-                <Deferred order={6} placeholder={classes!("deferred-section")}><versus::VersusSection /></Deferred>
-                <Deferred order={7} placeholder={classes!("deferred-section")}><compare::CompareSection /></Deferred>
-                <Deferred order={8} placeholder={classes!("deferred-section")}>{ map::map_section(lang) }</Deferred>
-                <Deferred order={9} placeholder={classes!("deferred-section")}><ClaimsPanel /></Deferred>
+                <Deferred order={3} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders().chapter, 3)} placeholder={classes!("deferred-section")} /></Deferred>
+                <Deferred order={4} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders().chapter, 4)} placeholder={classes!("deferred-section")} /></Deferred>
+                <Deferred order={5} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders().chapter, 5)} placeholder={classes!("deferred-section")} /></Deferred>
+                <Deferred order={6} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders().chapter, 6)} placeholder={classes!("deferred-section")} /></Deferred>
+                <Deferred order={7} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders().chapter, 7)} placeholder={classes!("deferred-section")} /></Deferred>
+                <Deferred order={8} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders().chapter, 8)} placeholder={classes!("deferred-section")} /></Deferred>
+                <Deferred order={9} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders().chapter, 9)} placeholder={classes!("deferred-section")} /></Deferred>
             </div>
         }
     }
