@@ -333,6 +333,14 @@ test('the whole page fits a 375 px phone in both languages (nothing scrolls side
       }));
       assert.equal(scrollWidth, width, `page width ${scrollWidth} on a ${width} px screen (${q || 'en'})`);
       await phone.page.getByTestId('step-forward').click();
+      // The link timeline scrolls sideways in its own box; its heading stays (it scrolled away
+      // with the chart, under the fade).
+      const timeline = await phone.page.evaluate(() => {
+        const t = document.querySelector('.timeline');
+        const g = t.querySelector('.gantt-scroll');
+        return { heading: t.scrollWidth <= t.clientWidth + 1, chart: g.scrollWidth > g.clientWidth };
+      });
+      assert.deepEqual(timeline, { heading: true, chart: true });
       await shot(phone.page, `phone-lab${q ? '-zh' : ''}`);
       assert.deepEqual(phone.problems, []);
     } finally { await phone.browser.close(); }

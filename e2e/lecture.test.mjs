@@ -381,6 +381,50 @@ test('12.3 presentation mode on a 390 px phone: nothing scrolls sideways, the bu
   }
 });
 
+test('12.3 switching presentation mode keeps what the reader looks at in place', async () => {
+  // Every size changes and the page grows by thousands of pixels: at the same scroll offset the
+  // reader of the lab landed in §1.5 on entering, and in the NCCL section on leaving.
+  const { browser, page, problems } = await openReady(`${server.url}?gpus=64#lab`, { viewport: { width: 1440, height: 1000 } });
+  try {
+    await page.waitForFunction(() => Math.abs(document.querySelector('#lab').getBoundingClientRect().top) < 200);
+    // The element a third of the way down the window, marked; where it starts in the window.
+    const mark = () => page.evaluate(() => {
+      const el = document.elementFromPoint(innerWidth / 2, innerHeight / 3);
+      el.setAttribute('data-reading', '');
+      return el.getBoundingClientRect().top;
+    });
+    const top = () => page.evaluate(() => document.querySelector('[data-reading]').getBoundingClientRect().top);
+    const inLab = () => page.evaluate(() => { const r = document.querySelector('#lab').getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; });
+    const before = await mark();
+    for (const [key, on] of [['p', true], ['Escape', false]]) {
+      await page.keyboard.press(key);
+      await page.waitForFunction((on) => document.documentElement.hasAttribute('data-present') === on, on);
+      await page.waitForTimeout(200);
+      const now = await top();
+      assert.ok(Math.abs(now - before) <= 40, `${on ? 'entering' : 'leaving'}: the element read moved from ${before} to ${now} px`);
+      assert.ok(await inLab(), `${on ? 'entering' : 'leaving'}: the lab is out of the window`);
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the per-GPU traffic table fits beside the controls at 1,280 px with 16 GPUs', async () => {
+  // In one row, 16 GPUs' columns were 938 px wide in 892 px, the last cut through its digits.
+  const { browser, page, problems } = await openReady(`${server.url}?alg=double-binary-tree&gpus=16#lab`, { viewport: { width: 1280, height: 900 } });
+  try {
+    const table = page.getByTestId('figure-a').locator('table.traffic');
+    await table.waitFor();
+    const fit = await table.evaluate((t) => [t.scrollWidth, t.clientWidth]);
+    assert.ok(fit[0] <= fit[1] + 1, `${fit[0]} px of table in ${fit[1]} px`);
+    assert.equal(await table.locator('[data-testid^=rank-sent-]').count(), 16);
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
+});
+
 test('12.3 everything works from the keyboard alone', async () => {
   const { browser, page, problems } = await openReady(server.url, { viewport: { width: 1920, height: 1080 } });
   // Each key's effect shows after Yew's next render: wait for it (a loaded machine is slow), so

@@ -117,19 +117,40 @@ fn scroll_to_hash() {
         // At once, as the browser goes to an anchor, not smoothly (the stylesheet's
         // `scroll-behavior`): a section above that grows while a smooth scroll runs (a simulation
         // finishing) left the anchor off by its growth; after an instant one the browser's scroll
-        // anchoring keeps the anchor in place. Through `Reflect`: the options' web-sys types are
-        // a feature (and code) more for one call.
-        use wasm_bindgen::{JsCast, JsValue};
-        let opts = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&opts, &"behavior".into(), &"instant".into());
-        let instant = js_sys::Reflect::get(&el, &"scrollIntoView".into())
-            .ok()
-            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-            .is_some_and(|f| f.call1(&JsValue::from(&el), &opts).is_ok());
-        if !instant {
+        // anchoring keeps the anchor in place.
+        if !instantly(&el, "scrollIntoView", None) {
             el.scroll_into_view();
         }
     }
+}
+
+/// Calls `target.method({behavior: "instant", top})` (`top` if given), whatever the stylesheet's
+/// `scroll-behavior`; whether it could. Through `Reflect`: the options' web-sys types are a
+/// feature (and code) more for two calls.
+fn instantly(target: &wasm_bindgen::JsValue, method: &str, top: Option<f64>) -> bool {
+    use wasm_bindgen::JsCast;
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &"behavior".into(), &"instant".into());
+    if let Some(top) = top {
+        let _ = js_sys::Reflect::set(&opts, &"top".into(), &top.into());
+    }
+    js_sys::Reflect::get(target, &method.into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .is_some_and(|f| f.call1(target, &opts).is_ok())
+}
+
+/// What the reader is looking at: the element a third of the way down the window, and how far
+/// down the window it starts.
+fn reading_place() -> Option<(web_sys::Element, f64)> {
+    let window = web_sys::window()?;
+    let (w, h) = (
+        window.inner_width().ok()?.as_f64()?,
+        window.inner_height().ok()?.as_f64()?,
+    );
+    let el = gloo::utils::document().element_from_point((w / 2.0) as f32, (h / 3.0) as f32)?;
+    let top = el.get_bounding_client_rect().top();
+    Some((el, top))
 }
 
 #[derive(Properties, PartialEq)]
@@ -262,11 +283,21 @@ fn PresentProvider(props: &DeferredChildren) -> Html {
     };
     use_effect_with(*on, |&on| {
         if let Some(root) = gloo::utils::document().document_element() {
+            // Every size changes, the page's height by thousands of pixels: what the reader looked
+            // at is kept where it was in the window (at the same scroll offset it went sections
+            // away, both ways).
+            let place = reading_place();
             let _ = if on {
                 root.set_attribute("data-present", "")
             } else {
                 root.remove_attribute("data-present")
             };
+            if let (Some((el, before)), Some(window)) = (place, web_sys::window()) {
+                let moved = el.get_bounding_client_rect().top() - before;
+                if moved.abs() >= 1.0 {
+                    instantly(&window, "scrollBy", Some(moved));
+                }
+            }
         }
     });
     {

@@ -531,12 +531,19 @@ pub fn Results(props: &ResultsProps) -> Html {
             }
             if n <= 16 {
                 // Focusable: it scrolls sideways on narrow screens, and keyboards must reach it.
+                // Eight GPUs a row group: 16 in one row were 938 px wide, cut off in the 892 px
+                // beside the controls at a 1,280-px window.
                 <table class="traffic" tabindex="0" aria-label={tr(lang, Key::TrafficTable)}>
-                    <thead><tr><th>{ "GPU" }</th>{ for (0..n).map(|r| html! { <th>{ r }</th> }) }</tr></thead>
-                    <tbody>
-                        <tr><th>{ tr(lang, Key::SentRow) }</th>{ for trace.ranks.iter().enumerate().map(|(r, t)| html! { <td data-testid={format!("rank-sent-{r}")} data-bytes={t.sent_bytes.to_string()}>{ format_bytes(t.sent_bytes as f64) }</td> }) }</tr>
-                        <tr><th>{ tr(lang, Key::ReceivedRow) }</th>{ for trace.ranks.iter().map(|t| html! { <td>{ format_bytes(t.received_bytes as f64) }</td> }) }</tr>
-                    </tbody>
+                    { for (0..n).step_by(8).map(|lo| {
+                        let ranks = lo..(lo + 8).min(n);
+                        html! {
+                            <tbody>
+                                <tr><th scope="col">{ "GPU" }</th>{ for ranks.clone().map(|r| html! { <th scope="col">{ r }</th> }) }</tr>
+                                <tr><th scope="row">{ tr(lang, Key::SentRow) }</th>{ for ranks.clone().map(|r| { let t = &trace.ranks[r]; html! { <td data-testid={format!("rank-sent-{r}")} data-bytes={t.sent_bytes.to_string()}>{ format_bytes(t.sent_bytes as f64) }</td> } }) }</tr>
+                                <tr><th scope="row">{ tr(lang, Key::ReceivedRow) }</th>{ for ranks.map(|r| html! { <td>{ format_bytes(trace.ranks[r].received_bytes as f64) }</td> }) }</tr>
+                            </tbody>
+                        }
+                    }) }
                 </table>
             }
             <p class="muted small" data-testid="simulated-in" data-recalled={props.recalled.then_some("true")} data-in-worker={view.in_worker.then_some("true")} data-worker-lost={(view.worker_lost && !props.recalled).then_some("true")}>

@@ -78,14 +78,15 @@ pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
         <div class="timeline">
             <h3>{ tr(lang, Key::TimelineTitle) }<span class="muted" data-testid="timeline-note">{ note }</span></h3>
             // The cursor lives on its own layer: moving it must not repaint thousands of bars.
-            <div class="gantt-wrap">
+            // On a phone the chart scrolls sideways in a box of its own, under the heading.
+            <div class="gantt-scroll"><div class="gantt-wrap">
                 <svg class="gantt" viewBox={view_box.clone()} data-testid="link-timeline">
                     <GanttBars sim={props.sim.clone()} end_secs={props.end_secs} />
                 </svg>
                 <svg class="gantt-cursor" viewBox={view_box} aria-hidden="true">
                     <line class="cursor" x1={f(x)} x2={f(x)} y1="0" y2={f(height - 14.0)} />
                 </svg>
-            </div>
+            </div></div>
         </div>
     }
 }
