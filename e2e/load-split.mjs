@@ -19,7 +19,8 @@ function recorder({ sections, signal }) {
     WebAssembly[name] = function (...args) {
       const start = now();
       return orig.apply(this, args).then((r) => {
-        t.wasm = { how: name, start, end: now() };
+        // The first: the page's main module (its split modules come after the page starts).
+        t.wasm ??= { how: name, start, end: now() };
         return r;
       });
     };
@@ -134,7 +135,7 @@ export async function loadSplit(url, { trace = true } = {}) {
     }
     const L = data.load;
     const find = (suffix) => data.res.find((r) => r.name.endsWith(suffix));
-    const wasmRes = find('.wasm');
+    const wasmRes = find('_bg.wasm');
     const jsRes = data.res.find((r) => r.name.endsWith('.js') && !r.name.startsWith('inline'));
     // The stylesheets are inlined in index.html (Trunk's rel="inline"): they arrive with the HTML.
     const css = data.res.filter((r) => r.name.endsWith('.css'));

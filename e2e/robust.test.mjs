@@ -459,3 +459,28 @@ test('a section whose wasm module does not arrive says so, and the sections afte
     await s.browser.close();
   }
 });
+
+test('a section whose wasm module is slow holds up the sections after it for 10 s at most, then fills in', async () => {
+  const s = await launch();
+  try {
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await s.page.route((u) => /^\/allreduce-lab-[0-9a-f]{16}-module_\d+_lab\.wasm$/.test(u.pathname), async (route) => {
+      await held;
+      await route.continue();
+    });
+    const t0 = Date.now();
+    await s.page.goto(server.url);
+    // The chapter's sections after the lab's turn mount while the lab's module is still on its way.
+    await s.page.getByTestId('claims').waitFor({ timeout: 30000 });
+    const waited = Date.now() - t0;
+    assert.equal(await s.page.locator('#lab [data-deferred=loading]').count(), 1, 'the lab still loading');
+    assert.ok(waited >= 9000, `the later sections came ${waited} ms after the start: before the lab's 10 s`);
+    release();
+    await s.page.getByTestId('cluster-figure').first().waitFor({ timeout: 30000 });
+    await allMounted(s.page);
+    assert.deepEqual(s.problems, []);
+  } finally {
+    await s.browser.close();
+  }
+});

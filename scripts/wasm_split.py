@@ -61,11 +61,16 @@ def main() -> int:
     if shutil.which("wasm-split-cli") is None:
         print("wasm_split.py: wasm-split-cli is not on PATH: run scripts/setup.sh")
         return 1
+    # binaryen's, from npm (package.json), the version Trunk.toml pins for the worker's build.
+    version = subprocess.run(["wasm-opt", "--version"], capture_output=True, text=True).stdout
+    if "version 132" not in version:
+        print(f"wasm_split.py: wasm-opt is not binaryen 132 (node_modules/.bin on PATH?): {version!r}")
+        return 1
     # -Oz twice (the second runs the pipeline again): 2.1 KB less gzip than once, for 20 s more.
     opt_args = f"{FEATURES} -Oz -Oz".split()
 
     bgs = [p for p in staging.glob(f"{bin_name}-*_bg.wasm")
-           if re.fullmatch(re.escape(bin_name) + r"-[0-9a-f]{16}_bg\.wasm", p.name)]
+           if re.fullmatch(re.escape(bin_name) + r"-[0-9a-f]+_bg\.wasm", p.name)]
     if len(bgs) != 1:
         print(f"wasm_split.py: expected one {bin_name}-<hash>_bg.wasm in {staging}, got {bgs}")
         return 1
@@ -75,8 +80,7 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "split"
-        subprocess.run(["wasm-split-cli", "split", str(original), str(bg), str(out)], check=True,
-                       env={**os.environ, "RUST_LOG": "warn"})
+        subprocess.run(["wasm-split-cli", "split", str(original), str(bg), str(out)], check=True)
         # 2. the main module, optimised, under its old name
         wasm_opt(out / "main.wasm", bg, opt_args)
         renames = {}
@@ -91,13 +95,19 @@ def main() -> int:
             renames[part.name] = name
         # 3. the loader glue
         glue = (out / "__wasm_split.js").read_text()
-        glue = glue.replace('import { initSync } from "./main.js";',
-                            f'import {{ initSync }} from "./{js.name}";')
+        main_import = 'import { initSync } from "./main.js";'
+        if glue.count(main_import) != 1:
+            print("wasm_split.py: the splitter's loader does not import initSync from ./main.js once")
+            return 1
+        glue = glue.replace(main_import, f'import {{ initSync }} from "./{js.name}";')
 
         def url(m: re.Match) -> str:
             return f'new URL("./{renames[m.group(1)]}", import.meta.url)'
 
-        glue = re.sub(r'"/harness/split/([^"]+\.wasm)"', url, glue)
+        glue, urls = re.subn(r'"/harness/split/([^"]+\.wasm)"', url, glue)
+        if urls != len(renames) or "/harness/" in glue:
+            print(f"wasm_split.py: {urls} module URLs in the splitter's loader for {len(renames)} modules")
+            return 1
         glue_name = f"__wasm_split-{short(glue.encode())}.js"
         (staging / glue_name).write_text(glue)
         text = js.read_text()
@@ -113,6 +123,9 @@ def main() -> int:
     html = staging / "index.html"
     page = html.read_text()
     for p, before in old.items():
+        if sri(before) not in page:
+            print(f"wasm_split.py: index.html has no integrity hash of {p.name}")
+            return 1
         page = page.replace(sri(before), sri(p.read_bytes()))
     html.write_text(page)
     for p in sorted(staging.glob(f"{bin_name}-*.wasm")):

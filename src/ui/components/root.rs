@@ -8,6 +8,7 @@ use crate::ui::components::app::App;
 use crate::ui::components::chapter::chapter_guide;
 use crate::ui::components::nccl::NcclSection;
 use crate::ui::i18n::{Key, Lang, LangContext, LangProvider, tr, use_lang};
+use gloo::timers::callback::Timeout;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -32,7 +33,7 @@ fn schedule_turn() {
         return;
     }
     SCHEDULED.set(true);
-    gloo::timers::callback::Timeout::new(0, take_turn).forget();
+    Timeout::new(0, take_turn).forget();
 }
 
 /// Mounts the waiting section with the lowest order (the first to ask among equals).
@@ -83,7 +84,22 @@ struct Turn {
     eager: bool,
     /// A `Lazy` inside ends the turn (set as it first renders, before the section's effects).
     held: Rc<Cell<bool>>,
+    /// Ended already (a turn ends once, whoever ends it).
+    ended: Rc<Cell<bool>>,
 }
+
+impl Turn {
+    /// Ends the turn, once: the next section may take its own.
+    fn end(&self) {
+        if !self.eager && !self.ended.replace(true) {
+            finish_turn(self.id);
+        }
+    }
+}
+
+/// How long a section's module may take before the sections after it take their turns all the
+/// same (it fills in when it arrives): a stalled fetch held up every later section.
+const MODULE_WAIT_MS: u32 = 10_000;
 
 /// The address's `#anchor`, with its `#` ("" when there is none).
 fn location_hash() -> String {
@@ -140,17 +156,39 @@ fn instantly(target: &wasm_bindgen::JsValue, method: &str, top: Option<f64>) -> 
         .is_some_and(|f| f.call1(target, &opts).is_ok())
 }
 
-/// What the reader is looking at: the element a third of the way down the window, and how far
-/// down the window it starts.
-fn reading_place() -> Option<(web_sys::Element, f64)> {
-    let window = web_sys::window()?;
-    let (w, h) = (
-        window.inner_width().ok()?.as_f64()?,
-        window.inner_height().ok()?.as_f64()?,
-    );
-    let el = gloo::utils::document().element_from_point((w / 2.0) as f32, (h / 3.0) as f32)?;
-    let top = el.get_bounding_client_rect().top();
-    Some((el, top))
+/// What the reader is looking at: the element a third of the way down the window, then its
+/// section (should the element itself be hidden in the other mode), each with how far down the
+/// window it starts.
+fn reading_place() -> Vec<(web_sys::Element, f64)> {
+    let Some(window) = web_sys::window() else {
+        return Vec::new();
+    };
+    let size = |v: Result<wasm_bindgen::JsValue, _>| v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+    let (w, h) = (size(window.inner_width()), size(window.inner_height()));
+    let el = gloo::utils::document().element_from_point((w / 2.0) as f32, (h / 3.0) as f32);
+    let section = el
+        .as_ref()
+        .and_then(|e| e.closest("section").ok().flatten());
+    el.into_iter()
+        .chain(section)
+        .map(|e| {
+            let top = e.get_bounding_client_rect().top();
+            (e, top)
+        })
+        .collect()
+}
+
+/// Scrolls so that the first of `place` still shown starts where it did in the window.
+fn keep_reading_place(place: Vec<(web_sys::Element, f64)>) {
+    let shown = place.into_iter().find_map(|(e, before)| {
+        let r = e.get_bounding_client_rect();
+        (r.width() > 0.0 || r.height() > 0.0).then(|| r.top() - before)
+    });
+    if let (Some(moved), Some(window)) = (shown, web_sys::window()) {
+        if moved.abs() >= 1.0 {
+            instantly(&window, "scrollBy", Some(moved));
+        }
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -174,12 +212,18 @@ pub fn Deferred(props: &DeferredProps) -> Html {
             || (MOUNTING.get().is_some() && QUEUE.with(|q| q.borrow().is_empty()))
     });
     let mounted = use_state(|| eager);
-    let held = use_memo((), |_| Rc::new(Cell::new(false)));
     let id = *use_memo((), |_| {
         let id = NEXT_ID.get();
         NEXT_ID.set(id + 1);
         id
     });
+    let turn = (*use_memo((), |_| Turn {
+        id,
+        eager,
+        held: Rc::new(Cell::new(false)),
+        ended: Rc::new(Cell::new(false)),
+    }))
+    .clone();
     {
         let mounted = mounted.clone();
         let order = props.order;
@@ -198,19 +242,14 @@ pub fn Deferred(props: &DeferredProps) -> Html {
     }
     {
         let done = *mounted;
-        let held = held.clone();
+        let turn = turn.clone();
         use_effect_with(done, move |&done| {
-            if done && !eager && !held.get() {
-                finish_turn(id);
+            if done && !turn.held.get() {
+                turn.end();
             }
         });
     }
     if *mounted {
-        let turn = Turn {
-            id,
-            eager,
-            held: (*held).clone(),
-        };
         html! { <ContextProvider<Turn> context={turn}>{ props.children.clone() }</ContextProvider<Turn>> }
     } else {
         html! { <div class={classes!("deferred", props.placeholder.clone())} data-deferred="pending" aria-busy="true"></div> }
@@ -292,12 +331,7 @@ fn PresentProvider(props: &DeferredChildren) -> Html {
             } else {
                 root.remove_attribute("data-present")
             };
-            if let (Some((el, before)), Some(window)) = (place, web_sys::window()) {
-                let moved = el.get_bounding_client_rect().top() - before;
-                if moved.abs() >= 1.0 {
-                    instantly(&window, "scrollBy", Some(moved));
-                }
-            }
+            keep_reading_place(place);
         }
     });
     {
@@ -463,10 +497,17 @@ pub fn Lazy(props: &LazyProps) -> Html {
         });
     }
     {
+        let turn = turn.clone();
+        use_effect_with((), move |_| {
+            let waited = turn.map(|t| Timeout::new(MODULE_WAIT_MS, move || t.end()));
+            move || drop(waited)
+        });
+    }
+    {
         let arrived = content.is_some();
         use_effect_with(arrived, move |&arrived| {
-            if let Some(turn) = turn.filter(|t| arrived && !t.eager) {
-                finish_turn(turn.id);
+            if let Some(turn) = turn.filter(|_| arrived) {
+                turn.end();
             }
         });
     }

@@ -600,13 +600,15 @@ pub fn VersusSection() -> Html {
     }
     let before = last_complete.borrow();
     let before = before.as_deref().filter(|_| !v.complete);
-    let max_total = max_time(v);
+    // One scale for both sides: while one is stale (the last complete view's), the larger of the
+    // two views'.
+    let stale_side = v.splits.len() < Side::BOTH.len();
+    let max_total = max_time(v).max(before.filter(|_| stale_side).map_or(0.0, max_time));
     let columns = Side::BOTH.iter().map(|&side| {
         let split = v.splits.iter().find(|(x, _)| *x == side).map(|(_, sp)| *sp);
         // Not in yet: the last complete view's, dimmed, without its figures in the attributes.
         let stale = split.is_none().then(|| before.and_then(|b| b.splits.iter().find(|(x, _)| *x == side))).flatten();
         let lu = if split.is_some() || stale.is_none() { v.timelines.iter().find(|(x, _)| *x == side) } else { before.and_then(|b| b.timelines.iter().find(|(x, _)| *x == side)) };
-        let max_total = if stale.is_some() { before.map_or(max_total, max_time) } else { max_total };
         html! {
             <div class={classes!("vs-side", side.name(), stale.is_some().then_some("vs-stale"))} data-testid={format!("versus-{}", side.name())}
                  data-total={split.map(|x| x.total_secs.to_string()).unwrap_or_default()}
