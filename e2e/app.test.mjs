@@ -346,3 +346,22 @@ test('the whole page fits a 375 px phone in both languages (nothing scrolls side
     } finally { await phone.browser.close(); }
   }
 });
+
+test('the cluster figure\'s names read at 4.5:1 at least on their boxes, light and dark', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const s = await open(server.url + '?gpus=32', { colorScheme });
+    try {
+      const worst = await s.page.evaluate(() => {
+        const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+        const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+        const ratio = (a, b) => { const [x, y] = [lum(rgb(a)), lum(rgb(b))].sort((m, n) => n - m); return (x + 0.05) / (y + 0.05); };
+        const fig = document.querySelector('[data-testid=cluster-figure]');
+        const boxes = ['g.rack-box rect', 'g.node-box rect'].map((q) => getComputedStyle(fig.querySelector(q)).fill);
+        const names = [...fig.querySelectorAll('g.rack-box text, g.switch text')].map((t) => getComputedStyle(t).fill);
+        return Math.min(...names.flatMap((n) => boxes.map((b) => ratio(n, b))));
+      });
+      assert.ok(worst >= 4.5, `${colorScheme}: a name at ${worst.toFixed(2)}:1`);
+      assert.deepEqual(s.problems, []);
+    } finally { await s.browser.close(); }
+  }
+});
