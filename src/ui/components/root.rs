@@ -198,7 +198,13 @@ pub struct DeferredProps {
     /// The placeholder's class (it reserves the section's height so the page does not jump).
     #[prop_or_default]
     pub placeholder: Classes,
+    /// The section's content, in the page's own module…
+    #[prop_or_default]
     pub children: Html,
+    /// …or in a module of its own, loaded by this ([`Lazy`]): the turn then lasts until it is in
+    /// place.
+    #[prop_or_default]
+    pub load: Option<Loader>,
 }
 
 /// Renders its children after the first frame, in a task of its own: the sections take turns,
@@ -250,7 +256,11 @@ pub fn Deferred(props: &DeferredProps) -> Html {
         });
     }
     if *mounted {
-        html! { <ContextProvider<Turn> context={turn}>{ props.children.clone() }</ContextProvider<Turn>> }
+        let content = match props.load {
+            Some(load) => html! { <Lazy {load} placeholder={props.placeholder.clone()} /> },
+            None => props.children.clone(),
+        };
+        html! { <ContextProvider<Turn> context={turn}>{ content }</ContextProvider<Turn>> }
     } else {
         html! { <div class={classes!("deferred", props.placeholder.clone())} data-deferred="pending" aria-busy="true"></div> }
     }
@@ -405,11 +415,9 @@ fn Page() -> Html {
                     <h2 id="lab-title">{ tr(lang, Key::LabHeading) }</h2>
                     <p>{ tr(lang, Key::LabIntro) }</p>
                 </div>
-                <Deferred order={lab_order} placeholder={classes!("deferred-lab")}>
-                    <Lazy load={Loader(loaders.lab, 0)} placeholder={classes!("deferred-lab")} />
-                </Deferred>
+                <Deferred order={lab_order} placeholder={classes!("deferred-lab")} load={Loader(loaders.lab, 0)} />
             </section>
-            <Deferred order={11} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders.nccl, 0)} placeholder={classes!("deferred-section")} /></Deferred>
+            <Deferred order={11} placeholder={classes!("deferred-section")} load={Loader(loaders.nccl, 0)} />
         </>
     }
 }
@@ -470,7 +478,7 @@ impl PartialEq for Loader {
 }
 
 #[derive(Properties, PartialEq)]
-pub struct LazyProps {
+struct LazyProps {
     pub load: Loader,
     #[prop_or_default]
     pub placeholder: Classes,
@@ -479,7 +487,7 @@ pub struct LazyProps {
 /// Fetches its content's wasm module (once per page), then renders the content; inside a
 /// [`Deferred`], its turn ends once the content is in place.
 #[component]
-pub fn Lazy(props: &LazyProps) -> Html {
+fn Lazy(props: &LazyProps) -> Html {
     let lang = use_lang();
     // `Some(None)`: the module did not load.
     let content = use_state(|| None::<Option<Html>>);

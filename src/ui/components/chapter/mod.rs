@@ -17,7 +17,7 @@ pub use guide::{chapter_guide, chapter_section_html};
 mod guide {
     use super::{compare, layers, map, ring, tree, versus, why};
     use crate::ui::components::chapter::claims::ClaimsPanel;
-    use crate::ui::components::root::{Deferred, Lazy, Loader, PresentButton, loaders};
+    use crate::ui::components::root::{Deferred, Loader, PresentButton, loaders};
     use crate::ui::i18n::{Key, Lang, LangContext, lang_switch, tr};
     use yew::prelude::*;
 
@@ -83,13 +83,13 @@ mod guide {
                 // Each section simulates as it mounts: after the first frame, one task each. §1.1, the
                 // figure in view at the top, first; then the lab's figure (order 2, see `root::Page`).
                 <Deferred order={1} placeholder={classes!("deferred-section")}><why::WhySection /></Deferred>
-                <Deferred order={3} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders().chapter, 3)} placeholder={classes!("deferred-section")} /></Deferred>
-                <Deferred order={4} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders().chapter, 4)} placeholder={classes!("deferred-section")} /></Deferred>
-                <Deferred order={5} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders().chapter, 5)} placeholder={classes!("deferred-section")} /></Deferred>
-                <Deferred order={6} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders().chapter, 6)} placeholder={classes!("deferred-section")} /></Deferred>
-                <Deferred order={7} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders().chapter, 7)} placeholder={classes!("deferred-section")} /></Deferred>
-                <Deferred order={8} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders().chapter, 8)} placeholder={classes!("deferred-section")} /></Deferred>
-                <Deferred order={9} placeholder={classes!("deferred-section")}><Lazy load={Loader(loaders().chapter, 9)} placeholder={classes!("deferred-section")} /></Deferred>
+                <Deferred order={3} placeholder={classes!("deferred-section")} load={Loader(loaders().chapter, 3)} />
+                <Deferred order={4} placeholder={classes!("deferred-section")} load={Loader(loaders().chapter, 4)} />
+                <Deferred order={5} placeholder={classes!("deferred-section")} load={Loader(loaders().chapter, 5)} />
+                <Deferred order={6} placeholder={classes!("deferred-section")} load={Loader(loaders().chapter, 6)} />
+                <Deferred order={7} placeholder={classes!("deferred-section")} load={Loader(loaders().chapter, 7)} />
+                <Deferred order={8} placeholder={classes!("deferred-section")} load={Loader(loaders().chapter, 8)} />
+                <Deferred order={9} placeholder={classes!("deferred-section")} load={Loader(loaders().chapter, 9)} />
             </div>
         }
     }

@@ -605,10 +605,12 @@ pub fn VersusSection() -> Html {
     let stale_side = v.splits.len() < Side::BOTH.len();
     let max_total = max_time(v).max(before.filter(|_| stale_side).map_or(0.0, max_time));
     let columns = Side::BOTH.iter().map(|&side| {
-        let split = v.splits.iter().find(|(x, _)| *x == side).map(|(_, sp)| *sp);
-        // Not in yet: the last complete view's, dimmed, without its figures in the attributes.
-        let stale = split.is_none().then(|| before.and_then(|b| b.splits.iter().find(|(x, _)| *x == side))).flatten();
-        let lu = if split.is_some() || stale.is_none() { v.timelines.iter().find(|(x, _)| *x == side) } else { before.and_then(|b| b.timelines.iter().find(|(x, _)| *x == side)) };
+        let of = |view: &VersusView| view.splits.iter().find(|(x, _)| *x == side).map(|(_, sp)| *sp);
+        let split = of(v);
+        // Not in yet: the last complete view's side, dimmed, without its figures in the attributes.
+        let stale = before.filter(|b| split.is_none() && of(b).is_some());
+        let from = stale.unwrap_or(v);
+        let lu = from.timelines.iter().find(|(x, _)| *x == side);
         html! {
             <div class={classes!("vs-side", side.name(), stale.is_some().then_some("vs-stale"))} data-testid={format!("versus-{}", side.name())}
                  data-total={split.map(|x| x.total_secs.to_string()).unwrap_or_default()}
@@ -616,7 +618,7 @@ pub fn VersusSection() -> Html {
                  data-bandwidth={split.map(|x| x.bandwidth_secs.to_string()).unwrap_or_default()}
                  data-stale={stale.is_some().to_string()} aria-busy={split.is_none().to_string()}>
                 <h3>{ side_title(lang, side, &s) }</h3>
-                if let Some(sp) = split.or(stale.map(|(_, sp)| *sp)) {
+                if let Some(sp) = of(from) {
                     { bar(tr(lang, Key::LatencyPart), sp.latency_secs / max_total, &format_secs(sp.latency_secs), "latency", &format!("versus-{}-latency", side.name())) }
                     { bar(tr(lang, Key::BandwidthPart), sp.bandwidth_secs / max_total, &format_secs(sp.bandwidth_secs), "bandwidth", &format!("versus-{}-bandwidth", side.name())) }
                     { bar(tr(lang, Key::VsSimulatedTime), sp.total_secs / max_total, &format_secs(sp.total_secs), side.name(), &format!("versus-{}-total", side.name())) }
