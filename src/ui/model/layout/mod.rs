@@ -570,10 +570,11 @@ impl Layout {
     }
 }
 
-/// The rows a detailed cluster is drawn in. One, as wide as the cluster, up to 32 GPUs; beyond
-/// (and with more than one rack), two: the first half of the racks upside down above the spine,
-/// the rest below it, so that the 64-GPU figure is half as wide and its names twice the size (in
-/// one row, a 1,440-px page drew them 6.6-7.3 px high).
+/// The rows a detailed cluster is drawn in: one, as wide as the cluster, or (with more than one
+/// rack) two, the first half of the racks upside down above the spine and the rest below it.
+/// Two rows when the cluster has more than 32 GPUs, or when one row would draw its names at
+/// a quarter smaller in a typical lab figure (the 64-GPU figure in one row drew its names
+/// 6.6-7.3 px high on a 1,440-px page; 32 GPUs in 2 racks of 8 two-GPU nodes, 7.1 px at 1,280).
 struct Rows {
     /// Racks in the first row (all of them when there is one row).
     first: usize,
@@ -582,15 +583,44 @@ struct Rows {
     under: f64,
 }
 
+/// The room a lab figure typically has on a laptop's page, in pixels: how wide, and how high.
+const TYPICAL_BOX: (f64, f64) = (900.0, 600.0);
+
 impl Rows {
     fn new(topo: &Topology) -> Rows {
+        let (one, two) = (Rows::with(topo, false), Rows::with(topo, true));
+        if two.two && (topo.ranks() > 32 || two.text_scale(topo) > one.text_scale(topo) * 1.25) {
+            two
+        } else {
+            one
+        }
+    }
+
+    /// In one row, or in two where there are racks for two.
+    fn with(topo: &Topology, two: bool) -> Rows {
         let k = if topo.is_uniform() { 1 } else { topo.racks() };
-        let two = topo.ranks() > 32 && k >= 2;
+        let two = two && k >= 2;
         Rows {
             first: if two { k.div_ceil(2) } else { k },
             two,
             under: 0.0,
         }
+    }
+
+    /// How large the figure's text comes out in [`TYPICAL_BOX`] (1: as written), for this choice
+    /// of rows.
+    fn text_scale(&self, topo: &Topology) -> f64 {
+        let (g, npr) = (topo.gpus_per_node(), topo.nodes_per_rack());
+        let per_rack = g * npr;
+        let slot = slot_for(self.widest(per_rack, topo.ranks()));
+        let racks = self.first;
+        // As `Layout::detailed` spaces them: a node's gap after every node, a rack's after every rack.
+        let width = (2.0 * MARGIN
+            + (racks * per_rack) as f64 * slot
+            + (racks * npr - 1) as f64 * slot * 0.5
+            + (racks - 1) as f64 * slot * 0.9)
+            .max(360.0);
+        (TYPICAL_BOX.0 / width).min(TYPICAL_BOX.1 / self.height(slot))
     }
 
     /// The row of `rack`.
@@ -838,10 +868,18 @@ mod tests {
         let wide = Layout::new(&cluster(4, 2, 8));
         assert!(wide.width < 64.0 * 22.0 * 0.8, "{}", wide.width);
         assert!(wide.height > 2.0 * (Y_GPU - Y_SPINE));
-        // Up to 32 GPUs, one row under the spine.
+        // Up to 32 GPUs, one row under the spine, unless one row draws the names a quarter
+        // smaller than two: 32 GPUs in 2 racks of 8 two-GPU nodes, 1,260 units wide in one row.
         let one = Layout::new(&cluster(2, 2, 8));
         assert!(one.gpus.iter().all(|p| p.y == Y_GPU));
         assert_eq!(one.height, Y_GPU + 44.0);
+        assert!(!Rows::new(&cluster(2, 2, 8)).two);
+        let topo = cluster(2, 8, 2);
+        let (one, two) = (Rows::with(&topo, false), Rows::with(&topo, true));
+        assert!(two.text_scale(&topo) > 1.25 * one.text_scale(&topo));
+        let narrow = Layout::new(&topo);
+        assert!(narrow.gpus[..16].iter().all(|p| p.y < narrow.gpus[16].y));
+        assert!(narrow.width < 1000.0, "{}", narrow.width);
     }
 
     #[test]
