@@ -334,13 +334,24 @@ test('the whole page fits a 375 px phone in both languages (nothing scrolls side
       assert.equal(scrollWidth, width, `page width ${scrollWidth} on a ${width} px screen (${q || 'en'})`);
       await phone.page.getByTestId('step-forward').click();
       // The link timeline scrolls sideways in its own box; its heading stays (it scrolled away
-      // with the chart, under the fade).
-      const timeline = await phone.page.evaluate(() => {
+      // with the chart, under the fade), and so do the links' names, at the box's left edge,
+      // when the bars are scrolled to the end of the run (they scrolled away with them).
+      const timeline = await phone.page.evaluate(async () => {
         const t = document.querySelector('.timeline');
         const g = t.querySelector('.gantt-scroll');
-        return { heading: t.scrollWidth <= t.clientWidth + 1, chart: g.scrollWidth > g.clientWidth };
+        g.scrollLeft = g.scrollWidth;
+        await new Promise(requestAnimationFrame);
+        const box = g.getBoundingClientRect();
+        const names = [...g.querySelectorAll('.row-label')].map((n) => n.getBoundingClientRect());
+        const bars = g.querySelector('svg.gantt').getBoundingClientRect();
+        return {
+          heading: t.scrollWidth <= t.clientWidth + 1,
+          chart: g.scrollWidth > g.clientWidth,
+          scrolled: g.scrollLeft > 0 && bars.left < box.left,
+          namesShown: names.length > 0 && names.every((r) => r.left >= box.left - 0.5 && r.right <= box.left + box.width / 2),
+        };
       });
-      assert.deepEqual(timeline, { heading: true, chart: true });
+      assert.deepEqual(timeline, { heading: true, chart: true, scrolled: true, namesShown: true });
       await shot(phone.page, `phone-lab${q ? '-zh' : ''}`);
       assert.deepEqual(phone.problems, []);
     } finally { await phone.browser.close(); }

@@ -72,23 +72,27 @@ pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
             } else {
                 0.0
             };
-    let height = rows as f64 * GANTT_ROW + 18.0;
+    let height = gantt_height(rows);
     let view_box = format!("0 0 {:.0} {height:.0}", GANTT_LABEL + GANTT_W + 8.0);
     html! {
         <div class="timeline">
             <h3>{ tr(lang, Key::TimelineTitle) }<span class="muted" data-testid="timeline-note">{ note }</span></h3>
             // The cursor lives on its own layer: moving it must not repaint thousands of bars.
-            // On a phone the chart scrolls sideways in a box of its own, under the heading.
+            // On a phone the chart scrolls sideways in a box of its own, under the heading, and
+            // the links' names stay at its left edge.
             <div class="gantt-scroll"><div class="gantt-wrap">
-                <svg class="gantt" viewBox={view_box.clone()} data-testid="link-timeline">
-                    <GanttBars sim={props.sim.clone()} end_secs={props.end_secs} />
-                </svg>
+                <GanttBars sim={props.sim.clone()} end_secs={props.end_secs} />
                 <svg class="gantt-cursor" viewBox={view_box} aria-hidden="true">
                     <line class="cursor" x1={f(x)} x2={f(x)} y1="0" y2={f(height - 14.0)} />
                 </svg>
             </div></div>
         </div>
     }
+}
+
+/// The timeline's height in its units, with `rows` rows and the time axis under them.
+fn gantt_height(rows: usize) -> f64 {
+    rows as f64 * GANTT_ROW + 18.0
 }
 
 /// Busy spans `(start, stop, load)` over a run of `end_secs`, drawn into `columns` pixel columns:
@@ -132,7 +136,10 @@ struct GanttBarsProps {
     end_secs: f64,
 }
 
-/// The static part of the timeline; it re-renders only when the run changes, not every frame.
+/// The static part of the timeline, the links' names and their bars, each in a drawing of its
+/// own at one scale (the names' column is as wide a share of the row as of the units), so that
+/// the names can stay put while the bars scroll; it re-renders only when the run changes, not
+/// every frame.
 #[component]
 fn GanttBars(props: &GanttBarsProps) -> Html {
     let lang = use_lang();
@@ -171,18 +178,26 @@ fn GanttBars(props: &GanttBarsProps) -> Html {
             <path class={classes!("bar", tier_class(tier))} {d} style={format!("fill-opacity:{}", fixed(0.25 + 0.75 * load, 100))} />
         }).collect::<Html>();
         html! {
-            <g data-testid="timeline-row" data-tier={tier.name()}>
-                <text class="row-label" x={f(GANTT_LABEL - 6.0)} y={f(y + GANTT_ROW * 0.8)}>{ place_name(lang, &link_place(&trace.topology, l)) }</text>
-                { bars }
-            </g>
+            <g data-testid="timeline-row" data-tier={tier.name()}>{ bars }</g>
         }
     }).collect::<Html>();
+    let names = links.iter().enumerate().map(|(row, &l)| html! {
+        <text class="row-label" x={f(GANTT_LABEL - 6.0)} y={f(row as f64 * GANTT_ROW + GANTT_ROW * 0.8)}>{ place_name(lang, &link_place(&trace.topology, l)) }</text>
+    }).collect::<Html>();
     let axis_y = links.len() as f64 * GANTT_ROW + 12.0;
+    let height = gantt_height(links.len());
+    let total = GANTT_LABEL + GANTT_W + 8.0;
     html! {
         <>
-            { rows }
-            <text class="axis" x={f(GANTT_LABEL)} y={f(axis_y)}>{ "0" }</text>
-            <text class="axis end" x={f(GANTT_LABEL + GANTT_W)} y={f(axis_y)}>{ format_secs(props.end_secs) }</text>
+            <svg class="gantt-names" viewBox={format!("0 0 {:.0} {height:.0}", GANTT_LABEL)}
+                style={format!("flex-basis:calc(100% * {} / {})", GANTT_LABEL as u32, total as u32)}>
+                { names }
+            </svg>
+            <svg class="gantt" viewBox={format!("{:.0} 0 {:.0} {height:.0}", GANTT_LABEL, total - GANTT_LABEL)} data-testid="link-timeline">
+                { rows }
+                <text class="axis" x={f(GANTT_LABEL)} y={f(axis_y)}>{ "0" }</text>
+                <text class="axis end" x={f(GANTT_LABEL + GANTT_W)} y={f(axis_y)}>{ format_secs(props.end_secs) }</text>
+            </svg>
         </>
     }
 }
