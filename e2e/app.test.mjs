@@ -352,6 +352,25 @@ test('the whole page fits a 375 px phone in both languages (nothing scrolls side
         };
       });
       assert.deepEqual(timeline, { heading: true, chart: true, scrolled: true, namesShown: true });
+      // The buffers' grid likewise: its heading stays, and the ranks' names over the canvas's own
+      // (drawn in it, they scrolled away with the cells).
+      const buffers = await phone.page.evaluate(async () => {
+        const b = document.querySelector('.buffers');
+        const g = b.querySelector('.grid-scroll');
+        g.scrollLeft = g.scrollWidth;
+        await new Promise(requestAnimationFrame);
+        const box = g.getBoundingClientRect();
+        const names = g.querySelector('svg.buffer-names');
+        const n = names.getBoundingClientRect();
+        const canvas = g.querySelector('canvas').getBoundingClientRect();
+        return {
+          heading: b.scrollWidth <= b.clientWidth + 1,
+          scrolled: g.scrollLeft > 0 && canvas.left < box.left,
+          namesShown: names.querySelectorAll('text').length === b.querySelectorAll('[data-testid^=rank-buffer-]').length && n.width > 40 && Math.abs(n.left - box.left) < 0.5
+            && Math.abs(n.height - canvas.height) < 1,
+        };
+      });
+      assert.deepEqual(buffers, { heading: true, scrolled: true, namesShown: true });
       await shot(phone.page, `phone-lab${q ? '-zh' : ''}`);
       assert.deepEqual(phone.problems, []);
     } finally { await phone.browser.close(); }

@@ -5,7 +5,7 @@
 //! cost a playing frame more to diff and paint than the rest of the lab); beside it, a list that
 //! only screen readers (and the tests) see says each row's state in words and data attributes.
 
-use super::figure::chunk_colour;
+use super::figure::{chunk_colour, f};
 use crate::ui::components::app::Shared;
 use crate::ui::i18n::{Key, percent, tr, trf, use_lang};
 use std::rc::Rc;
@@ -142,11 +142,41 @@ pub fn Buffers(props: &BuffersProps) -> Html {
     html! {
         <div class="buffers">
             <h3>{ tr(lang, Key::Buffers) }<span class="muted">{ trf(lang, if chunks == 1 { Key::BuffersNoteOneChunk } else { Key::BuffersNote }, &[&n.to_string(), &chunks.to_string()]) }{ if per_bin > 1 { trf(lang, Key::BuffersPerCell, &[&per_bin.to_string()]) } else { String::new() } }</span></h3>
-            <canvas ref={canvas} class="buffer-grid" data-testid="buffer-grid" aria-hidden="true"
-                    data-complete={complete.to_string()}
-                    style={format!("max-width:{0:.0}px;--grid-max:{0:.0}px;aspect-ratio:{width:.0} / {height:.0}", width * 1.4)} />
+            // On a phone the grid scrolls sideways in a box of its own, under the heading, and a
+            // copy of the rows' names (hidden elsewhere) stays over the canvas's at its left edge.
+            <div class="grid-scroll">
+                <div class="grid-wrap" style={format!("max-width:{0:.0}px;--grid-max:{0:.0}px", width * 1.4)}>
+                    <canvas ref={canvas} class="buffer-grid" data-testid="buffer-grid" aria-hidden="true"
+                            data-complete={complete.to_string()}
+                            style={format!("aspect-ratio:{width:.0} / {height:.0}")} />
+                    <RowNames grid={grid} />
+                </div>
+            </div>
             <BufferRows fills={rows} bins={grid.bins} ranks={n} busy={props.playing} />
         </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct RowNamesProps {
+    grid: Grid,
+}
+
+/// The rows' names as the canvas writes them, in a drawing as wide a share of the grid as they
+/// are: shown only on a phone, where it stays at the left while the cells scroll under it.
+#[component]
+fn RowNames(props: &RowNamesProps) -> Html {
+    let g = &props.grid;
+    let names = (0..g.ranks).map(|r| {
+        let y = r as f64 * g.row_h + 2.0 + g.row_h * 0.72;
+        html! { <text x={f(g.label_w - 6.0)} y={f(y)}>{ format!("GPU {r}") }</text> }
+    });
+    html! {
+        <svg class="buffer-names" aria-hidden="true"
+             viewBox={format!("0 0 {} {}", f(g.label_w), f(g.height()))}
+             style={format!("width:calc(100% * {} / {})", g.label_w as u32, g.width() as u32)}>
+            { for names }
+        </svg>
     }
 }
 
