@@ -51,3 +51,21 @@ pub fn mount(host: web_sys::Element) -> MountedApp {
     });
     MountedApp(yew::Renderer::<components::root::Root>::with_root(host).render())
 }
+
+/// What the component tests mount apart from the app.
+#[cfg(target_arch = "wasm32")]
+#[doc(hidden)]
+pub mod probes {
+    use super::components::root;
+
+    /// Two deferred sections, the second taken away before its turn comes; dropping the handle
+    /// leaves them on the page.
+    pub fn mount_deferred_pair(host: web_sys::Element) -> yew::AppHandle<root::DeferredProbe> {
+        yew::Renderer::<root::DeferredProbe>::with_root(host).render()
+    }
+
+    /// Whether every deferred section on the page has its content in place.
+    pub fn page_complete() -> bool {
+        root::page_complete()
+    }
+}

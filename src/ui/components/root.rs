@@ -233,6 +233,7 @@ pub fn Deferred(props: &DeferredProps) -> Html {
     {
         let mounted = mounted.clone();
         let order = props.order;
+        let turn = turn.clone();
         use_effect_with((), move |_| {
             if !eager {
                 PENDING.with(|p| p.set(p.get().map(|n| n + 1)));
@@ -242,6 +243,10 @@ pub fn Deferred(props: &DeferredProps) -> Html {
             }
             move || {
                 QUEUE.with(|q| q.borrow_mut().retain(|e| e.1 != id));
+                // Gone before its content was in place (a compared run's panel closed while the
+                // page loads): its turn ends, or the page never counted as complete and a link's
+                // #anchor was never scrolled to.
+                turn.end();
                 turn_done(id);
             }
         });
@@ -263,6 +268,31 @@ pub fn Deferred(props: &DeferredProps) -> Html {
         html! { <ContextProvider<Turn> context={turn}>{ content }</ContextProvider<Turn>> }
     } else {
         html! { <div class={classes!("deferred", props.placeholder.clone())} data-deferred="pending" aria-busy="true"></div> }
+    }
+}
+
+/// Whether every [`Deferred`] section has its content in place.
+pub fn page_complete() -> bool {
+    PENDING.get().is_none()
+}
+
+/// Two [`Deferred`] sections, the second taken away before its turn comes (the component tests
+/// check that the page still completes).
+#[component]
+pub fn DeferredProbe() -> Html {
+    let second = use_state(|| true);
+    {
+        let second = second.clone();
+        // After the first render, before the first section's turn (a task of its own).
+        use_effect_with((), move |_| second.set(false));
+    }
+    html! {
+        <>
+            <Deferred order={0} placeholder={classes!("probe")}><p class="first">{ "first" }</p></Deferred>
+            if *second {
+                <Deferred order={1} placeholder={classes!("probe")}><p class="second">{ "second" }</p></Deferred>
+            }
+        </>
     }
 }
 
