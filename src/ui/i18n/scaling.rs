@@ -45,7 +45,7 @@ area! { $ scaling_rows {
     BusbwNote => "busbw = size / time × 2(N−1)/N, as nccl-tests reports it", "busbw = 大小 / 时间 × 2(N−1)/N，与 nccl-tests 的报告方式相同";
     BusbwChartTitle => "Bus bandwidth versus message size for each algorithm", "各算法的总线带宽与消息大小";
     BusBandwidth => "bus bandwidth", "总线带宽";
-    SegmentsUsed => "Segments used at the focus count: {0}.", "该卡数下使用的分段数：{0}。";
+    SegmentsUsed => "Segments used at the focus count: {0}; none smaller than {1} (a smaller message is cut into fewer).", "该卡数下使用的分段数：{0}；每段不小于 {1}（更小的消息分段更少）。";
     PerDirection => " Bandwidths are per direction; 1 GB/s = {0}.", " 带宽均为单向；1 GB/s = {0}。";
     Crossover => "fastest changes between {0} and {1}: {2} before, {3} after", "最快算法在 {0} 与 {1} 之间改变：之前是{2}，之后是{3}";
     PointAt => "{0}: {1} at {2}", "{0}：{2} 时 {1}";

@@ -599,6 +599,32 @@ mod tests {
     }
 
     #[test]
+    fn a_tiny_message_is_one_tree_segment_as_in_the_ring_or_tree_figure() {
+        // 32 one-byte segments of an 8-byte message paid 32 stages of latency: the sweep drew the
+        // double binary tree slower than the ring at 32 B to 2 KiB on one 8-GPU node, where the
+        // Ring-or-Tree figure (segments of 32 KiB at least) finds it faster up to ~296 KiB.
+        let setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
+        assert_eq!(setup.sweep_gpus(), 8);
+        let time = |algorithm, size_bytes| match setup.compute(Job::Sweep {
+            algorithm,
+            size_bytes,
+        }) {
+            Point::Sweep(_, row) => row.time_secs,
+            other => panic!("{other:?}"),
+        };
+        for size in [8, 32, 2048, 16 << 10] {
+            let (tree, ring) = (
+                time(Algorithm::DoubleBinaryTree, size),
+                time(Algorithm::Ring, size),
+            );
+            assert!(tree < ring, "{size} B: tree {tree} s, ring {ring} s");
+        }
+        // Up to 32 KiB one segment: the same time at 8 B and at 32 B, latency only.
+        let one = time(Algorithm::DoubleBinaryTree, 8);
+        assert!((time(Algorithm::DoubleBinaryTree, 32) - one).abs() < 1e-3 * one);
+    }
+
+    #[test]
     fn like_nccl_points_are_the_nccl_models_predictions_for_each_count() {
         let mut setup = Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
         setup.nccl = Some(NcclPick {

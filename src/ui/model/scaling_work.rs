@@ -28,6 +28,7 @@ use crate::sim::topology::TopologySpec;
 use crate::sim::training::{StepBreakdown, TrainingModel, resize, scaling};
 use crate::ui::model::logic::NcclPick;
 use crate::ui::model::scaling::{NCCL_GPUS_PER_NODE, Setup, hardware_choices, segments};
+use crate::ui::model::versus::segments_of_size;
 use serde::{Deserialize, Serialize};
 
 /// One point a chart needs.
@@ -150,7 +151,9 @@ impl Inputs {
             topology,
             algorithm,
             size_bytes,
-            segments: segments(algorithm, n),
+            // Cut as the Ring-or-Tree figure cuts it: 32 one-byte segments of an 8-byte message
+            // paid 32 pipeline stages of latency, and made the tree slower than the ring there.
+            segments: segments_of_size(segments(algorithm, n), size_bytes),
             gamma_secs_per_byte: 0.0,
             faults: Default::default(),
         };

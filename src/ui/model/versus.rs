@@ -57,6 +57,20 @@ pub const LATENCY_NS: [u64; 8] = [0, 250, 500, 1000, 2000, 5000, 10_000, 50_000]
 /// size, as NCCL streams a tree in chunks of this order (a tiny message is one segment; cutting it
 /// further would only add latencies).
 pub const MIN_SEGMENT_BYTES: u64 = 32 << 10;
+/// At most `segments`, but none smaller than [`MIN_SEGMENT_BYTES`]: how many pieces a pipelined
+/// tree cuts a message of `size_bytes` into.
+///
+/// ```
+/// use allreduce_lab::ui::model::versus::segments_of_size;
+/// assert_eq!(segments_of_size(32, 8), 1);
+/// assert_eq!(segments_of_size(32, 256 << 10), 8);
+/// assert_eq!(segments_of_size(32, 1 << 30), 32);
+/// ```
+pub fn segments_of_size(segments: usize, size_bytes: u64) -> usize {
+    let by_size = (size_bytes / MIN_SEGMENT_BYTES).max(1);
+    (segments as u64).min(by_size) as usize
+}
+
 /// Buckets of the link-use timelines.
 pub const TIMELINE_BUCKETS: usize = 48;
 /// GPUs per node and nodes per rack of the figure's cluster.
@@ -172,8 +186,7 @@ impl VersusSetup {
     /// The segments the tree uses for `size_bytes`: the chosen count, but none under
     /// [`MIN_SEGMENT_BYTES`].
     pub fn tree_segments(&self, size_bytes: u64) -> usize {
-        let by_size = (size_bytes / MIN_SEGMENT_BYTES).max(1);
-        (self.segments as u64).min(by_size) as usize
+        segments_of_size(self.segments, size_bytes)
     }
 
     /// Whether a job's trace is drawn as a timeline (so the run keeps its link timelines).

@@ -16,6 +16,7 @@ use crate::ui::model::chart_math::{Axis, Unit, format_value};
 use crate::ui::model::scaling::{
     Point, SWEEP_FACTOR, SWEEP_MAX_BYTES, SWEEP_MIN_BYTES, Setup, segments,
 };
+use crate::ui::model::versus::MIN_SEGMENT_BYTES;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -288,7 +289,7 @@ pub fn sweep_notes(lang: Lang, setup: &Setup, points: &Points) -> Html {
         if nccl.is_some() && !nccl_choices.is_empty() {
             <p class="chart-note" data-testid="scaling-nccl-choices">{ trf(lang, Key::ScalingNcclChoices, &[&focus.to_string()]) }<span lang="en" translate="no">{ nccl_choices }</span></p>
         }
-        <p class="chart-note" hidden={nccl.is_some()}>{ trf(lang, Key::SegmentsUsed, &[&setup.algorithms.iter().map(|&a| format!("{} {}", algorithm_label(lang, a), segments(a, focus))).collect::<Vec<_>>().join(", ")]) }
+        <p class="chart-note" hidden={nccl.is_some()}>{ trf(lang, Key::SegmentsUsed, &[&setup.algorithms.iter().map(|&a| format!("{} {}", algorithm_label(lang, a), segments(a, focus))).collect::<Vec<_>>().join(", "), &format_bytes(MIN_SEGMENT_BYTES as f64)]) }
             { trf(lang, Key::PerDirection, &[&crate::sim::units::format_bandwidth_bits(Bandwidth::from_gbytes_per_sec(1.0))]) }</p>
         </>
     }
