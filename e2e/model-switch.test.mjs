@@ -146,6 +146,20 @@ test('the Ring-vs-Tree figure overlays NCCL on real hardware: each size\'s pick 
   assert.ok((await page.getByTestId('versus-nccl-switches').locator('li').count()) >= 2);
   assert.match(await page.getByTestId('versus-nccl-cli').innerText(), /nccl-tests --system dgx-h100 --nodes 2 --gpus-per-node 8/);
   await shot(page, 'versus-nccl');
+  // On one node with NVLS the tree is ahead between two crossings only: the readout names that
+  // range and the chart marks both (it said "its ring is faster below about 6.52 KiB, its tree
+  // above", of a tree the ring beat again from about 100 KiB on).
+  await setRangeTo(page, 'versus-gpus', 8);
+  await page.getByTestId('versus-nccl-nvls').check();
+  await page.waitForFunction(() => document.querySelector('[data-testid=versus-nccl][data-complete=true]')
+    && /tree is faster from about/.test(document.querySelector('[data-testid=versus-nccl-readout]')?.textContent ?? ''), null, { timeout: 120000 });
+  assert.match(await page.getByTestId('versus-nccl-readout').innerText(),
+    /^Like NCCL on dgx-h100 with 8 GPUs: its tree is faster from about \d[\d.]* KiB to \d[\d.]* KiB; its ring at the other sizes\.$/);
+  assert.equal(await page.getByTestId('versus-nccl-crossover-mark').locator('line').count(), 2);
+  // Each pick's words fit its chip ("NVLS/Simple" ran 80 px wide out of a 66-px box).
+  const spill = await page.$$eval('[data-testid=versus-nccl-pick]', (els) => els
+    .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => `${e.dataset.choice} ${e.scrollWidth} > ${e.clientWidth}`));
+  assert.deepEqual(spill, []);
   // Beyond what the page runs: a reason and the command, no curves.
   await setRangeTo(page, 'versus-gpus', 128);
   await page.getByTestId('versus-nccl-refused').waitFor({ timeout: 10000 });

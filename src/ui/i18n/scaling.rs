@@ -153,6 +153,9 @@ area! { $ scaling_rows {
     VsNcclTree => "NCCL tree (best protocol)", "NCCL 树形（最佳协议）";
     VsNcclRingAbove => "Like NCCL on {0} with {1}: its tree is faster below about {2}, its ring above.", "像 NCCL 在 {0}（{1}）上：约 {2} 以下它的树形更快，以上环形更快。";
     VsNcclTreeAbove => "Like NCCL on {0} with {1}: its ring is faster below about {2}, its tree above.", "像 NCCL 在 {0}（{1}）上：约 {2} 以下它的环形更快，以上树形更快。";
+    VsNcclTreeBetween => "Like NCCL on {0} with {1}: its tree is faster from about {2}; its ring at the other sizes.", "像 NCCL 在 {0}（{1}）上：约 {2} 时它的树形更快；其余大小环形更快。";
+    VsNcclRange => "{0} to {1}", "{0} 至 {1}";
+    VsNcclRangeAnd => " and from about ", "、";
     VsNcclNoCrossover => "Like NCCL on {0} with {1}: its tree and ring curves do not cross between 8 B and 8 GiB.", "像 NCCL 在 {0}（{1}）上：树形与环形曲线在 8 B 到 8 GiB 之间没有交叉。";
     VsNcclPicks => "What NCCL picks at each size (algorithm/protocol; hover for its time and busbw):", "NCCL 在各消息大小下的选择（算法/协议；悬停可见时间与 busbw）：";
     VsNcclWhy => "The textbook curves count one latency and the bandwidth per hop. NCCL's also count its protocols (LL: lowest latency at half the wire rate; LL128; Simple: full rate, highest latency), its channels, launch cost and each link's real efficiency — so its crossover sits elsewhere. On one node its \"tree\" is a chain through the GPUs, and NVLink SHARP lets the switch add the data itself.", "教科书曲线每跳只计一次延迟和带宽。NCCL 的曲线还计入协议（LL：延迟最低、只用一半线速；LL128；Simple：全速、延迟最高）、通道、启动开销和每条链路的实际效率——所以它的交叉点在别处。单节点内它的“树”是一条穿过各卡的链，而 NVLink SHARP 让交换机自己完成相加。";

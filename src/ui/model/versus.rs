@@ -511,6 +511,67 @@ pub fn crossover(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Option<Crossover> 
     first.map(|(_, c)| c)
 }
 
+/// Every size where the faster of two curves (same sizes) changes, in size order, interpolated
+/// as [`Crossover::at_bytes`] (a tie at a simulated size changes nothing by itself).
+pub fn crossings(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Vec<f64> {
+    let diff: Vec<(u64, f64)> = ring
+        .iter()
+        .zip(tree)
+        .map(|(&(s, r), &(_, t))| (s, (r / t).ln()))
+        .collect();
+    let mut out = Vec::new();
+    let mut ahead = None;
+    for j in 0..diff.len() {
+        let d = diff[j].1;
+        if d == 0.0 || d.is_nan() {
+            continue;
+        }
+        let tree_ahead = d > 0.0;
+        if ahead.is_some_and(|a| a != tree_ahead) {
+            out.push(meet(diff[j - 1], diff[j]));
+        }
+        ahead = Some(tree_ahead);
+    }
+    out
+}
+
+/// The size ranges `(from, to)` where the tree is faster, from the curves' first size or a
+/// crossing to a crossing or their last size ([`crossings`]).
+///
+/// ```
+/// use allreduce_lab::ui::model::versus::tree_ahead;
+/// let ring = [(1, 3.0), (10, 1.0), (100, 1.0), (1000, 3.0)];
+/// let tree = [(1, 1.0), (10, 3.0), (100, 3.0), (1000, 1.0)];
+/// let ahead = tree_ahead(&ring, &tree);
+/// assert_eq!(ahead.len(), 2);
+/// assert_eq!(ahead[0].0, 1.0);
+/// assert!(ahead[0].1 > 1.0 && ahead[0].1 < 10.0);
+/// assert!(ahead[1].0 > 100.0 && ahead[1].1 == 1000.0);
+/// ```
+pub fn tree_ahead(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Vec<(f64, f64)> {
+    let (Some(first), Some(last)) = (ring.first(), ring.last()) else {
+        return Vec::new();
+    };
+    let starts_ahead = ring
+        .iter()
+        .zip(tree)
+        .map(|(&(_, r), &(_, t))| (r / t).ln())
+        .find(|&d| d != 0.0 && !d.is_nan())
+        .is_some_and(|d| d > 0.0);
+    let mut out = Vec::new();
+    let mut from = starts_ahead.then_some(first.0 as f64);
+    for x in crossings(ring, tree) {
+        match from.take() {
+            Some(lo) => out.push((lo, x)),
+            None => from = Some(x),
+        }
+    }
+    if let Some(lo) = from {
+        out.push((lo, last.0 as f64));
+    }
+    out
+}
+
 /// The "predict, then slide" question of the figure: at 2 MiB on 64 GPUs of the default cluster,
 /// which is faster? Returns (ring, tree) seconds, simulated. Both are stops of the figure's
 /// sliders, so that the answer can be checked on its chart (it asked about 1 MB, between stops).

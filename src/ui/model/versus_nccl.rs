@@ -25,7 +25,7 @@ use crate::sim::nccl::scaling::system_for_gpus;
 use crate::sim::nccl::system::{PRESETS, System, SystemError};
 use crate::ui::model::nccl_view::{Change, changes};
 use crate::ui::model::versus::GPUS_PER_NODE;
-use crate::ui::model::versus::{Crossover, VERSUS_SIZES, crossover};
+use crate::ui::model::versus::{Crossover, VERSUS_SIZES, crossings, crossover, tree_ahead};
 
 /// The largest GPU count the page runs the NCCL overlay for: beyond it a tree candidate alone takes
 /// seconds in the browser (the CLI's `nccl-tests` has no such limit).
@@ -124,8 +124,11 @@ pub struct NcclCurves {
     /// (size, time) of the best ring and the best tree, per size.
     pub ring: Vec<(u64, f64)>,
     pub tree: Vec<(u64, f64)>,
-    /// Where NCCL's own Tree and Ring curves cross (only once every size has run).
+    /// Where NCCL's own Tree and Ring curves first cross (only once every size has run).
     pub crossover: Option<Crossover>,
+    /// Every size where they cross, and where the tree is ahead (likewise).
+    pub crossings: Vec<f64>,
+    pub tree_ahead: Vec<(f64, f64)>,
     /// Every change of NCCL's choice, in size order.
     pub switches: Vec<Change>,
     pub complete: bool,
@@ -147,6 +150,8 @@ impl NcclCurves {
                 ring: Vec::new(),
                 tree: Vec::new(),
                 crossover: None,
+                crossings: Vec::new(),
+                tree_ahead: Vec::new(),
                 switches: Vec::new(),
                 complete: false,
             };
@@ -183,10 +188,12 @@ impl NcclCurves {
         let ring = curve(|s| s.best_ring);
         let tree = curve(|s| s.best_tree);
         let complete = sizes.len() == VERSUS_SIZES.len();
-        let crossover = if complete && ring.len() == tree.len() {
-            crossover(&ring, &tree)
+        let whole = complete && ring.len() == tree.len();
+        let crossover = if whole { crossover(&ring, &tree) } else { None };
+        let (crossings, tree_ahead) = if whole {
+            (crossings(&ring, &tree), tree_ahead(&ring, &tree))
         } else {
-            None
+            (Vec::new(), Vec::new())
         };
         let choices: Vec<Choice> = sizes.iter().map(|s| s.choice.clone()).collect();
         let switches = changes(&choices);
@@ -195,6 +202,8 @@ impl NcclCurves {
             ring,
             tree,
             crossover,
+            crossings,
+            tree_ahead,
             switches,
             complete,
         }
@@ -315,6 +324,30 @@ mod tests {
         };
         let (two, eight) = (at(16), at(64));
         assert!(eight > two, "{two} {eight}");
+    }
+
+    #[test]
+    fn on_one_node_nccls_tree_is_ahead_between_two_crossings_only() {
+        // The readout said "its ring is faster below about 6.52 KiB, its tree above", and the
+        // ring was faster again from about 100 KiB on (19.3 against 26.9 µs at 256 KiB).
+        let v = curves(&NcclSetup {
+            system: "dgx-h100",
+            gpus: 8,
+            nvls: true,
+        });
+        assert_eq!(v.crossings.len(), 2, "{:?}", v.crossings);
+        assert_eq!(v.crossover.unwrap().at_bytes, v.crossings[0]);
+        assert_eq!(v.tree_ahead, vec![(v.crossings[0], v.crossings[1])]);
+        let (lo, hi) = v.tree_ahead[0];
+        assert!(
+            lo > 4096.0 && lo < 8192.0 && hi > 64.0 * 1024.0 && hi < 256.0 * 1024.0,
+            "{lo} {hi}"
+        );
+        // Inside the range the tree's curve is under the ring's; outside, over it.
+        for (&(size, ring), &(_, tree)) in v.ring.iter().zip(&v.tree) {
+            let inside = (size as f64) > lo && (size as f64) < hi;
+            assert_eq!(tree < ring, inside, "{size} B: ring {ring}, tree {tree}");
+        }
     }
 
     #[test]

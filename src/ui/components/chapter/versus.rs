@@ -317,6 +317,10 @@ fn chart(
                 <g class="vs-crossover nccl" data-testid="versus-nccl-crossover-mark">
                     <line x1={format!("{:.1}", x(c.at_bytes))} y1="10" x2={format!("{:.1}", x(c.at_bytes))} y2={(H - BOTTOM).to_string()} />
                     <text x={format!("{:.1}", x(c.at_bytes) + 4.0)} y="34">{ tr(lang, Key::VsNcclCrossoverLabel) }</text>
+                    // Every later crossing too, unlabelled (the readout names the ranges).
+                    { for nccl.iter().flat_map(|n| n.crossings.iter().skip(1)).map(|&a| html! {
+                        <line data-testid="versus-nccl-crossover-again" x1={format!("{:.1}", x(a))} y1="10" x2={format!("{:.1}", x(a))} y2={(H - BOTTOM).to_string()} />
+                    }) }
                 </g>
             }
             { for lines }

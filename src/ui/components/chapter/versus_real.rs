@@ -98,7 +98,39 @@ pub fn readout(lang: Lang, setup: &NcclSetup, state: &OverlayState) -> Html {
             </div>
         };
     }
+    // The ranges where the tree is ahead, when it is ahead in more than one end of the sizes (or
+    // in none): the first crossing alone said "its ring is faster below 6.52 KiB, its tree above"
+    // of a tree ahead from 6.52 KiB to 100 KiB only.
+    let (first, last) = (
+        VERSUS_SIZES[0] as f64,
+        VERSUS_SIZES[VERSUS_SIZES.len() - 1] as f64,
+    );
+    let between = match curves.tree_ahead.as_slice() {
+        [(lo, _)] if *lo == first => false,
+        [(_, hi)] if *hi == last => false,
+        _ => true,
+    };
     let head = match curves.crossover {
+        Some(_) if between => trf(
+            lang,
+            Key::VsNcclTreeBetween,
+            &[
+                setup.system,
+                &gpus(lang, setup.gpus),
+                &curves
+                    .tree_ahead
+                    .iter()
+                    .map(|&(lo, hi)| {
+                        trf(
+                            lang,
+                            Key::VsNcclRange,
+                            &[&format_bytes_binary(lo), &format_bytes_binary(hi)],
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(tr(lang, Key::VsNcclRangeAnd)),
+            ],
+        ),
         Some(c) => trf(
             lang,
             if c.ring_wins_above {
