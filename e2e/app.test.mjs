@@ -371,6 +371,11 @@ test('the whole page fits a 375 px phone in both languages (nothing scrolls side
         };
       });
       assert.deepEqual(buffers, { heading: true, scrolled: true, namesShown: true });
+      // No sentence lies in a box that scrolls sideways, under its fade (the tree's readout and
+      // the lab's legend did: each line's last word faded for good).
+      const faded = await phone.page.$$eval('.ch-scroll p, .figure-scroll p, .figure-scroll .legend, .gantt-scroll p, .grid-scroll p',
+        (els) => els.map((e) => e.textContent.slice(0, 40)));
+      assert.deepEqual(faded, []);
       await shot(phone.page, `phone-lab${q ? '-zh' : ''}`);
       assert.deepEqual(phone.problems, []);
     } finally { await phone.browser.close(); }

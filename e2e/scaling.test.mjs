@@ -394,6 +394,25 @@ test('charts: breakdown bars sum to the step, the sweep marks crossovers, hoveri
   assert.equal(await highlighted.getAttribute('data-testid'), 'breakdown-bar-32');
   const crossovers = page.getByTestId('sweep-chart').getByTestId('crossover');
   assert.ok((await crossovers.count()) >= 1, 'a crossover is marked');
+  // Every chart's y-axis title clears its tick labels ("bus bandwidth" ran through "10 GB/s"),
+  // and no axis label leaves its drawing ("8 GiB" was cut at the right edge).
+  const clashes = await page.$$eval('svg.chart-svg', (svgs) => svgs.flatMap((svg) => {
+    const box = svg.getBoundingClientRect();
+    const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const title = [...svg.querySelectorAll('text.axis-title')].find((t) => /rotate/.test(t.getAttribute('transform') ?? ''));
+    const ticks = [...svg.querySelectorAll('.axes text, .tick text')].filter((t) => t.textContent.trim() && !t.classList.contains('axis-title'));
+    const out = [];
+    if (title) {
+      const r = title.getBoundingClientRect();
+      for (const t of ticks) if (meets(r, t.getBoundingClientRect())) out.push(`${title.textContent} over ${t.textContent}`);
+    }
+    for (const t of [...ticks, ...svg.querySelectorAll('text.axis-title')]) {
+      const r = t.getBoundingClientRect();
+      if (r.width && (r.left < box.left - 0.5 || r.right > box.right + 0.5)) out.push(`${t.textContent} out of its chart`);
+    }
+    return out;
+  }));
+  assert.deepEqual(clashes, []);
   assert.match(await crossovers.first().textContent(), /→/);
   // Hover over the speedup chart: a read-out of every algorithm at that GPU count.
   await page.getByTestId('speedup-chart').scrollIntoViewIfNeeded();

@@ -12,8 +12,11 @@ use yew::prelude::*;
 /// The SVG's own coordinate system; it scales to the width of its container.
 const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 340.0;
-const LEFT: f64 = 80.0;
-const RIGHT: f64 = 18.0;
+/// Room for the y axis: its title (rotated, at x = 14) and tick labels as wide as "100 GB/s" at
+/// 13 px (at 80 the title ran through them).
+const LEFT: f64 = 92.0;
+/// Room right of the plot for half of the last x label ("8 GiB" was cut at 18).
+const RIGHT: f64 = 26.0;
 const TOP: f64 = 14.0;
 const BOTTOM: f64 = 50.0;
 const PLOT_W: f64 = WIDTH - LEFT - RIGHT;
@@ -97,7 +100,7 @@ fn axes(x: &Axis, y: &Axis, x_label: &str, y_label: &str) -> Html {
             <line class="axis-line" x1={f(LEFT)} x2={f(LEFT + PLOT_W)} y1={f(TOP + PLOT_H)} y2={f(TOP + PLOT_H)} />
             <line class="axis-line" x1={f(LEFT)} x2={f(LEFT)} y1={f(TOP)} y2={f(TOP + PLOT_H)} />
             <text class="axis-title" x={f(LEFT + PLOT_W / 2.0)} y={f(HEIGHT - 8.0)} text-anchor="middle">{ x_label }</text>
-            <text class="axis-title" transform={format!("translate(11 {}) rotate(-90)", f(TOP + PLOT_H / 2.0))} text-anchor="middle">{ y_label }</text>
+            <text class="axis-title" transform={format!("translate(14 {}) rotate(-90)", f(TOP + PLOT_H / 2.0))} text-anchor="middle">{ y_label }</text>
         </g>
     }
 }
@@ -471,7 +474,7 @@ fn axes_y_only(y: &Axis, x_label: &str, y_label: &str) -> Html {
             <line class="axis-line" x1={f(LEFT)} x2={f(LEFT + PLOT_W)} y1={f(TOP + PLOT_H)} y2={f(TOP + PLOT_H)} />
             <line class="axis-line" x1={f(LEFT)} x2={f(LEFT)} y1={f(TOP)} y2={f(TOP + PLOT_H)} />
             <text class="axis-title" x={f(LEFT + PLOT_W / 2.0)} y={f(HEIGHT - 8.0)} text-anchor="middle">{ x_label }</text>
-            <text class="axis-title" transform={format!("translate(11 {}) rotate(-90)", f(TOP + PLOT_H / 2.0))} text-anchor="middle">{ y_label }</text>
+            <text class="axis-title" transform={format!("translate(14 {}) rotate(-90)", f(TOP + PLOT_H / 2.0))} text-anchor="middle">{ y_label }</text>
         </g>
     }
 }

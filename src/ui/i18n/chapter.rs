@@ -72,6 +72,7 @@ area! { $ chapter_rows {
     TreeLoadTitle => "Bytes each GPU sends and receives, in units of S", "每张卡发送和接收的字节数（以 S 为单位）";
     TreeReadout => "Root (GPU {0}) receives {1} × S and sends {2} × S. The busiest GPU moves {3} × S each way; in a ring every GPU moves {4} × S.", "根节点（GPU {0}）接收 {1} × S、发送 {2} × S。最忙的卡单向传输 {3} × S；环形中每张卡单向传输 {4} × S。";
     TreeTime => "Allreduce time for S = {0}: tree {1} ({2} segments), ring {3}.", "S = {0} 时 AllReduce 耗时：树形 {1}（{2} 段流水线），环形 {3}。";
+    TreeTimeOneSegment => "Allreduce time for S = {0}: tree {1} (one segment), ring {3}.", "S = {0} 时 AllReduce 耗时：树形 {1}（不分段），环形 {3}。";
     SecondTree => "second tree", "第二棵树";
     FirstTree => "first tree", "第一棵树";
     Root => "root", "根";

@@ -144,10 +144,13 @@ pub fn TreeSection() -> Html {
         let n = n.clone();
         Callback::from(move |v: u64| n.set(v as usize))
     };
-    let figure = match &*run {
-        Err(e) => {
-            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
-        }
+    // The drawing scrolls sideways on a phone; the sentences under it wrap at the page's width,
+    // outside the scrolling box (inside, its fade covered each line's last word for good).
+    let (figure, words) = match &*run {
+        Err(e) => (
+            html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> },
+            Html::default(),
+        ),
         Ok(run) => {
             let s = TREE_SIZE_BYTES as f64;
             let root = run.root();
@@ -160,20 +163,25 @@ pub fn TreeSection() -> Html {
                 .max()
                 .unwrap_or(0) as f64;
             let ring = run.ring.ranks[0].sent_bytes as f64;
-            html! {
+            let figure = html! {
                 <>
                     { tree_svg(lang, run) }
                     { load_columns(lang, run) }
+                </>
+            };
+            let words = html! {
+                <>
                     <p class="ch-readout" aria-live="polite" data-testid="tree-readout"
                        data-root-received={r.received_bytes.to_string()}>
                         { trf(lang, Key::TreeReadout, &[&root.to_string(), &number(r.received_bytes as f64 / s, 2),
                             &number(r.sent_bytes as f64 / s, 2), &number(busiest / s, 2), &number(ring / s, 2)]) }
                     </p>
                     <p class="ch-note" data-testid="tree-time" data-tree-secs={run.tree.time_secs.to_string()} data-ring-secs={run.ring.time_secs.to_string()}>
-                        { trf(lang, Key::TreeTime, &[&format_bytes(s), &format_secs(run.tree.time_secs), &segments.to_string(), &format_secs(run.ring.time_secs)]) }
+                        { trf(lang, if *segments == 1 { Key::TreeTimeOneSegment } else { Key::TreeTime }, &[&format_bytes(s), &format_secs(run.tree.time_secs), &segments.to_string(), &format_secs(run.ring.time_secs)]) }
                     </p>
                 </>
-            }
+            };
+            (figure, words)
         }
     };
     let selected = TreeKind::ALL.iter().position(|k| k == &*kind).unwrap_or(0);
@@ -191,7 +199,7 @@ pub fn TreeSection() -> Html {
                     <Ladder testid="tree-segments" label={tr(lang, Key::TreeSegments)} values={SEGMENT_CHOICES.to_vec()}
                             value={*segments} text={segments.to_string()} on_change={on_segments} />
                 </div>
-                <div class="ch-plot"><div class="ch-scroll">{ figure }</div></div>
+                <div class="ch-plot"><div class="ch-scroll">{ figure }</div>{ words }</div>
             </div>
         </section>
     }

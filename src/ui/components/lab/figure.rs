@@ -247,7 +247,9 @@ pub fn Figure(props: &FigureProps) -> Html {
     html! {
         <div class="figure-wrap">
             { title }
-            <div class="figure-stack">
+            // On a phone the drawing scrolls sideways in a box of its own; the title and the
+            // legend wrap at the page's width, outside it (inside, its fade hid their last words).
+            <div class="figure-scroll"><div class="figure-stack">
                 <svg class="figure" viewBox={format!("0 0 {:.0} {:.0}", layout.width, layout.height)}
                      role="img" aria-label={trf(lang, Key::FigureAria, &[&n.to_string(), &in_flight_count.to_string()])}
                      data-testid="cluster-figure" data-in-flight={in_flight_count.to_string()} data-t={format!("{t:e}")}
@@ -255,7 +257,7 @@ pub fn Figure(props: &FigureProps) -> Html {
                     { boxes }{ lines }{ switches }{ rails }{ gpus }{ units }
                 </svg>
                 <Tokens tokens={Rc::new(tokens)} width={layout.width} height={layout.height} />
-            </div>
+            </div></div>
             <div class="legend">
                 { for tiers.iter().map(|&tier| html! {
                     <span class="legend-item"><svg class="swatch" viewBox="0 0 28 10"><line class={classes!("link-swatch", tier_class(tier))} x1="1" y1="5" x2="27" y2="5" /></svg>{ tier_title(lang, tier, &trace.topology) }</span>
