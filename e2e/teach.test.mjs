@@ -54,6 +54,15 @@ test('the Ring-vs-Tree crossover moves to larger messages when GPUs are added', 
       return apart ? note.textContent() : null;
     };
     assert.equal(await parts('ring'), null);
+    // The ring's latency part is its 2(N−1) steps at the latency of one step, said with the
+    // number: within a node a hop crosses two GPU links of 1 µs (28 µs stood beside "GPU link
+    // latency 1 µs" unexplained).
+    assert.match(await page.getByTestId('versus-ring-hop').textContent(), /2\(N−1\) = 14 steps waits 2(\.00)? µs of latency: its slowest hop crosses 2 links/);
+    const ringLatency = Number(await page.getByTestId('versus-ring').getAttribute('data-latency'));
+    assert.ok(Math.abs(ringLatency - 14 * 2e-6) < 0.01 * ringLatency, `${ringLatency} s`);
+    // On one node no transfer crosses a NIC or a rack uplink: their sliders say so, and not at 64.
+    assert.match(await page.getByTestId('versus-node-bw-idle').textContent(), /^not crossed at 8 GPUs: from 16 GPUs on$/);
+    assert.match(await page.getByTestId('versus-rack-lat-idle').textContent(), /^not crossed at 8 GPUs: from 64 GPUs on$/);
     assert.match(await parts('tree'), /less than the .+ simulated: cut into 32 segments, the message pays the latency once per segment at every hop/);
     // A side's bar tracks have one width, so that their lengths compare (60 to 108 px before).
     for (const name of ['ring', 'tree']) {
@@ -61,6 +70,7 @@ test('the Ring-vs-Tree crossover moves to larger messages when GPUs are added', 
       assert.ok(widths.length === 3 && Math.max(...widths) - Math.min(...widths) <= 1, `${name}: ${widths}`);
     }
     const at64 = await crossoverAt(page, 64);
+    assert.equal(await page.locator('[data-testid$=-idle]').count(), 0);
     assert.ok(at8 > 0 && at64 > at8, `crossover at 8 GPUs ${at8} B, at 64 GPUs ${at64} B`);
     assert.match(await page.getByTestId('versus-readout').innerText(), /tree is faster below about/);
     // Both sides show their parts, from simulations: the ring pays more latency than the tree.

@@ -15,6 +15,10 @@ pub struct LadderProps {
     /// The current value as the reader sees it.
     pub text: AttrValue,
     pub on_change: Callback<u64>,
+    /// Why moving it changes nothing here (a network tier no transfer crosses): said under it,
+    /// and the slider greyed (still movable).
+    #[prop_or_default]
+    pub idle: Option<AttrValue>,
 }
 
 /// A slider over a list of values.
@@ -42,12 +46,15 @@ pub fn Ladder(props: &LadderProps) -> Html {
         .collect::<Vec<_>>()
         .join(",");
     html! {
-        <label class="ch-field">
+        <label class={classes!("ch-field", props.idle.is_some().then_some("idle"))}>
             <span class="ch-field-name">{ props.label.clone() }</span>
             <input type="range" min="0" max={max.to_string()} step="1" value={pos.to_string()}
                    data-testid={props.testid.clone()} data-values={listed}
                    aria-valuetext={props.text.clone()} {oninput} />
             <output class="ch-field-value" aria-hidden="true">{ props.text.clone() }</output>
+            if let Some(idle) = &props.idle {
+                <span class="ch-field-idle" data-testid={format!("{}-idle", props.testid)}>{ idle.clone() }</span>
+            }
         </label>
     }
 }

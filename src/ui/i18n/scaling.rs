@@ -153,6 +153,8 @@ area! { $ scaling_rows {
     VsNcclTree => "NCCL tree (best protocol)", "NCCL 树形（最佳协议）";
     VsNcclRingAbove => "Like NCCL on {0} with {1}: its tree is faster below about {2}, its ring above.", "像 NCCL 在 {0}（{1}）上：约 {2} 以下它的树形更快，以上环形更快。";
     VsNcclTreeAbove => "Like NCCL on {0} with {1}: its ring is faster below about {2}, its tree above.", "像 NCCL 在 {0}（{1}）上：约 {2} 以下它的环形更快，以上树形更快。";
+    VsTierIdle => "not crossed at {0}: from {1} on", "{0}时不经过：{1}起才用到";
+    VsRingHop => "Each of the ring's 2(N−1) = {0} steps waits {1} of latency: its slowest hop crosses {2} links.", "环形的 2(N−1) = {0} 步，每步等待 {1} 的延迟：其中最慢的一跳经过 {2} 条链路。";
     VsNcclTreeBetween => "Like NCCL on {0} with {1}: its tree is faster from about {2}; its ring at the other sizes.", "像 NCCL 在 {0}（{1}）上：约 {2} 时它的树形更快；其余大小环形更快。";
     VsNcclRange => "{0} to {1}", "{0} 至 {1}";
     VsNcclRangeAnd => " and from about ", "、";
@@ -187,7 +189,7 @@ area! { $ scaling_rows {
     TierGpuLinks => "GPU links", "GPU 链路";
     CrossoverLabel => "crossover", "交叉点";
     VersusChartTitle => "Allreduce time versus message size, ring and tree, with the crossover", "环形与树形的 AllReduce 时间随消息大小的变化，并标出交叉点";
-    VersusBody => "One set of controls for both algorithms: the ring and the tree NCCL ships (a double binary tree, pipelined). The ring pays 2(N−1) latencies but moves the least data, 2(N−1)/N × S per GPU each way; the tree pays only about 2·log₂N latencies, but matches the ring's bandwidth only when it is pipelined. Slide the GPU count and watch the crossover move to larger messages as a rule (where the two curves run almost together, as above 128 MiB on 64 GPUs, a small difference moves it far: read the curves as well as the line); set 1 segment, or slow the rack uplink, and see what changes.", "两种算法共用一组控件：环形，以及 NCCL 实际采用的树（双二叉树，流水线化）。环形要付出 2(N−1) 次延迟，但传输的数据最少，每卡每个方向 2(N−1)/N × S；树形只需约 2·log₂N 次延迟，但只有流水线化之后，带宽才能与环形相当。拖动卡数，看交叉点通常如何移向更大的消息（两条曲线几乎重合时，例如 64 张卡、128 MiB 以上，很小的差别就会让它移动很远：请同时看曲线，而不只看那条线）；把分段数设为 1，或者调慢机柜上行，看看有什么变化。";
+    VersusBody => "One set of controls for both algorithms: the ring and the tree NCCL ships (a double binary tree, pipelined). The ring pays 2(N−1) latencies but moves the least data, 2(N−1)/N × S per GPU each way; the tree pays only about 2·log₂N latencies, but matches the ring's bandwidth only when it is pipelined. Slide the GPU count and watch the crossover move to larger messages as a rule (where the two curves run almost together, as above 128 MiB on 64 GPUs, a small difference moves it far: read the curves as well as the line); set 1 segment, or slow the rack uplink (crossed from 64 GPUs on), and see what changes.", "两种算法共用一组控件：环形，以及 NCCL 实际采用的树（双二叉树，流水线化）。环形要付出 2(N−1) 次延迟，但传输的数据最少，每卡每个方向 2(N−1)/N × S；树形只需约 2·log₂N 次延迟，但只有流水线化之后，带宽才能与环形相当。拖动卡数，看交叉点通常如何移向更大的消息（两条曲线几乎重合时，例如 64 张卡、128 MiB 以上，很小的差别就会让它移动很远：请同时看曲线，而不只看那条线）；把分段数设为 1，或者调慢机柜上行（64 张卡起才经过），看看有什么变化。";
     VersusTitle => "Ring or Tree? The chapter's comparison in one figure", "Ring 还是 Tree？一张图看懂本章的对比";
     NcclComplexity => "No manual tuning needed: NCCL builds both and chooses; NCCL_ALGO overrides the choice.", "无需手动调优：NCCL 同时构建两者并自动选择；NCCL_ALGO 可以覆盖这个选择。";
     SimComplexity => "A tree must be pipelined to compete: with 1 segment it takes several times the ring's time; with 32, a double binary tree comes close (§1.3.2).", "树形必须流水线化才有竞争力：只有 1 段时耗时是环形的好几倍；分 32 段时，双二叉树就接近环形（§1.3.2）。";

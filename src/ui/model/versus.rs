@@ -161,6 +161,50 @@ impl VersusSetup {
         resize(&base, self.gpus)
     }
 
+    /// The latency a ring step waits here, that of its slowest hop (rank i to i + 1), and how
+    /// many links that hop crosses: within a node, GPU → NVSwitch → GPU, two GPU links.
+    ///
+    /// ```
+    /// use allreduce_lab::ui::model::versus::VersusSetup;
+    /// let s = VersusSetup::default(); // 8 GPUs, GPU links of 1 µs
+    /// assert_eq!(s.ring_hop(), Some((2e-6, 2)));
+    /// ```
+    pub fn ring_hop(&self) -> Option<(f64, usize)> {
+        let topo = crate::sim::topology::Topology::new(&self.topology(true)?).ok()?;
+        let n = topo.ranks();
+        (0..n)
+            .map(|i| topo.route(i, (i + 1) % n))
+            .map(|r| (r.latency_secs, r.links().len()))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+    }
+
+    /// The network tiers no transfer crosses at this GPU count (NICs within one node, rack
+    /// uplinks within one rack), and the least GPU count that crosses each.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::topology::Tier;
+    /// use allreduce_lab::ui::model::versus::VersusSetup;
+    /// let s = VersusSetup::default();
+    /// assert_eq!(s.idle_tiers(), vec![(Tier::Node, 16), (Tier::Rack, 64)]);
+    /// ```
+    pub fn idle_tiers(&self) -> Vec<(Tier, usize)> {
+        let first_above = |limit: usize| {
+            VERSUS_GPUS
+                .iter()
+                .map(|&g| g as usize)
+                .find(|&g| g > limit)
+                .unwrap_or(limit + 1)
+        };
+        let mut idle = Vec::new();
+        if self.gpus <= GPUS_PER_NODE {
+            idle.push((Tier::Node, first_above(GPUS_PER_NODE)));
+        }
+        if self.gpus <= GPUS_PER_NODE * NODES_PER_RACK {
+            idle.push((Tier::Rack, first_above(GPUS_PER_NODE * NODES_PER_RACK)));
+        }
+        idle
+    }
+
     pub fn scenario(&self, job: VersusJob) -> Result<Scenario, ScenarioError> {
         let (side, size_bytes, latencies) = match job {
             VersusJob::Point { side, size_bytes } => (side, size_bytes, true),

@@ -591,6 +591,22 @@ pub fn VersusSection() -> Html {
     };
     let s = *setup;
     let (shown, finished, errors) = &*view;
+    // A tier no transfer crosses at this count: its sliders say so (a learner slowed the rack
+    // uplinks of 8 GPUs on one node and saw nothing change).
+    let idle_tiers = s.idle_tiers();
+    let idle = |tier: Tier| -> Option<AttrValue> {
+        idle_tiers
+            .iter()
+            .find(|(t, _)| *t == tier)
+            .map(|&(_, from)| {
+                trf(
+                    lang,
+                    Key::VsTierIdle,
+                    &[&gpus(lang, s.gpus), &gpus(lang, from)],
+                )
+                .into()
+            })
+    };
     let v = &**shown;
     let total = s.jobs().len();
     // (The setup changes a render before its view: the view, not the setup, says which is new.)
@@ -628,6 +644,13 @@ pub fn VersusSection() -> Html {
                     { bar(tr(lang, Key::VsSimulatedTime), sp.total_secs / max_total, &format_secs(sp.total_secs), side.name(), &format!("versus-{}-total", side.name())) }
                     if let Some(why) = parts_apart(lang, &sp, segments_of(side, &s)) {
                         <p class="ch-note" data-testid={format!("versus-{}-parts", side.name())}>{ why }</p>
+                    }
+                    // What a latency-bound ring step costs here, and why (GPU links of 1 µs make
+                    // a step of 2 µs within a node: through the NVSwitch and out again).
+                    if side == Side::Ring && stale.is_none() {
+                        if let Some((hop, links)) = s.ring_hop() {
+                            <p class="ch-note" data-testid="versus-ring-hop">{ trf(lang, Key::VsRingHop, &[&(2 * (s.gpus - 1)).to_string(), &format_secs(hop), &links.to_string()]) }</p>
+                        }
                     }
                 } else {
                     <p class="ch-note">{ tr(lang, Key::Simulating) }</p>
@@ -697,16 +720,16 @@ pub fn VersusSection() -> Html {
                     <Ladder testid="versus-intra-lat" label={tr(lang, Key::IntraLatency)} values={LATENCY_NS.to_vec()}
                             value={(s.intra_lat_secs * 1e9).round() as u64} text={ns_text((s.intra_lat_secs * 1e9).round() as u64)}
                             on_change={set(|s, v| s.intra_lat_secs = v as f64 / 1e9)} />
-                    <Ladder testid="versus-node-bw" label={tr(lang, Key::InRackBandwidth)} values={NET_GBITS.to_vec()}
+                    <Ladder testid="versus-node-bw" idle={idle(Tier::Node)} label={tr(lang, Key::InRackBandwidth)} values={NET_GBITS.to_vec()}
                             value={s.node_gbits_per_sec as u64} text={format_bandwidth_bits(Bandwidth::from_gbits_per_sec(s.node_gbits_per_sec))}
                             on_change={set(|s, v| s.node_gbits_per_sec = v as f64)} />
-                    <Ladder testid="versus-node-lat" label={tr(lang, Key::NodeLatency)} values={LATENCY_NS.to_vec()}
+                    <Ladder testid="versus-node-lat" idle={idle(Tier::Node)} label={tr(lang, Key::NodeLatency)} values={LATENCY_NS.to_vec()}
                             value={(s.node_lat_secs * 1e9).round() as u64} text={ns_text((s.node_lat_secs * 1e9).round() as u64)}
                             on_change={set(|s, v| s.node_lat_secs = v as f64 / 1e9)} />
-                    <Ladder testid="versus-rack-bw" label={tr(lang, Key::CrossRackBandwidth)} values={NET_GBITS.to_vec()}
+                    <Ladder testid="versus-rack-bw" idle={idle(Tier::Rack)} label={tr(lang, Key::CrossRackBandwidth)} values={NET_GBITS.to_vec()}
                             value={s.rack_gbits_per_sec as u64} text={format_bandwidth_bits(Bandwidth::from_gbits_per_sec(s.rack_gbits_per_sec))}
                             on_change={set(|s, v| s.rack_gbits_per_sec = v as f64)} />
-                    <Ladder testid="versus-rack-lat" label={tr(lang, Key::RackLatency)} values={LATENCY_NS.to_vec()}
+                    <Ladder testid="versus-rack-lat" idle={idle(Tier::Rack)} label={tr(lang, Key::RackLatency)} values={LATENCY_NS.to_vec()}
                             value={(s.rack_lat_secs * 1e9).round() as u64} text={ns_text((s.rack_lat_secs * 1e9).round() as u64)}
                             on_change={set(|s, v| s.rack_lat_secs = v as f64 / 1e9)} />
                 </div>
