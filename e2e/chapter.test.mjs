@@ -106,6 +106,13 @@ test('each section figure responds to its control', async () => {
     assert.equal(await page.getByTestId('tree-figure').locator('.ch-tree').count(), 2);
     await setRangeTo(page, 'tree-gpus', 16);
     assert.equal(await page.getByTestId('tree-load').locator('li').count(), 16);
+    // Two 16-GPU trees keep their numbers and names at 11 px or more (9.2 px and 8.5 px when the
+    // page shrank the pair to fit the one tree's height).
+    const smallest = await page.getByTestId('tree-figure').evaluate((svg) => {
+      const scale = svg.getBoundingClientRect().height / svg.viewBox.baseVal.height;
+      return Math.min(...[...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale));
+    });
+    assert.ok(smallest >= 11, `smallest text in the two trees: ${smallest.toFixed(1)} px`);
 
     // §1.4: the tree wins across slow racks, the ring when the racks are fast.
     const winner = page.getByTestId('compare-winner');
