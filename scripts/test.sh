@@ -32,7 +32,7 @@ cargo test --release
 
 if [ -f tests/web.rs ]; then
   step "component tests in headless Chromium (wasm-bindgen-test)"
-  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test web --test web_deferred
+  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --features probes --test web --test web_deferred
 fi
 
 step "wasm build and end-to-end tests"

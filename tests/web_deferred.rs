@@ -1,7 +1,7 @@
 //! The page's deferred sections in headless Chromium, in a page of their own (a test binary of its
 //! own: the app's tests complete the page, after which a section no longer waits for a turn).
 //!
-//! `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test web_deferred`
+//! `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --features probes --test web_deferred`
 #![cfg(target_arch = "wasm32")]
 
 use allreduce_lab::ui::probes::{mount_deferred_pair, page_complete};

@@ -52,8 +52,8 @@ pub fn mount(host: web_sys::Element) -> MountedApp {
     MountedApp(yew::Renderer::<components::root::Root>::with_root(host).render())
 }
 
-/// What the component tests mount apart from the app.
-#[cfg(target_arch = "wasm32")]
+/// What the component tests mount apart from the app (with the `probes` feature only).
+#[cfg(all(target_arch = "wasm32", feature = "probes"))]
 #[doc(hidden)]
 pub mod probes {
     use super::components::root;

@@ -272,12 +272,14 @@ pub fn Deferred(props: &DeferredProps) -> Html {
 }
 
 /// Whether every [`Deferred`] section has its content in place.
+#[cfg(feature = "probes")]
 pub fn page_complete() -> bool {
     PENDING.get().is_none()
 }
 
 /// Two [`Deferred`] sections, the second taken away before its turn comes (the component tests
 /// check that the page still completes).
+#[cfg(feature = "probes")]
 #[component]
 pub fn DeferredProbe() -> Html {
     let second = use_state(|| true);
