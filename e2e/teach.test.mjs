@@ -61,8 +61,11 @@ test('the Ring-vs-Tree crossover moves to larger messages when GPUs are added', 
     const ringLatency = Number(await page.getByTestId('versus-ring').getAttribute('data-latency'));
     assert.ok(Math.abs(ringLatency - 14 * 2e-6) < 0.01 * ringLatency, `${ringLatency} s`);
     // On one node no transfer crosses a NIC or a rack uplink: their sliders say so, and not at 64.
-    assert.match(await page.getByTestId('versus-node-bw-idle').textContent(), /^not crossed at 8 GPUs: from 16 GPUs on$/);
-    assert.match(await page.getByTestId('versus-rack-lat-idle').textContent(), /^not crossed at 8 GPUs: from 64 GPUs on$/);
+    assert.match(await page.getByTestId('versus-node-bw-idle').textContent(), /^not crossed below 16 GPUs$/);
+    assert.match(await page.getByTestId('versus-rack-lat-idle').textContent(), /^not crossed below 64 GPUs$/);
+    // It describes the slider (a screen reader reads it after the name, not as part of it).
+    assert.equal(await page.getByTestId('versus-node-bw').getAttribute('aria-describedby'), 'versus-node-bw-idle');
+    assert.equal(await page.getByTestId('section-versus').getByRole('slider', { name: 'In-rack bandwidth (node NIC)', exact: true }).count(), 1);
     assert.match(await parts('tree'), /less than the .+ simulated: cut into 32 segments, the message pays the latency once per segment at every hop/);
     // A side's bar tracks have one width, so that their lengths compare (60 to 108 px before).
     for (const name of ['ring', 'tree']) {

@@ -45,16 +45,19 @@ pub fn Ladder(props: &LadderProps) -> Html {
         .map(u64::to_string)
         .collect::<Vec<_>>()
         .join(",");
+    // The note is the slider's description, not part of its name; above the slider, so that the
+    // sliders of a row still line up near its bottom.
+    let idle_id = format!("{}-idle", props.testid);
     html! {
         <label class={classes!("ch-field", props.idle.is_some().then_some("idle"))}>
             <span class="ch-field-name">{ props.label.clone() }</span>
+            if let Some(idle) = &props.idle {
+                <span class="ch-field-idle" id={idle_id.clone()} data-testid={idle_id.clone()} aria-hidden="true">{ idle.clone() }</span>
+            }
             <input type="range" min="0" max={max.to_string()} step="1" value={pos.to_string()}
                    data-testid={props.testid.clone()} data-values={listed}
-                   aria-valuetext={props.text.clone()} {oninput} />
+                   aria-valuetext={props.text.clone()} aria-describedby={props.idle.is_some().then_some(idle_id)} {oninput} />
             <output class="ch-field-value" aria-hidden="true">{ props.text.clone() }</output>
-            if let Some(idle) = &props.idle {
-                <span class="ch-field-idle" data-testid={format!("{}-idle", props.testid)}>{ idle.clone() }</span>
-            }
         </label>
     }
 }

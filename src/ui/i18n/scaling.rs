@@ -45,7 +45,7 @@ area! { $ scaling_rows {
     BusbwNote => "busbw = size / time × 2(N−1)/N, as nccl-tests reports it", "busbw = 大小 / 时间 × 2(N−1)/N，与 nccl-tests 的报告方式相同";
     BusbwChartTitle => "Bus bandwidth versus message size for each algorithm", "各算法的总线带宽与消息大小";
     BusBandwidth => "bus bandwidth", "总线带宽";
-    SegmentsUsed => "Segments used at the focus count: {0}; none smaller than {1} (a smaller message is cut into fewer).", "该卡数下使用的分段数：{0}；每段不小于 {1}（更小的消息分段更少）。";
+    SegmentsUsed => "Segments used at the focus count: {0}; a smaller message is cut into fewer, of {1} at least (under {1}, one).", "该卡数下使用的分段数：{0}；更小的消息分段更少，每段至少 {1}（不足 {1} 时不分段）。";
     PerDirection => " Bandwidths are per direction; 1 GB/s = {0}.", " 带宽均为单向；1 GB/s = {0}。";
     Crossover => "fastest changes between {0} and {1}: {2} before, {3} after", "最快算法在 {0} 与 {1} 之间改变：之前是{2}，之后是{3}";
     PointAt => "{0}: {1} at {2}", "{0}：{2} 时 {1}";
@@ -153,11 +153,13 @@ area! { $ scaling_rows {
     VsNcclTree => "NCCL tree (best protocol)", "NCCL 树形（最佳协议）";
     VsNcclRingAbove => "Like NCCL on {0} with {1}: its tree is faster below about {2}, its ring above.", "像 NCCL 在 {0}（{1}）上：约 {2} 以下它的树形更快，以上环形更快。";
     VsNcclTreeAbove => "Like NCCL on {0} with {1}: its ring is faster below about {2}, its tree above.", "像 NCCL 在 {0}（{1}）上：约 {2} 以下它的环形更快，以上树形更快。";
-    VsTierIdle => "not crossed at {0}: from {1} on", "{0}时不经过：{1}起才用到";
+    VsTierIdle => "not crossed below {0}", "{0}以下不经过";
     VsRingHop => "Each of the ring's 2(N−1) = {0} steps waits {1} of latency: its slowest hop crosses {2} links.", "环形的 2(N−1) = {0} 步，每步等待 {1} 的延迟：其中最慢的一跳经过 {2} 条链路。";
-    VsNcclTreeBetween => "Like NCCL on {0} with {1}: its tree is faster from about {2}; its ring at the other sizes.", "像 NCCL 在 {0}（{1}）上：约 {2} 时它的树形更快；其余大小环形更快。";
-    VsNcclRange => "{0} to {1}", "{0} 至 {1}";
-    VsNcclRangeAnd => " and from about ", "、";
+    VsNcclTreeBetween => "Like NCCL on {0} with {1}: its tree is faster {2}; its ring at the other sizes.", "像 NCCL 在 {0}（{1}）上：它的树形在{2}更快；其余大小环形更快。";
+    VsNcclRange => "from about {0} to {1}", "约 {0} 至 {1} 之间";
+    VsNcclRangeBelow => "below about {0}", "约 {0} 以下";
+    VsNcclRangeAbove => "above about {0}", "约 {0} 以上";
+    VsNcclRangeAnd => " and ", "以及";
     VsNcclNoCrossover => "Like NCCL on {0} with {1}: its tree and ring curves do not cross between 8 B and 8 GiB.", "像 NCCL 在 {0}（{1}）上：树形与环形曲线在 8 B 到 8 GiB 之间没有交叉。";
     VsNcclPicks => "What NCCL picks at each size (algorithm/protocol; hover for its time and busbw):", "NCCL 在各消息大小下的选择（算法/协议；悬停可见时间与 busbw）：";
     VsNcclWhy => "The textbook curves count one latency and the bandwidth per hop. NCCL's also count its protocols (LL: lowest latency at half the wire rate; LL128; Simple: full rate, highest latency), its channels, launch cost and each link's real efficiency — so its crossover sits elsewhere. On one node its \"tree\" is a chain through the GPUs, and NVLink SHARP lets the switch add the data itself.", "教科书曲线每跳只计一次延迟和带宽。NCCL 的曲线还计入协议（LL：延迟最低、只用一半线速；LL128；Simple：全速、延迟最高）、通道、启动开销和每条链路的实际效率——所以它的交叉点在别处。单节点内它的“树”是一条穿过各卡的链，而 NVLink SHARP 让交换机自己完成相加。";

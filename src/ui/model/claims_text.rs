@@ -187,7 +187,7 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
                 },
                 || {
                     format!(
-                        "{n} 张卡上 {small} 字节的 AllReduce：环形 {rs}（2(N−1) = {steps} 步，每步受延迟限制，约 {per}），二项树 {ts}（至多 2⌈log₂N⌉ = {tree_steps} 步）。每卡 {size} 时：环形 {r}，树形 {t}。{}",
+                        "{n} 张卡上 {small} 字节的 AllReduce：环形 {rs}（2(N−1) = {steps} 步，每步约 {per}，受延迟限制），二项树 {ts}（至多 2⌈log₂N⌉ = {tree_steps} 步）。每卡 {size} 时：环形 {r}，树形 {t}。{}",
                         if lower {
                             "小消息时树形延迟更低；大消息由带宽决定。"
                         } else {

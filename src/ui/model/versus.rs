@@ -564,17 +564,24 @@ pub fn crossings(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Vec<f64> {
         .map(|(&(s, r), &(_, t))| (s, (r / t).ln()))
         .collect();
     let mut out = Vec::new();
+    // Who was ahead at the last size with a finite difference, and that size (a tie included:
+    // the curves meet there); sizes with no finite difference (a time of 0 or NaN) are passed by.
     let mut ahead = None;
-    for j in 0..diff.len() {
-        let d = diff[j].1;
-        if d == 0.0 || d.is_nan() {
+    let mut last = None;
+    for (j, &(_, d)) in diff.iter().enumerate() {
+        if !d.is_finite() {
             continue;
         }
-        let tree_ahead = d > 0.0;
-        if ahead.is_some_and(|a| a != tree_ahead) {
-            out.push(meet(diff[j - 1], diff[j]));
+        if d != 0.0 {
+            let tree_ahead = d > 0.0;
+            if let (Some(a), Some(i)) = (ahead, last)
+                && a != tree_ahead
+            {
+                out.push(meet(diff[i], diff[j]));
+            }
+            ahead = Some(tree_ahead);
         }
-        ahead = Some(tree_ahead);
+        last = Some(j);
     }
     out
 }
@@ -600,7 +607,7 @@ pub fn tree_ahead(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Vec<(f64, f64)> {
         .iter()
         .zip(tree)
         .map(|(&(_, r), &(_, t))| (r / t).ln())
-        .find(|&d| d != 0.0 && !d.is_nan())
+        .find(|&d| d != 0.0 && d.is_finite())
         .is_some_and(|d| d > 0.0);
     let mut out = Vec::new();
     let mut from = starts_ahead.then_some(first.0 as f64);
@@ -703,6 +710,26 @@ impl VersusWork {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn crossings_pass_by_sizes_without_a_finite_difference_and_count_one_through_a_tie() {
+        let sizes = [1u64, 10, 100, 1000, 10_000];
+        let curve = |t: [f64; 5]| -> Vec<(u64, f64)> { sizes.iter().copied().zip(t).collect() };
+        // The ring's time at 100 is NaN: the crossing lies between 10 and 1000, a number.
+        let ring = curve([1.0, 1.0, f64::NAN, 3.0, 3.0]);
+        let tree = curve([2.0, 2.0, 2.0, 1.0, 1.0]);
+        let c = crossings(&ring, &tree);
+        assert_eq!(c.len(), 1);
+        assert!(c[0] > 10.0 && c[0] < 1000.0, "{c:?}");
+        assert_eq!(tree_ahead(&ring, &tree), vec![(c[0], 10_000.0)]);
+        // Through a tie at 100: one crossing, there.
+        let ring = curve([1.0, 1.0, 2.0, 3.0, 3.0]);
+        let c = crossings(&ring, &tree);
+        assert!(c.len() == 1 && (c[0] - 100.0).abs() < 1e-9, "{c:?}");
+        // A time of 0 gives an infinite difference: passed by too, no NaN crossing.
+        let ring = curve([1.0, 0.0, 3.0, 3.0, 3.0]);
+        assert!(crossings(&ring, &tree).iter().all(|x| x.is_finite()));
+    }
+
     use super::*;
 
     fn view(setup: &VersusSetup) -> VersusView {

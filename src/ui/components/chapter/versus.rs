@@ -313,14 +313,13 @@ fn chart(
                     }
                 </g>
             }
-            if let Some(c) = nccl.and_then(|n| n.crossover) {
+            // Every crossing of NCCL's curves, the first named (the readout names the ranges).
+            if let Some(&first) = nccl.and_then(|n| n.crossings.first()) {
                 <g class="vs-crossover nccl" data-testid="versus-nccl-crossover-mark">
-                    <line x1={format!("{:.1}", x(c.at_bytes))} y1="10" x2={format!("{:.1}", x(c.at_bytes))} y2={(H - BOTTOM).to_string()} />
-                    <text x={format!("{:.1}", x(c.at_bytes) + 4.0)} y="34">{ tr(lang, Key::VsNcclCrossoverLabel) }</text>
-                    // Every later crossing too, unlabelled (the readout names the ranges).
-                    { for nccl.iter().flat_map(|n| n.crossings.iter().skip(1)).map(|&a| html! {
-                        <line data-testid="versus-nccl-crossover-again" x1={format!("{:.1}", x(a))} y1="10" x2={format!("{:.1}", x(a))} y2={(H - BOTTOM).to_string()} />
+                    { for nccl.iter().flat_map(|n| n.crossings.iter()).map(|&a| html! {
+                        <line x1={format!("{:.1}", x(a))} y1="10" x2={format!("{:.1}", x(a))} y2={(H - BOTTOM).to_string()} />
                     }) }
+                    <text x={format!("{:.1}", x(first) + 4.0)} y="34">{ tr(lang, Key::VsNcclCrossoverLabel) }</text>
                 </g>
             }
             { for lines }
@@ -598,14 +597,7 @@ pub fn VersusSection() -> Html {
         idle_tiers
             .iter()
             .find(|(t, _)| *t == tier)
-            .map(|&(_, from)| {
-                trf(
-                    lang,
-                    Key::VsTierIdle,
-                    &[&gpus(lang, s.gpus), &gpus(lang, from)],
-                )
-                .into()
-            })
+            .map(|&(_, from)| trf(lang, Key::VsTierIdle, &[&gpus(lang, from)]).into())
     };
     let v = &**shown;
     let total = s.jobs().len();

@@ -98,17 +98,28 @@ pub fn readout(lang: Lang, setup: &NcclSetup, state: &OverlayState) -> Html {
             </div>
         };
     }
-    // The ranges where the tree is ahead, when it is ahead in more than one end of the sizes (or
-    // in none): the first crossing alone said "its ring is faster below 6.52 KiB, its tree above"
-    // of a tree ahead from 6.52 KiB to 100 KiB only.
+    // The ranges where the tree is ahead, when it is ahead at neither end or at both: the first
+    // crossing alone said "its ring is faster below about 6.52 KiB, its tree above" of a tree
+    // ahead from 6.52 KiB to 72 KiB only.
     let (first, last) = (
         VERSUS_SIZES[0] as f64,
         VERSUS_SIZES[VERSUS_SIZES.len() - 1] as f64,
     );
     let between = match curves.tree_ahead.as_slice() {
+        [] => false,
         [(lo, _)] if *lo == first => false,
         [(_, hi)] if *hi == last => false,
         _ => true,
+    };
+    let range = |&(lo, hi): &(f64, f64)| {
+        let (lo_s, hi_s) = (format_bytes_binary(lo), format_bytes_binary(hi));
+        if lo == first {
+            trf(lang, Key::VsNcclRangeBelow, &[&hi_s])
+        } else if hi == last {
+            trf(lang, Key::VsNcclRangeAbove, &[&lo_s])
+        } else {
+            trf(lang, Key::VsNcclRange, &[&lo_s, &hi_s])
+        }
     };
     let head = match curves.crossover {
         Some(_) if between => trf(
@@ -120,13 +131,7 @@ pub fn readout(lang: Lang, setup: &NcclSetup, state: &OverlayState) -> Html {
                 &curves
                     .tree_ahead
                     .iter()
-                    .map(|&(lo, hi)| {
-                        trf(
-                            lang,
-                            Key::VsNcclRange,
-                            &[&format_bytes_binary(lo), &format_bytes_binary(hi)],
-                        )
-                    })
+                    .map(range)
                     .collect::<Vec<_>>()
                     .join(tr(lang, Key::VsNcclRangeAnd)),
             ],

@@ -12,7 +12,7 @@ use crate::sim::units::{Bandwidth, format_bytes};
 use crate::ui::components::charts::{Bar, LineChart, Marker, Series, SeriesPoint, StackedBars};
 use crate::ui::components::inputs::select_value;
 use crate::ui::i18n::{Key, Lang, algorithm_label, hardware_texts, tr, trf, use_lang};
-use crate::ui::model::chart_math::{Axis, Unit, format_value};
+use crate::ui::model::chart_math::{Axis, Unit, format_bytes_binary, format_value};
 use crate::ui::model::scaling::{
     Point, SWEEP_FACTOR, SWEEP_MAX_BYTES, SWEEP_MIN_BYTES, Setup, segments,
 };
@@ -289,7 +289,7 @@ pub fn sweep_notes(lang: Lang, setup: &Setup, points: &Points) -> Html {
         if nccl.is_some() && !nccl_choices.is_empty() {
             <p class="chart-note" data-testid="scaling-nccl-choices">{ trf(lang, Key::ScalingNcclChoices, &[&focus.to_string()]) }<span lang="en" translate="no">{ nccl_choices }</span></p>
         }
-        <p class="chart-note" hidden={nccl.is_some()}>{ trf(lang, Key::SegmentsUsed, &[&setup.algorithms.iter().map(|&a| format!("{} {}", algorithm_label(lang, a), segments(a, focus))).collect::<Vec<_>>().join(", "), &format_bytes(MIN_SEGMENT_BYTES as f64)]) }
+        <p class="chart-note" hidden={nccl.is_some()}>{ trf(lang, Key::SegmentsUsed, &[&setup.algorithms.iter().map(|&a| format!("{} {}", algorithm_label(lang, a), segments(a, focus))).collect::<Vec<_>>().join(", "), &format_bytes_binary(MIN_SEGMENT_BYTES as f64)]) }
             { trf(lang, Key::PerDirection, &[&crate::sim::units::format_bandwidth_bits(Bandwidth::from_gbytes_per_sec(1.0))]) }</p>
         </>
     }
