@@ -192,8 +192,11 @@ test('slowing one cable in the lab changes the time and the busiest link; a clic
     // jumped 5 px at every hover).
     const picked = await figure.getByTestId('link-info').boundingBox();
     assert.ok(Math.abs(picked.height - hint.height) < 1, `link line ${hint.height} -> ${picked.height} px`);
-    // A click from the keyboard's point of view: moving the pointer there would hover other links.
-    await figure.getByTestId('slow-link').evaluate((b) => b.click());
+    // A real click: the pointer leaves the figure on its way to the button, and the clicked link
+    // stays shown (the button went with the hover, and the click did nothing).
+    await page.mouse.move(1, 1);
+    assert.match(await figure.getByTestId('link-info').innerText(), /node 1/);
+    await figure.getByTestId('slow-link').click();
     await page.waitForFunction((b) => Number(document.querySelector('[data-testid=figure-a] [data-testid=time-result]').dataset.secs) > b, before);
     const after = await timeSecs(page);
     assert.ok(after > 3 * before, `a quarter of one NIC: ${before} → ${after} s`);
@@ -201,12 +204,9 @@ test('slowing one cable in the lab changes the time and the busiest link; a clic
     assert.match(await figure.getByTestId('busiest-link').innerText(), /node 1/);
     assert.equal(await figure.getByTestId('faults').getAttribute('data-count'), '1');
     assert.match(await page.getByTestId('cli-command').innerText(), /--slow-link (node1-rack0|rack0-node1)=0\.25/);
-    // Restore it (pick the cable again: a new run clears the selection): the healthy time is back.
-    for (let i = 0; i < count; i++) {
-      await nics.nth(i).click({ force: true });
-      if (/node 1/.test(await figure.getByTestId('link-info').innerText())) break;
-    }
-    await figure.getByTestId('slow-link').evaluate((b) => b.click());
+    // Restore it from the same button, which the slowed cable's new run kept: the healthy time is back.
+    assert.equal(await figure.getByTestId('slow-link').getAttribute('data-slowed'), 'true');
+    await figure.getByTestId('slow-link').click();
     await page.waitForFunction((b) => Number(document.querySelector('[data-testid=figure-a] [data-testid=time-result]').dataset.secs) === b, before);
     // A clicked GPU joins late: the run takes longer and the GPU is marked.
     await figure.getByTestId('gpu-3').click({ force: true });

@@ -317,6 +317,10 @@ pub fn App() -> Html {
             d.dispatch(Action::Hover(h))
         })
     };
+    let on_pin = {
+        let d = dispatcher.clone();
+        use_callback((), move |p: (Side, usize), _| d.dispatch(Action::Pin(p)))
+    };
 
     // Whether a tree beside another run wins or loses because of its pipeline segments.
     let note = {
@@ -390,7 +394,12 @@ pub fn App() -> Html {
         } else {
             "figure-b"
         };
-        let hover = state.hover.filter(|h| h.0 == side).map(|h| h.1);
+        // The link under the pointer, else the one last clicked or tapped.
+        let hover = state
+            .hover
+            .or(state.pinned)
+            .filter(|h| h.0 == side)
+            .map(|h| h.1);
         let faults = sim.0.faults.clone();
         let stragglers: Vec<usize> = faults.stragglers.iter().map(|s| s.rank).collect();
         let on_gpu = {
@@ -406,7 +415,7 @@ pub fn App() -> Html {
             <section class="run" data-testid={testid}>
                 { progress_bar(lang, handle) }
                 { note_html(side) }
-                <Figure sim={sim.clone()} t_secs={t} side={side} hover={hover} on_hover={on_hover.clone()}
+                <Figure sim={sim.clone()} t_secs={t} side={side} hover={hover} on_hover={on_hover.clone()} on_pin={on_pin.clone()}
                         on_gpu={on_gpu} stragglers={stragglers} />
                 <FaultsLine faults={faults.clone()} />
                 <LinkInfo sim={sim.clone()} t_secs={t} line={hover}

@@ -22,8 +22,11 @@ pub struct AppState {
     pub playing: bool,
     /// Index into [`SPEEDS`].
     pub speed: usize,
-    /// The drawn line under the pointer (or last tapped).
+    /// The drawn line under the pointer.
     pub hover: Option<(Side, usize)>,
+    /// The drawn line last clicked or tapped: shown when none is under the pointer (the pointer
+    /// on its way to "Slow this cable" left the figure, and the button went with the hover).
+    pub pinned: Option<(Side, usize)>,
     /// The model switch: with a pick, the lab also shows what NCCL would do on that system.
     pub nccl: Option<NcclPick>,
 }
@@ -38,6 +41,7 @@ impl Default for AppState {
             playing: true,
             speed: 3,
             hover: None,
+            pinned: None,
             nccl: None,
         }
     }
@@ -68,6 +72,8 @@ pub enum Action {
     Seek(f64),
     Speed(usize),
     Hover(Option<(Side, usize)>),
+    /// A link clicked or tapped: kept shown after the pointer leaves.
+    Pin((Side, usize)),
 }
 
 impl AppState {
@@ -92,6 +98,7 @@ impl AppState {
                 s.controls = c;
                 s.t_secs = 0.0;
                 s.hover = None;
+                s.pinned = None;
             }
             Action::Edit(edit @ (Edit::NcclModel(_) | Edit::NcclSystem(_) | Edit::NcclNvls(_))) => {
                 // The model switch leaves the run and its cursor alone.
@@ -102,13 +109,21 @@ impl AppState {
                 s.nccl = pick;
             }
             Action::Edit(edit) => {
+                // Slowing or restoring a cable keeps the network's drawing: its link stays
+                // shown, now with "Restore this cable".
+                let keep = matches!(edit, Edit::ToggleCable(_)).then_some(s.pinned);
                 let mut c = s.controls.clone();
                 c.apply(edit);
-                return self.next(Action::Controls(c));
+                let mut next = self.next(Action::Controls(c))?;
+                if let Some(pinned) = keep {
+                    next.pinned = pinned;
+                }
+                return Some(next);
             }
             Action::Compare(on) => {
                 s.compare = on;
                 s.hover = None;
+                s.pinned = None;
             }
             Action::AlgorithmB(a) => {
                 s.algorithm_b = a;
@@ -121,6 +136,7 @@ impl AppState {
                 s.algorithm_b = p.promise.b;
                 s.t_secs = 0.0;
                 s.hover = None;
+                s.pinned = None;
             }
             Action::Play => s.playing = true,
             Action::Pause => s.playing = false,
@@ -158,7 +174,41 @@ impl AppState {
                 }
                 s.hover = h;
             }
+            Action::Pin(p) => {
+                if Some(p) == s.pinned && Some(p) == s.hover {
+                    return None;
+                }
+                s.pinned = Some(p);
+                s.hover = Some(p);
+            }
         }
         Some(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::faults::Cable;
+    use crate::sim::topology::Endpoint;
+
+    #[test]
+    fn a_clicked_link_stays_shown_past_the_pointer_and_its_cables_new_run() {
+        let s = AppState::default();
+        let link = (Side::A, 3);
+        let s = s.next(Action::Pin(link)).unwrap();
+        assert_eq!((s.hover, s.pinned), (Some(link), Some(link)));
+        // The pointer leaves the figure on its way to the button: the link is still pinned.
+        let s = s.next(Action::Hover(None)).unwrap();
+        assert_eq!((s.hover, s.pinned), (None, Some(link)));
+        // Slowing the cable runs again on the same network: still pinned.
+        let cable = Cable::new(Endpoint::NodeSwitch(0), Endpoint::RackSwitch(0));
+        let s = s.next(Action::Edit(Edit::ToggleCable(cable))).unwrap();
+        assert_eq!(s.pinned, Some(link));
+        // Another network (more GPUs) draws other lines: nothing pinned.
+        let mut c = s.controls.clone();
+        c.apply(Edit::Gpus(s.controls.gpus * 2));
+        let s = s.next(Action::Controls(c)).unwrap();
+        assert_eq!(s.pinned, None);
     }
 }

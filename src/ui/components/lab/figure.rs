@@ -77,6 +77,10 @@ pub struct FigureProps {
     pub side: Side,
     pub hover: Option<usize>,
     pub on_hover: Callback<Option<(Side, usize)>>,
+    /// A link was clicked or tapped: its numbers (and its "Slow this cable") stay once the
+    /// pointer leaves the figure.
+    #[prop_or_default]
+    pub on_pin: Callback<(Side, usize)>,
     /// A GPU was clicked: make it a straggler, or punctual again.
     #[prop_or_default]
     pub on_gpu: Callback<usize>,
@@ -149,7 +153,7 @@ pub fn Figure(props: &FigureProps) -> Html {
             html! {
                 <LinkLine index={i} tier={line.tier} from={line.from} to={line.to}
                           load={quantise(line_load(trace, line, t), 40.0)} hovered={props.hover == Some(i)}
-                          side={props.side} on_hover={props.on_hover.clone()} />
+                          side={props.side} on_hover={props.on_hover.clone()} on_pin={props.on_pin.clone()} />
             }
         })
         .collect::<Html>();
@@ -375,6 +379,7 @@ struct LinkLineProps {
     hovered: bool,
     side: Side,
     on_hover: Callback<Option<(Side, usize)>>,
+    on_pin: Callback<(Side, usize)>,
 }
 
 /// One drawn link: thicker and darker with its load; hover or tap shows its numbers.
@@ -387,6 +392,10 @@ fn LinkLine(props: &LinkLineProps) -> Html {
         let (cb, side, i) = (props.on_hover.clone(), props.side, props.index);
         Callback::from(move |_: MouseEvent| cb.emit(Some((side, i))))
     };
+    let pin = {
+        let (cb, side, i) = (props.on_pin.clone(), props.side, props.index);
+        Callback::from(move |_: MouseEvent| cb.emit((side, i)))
+    };
     let (x1, y1, x2, y2) = (
         f(props.from.x),
         f(props.from.y),
@@ -398,7 +407,7 @@ fn LinkLine(props: &LinkLineProps) -> Html {
            data-testid="link" data-load={fixed(load, 100)} data-line={props.index.to_string()}>
             <line class="wire" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()}
                   style={format!("stroke-width:{};stroke-opacity:{}", fixed(width, 100), fixed(opacity, 100))} />
-            <line class="hit" {x1} {y1} {x2} {y2} onmouseenter={enter.clone()} onclick={enter} />
+            <line class="hit" {x1} {y1} {x2} {y2} onmouseenter={enter} onclick={pin} />
         </g>
     }
 }
