@@ -338,16 +338,27 @@ fn fault_parts(faults: &Faults) -> Vec<String> {
     parts
 }
 
-/// A delay in the unit that reads best (`200us`, `1.5ms`) when it reads back exactly, else in
-/// seconds.
+/// A delay as the shortest text that reads back as these very seconds (`200us`, `1.5ms`,
+/// `7590us`), else in seconds: a clicked GPU's 7.59 ms (7,590,000 ns) was written
+/// `7.590000000000001ms`, as "7.59ms" reads back one bit away.
 fn delay_text(secs: f64) -> String {
+    let mut best: Option<String> = None;
     for (unit, per_sec) in [("s", 1.0), ("ms", 1e3), ("us", 1e6), ("ns", 1e9)] {
         let value = secs * per_sec;
-        if (1.0..1000.0).contains(&value) && parse_duration(&format!("{value}{unit}")) == Ok(secs) {
-            return format!("{value}{unit}");
+        if !(1.0..1e7).contains(&value) {
+            continue;
+        }
+        for decimals in 0..=17 {
+            let text = format!("{value:.decimals$}{unit}");
+            if parse_duration(&text) == Ok(secs) {
+                if best.as_ref().is_none_or(|b| text.len() < b.len()) {
+                    best = Some(text);
+                }
+                break;
+            }
         }
     }
-    format!("{}s", short(secs))
+    best.unwrap_or_else(|| format!("{}s", short(secs)))
 }
 
 /// Whether a link can carry these faults; when it cannot, it carries none of them.
@@ -751,6 +762,36 @@ pub fn step_at(step_ends: &[f64], t: f64) -> usize {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_clicked_gpus_delay_is_written_with_the_fewest_decimals_that_read_back() {
+        use crate::sim::faults::{Faults, Straggler};
+        // A clicked GPU joins late by whole nanoseconds (half of a 15.18 ms run here).
+        let delay_secs = crate::sim::units::secs_from_ns(7_590_000);
+        let faults = Faults {
+            stragglers: vec![Straggler {
+                rank: 9,
+                delay_secs,
+            }],
+            ..Faults::default()
+        };
+        assert_eq!(super::fault_parts(&faults), vec!["late=9:7590us"]);
+        // Whatever the value, what is written reads back as the same seconds.
+        for ns in [
+            1u64,
+            999,
+            1_000,
+            1_234_567,
+            7_590_001,
+            123_456_789,
+            9_999_999_999,
+        ] {
+            let secs = crate::sim::units::secs_from_ns(ns);
+            let text = super::delay_text(secs);
+            assert_eq!(parse_duration(&text), Ok(secs), "{ns} ns as {text}");
+            assert!(text.len() <= 14, "{text}");
+        }
+    }
+
     use super::*;
 
     fn ring_at_step_5_on_2_racks() -> &'static str {
