@@ -284,11 +284,18 @@ pub fn LineChart(props: &LineChartProps) -> Html {
         }
     };
 
+    // A marker's line under the series, its words over them (drawn under them, the sweep's
+    // "double-binary-tree → ring" was hidden by eight of the points it names).
+    let marker_lines = props.markers.iter().map(|m| {
+        let xx = px(&x, m.x);
+        html! {
+            <g class="marker"><line x1={f(xx)} x2={f(xx)} y1={f(TOP)} y2={f(TOP + PLOT_H)} /></g>
+        }
+    });
     let markers = props.markers.iter().enumerate().map(|(i, m)| {
         let xx = px(&x, m.x);
         html! {
             <g class="marker" data-testid={m.testid.clone()} data-x={m.x.to_string()}>
-                <line x1={f(xx)} x2={f(xx)} y1={f(TOP)} y2={f(TOP + PLOT_H)} />
                 // Labels near the right edge go on the line's left.
                 if x.fraction(m.x) > 0.6 {
                     <text x={f(xx - 4.0)} y={f(TOP + 14.0 + 15.0 * i as f64)} text-anchor="end">{ m.label.clone() }</text>
@@ -333,8 +340,9 @@ pub fn LineChart(props: &LineChartProps) -> Html {
             <svg class="chart-svg" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img"
                  aria-label={props.title.clone()} {onmousemove} {onmouseleave}>
                 { axes(&x, &y, &props.x_label, &props.y_label) }
-                <g class="markers">{ for markers }</g>
+                <g class="markers">{ for marker_lines }</g>
                 { for props.series.iter().enumerate().map(line) }
+                <g class="markers">{ for markers }</g>
                 { for readout }
             </svg>
             { legend(&entries) }
