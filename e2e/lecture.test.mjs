@@ -352,6 +352,28 @@ test('12.3 presentation mode at 1920×1080: full width, every label of the lab a
   }
 });
 
+test('12.3 presentation mode on a 1280×720 projector: the lab\'s figure fits under its strip and the way out stays on screen', async () => {
+  const { browser, page, problems } = await openReady(`${server.url}#lab`, { viewport: { width: 1280, height: 720 } });
+  try {
+    await page.keyboard.press('p');
+    await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'));
+    // The strip just under the page's bar: the strip, the play bar and the whole figure on one
+    // screen (the GPUs were below the fold: the figure ran to y 843 on a 720-px screen).
+    await page.evaluate(() => {
+      const bar = document.querySelector('.ch-topbar')?.getBoundingClientRect().height ?? 0;
+      window.scrollBy({ top: document.querySelector('.layout > aside.controls').getBoundingClientRect().top - bar - 4, behavior: 'instant' });
+    });
+    await page.waitForTimeout(300);
+    const fig = await page.getByTestId('figure-a').getByTestId('cluster-figure').boundingBox();
+    assert.ok(fig.y >= 0 && fig.y + fig.height <= 720 + 1, `figure from ${fig.y} to ${fig.y + fig.height} px`);
+    const leave = await page.locator('.present-toggle.on').first().boundingBox();
+    assert.ok(leave && leave.y >= 0 && leave.y + leave.height <= 720, `leave button at ${JSON.stringify(leave)}`);
+    await page.locator('.present-toggle.on').first().click();
+    assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), false);
+    assert.deepEqual(problems, []);
+  } finally { await browser.close(); }
+});
+
 test('12.3 presentation mode on a 390 px phone: nothing scrolls sideways, the buttons keep their words on one line', async () => {
   for (const locale of ['en-US', 'zh-CN']) {
     const { browser, page, problems } = await openReady(server.url, { viewport: { width: 390, height: 844 }, locale });
