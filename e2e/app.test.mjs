@@ -400,3 +400,19 @@ test('the cluster figure\'s names read at 4.5:1 at least on their boxes, light a
     } finally { await s.browser.close(); }
   }
 });
+
+test('one GPU exchanges nothing: the lab says so instead of "algbw 0 B/s" and "1× the bound of 0 s"', async () => {
+  const s = await open(server.url + '?gpus=1#lab');
+  try {
+    const figure = s.page.getByTestId('figure-a');
+    await figure.getByTestId('verified').first().waitFor();
+    assert.equal(await figure.getByTestId('algbw').textContent(), '—');
+    assert.equal(await figure.getByTestId('busbw').textContent(), '—');
+    assert.equal(await figure.getByTestId('lower-bound').textContent(), '—');
+    assert.match(await figure.getByTestId('one-gpu').textContent(), /^One GPU: nothing to exchange/);
+    assert.equal(await figure.getByTestId('lower-bound-terms').count(), 0);
+    assert.match(await figure.locator('.buffers h3').textContent(), /one rank: nothing to gather/);
+    assert.doesNotMatch(await figure.locator('.legend').textContent(), /1 ranks|chunk in flight/);
+    assert.deepEqual(s.problems, []);
+  } finally { await s.browser.close(); }
+});

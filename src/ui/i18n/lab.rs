@@ -55,6 +55,8 @@ area! { $ lab_rows {
     ResultWrong => "✗ wrong result: {0}", "✗ 结果错误：{0}";
     ResultTime => "time", "耗时";
     LowerBoundLabel => "lower bound", "下界";
+    OneGpuNothing => "One GPU: nothing to exchange. Its buffer is already the sum, so no bandwidth or lower bound applies.", "只有一张卡：无需交换。它的缓冲区本身就是总和，因此谈不上带宽，也没有下界。";
+    BuffersNoteOneRank => " — one rank: nothing to gather, its cells are whole from the start", " — 只有一个进程：无需收集，格子一开始就是满的";
     LowerBoundRun => "{0} · the run takes {1}× as long", "{0} · 实际用时是下界的 {1} 倍";
     Result => "result", "结果";
     LowerBoundIs => "Lower bound: {0} latency + {1} bandwidth, {2} dominates: {3}; and nothing crosses before one message latency (one, not ⌈log₂N⌉: ranks here send to many peers at once).", "下界：{0} 延迟 + {1} 带宽，{2}占主导：{3}；且一条消息的延迟过去之前没有数据能通过（是一条而非 ⌈log₂N⌉ 条：这里的进程可同时向多个对端发送）。";

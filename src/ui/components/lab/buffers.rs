@@ -141,7 +141,7 @@ pub fn Buffers(props: &BuffersProps) -> Html {
     let rows = listed.borrow().clone();
     html! {
         <div class="buffers">
-            <h3>{ tr(lang, Key::Buffers) }<span class="muted">{ trf(lang, if chunks == 1 { Key::BuffersNoteOneChunk } else { Key::BuffersNote }, &[&n.to_string(), &chunks.to_string()]) }{ if per_bin > 1 { trf(lang, Key::BuffersPerCell, &[&per_bin.to_string()]) } else { String::new() } }</span></h3>
+            <h3>{ tr(lang, Key::Buffers) }<span class="muted">{ trf(lang, if n == 1 { Key::BuffersNoteOneRank } else if chunks == 1 { Key::BuffersNoteOneChunk } else { Key::BuffersNote }, &[&n.to_string(), &chunks.to_string()]) }{ if per_bin > 1 { trf(lang, Key::BuffersPerCell, &[&per_bin.to_string()]) } else { String::new() } }</span></h3>
             // On a phone the grid scrolls sideways in a box of its own, under the heading, and a
             // copy of the rows' names (hidden elsewhere) stays over the canvas's at its left edge.
             <div class="grid-scroll">

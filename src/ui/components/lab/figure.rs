@@ -270,9 +270,10 @@ pub fn Figure(props: &FigureProps) -> Html {
                 if !layout.rails.is_empty() {
                     <span class="legend-item muted" data-testid="rail-legend">{ tr(lang, Key::LegendRails) }</span>
                 }
-                if layout.detailed {
+                // One GPU sends no chunk: no legend for one.
+                if layout.detailed && n > 1 {
                     <span class="legend-item"><span class="token-swatch" />{ trf(lang, Key::LegendChunk, &[&chunks.to_string(), &n.to_string()]) }</span>
-                } else {
+                } else if !layout.detailed {
                     <span class="legend-item muted">{ trf(lang, Key::LegendUnits, &[&n.to_string(), &unit_kind_name(lang, layout.unit_name)]) }</span>
                 }
             </div>

@@ -480,6 +480,7 @@ pub fn Results(props: &ResultsProps) -> Html {
         let b = Bandwidth::from_bytes_per_sec(b);
         format!("{} ({})", format_bandwidth(b), format_bandwidth_bits(b))
     };
+    let alone = n == 1;
     let busiest = trace.busiest_link().filter(|&l| trace.links[l].bytes > 0.0);
     let max_sent = trace.ranks.iter().map(|r| r.sent_bytes).max().unwrap_or(0);
     let min_sent = trace.ranks.iter().map(|r| r.sent_bytes).min().unwrap_or(0);
@@ -500,20 +501,32 @@ pub fn Results(props: &ResultsProps) -> Html {
         <div class="results">
             <dl class="numbers">
                 <div><dt>{ tr(lang, Key::ResultTime) }</dt><dd data-testid="time-result" data-secs={format!("{:e}", trace.time_secs)}>{ format_secs(trace.time_secs) }</dd></div>
+                // One GPU exchanges nothing: no bandwidth to speak of, and no bound to compare
+                // with (it read "algbw 0 B/s" and "the run takes 1× as long" of 0 s).
+                if alone {
+                    <div><dt>{ "algbw" }</dt><dd data-testid="algbw">{ "—" }</dd></div>
+                    <div><dt>{ "busbw" }</dt><dd data-testid="busbw">{ "—" }</dd></div>
+                    <div><dt>{ tr(lang, Key::LowerBoundLabel) }</dt><dd data-testid="lower-bound">{ "—" }</dd></div>
+                } else {
                 <div><dt>{ "algbw" }</dt><dd data-testid="algbw">{ bw(trace.algbw_bytes_per_sec()) }</dd></div>
                 <div><dt>{ "busbw" }</dt><dd data-testid="busbw">{ bw(trace.busbw_bytes_per_sec()) }</dd></div>
                 <div><dt>{ tr(lang, Key::LowerBoundLabel) }</dt><dd data-testid="lower-bound" title={bound_explain(lang, &trace.lower_bound)}>
                     // How many times the bound the run takes ("run at 51% of it" read as the run
                     // being half the bound).
                     { trf(lang, Key::LowerBoundRun, &[&format_secs(trace.lower_bound.secs), &crate::sim::units::sig3(1.0 / trace.efficiency())]) }</dd></div>
+                }
                 <div><dt>{ tr(lang, Key::Result) }</dt><dd>{ verified }</dd></div>
             </dl>
+            if alone {
+                <p class="explain" data-testid="one-gpu">{ tr(lang, Key::OneGpuNothing) }</p>
+            } else {
             <p class="explain muted" data-testid="lower-bound-terms" data-dominant={match trace.lower_bound.dominant() { BoundTerm::Latency => "latency", BoundTerm::Bandwidth => "bandwidth" }}>{ trf(lang, Key::LowerBoundIs, &[
                 &format_secs(trace.lower_bound.latency_secs),
                 &format_secs(trace.lower_bound.bandwidth_secs),
                 bound_term(lang, trace.lower_bound.dominant()),
                 bound_explain(lang, &trace.lower_bound),
             ]) }</p>
+            }
             if let Some(auto) = &sim.auto { <p class="explain">{ auto_reason(lang, auto) }</p> }
             <p class="explain" data-testid="rank-traffic">
                 // Equal as shown (3 GPUs: 1,333,333 and 1,333,334 B are both 1.33 MB).
