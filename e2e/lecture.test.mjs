@@ -148,6 +148,13 @@ test('12.5 comparison exports hold both runs; the figure exports as SVG and PNG 
     assert.ok(opened.colours > 5, `${opened.colours} colours`);
     fs.mkdirSync(path.join(ROOT, 'e2e', 'out'), { recursive: true });
     fs.writeFileSync(path.join(ROOT, 'e2e', 'out', 'figure.png'), png.bytes);
+    // A single run's slide says what it shows (it had no caption at all).
+    await page.getByTestId('compare-toggle').uncheck();
+    await page.getByTestId('figure-b').waitFor({ state: 'detached' });
+    const single = await download(page, 'export-svg');
+    const caption = await page.evaluate((text) => new DOMParser().parseFromString(text, 'image/svg+xml')
+      .documentElement.querySelector(':scope > text')?.textContent ?? '', single.text);
+    assert.match(caption, /^ring · 32 GPUs · [\d.]+ [kMG]?B · [\d.]+ [µm]?s \(busbw [\d.]+ [kMGT]?B\/s\)$/);
     assert.deepEqual(problems, []);
   } finally { await browser.close(); }
 });

@@ -7,9 +7,9 @@ use crate::sim::export::{chrome_traces, compared_results_csv};
 use crate::sim::scenario::ScenarioError;
 use crate::sim::scenario_file::FileError;
 use crate::sim::trace::Trace;
-use crate::sim::units::format_secs;
+use crate::sim::units::{Bandwidth, format_bandwidth, format_bytes, format_secs};
 use crate::ui::components::app::Shared;
-use crate::ui::i18n::{Key, algorithm_label, tr, use_lang};
+use crate::ui::i18n::{Key, algorithm_label, gpus, tr, use_lang};
 use crate::ui::model::logic::Controls;
 use crate::ui::model::share::{MAX_IMPORT_BYTES, ShareError, export_scenario, import_scenario};
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -236,8 +236,34 @@ pub fn Files(props: &FilesProps) -> Html {
         };
     let on_trace = export("trace.json", "application/json", chrome_traces);
     let on_csv = export("results.csv", "text/csv", compared_results_csv);
-    // The figure(s) on screen, captioned with each run's algorithm and time when comparing.
-    let captions: Vec<String> = if sims.len() > 1 {
+    // The figure(s) on screen, captioned: a single run with what a slide needs to stand alone
+    // (it had no caption: the lecturer wrote the algorithm, GPUs, size and time by hand), each
+    // compared run with its algorithm and time (they share the rest).
+    let captions: Vec<String> = if sims.len() == 1 {
+        sims[0]
+            .0
+            .result
+            .as_ref()
+            .ok()
+            .map(|r| {
+                let t = &r.trace;
+                let busbw = Bandwidth::from_bytes_per_sec(t.busbw_bytes_per_sec());
+                format!(
+                    "{} · {} · {} · {}{}",
+                    algorithm_label(lang, r.algorithm),
+                    gpus(lang, t.topology.ranks()),
+                    format_bytes(t.size_bytes() as f64),
+                    format_secs(t.time_secs),
+                    if t.topology.ranks() > 1 {
+                        format!(" (busbw {})", format_bandwidth(busbw))
+                    } else {
+                        String::new()
+                    }
+                )
+            })
+            .into_iter()
+            .collect()
+    } else if sims.len() > 1 {
         runs(&sims.iter().collect::<Vec<_>>())
             .iter()
             .map(|(v, _)| {
