@@ -413,6 +413,14 @@ test('one GPU exchanges nothing: the lab says so instead of "algbw 0 B/s" and "1
     assert.equal(await figure.getByTestId('lower-bound-terms').count(), 0);
     assert.match(await figure.locator('.buffers h3').textContent(), /one rank: nothing to gather/);
     assert.doesNotMatch(await figure.locator('.legend').textContent(), /1 ranks|chunk in flight/);
+    // Neither NICs nor rack uplinks are crossed: their sliders say so.
+    assert.equal(await s.page.getByTestId('tier-idle-node').textContent(), 'Not crossed: 1 GPU in one node.');
+    assert.equal(await s.page.getByTestId('tier-idle-rack').count(), 1);
+    // The default 16 GPUs cross NICs but not the rack uplinks of their one rack.
+    await s.page.goto(server.url + '#lab');
+    await s.page.getByTestId('figure-a').getByTestId('verified').first().waitFor();
+    assert.equal(await s.page.getByTestId('tier-idle-node').count(), 0);
+    assert.equal(await s.page.getByTestId('tier-idle-rack').textContent(), 'Not crossed: 16 GPUs in one rack.');
     assert.deepEqual(s.problems, []);
   } finally { await s.browser.close(); }
 });

@@ -55,6 +55,8 @@ area! { $ lab_rows {
     ResultWrong => "✗ wrong result: {0}", "✗ 结果错误：{0}";
     ResultTime => "time", "耗时";
     LowerBoundLabel => "lower bound", "下界";
+    LabTierIdleNode => "Not crossed: {0} in one node.", "不经过：{0}在同一节点内。";
+    LabTierIdleRack => "Not crossed: {0} in one rack.", "不经过：{0}在同一机柜内。";
     OneGpuNothing => "One GPU: nothing to exchange. Its buffer is already the sum, so no bandwidth or lower bound applies.", "只有一张卡：无需交换。它的缓冲区本身就是总和，因此谈不上带宽，也没有下界。";
     BuffersNoteOneRank => " — one rank: nothing to gather, its cells are whole from the start", " — 只有一个进程：无需收集，格子一开始就是满的";
     LowerBoundRun => "{0} · the run takes {1}× as long", "{0} · 实际用时是下界的 {1} 倍";

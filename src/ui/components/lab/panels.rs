@@ -350,9 +350,19 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                 };
                 let set_bw = props.on_edit.reform(move |mbps| Edit::Bandwidth { tier: i, mbps });
                 let set_lat = props.on_edit.reform(move |ns| Edit::Latency { tier: i, ns });
+                // A tier no transfer crosses says so (the rack uplinks of one rack, moved from
+                // 1 Gbps to 16 Tbps, changed nothing, and nothing said why).
+                let idle = match (c.kind, i) {
+                    (TopologyKind::Cluster, 1) if c.gpus <= c.gpus_per_node => Some(Key::LabTierIdleNode),
+                    (TopologyKind::Cluster, 2) if c.gpus <= c.gpus_per_node * c.nodes_per_rack => Some(Key::LabTierIdleRack),
+                    _ => None,
+                };
                 html! {
-                    <fieldset class={classes!("tier", format!("tier-box-{key}"))}>
+                    <fieldset class={classes!("tier", format!("tier-box-{key}"), idle.is_some().then_some("idle"))}>
                         <legend>{ title }</legend>
+                        if let Some(k) = idle {
+                            <p class="tier-idle" data-testid={format!("tier-idle-{key}")}>{ trf(lang, k, &[&crate::ui::i18n::gpus(lang, c.gpus)]) }</p>
+                        }
                         { ladder_slider(format!("bandwidth-{key}"), tr(lang, Key::Bandwidth), bandwidth_ladder_mbps(), c.bandwidth_mbps[i], Unit::Bandwidth, set_bw) }
                         { ladder_slider(format!("latency-{key}"), tr(lang, Key::Latency), latency_ladder_ns(), c.latency_ns[i], Unit::Latency, set_lat) }
                     </fieldset>
