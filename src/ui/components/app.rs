@@ -414,7 +414,6 @@ pub fn App() -> Html {
         html! {
             <section class="run" data-testid={testid}>
                 { progress_bar(lang, handle) }
-                { note_html(side) }
                 <Figure sim={sim.clone()} t_secs={t} side={side} hover={hover} on_hover={on_hover.clone()} on_pin={on_pin.clone()}
                         on_gpu={on_gpu} stragglers={stragglers} />
                 <FaultsLine faults={faults.clone()} />
@@ -476,6 +475,9 @@ pub fn App() -> Html {
                         on_seek={on_seek}
                         on_speed={on_speed}
                     />
+                    // Above both runs, so that their figures start level (inside the tree's
+                    // run it pushed that figure 85 px below the other).
+                    { note_html(Side::A) }{ note_html(Side::B) }
                     <div class={classes!("runs", state.compare.then_some("compare"))}>
                         { panel(Side::A, &handle_a) }
                         if state.compare { { panel(Side::B, &handle_b) } }
