@@ -117,6 +117,8 @@ test('the Ring-vs-Tree crossover moves to larger messages when GPUs are added', 
     await setRangeTo(page, 'versus-gpus', 64);
     await page.waitForFunction(() => document.querySelector('[data-testid=versus-readout]')?.dataset.complete === 'true'
       && /lead changes again/.test(document.querySelector('[data-testid=versus-readout]').textContent), null, { timeout: 120000 });
+    // The readout says where and to whom (it said "see the curves").
+    assert.match(await page.getByTestId('versus-readout').innerText(), /The ring is faster below about [\d.]+ [KMG]iB, the tree above .* Near [\d.]+ [KMG]iB the lead changes again: just above it the ring is faster\.|The tree is faster below about [\d.]+ [KMG]iB, the ring above .* Near [\d.]+ [KMG]iB the lead changes again: just above it the tree is faster\./);
     const xs = await page.getByTestId('versus-crossover-mark').locator('line').evaluateAll((ls) => ls.map((l) => Number(l.getAttribute('x1'))));
     assert.equal(xs.length, 2);
     assert.ok(xs[1] > xs[0], `second change at x = ${xs[1]}, after the first at ${xs[0]}`);

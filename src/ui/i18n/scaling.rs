@@ -173,7 +173,7 @@ area! { $ scaling_rows {
     NoCrossoverOrTie => "The {0} is never slower here: faster at some simulated sizes, as fast at the others.", "这里{0}从不更慢：在部分模拟大小下更快，其余大小下一样快。";
     NoCrossoverTie => "Ring and tree take the same time at every simulated size here.", "在这里模拟的所有大小下，环形与树形耗时相同。";
     CrossesThroughTie => "Which is faster changes with the size here, through a size where they tie: see the curves.", "这里哪种更快随消息大小而变，中间经过一个两者耗时相同的大小：请看曲线。";
-    CrossoverAgain => " At larger sizes the lead changes again: see the curves.", "更大的消息下领先者又会变化：请看曲线。";
+    CrossoverAgain => " Near {0} the lead changes again: just above it the {1} is faster.", "约 {0} 处领先者又会变化：略大于它时{1}更快。";
     CrossoverTreeAbove => "The ring is faster below about {0}, the tree above (between the simulated sizes {1} and {2}).", "约 {0} 以下环形更快，以上树形更快（交叉点位于模拟的 {1} 与 {2} 之间）。";
     CrossoverRingAbove => "The tree is faster below about {0}, the ring above (between the simulated sizes {1} and {2}).", "约 {0} 以下树形更快，以上环形更快（交叉点位于模拟的 {1} 与 {2} 之间）。";
     SimulatingOf => "simulating… {0} of {1} runs", "模拟中……已完成 {1} 次中的 {0} 次";

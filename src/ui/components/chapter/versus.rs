@@ -666,8 +666,18 @@ pub fn VersusSection() -> Html {
                     &format_bytes_binary(c.above_bytes as f64),
                 ],
             );
-            if c.again.is_some() {
-                text.push_str(tr(lang, Key::CrossoverAgain));
+            // Where the lead changes again, and to whom (it said "see the curves").
+            if let Some(a) = c.again {
+                let ahead = if c.ring_wins_above {
+                    Side::Tree
+                } else {
+                    Side::Ring
+                };
+                text.push_str(&trf(
+                    lang,
+                    Key::CrossoverAgain,
+                    &[&format_bytes_binary(a), side_word(lang, ahead)],
+                ));
             }
             text
         }
