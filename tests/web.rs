@@ -14,6 +14,9 @@ use allreduce_lab::ui::model::logic::*;
 use allreduce_lab::ui::model::view::SimView;
 use wasm_bindgen_test::*;
 
+mod wasm;
+use wasm::sleep;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
@@ -94,17 +97,6 @@ fn every_algorithm_simulates_and_verifies_in_the_browser() {
         let view = SimView::build(&controls, a);
         assert!(view.trace().unwrap().verified(), "{a}");
     }
-}
-
-/// Waits `ms` milliseconds of wall time, letting Yew's scheduler render.
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
 
 /// Polls until `selector` matches inside `host` (up to ~10 s), then returns the element.

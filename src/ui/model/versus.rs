@@ -57,6 +57,24 @@ pub const LATENCY_NS: [u64; 8] = [0, 250, 500, 1000, 2000, 5000, 10_000, 50_000]
 /// size, as NCCL streams a tree in chunks of this order (a tiny message is one segment; cutting it
 /// further would only add latencies).
 pub const MIN_SEGMENT_BYTES: u64 = 32 << 10;
+/// Whether any transfer of `gpus` filled into nodes of `gpus_per_node` and racks of
+/// `nodes_per_rack` crosses `tier`: NICs once there is a second node, rack uplinks once there is a
+/// second rack (GPU links always).
+///
+/// ```
+/// use allreduce_lab::sim::topology::Tier;
+/// use allreduce_lab::ui::model::versus::crossed;
+/// assert!(!crossed(Tier::Node, 8, 8, 4) && crossed(Tier::Node, 9, 8, 4));
+/// assert!(!crossed(Tier::Rack, 32, 8, 4) && crossed(Tier::Rack, 33, 8, 4));
+/// ```
+pub fn crossed(tier: Tier, gpus: usize, gpus_per_node: usize, nodes_per_rack: usize) -> bool {
+    match tier {
+        Tier::Gpu => gpus > 1,
+        Tier::Node => gpus > gpus_per_node,
+        Tier::Rack => gpus > gpus_per_node * nodes_per_rack,
+    }
+}
+
 /// At most `segments`, but none smaller than [`MIN_SEGMENT_BYTES`]: how many pieces a pipelined
 /// tree cuts a message of `size_bytes` into.
 ///
@@ -196,11 +214,14 @@ impl VersusSetup {
                 .unwrap_or(limit + 1)
         };
         let mut idle = Vec::new();
-        if self.gpus <= GPUS_PER_NODE {
-            idle.push((Tier::Node, first_above(GPUS_PER_NODE)));
-        }
-        if self.gpus <= GPUS_PER_NODE * NODES_PER_RACK {
-            idle.push((Tier::Rack, first_above(GPUS_PER_NODE * NODES_PER_RACK)));
+        for tier in [Tier::Node, Tier::Rack] {
+            if !crossed(tier, self.gpus, GPUS_PER_NODE, NODES_PER_RACK) {
+                let within = match tier {
+                    Tier::Node => GPUS_PER_NODE,
+                    _ => GPUS_PER_NODE * NODES_PER_RACK,
+                };
+                idle.push((tier, first_above(within)));
+            }
         }
         idle
     }
@@ -519,14 +540,18 @@ fn meet((s0, d0): (u64, f64), (s1, d1): (u64, f64)) -> f64 {
     (l0 + f * (l1 - l0)).exp()
 }
 
+/// Each size with the log of ring time over tree time: above 0 the tree is faster.
+fn log_ratios(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Vec<(u64, f64)> {
+    ring.iter()
+        .zip(tree)
+        .map(|(&(s, r), &(_, t))| (s, (r / t).ln()))
+        .collect()
+}
+
 /// The first size interval where the faster of two curves (same sizes) changes, and where it
 /// changes again at larger sizes, if it does (between sizes where neither ties).
 pub fn crossover(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Option<Crossover> {
-    let diff: Vec<(u64, f64)> = ring
-        .iter()
-        .zip(tree)
-        .map(|(&(s, r), &(_, t))| (s, (r / t).ln()))
-        .collect();
+    let diff = log_ratios(ring, tree);
     let mut first = diff.windows(2).enumerate().find_map(|(i, w)| {
         let ((s0, d0), (s1, d1)) = (w[0], w[1]);
         if d0 == 0.0 || d1 == 0.0 || (d0 > 0.0) == (d1 > 0.0) {
@@ -558,11 +583,7 @@ pub fn crossover(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Option<Crossover> 
 /// Every size where the faster of two curves (same sizes) changes, in size order, interpolated
 /// as [`Crossover::at_bytes`] (a tie at a simulated size changes nothing by itself).
 pub fn crossings(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Vec<f64> {
-    let diff: Vec<(u64, f64)> = ring
-        .iter()
-        .zip(tree)
-        .map(|(&(s, r), &(_, t))| (s, (r / t).ln()))
-        .collect();
+    let diff = log_ratios(ring, tree);
     let mut out = Vec::new();
     // Who was ahead at the last size with a finite difference, and that size (a tie included:
     // the curves meet there); sizes with no finite difference (a time of 0 or NaN) are passed by.
@@ -603,10 +624,9 @@ pub fn tree_ahead(ring: &[(u64, f64)], tree: &[(u64, f64)]) -> Vec<(f64, f64)> {
     let (Some(first), Some(last)) = (ring.first(), ring.last()) else {
         return Vec::new();
     };
-    let starts_ahead = ring
-        .iter()
-        .zip(tree)
-        .map(|(&(_, r), &(_, t))| (r / t).ln())
+    let starts_ahead = log_ratios(ring, tree)
+        .into_iter()
+        .map(|(_, d)| d)
         .find(|&d| d != 0.0 && d.is_finite())
         .is_some_and(|d| d > 0.0);
     let mut out = Vec::new();

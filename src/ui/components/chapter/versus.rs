@@ -589,6 +589,8 @@ pub fn VersusSection() -> Html {
         })
     };
     let s = *setup;
+    // Built from the figure's topology: once per setup, not at every render while the curves fill.
+    let ring_hop = *use_memo(s, |s| s.ring_hop());
     let (shown, finished, errors) = &*view;
     // A tier no transfer crosses at this count: its sliders say so (a learner slowed the rack
     // uplinks of 8 GPUs on one node and saw nothing change).
@@ -640,7 +642,7 @@ pub fn VersusSection() -> Html {
                     // What a latency-bound ring step costs here, and why (GPU links of 1 µs make
                     // a step of 2 µs within a node: through the NVSwitch and out again).
                     if side == Side::Ring && stale.is_none() {
-                        if let Some((hop, links)) = s.ring_hop() {
+                        if let Some((hop, links)) = ring_hop {
                             <p class="ch-note" data-testid="versus-ring-hop">{ trf(lang, Key::VsRingHop, &[&(2 * (s.gpus - 1)).to_string(), &format_secs(hop), &links.to_string()]) }</p>
                         }
                     }

@@ -352,9 +352,10 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                 let set_lat = props.on_edit.reform(move |ns| Edit::Latency { tier: i, ns });
                 // A tier no transfer crosses says so (the rack uplinks of one rack, moved from
                 // 1 Gbps to 16 Tbps, changed nothing, and nothing said why).
+                let not_crossed = |tier| !crate::ui::model::versus::crossed(tier, c.gpus, c.gpus_per_node, c.nodes_per_rack);
                 let idle = match (c.kind, i) {
-                    (TopologyKind::Cluster, 1) if c.gpus <= c.gpus_per_node => Some(Key::LabTierIdleNode),
-                    (TopologyKind::Cluster, 2) if c.gpus <= c.gpus_per_node * c.nodes_per_rack => Some(Key::LabTierIdleRack),
+                    (TopologyKind::Cluster, 1) if not_crossed(crate::sim::topology::Tier::Node) => Some(Key::LabTierIdleNode),
+                    (TopologyKind::Cluster, 2) if not_crossed(crate::sim::topology::Tier::Rack) => Some(Key::LabTierIdleRack),
                     _ => None,
                 };
                 html! {
