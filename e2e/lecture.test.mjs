@@ -182,6 +182,17 @@ test('12.1 every preset shows its comparison and the winner its name promises; t
       const [ta, tb] = [await secs(page, 'figure-a'), await secs(page, 'figure-b')];
       const winner = ta < tb ? p.a : p.b;
       assert.equal(winner, p.winner, `${name}: ${p.a} ${ta} s, ${p.b} ${tb} s`);
+      // Above both runs, one line names the winner and by how much (their times sat a figure apart).
+      const verdict = page.getByTestId('compare-verdict');
+      const said = await verdict.textContent();
+      assert.ok(said.toLowerCase().startsWith(p.winner), said);
+      assert.match(said, /finishes in .+; .+ takes .+, [\d.]+× as long\.$/);
+      const ratio = Number(said.match(/([\d.]+)× as long/)[1]);
+      const slow = Math.max(ta, tb) / Math.min(ta, tb);
+      assert.ok(Math.abs(ratio - slow) <= 0.005 * slow, `${said}: ${ta} s and ${tb} s`);
+      assert.ok(Math.abs(Number(await verdict.getAttribute('data-ratio')) - slow) <= 1e-6 * slow);
+      const [line, runs] = await Promise.all([verdict.boundingBox(), page.locator('#lab .runs').boundingBox()]);
+      assert.ok(line.y + line.height <= runs.y, `verdict at ${line.y}, runs at ${runs.y}`);
     }
     // The chapter's tree-wins case: the figure says the win comes from the 32 segments.
     await page.getByTestId('preset-racks-800-200').click();

@@ -19,7 +19,9 @@ use crate::ui::model::query;
 use crate::ui::model::share;
 use crate::ui::model::state::{Action, AppState, Side};
 use crate::ui::model::throttle::Throttle;
-use crate::ui::model::view::{Plan, SegmentsNote, SimView, Status, segments_note};
+use crate::ui::model::view::{
+    Plan, SegmentsNote, SimView, Status, Verdict, segments_note, verdict,
+};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -387,6 +389,67 @@ pub fn App() -> Html {
         _ => Html::default(),
     };
 
+    // Which compared run finished first, and by how much: above both, where both times meet.
+    let verdict_html = {
+        let (a, b) = (sim_a.clone(), sim_b.clone());
+        let v = use_memo((state.compare, a, b), |(compare, a, b)| {
+            compare.then(|| verdict(&a.0, &b.0)).flatten()
+        });
+        let name = |alg| algorithm_label(lang, alg);
+        let cap = |s: &str| {
+            // "Ring finishes…": a sentence starts with a capital (the Chinese names have none).
+            let mut c = s.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        };
+        match *v {
+            Some(Verdict::Faster {
+                faster,
+                secs,
+                slower,
+                slower_secs,
+                ratio,
+            }) => {
+                let text = trf(
+                    lang,
+                    Key::CompareFaster,
+                    &[
+                        &cap(name(faster)),
+                        &format_secs(secs),
+                        name(slower),
+                        &format_secs(slower_secs),
+                        &crate::sim::units::sig3(ratio),
+                    ],
+                );
+                html! { <p class="compare-verdict" data-testid="compare-verdict" data-ratio={format!("{ratio}")}>{ text }</p> }
+            }
+            Some(Verdict::Tie {
+                a,
+                a_secs,
+                b,
+                b_secs,
+            }) => {
+                let text = if a == b {
+                    trf(lang, Key::CompareSame, &[&format_secs(a_secs)])
+                } else {
+                    trf(
+                        lang,
+                        Key::CompareTie,
+                        &[
+                            &cap(name(a)),
+                            name(b),
+                            &format_secs(a_secs),
+                            &format_secs(b_secs),
+                        ],
+                    )
+                };
+                html! { <p class="compare-verdict" data-testid="compare-verdict" data-ratio="1">{ text }</p> }
+            }
+            None => Html::default(),
+        }
+    };
+
     let panel = |side: Side, handle: &SimHandle| {
         let sim = &handle.view;
         let testid = if side == Side::A {
@@ -477,7 +540,7 @@ pub fn App() -> Html {
                     />
                     // Above both runs, so that their figures start level (inside the tree's
                     // run it pushed that figure 85 px below the other).
-                    { note_html(Side::A) }{ note_html(Side::B) }
+                    { verdict_html }{ note_html(Side::A) }{ note_html(Side::B) }
                     <div class={classes!("runs", state.compare.then_some("compare"))}>
                         { panel(Side::A, &handle_a) }
                         if state.compare { { panel(Side::B, &handle_b) } }

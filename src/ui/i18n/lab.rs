@@ -134,6 +134,9 @@ area! { $ lab_rows {
     PresetRacksText => "The chapter's 2 racks × 2 nodes × 8 GPUs: fast in-rack network, slow cross-rack uplinks; a pipelined tree crosses less and wins.", "原文的 2 个机柜 × 2 个节点 × 8 张卡：柜内网络快、跨机柜上行链路慢；流水线化的树跨柜更少，胜出。";
     PresetInvertedTitle => "Inverted: 400 inside, 800 across", "反转：柜内 400，跨柜 800";
     PresetInvertedText => "The seed's inverted case on the same 2 racks × 2 nodes × 8 GPUs: in-rack 400 Gbps, cross-rack 800 Gbps; the ring wins.", "原文中的反转情形，同样是 2 个机柜 × 2 个节点 × 8 张卡：柜内 400 Gbps，跨机柜 800 Gbps；环形胜出。";
+    CompareFaster => "{0} finishes in {1}; {2} takes {3}, {4}× as long.", "{0}用时 {1}；{2}用时 {3}，是它的 {4} 倍。";
+    CompareSame => "Both runs take {0}.", "两次运行用时相同：{0}。";
+    CompareTie => "{0} and {1} take about as long: {2} and {3}.", "{0}和{1}用时几乎相同：{2} 与 {3}。";
     SegmentsWinsOnlyPipelined => "The tree wins here only because it is pipelined into {0} segments: unpipelined it takes {1}, slower than {2}’s {3}.", "树在这里胜出全靠流水线（分成 {0} 段）：不分段时它要 {1}，比{2}的 {3} 慢。";
     SegmentsWouldWin => "{4} the tree loses here; split into {0} segments it takes {1} and beats {2}’s {3}. Try the pipeline segments slider.", "{4}树在这里落后；分成 {0} 段后它要 {1}，快过{2}的 {3}。试试“流水线分段数”滑块。";
     AlgRing => "ring", "环形";

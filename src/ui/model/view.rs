@@ -257,6 +257,65 @@ impl SimView {
     }
 }
 
+/// Which of two compared runs finished first, for the line above them: their times sit far apart
+/// on the page (side by side, or on a narrow screen one under the other), and the ratio is what a
+/// learner wants from a comparison.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Verdict {
+    /// `faster` took `secs`; `slower` took `ratio` times as long (`slower_secs`).
+    Faster {
+        faster: Algorithm,
+        secs: f64,
+        slower: Algorithm,
+        slower_secs: f64,
+        ratio: f64,
+    },
+    /// Within half a percent of each other: no winner to name.
+    Tie {
+        a: Algorithm,
+        a_secs: f64,
+        b: Algorithm,
+        b_secs: f64,
+    },
+}
+
+/// Ratios below this are a tie: shown to three digits they read 1.00.
+const TIE_RATIO: f64 = 1.005;
+
+/// The verdict on runs `a` and `b` (their algorithms as shown: `auto`'s choice), once both have a
+/// time; `None` while either is running or could not run, or when a time is not positive (one
+/// GPU exchanges nothing: no ratio to give).
+pub fn verdict(a: &SimView, b: &SimView) -> Option<Verdict> {
+    let shown = |v: &SimView| -> Option<(Algorithm, f64)> {
+        let s = v.result.as_ref().ok()?;
+        let secs = s.trace.time_secs;
+        (v.status == Status::Done && secs.is_finite() && secs > 0.0).then_some((s.algorithm, secs))
+    };
+    let ((alg_a, ta), (alg_b, tb)) = (shown(a)?, shown(b)?);
+    let (fast, slow) = if ta <= tb {
+        ((alg_a, ta), (alg_b, tb))
+    } else {
+        ((alg_b, tb), (alg_a, ta))
+    };
+    let ratio = slow.1 / fast.1;
+    Some(if ratio < TIE_RATIO {
+        Verdict::Tie {
+            a: alg_a,
+            a_secs: ta,
+            b: alg_b,
+            b_secs: tb,
+        }
+    } else {
+        Verdict::Faster {
+            faster: fast.0,
+            secs: fast.1,
+            slower: slow.0,
+            slower_secs: slow.1,
+            ratio,
+        }
+    })
+}
+
 /// What pipelining does for a tree shown beside another algorithm on the same network.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SegmentsNote {
@@ -334,6 +393,53 @@ pub fn segments_note(
 mod tests {
     use super::*;
     use crate::course::presets::preset;
+
+    #[test]
+    fn the_verdict_names_the_faster_run_and_the_ratio_and_calls_near_equal_times_a_tie() {
+        let c = Controls::from_preset(preset("two-nodes-400g").unwrap());
+        let (ring, hier) = (
+            SimView::build(&c, Algorithm::Ring),
+            SimView::build(&c, Algorithm::Hierarchical),
+        );
+        let (tr, th) = (ring.end_secs(), hier.end_secs());
+        assert!(th < tr);
+        let expected = Verdict::Faster {
+            faster: Algorithm::Hierarchical,
+            secs: th,
+            slower: Algorithm::Ring,
+            slower_secs: tr,
+            ratio: tr / th,
+        };
+        // Whichever side each is on.
+        assert_eq!(verdict(&ring, &hier), Some(expected));
+        assert_eq!(verdict(&hier, &ring), Some(expected));
+        // The same algorithm on both sides: a tie.
+        assert!(matches!(verdict(&ring, &ring), Some(Verdict::Tie { .. })));
+        // `auto` is named by what it chose.
+        let auto = SimView::build(&c, Algorithm::Auto);
+        let chosen = auto.result.as_ref().unwrap().algorithm;
+        assert_ne!(chosen, Algorithm::Auto);
+        match verdict(&auto, &ring) {
+            Some(Verdict::Faster { faster, slower, .. }) => {
+                assert!(faster == chosen || slower == chosen)
+            }
+            Some(Verdict::Tie { a, .. }) => assert_eq!(a, chosen),
+            None => panic!("no verdict"),
+        }
+        // No verdict while a run is pending, or for a run that could not run.
+        let pending = SimView::pending(&c, Algorithm::Ring, Status::Running { done: 1, total: 2 });
+        assert_eq!(verdict(&pending, &hier), None);
+        assert_eq!(verdict(&hier, &SimView::idle(Algorithm::Ring)), None);
+        // One GPU takes no time: no ratio.
+        let one = Controls {
+            kind: crate::ui::model::logic::TopologyKind::Uniform,
+            gpus: 1,
+            ..Controls::default()
+        };
+        let alone = SimView::build(&one, Algorithm::Ring);
+        assert_eq!(alone.end_secs(), 0.0);
+        assert_eq!(verdict(&alone, &alone), None);
+    }
 
     #[test]
     fn the_rack_preset_says_its_tree_wins_only_pipelined_and_unpipelined_says_how_to_win() {
