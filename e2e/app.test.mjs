@@ -421,6 +421,15 @@ test('one GPU exchanges nothing: the lab says so instead of "algbw 0 B/s" and "1
     await s.page.getByTestId('figure-a').getByTestId('verified').first().waitFor();
     assert.equal(await s.page.getByTestId('tier-idle-node').count(), 0);
     assert.equal(await s.page.getByTestId('tier-idle-rack').textContent(), 'Not crossed: 16 GPUs in one rack.');
+    // The figure draws those uplinks faint and dashed, and no link that carried data.
+    const links = await s.page.getByTestId('figure-a').locator('[data-testid=link]').evaluateAll((gs) => gs.map((g) => ({
+      tier: [...g.classList].find((c) => c.startsWith('tier-')),
+      unused: g.classList.contains('unused'),
+      dash: getComputedStyle(g.querySelector('.wire')).strokeDasharray,
+    })));
+    const unused = links.filter((l) => l.unused);
+    assert.ok(unused.length > 0 && unused.every((l) => l.tier === 'tier-rack' && l.dash === '2px, 4px'), JSON.stringify(links));
+    assert.ok(links.filter((l) => l.tier !== 'tier-rack').every((l) => !l.unused), JSON.stringify(links));
     assert.deepEqual(s.problems, []);
   } finally { await s.browser.close(); }
 });

@@ -199,9 +199,35 @@ test('12.1 every preset shows its comparison and the winner its name promises; t
     const note = page.getByTestId('segments-note');
     await note.waitFor();
     assert.match(await note.textContent(), /only because it is pipelined into 32 segments/);
-    // Above both runs: their figures start level (the note inside run B pushed its figure down).
+    // The 2-rack figure is 3.3 times as wide as tall: compared, the two figures go one above the
+    // other across the stage (side by side each was drawn at 0.47 of its size), both on one
+    // screen under the play bar, and the results side by side under them, each named.
+    await page.getByTestId('runs').evaluate((e) => e.classList.contains('stacked')).then((s) => assert.ok(s));
+    // Measured from the stage's top, where the page is when the play bar sticks.
+    const figs = await page.evaluate(() => ['figure-a', 'figure-b'].map((id) => {
+      const top = document.querySelector('#lab .stage').getBoundingClientRect().y;
+      const svg = document.querySelector(`[data-testid=${id}] svg.figure`);
+      const b = svg.getBoundingClientRect();
+      const [, , w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
+      return { y: b.y - top, bottom: b.bottom - top, scale: Math.min(b.width / w, b.height / h), vh: innerHeight };
+    }));
+    assert.ok(figs[1].y >= figs[0].bottom, JSON.stringify(figs));
+    assert.ok(figs.every((f) => f.scale >= 0.8 && f.bottom <= f.vh), JSON.stringify(figs));
+    // Above both runs: their results start level (the note inside run B pushed it down).
+    const [ra, rb] = await Promise.all(['figure-a', 'figure-b'].map((id) => page.getByTestId(id).getByTestId('time-result').boundingBox()));
+    assert.ok(Math.abs(ra.y - rb.y) < 2 && rb.x > ra.x + ra.width, `results at ${JSON.stringify([ra, rb])}`);
+    const fb0 = await page.getByTestId('figure-b').getByTestId('cluster-figure').boundingBox();
+    assert.ok(fb0.y + fb0.height <= ra.y, `results at y ${ra.y}, under the figures`);
+    assert.deepEqual(await page.locator('#lab .run-more-title').allTextContents(), ['ring', 'tree-binomial']);
+    // A figure no wider than tall stays beside the other (stacked it would be no larger).
+    await page.getByTestId('preset-nvlink-8').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid=figure-b] [data-testid=time-result]') &&
+      !document.querySelector('[data-testid=runs]').classList.contains('stacked'));
     const [fa, fb] = await Promise.all(['figure-a', 'figure-b'].map((id) => page.getByTestId(id).getByTestId('cluster-figure').boundingBox()));
-    assert.ok(Math.abs(fa.y - fb.y) < 2, `figures at y ${fa.y} and ${fb.y}`);
+    assert.ok(Math.abs(fa.y - fb.y) < 2 && fb.x > fa.x + fa.width, `figures at ${JSON.stringify([fa, fb])}`);
+    assert.equal(await page.locator('#lab .run-more-title').first().isVisible(), false);
+    await page.getByTestId('preset-racks-800-200').click();
+    await note.waitFor();
     // With one segment the tree loses, and the note says how many segments win.
     await setRangeTo(page, 'segments', 1);
     assert.ok(await secs(page, 'figure-b') > await secs(page, 'figure-a'));
@@ -321,7 +347,9 @@ test('12.2 the guided figures\' state is in the link: ring step, tree shape, §1
 
 // 12.3 ------------------------------------------------------------------------------------------
 
-const FIGURES = ['#lab .run', '.ch-figure'];
+// A run's two boxes, not the run: compared wide figures lay its box out of the page (`display:
+// contents`), which measured as hidden.
+const FIGURES = ['#lab .run-main', '#lab .run-more', '.ch-figure'];
 
 test('12.3 presentation mode at 1920×1080: full width, every label of the lab and the guided figures at least 14 px, controls in a strip', async () => {
   for (const lang of ['en', 'zh']) {

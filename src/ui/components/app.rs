@@ -55,6 +55,11 @@ impl Reducible for AppState {
 /// address were most of the slowest 5 %).
 const ADDRESS_EVERY_MS: f64 = 1500.0;
 
+/// Compared figures at least this many times as wide as tall are stacked (see `stacked`): below
+/// it, a figure as tall as both may be (about a third of the screen each) would be no wider than
+/// beside the other.
+const STACK_ASPECT: f64 = 2.2;
+
 /// Writes the lab's part of the address: every key but the guided figures' (they keep theirs).
 fn write_lab_query(query: &str) {
     let updates: Vec<(&str, String)> = query
@@ -450,6 +455,15 @@ pub fn App() -> Html {
         }
     };
 
+    // Compared figures much wider than tall go one above the other, each across the stage, and
+    // the rest of the two runs side by side under them: side by side, the 2-rack figure (1080 × 324
+    // units) was drawn at 0.47 of its size, its GPU numbers 4.7 px; stacked, 0.9 (see style.css
+    // for the height each may take, so that both stay on screen).
+    let stacked = state.compare && {
+        let layout = &sim_a.0.layout;
+        layout.height > 0.0 && layout.width >= STACK_ASPECT * layout.height
+    };
+
     let panel = |side: Side, handle: &SimHandle| {
         let sim = &handle.view;
         let testid = if side == Side::A {
@@ -463,6 +477,11 @@ pub fn App() -> Html {
             .or(state.pinned)
             .filter(|h| h.0 == side)
             .map(|h| h.1);
+        let shown = sim
+            .0
+            .result
+            .as_ref()
+            .map_or(sim.0.requested, |s| s.algorithm);
         let faults = sim.0.faults.clone();
         let stragglers: Vec<usize> = faults.stragglers.iter().map(|s| s.rank).collect();
         let on_gpu = {
@@ -476,12 +495,19 @@ pub fn App() -> Html {
         };
         html! {
             <section class="run" data-testid={testid}>
-                { progress_bar(lang, handle) }
-                <Figure sim={sim.clone()} t_secs={t} side={side} hover={hover} on_hover={on_hover.clone()} on_pin={on_pin.clone()}
-                        on_gpu={on_gpu} stragglers={stragglers} />
-                <FaultsLine faults={faults.clone()} />
-                <LinkInfo sim={sim.clone()} t_secs={t} line={hover}
-                          faults={Some(faults)} on_edit={on_edit.clone()} />
+                // The figure and what is said of it, then the rest: two boxes that a comparison
+                // of wide figures lays out apart (see `stacked`).
+                <div class="run-main">
+                    { progress_bar(lang, handle) }
+                    <Figure sim={sim.clone()} t_secs={t} side={side} hover={hover} on_hover={on_hover.clone()} on_pin={on_pin.clone()}
+                            on_gpu={on_gpu} stragglers={stragglers} />
+                    <FaultsLine faults={faults.clone()} />
+                    <LinkInfo sim={sim.clone()} t_secs={t} line={hover}
+                              faults={Some(faults)} on_edit={on_edit.clone()} />
+                </div>
+                <div class="run-more">
+                // Under stacked figures this box is no longer under its figure's title: its own.
+                <h2 class="run-title run-more-title">{ algorithm_label(lang, shown) }</h2>
                 <Results sim={sim.clone()} recalled={handle.recalled} />
                 if side == Side::A {
                     // The model switch, and what NCCL would do for this run beside its results.
@@ -494,6 +520,7 @@ pub fn App() -> Html {
                     <Buffers sim={sim.clone()} t_secs={t} playing={state.playing} />
                     <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} />
                 </Deferred>
+                </div>
             </section>
         }
     };
@@ -541,7 +568,8 @@ pub fn App() -> Html {
                     // Above both runs, so that their figures start level (inside the tree's
                     // run it pushed that figure 85 px below the other).
                     { verdict_html }{ note_html(Side::A) }{ note_html(Side::B) }
-                    <div class={classes!("runs", state.compare.then_some("compare"))}>
+                    <div class={classes!("runs", state.compare.then_some("compare"), stacked.then_some("stacked"))}
+                         data-testid="runs">
                         { panel(Side::A, &handle_a) }
                         if state.compare { { panel(Side::B, &handle_b) } }
                     </div>

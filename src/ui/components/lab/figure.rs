@@ -153,6 +153,7 @@ pub fn Figure(props: &FigureProps) -> Html {
             html! {
                 <LinkLine index={i} tier={line.tier} from={line.from} to={line.to}
                           load={quantise(line_load(trace, line, t), 40.0)} hovered={props.hover == Some(i)}
+                          unused={line.links.iter().all(|&l| trace.links[l].bytes == 0.0)}
                           side={props.side} on_hover={props.on_hover.clone()} on_pin={props.on_pin.clone()} />
             }
         })
@@ -378,6 +379,9 @@ struct LinkLineProps {
     /// Share of capacity in use, 0..=1.
     load: f64,
     hovered: bool,
+    /// No byte crosses it in the whole run (the uplinks of a cluster in one rack): drawn faint
+    /// and dashed, so that the figure shows which links the run can use at all.
+    unused: bool,
     side: Side,
     on_hover: Callback<Option<(Side, usize)>>,
     on_pin: Callback<(Side, usize)>,
@@ -404,7 +408,7 @@ fn LinkLine(props: &LinkLineProps) -> Html {
         f(props.to.y),
     );
     html! {
-        <g class={classes!("link", tier_class(props.tier), props.hovered.then_some("hovered"))}
+        <g class={classes!("link", tier_class(props.tier), props.hovered.then_some("hovered"), props.unused.then_some("unused"))}
            data-testid="link" data-load={fixed(load, 100)} data-line={props.index.to_string()}>
             <line class="wire" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()}
                   style={format!("stroke-width:{};stroke-opacity:{}", fixed(width, 100), fixed(opacity, 100))} />
