@@ -997,3 +997,133 @@ fn the_readme_says_what_every_lower_bound_kind_of_the_json_means() {
         assert!(readme.contains(&format!("`{name}` (")), "{name}");
     }
 }
+
+#[test]
+fn a_flag_the_run_would_not_use_is_refused_by_name() {
+    // Each of these ran without it, silently: another topology's flag, a topology flag beside
+    // --system or --scenario.
+    for (args, says) in [
+        (
+            &["simulate", "--topology", "rail", "--ranks", "4"][..],
+            "--ranks does not apply to --topology rail",
+        ),
+        (
+            &["simulate", "--racks", "4"],
+            "--racks does not apply to --topology uniform",
+        ),
+        (
+            &["simulate", "--topology", "cluster", "--bandwidth", "1GB/s"],
+            "--bandwidth does not apply to --topology cluster",
+        ),
+        (
+            &["simulate", "--topology", "uniform", "--pxn", "off"],
+            "--pxn does not apply to --topology uniform",
+        ),
+        (
+            &["simulate", "--system", "dgx-h100", "--racks", "4"],
+            "--racks does not apply with --system",
+        ),
+        (
+            &["simulate", "--system", "dgx-h100", "--topology", "cluster"],
+            "--topology does not apply with --system",
+        ),
+        (
+            &["sweep", "--topology", "rail", "--node-bw", "1Gbps"],
+            "--node-bw does not apply to --topology rail",
+        ),
+    ] {
+        let (code, out, err) = cli(args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    // The flags each kind shares still work.
+    let v = json(&[
+        "simulate",
+        "--topology",
+        "rail",
+        "--nodes",
+        "2",
+        "--gpus-per-node",
+        "4",
+        "--oversubscription",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["ranks"], 8);
+    // A scenario file holds the whole scenario: no flag beside it.
+    let dir = std::env::temp_dir().join(format!("allreduce-unused-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("s.json");
+    std::fs::write(
+        &file,
+        r#"{"topology":{"kind":"uniform","ranks":4,"bandwidth":1e10,"latency_secs":1e-6},"algorithm":"ring","size_bytes":4000000}"#,
+    )
+    .unwrap();
+    json(&["simulate", "--scenario", file.to_str().unwrap(), "--json"]);
+    for flag in [
+        &["--ranks", "8"][..],
+        &["--algorithm", "tree-flat"],
+        &["--straggler", "1=1ms"],
+    ] {
+        let args: Vec<&str> = ["simulate", "--scenario", file.to_str().unwrap()]
+            .into_iter()
+            .chain(flag.iter().copied())
+            .collect();
+        let (code, _, err) = cli(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains("does not apply with --scenario"), "{err}");
+    }
+}
+
+#[test]
+fn faults_apply_to_a_system_run_under_the_textbook_model() {
+    // They were dropped: `--straggler 99=1ms` on 8 GPUs ran healthy.
+    let (code, _, err) = cli(&["simulate", "--system", "dgx-h100", "--straggler", "99=1ms"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("straggler rank 99 does not exist"), "{err}");
+    let healthy = json(&[
+        "simulate", "--system", "dgx-h100", "--size", "1MB", "--json",
+    ]);
+    let late = json(&[
+        "simulate",
+        "--system",
+        "dgx-h100",
+        "--size",
+        "1MB",
+        "--straggler",
+        "3=1ms",
+        "--json",
+    ]);
+    let (h, l) = (
+        healthy["time_s"].as_f64().unwrap(),
+        late["time_s"].as_f64().unwrap(),
+    );
+    assert!(l >= h + 1e-3 - 1e-12, "{h} s, late {l} s");
+}
+
+#[test]
+fn an_error_is_one_line_of_printable_text_whatever_the_value() {
+    // A newline in a value cut the message in two; an escape sequence reached the terminal; a
+    // 100 KB value was echoed whole.
+    let (code, _, err) = cli(&["simulate", "--algorithm", "ring\nx"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("ring\\nx"), "{err}");
+    assert!(
+        err.contains("expected"),
+        "the valid values are still listed: {err}"
+    );
+    let (_, _, err) = cli(&["simulate", "--scenario", "/nonexistent/\u{1b}[31mred"]);
+    assert!(
+        !err.contains('\u{1b}') && err.contains("\\u{1b}[31mred"),
+        "{err:?}"
+    );
+    let long = "9".repeat(100_000);
+    let (code, _, err) = cli(&["simulate", "--ranks", &long]);
+    assert_eq!(code, 2);
+    assert!(
+        err.len() < 1_000 && err.contains('…'),
+        "{} bytes",
+        err.len()
+    );
+}

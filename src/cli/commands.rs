@@ -178,15 +178,122 @@ fn is_nccl(model: NetworkModel, given: &Given, takes: &[&str]) -> Result<bool, S
 }
 
 /// With `--system` under the textbook model: [`System::ideal_scenario`] with the flags'
-/// algorithm, size, segments and γ. Otherwise the flags' scenario.
-fn ideal_scenario(a: &ScenarioArgs, s: &SystemArgs, size: u64) -> Result<Scenario, String> {
-    if s.system.is_none() && s.system_file.is_none() {
+/// algorithm, size, segments, γ and faults. Otherwise the flags' scenario.
+fn ideal_scenario(
+    a: &ScenarioArgs,
+    s: &SystemArgs,
+    size: u64,
+    given: &Given,
+) -> Result<Scenario, String> {
+    let system = s.system.is_some() || s.system_file.is_some();
+    check_topology_flags(a, system, given)?;
+    if !system {
         return scenario(a, size);
     }
     let mut sc = scenario_system(a, s)?.ideal_scenario(a.algorithm, size);
     sc.segments = a.segments;
     sc.gamma_secs_per_byte = a.gamma;
+    sc.faults = Faults {
+        slow_links: a.slow_links.clone(),
+        stragglers: a.stragglers.clone(),
+    };
     Ok(sc)
+}
+
+/// The flags that shape each kind of topology (`--gpus-per-node` is the cluster's and the
+/// rail's), and those `--system` takes.
+const UNIFORM_FLAGS: [&str; 3] = ["ranks", "bandwidth", "latency"];
+const CLUSTER_FLAGS: [&str; 11] = [
+    "racks",
+    "nodes-per-rack",
+    "gpus-per-node",
+    "intra-bw",
+    "intra-lat",
+    "node-bw",
+    "node-lat",
+    "rack-bw",
+    "rack-lat",
+    "oversubscription",
+    "nics-per-node",
+];
+const RAIL_FLAGS: [&str; 10] = [
+    "nodes",
+    "gpus-per-node",
+    "intra-bw",
+    "intra-lat",
+    "nic-bw",
+    "nic-lat",
+    "spine-bw",
+    "spine-lat",
+    "oversubscription",
+    "pxn",
+];
+const SYSTEM_FLAGS: [&str; 2] = ["nodes", "gpus-per-node"];
+/// What a scenario file holds whole, apart from the topology.
+const SCENARIO_FILE_HOLDS: [&str; 6] = [
+    "algorithm",
+    "segments",
+    "gamma",
+    "slow-link",
+    "straggler",
+    "topology",
+];
+
+/// Refuses a flag that the run would not use: one that shapes another kind of topology than
+/// `--topology`'s, any topology flag beside `--system` (which sets the topology, apart from its
+/// `--nodes` and `--gpus-per-node`), and any scenario flag beside `--scenario` (whose file holds
+/// the whole scenario). Each was dropped without a word (`--topology rail --ranks 4` ran 16
+/// ranks).
+pub fn check_topology_flags(a: &ScenarioArgs, system: bool, given: &Given) -> Result<(), String> {
+    let shaping = |f: &str| {
+        UNIFORM_FLAGS.contains(&f) || CLUSTER_FLAGS.contains(&f) || RAIL_FLAGS.contains(&f)
+    };
+    let unused = |takes: &[&str]| {
+        given
+            .iter()
+            .find(|f| shaping(f) && !takes.contains(f))
+            .map(str::to_string)
+    };
+    if a.scenario.is_some() {
+        if let Some(f) = given
+            .iter()
+            .find(|f| shaping(f) || SCENARIO_FILE_HOLDS.contains(f))
+        {
+            return Err(format!(
+                "--{f} does not apply with --scenario: the file holds the whole scenario"
+            ));
+        }
+        return Ok(());
+    }
+    if system {
+        if let Some(f) = unused(&SYSTEM_FLAGS) {
+            return Err(format!(
+                "--{f} does not apply with --system: the system sets the topology (it takes --nodes and --gpus-per-node)"
+            ));
+        }
+        if given.has("topology") {
+            return Err(
+                "--topology does not apply with --system: the system sets the topology".into(),
+            );
+        }
+        return Ok(());
+    }
+    let (kind, takes): (&str, &[&str]) = match a.topology {
+        TopologyKind::Uniform => ("uniform", &UNIFORM_FLAGS),
+        TopologyKind::Cluster => ("cluster", &CLUSTER_FLAGS),
+        TopologyKind::Rail => ("rail", &RAIL_FLAGS),
+    };
+    match unused(takes) {
+        Some(f) => Err(format!(
+            "--{f} does not apply to --topology {kind}, which takes {}",
+            takes
+                .iter()
+                .map(|t| format!("--{t}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        None => Ok(()),
+    }
 }
 
 pub fn simulate(a: &SimulateArgs, given: &Given) -> Result<String, String> {
@@ -194,7 +301,7 @@ pub fn simulate(a: &SimulateArgs, given: &Given) -> Result<String, String> {
         let sys = scenario_system(&a.scenario, &a.network.system)?;
         return nccl::simulate(&sys, a.network.system.nvls.unwrap_or(true), a.size, a.json);
     }
-    let scenario = ideal_scenario(&a.scenario, &a.network.system, a.size)?;
+    let scenario = ideal_scenario(&a.scenario, &a.network.system, a.size, given)?;
     let sim = run_simulation(&scenario, false).map_err(|e| e.to_string())?;
     let report = if a.json {
         reports::simulation_json(&scenario, &sim).to_string()
@@ -226,7 +333,7 @@ pub fn sweep(a: &SweepArgs, given: &Given, early: Early) -> Result<String, Strin
         return nccl::nccl_tests_report(&sys, nvls, min, max, factor, a.json);
     }
     let max = max_size(a.sizes.max_size, SWEEP_MAX_SIZE)?;
-    let mut base = ideal_scenario(&a.scenario, &a.network.system, min.max(1))?;
+    let mut base = ideal_scenario(&a.scenario, &a.network.system, min.max(1), given)?;
     // A scenario file's own size is replaced by the sweep's first.
     base.size_bytes = min.max(1);
     let ranks = base.validate().map_err(|e| e.to_string())?.ranks();

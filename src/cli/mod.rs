@@ -37,6 +37,11 @@ impl Given {
         self.0.iter().any(|g| g == long)
     }
 
+    /// The flags given, by their long names.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(String::as_str)
+    }
+
     /// The first given flag that is not in `allowed`.
     pub fn first_not_in(&self, allowed: &[&str]) -> Option<&str> {
         self.0
@@ -229,7 +234,7 @@ pub fn run_cli_to<A: AsRef<OsStr>>(args: &[A], early: commands::Early) -> (Strin
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             return (e.to_string(), 0);
         }
-        Err(e) => return (format!("error: {}", one_line(&e)), 2),
+        Err(e) => return (format!("error: {}", printable(&one_line(&e), false)), 2),
     };
     let result = match command {
         Command::Simulate(a) => commands::simulate(&a, &given),
@@ -241,9 +246,45 @@ pub fn run_cli_to<A: AsRef<OsStr>>(args: &[A], early: commands::Early) -> (Strin
     };
     match result {
         Ok(text) => (text, 0),
-        Err(e) => (format!("error: {e}"), 2),
+        Err(e) => (format!("error: {}", printable(&e, true)), 2),
     }
 }
+
+/// An error as a terminal should show it: control characters escaped (a newline inside a value
+/// cut the one-line message in two, an escape sequence in a file name reached the terminal), a
+/// newline kept only where the message has lines of its own, and any word over
+/// [`LONGEST_WORD`] characters cut short (a 100 KB value was echoed whole).
+pub(crate) fn printable(message: &str, keep_newlines: bool) -> String {
+    let mut out = String::with_capacity(message.len().min(4096));
+    let mut word = 0;
+    for c in message.chars() {
+        if c == '\n' && keep_newlines {
+            out.push(c);
+            word = 0;
+            continue;
+        }
+        if c.is_whitespace() && !c.is_control() {
+            word = 0;
+        } else {
+            word += 1;
+        }
+        if word > LONGEST_WORD {
+            if word == LONGEST_WORD + 1 {
+                out.push('…');
+            }
+            continue;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The longest run of characters without a space that an error message shows.
+const LONGEST_WORD: usize = 120;
 
 /// The completion script for `shell`.
 pub fn completions(shell: clap_complete::Shell) -> String {
@@ -268,7 +309,12 @@ pub fn scenario_from_args<A: AsRef<OsStr>>(args: &[A]) -> Result<Scenario, Strin
         .collect();
     check_utf8(&argv)?;
     match parse(&argv).map_err(|e| one_line(&e))? {
-        (Command::Simulate(a), _) => commands::scenario(&a.scenario, a.size),
+        (Command::Simulate(a), given) => {
+            let system =
+                a.network.system.system.is_some() || a.network.system.system_file.is_some();
+            commands::check_topology_flags(&a.scenario, system, &given)?;
+            commands::scenario(&a.scenario, a.size)
+        }
         _ => Err("not a simulate command".into()),
     }
 }

@@ -49,8 +49,12 @@ impl<T: Clone + Send + Sync + 'static> TypedValueParser for OneOf<T> {
             )
             .with_cmd(cmd)
         })?;
-        (self.parse)(text)
-            .map_err(|e| clap::Error::raw(ErrorKind::ValueValidation, flag + &e).with_cmd(cmd))
+        // Printable here: clap shows a raw error's first line only (a newline in the value cut
+        // the message there).
+        (self.parse)(text).map_err(|e| {
+            let said = super::printable(&(flag + &e), false);
+            clap::Error::raw(ErrorKind::ValueValidation, said).with_cmd(cmd)
+        })
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
