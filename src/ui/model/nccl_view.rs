@@ -439,15 +439,17 @@ pub fn lab_choosing(
     if gpus < 2 {
         return Err(LabNcclError::OneGpu);
     }
+    // The shape first: past the lab's limit the page points to the command line, which must
+    // then take the shape (it pointed to `--gpus-per-node 16`, which the CLI refuses).
+    let (nodes, g) = crate::ui::model::logic::nccl_shape(controls)
+        .ok_or(LabNcclError::NotWholeNodes { gpus })?;
+    let sys = System::preset(pick.system, nodes, g).map_err(LabNcclError::System)?;
     if gpus > LAB_NCCL_MAX_GPUS {
         return Err(LabNcclError::TooMany {
             gpus,
             max: LAB_NCCL_MAX_GPUS,
         });
     }
-    let (nodes, g) = crate::ui::model::logic::nccl_shape(controls)
-        .ok_or(LabNcclError::NotWholeNodes { gpus })?;
-    let sys = System::preset(pick.system, nodes, g).map_err(LabNcclError::System)?;
     // Every candidate is simulated (so the reason lists them all) up to 64 GPUs, as the CLI's
     // `simulate --model nccl` does; beyond, those that cannot win are skipped (the same choice).
     let size = controls.size_bytes.max(1);
@@ -519,6 +521,14 @@ mod lab_tests {
         c.apply(Edit::Kind(TopologyKind::Cluster));
         c.apply(Edit::Gpus(32));
         c.apply(Edit::GpusPerNode(16));
+        assert!(matches!(
+            lab_prediction(&pick, &c).unwrap_err(),
+            LabNcclError::System(e) if e.to_string().contains("GPUs per node")
+        ));
+        // Past the lab's limit too, the shape is what is wrong: "too many for the lab" pointed to
+        // a command line that refuses 16 GPUs per node.
+        c.apply(Edit::Gpus(1024));
+        assert_eq!(c.gpus, 1024);
         assert!(matches!(
             lab_prediction(&pick, &c).unwrap_err(),
             LabNcclError::System(e) if e.to_string().contains("GPUs per node")
