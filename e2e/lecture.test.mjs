@@ -273,6 +273,14 @@ test('14.7 the address stays current while a run plays and after a preset click 
     const early = await step();
     await page.waitForFunction((s) => Number(new URLSearchParams(location.search).get('step')) > s, early, { timeout: 15000 });
     assert.equal(await page.getByTestId('pause').count(), 1, 'still playing');
+    // Presets clicked in quick succession while playing: the address has the last one at once
+    // (only playback's step waits for the throttle; a reload in its 1.5 s came back a preset behind).
+    await page.getByTestId('preset-two-nodes-400g').click();
+    await page.waitForTimeout(100);
+    await page.getByTestId('preset-nvlink-8').click();
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('gpus') === '8', null, { timeout: 400 })
+      .catch(async (e) => { throw new Error(`${e.message}: ${await page.evaluate(() => location.search)}`); });
+    assert.equal(await page.getByTestId('pause').count(), 1, 'still playing');
     // A preset while playing: the address has it within the throttle interval.
     await page.getByTestId('preset-racks-800-200').click();
     await page.waitForFunction(() => {

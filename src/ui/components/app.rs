@@ -74,35 +74,62 @@ fn write_lab_query(query: &str) {
 /// Keeps the address current: at once while paused, at most every [`ADDRESS_EVERY_MS`] while
 /// playing, and always with the latest state (a pending write is replaced, never lost).
 #[hook]
-fn use_address(query: String, playing: bool) {
+fn use_address(query: String, step_free: String, playing: bool) {
     let pending = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
     let throttle = use_mut_ref(|| Throttle::new(ADDRESS_EVERY_MS));
-    let written = use_mut_ref(String::new);
-    use_effect_with((query, playing), move |(query, playing)| {
-        if *written.borrow() == *query {
-            // Only play or pause changed (or a newer state came back to the written one).
-            pending.borrow_mut().take();
-            return;
-        }
-        let write = {
-            let (query, throttle) = (query.clone(), throttle.clone());
-            move || {
-                write_lab_query(&query);
-                throttle.borrow_mut().went(now_ms());
-                *written.borrow_mut() = query;
+    let written = use_mut_ref(|| (String::new(), String::new()));
+    // The address waiting for the throttle, written at once if the page goes away first (a
+    // reload 0.5 s after a preset clicked during playback came back one preset behind).
+    let unwritten = use_mut_ref(|| None::<String>);
+    {
+        let unwritten = unwritten.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                gloo::events::EventListener::new(&w, "pagehide", move |_| {
+                    if let Some(q) = unwritten.borrow_mut().take() {
+                        write_lab_query(&q);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    use_effect_with(
+        (query, step_free, playing),
+        move |(query, step_free, playing)| {
+            if written.borrow().0 == *query {
+                // Only play or pause changed (or a newer state came back to the written one).
+                pending.borrow_mut().take();
+                unwritten.borrow_mut().take();
+                return;
             }
-        };
-        let wait = throttle.borrow().wait_ms(now_ms());
-        if !*playing || wait <= 0.0 {
-            pending.borrow_mut().take();
-            write();
-        } else {
-            *pending.borrow_mut() = Some(gloo::timers::callback::Timeout::new(
-                wait.ceil() as u32,
-                write,
-            ));
-        }
-    });
+            // Only playback moves the step many times a second: anything else the learner changed
+            // (a preset, a slider) is written at once, also while a run plays.
+            let step_only = written.borrow().1 == *step_free;
+            let write = {
+                let (query, step_free, throttle) =
+                    (query.clone(), step_free.clone(), throttle.clone());
+                let unwritten = unwritten.clone();
+                move || {
+                    write_lab_query(&query);
+                    throttle.borrow_mut().went(now_ms());
+                    unwritten.borrow_mut().take();
+                    *written.borrow_mut() = (query, step_free);
+                }
+            };
+            let wait = throttle.borrow().wait_ms(now_ms());
+            if !*playing || wait <= 0.0 || !step_only {
+                pending.borrow_mut().take();
+                write();
+            } else {
+                *unwritten.borrow_mut() = Some(query.clone());
+                *pending.borrow_mut() = Some(gloo::timers::callback::Timeout::new(
+                    wait.ceil() as u32,
+                    write,
+                ));
+            }
+        },
+    );
 }
 
 /// A large run's progress, with a button to stop it; or, once stopped, a button to run it.
@@ -253,8 +280,17 @@ pub fn App() -> Html {
             step: share::step_at(step_ends, t),
             nccl: state.nccl,
         };
+        let step_free = format!(
+            "{}&lang={}",
+            share::encode(&share::Shared {
+                step: 0,
+                ..shared.clone()
+            }),
+            lang.code()
+        );
         use_address(
             format!("{}&lang={}", share::encode(&shared), lang.code()),
+            step_free,
             state.playing,
         );
     }
