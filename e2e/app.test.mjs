@@ -377,6 +377,12 @@ test('the whole page fits a 375 px phone in both languages (nothing scrolls side
         (els) => els.map((e) => e.textContent.slice(0, 40)));
       assert.deepEqual(faded, []);
       await shot(phone.page, `phone-lab${q ? '-zh' : ''}`);
+      // The smallest phones, 320 px: still nothing sideways (Ring or Tree's bar values ran 14 px
+      // past the edge).
+      await phone.page.setViewportSize({ width: 320, height: 740 });
+      await phone.page.waitForTimeout(300);
+      const narrow = await phone.page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      assert.equal(narrow[0], narrow[1], `page width ${narrow[0]} on a ${narrow[1]} px screen (${q || 'en'})`);
       assert.deepEqual(phone.problems, []);
     } finally { await phone.browser.close(); }
   }

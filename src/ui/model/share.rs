@@ -88,7 +88,13 @@ pub enum ShareError {
     /// A value outside the slider's range.
     OutOfRange {
         key: &'static str,
+        /// The least and the greatest value the lab takes, as the link would write them.
+        lo: String,
+        hi: String,
     },
+    /// A file's value that the lab's controls cannot show (found by writing the file's scenario
+    /// as a link and reading it back): the reason, in the link's words.
+    NotInTheLab(Box<ShareError>),
     /// `alg`/`cmp` that is no algorithm.
     NotAnAlgorithm {
         key: &'static str,
@@ -165,7 +171,11 @@ impl std::fmt::Display for ShareError {
             }
             E::OnOrOff { key } => write!(f, "{key} must be on or off"),
             E::NotATopology => f.write_str("topo must be cluster, rail or uniform"),
-            E::OutOfRange { key } => write!(f, "{key} is out of range"),
+            E::OutOfRange { key, lo, hi } => write!(f, "{key} must be from {lo} to {hi}"),
+            E::NotInTheLab(e) => write!(
+                f,
+                "the lab's controls cannot show this file (the command line runs it as it is): {e}"
+            ),
             E::NotAnAlgorithm { key } => write!(f, "{key} is not an algorithm"),
             E::SizeNotBytes => f.write_str("size must be a number of bytes"),
             E::ListLength { key } => write!(f, "{key} must list one to three values"),
@@ -299,7 +309,7 @@ pub fn import_scenario(bytes: &[u8]) -> Result<Controls, ShareError> {
         step: 0,
         nccl: None,
     };
-    match decode(&encode(&shared))? {
+    match decode(&encode(&shared)).map_err(|e| ShareError::NotInTheLab(Box::new(e)))? {
         Some(mut checked) => {
             checked.controls.faults = faults;
             Ok(checked.controls)
@@ -480,7 +490,22 @@ fn in_range(key: &'static str, value: u64, ladder: &[u64]) -> Result<u64, ShareE
     if (lo..=hi).contains(&value) {
         Ok(value)
     } else {
-        Err(ShareError::OutOfRange { key })
+        Err(out_of_range(key, ladder))
+    }
+}
+
+/// `key`'s value is not within `ladder`: the error names its ends, in the link's units.
+fn out_of_range(key: &'static str, ladder: &[u64]) -> ShareError {
+    let show = |v: u64| match key {
+        "bw" => format!("{v}Mbps"),
+        "lat" => format!("{v}ns"),
+        "size" => format!("{v} B"),
+        _ => v.to_string(),
+    };
+    ShareError::OutOfRange {
+        key,
+        lo: show(ladder[0]),
+        hi: show(ladder[ladder.len() - 1]),
     }
 }
 
@@ -665,7 +690,7 @@ pub fn decode(query: &str) -> Result<Option<Shared>, ShareError> {
                         let bw = parse_bandwidth(item).map_err(ShareError::Unit)?;
                         let mbps = bw.bytes_per_sec() * 8.0 / 1e6;
                         if !mbps.is_finite() || mbps < 0.0 {
-                            return Err(ShareError::OutOfRange { key: "bw" });
+                            return Err(out_of_range("bw", &bandwidth_ladder_mbps()));
                         }
                         c.bandwidth_mbps[i] =
                             in_range("bw", whole(mbps, false)?, &bandwidth_ladder_mbps())?;
@@ -673,7 +698,7 @@ pub fn decode(query: &str) -> Result<Option<Shared>, ShareError> {
                         let secs = parse_duration(item).map_err(ShareError::Unit)?;
                         let ns = secs * 1e9;
                         if !ns.is_finite() || ns < 0.0 {
-                            return Err(ShareError::OutOfRange { key: "lat" });
+                            return Err(out_of_range("lat", &latency_ladder_ns()));
                         }
                         c.latency_ns[i] = in_range("lat", whole(ns, true)?, &latency_ladder_ns())?;
                     }
@@ -1179,6 +1204,45 @@ mod tests {
         );
         assert_eq!(decimals(1234.4999999999998), "1234.5");
         assert_eq!(decimals(3.0), "3");
+    }
+
+    #[test]
+    fn a_file_the_lab_cannot_show_says_so_and_gives_the_range() {
+        // Read back through a link, a file's values were refused in the link's words alone:
+        // "lat is out of range", as if the file had a `lat`.
+        let uniform = |ranks: usize, size: u64, latency: f64| {
+            format!(
+                r#"{{"topology":{{"kind":"uniform","ranks":{ranks},"bandwidth":1e10,"latency_secs":{latency}}},"algorithm":"ring","size_bytes":{size}}}"#
+            )
+        };
+        let e = import_scenario(uniform(4, 1 << 20, 10.0).as_bytes()).unwrap_err();
+        assert!(
+            matches!(&e, ShareError::NotInTheLab(inner) if matches!(**inner, ShareError::OutOfRange { key: "lat", .. })),
+            "{e:?}"
+        );
+        let said = e.to_string();
+        assert!(said.starts_with("the lab's controls cannot show this file (the command line runs it as it is): lat must be from "), "{said}");
+        assert!(said.ends_with("ns"), "{said}");
+        let e = import_scenario(uniform(4, 1, 1e-6).as_bytes()).unwrap_err();
+        assert!(
+            e.to_string().ends_with(&format!(
+                "size must be from {} B to {} B",
+                size_ladder_bytes()[0],
+                size_ladder_bytes().last().unwrap()
+            )),
+            "{e}"
+        );
+        let e = import_scenario(uniform(5, 1 << 20, 1e-6).as_bytes()).unwrap_err();
+        assert!(e.to_string().contains("cannot show this file (the command line runs it as it is): gpus must be one of 1, 2, 3, 4, 6,"), "{e}");
+        // In a link the words are the link's own, with the range.
+        assert_eq!(
+            decode("?lat=11s").unwrap_err().to_string(),
+            format!(
+                "lat must be from {}ns to {}ns",
+                latency_ladder_ns()[0],
+                latency_ladder_ns().last().unwrap()
+            )
+        );
     }
 
     #[test]

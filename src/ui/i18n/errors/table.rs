@@ -128,7 +128,8 @@ strings! {
         ShNotOneOf => "{0} must be one of {1}", "{0} 必须是以下之一：{1}";
         ShOnOrOff => "{0} must be on or off", "{0} 必须是 on 或 off";
         ShTopo => "topo must be cluster, rail or uniform", "topo 必须是 cluster、rail 或 uniform";
-        ShOutOfRange => "{0} is out of range", "{0} 超出范围";
+        ShOutOfRange => "{0} must be from {1} to {2}", "{0} 必须在 {1} 到 {2} 之间";
+        ShNotInTheLab => "the lab's controls cannot show this file (the command line runs it as it is): {0}", "实验室的控件无法显示这个文件（命令行可以原样运行它）：{0}";
         ShNotAnAlgorithm => "{0} is not an algorithm", "{0} 不是算法";
         ShSizeNotBytes => "size must be a number of bytes", "size 必须是字节数";
         ShListLength => "{0} must list one to three values", "{0} 必须列出一到三个值";

@@ -289,7 +289,12 @@ fn shares() -> Vec<ShareError> {
         },
         E::OnOrOff { key: "nvls" },
         E::NotATopology,
-        E::OutOfRange { key: "bw" },
+        E::OutOfRange {
+            key: "bw",
+            lo: "1Mbps".into(),
+            hi: "16000000Mbps".into(),
+        },
+        E::NotInTheLab(Box::new(E::NotATopology)),
         E::NotAnAlgorithm { key: "alg" },
         E::SizeNotBytes,
         E::ListLength { key: "lat" },
