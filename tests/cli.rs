@@ -1127,3 +1127,25 @@ fn an_error_is_one_line_of_printable_text_whatever_the_value() {
         err.len()
     );
 }
+
+#[test]
+fn a_slow_link_that_is_not_there_is_answered_with_this_topologys_cable_names() {
+    // The examples were fixed (rank0-node0, node0-rack0, …), the refused name among them.
+    let (code, _, err) = cli(&["simulate", "--slow-link", "node0-rack0=0.5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("here, e.g. rank0-spine"), "{err}");
+    assert!(!err.contains("node0-rack0,"), "{err}");
+    let (_, _, err) = cli(&[
+        "simulate",
+        "--topology",
+        "cluster",
+        "--nics-per-node",
+        "2",
+        "--slow-link",
+        "node0-rack0=0.5",
+    ]);
+    assert!(
+        err.contains("here, e.g. rank0-node0, node0.nic0-rack0, rack0-spine"),
+        "{err}"
+    );
+}

@@ -242,6 +242,8 @@ pub enum FaultError {
     },
     NoSuchCable {
         cable: Cable,
+        /// A cable of each tier the topology has, to name as it names them.
+        examples: Vec<Cable>,
     },
     CableTwice {
         cable: Cable,
@@ -270,6 +272,20 @@ impl From<CableError> for FaultError {
     }
 }
 
+/// The first cable of each tier of `topo` (its links' order: GPU links, then NICs, then uplinks),
+/// named as a slow link names them.
+fn cable_examples(topo: &Topology) -> Vec<Cable> {
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for l in topo.links() {
+        if !seen.contains(&l.tier) {
+            seen.push(l.tier);
+            out.push(Cable::new(l.from, l.to));
+        }
+    }
+    out
+}
+
 impl fmt::Display for FaultError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -279,9 +295,14 @@ impl fmt::Display for FaultError {
                 "slow link {cable}: factor {} is out of range; expected a number from 0.000001 to 1, e.g. 0.25",
                 short(*factor)
             ),
-            FaultError::NoSuchCable { cable } => write!(
+            FaultError::NoSuchCable { cable, examples } => write!(
                 f,
-                "slow link {cable}: this topology has no such link (name its ends as the JSON 'links' do, e.g. rank0-node0, node0-rack0, rack0-spine, or rank3-spine on uniform)"
+                "slow link {cable}: this topology has no such link (name its ends as the JSON 'links' do: here, e.g. {})",
+                examples
+                    .iter()
+                    .map(Cable::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             FaultError::CableTwice { cable } => write!(f, "slow link {cable} is given twice"),
             FaultError::RankOutOfRange { rank, ranks } => write!(
@@ -332,7 +353,8 @@ impl Faults {
     /// assert_eq!(late(4).validate(&topo), Err(FaultError::RankOutOfRange { rank: 4, ranks: 4 }));
     /// let cable: Cable = "rank0-node0".parse().unwrap(); // no node switch on `uniform`
     /// let slow = Faults { slow_links: vec![SlowLink { cable, factor: 0.5 }], ..Faults::default() };
-    /// assert_eq!(slow.validate(&topo), Err(FaultError::NoSuchCable { cable }));
+    /// let examples = vec!["rank0-spine".parse().unwrap()]; // how `uniform` names its cables
+    /// assert_eq!(slow.validate(&topo), Err(FaultError::NoSuchCable { cable, examples }));
     /// ```
     pub fn validate(&self, topo: &Topology) -> Result<(), FaultError> {
         for count in [self.slow_links.len(), self.stragglers.len()] {
@@ -348,7 +370,10 @@ impl Faults {
                 });
             }
             if !topo.links().iter().any(|l| s.cable.carries(l.from, l.to)) {
-                return Err(FaultError::NoSuchCable { cable: s.cable });
+                return Err(FaultError::NoSuchCable {
+                    cable: s.cable,
+                    examples: cable_examples(topo),
+                });
             }
             let (a, b) = s.cable.ends();
             if self.slow_links[..i].iter().any(|o| o.cable.carries(a, b)) {

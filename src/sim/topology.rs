@@ -540,11 +540,9 @@ impl std::fmt::Display for TopologyError {
             E::BandwidthOutOfRange { field } => {
                 write!(f, "{} must lie between 1 B/s and 1 PB/s", field.name())
             }
-            E::LatencyOutOfRange { field } => write!(
-                f,
-                "{} must be a latency between 0 and 10 s, e.g. 5us",
-                field.name()
-            ),
+            E::LatencyOutOfRange { field } => {
+                write!(f, "{} must be between 0 and 10 s, e.g. 5us", field.name())
+            }
             E::OversubscriptionOutOfRange => {
                 f.write_str("oversubscription must be between 1 (non-blocking) and 64")
             }

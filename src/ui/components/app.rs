@@ -439,10 +439,12 @@ pub fn App() -> Html {
         let name = |alg| algorithm_label(lang, alg);
         let cap = |s: &str| {
             // "Ring finishes…": a sentence starts with a capital (the Chinese names have none).
-            let mut c = s.chars();
-            c.next()
-                .map(|f| f.to_uppercase().chain(c).collect::<String>())
-                .unwrap_or_default()
+            // ASCII only: `char::to_uppercase` brought Unicode's case tables, 12 KB gzip.
+            let mut c = s.to_string();
+            if let Some(first) = c.get_mut(..1) {
+                first.make_ascii_uppercase();
+            }
+            c
         };
         match *v {
             Some(Verdict::Faster {

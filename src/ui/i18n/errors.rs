@@ -146,7 +146,18 @@ pub fn fault_error(lang: Lang, e: &FaultError) -> String {
             K::FaultFactor,
             &[&cable.to_string(), &crate::sim::faults::short(*factor)],
         ),
-        E::NoSuchCable { cable } => trf(lang, K::FaultNoSuchCable, &[&cable.to_string()]),
+        E::NoSuchCable { cable, examples } => trf(
+            lang,
+            K::FaultNoSuchCable,
+            &[
+                &cable.to_string(),
+                &examples
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ],
+        ),
         E::CableTwice { cable } => trf(lang, K::FaultCableTwice, &[&cable.to_string()]),
         E::RankOutOfRange { rank, ranks } => trf(
             lang,

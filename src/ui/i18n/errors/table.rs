@@ -42,13 +42,13 @@ strings! {
         TopoRailGpus => "GPUs per node on a rail network must be between 1 and {0} (one NIC, one rail each), got {1}", "轨道网络的每节点 GPU 数必须在 1 到 {0} 之间（每张卡一张网卡、一条轨道），实际为 {1}";
         TopoBandwidthNotPositive => "{0} must be a positive bandwidth, e.g. 100GB/s or 400Gbps", "{0}必须是正的带宽，如 100GB/s 或 400Gbps";
         TopoBandwidthRange => "{0} must lie between 1 B/s and 1 PB/s", "{0}必须在 1 B/s 到 1 PB/s 之间";
-        TopoLatencyRange => "{0} must be a latency between 0 and 10 s, e.g. 5us", "{0}必须在 0 到 10 s 之间，如 5us";
+        TopoLatencyRange => "{0} must be between 0 and 10 s, e.g. 5us", "{0}必须在 0 到 10 s 之间，如 5us";
         TopoOversubscription => "oversubscription must be between 1 (non-blocking) and 64", "超额订阅比必须在 1（无阻塞）到 64 之间";
         TopoNics => "NICs per node must be between 1 and {0}, got {1}", "每节点网卡数必须在 1 到 {0} 之间，实际为 {1}";
         TopoNicsExceedGpus => "NICs per node ({0}) cannot exceed GPUs per node ({1}): each GPU uses its nearest NIC", "每节点网卡数（{0}）不能超过每节点 GPU 数（{1}）：每张卡使用离它最近的网卡";
         // Faults.
         FaultFactor => "slow link {0}: factor {1} is out of range; expected a number from 0.000001 to 1, e.g. 0.25", "慢链路 {0}：系数 {1} 超出范围；应在 0.000001 到 1 之间，如 0.25";
-        FaultNoSuchCable => "slow link {0}: this topology has no such link", "慢链路 {0}：此拓扑中没有这条链路";
+        FaultNoSuchCable => "slow link {0}: this topology has no such link (its cables are named like {1})", "慢链路 {0}：此拓扑中没有这条链路（这里的链路名形如 {1}）";
         FaultCableTwice => "slow link {0} is given twice", "慢链路 {0} 出现了两次";
         FaultRank => "straggler rank {0} does not exist; expected 0..{1}", "迟到的进程 {0} 不存在；应为 0..{1}";
         FaultDelay => "straggler rank {0}: delay {1} s is out of range; expected 0..{2} s", "迟到的进程 {0}：延迟 {1} s 超出范围；应为 0..{2} s";

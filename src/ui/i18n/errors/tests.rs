@@ -122,7 +122,10 @@ fn faults() -> Vec<FaultError> {
             cable: cable(),
             factor: 2.0,
         },
-        E::NoSuchCable { cable: cable() },
+        E::NoSuchCable {
+            cable: cable(),
+            examples: vec![cable()],
+        },
         E::CableTwice { cable: cable() },
         E::RankOutOfRange { rank: 8, ranks: 8 },
         E::DelayOutOfRange {
