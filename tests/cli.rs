@@ -1073,6 +1073,7 @@ fn a_flag_the_run_would_not_use_is_refused_by_name() {
         assert_eq!(code, 2, "{args:?}");
         assert!(err.contains("does not apply with --scenario"), "{err}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -1147,5 +1148,63 @@ fn a_slow_link_that_is_not_there_is_answered_with_this_topologys_cable_names() {
     assert!(
         err.contains("here, e.g. rank0-node0, node0.nic0-rack0, rack0-spine"),
         "{err}"
+    );
+}
+
+#[test]
+fn the_review_s_dropped_flags_are_refused_too() {
+    let dir = std::env::temp_dir().join(format!("allreduce-dropped-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("s.json");
+    std::fs::write(
+        &file,
+        r#"{"topology":{"kind":"uniform","ranks":4,"bandwidth":1e10,"latency_secs":1e-6},"algorithm":"ring","size_bytes":4000000}"#,
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    for (args, says) in [
+        // The file's size won; the system was ignored for the file.
+        (
+            &["simulate", "--scenario", f, "--size", "1MB"][..],
+            "--size does not apply with --scenario",
+        ),
+        (
+            &["simulate", "--scenario", f, "--system", "dgx-h100"],
+            "--system does not apply with --scenario",
+        ),
+        // A system file has its own size.
+        (
+            &["simulate", "--system-file", f, "--nodes", "4"],
+            "--nodes does not apply with --system-file",
+        ),
+        // speedup models healthy networks of the flags' topology.
+        (
+            &["speedup", "--topology", "rail", "--ranks", "4"],
+            "--ranks does not apply to --topology rail",
+        ),
+        (
+            &["speedup", "--straggler", "1=1ms"],
+            "--straggler does not apply to speedup",
+        ),
+    ] {
+        let (code, _, err) = cli(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_run_that_does_not_verify_keeps_its_report_whole() {
+    // Only the message is made printable: the report after it is our own, JSON included (cut at
+    // 120 characters it was no longer JSON).
+    let (message, report) = (
+        "the result did not verify: rank 3\u{1b}",
+        "{\"a\":\"".to_string() + &"x".repeat(500) + "\"}",
+    );
+    let shown = allreduce_lab::cli::printable_error(&format!("{message}\n{report}"));
+    assert_eq!(
+        shown,
+        format!("error: the result did not verify: rank 3\\u{{1b}}\n{report}")
     );
 }

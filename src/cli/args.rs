@@ -164,7 +164,7 @@ pub struct ScenarioArgs {
     /// Reduction cost in seconds per byte, e.g. 1e-12
     #[arg(long, value_name = "SECS", default_value = "0", value_parser = gamma)]
     pub gamma: f64,
-    /// Read the whole scenario from a JSON file (other scenario flags are ignored)
+    /// Read the whole scenario from a JSON file (no other scenario or topology flag with it)
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub scenario: Option<PathBuf>,
     /// That cable keeps FACTOR (0..1] of its bandwidth, both directions; ends as the JSON
@@ -276,6 +276,24 @@ pub struct SystemArgs {
     /// Let NCCL use NVLink SHARP where the switch can reduce [default: on]
     #[arg(long, value_name = "on|off", value_parser = on_off())]
     pub nvls: Option<bool>,
+}
+
+impl SystemArgs {
+    /// The flag that names a system, if one does: `system` or `system-file`.
+    pub fn given(&self) -> Option<&'static str> {
+        if self.system_file.is_some() {
+            Some("system-file")
+        } else if self.system.is_some() {
+            Some("system")
+        } else {
+            None
+        }
+    }
+
+    /// Whether a system is named.
+    pub fn is_set(&self) -> bool {
+        self.given().is_some()
+    }
 }
 
 /// A system with its size, for the commands that take no scenario.

@@ -185,9 +185,8 @@ fn ideal_scenario(
     size: u64,
     given: &Given,
 ) -> Result<Scenario, String> {
-    let system = s.system.is_some() || s.system_file.is_some();
-    check_topology_flags(a, system, given)?;
-    if !system {
+    check_topology_flags(a, s.given(), given)?;
+    if !s.is_set() {
         return scenario(a, size);
     }
     let mut sc = scenario_system(a, s)?.ideal_scenario(a.algorithm, size);
@@ -229,14 +228,18 @@ const RAIL_FLAGS: [&str; 10] = [
     "pxn",
 ];
 const SYSTEM_FLAGS: [&str; 2] = ["nodes", "gpus-per-node"];
-/// What a scenario file holds whole, apart from the topology.
-const SCENARIO_FILE_HOLDS: [&str; 6] = [
+/// What a scenario file holds whole, apart from the topology (`simulate`'s `--size` too; a
+/// sweep sets the size of each row).
+const SCENARIO_FILE_HOLDS: [&str; 9] = [
     "algorithm",
     "segments",
     "gamma",
     "slow-link",
     "straggler",
     "topology",
+    "size",
+    "system",
+    "system-file",
 ];
 
 /// Refuses a flag that the run would not use: one that shapes another kind of topology than
@@ -244,7 +247,11 @@ const SCENARIO_FILE_HOLDS: [&str; 6] = [
 /// `--nodes` and `--gpus-per-node`), and any scenario flag beside `--scenario` (whose file holds
 /// the whole scenario). Each was dropped without a word (`--topology rail --ranks 4` ran 16
 /// ranks).
-pub fn check_topology_flags(a: &ScenarioArgs, system: bool, given: &Given) -> Result<(), String> {
+pub fn check_topology_flags(
+    a: &ScenarioArgs,
+    system: Option<&str>,
+    given: &Given,
+) -> Result<(), String> {
     let shaping = |f: &str| {
         UNIFORM_FLAGS.contains(&f) || CLUSTER_FLAGS.contains(&f) || RAIL_FLAGS.contains(&f)
     };
@@ -265,16 +272,23 @@ pub fn check_topology_flags(a: &ScenarioArgs, system: bool, given: &Given) -> Re
         }
         return Ok(());
     }
-    if system {
-        if let Some(f) = unused(&SYSTEM_FLAGS) {
+    if let Some(flag) = system {
+        // A named system takes its size from --nodes and --gpus-per-node; a file has its own.
+        let takes: &[&str] = if flag == "system" { &SYSTEM_FLAGS } else { &[] };
+        if let Some(f) = unused(takes) {
             return Err(format!(
-                "--{f} does not apply with --system: the system sets the topology (it takes --nodes and --gpus-per-node)"
+                "--{f} does not apply with --{flag}: the system sets the topology{}",
+                if takes.is_empty() {
+                    ""
+                } else {
+                    " (it takes --nodes and --gpus-per-node)"
+                }
             ));
         }
         if given.has("topology") {
-            return Err(
-                "--topology does not apply with --system: the system sets the topology".into(),
-            );
+            return Err(format!(
+                "--topology does not apply with --{flag}: the system sets the topology"
+            ));
         }
         return Ok(());
     }
@@ -491,7 +505,22 @@ pub fn speedup(a: &SpeedupArgs, given: &Given) -> Result<String, String> {
         Some(p) => (p.topology(), p.training(), p.algorithm, p.segments, 0.0),
         None => {
             let m = training(base, &a.training)?;
+            check_topology_flags(&a.scenario, None, given)?;
+            // The scaling model runs healthy networks: a fault would be dropped.
+            if let Some(f) = ["slow-link", "straggler"]
+                .into_iter()
+                .find(|f| given.has(f))
+            {
+                return Err(format!(
+                    "--{f} does not apply to speedup, which models healthy networks; simulate takes it"
+                ));
+            }
             let sc = scenario(&a.scenario, 1)?;
+            if !sc.faults.is_empty() {
+                return Err(
+                    "speedup models healthy networks: the scenario file's faults would be dropped; simulate takes them".into(),
+                );
+            }
             let gamma = sc.gamma_secs_per_byte;
             (sc.topology, m, sc.algorithm, sc.segments, gamma)
         }

@@ -227,7 +227,7 @@ pub fn run_cli_to<A: AsRef<OsStr>>(args: &[A], early: commands::Early) -> (Strin
         return (command().render_long_help().to_string(), 0);
     }
     if let Err(e) = check_utf8(args) {
-        return (format!("error: {e}"), 2);
+        return (format!("error: {}", printable(&e, false)), 2);
     }
     let (command, given) = match parse(args) {
         Ok(parsed) => parsed,
@@ -246,11 +246,21 @@ pub fn run_cli_to<A: AsRef<OsStr>>(args: &[A], early: commands::Early) -> (Strin
     };
     match result {
         Ok(text) => (text, 0),
-        Err(e) => (format!("error: {}", printable(&e, true)), 2),
+        Err(e) => (printable_error(&e), 2),
     }
 }
 
-/// An error as a terminal should show it: control characters escaped (a newline inside a value
+/// A command's error as printed: `error: ` and its message made [`printable`]; a report after
+/// the message's first line (a run that did not verify prints its report, JSON included) is our
+/// own output and stays as it is.
+pub fn printable_error(e: &str) -> String {
+    match e.split_once('\n') {
+        Some((message, report)) => format!("error: {}\n{report}", printable(message, false)),
+        None => format!("error: {}", printable(e, false)),
+    }
+}
+
+/// An error as a terminal should show it: control characters and bidirectional overrides escaped (a newline inside a value
 /// cut the one-line message in two, an escape sequence in a file name reached the terminal), a
 /// newline kept only where the message has lines of its own, and any word over
 /// [`LONGEST_WORD`] characters cut short (a 100 KB value was echoed whole).
@@ -263,7 +273,9 @@ pub(crate) fn printable(message: &str, keep_newlines: bool) -> String {
             word = 0;
             continue;
         }
-        if c.is_whitespace() && !c.is_control() {
+        let hidden =
+            c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if c.is_whitespace() && !hidden {
             word = 0;
         } else {
             word += 1;
@@ -274,7 +286,7 @@ pub(crate) fn printable(message: &str, keep_newlines: bool) -> String {
             }
             continue;
         }
-        if c.is_control() {
+        if hidden {
             out.extend(c.escape_default());
         } else {
             out.push(c);
@@ -284,7 +296,7 @@ pub(crate) fn printable(message: &str, keep_newlines: bool) -> String {
 }
 
 /// The longest run of characters without a space that an error message shows.
-const LONGEST_WORD: usize = 120;
+const LONGEST_WORD: usize = 400;
 
 /// The completion script for `shell`.
 pub fn completions(shell: clap_complete::Shell) -> String {
@@ -310,9 +322,7 @@ pub fn scenario_from_args<A: AsRef<OsStr>>(args: &[A]) -> Result<Scenario, Strin
     check_utf8(&argv)?;
     match parse(&argv).map_err(|e| one_line(&e))? {
         (Command::Simulate(a), given) => {
-            let system =
-                a.network.system.system.is_some() || a.network.system.system_file.is_some();
-            commands::check_topology_flags(&a.scenario, system, &given)?;
+            commands::check_topology_flags(&a.scenario, a.network.system.given(), &given)?;
             commands::scenario(&a.scenario, a.size)
         }
         _ => Err("not a simulate command".into()),
