@@ -64,9 +64,16 @@ test('the SuperPOD-style preset draws 8 rails; nccl-ring loads every rail, the t
   const ring = await rails(page, 'data-bytes');
   assert.ok(ring[0] > 0 && ring.slice(1).every((b) => b === 0), `ring rail bytes ${ring}`);
   assert.equal(await page.getByTestId('algorithm-note').count(), 0);
+  // With PXN no route climbs to the spine: its tier box says so, and its links are drawn unused.
+  assert.equal(await page.getByTestId('tier-idle-rack').textContent(), 'Not crossed: with PXN, traffic between rails hops over NVLink to the right rail first.');
+  assert.equal(await page.getByTestId('tier-idle-node').count(), 0);
+  assert.equal(await page.getByTestId('tier-idle-gpu').count(), 0);
+  const spineUnused = await figure().locator('[data-testid=link].tier-rack').evaluateAll((ls) => ls.map((l) => l.classList.contains('unused')));
+  assert.ok(spineUnused.length > 0 && spineUnused.every(Boolean), `spine unused ${spineUnused}`);
   // Without PXN the ring's hops between nodes climb to the spine: its dashed uplinks load up.
   await page.getByTestId('pxn-toggle').click();
   await page.getByTestId('cli-command').filter({ hasText: '--pxn off' }).waitFor();
+  assert.equal(await page.getByTestId('tier-idle-rack').count(), 0);
   await pauseAt(page, 500);
   const spineLoads = await figure().locator('[data-testid=link].tier-rack').evaluateAll((ls) => ls.map((l) => Number(l.getAttribute('data-load'))));
   assert.ok(spineLoads.some((l) => l > 0), `spine loads ${spineLoads}`);

@@ -39,7 +39,7 @@ area! { $ lab_rows {
     LatencyIdeal => "0 (ideal)", "0（理想）";
     LabMessageSize => "Message size (per rank)", "消息大小（每个进程）";
     Compare => "Compare", "对比";
-    SideBySideWith => " side by side with", " 并排对比";
+    SideBySideWith => " compare with", " 对比";
     CommandLine => "Same run on the command line", "命令行上的同一次运行";
     CommandLineLabel => "command", "命令";
     TimeGroup => "Time", "时间";
@@ -57,6 +57,9 @@ area! { $ lab_rows {
     LowerBoundLabel => "lower bound", "下界";
     LabTierIdleNode => "Not crossed: {0} in one node.", "不经过：{0}在同一节点内。";
     LabTierIdleRack => "Not crossed: {0} in one rack.", "不经过：{0}在同一机柜内。";
+    LabTierIdleOneGpu => "Not crossed: one GPU per node.", "不经过：每个节点只有一张卡。";
+    LabTierIdleOneRail => "Not crossed: one GPU per node, so one rail.", "不经过：每个节点一张卡，只有一条轨道。";
+    LabTierIdlePxn => "Not crossed: with PXN, traffic between rails hops over NVLink to the right rail first.", "不经过：开启 PXN 后，跨轨道的流量先经 NVLink 转到目标轨道。";
     OneGpuNothing => "One GPU: nothing to exchange. Its buffer is already the sum, so no bandwidth or lower bound applies.", "只有一张卡：无需交换。它的缓冲区本身就是总和，因此谈不上带宽，也没有下界。";
     BuffersNoteOneRank => " — one rank: nothing to gather, its cells are whole from the start", " — 只有一个进程：无需收集，格子一开始就是满的";
     LowerBoundRun => "{0} · the run takes {1}× as long", "{0} · 实际用时是下界的 {1} 倍";
@@ -125,6 +128,7 @@ area! { $ lab_rows {
     TierLegendRack => "uplink (rack ↔ spine)", "上行链路（机柜 ↔ 主干）";
     TierLegendRailNic => "NIC (GPU ↔ its rail's leaf switch)", "网卡（GPU ↔ 所在轨道的叶交换机）";
     TierLegendRailSpine => "uplink (rail leaf ↔ spine)", "上行链路（轨道叶交换机 ↔ 主干）";
+    LegendUnused => "dotted: no byte crosses it in this run", "点线：本次运行没有数据经过";
     LegendRails => "above each rail's switch: its NICs' load now and the bytes they carried", "每条轨道交换机上方：其网卡当前的负载和已传输的字节";
     PresetNvlinkTitle => "8 GPUs on NVLink", "NVLink 上的 8 张卡";
     PresetNvlinkText => "One node: 8 H100 GPUs behind NVSwitches, 450 GB/s per direction each (A100: 300). Inside a node the ring wins.", "一个节点：8 张 H100 接在 NVSwitch 上，每张卡每个方向 450 GB/s（A100 为 300 GB/s）。节点内环形胜出。";
@@ -134,9 +138,9 @@ area! { $ lab_rows {
     PresetRacksText => "The chapter's 2 racks × 2 nodes × 8 GPUs: fast in-rack network, slow cross-rack uplinks; a pipelined tree crosses less and wins.", "原文的 2 个机柜 × 2 个节点 × 8 张卡：柜内网络快、跨机柜上行链路慢；流水线化的树跨柜更少，胜出。";
     PresetInvertedTitle => "Inverted: 400 inside, 800 across", "反转：柜内 400，跨柜 800";
     PresetInvertedText => "The seed's inverted case on the same 2 racks × 2 nodes × 8 GPUs: in-rack 400 Gbps, cross-rack 800 Gbps; the ring wins.", "原文中的反转情形，同样是 2 个机柜 × 2 个节点 × 8 张卡：柜内 400 Gbps，跨机柜 800 Gbps；环形胜出。";
-    CompareFaster => "{0} finishes in {1}; {2} takes {3}, {4}× as long.", "{0}用时 {1}；{2}用时 {3}，是它的 {4} 倍。";
+    CompareFaster => "The faster run: {0}, {1}; {2} takes {3}, {4}× as long.", "更快的是{0}：用时 {1}；{2}用时 {3}，是前者的 {4} 倍。";
     CompareSame => "Both runs take {0}.", "两次运行用时相同：{0}。";
-    CompareTie => "{0} and {1} take about as long: {2} and {3}.", "{0}和{1}用时几乎相同：{2} 与 {3}。";
+    CompareTie => "The two take about as long: {0} {2}, {1} {3}.", "两者用时几乎相同：{0} {2}，{1} {3}。";
     SegmentsWinsOnlyPipelined => "The tree wins here only because it is pipelined into {0} segments: unpipelined it takes {1}, slower than {2}’s {3}.", "树在这里胜出全靠流水线（分成 {0} 段）：不分段时它要 {1}，比{2}的 {3} 慢。";
     SegmentsWouldWin => "{4} the tree loses here; split into {0} segments it takes {1} and beats {2}’s {3}. Try the pipeline segments slider.", "{4}树在这里落后；分成 {0} 段后它要 {1}，快过{2}的 {3}。试试“流水线分段数”滑块。";
     AlgRing => "ring", "环形";

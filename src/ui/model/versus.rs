@@ -75,6 +75,25 @@ pub fn crossed(tier: Tier, gpus: usize, gpus_per_node: usize, nodes_per_rack: us
     }
 }
 
+/// Whether any transfer on a rail network of `nodes` nodes of `gpus_per_node` GPUs (one rail
+/// each) crosses `tier`: NVLink once a node has a second GPU, the NICs once there is a second
+/// node, the leaf ↔ spine uplinks only between rails without PXN (with it, traffic hops over
+/// NVLink to the destination's rail first).
+///
+/// ```
+/// use allreduce_lab::sim::topology::Tier;
+/// use allreduce_lab::ui::model::versus::rail_crossed;
+/// assert!(rail_crossed(Tier::Rack, 2, 8, false) && !rail_crossed(Tier::Rack, 2, 8, true));
+/// assert!(!rail_crossed(Tier::Node, 1, 8, false) && !rail_crossed(Tier::Gpu, 4, 1, false));
+/// ```
+pub fn rail_crossed(tier: Tier, nodes: usize, gpus_per_node: usize, pxn: bool) -> bool {
+    match tier {
+        Tier::Gpu => gpus_per_node > 1,
+        Tier::Node => nodes > 1,
+        Tier::Rack => nodes > 1 && gpus_per_node > 1 && !pxn,
+    }
+}
+
 /// At most `segments`, but none smaller than [`MIN_SEGMENT_BYTES`]: how many pieces a pipelined
 /// tree cuts a message of `size_bytes` into.
 ///
@@ -730,6 +749,78 @@ impl VersusWork {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_tiers_said_crossed_are_those_some_route_crosses() {
+        use crate::sim::topology::{Topology, TopologySpec};
+        use crate::sim::units::Bandwidth;
+        let bw = Bandwidth::from_gbytes_per_sec(100.0);
+        for (nodes, g, pxn) in
+            (1..=3).flat_map(|n| (1..=4).flat_map(move |g| [(n, g, false), (n, g, true)]))
+        {
+            let rail = TopologySpec::Rail {
+                nodes,
+                gpus_per_node: g,
+                intra_bw: bw,
+                intra_lat_secs: 1e-6,
+                nic_bw: bw,
+                nic_lat_secs: 1e-6,
+                spine_bw: bw,
+                spine_lat_secs: 1e-6,
+                oversubscription: 1.0,
+                pxn,
+            };
+            let cluster = |racks, npr| TopologySpec::Cluster {
+                racks,
+                nodes_per_rack: npr,
+                gpus_per_node: g,
+                intra_bw: bw,
+                intra_lat_secs: 1e-6,
+                node_bw: bw,
+                node_lat_secs: 1e-6,
+                rack_bw: bw,
+                rack_lat_secs: 1e-6,
+                oversubscription: 1.0,
+                nics_per_node: 1,
+            };
+            let crossed_by_routes = |spec: &TopologySpec| {
+                let topo = Topology::new(spec).unwrap();
+                let n = topo.ranks();
+                let mut used = Vec::new();
+                for src in 0..n {
+                    for dst in (0..n).filter(|&d| d != src) {
+                        for &l in topo.route(src, dst).links() {
+                            let tier = topo.links()[l as usize].tier;
+                            if !used.contains(&tier) {
+                                used.push(tier);
+                            }
+                        }
+                    }
+                }
+                used
+            };
+            let used = crossed_by_routes(&rail);
+            for tier in Tier::ALL {
+                assert_eq!(
+                    rail_crossed(tier, nodes, g, pxn),
+                    used.contains(&tier),
+                    "rail {nodes}×{g} pxn {pxn}: {tier:?}"
+                );
+            }
+            // The cluster's rule, on up to two racks of the same nodes.
+            for (racks, npr) in [(1, nodes), (2, nodes)] {
+                let used = crossed_by_routes(&cluster(racks, npr));
+                for tier in Tier::ALL {
+                    let gpus = racks * npr * g;
+                    assert_eq!(
+                        crossed(tier, gpus, g, npr),
+                        used.contains(&tier),
+                        "cluster {racks}×{npr}×{g}: {tier:?}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn crossings_pass_by_sizes_without_a_finite_difference_and_count_one_through_a_tie() {
         let sizes = [1u64, 10, 100, 1000, 10_000];

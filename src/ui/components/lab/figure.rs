@@ -145,6 +145,8 @@ pub fn Figure(props: &FigureProps) -> Html {
 
     let boxes = html! { <GroupBoxes sim={props.sim.clone()} /> };
 
+    let unused = |line: &DrawnLink| line.links.iter().all(|&l| trace.links[l].bytes == 0.0);
+    let any_unused = layout.lines.iter().any(unused);
     let lines = layout
         .lines
         .iter()
@@ -153,7 +155,7 @@ pub fn Figure(props: &FigureProps) -> Html {
             html! {
                 <LinkLine index={i} tier={line.tier} from={line.from} to={line.to}
                           load={quantise(line_load(trace, line, t), 40.0)} hovered={props.hover == Some(i)}
-                          unused={line.links.iter().all(|&l| trace.links[l].bytes == 0.0)}
+                          unused={unused(line)}
                           side={props.side} on_hover={props.on_hover.clone()} on_pin={props.on_pin.clone()} />
             }
         })
@@ -268,6 +270,9 @@ pub fn Figure(props: &FigureProps) -> Html {
                     <span class="legend-item"><svg class="swatch" viewBox="0 0 28 10"><line class={classes!("link-swatch", tier_class(tier))} x1="1" y1="5" x2="27" y2="5" /></svg>{ tier_title(lang, tier, &trace.topology) }</span>
                 }) }
                 <span class="legend-item muted">{ tr(lang, Key::LegendBusier) }</span>
+                if any_unused {
+                    <span class="legend-item muted" data-testid="unused-legend"><svg class="swatch" viewBox="0 0 28 10"><line class="link-swatch unused" x1="1" y1="5" x2="27" y2="5" /></svg>{ tr(lang, Key::LegendUnused) }</span>
+                }
                 if !layout.rails.is_empty() {
                     <span class="legend-item muted" data-testid="rail-legend">{ tr(lang, Key::LegendRails) }</span>
                 }

@@ -352,10 +352,19 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                 let set_lat = props.on_edit.reform(move |ns| Edit::Latency { tier: i, ns });
                 // A tier no transfer crosses says so (the rack uplinks of one rack, moved from
                 // 1 Gbps to 16 Tbps, changed nothing, and nothing said why).
+                use crate::sim::topology::Tier;
                 let not_crossed = |tier| !crate::ui::model::versus::crossed(tier, c.gpus, c.gpus_per_node, c.nodes_per_rack);
+                let (rail_nodes, rail_gpn) = c.rail_shape();
+                let rail_idle = |tier| !crate::ui::model::versus::rail_crossed(tier, rail_nodes, rail_gpn, c.pxn);
                 let idle = match (c.kind, i) {
-                    (TopologyKind::Cluster, 1) if not_crossed(crate::sim::topology::Tier::Node) => Some(Key::LabTierIdleNode),
-                    (TopologyKind::Cluster, 2) if not_crossed(crate::sim::topology::Tier::Rack) => Some(Key::LabTierIdleRack),
+                    (TopologyKind::Cluster, 1) if not_crossed(Tier::Node) => Some(Key::LabTierIdleNode),
+                    (TopologyKind::Cluster, 2) if not_crossed(Tier::Rack) => Some(Key::LabTierIdleRack),
+                    // A rail network: one GPU per node has no NVLink peer and one rail; one node
+                    // no NIC traffic; PXN keeps traffic between rails off the spine.
+                    (TopologyKind::Rail, 0) if c.gpus > 1 && rail_idle(Tier::Gpu) => Some(Key::LabTierIdleOneGpu),
+                    (TopologyKind::Rail, 2) if c.gpus > 1 && rail_gpn == 1 => Some(Key::LabTierIdleOneRail),
+                    (TopologyKind::Rail, 1 | 2) if rail_nodes == 1 && rail_idle(Tier::ALL[i]) => Some(Key::LabTierIdleNode),
+                    (TopologyKind::Rail, 2) if rail_idle(Tier::Rack) => Some(Key::LabTierIdlePxn),
                     _ => None,
                 };
                 html! {
