@@ -436,6 +436,7 @@ test('one GPU exchanges nothing: the lab says so instead of "algbw 0 B/s" and "1
     const unused = links.filter((l) => l.unused);
     assert.ok(unused.length > 0 && unused.every((l) => l.tier === 'tier-rack' && l.dash === '2px, 4px'), JSON.stringify(links));
     assert.ok(links.filter((l) => l.tier !== 'tier-rack').every((l) => !l.unused), JSON.stringify(links));
+    assert.equal(await s.page.getByTestId('figure-a').getByTestId('unused-legend').textContent(), 'dotted: no byte crosses it in this run');
     assert.deepEqual(s.problems, []);
   } finally { await s.browser.close(); }
 });

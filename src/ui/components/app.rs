@@ -18,7 +18,6 @@ use crate::ui::model::logic::{Controls, Edit};
 use crate::ui::model::query;
 use crate::ui::model::share;
 use crate::ui::model::state::{Action, AppState, Side};
-use crate::ui::model::throttle::Throttle;
 use crate::ui::model::view::{
     Plan, SegmentsNote, SimView, Status, Verdict, segments_note, verdict,
 };
@@ -54,6 +53,9 @@ impl Reducible for AppState {
 /// Chromium while playing at 64 GPUs: 2.5–26 ms a call; at every 400 ms, the frames that wrote the
 /// address were most of the slowest 5 %).
 const ADDRESS_EVERY_MS: f64 = 1500.0;
+/// Changes the learner makes (not playback's step) are written at most this often: a slider
+/// dragged writes a burst of them.
+const ADDRESS_EDIT_MS: f64 = 250.0;
 
 /// Compared figures at least this many times as wide as tall are stacked (see `stacked`): below
 /// it, a figure as tall as both may be (about a third of the screen each) would be no wider than
@@ -71,65 +73,90 @@ fn write_lab_query(query: &str) {
     query::web::write_all_but(&query::CHAPTER_KEYS, &updates);
 }
 
-/// Keeps the address current: at once while paused, at most every [`ADDRESS_EVERY_MS`] while
-/// playing, and always with the latest state (a pending write is replaced, never lost).
+/// Keeps the address current, always with the latest state (a pending write is replaced, never
+/// lost): playback's step at most every [`ADDRESS_EVERY_MS`], anything else the learner changes
+/// (a preset, a slider) at most every [`ADDRESS_EDIT_MS`], whether a run plays or not (a slider
+/// dragged wrote the address at every input event); what is still pending when the page is
+/// hidden or left is written then.
 #[hook]
-fn use_address(query: String, step_free: String, playing: bool) {
+fn use_address(query: String, playing: bool) {
     let pending = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
-    let throttle = use_mut_ref(|| Throttle::new(ADDRESS_EVERY_MS));
-    let written = use_mut_ref(|| (String::new(), String::new()));
-    // The address waiting for the throttle, written at once if the page goes away first (a
-    // reload 0.5 s after a preset clicked during playback came back one preset behind).
+    // When the address was last written.
+    let last_ms = use_mut_ref(|| f64::NEG_INFINITY);
+    let written = use_mut_ref(String::new);
+    // The address waiting for its turn, written at once if the page goes away first (a reload
+    // 0.5 s after a preset clicked during playback came back one preset behind).
     let unwritten = use_mut_ref(|| None::<String>);
     {
         let unwritten = unwritten.clone();
         use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|w| {
-                gloo::events::EventListener::new(&w, "pagehide", move |_| {
-                    if let Some(q) = unwritten.borrow_mut().take() {
-                        write_lab_query(&q);
-                    }
-                })
-            });
-            move || drop(listener)
-        });
-    }
-    use_effect_with(
-        (query, step_free, playing),
-        move |(query, step_free, playing)| {
-            if written.borrow().0 == *query {
-                // Only play or pause changed (or a newer state came back to the written one).
-                pending.borrow_mut().take();
-                unwritten.borrow_mut().take();
-                return;
-            }
-            // Only playback moves the step many times a second: anything else the learner changed
-            // (a preset, a slider) is written at once, also while a run plays.
-            let step_only = written.borrow().1 == *step_free;
-            let write = {
-                let (query, step_free, throttle) =
-                    (query.clone(), step_free.clone(), throttle.clone());
-                let unwritten = unwritten.clone();
-                move || {
-                    write_lab_query(&query);
-                    throttle.borrow_mut().went(now_ms());
-                    unwritten.borrow_mut().take();
-                    *written.borrow_mut() = (query, step_free);
+            let flush = move || {
+                if let Some(q) = unwritten.borrow_mut().take() {
+                    write_lab_query(&q);
                 }
             };
-            let wait = throttle.borrow().wait_ms(now_ms());
-            if !*playing || wait <= 0.0 || !step_only {
-                pending.borrow_mut().take();
-                write();
-            } else {
-                *unwritten.borrow_mut() = Some(query.clone());
-                *pending.borrow_mut() = Some(gloo::timers::callback::Timeout::new(
-                    wait.ceil() as u32,
-                    write,
-                ));
+            let listeners = web_sys::window().map(|w| {
+                let hidden = {
+                    let flush = flush.clone();
+                    gloo::events::EventListener::new(&w, "visibilitychange", move |_| {
+                        let doc = web_sys::window().and_then(|w| w.document());
+                        if doc.is_some_and(|d| d.hidden()) {
+                            flush();
+                        }
+                    })
+                };
+                (
+                    hidden,
+                    gloo::events::EventListener::new(&w, "pagehide", move |_| flush()),
+                )
+            });
+            move || drop(listeners)
+        });
+    }
+    use_effect_with((query, playing), move |(query, playing)| {
+        if *written.borrow() == *query {
+            // Only play or pause changed (or a newer state came back to the written one).
+            pending.borrow_mut().take();
+            unwritten.borrow_mut().take();
+            return;
+        }
+        // Only playback moves the step many times a second: it waits longer.
+        let step_only = *playing && without_step(&written.borrow()).eq(without_step(query));
+        let write = {
+            let (query, last_ms) = (query.clone(), last_ms.clone());
+            let (unwritten, written) = (unwritten.clone(), written.clone());
+            move || {
+                write_lab_query(&query);
+                *last_ms.borrow_mut() = now_ms();
+                unwritten.borrow_mut().take();
+                *written.borrow_mut() = query;
             }
-        },
-    );
+        };
+        let every = if step_only {
+            ADDRESS_EVERY_MS
+        } else {
+            ADDRESS_EDIT_MS
+        };
+        let wait = every - (now_ms() - *last_ms.borrow());
+        if wait <= 0.0 {
+            pending.borrow_mut().take();
+            write();
+        } else {
+            *unwritten.borrow_mut() = Some(query.clone());
+            *pending.borrow_mut() = Some(gloo::timers::callback::Timeout::new(
+                wait.ceil() as u32,
+                write,
+            ));
+        }
+    });
+}
+
+/// The address without its `step=`: what the learner chose, apart from where playback is.
+fn without_step(query: &str) -> impl Iterator<Item = &str> + '_ {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|kv| !kv.starts_with("step="))
 }
 
 /// A large run's progress, with a button to stop it; or, once stopped, a button to run it.
@@ -280,17 +307,8 @@ pub fn App() -> Html {
             step: share::step_at(step_ends, t),
             nccl: state.nccl,
         };
-        let step_free = format!(
-            "{}&lang={}",
-            share::encode(&share::Shared {
-                step: 0,
-                ..shared.clone()
-            }),
-            lang.code()
-        );
         use_address(
             format!("{}&lang={}", share::encode(&shared), lang.code()),
-            step_free,
             state.playing,
         );
     }
@@ -437,15 +455,6 @@ pub fn App() -> Html {
             compare.then(|| verdict(&a.0, &b.0)).flatten()
         });
         let name = |alg| algorithm_label(lang, alg);
-        let cap = |s: &str| {
-            // "Ring finishes…": a sentence starts with a capital (the Chinese names have none).
-            // ASCII only: `char::to_uppercase` brought Unicode's case tables, 12 KB gzip.
-            let mut c = s.to_string();
-            if let Some(first) = c.get_mut(..1) {
-                first.make_ascii_uppercase();
-            }
-            c
-        };
         match *v {
             Some(Verdict::Faster {
                 faster,
@@ -458,7 +467,7 @@ pub fn App() -> Html {
                     lang,
                     Key::CompareFaster,
                     &[
-                        &cap(name(faster)),
+                        name(faster),
                         &format_secs(secs),
                         name(slower),
                         &format_secs(slower_secs),
@@ -479,12 +488,7 @@ pub fn App() -> Html {
                     trf(
                         lang,
                         Key::CompareTie,
-                        &[
-                            &cap(name(a)),
-                            name(b),
-                            &format_secs(a_secs),
-                            &format_secs(b_secs),
-                        ],
+                        &[name(a), name(b), &format_secs(a_secs), &format_secs(b_secs)],
                     )
                 };
                 html! { <p class="compare-verdict" data-testid="compare-verdict" data-ratio="1">{ text }</p> }

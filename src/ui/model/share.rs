@@ -496,10 +496,11 @@ fn in_range(key: &'static str, value: u64, ladder: &[u64]) -> Result<u64, ShareE
 
 /// `key`'s value is not within `ladder`: the error names its ends, in the link's units.
 fn out_of_range(key: &'static str, ladder: &[u64]) -> ShareError {
+    use crate::sim::units::{Bandwidth, bandwidth_arg, duration_arg, format_bytes, secs_from_ns};
     let show = |v: u64| match key {
-        "bw" => format!("{v}Mbps"),
-        "lat" => format!("{v}ns"),
-        "size" => format!("{v} B"),
+        "bw" => bandwidth_arg(Bandwidth::from_mbps(v)),
+        "lat" => duration_arg(secs_from_ns(v)),
+        "size" => format_bytes(v as f64),
         _ => v.to_string(),
     };
     ShareError::OutOfRange {
@@ -1222,14 +1223,10 @@ mod tests {
         );
         let said = e.to_string();
         assert!(said.starts_with("the lab's controls cannot show this file (the command line runs it as it is): lat must be from "), "{said}");
-        assert!(said.ends_with("ns"), "{said}");
+        assert!(said.ends_with("lat must be from 0ns to 10ms"), "{said}");
         let e = import_scenario(uniform(4, 1, 1e-6).as_bytes()).unwrap_err();
         assert!(
-            e.to_string().ends_with(&format!(
-                "size must be from {} B to {} B",
-                size_ladder_bytes()[0],
-                size_ladder_bytes().last().unwrap()
-            )),
+            e.to_string().ends_with("size must be from 1 KB to 16 GB"),
             "{e}"
         );
         let e = import_scenario(uniform(5, 1 << 20, 1e-6).as_bytes()).unwrap_err();
@@ -1237,11 +1234,7 @@ mod tests {
         // In a link the words are the link's own, with the range.
         assert_eq!(
             decode("?lat=11s").unwrap_err().to_string(),
-            format!(
-                "lat must be from {}ns to {}ns",
-                latency_ladder_ns()[0],
-                latency_ladder_ns().last().unwrap()
-            )
+            "lat must be from 0ns to 10ms"
         );
     }
 
