@@ -250,7 +250,7 @@ pub fn run_cli_to<A: AsRef<OsStr>>(args: &[A], early: commands::Early) -> (Strin
     }
 }
 
-/// A command's error as printed: `error: ` and its message made [`printable`]; a report after
+/// A command's error as printed: `error: ` and its message made printable; a report after
 /// the message's first line (a run that did not verify prints its report, JSON included) is our
 /// own output and stays as it is.
 pub fn printable_error(e: &str) -> String {
