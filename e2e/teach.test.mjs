@@ -206,10 +206,16 @@ test('slowing one cable in the lab changes the time and the busiest link; a clic
     assert.match(await figure.getByTestId('busiest-link').innerText(), /node 1/);
     assert.equal(await figure.getByTestId('faults').getAttribute('data-count'), '1');
     assert.match(await page.getByTestId('cli-command').innerText(), /--slow-link (node1-rack0|rack0-node1)=0\.25/);
+    // The figure marks the slowed cable itself (both of its directions, nothing else), not only
+    // the words under it.
+    const slowedLines = () => figure.locator('[data-testid=link].slowed').evaluateAll((ls) => ls.map((l) => l.classList.contains('tier-node')));
+    const marked = await slowedLines();
+    assert.ok(marked.length >= 1 && marked.length <= 2 && marked.every(Boolean), `slowed lines ${marked}`);
     // Restore it from the same button, which the slowed cable's new run kept: the healthy time is back.
     assert.equal(await figure.getByTestId('slow-link').getAttribute('data-slowed'), 'true');
     await figure.getByTestId('slow-link').click();
     await page.waitForFunction((b) => Number(document.querySelector('[data-testid=figure-a] [data-testid=time-result]').dataset.secs) === b, before);
+    assert.deepEqual(await slowedLines(), []);
     // A clicked GPU joins late: the run takes longer and the GPU is marked.
     await figure.getByTestId('gpu-3').click({ force: true });
     await page.waitForFunction((b) => Number(document.querySelector('[data-testid=figure-a] [data-testid=time-result]').dataset.secs) > b, before);

@@ -146,6 +146,15 @@ pub fn Figure(props: &FigureProps) -> Html {
     let boxes = html! { <GroupBoxes sim={props.sim.clone()} /> };
 
     let unused = |line: &DrawnLink| line.links.iter().all(|&l| trace.links[l].bytes == 0.0);
+    // A slowed cable is marked in the figure itself, not only in words under it.
+    let slow = &view.faults.slow_links;
+    let slowed = |line: &DrawnLink| {
+        !slow.is_empty()
+            && line.links.iter().any(|&l| {
+                let link = &trace.topology.links()[l];
+                slow.iter().any(|s| s.cable.carries(link.from, link.to))
+            })
+    };
     let any_unused = layout.lines.iter().any(unused);
     let lines = layout
         .lines
@@ -155,7 +164,7 @@ pub fn Figure(props: &FigureProps) -> Html {
             html! {
                 <LinkLine index={i} tier={line.tier} from={line.from} to={line.to}
                           load={quantise(line_load(trace, line, t), 40.0)} hovered={props.hover == Some(i)}
-                          unused={unused(line)}
+                          unused={unused(line)} slowed={slowed(line)}
                           side={props.side} on_hover={props.on_hover.clone()} on_pin={props.on_pin.clone()} />
             }
         })
@@ -387,6 +396,8 @@ struct LinkLineProps {
     /// No byte crosses it in the whole run (the uplinks of a cluster in one rack): drawn faint
     /// and dashed, so that the figure shows which links the run can use at all.
     unused: bool,
+    /// Its cable is slowed (a fault): drawn with a red halo.
+    slowed: bool,
     side: Side,
     on_hover: Callback<Option<(Side, usize)>>,
     on_pin: Callback<(Side, usize)>,
@@ -413,7 +424,7 @@ fn LinkLine(props: &LinkLineProps) -> Html {
         f(props.to.y),
     );
     html! {
-        <g class={classes!("link", tier_class(props.tier), props.hovered.then_some("hovered"), props.unused.then_some("unused"))}
+        <g class={classes!("link", tier_class(props.tier), props.hovered.then_some("hovered"), props.unused.then_some("unused"), props.slowed.then_some("slowed"))}
            data-testid="link" data-load={fixed(load, 100)} data-line={props.index.to_string()}>
             <line class="wire" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()}
                   style={format!("stroke-width:{};stroke-opacity:{}", fixed(width, 100), fixed(opacity, 100))} />
