@@ -291,6 +291,15 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
         .find_map(|a| match a {
             Algorithm::NcclRing => Some(Key::AlgNoteNcclRing),
             Algorithm::NcclTree => Some(Key::AlgNoteNcclTree),
+            // Rails 1 to 7 of the SuperPOD preset carried 0 B under the textbook ring, unexplained.
+            Algorithm::Ring
+                if c.kind == TopologyKind::Rail && {
+                    let (nodes, g) = c.rail_shape();
+                    nodes > 1 && g >= 4
+                } =>
+            {
+                Some(Key::AlgNoteRingOnRails)
+            }
             _ => None,
         });
 
