@@ -407,7 +407,7 @@ test('the cluster figure\'s names read at 4.5:1 at least on their boxes, light a
   }
 });
 
-test('one GPU exchanges nothing: the lab says so instead of "algbw 0 B/s" and "1× the bound of 0 s"', async () => {
+test('one GPU exchanges nothing: the lab says so instead of "algbw 0 B/s" and "1× the bound of 0 s"; tiers no transfer crosses say so, and their links are drawn dotted', async () => {
   const s = await open(server.url + '?gpus=1#lab');
   try {
     const figure = s.page.getByTestId('figure-a');

@@ -37,7 +37,7 @@ async function loadPreset(page, algorithm) {
   await page.getByTestId('verified').first().waitFor();
 }
 
-test('the SuperPOD-style preset draws 8 rails; nccl-ring loads every rail, the textbook ring one', async () => {
+test('the SuperPOD-style preset draws 8 rails; nccl-ring loads every rail, the textbook ring one and the page says why; with PXN the spine is marked not crossed', async () => {
   const { page, problems } = session;
   await loadPreset(page, 'nccl-ring');
   assert.match(await page.getByTestId('shape').textContent(), /4 node\(s\) × 8 GPU\(s\), one NIC per GPU on 8 rail\(s\)/);

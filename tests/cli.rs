@@ -1051,14 +1051,9 @@ fn a_flag_the_run_would_not_use_is_refused_by_name() {
     ]);
     assert_eq!(v["ranks"], 8);
     // A scenario file holds the whole scenario: no flag beside it.
-    let dir = std::env::temp_dir().join(format!("allreduce-unused-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("unused");
     let file = dir.join("s.json");
-    std::fs::write(
-        &file,
-        r#"{"topology":{"kind":"uniform","ranks":4,"bandwidth":1e10,"latency_secs":1e-6},"algorithm":"ring","size_bytes":4000000}"#,
-    )
-    .unwrap();
+    std::fs::write(&file, SMALL_SCENARIO).unwrap();
     json(&["simulate", "--scenario", file.to_str().unwrap(), "--json"]);
     for flag in [
         &["--ranks", "8"][..],
@@ -1152,15 +1147,10 @@ fn a_slow_link_that_is_not_there_is_answered_with_this_topologys_cable_names() {
 }
 
 #[test]
-fn the_review_s_dropped_flags_are_refused_too() {
-    let dir = std::env::temp_dir().join(format!("allreduce-dropped-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+fn a_scenario_file_a_system_file_and_speedup_refuse_the_flags_they_would_drop() {
+    let dir = temp_dir("dropped");
     let file = dir.join("s.json");
-    std::fs::write(
-        &file,
-        r#"{"topology":{"kind":"uniform","ranks":4,"bandwidth":1e10,"latency_secs":1e-6},"algorithm":"ring","size_bytes":4000000}"#,
-    )
-    .unwrap();
+    std::fs::write(&file, SMALL_SCENARIO).unwrap();
     let f = file.to_str().unwrap();
     for (args, says) in [
         // The file's size won; the system was ignored for the file.

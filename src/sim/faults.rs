@@ -272,6 +272,21 @@ impl From<CableError> for FaultError {
     }
 }
 
+/// Cables as a message lists them: `rank0-node0, node0-rack0`.
+///
+/// ```
+/// use allreduce_sim::faults::{Cable, cable_list};
+/// let cables: Vec<Cable> = ["rank0-node0", "rack0-spine"].iter().map(|c| c.parse().unwrap()).collect();
+/// assert_eq!(cable_list(&cables), "rank0-node0, rack0-spine");
+/// ```
+pub fn cable_list(cables: &[Cable]) -> String {
+    cables
+        .iter()
+        .map(Cable::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The first cable of each tier of `topo` (its links' order: GPU links, then NICs, then uplinks),
 /// named as a slow link names them.
 fn cable_examples(topo: &Topology) -> Vec<Cable> {
@@ -298,11 +313,7 @@ impl fmt::Display for FaultError {
             FaultError::NoSuchCable { cable, examples } => write!(
                 f,
                 "slow link {cable}: this topology has no such link (name its ends as the JSON 'links' do: here, e.g. {})",
-                examples
-                    .iter()
-                    .map(Cable::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                cable_list(examples)
             ),
             FaultError::CableTwice { cable } => write!(f, "slow link {cable} is given twice"),
             FaultError::RankOutOfRange { rank, ranks } => write!(

@@ -498,9 +498,9 @@ pub fn App() -> Html {
     };
 
     // Compared figures much wider than tall go one above the other, each across the stage, and
-    // the rest of the two runs side by side under them: side by side, the 2-rack figure (1080 × 324
-    // units) was drawn at 0.47 of its size, its GPU numbers 4.7 px; stacked, 0.9 (see style.css
-    // for the height each may take, so that both stay on screen).
+    // the rest of the two runs under them: side by side at 1440 × 900, the 2-rack figure (1080 ×
+    // 324 units) was drawn at 0.47 of its size, its GPU numbers 4.7 px; stacked, at 0.83 (see
+    // style.css for the height each may take, so that both stay on screen).
     let stacked = state.compare && {
         let layout = &sim_a.0.layout;
         layout.height > 0.0 && layout.width >= STACK_ASPECT * layout.height
@@ -519,11 +519,6 @@ pub fn App() -> Html {
             .or(state.pinned)
             .filter(|h| h.0 == side)
             .map(|h| h.1);
-        let shown = sim
-            .0
-            .result
-            .as_ref()
-            .map_or(sim.0.requested, |s| s.algorithm);
         let faults = sim.0.faults.clone();
         let stragglers: Vec<usize> = faults.stragglers.iter().map(|s| s.rank).collect();
         let on_gpu = {
@@ -548,20 +543,20 @@ pub fn App() -> Html {
                               faults={Some(faults)} on_edit={on_edit.clone()} />
                 </div>
                 <div class="run-more">
-                // Under stacked figures this box is no longer under its figure's title: its own.
-                <h2 class="run-title run-more-title">{ algorithm_label(lang, shown) }</h2>
-                <Results sim={sim.clone()} recalled={handle.recalled} />
-                if side == Side::A {
-                    // The model switch, and what NCCL would do for this run beside its results.
-                    <crate::ui::components::lab::nccl::LabNccl controls={state.controls.clone()} pick={state.nccl}
-                        textbook={sim.0.trace().map(|t| (t.time_secs, t.algbw_bytes_per_sec(), t.busbw_bytes_per_sec()))}
-                        on_edit={on_edit.clone()} />
-                }
-                // Below the figure: mounted in the turn after it (see `root::Deferred`).
-                <Deferred order={0} placeholder={classes!("deferred-panel")}>
-                    <Buffers sim={sim.clone()} t_secs={t} playing={state.playing} />
-                    <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} />
-                </Deferred>
+                    // Under stacked figures this box is no longer under its figure's title: its own.
+                    <h2 class="run-title run-more-title">{ algorithm_label(lang, sim.0.shown_algorithm()) }</h2>
+                    <Results sim={sim.clone()} recalled={handle.recalled} />
+                    if side == Side::A {
+                        // The model switch, and what NCCL would do for this run beside its results.
+                        <crate::ui::components::lab::nccl::LabNccl controls={state.controls.clone()} pick={state.nccl}
+                            textbook={sim.0.trace().map(|t| (t.time_secs, t.algbw_bytes_per_sec(), t.busbw_bytes_per_sec()))}
+                            on_edit={on_edit.clone()} />
+                    }
+                    // Below the figure: mounted in the turn after it (see `root::Deferred`).
+                    <Deferred order={0} placeholder={classes!("deferred-panel")}>
+                        <Buffers sim={sim.clone()} t_secs={t} playing={state.playing} />
+                        <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} />
+                    </Deferred>
                 </div>
             </section>
         }
@@ -607,8 +602,8 @@ pub fn App() -> Html {
                         on_seek={on_seek}
                         on_speed={on_speed}
                     />
-                    // Above both runs, so that their figures start level (inside the tree's
-                    // run it pushed that figure 85 px below the other).
+                    // Above both runs: who finished first, and the tree's segments note (inside
+                    // the tree's run it pushed that figure 85 px below the other).
                     { verdict_html }{ note_html(Side::A) }{ note_html(Side::B) }
                     <div class={classes!("runs", state.compare.then_some("compare"), stacked.then_some("stacked"))}
                          data-testid="runs">

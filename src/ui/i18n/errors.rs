@@ -151,11 +151,7 @@ pub fn fault_error(lang: Lang, e: &FaultError) -> String {
             K::FaultNoSuchCable,
             &[
                 &cable.to_string(),
-                &examples
-                    .iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                &crate::sim::faults::cable_list(examples),
             ],
         ),
         E::CableTwice { cable } => trf(lang, K::FaultCableTwice, &[&cable.to_string()]),

@@ -251,6 +251,31 @@ impl SimView {
         self.result.as_ref().ok().map(|s| &s.trace)
     }
 
+    /// The algorithm the run shows: `auto`'s choice once it has run, else the one asked for.
+    pub fn shown_algorithm(&self) -> Algorithm {
+        self.result.as_ref().map_or(self.requested, |s| s.algorithm)
+    }
+
+    /// Per link the figure draws, whether no byte crosses it in the whole run and whether its
+    /// cable is slowed: facts of the run, not of the frame (empty until it has run).
+    pub fn line_marks(&self) -> Vec<(bool, bool)> {
+        let Some(trace) = self.trace() else {
+            return Vec::new();
+        };
+        let slow = &self.faults.slow_links;
+        let links = trace.topology.links();
+        (self.layout.lines.iter())
+            .map(|line| {
+                let unused = line.links.iter().all(|&l| trace.links[l].bytes == 0.0);
+                let slowed = line.links.iter().any(|&l| {
+                    slow.iter()
+                        .any(|s| s.cable.carries(links[l].from, links[l].to))
+                });
+                (unused, slowed)
+            })
+            .collect()
+    }
+
     /// The run's length in simulated seconds (0 when it could not run).
     pub fn end_secs(&self) -> f64 {
         self.trace().map_or(0.0, |t| t.time_secs)

@@ -93,7 +93,9 @@ pub struct FigureProps {
 pub fn Figure(props: &FigureProps) -> Html {
     let lang = use_lang();
     let view = &props.sim.0;
-    let shown = view.result.as_ref().map_or(view.requested, |s| s.algorithm);
+    // Per drawn link: unused in the run, slowed (see `SimView::line_marks`), once per run.
+    let marks = use_memo(props.sim.clone(), |sim| sim.0.line_marks());
+    let shown = view.shown_algorithm();
     let title = html! {
         <h2 class="run-title">
             <span class="alg" data-testid="figure-algorithm" data-algorithm={shown.name()}>{ algorithm_label(lang, shown) }</span>
@@ -145,17 +147,8 @@ pub fn Figure(props: &FigureProps) -> Html {
 
     let boxes = html! { <GroupBoxes sim={props.sim.clone()} /> };
 
-    let unused = |line: &DrawnLink| line.links.iter().all(|&l| trace.links[l].bytes == 0.0);
-    // A slowed cable is marked in the figure itself, not only in words under it.
-    let slow = &view.faults.slow_links;
-    let slowed = |line: &DrawnLink| {
-        !slow.is_empty()
-            && line.links.iter().any(|&l| {
-                let link = &trace.topology.links()[l];
-                slow.iter().any(|s| s.cable.carries(link.from, link.to))
-            })
-    };
-    let any_unused = layout.lines.iter().any(unused);
+    let mark = |i: usize| marks.get(i).copied().unwrap_or_default();
+    let any_unused = marks.iter().any(|m| m.0);
     let lines = layout
         .lines
         .iter()
@@ -164,7 +157,7 @@ pub fn Figure(props: &FigureProps) -> Html {
             html! {
                 <LinkLine index={i} tier={line.tier} from={line.from} to={line.to}
                           load={quantise(line_load(trace, line, t), 40.0)} hovered={props.hover == Some(i)}
-                          unused={unused(line)} slowed={slowed(line)}
+                          unused={mark(i).0} slowed={mark(i).1}
                           side={props.side} on_hover={props.on_hover.clone()} on_pin={props.on_pin.clone()} />
             }
         })

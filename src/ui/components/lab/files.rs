@@ -267,7 +267,7 @@ pub fn Files(props: &FilesProps) -> Html {
         runs(&sims.iter().collect::<Vec<_>>())
             .iter()
             .map(|(v, _)| {
-                let alg = v.result.as_ref().map_or(v.requested, |r| r.algorithm);
+                let alg = v.shown_algorithm();
                 format!(
                     "{} · {}",
                     algorithm_label(lang, alg),
