@@ -45,6 +45,10 @@ struct Flow {
     /// The rate and bottleneck found by the current filling, applied once it is final.
     new_rate: f64,
     new_held_by: u32,
+    /// Where each of `links` is in [`FlowNetwork::comp_links`], while the flow is recomputed
+    /// (set as it is laid out; a filling reads them for every flow it freezes, rather than each
+    /// link's whole record).
+    pos: [u32; 6],
 }
 
 /// What the loops over a link's flows read, apart from the rest of a [`Flow`]: a link can carry
@@ -313,7 +317,7 @@ pub struct RateChange {
 
 /// At most this many links in a progressive filling: its next bottleneck is found by a scan of
 /// their shares rather than a heap.
-const SCAN_LINKS: usize = 128;
+const SCAN_LINKS: usize = 256;
 
 /// The share bits of a link with no unfixed flow left, which no share has: a share is never NaN
 /// (`max_num(0.0, _)` drops one), so its bits are at most those of -0.0.
@@ -343,6 +347,13 @@ struct LinkFill {
     /// (infinite when none).
     changed: bool,
     level: f64,
+    /// Whether the link's flows changed (it seeds the rebalance).
+    seed: bool,
+    /// Of the flows on the link not recomputed, as counted: the fastest rate (-1 when none),
+    /// and whether any is held by the link. [`FlowNetwork::add_disturbed`] reads a link's flows
+    /// only when one of them may be disturbed.
+    others_fastest: f64,
+    others_held: bool,
 }
 
 impl LinkFill {
@@ -356,6 +367,9 @@ impl LinkFill {
         is_touched: false,
         changed: false,
         level: f64::INFINITY,
+        seed: false,
+        others_fastest: -1.0,
+        others_held: false,
     };
 }
 
@@ -382,6 +396,35 @@ struct Link {
     pos: u32,
     /// Its flows changed, during a rebalance.
     is_seed: bool,
+}
+
+/// Asserts that [`FlowNetwork::fill`] (and the flows added since) left link `l` with what reading
+/// its recomputed flows afresh gives, as `add_disturbed` once did: whether a rate on it changed,
+/// and the least new rate of those it holds.
+#[cfg(test)]
+fn check_fill_summary(
+    links: &[Link],
+    spill: &[Vec<u32>],
+    flows: &[Flow],
+    rates: &[FlowRate],
+    l: u32,
+    changed: bool,
+    level: f64,
+) {
+    let mut read = (links[l as usize].is_seed, f64::INFINITY);
+    for &slot in flows_of(links, spill, l as usize) {
+        if rates[slot as usize].recomputing {
+            let f = &flows[slot as usize];
+            read.0 |= f.new_rate != rates[slot as usize].bytes_per_sec;
+            if f.new_held_by == l {
+                read.1 = read.1.min(f.new_rate);
+            }
+        }
+    }
+    assert!(
+        read == (changed, level),
+        "link {l}: fill left ({changed}, {level}), its flows give {read:?}"
+    );
 }
 
 /// The flows on link `l`.
@@ -533,6 +576,7 @@ impl FlowNetwork {
             version: 0,
             new_rate: 0.0,
             new_held_by: NONE,
+            pos: [NONE; 6],
         };
         let slot = match self.free_slots.pop() {
             Some(s) => {
@@ -900,7 +944,28 @@ impl FlowNetwork {
     /// links. Sets each one's `new_rate` and `new_held_by`; `comp_links` becomes the links they
     /// cross. A link's fair share among its unfixed flows only grows as other bottlenecks are
     /// frozen, so a min-heap with lazily dropped stale entries finds the next bottleneck.
+    ///
+    /// The tables are borrowed once, as slices, before the loops (perf, callgrind on the
+    /// benchmark's pipelined tree: read through `self`, every store to a flow or a link's record
+    /// made the compiler load the vectors' pointers and lengths again; those loads and their
+    /// bounds checks were over a third of this function's instructions).
     fn fill(&mut self) {
+        let FlowNetwork {
+            links,
+            spill,
+            flows,
+            rates,
+            recompute,
+            comp_links,
+            laid_out,
+            fills,
+            share_queue,
+            share_bits,
+            touched,
+            ..
+        } = self;
+        let recompute: &[u32] = recompute;
+        let (flows, rates): (&mut [Flow], &mut [FlowRate]) = (flows, rates);
         // The flows of the last filling (of this rebalance) come first in `recompute`, in the same
         // order, so their links keep their places in `comp_links`; only the new flows' links are
         // added. A link's capacity left and unfixed count depend only on which of its flows are
@@ -908,75 +973,87 @@ impl FlowNetwork {
         // for the links of flows added since (`stale`) and the new links (perf: on the
         // benchmark's pipelined tree, the second of a rebalance's two fillings counted every
         // link's flows again).
-        for &slot in &self.recompute {
-            self.rates[slot as usize].fixed = false;
+        for &slot in recompute {
+            rates[slot as usize].fixed = false;
         }
-        let counted = self.comp_links.len();
-        for &slot in &self.recompute[self.laid_out..] {
-            let f = &self.flows[slot as usize];
-            for &l in &f.links[..f.len as usize] {
-                let link = &mut self.links[l as usize];
+        let counted = comp_links.len();
+        for &slot in &recompute[*laid_out..] {
+            let f = &mut flows[slot as usize];
+            for (&l, p) in f.links[..f.len as usize].iter().zip(&mut f.pos) {
+                let link = &mut links[l as usize];
                 if link.pos == NONE {
-                    link.pos = self.comp_links.len() as u32;
-                    self.comp_links.push(l);
+                    link.pos = comp_links.len() as u32;
+                    comp_links.push(l);
                 }
+                *p = link.pos;
             }
         }
-        self.laid_out = self.recompute.len();
-        self.fills.resize(self.comp_links.len(), LinkFill::NEW);
-        for (k, fill) in self.fills.iter_mut().enumerate() {
+        *laid_out = recompute.len();
+        fills.resize(comp_links.len(), LinkFill::NEW);
+        let (links, spill, comp_links): (&[Link], &[Vec<u32>], &[u32]) = (links, spill, comp_links);
+        let fills: &mut [LinkFill] = fills;
+        for (k, fill) in fills.iter_mut().enumerate() {
             if k >= counted || fill.stale {
                 fill.stale = false;
-                let l = self.comp_links[k] as usize;
-                let mut cap = self.links[l].capacity;
-                let mut count = 0u32;
-                for &slot in flows_of(&self.links, &self.spill, l) {
-                    let f = &self.rates[slot as usize];
+                let l = comp_links[k] as usize;
+                let mut cap = links[l].capacity;
+                let (mut count, mut others_fastest, mut others_held) = (0u32, -1.0, false);
+                for &slot in flows_of(links, spill, l) {
+                    let f = &rates[slot as usize];
                     if f.recomputing {
                         count += 1;
                     } else {
                         cap -= f.bytes_per_sec;
+                        if f.bytes_per_sec > others_fastest {
+                            others_fastest = f.bytes_per_sec;
+                        }
+                        others_held |= f.held_by == l as u32;
                     }
                 }
                 fill.base_cap = cap;
                 fill.base_unfixed = count;
+                fill.others_fastest = others_fastest;
+                fill.others_held = others_held;
+                if k >= counted {
+                    fill.seed = links[l].is_seed;
+                }
             }
             fill.cap_left = fill.base_cap;
             fill.unfixed = fill.base_unfixed;
             fill.share_version = 0;
             fill.is_touched = false;
-            fill.changed = self.links[self.comp_links[k] as usize].is_seed;
+            fill.changed = fill.seed;
             fill.level = f64::INFINITY;
         }
-        self.share_queue.clear();
+        if !share_queue.is_empty() {
+            share_queue.clear();
+        }
         // A flow alone (among those recomputed) on every link it crosses is frozen by its tightest
         // one, the first on its route among equals, as the heap would: settle it without the heap.
         // In a ring every flow is such a one.
-        let mut left = self.recompute.len();
-        for &slot in &self.recompute {
-            let f = &mut self.flows[slot as usize];
-            let links = &f.links[..f.len as usize];
-            if links
-                .iter()
-                .all(|&l| self.fills[self.links[l as usize].pos as usize].unfixed == 1)
-            {
+        let mut left = recompute.len();
+        for &slot in recompute {
+            let f = &mut flows[slot as usize];
+            let n = f.len as usize;
+            let (links, ks) = (&f.links[..n], &f.pos[..n]);
+            if ks.iter().all(|&k| fills[k as usize].unfixed == 1) {
                 let (mut rate, mut held_by) = (f64::INFINITY, NONE);
-                for &l in links {
-                    let fill = &mut self.fills[self.links[l as usize].pos as usize];
+                for (&l, &k) in links.iter().zip(ks) {
+                    let fill = &mut fills[k as usize];
                     let share = max_num(0.0, fill.cap_left);
                     if share < rate {
                         (rate, held_by) = (share, l);
                     }
                     fill.unfixed = 0;
                 }
-                let r = &mut self.rates[slot as usize];
+                let r = &mut rates[slot as usize];
                 r.fixed = true;
                 f.new_rate = rate;
                 f.new_held_by = held_by;
                 left -= 1;
                 let changed = rate != r.bytes_per_sec;
-                for &l in links {
-                    let fill = &mut self.fills[self.links[l as usize].pos as usize];
+                for (&l, &k) in links.iter().zip(ks) {
+                    let fill = &mut fills[k as usize];
                     fill.changed |= changed;
                     // The least, as `f64::min`: rates are never NaN (and the sign of a zero
                     // level changes no `>`), and on wasm32 `min` is a call.
@@ -990,22 +1067,23 @@ impl FlowNetwork {
         // the heap (least share bits, then least index; the heap's other entries are stale) without
         // its sifting (perf: on the benchmark's pipelined tree a filling has about 15 links on
         // average, and the heap's pushes and pops were about a fifth of `fill`).
-        let scan = self.comp_links.len() <= SCAN_LINKS;
-        self.share_bits.clear();
-        for (k, fill) in self.fills.iter().enumerate() {
+        let scan = comp_links.len() <= SCAN_LINKS;
+        share_bits.clear();
+        for (k, fill) in fills.iter().enumerate() {
             let mut bits = NO_SHARE;
             if fill.unfixed > 0 {
                 bits = max_num(0.0, fill.cap_left / fill.unfixed as f64).to_bits();
                 if !scan {
-                    self.share_queue.push(Reverse((bits, k as u32, 0)));
+                    share_queue.push(Reverse((bits, k as u32, 0)));
                 }
             }
-            self.share_bits.push(bits);
+            share_bits.push(bits);
         }
+        let share_bits: &mut [u64] = share_bits;
         while left > 0 {
             let k = if scan {
                 let (mut least, mut at) = (NO_SHARE, 0);
-                for (k, &bits) in self.share_bits.iter().enumerate() {
+                for (k, &bits) in share_bits.iter().enumerate() {
                     if bits < least {
                         (least, at) = (bits, k);
                     }
@@ -1015,61 +1093,59 @@ impl FlowNetwork {
                 }
                 at
             } else {
-                let Some(Reverse((_, k, version))) = self.share_queue.pop() else {
+                let Some(Reverse((_, k, version))) = share_queue.pop() else {
                     break;
                 };
                 let k = k as usize;
-                if version != self.fills[k].share_version || self.fills[k].unfixed == 0 {
+                if version != fills[k].share_version || fills[k].unfixed == 0 {
                     continue;
                 }
                 k
             };
-            let share = max_num(0.0, self.fills[k].cap_left / self.fills[k].unfixed as f64);
-            let l = self.comp_links[k];
-            self.touched.clear();
-            for &slot in flows_of(&self.links, &self.spill, l as usize) {
+            let share = max_num(0.0, fills[k].cap_left / fills[k].unfixed as f64);
+            let l = comp_links[k];
+            let mut level = fills[k].level;
+            touched.clear();
+            for &slot in flows_of(links, spill, l as usize) {
                 let slot = slot as usize;
-                let r = &mut self.rates[slot];
+                let r = &mut rates[slot];
                 if !r.recomputing || r.fixed {
                     continue;
                 }
                 r.fixed = true;
                 let changed = share != r.bytes_per_sec;
-                let f = &mut self.flows[slot];
+                let f = &mut flows[slot];
                 f.new_rate = share;
                 f.new_held_by = l;
                 left -= 1;
-                if share < self.fills[k].level {
-                    self.fills[k].level = share;
+                if share < level {
+                    level = share;
                 }
-                for &l2 in &f.links[..f.len as usize] {
-                    let k2 = self.links[l2 as usize].pos as usize;
-                    let fill = &mut self.fills[k2];
+                for &k2 in &f.pos[..f.len as usize] {
+                    let k2 = k2 as usize;
+                    let fill = &mut fills[k2];
                     fill.changed |= changed;
                     fill.cap_left -= share;
                     fill.unfixed -= 1;
                     if !fill.is_touched {
                         fill.is_touched = true;
-                        self.touched.push(k2 as u32);
+                        touched.push(k2 as u32);
                     }
                 }
             }
-            for i in 0..self.touched.len() {
-                let k2 = self.touched[i] as usize;
-                let fill = &mut self.fills[k2];
+            fills[k].level = level;
+            for &k2 in touched.iter() {
+                let k2 = k2 as usize;
+                let fill = &mut fills[k2];
                 fill.is_touched = false;
                 fill.share_version = fill.share_version.wrapping_add(1);
-                self.share_bits[k2] = NO_SHARE;
+                share_bits[k2] = NO_SHARE;
                 if fill.unfixed > 0 {
                     let s2 = max_num(0.0, fill.cap_left / fill.unfixed as f64);
                     if scan {
-                        self.share_bits[k2] = s2.to_bits();
+                        share_bits[k2] = s2.to_bits();
                     } else {
-                        self.share_queue.push(Reverse((
-                            s2.to_bits(),
-                            k2 as u32,
-                            fill.share_version,
-                        )));
+                        share_queue.push(Reverse((s2.to_bits(), k2 as u32, fill.share_version)));
                     }
                 }
             }
@@ -1086,26 +1162,50 @@ impl FlowNetwork {
     /// each link read its recomputed flows afresh: it adds its rate to the level of the link that
     /// holds it, and changes no rate (`commit` leaves every flow at its new rate, `start` starts
     /// both at 0; in the unit tests `check_fill_summary` asserts the outcome at every link).
+    ///
+    /// A link whose other flows, as `fill` counted them, include none held by it (when it
+    /// changed) and none faster than its level is passed over without reading its flows: those
+    /// others only become fewer as flows join (perf: on the benchmark's pipelined tree, the last
+    /// call of each rebalance, which adds nothing, read every flow of every link).
     fn add_disturbed(&mut self) -> bool {
         let before = self.recompute.len();
-        for (k, &l) in self.comp_links.iter().enumerate() {
-            let LinkFill { changed, level, .. } = self.fills[k];
+        let FlowNetwork {
+            links,
+            spill,
+            flows,
+            rates,
+            recompute,
+            comp_links,
+            fills,
+            ..
+        } = self;
+        let (links, spill): (&[Link], &[Vec<u32>]) = (links, spill);
+        let (flows, comp_links): (&[Flow], &[u32]) = (flows, comp_links);
+        let (rates, fills): (&mut [FlowRate], &mut [LinkFill]) = (rates, fills);
+        for (k, &l) in comp_links.iter().enumerate() {
+            let LinkFill {
+                changed,
+                level,
+                others_fastest,
+                others_held,
+                ..
+            } = fills[k];
             #[cfg(test)]
-            self.check_fill_summary(l, changed, level);
-            if !changed && level == f64::INFINITY {
+            check_fill_summary(links, spill, flows, rates, l, changed, level);
+            if !(changed && others_held) && others_fastest <= level {
                 // Nothing on it can be disturbed: neither test below holds for any flow.
                 continue;
             }
-            for &slot in flows_of(&self.links, &self.spill, l as usize) {
-                let f = &mut self.rates[slot as usize];
+            for &slot in flows_of(links, spill, l as usize) {
+                let f = &mut rates[slot as usize];
                 if !f.recomputing && ((changed && f.held_by == l) || f.bytes_per_sec > level) {
                     f.recomputing = true;
-                    self.recompute.push(slot);
-                    let g = &self.flows[slot as usize];
+                    recompute.push(slot);
+                    let g = &flows[slot as usize];
                     for &l2 in &g.links[..g.len as usize] {
-                        let k2 = self.links[l2 as usize].pos;
+                        let k2 = links[l2 as usize].pos;
                         if k2 != NONE {
-                            let fill = &mut self.fills[k2 as usize];
+                            let fill = &mut fills[k2 as usize];
                             fill.stale = true;
                             if k2 as usize > k && g.new_held_by == l2 && g.new_rate < fill.level {
                                 fill.level = g.new_rate;
@@ -1116,27 +1216,6 @@ impl FlowNetwork {
             }
         }
         self.recompute.len() > before
-    }
-
-    /// Asserts that `fill` (and the flows added since) left link `l` with what reading its
-    /// recomputed flows afresh gives, as `add_disturbed` once did: whether a rate on it changed,
-    /// and the least new rate of those it holds.
-    #[cfg(test)]
-    fn check_fill_summary(&self, l: u32, changed: bool, level: f64) {
-        let mut read = (self.links[l as usize].is_seed, f64::INFINITY);
-        for &slot in flows_of(&self.links, &self.spill, l as usize) {
-            if self.rates[slot as usize].recomputing {
-                let f = &self.flows[slot as usize];
-                read.0 |= f.new_rate != self.rates[slot as usize].bytes_per_sec;
-                if f.new_held_by == l {
-                    read.1 = read.1.min(f.new_rate);
-                }
-            }
-        }
-        assert!(
-            read == (changed, level),
-            "link {l}: fill left ({changed}, {level}), its flows give {read:?}"
-        );
     }
 
     /// Applies the rates found by [`fill`](Self::fill), settling the bytes sent at the old rates
