@@ -396,6 +396,25 @@ async function coveredLabels(page) {
   }).map((t) => t.textContent));
 }
 
+/** Crossover labels, in either size chart, that a series line runs through (sampled along each
+ * line every 2 units of the drawing, against the words' box shrunk by a unit). */
+async function labelsOnLines(page) {
+  return page.$$eval('svg.chart-svg', (svgs) => svgs.flatMap((svg) => {
+    const paths = [...svg.querySelectorAll('.series .series-line')].filter((p) => (p.getAttribute('d') ?? '').length > 0);
+    return [...svg.querySelectorAll('[data-testid=crossover] text')].filter((t) => {
+      const b = t.getBBox();
+      return paths.some((p) => {
+        const n = p.getTotalLength();
+        for (let at = 0; at <= n; at += 2) {
+          const q = p.getPointAtLength(at);
+          if (q.x > b.x + 1 && q.x < b.x + b.width - 1 && q.y > b.y + 1 && q.y < b.y + b.height - 1) return true;
+        }
+        return false;
+      });
+    }).map((t) => `${svg.closest('[data-testid]')?.dataset.testid}: ${t.textContent}`);
+  }));
+}
+
 test('charts: breakdown bars sum to the step, the sweep marks crossovers, hovering reads values out', async () => {
   const { page } = session;
   // The page's first setup (BERT-large on PCIe): its sweep's crossover words are on top, no point
@@ -403,8 +422,12 @@ test('charts: breakdown bars sum to the step, the sweep marks crossovers, hoveri
   await page.getByTestId('chapter-preset-eight-gpus-6-7x').click();
   await complete(page);
   assert.deepEqual(await coveredLabels(page), []);
+  // Nor does a line run through them: on the bus bandwidth chart the plateaus run along the top,
+  // where "double-binary-tree → ring" was written; there the words go to the bottom.
+  assert.deepEqual(await labelsOnLines(page), []);
   await page.getByTestId('chapter-preset-racks-800-200-tree-wins').click();
   await complete(page);
+  assert.deepEqual(await labelsOnLines(page), []);
   const bars = page.getByTestId('breakdown-chart').locator('[data-testid^=breakdown-bar-]');
   assert.ok((await bars.count()) >= 9); // 1…256 GPUs; 512 and 1024 for all but the heaviest
   const highlighted = page.getByTestId('breakdown-chart').locator('.bar.highlight');

@@ -4,7 +4,7 @@
 //! The arithmetic (scales, ticks, labels) is in [`crate::ui::model::chart_math`].
 
 use crate::ui::i18n::{Key, trf, use_lang};
-use crate::ui::model::chart_math::{Axis, format_value, nearest, pile, same_spot};
+use crate::ui::model::chart_math::{Axis, clear_band, format_value, nearest, pile, same_spot};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -292,15 +292,35 @@ pub fn LineChart(props: &LineChartProps) -> Html {
             <g class="marker"><line x1={f(xx)} x2={f(xx)} y1={f(TOP)} y2={f(TOP + PLOT_H)} /></g>
         }
     });
+    // Its words at the top of the plot, or at the bottom where lines run at the top there (the
+    // bus bandwidth's plateaus ran through "double-binary-tree → ring").
     let markers = props.markers.iter().enumerate().map(|(i, m)| {
         let xx = px(&x, m.x);
+        // Labels near the right edge go on the line's left.
+        let left = x.fraction(m.x) > 0.6;
+        // About the width of the words at the largest font the styles give them (14.5 px).
+        let width: f64 = m
+            .label
+            .chars()
+            .map(|c| if c.is_ascii() { 8.7 } else { 14.5 })
+            .sum();
+        let (x0, x1) = if left {
+            (xx - 4.0 - width, xx - 4.0)
+        } else {
+            (xx + 4.0, xx + 4.0 + width)
+        };
+        let baselines = [
+            TOP + 14.0 + 15.0 * i as f64,
+            TOP + PLOT_H - 6.0 - 15.0 * i as f64,
+        ];
+        let bands: Vec<(f64, f64)> = baselines.iter().map(|&b| (b - 13.0, b + 4.0)).collect();
+        let y = baselines[clear_band(&all, x0, x1, &bands)];
         html! {
             <g class="marker" data-testid={m.testid.clone()} data-x={m.x.to_string()}>
-                // Labels near the right edge go on the line's left.
-                if x.fraction(m.x) > 0.6 {
-                    <text x={f(xx - 4.0)} y={f(TOP + 14.0 + 15.0 * i as f64)} text-anchor="end">{ m.label.clone() }</text>
+                if left {
+                    <text x={f(xx - 4.0)} y={f(y)} text-anchor="end">{ m.label.clone() }</text>
                 } else {
-                    <text x={f(xx + 4.0)} y={f(TOP + 14.0 + 15.0 * i as f64)}>{ m.label.clone() }</text>
+                    <text x={f(xx + 4.0)} y={f(y)}>{ m.label.clone() }</text>
                 }
                 <title>{ m.title.clone() }</title>
             </g>

@@ -296,6 +296,46 @@ pub fn pile(lines: &[Vec<(f64, f64)>], data: &[bool], j: usize) -> Vec<Option<(u
         .collect()
 }
 
+/// Of the horizontal bands `rows` (each `(top, bottom)` in drawn units), the first that no line
+/// of `lines` crosses between `x0` and `x1`, else the first. A chart's marker puts its words in
+/// it, off the lines they name.
+///
+/// ```
+/// use allreduce_lab::ui::model::chart_math::clear_band;
+/// // A line climbing from y = 100 to y = 10 across x = 0..100.
+/// let lines = [vec![(0.0, 100.0), (100.0, 10.0)]];
+/// let (high, low) = ((5.0, 20.0), (80.0, 95.0));
+/// assert_eq!(clear_band(&lines, 60.0, 90.0, &[high, low]), 1); // the line is high there
+/// assert_eq!(clear_band(&lines, 0.0, 20.0, &[high, low]), 0); // and low here
+/// assert_eq!(clear_band(&lines, 0.0, 100.0, &[high, low]), 0); // crossed everywhere
+/// ```
+pub fn clear_band(lines: &[Vec<(f64, f64)>], x0: f64, x1: f64, rows: &[(f64, f64)]) -> usize {
+    // The y range each line spans between x0 and x1.
+    let spans: Vec<(f64, f64)> = lines
+        .iter()
+        .flat_map(|line| line.windows(2))
+        .filter_map(|w| {
+            let ((ax, ay), (bx, by)) = (w[0], w[1]);
+            let (lo, hi) = (ax.min(bx).max(x0), ax.max(bx).min(x1));
+            if lo > hi {
+                return None;
+            }
+            let at = |x: f64| {
+                if bx == ax {
+                    ay
+                } else {
+                    ay + (by - ay) * (x - ax) / (bx - ax)
+                }
+            };
+            let (y0, y1) = (at(lo), at(hi));
+            Some((y0.min(y1), y0.max(y1)))
+        })
+        .collect();
+    let crossed =
+        |&(top, bottom): &(f64, f64)| spans.iter().any(|&(lo, hi)| lo <= bottom && hi >= top);
+    rows.iter().position(|r| !crossed(r)).unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
