@@ -431,6 +431,68 @@ test('12.3 presentation mode on a 1280×720 projector: the lab\'s figure fits un
   } finally { await browser.close(); }
 });
 
+test('12.3 presentation mode: the way out covers nothing, at 1920×1080, 1366×768 and 1024×768, anywhere down the page', async () => {
+  for (const [width, height] of [[1920, 1080], [1366, 768], [1024, 768]]) {
+    const { browser, page, problems } = await openReady(server.url, { viewport: { width, height } });
+    try {
+      await page.keyboard.press('p');
+      await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'));
+      // Two wide figures compared, stacked: the lower one's legend ran under the button.
+      await page.getByTestId('preset-racks-800-200').click();
+      await page.getByTestId('figure-b').getByTestId('time-result').waitFor();
+      const covered = await page.evaluate(() => {
+        const button = document.querySelector('.present-toggle.on[data-testid=present-toggle]');
+        const out = [];
+        const step = Math.round(innerHeight * 0.6);
+        for (let y = 0; y < document.documentElement.scrollHeight; y += step) {
+          window.scrollTo({ top: y, behavior: 'instant' });
+          const b = button.getBoundingClientRect();
+          // A box as far as it shows: clipped by each scrolling box around it (a wide table
+          // scrolls in its own box, short of the gutter).
+          const shown = (el, r) => {
+            let { left, right, top, bottom } = r;
+            for (let e = el.parentElement; e && e !== document.body; e = e.parentElement) {
+              const cs = getComputedStyle(e);
+              if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+              const c = e.getBoundingClientRect();
+              left = Math.max(left, c.left); right = Math.min(right, c.right);
+              top = Math.max(top, c.top); bottom = Math.min(bottom, c.bottom);
+            }
+            return { left, right, top, bottom, width: right - left, height: bottom - top };
+          };
+          const meets = (el, r) => {
+            r = shown(el, r);
+            return r.width > 0 && r.height > 0 && r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+          };
+          // Words, by their lines' boxes (a paragraph's own box spans lines shorter than it).
+          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const el = n.parentElement;
+            if (!n.textContent.trim() || !el || el.closest('.present-toggle, title, style, script')) continue;
+            if (getComputedStyle(el).visibility === 'hidden') continue;
+            const range = document.createRange();
+            range.selectNodeContents(n);
+            if ([...range.getClientRects()].some((r) => meets(el, r))) out.push(`at ${y} px: "${n.textContent.trim().slice(0, 40)}"`);
+          }
+          // Drawings and controls.
+          for (const el of document.querySelectorAll('svg.figure *, canvas, input, select, button')) {
+            if (el.closest('.present-toggle') || !(el instanceof SVGGeometryElement || !(el instanceof SVGElement))) continue;
+            if (getComputedStyle(el).visibility !== 'hidden' && meets(el, el.getBoundingClientRect())) out.push(`at ${y} px: <${el.tagName.toLowerCase()} class="${el.getAttribute('class') ?? ''}">`);
+          }
+        }
+        return out;
+      });
+      assert.deepEqual(covered.slice(0, 8), [], `${width}×${height}: ${covered.length} things under the way out`);
+      // It is on screen and leaves.
+      const leave = await page.locator('.present-toggle.on').first().boundingBox();
+      assert.ok(leave.x >= 0 && leave.x + leave.width <= width && leave.y >= 0 && leave.y + leave.height <= height, JSON.stringify(leave));
+      await page.locator('.present-toggle.on').first().click();
+      assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), false);
+      assert.deepEqual(problems, []);
+    } finally { await browser.close(); }
+  }
+});
+
 test('12.3 presentation mode on a 390 px phone: nothing scrolls sideways, the buttons keep their words on one line', async () => {
   for (const locale of ['en-US', 'zh-CN']) {
     const { browser, page, problems } = await openReady(server.url, { viewport: { width: 390, height: 844 }, locale });
