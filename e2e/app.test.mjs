@@ -73,7 +73,17 @@ test('changing the GPU count and a bandwidth gives the time the CLI prints for t
   const before = await timeSecs(page);
   await setRangeTo(page, 'gpu-count', 64);
   assert.equal(await page.getByTestId('shape').textContent(), '4 racks × 2 nodes × 8 GPUs');
+  assert.equal(await page.getByTestId('shape-uneven').count(), 0);
   await expectCliAgrees(page);
+  // 12 GPUs do not fill 8-GPU nodes, 2 to a rack: split evenly, and the page says why the shape
+  // is not what the two choices show (they keep 8 and 2).
+  await setRangeTo(page, 'gpu-count', 12);
+  assert.equal(await page.getByTestId('shape').textContent(), '3 racks × 1 node × 4 GPUs');
+  assert.equal(await page.getByTestId('gpus-per-node').inputValue(), '8');
+  assert.match(await page.getByTestId('shape-uneven').textContent(), /^12 GPUs do not fill nodes of 8 GPUs, 2 to a rack: the lab splits them evenly/);
+  await expectCliAgrees(page);
+  await setRangeTo(page, 'gpu-count', 64);
+  assert.equal(await page.getByTestId('shape-uneven').count(), 0);
   const label = await setRangeTo(page, 'bandwidth-rack', 100000);
   assert.match(label, /12\.5 GB\/s/);
   await expectCliAgrees(page);

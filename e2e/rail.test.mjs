@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { serve, open, setRange, selectOption, docsShot } from './harness.mjs';
+import { serve, open, setRange, setRangeTo, selectOption, docsShot } from './harness.mjs';
 
 let server;
 let session;
@@ -41,6 +41,7 @@ test('the SuperPOD-style preset draws 8 rails; nccl-ring loads every rail, the t
   const { page, problems } = session;
   await loadPreset(page, 'nccl-ring');
   assert.match(await page.getByTestId('shape').textContent(), /4 node\(s\) × 8 GPU\(s\), one NIC per GPU on 8 rail\(s\)/);
+  assert.equal(await page.getByTestId('shape-uneven').count(), 0);
   const cli = await page.getByTestId('cli-command').textContent();
   for (const flag of ['--topology rail', '--nodes 4', '--gpus-per-node 8', '--nic-bw 400Gbps', '--pxn on']) {
     assert.ok(cli.includes(flag), `${flag} in ${cli}`);
@@ -80,6 +81,12 @@ test('the SuperPOD-style preset draws 8 rails; nccl-ring loads every rail, the t
   assert.ok(spineLoads.some((l) => l > 0), `spine loads ${spineLoads}`);
   await page.getByTestId('pxn-toggle').click();
   await page.getByTestId('cli-command').filter({ hasText: '--pxn on' }).waitFor();
+  // 12 GPUs do not fill nodes of 8 rails: 3 nodes of 4, and the page says why.
+  await setRangeTo(page, 'gpu-count', 12);
+  assert.match(await page.getByTestId('shape').textContent(), /^3 node\(s\) × 4 GPU\(s\)/);
+  assert.match(await page.getByTestId('shape-uneven').textContent(), /^12 GPUs do not fill nodes of 8 rails: the lab splits them evenly/);
+  await setRangeTo(page, 'gpu-count', 32);
+  assert.equal(await page.getByTestId('shape-uneven').count(), 0);
   assert.deepEqual(problems, []);
 });
 

@@ -7,6 +7,7 @@
 use crate::course::presets::PRESETS;
 use crate::sim::algorithms::Algorithm;
 use crate::sim::rail_preset::SUPERPOD;
+use crate::sim::shape::fit;
 use crate::sim::trace::BoundTerm;
 use crate::sim::units::{
     Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes, format_secs,
@@ -244,6 +245,29 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
         ),
         _ => shape,
     };
+    let gpus = crate::ui::i18n::gpus(lang, c.gpus);
+    let uneven = match c.kind {
+        TopologyKind::Cluster
+            if !fit(c.gpus, c.gpus_per_node, c.nodes_per_rack)
+                .exact(c.gpus_per_node, c.nodes_per_rack) =>
+        {
+            Some(trf(
+                lang,
+                Key::ShapeUneven,
+                &[
+                    &gpus,
+                    &c.gpus_per_node.to_string(),
+                    &c.nodes_per_rack.to_string(),
+                ],
+            ))
+        }
+        TopologyKind::Rail => {
+            let rails = c.gpus_per_node.clamp(1, 8);
+            (!fit(c.gpus, rails, 1).exact(rails, 1))
+                .then(|| trf(lang, Key::ShapeUnevenRail, &[&gpus, &rails.to_string()]))
+        }
+        _ => None,
+    };
     let tiers = if c.kind == TopologyKind::Uniform {
         &TIERS[..1]
     } else {
@@ -351,6 +375,12 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
                 </div>
             }
             <p class="shape" data-testid="shape">{ shape }</p>
+            // A count that does not fill the nodes (and racks) the choices above ask for is split
+            // evenly; the choices keep the machine as built (at 12 GPUs they said 8 per node and
+            // 2 nodes a rack beside "3 racks × 1 node × 4 GPUs", and nothing said why).
+            if let Some(uneven) = uneven {
+                <p class="shape-note" data-testid="shape-uneven">{ uneven }</p>
+            }
             { for tiers.iter().enumerate().map(|(i, (_, key, _))| {
                 let title = match c.kind {
                     TopologyKind::Uniform => tr(lang, Key::TierPort),
