@@ -84,6 +84,19 @@ test('the lab shows NCCL on 8×H100 beside the textbook run: ~450 GB/s textbook,
   await page.getByTestId('lab-model-ideal').check();
   await page.waitForFunction(() => document.querySelector('[data-testid=lab-nccl]')?.dataset.on === 'false');
   assert.equal(await page.getByTestId('lab-nccl-refused').count(), 0);
+  // Two runs compared: one card, under both runs (in run A's column it pushed A's buffers 80 px
+  // below B's); its textbook column is run A's.
+  await page.goto(server.url + LAB + '&cmp=tree-binomial&nccl=dgx-h100');
+  await page.getByTestId('lab-textbook-busbw').and(page.locator('[data-busbw]:not([data-busbw=""])')).waitFor();
+  assert.equal(await page.getByTestId('lab-nccl').count(), 1);
+  assert.equal(await page.locator('[data-testid=figure-a] [data-testid=lab-nccl], [data-testid=figure-b] [data-testid=lab-nccl]').count(), 0);
+  const runs = await page.getByTestId('runs').boundingBox();
+  const below = await page.getByTestId('lab-nccl').boundingBox();
+  assert.ok(below.y >= runs.y + runs.height - 1, `card at ${below.y}, runs end at ${runs.y + runs.height}`);
+  assert.equal(await page.getByTestId('lab-textbook-time').textContent(), await page.getByTestId('figure-a').getByTestId('time-result').textContent());
+  assert.notEqual(await page.getByTestId('lab-textbook-time').textContent(), await page.getByTestId('figure-b').getByTestId('time-result').textContent());
+  const tops = await Promise.all(['figure-a', 'figure-b'].map((id) => page.getByTestId(id).locator('.buffers').first().boundingBox().then((b) => b.y)));
+  assert.ok(Math.abs(tops[0] - tops[1]) < 2, `buffers at ${tops}`);
   assert.deepEqual(problems, []);
 });
 

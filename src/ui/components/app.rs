@@ -506,6 +506,15 @@ pub fn App() -> Html {
         layout.height > 0.0 && layout.width >= STACK_ASPECT * layout.height
     };
 
+    // The model switch and NCCL's card: beside the run's results, or under both runs compared (in
+    // run A's column it pushed A's buffers 80 px below B's); its textbook column is run A's.
+    let lab_nccl = || {
+        html! {
+            <crate::ui::components::lab::nccl::LabNccl controls={state.controls.clone()} pick={state.nccl}
+                textbook={sim_a.0.trace().map(|t| (t.time_secs, t.algbw_bytes_per_sec(), t.busbw_bytes_per_sec()))}
+                on_edit={on_edit.clone()} />
+        }
+    };
     let panel = |side: Side, handle: &SimHandle| {
         let sim = &handle.view;
         let testid = if side == Side::A {
@@ -546,11 +555,9 @@ pub fn App() -> Html {
                     // Under stacked figures this box is no longer under its figure's title: its own.
                     <h2 class="run-title run-more-title">{ algorithm_label(lang, sim.0.shown_algorithm()) }</h2>
                     <Results sim={sim.clone()} recalled={handle.recalled} />
-                    if side == Side::A {
+                    if side == Side::A && !state.compare {
                         // The model switch, and what NCCL would do for this run beside its results.
-                        <crate::ui::components::lab::nccl::LabNccl controls={state.controls.clone()} pick={state.nccl}
-                            textbook={sim.0.trace().map(|t| (t.time_secs, t.algbw_bytes_per_sec(), t.busbw_bytes_per_sec()))}
-                            on_edit={on_edit.clone()} />
+                        { lab_nccl() }
                     }
                     // Below the figure: mounted in the turn after it (see `root::Deferred`).
                     <Deferred order={0} placeholder={classes!("deferred-panel")}>
@@ -610,6 +617,7 @@ pub fn App() -> Html {
                         { panel(Side::A, &handle_a) }
                         if state.compare { { panel(Side::B, &handle_b) } }
                     </div>
+                    if state.compare { { lab_nccl() } }
                     <Files controls={state.controls.clone()} sim={sim_a.clone()} sim_b={state.compare.then(|| sim_b.clone())} on_import={on_controls} />
                 </main>
             </div>
