@@ -219,6 +219,15 @@ test('12.1 every preset shows its comparison and the winner its name promises; t
     const fb0 = await page.getByTestId('figure-b').getByTestId('cluster-figure').boundingBox();
     assert.ok(fb0.y + fb0.height <= ra.y, `results at y ${ra.y}, under the figures`);
     assert.deepEqual(await page.locator('#lab .run-more-title').allTextContents(), ['ring', 'tree-binomial']);
+    // The two timelines, side by side under the figures: their links' names and axis read at 9 px
+    // or more (drawn over the whole run's 640 units of time they came out at 5 px).
+    const ganttSizes = async () => {
+      await page.locator('#lab [data-testid=figure-b] .timeline .row-label').first().waitFor();
+      const sizes = (await textSizes(page, '#lab .timeline')).filter((s) => s.where === 'svg');
+      assert.ok(sizes.length >= 20, `${sizes.length} timeline labels`);
+      assert.deepEqual(sizes.filter((s) => s.size < 9).slice(0, 4), []);
+    };
+    await ganttSizes();
     // A figure no wider than tall stays beside the other (stacked it would be no larger).
     await page.getByTestId('preset-nvlink-8').click();
     await page.waitForFunction(() => document.querySelector('[data-testid=figure-b] [data-testid=time-result]') &&
@@ -226,6 +235,7 @@ test('12.1 every preset shows its comparison and the winner its name promises; t
     const [fa, fb] = await Promise.all(['figure-a', 'figure-b'].map((id) => page.getByTestId(id).getByTestId('cluster-figure').boundingBox()));
     assert.ok(Math.abs(fa.y - fb.y) < 2 && fb.x > fa.x + fa.width, `figures at ${JSON.stringify([fa, fb])}`);
     assert.equal(await page.locator('#lab .run-more-title').first().isVisible(), false);
+    await ganttSizes();
     await page.getByTestId('preset-racks-800-200').click();
     await note.waitFor();
     // With one segment the tree loses, and the note says how many segments win.

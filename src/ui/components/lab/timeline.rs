@@ -15,6 +15,10 @@ pub struct LinkTimelineProps {
     pub sim: Shared,
     pub t_secs: f64,
     pub end_secs: f64,
+    /// Half as many units of time across: two runs compared, each in half the width (at the full
+    /// 640 units their links' names came out at 5 px, side by side at 1440 px).
+    #[prop_or_default]
+    pub narrow: bool,
 }
 
 /// At most this many links get a row in the timeline.
@@ -22,8 +26,10 @@ const MAX_ROWS: usize = 24;
 const GANTT_W: f64 = 640.0;
 const GANTT_LABEL: f64 = 120.0;
 const GANTT_ROW: f64 = 11.0;
-/// Columns of 2 units each: finer would only add bars that no one can tell apart.
-const GANTT_COLUMNS: usize = 320;
+/// Units of time across: [`GANTT_W`], or half as many when the timeline is narrow.
+fn gantt_w(narrow: bool) -> f64 {
+    if narrow { GANTT_W / 2.0 } else { GANTT_W }
+}
 
 /// The links worth a row, in the order drawn: cross-rack uplinks, then NICs, then GPU links, each
 /// tier busiest first; and how many links carried data (of which the first [`MAX_ROWS`] get one).
@@ -65,23 +71,23 @@ pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
     } else {
         trf(lang, Key::TimelineNote, &[&rows.to_string()])
     };
+    let w = gantt_w(props.narrow);
     let x = GANTT_LABEL
-        + GANTT_W
-            * if props.end_secs > 0.0 {
-                (props.t_secs / props.end_secs).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
+        + w * if props.end_secs > 0.0 {
+            (props.t_secs / props.end_secs).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
     let height = gantt_height(rows);
-    let view_box = format!("0 0 {:.0} {height:.0}", GANTT_LABEL + GANTT_W + 8.0);
+    let view_box = format!("0 0 {:.0} {height:.0}", GANTT_LABEL + w + 8.0);
     html! {
         <div class="timeline">
             <h3>{ tr(lang, Key::TimelineTitle) }<span class="muted" data-testid="timeline-note">{ note }</span></h3>
             // The cursor lives on its own layer: moving it must not repaint thousands of bars.
             // On a phone the chart scrolls sideways in a box of its own, under the heading, and
             // the links' names stay at its left edge.
-            <div class="gantt-scroll"><div class="gantt-wrap">
-                <GanttBars sim={props.sim.clone()} end_secs={props.end_secs} />
+            <div class="gantt-scroll"><div class={classes!("gantt-wrap", props.narrow.then_some("narrow"))}>
+                <GanttBars sim={props.sim.clone()} end_secs={props.end_secs} narrow={props.narrow} />
                 <svg class="gantt-cursor" viewBox={view_box} aria-hidden="true">
                     <line class="cursor" x1={f(x)} x2={f(x)} y1="0" y2={f(height - 14.0)} />
                 </svg>
@@ -134,6 +140,7 @@ fn pixel_runs(
 struct GanttBarsProps {
     sim: Shared,
     end_secs: f64,
+    narrow: bool,
 }
 
 /// The static part of the timeline, the links' names and their bars, each in a drawing of its
@@ -147,6 +154,9 @@ fn GanttBars(props: &GanttBarsProps) -> Html {
         return Html::default();
     };
     let end = props.end_secs.max(1e-30);
+    let w = gantt_w(props.narrow);
+    // Columns of 2 units each: finer would only add bars that no one can tell apart.
+    let columns = (w / 2.0) as usize;
     let (links, _) = timeline_links(trace);
     let rows = links.iter().enumerate().map(|(row, &l)| {
         let y = row as f64 * GANTT_ROW;
@@ -158,9 +168,9 @@ fn GanttBars(props: &GanttBarsProps) -> Html {
             (c.at_secs, stop, c.bytes_per_sec / cap)
         });
         // One path per load level: a new run changes a handful of attributes, not thousands.
-        let px = GANTT_W / GANTT_COLUMNS as f64;
+        let px = w / columns as f64;
         let mut paths: Vec<(f64, String)> = Vec::new();
-        for (first, last, load) in pixel_runs(spans, end, GANTT_COLUMNS) {
+        for (first, last, load) in pixel_runs(spans, end, columns) {
             let d = format!(
                 "M{} {}h{}v{}h-{}z",
                 f(GANTT_LABEL + first as f64 * px),
@@ -186,7 +196,7 @@ fn GanttBars(props: &GanttBarsProps) -> Html {
     }).collect::<Html>();
     let axis_y = links.len() as f64 * GANTT_ROW + 12.0;
     let height = gantt_height(links.len());
-    let total = GANTT_LABEL + GANTT_W + 8.0;
+    let total = GANTT_LABEL + w + 8.0;
     html! {
         <>
             <svg class="gantt-names" viewBox={format!("0 0 {:.0} {height:.0}", GANTT_LABEL)}
@@ -196,7 +206,7 @@ fn GanttBars(props: &GanttBarsProps) -> Html {
             <svg class="gantt" viewBox={format!("{:.0} 0 {:.0} {height:.0}", GANTT_LABEL, total - GANTT_LABEL)} data-testid="link-timeline">
                 { rows }
                 <text class="axis" x={f(GANTT_LABEL)} y={f(axis_y)}>{ "0" }</text>
-                <text class="axis end" x={f(GANTT_LABEL + GANTT_W)} y={f(axis_y)}>{ format_secs(props.end_secs) }</text>
+                <text class="axis end" x={f(GANTT_LABEL + w)} y={f(axis_y)}>{ format_secs(props.end_secs) }</text>
             </svg>
         </>
     }
