@@ -555,3 +555,76 @@ pub fn speedup(a: &SpeedupArgs, given: &Given) -> Result<String, String> {
         report.table()
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::args::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn each_topology_flag_is_in_the_table_of_the_kind_its_help_heading_names() {
+        // `--help` groups the topology flags under "Uniform", "Cluster" and "Rail"; the tables
+        // that refuse a flag of another kind must agree, or a new flag would be dropped without
+        // a word again (or refused where it applies).
+        let cli = Cli::command();
+        let mut seen: Vec<String> = Vec::new();
+        for name in ["simulate", "sweep"] {
+            let cmd = cli.find_subcommand(name).expect("a subcommand");
+            for arg in cmd.get_arguments() {
+                let Some(long) = arg.get_long() else { continue };
+                let table: &[&str] = match arg.get_help_heading() {
+                    Some("Uniform") => &UNIFORM_FLAGS,
+                    Some("Cluster") => &CLUSTER_FLAGS,
+                    Some("Rail") => &RAIL_FLAGS,
+                    _ => {
+                        // Not a topology flag: in none of the tables.
+                        let tables = [&UNIFORM_FLAGS[..], &CLUSTER_FLAGS, &RAIL_FLAGS];
+                        assert!(
+                            tables.iter().all(|t| !t.contains(&long)),
+                            "{name} --{long}: in a topology table, but under no topology heading"
+                        );
+                        continue;
+                    }
+                };
+                assert!(
+                    table.contains(&long),
+                    "{name} --{long}: under {:?} in --help, missing from that kind's table",
+                    arg.get_help_heading()
+                );
+                seen.push(long.to_string());
+            }
+        }
+        // And every flag a table names is one of them (a rail network shares the cluster's
+        // GPU-link flags and its oversubscription).
+        for f in UNIFORM_FLAGS
+            .iter()
+            .chain(&CLUSTER_FLAGS)
+            .chain(&RAIL_FLAGS)
+        {
+            assert!(
+                seen.iter().any(|s| s == f),
+                "--{f} is in a table but not a flag"
+            );
+        }
+    }
+
+    #[test]
+    fn each_scenario_flag_is_one_a_scenario_file_holds() {
+        // Beside --scenario, a scenario flag is refused (the file holds the whole scenario); one
+        // missing from the table would be dropped without a word.
+        let cmd = <ScenarioArgs as clap::Args>::augment_args(clap::Command::new("t"));
+        let flags: Vec<&str> = cmd
+            .get_arguments()
+            .filter(|a| a.get_help_heading().is_none())
+            .filter_map(|a| a.get_long())
+            .collect();
+        assert!(flags.len() >= 7, "{flags:?}");
+        for f in flags.into_iter().filter(|&f| f != "scenario") {
+            assert!(
+                SCENARIO_FILE_HOLDS.contains(&f),
+                "--{f} is not in SCENARIO_FILE_HOLDS"
+            );
+        }
+    }
+}
