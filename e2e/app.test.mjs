@@ -417,6 +417,38 @@ test('the cluster figure\'s names read at 4.5:1 at least on their boxes, light a
   }
 });
 
+test('no link runs through a switch\'s name (the spine\'s and a rack\'s were struck through by their uplinks)', async () => {
+  const { page } = session;
+  for (const [preset, gpus] of [['racks-800-200', 32], ['racks-800-200', 16], ['two-nodes-400g', 16], ['superpod-4x8-rails', 32]]) {
+    await resetToPreset(page, preset);
+    await setRangeTo(page, 'gpu-count', gpus);
+    await pauseAt(page, 400);
+    const struck = await page.getByTestId('figure-a').getByTestId('cluster-figure').evaluate((svg) => {
+      const out = [];
+      const wires = [...svg.querySelectorAll('.link .wire')].map((w) => ({
+        a: [w.x1.baseVal.value, w.y1.baseVal.value], b: [w.x2.baseVal.value, w.y2.baseVal.value],
+        half: parseFloat(getComputedStyle(w).strokeWidth) / 2,
+      }));
+      for (const t of svg.querySelectorAll('g.switch text')) {
+        const r = t.getBBox();
+        for (const { a, b, half } of wires) {
+          const n = Math.ceil(Math.hypot(b[0] - a[0], b[1] - a[1]));
+          for (let i = 0; i <= n; i++) {
+            const [x, y] = [a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n];
+            if (x > r.x - half + 1 && x < r.x + r.width + half - 1 && y > r.y - half + 2 && y < r.y + r.height + half - 2) {
+              out.push(t.textContent);
+              break;
+            }
+          }
+          if (out.at(-1) === t.textContent) break;
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(struck, [], `${preset}, ${gpus} GPUs`);
+  }
+});
+
 test('one GPU exchanges nothing: the lab says so instead of "algbw 0 B/s" and "1× the bound of 0 s"; tiers no transfer crosses say so, and their links are drawn dotted', async () => {
   const s = await open(server.url + '?gpus=1#lab');
   try {
@@ -428,7 +460,7 @@ test('one GPU exchanges nothing: the lab says so instead of "algbw 0 B/s" and "1
     assert.match(await figure.getByTestId('one-gpu').textContent(), /^One GPU: nothing to exchange/);
     assert.equal(await figure.getByTestId('lower-bound-terms').count(), 0);
     assert.match(await figure.locator('.buffers h3').textContent(), /one rank: nothing to gather/);
-    assert.doesNotMatch(await figure.locator('.legend').textContent(), /1 ranks|chunk in flight/);
+    assert.doesNotMatch(await figure.locator('.legend').textContent(), /1 ranks|chunk in flight|bar under a GPU/);
     // Neither NICs nor rack uplinks are crossed: their sliders say so.
     assert.equal(await s.page.getByTestId('tier-idle-node').textContent(), 'Not crossed: 1 GPU in one node.');
     assert.equal(await s.page.getByTestId('tier-idle-rack').count(), 1);
@@ -447,6 +479,15 @@ test('one GPU exchanges nothing: the lab says so instead of "algbw 0 B/s" and "1
     assert.ok(unused.length > 0 && unused.every((l) => l.tier === 'tier-rack' && l.dash === '2px, 4px'), JSON.stringify(links));
     assert.ok(links.filter((l) => l.tier !== 'tier-rack').every((l) => !l.unused), JSON.stringify(links));
     assert.equal(await s.page.getByTestId('figure-a').getByTestId('unused-legend').textContent(), 'dotted: no byte crosses it in this run');
+    // The bar under each GPU is in the legend: empty at the start, as wide as the GPU at the end.
+    assert.equal(await s.page.getByTestId('figure-a').getByTestId('done-legend').textContent(), "the bar under a GPU: how much of its buffer holds every rank's contribution");
+    const bars = () => s.page.getByTestId('figure-a').locator('g.gpu').evaluateAll((gs) => gs.map((g) =>
+      Number(g.querySelector('.gpu-done').getAttribute('width')) / Number(g.querySelector('.gpu-body').getAttribute('width'))));
+    await pauseAt(s.page, 0);
+    assert.deepEqual([...new Set(await bars())], [0]);
+    await pauseAt(s.page, 1000);
+    const full = await bars();
+    assert.ok(full.length === 16 && full.every((b) => Math.abs(b - 1) < 0.01), JSON.stringify(full));
     assert.deepEqual(s.problems, []);
   } finally { await s.browser.close(); }
 });

@@ -131,6 +131,7 @@ area! { $ lab_rows {
     TierLegendRack => "uplink (rack ↔ spine)", "上行链路（机柜 ↔ 主干）";
     TierLegendRailNic => "NIC (GPU ↔ its rail's leaf switch)", "网卡（GPU ↔ 所在轨道的叶交换机）";
     TierLegendRailSpine => "uplink (rail leaf ↔ spine)", "上行链路（轨道叶交换机 ↔ 主干）";
+    LegendDone => "the bar under a GPU: how much of its buffer holds every rank's contribution", "卡下方的条：其缓冲区中已汇总全部进程贡献的比例";
     LegendUnused => "dotted: no byte crosses it in this run", "点线：本次运行没有数据经过";
     LegendRails => "above each rail's switch: its NICs' load now and the bytes they carried", "每条轨道交换机上方：其网卡当前的负载和已传输的字节";
     PresetNvlinkTitle => "8 GPUs on NVLink", "NVLink 上的 8 张卡";

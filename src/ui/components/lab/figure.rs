@@ -17,7 +17,9 @@ use crate::ui::i18n::{
     Key, Lang, algorithm_label, percent, place_name, tr, trf, unit_kind_name, use_lang,
 };
 use crate::ui::model::cursor::chunk_hue;
-use crate::ui::model::layout::{DrawnLink, NAME_AFTER, Place, Point, link_place, name_width};
+use crate::ui::model::layout::{
+    Anchor, DrawnLink, NAME_AFTER, Place, Point, link_place, name_width,
+};
 use crate::ui::model::logic::Edit;
 use crate::ui::model::share::faults_fit_a_link;
 use crate::ui::model::state::Side;
@@ -281,6 +283,8 @@ pub fn Figure(props: &FigureProps) -> Html {
                 // One GPU sends no chunk: no legend for one.
                 if layout.detailed && n > 1 {
                     <span class="legend-item"><span class="token-swatch" />{ trf(lang, Key::LegendChunk, &[&chunks.to_string(), &n.to_string()]) }</span>
+                    // The bar that grows under each GPU (learners saw green specks, unexplained).
+                    <span class="legend-item" data-testid="done-legend"><svg class="swatch done-swatch" viewBox="0 0 16 16"><rect class="gpu-body" x="2" y="1" width="12" height="10" rx="2" /><rect class="gpu-done" x="2" y="13" width="8" height="3" rx="1.5" /></svg>{ tr(lang, Key::LegendDone) }</span>
                 } else if !layout.detailed {
                     <span class="legend-item muted">{ trf(lang, Key::LegendUnits, &[&n.to_string(), &unit_kind_name(lang, layout.unit_name)]) }</span>
                 }
@@ -345,15 +349,12 @@ fn GroupBoxes(props: &StaticProps) -> Html {
 #[component]
 fn Switches(props: &StaticProps) -> Html {
     let lang = use_lang();
-    props
-        .sim
-        .0
-        .layout
+    let layout = &props.sim.0.layout;
+    layout
         .switches
         .iter()
         .map(|s| {
             // The spine between two rows of racks is a bar (`spine_width`).
-            let layout = &props.sim.0.layout;
             let bar = if s.label == Place::End(Endpoint::Spine) { layout.spine_width } else { 0.0 };
             let w = bar.max(18.0);
             let name = place_name(lang, &s.label);
@@ -365,7 +366,18 @@ fn Switches(props: &StaticProps) -> Html {
                     let text = if name_width(&name) <= layout.nodes[node].rect.w - 4.0 { name } else { node.to_string() };
                     html! { <text class="name-under" x={f(at.x)} y={f(at.y)}>{ text }</text> }
                 }
-                _ => html! { <text x={f(s.at.x + w / 2.0 + NAME_AFTER - 9.0)} y={f(s.at.y + 4.0)}>{ name }</text> },
+                // The spine drawn as a bar: its name after its right end, where no uplink is.
+                _ if bar > 0.0 => html! { <text x={f(s.at.x + w / 2.0 + NAME_AFTER - 9.0)} y={f(s.at.y + 4.0)}>{ name }</text> },
+                // Off the links (see `Layout::name_spot`).
+                _ => {
+                    let spot = layout.name_spot(&s.label, s.at, w, name_width(&name));
+                    let class = match spot.anchor {
+                        Anchor::Start => None,
+                        Anchor::Middle => Some("name-above"),
+                        Anchor::End => Some("name-before"),
+                    };
+                    html! { <text class={classes!(class)} x={f(spot.x)} y={f(spot.y)}>{ name }</text> }
+                }
             };
             html! {
                 <g class="switch">

@@ -170,6 +170,38 @@ pub fn name_width(name: &str) -> f64 {
 /// How far a switch's name starts right of its marker's centre (half the marker, and a gap).
 pub const NAME_AFTER: f64 = 13.0;
 
+/// Half the thickness of a link's line at its busiest (the figure draws 1.2 + 5 × load units),
+/// with a unit to spare.
+pub const WIRE_HALF: f64 = 4.1;
+
+/// How a name is anchored at its spot, as SVG's `text-anchor`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Anchor {
+    Start,
+    Middle,
+    End,
+}
+
+/// Where a switch's name is written: its anchor point (on the baseline) and how it hangs there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NameSpot {
+    pub x: f64,
+    pub y: f64,
+    pub anchor: Anchor,
+}
+
+impl NameSpot {
+    /// The box a name `width` wide takes there: (left, right, top, bottom), for 10-unit letters.
+    pub fn text_box(&self, width: f64) -> (f64, f64, f64, f64) {
+        let left = match self.anchor {
+            Anchor::Start => self.x,
+            Anchor::Middle => self.x - width / 2.0,
+            Anchor::End => self.x - width,
+        };
+        (left, left + width, self.y - 8.0, self.y + 2.5)
+    }
+}
+
 /// The room a node's name takes under its box.
 const NAME_UNDER: f64 = 12.0;
 
@@ -519,6 +551,119 @@ impl Layout {
         layout
     }
 
+    /// Where the name of the switch at `at` (its marker `marker` wide, the name `width` wide) is
+    /// written: the first of these spots that no drawn link comes near at its thickest (a link
+    /// busy to capacity, [`WIRE_HALF`] each side of its line): beside it, on the side away from
+    /// its uplinks, then the other side, then above it to the right or left, then centred above
+    /// (the spine's first: its uplinks leave it on both sides). The spine's and the racks' names
+    /// beside them were struck through by their uplinks.
+    pub fn name_spot(&self, label: &Place, at: Point, marker: f64, width: f64) -> NameSpot {
+        let (x, y, half) = (at.x, at.y, marker / 2.0);
+        let beside_right = NameSpot {
+            x: x + half + 6.0,
+            y: y + 2.0,
+            anchor: Anchor::Start,
+        };
+        let beside_left = NameSpot {
+            x: x - half - 6.0,
+            y: y + 2.0,
+            anchor: Anchor::End,
+        };
+        // Clear of an uplink straight up (its two lines a lane either side of the centre).
+        let above_right = NameSpot {
+            x: x + 8.0,
+            y: y - 9.0,
+            anchor: Anchor::Start,
+        };
+        let above_left = NameSpot {
+            x: x - 8.0,
+            y: y - 9.0,
+            anchor: Anchor::End,
+        };
+        let above = NameSpot {
+            x,
+            y: y - 9.0,
+            anchor: Anchor::Middle,
+        };
+        // Beside it and lower: under links that fan out upwards (a rail network's node switch,
+        // under its GPUs).
+        let low = |s: NameSpot| NameSpot { y: y + 6.0, ..s };
+        let (r, l) = (beside_right, beside_left);
+        // Under it: a rack drawn upside down (over a spine bar), its nodes above it.
+        let below = |s: NameSpot| NameSpot { y: y + 18.0, ..s };
+        let (ar, al) = (above_right, above_left);
+        let spots = if *label == Place::End(Endpoint::Spine) {
+            [above, r, l, low(r), low(l), ar, al, below(ar), below(al)]
+        } else if self.uplinks_go_right(at) {
+            [l, r, low(l), low(r), al, ar, above, below(al), below(ar)]
+        } else {
+            [r, l, low(r), low(l), ar, al, above, below(ar), below(al)]
+        };
+        let near = |p: Point, (x0, x1, y0, y1): (f64, f64, f64, f64)| {
+            p.x > x0 - WIRE_HALF
+                && p.x < x1 + WIRE_HALF
+                && p.y > y0 - WIRE_HALF
+                && p.y < y1 + WIRE_HALF
+        };
+        let clear = |spot: &NameSpot| {
+            let r = spot.text_box(width);
+            self.lines.iter().all(|l| {
+                let n = (l.to.x - l.from.x).hypot(l.to.y - l.from.y).ceil().max(1.0) as usize;
+                (0..=n).all(|i| {
+                    let t = i as f64 / n as f64;
+                    let p = Point {
+                        x: l.from.x + (l.to.x - l.from.x) * t,
+                        y: l.from.y + (l.to.y - l.from.y) * t,
+                    };
+                    // Under the switch's marker a line is hidden.
+                    let hidden = (p.x - x).abs() <= half && (p.y - y).abs() <= 6.0;
+                    hidden || !near(p, r)
+                })
+            })
+        };
+        spots.iter().find(|s| clear(s)).copied().unwrap_or(spots[0])
+    }
+
+    /// Whether every link from the switch at `at` up towards the spine runs to the right of it
+    /// (and there is one): its name, written beside it, goes on its left, off the uplink.
+    ///
+    /// ```
+    /// use allreduce_lab::sim::topology::{Endpoint, Topology, TopologySpec};
+    /// use allreduce_lab::sim::units::Bandwidth;
+    /// use allreduce_lab::ui::model::layout::{Layout, Place};
+    /// let spec = TopologySpec::Cluster {
+    ///     racks: 2, nodes_per_rack: 2, gpus_per_node: 8,
+    ///     intra_bw: Bandwidth::from_gbytes_per_sec(450.0), intra_lat_secs: 1e-6,
+    ///     node_bw: Bandwidth::from_gbits_per_sec(400.0), node_lat_secs: 2e-6,
+    ///     rack_bw: Bandwidth::from_gbits_per_sec(200.0), rack_lat_secs: 5e-6,
+    ///     oversubscription: 1.0, nics_per_node: 1,
+    /// };
+    /// let layout = Layout::new(&Topology::new(&spec).unwrap());
+    /// let at = |e| layout.switches.iter().find(|s| s.label == Place::End(e)).unwrap().at;
+    /// // Rack 0 and its first node lean towards the middle; rack 1 and rack 0's second node not.
+    /// assert!(layout.uplinks_go_right(at(Endpoint::RackSwitch(0))));
+    /// assert!(!layout.uplinks_go_right(at(Endpoint::RackSwitch(1))));
+    /// assert!(layout.uplinks_go_right(at(Endpoint::NodeSwitch(0))));
+    /// assert!(!layout.uplinks_go_right(at(Endpoint::NodeSwitch(1))));
+    /// assert!(!layout.uplinks_go_right(at(Endpoint::Spine))); // nothing above it
+    /// ```
+    pub fn uplinks_go_right(&self, at: Point) -> bool {
+        // A link's two lines are drawn a lane to either side of the switch's centre.
+        let same = |p: Point| (p.x - at.x).hypot(p.y - at.y) <= LANE + 0.5;
+        let mut above = self.lines.iter().filter_map(|l| {
+            let other = if same(l.from) {
+                l.to
+            } else if same(l.to) {
+                l.from
+            } else {
+                return None;
+            };
+            (other.y < at.y - 1.0).then_some(other.x)
+        });
+        let first = above.next();
+        first.is_some_and(|x| x > at.x) && above.all(|x| x > at.x)
+    }
+
     /// Where node `node`'s name is written when [`node_names_under`](Self::node_names_under):
     /// centred under its box, or over it in a row drawn upside down (its GPUs above its switch);
     /// the text's baseline.
@@ -803,6 +948,67 @@ mod tests {
         let l = Layout::new(&uniform);
         assert!(l.units.len() <= DETAILED_MAX_RANKS);
         assert_eq!(l.units.iter().map(|u| u.ranks).sum::<usize>(), 1000);
+    }
+
+    #[test]
+    fn no_link_comes_near_a_switchs_name() {
+        // The spine's name over it, rack 0's on the left (its uplink leaves to the right).
+        let mut checked = 0;
+        let shapes = [
+            (2, 2, 8),
+            (1, 2, 8),
+            (2, 1, 8),
+            (4, 2, 4),
+            (3, 2, 2),
+            (2, 4, 8),
+        ];
+        let topologies = (shapes
+            .iter()
+            .map(|&(k, m, g)| (format!("{k}x{m}x{g}"), cluster(k, m, g))))
+        .chain([
+            ("rail 4x8".to_string(), rail(4, 8)),
+            ("rail 2x4".to_string(), rail(2, 4)),
+        ]);
+        for (name, topo) in topologies {
+            let layout = draws_every_link_once(&topo);
+            checked += 1;
+            for s in &layout.switches {
+                // The spine drawn as a bar (two rows of racks) has its name after its right end.
+                if s.label == Place::End(Endpoint::Spine) && layout.spine_width > 0.0 {
+                    continue;
+                }
+                if matches!(s.label, Place::End(Endpoint::NodeSwitch(_))) && layout.node_names_under
+                {
+                    continue;
+                }
+                let width = name_width(&s.label.to_string());
+                let spot = layout.name_spot(&s.label, s.at, 18.0, width);
+                let (x0, x1, y0, y1) = spot.text_box(width);
+                for l in &layout.lines {
+                    for i in 0..=100 {
+                        let t = i as f64 / 100.0;
+                        let (x, y) = (
+                            l.from.x + (l.to.x - l.from.x) * t,
+                            l.from.y + (l.to.y - l.from.y) * t,
+                        );
+                        let hidden = (x - s.at.x).abs() <= 9.0 && (y - s.at.y).abs() <= 6.0;
+                        assert!(
+                            hidden
+                                || !(x > x0 - 3.1 && x < x1 + 3.1 && y > y0 - 3.1 && y < y1 + 3.1),
+                            "{name}: {} at {spot:?} meets a link at ({x}, {y})",
+                            s.label
+                        );
+                    }
+                }
+                if s.label == Place::End(Endpoint::Spine) {
+                    assert_eq!(spot.anchor, Anchor::Middle, "{name}");
+                }
+                if name == "2x2x8" && s.label == Place::End(Endpoint::RackSwitch(0)) {
+                    assert_eq!(spot.anchor, Anchor::End);
+                }
+            }
+        }
+        assert!(checked >= 8);
     }
 
     #[test]
