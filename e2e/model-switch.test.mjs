@@ -97,6 +97,18 @@ test('the lab shows NCCL on 8×H100 beside the textbook run: ~450 GB/s textbook,
   assert.notEqual(await page.getByTestId('lab-textbook-time').textContent(), await page.getByTestId('figure-b').getByTestId('time-result').textContent());
   const tops = await Promise.all(['figure-a', 'figure-b'].map((id) => page.getByTestId(id).locator('.buffers').first().boundingBox().then((b) => b.y)));
   assert.ok(Math.abs(tops[0] - tops[1]) < 2, `buffers at ${tops}`);
+  // Turning the comparison off moves the card beside run A's results with its prediction: it
+  // is not made again (64 GPUs: it showed its progress a second time).
+  await page.goto(server.url + LAB.replace('gpus=8', 'gpus=64') + '&cmp=tree-binomial&nccl=dgx-h100');
+  await page.getByTestId('lab-nccl-busbw').waitFor();
+  await page.evaluate(() => {
+    window.progressShown = 0;
+    new MutationObserver(() => { if (document.querySelector('[data-testid=lab-nccl-progress]')) window.progressShown += 1; })
+      .observe(document.body, { subtree: true, childList: true });
+  });
+  await page.getByTestId('compare-toggle').uncheck();
+  await page.getByTestId('figure-a').getByTestId('lab-nccl-busbw').waitFor();
+  assert.equal(await page.evaluate(() => window.progressShown), 0);
   assert.deepEqual(problems, []);
 });
 

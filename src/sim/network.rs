@@ -1072,7 +1072,7 @@ impl FlowNetwork {
             fill.level = f64::INFINITY;
         }
         // A flow alone (among those recomputed) on every link it crosses is frozen by its tightest
-        // one, the first on its route among equals, as the heap would: settle it without the heap.
+        // one, the first on its route among equals, as the filling would: settle it without the scan.
         // In a ring every flow is such a one.
         let mut left = recompute.len();
         for &slot in recompute {

@@ -255,6 +255,10 @@ pub fn App() -> Html {
             _ => AppState::default(),
         })
     };
+    // The network-model card's last prediction, kept here: the card moves when runs are compared.
+    let nccl_cache = use_memo((), |_| {
+        crate::ui::components::lab::nccl::PredictionCache::default()
+    });
     let handle_a = use_simulation(&state.controls, state.controls.algorithm, true);
     // B is simulated only while the comparison is on.
     let handle_b = use_simulation(&state.controls, state.algorithm_b, state.compare);
@@ -512,7 +516,7 @@ pub fn App() -> Html {
         html! {
             <crate::ui::components::lab::nccl::LabNccl controls={state.controls.clone()} pick={state.nccl}
                 textbook={sim_a.0.trace().map(|t| (t.time_secs, t.algbw_bytes_per_sec(), t.busbw_bytes_per_sec()))}
-                on_edit={on_edit.clone()} />
+                on_edit={on_edit.clone()} cache={(*nccl_cache).clone()} />
         }
     };
     let panel = |side: Side, handle: &SimHandle| {

@@ -32,6 +32,7 @@ area! { $ lab_rows {
     ShapeUniform => "{0} ranks on one ideal switch", "{0} 个进程接在一台理想交换机上";
     ShapeCluster => "{0} rack(s) × {1} node(s) × {2} GPU(s)", "{0} 个机柜 × {1} 个节点 × {2} 张卡";
     ShapeUneven => "{0} do not fill nodes of {1} GPUs, {2} to a rack: the lab splits them evenly, as above. “GPUs / node” and “Nodes / rack” set the largest node and rack.", "{0}填不满每节点 {1} 张卡、每机柜 {2} 个节点的机器：实验室把它们平均分配，如上所示。「每节点 GPU 数」和「每机柜节点数」设定的是节点和机柜的最大规模。";
+    ShapeUnevenRacks => "{0} fill nodes of {1} GPUs but not racks of {2} nodes: the lab splits them evenly, as above. “Nodes / rack” sets the largest rack.", "{0}填满了每节点 {1} 张卡的节点，但填不满每机柜 {2} 个节点的机柜：实验室把它们平均分配，如上所示。「每机柜节点数」设定的是机柜的最大规模。";
     ShapeUnevenRail => "{0} do not fill nodes of {1} rails: the lab splits them evenly, as above. “GPUs (rails) / node” sets the most a node has.", "{0}填不满每节点 {1} 条轨道的机器：实验室把它们平均分配，如上所示。「每节点 GPU 数（轨道数）」设定的是每节点的最大值。";
     TierPort => "Port (each rank ↔ switch)", "端口（每个进程 ↔ 交换机）";
     TierGpu => "GPU ↔ node switch (NVLink)", "GPU ↔ 节点交换机（NVLink）";

@@ -308,6 +308,9 @@ pub fn pile(lines: &[Vec<(f64, f64)>], data: &[bool], j: usize) -> Vec<Option<(u
 /// assert_eq!(clear_band(&lines, 60.0, 90.0, &[high, low]), 1); // the line is high there
 /// assert_eq!(clear_band(&lines, 0.0, 20.0, &[high, low]), 0); // and low here
 /// assert_eq!(clear_band(&lines, 0.0, 100.0, &[high, low]), 0); // crossed everywhere
+/// // An upright stretch crosses every band it spans.
+/// assert_eq!(clear_band(&[vec![(50.0, 100.0), (50.0, 0.0)]], 40.0, 60.0, &[high, low]), 0);
+/// assert_eq!(clear_band(&[vec![(50.0, 30.0), (50.0, 0.0)]], 40.0, 60.0, &[high, low]), 1);
 /// ```
 pub fn clear_band(lines: &[Vec<(f64, f64)>], x0: f64, x1: f64, rows: &[(f64, f64)]) -> usize {
     // The y range each line spans between x0 and x1.
@@ -320,13 +323,11 @@ pub fn clear_band(lines: &[Vec<(f64, f64)>], x0: f64, x1: f64, rows: &[(f64, f64
             if lo > hi {
                 return None;
             }
-            let at = |x: f64| {
-                if bx == ax {
-                    ay
-                } else {
-                    ay + (by - ay) * (x - ax) / (bx - ax)
-                }
-            };
+            if bx == ax {
+                // Upright: all of it.
+                return Some((ay.min(by), ay.max(by)));
+            }
+            let at = |x: f64| ay + (by - ay) * (x - ax) / (bx - ax);
             let (y0, y1) = (at(lo), at(hi));
             Some((y0.min(y1), y0.max(y1)))
         })

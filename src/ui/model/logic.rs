@@ -65,6 +65,17 @@ pub const TIERS: [(Tier, &str, &str); 3] = [
     (Tier::Rack, "rack", "Rack ↔ spine (cross-rack)"),
 ];
 
+/// What a GPU count leaves unfilled ([`Controls::uneven`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Uneven {
+    /// A cluster's nodes: fewer GPUs each than "GPUs / node".
+    Nodes,
+    /// A cluster's racks (its nodes full): fewer nodes each than "Nodes / rack".
+    Racks,
+    /// A rail network's nodes: fewer GPUs (rails) each than the choice.
+    RailNodes,
+}
+
 /// Every input of the controls panel, in the units the sliders use.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Controls {
@@ -343,6 +354,30 @@ impl Controls {
         (s.racks, s.nodes_per_rack, s.gpus_per_node)
     }
 
+    /// What of the machine the GPU count does not fill, when it does not: the count is then
+    /// split evenly ([`shape`](Self::shape), [`rail_shape`](Self::rail_shape)) into smaller nodes
+    /// or racks than the choices name, and the lab says so.
+    pub fn uneven(&self) -> Option<Uneven> {
+        match self.kind {
+            TopologyKind::Cluster => {
+                let (racks, npr, g) = self.shape();
+                let s = fit(self.gpus, self.gpus_per_node, self.nodes_per_rack);
+                if s.exact(self.gpus_per_node, self.nodes_per_rack) {
+                    None
+                } else if g < self.gpus_per_node && racks * npr > 1 {
+                    Some(Uneven::Nodes)
+                } else {
+                    Some(Uneven::Racks)
+                }
+            }
+            TopologyKind::Rail => {
+                let (nodes, g) = self.rail_shape();
+                (nodes > 1 && g < self.gpus_per_node.clamp(1, 8)).then_some(Uneven::RailNodes)
+            }
+            TopologyKind::Uniform => None,
+        }
+    }
+
     /// (nodes, GPUs per node) of a rail network, at most 8 GPUs (rails) a node, by the same rule
     /// as a cluster's nodes ([`fit`]).
     pub fn rail_shape(&self) -> (usize, usize) {
@@ -518,6 +553,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_count_that_does_not_fill_the_machine_says_what_it_leaves_unfilled() {
+        let cluster = |gpus| Controls {
+            kind: TopologyKind::Cluster,
+            gpus,
+            gpus_per_node: 8,
+            nodes_per_rack: 2,
+            ..Controls::default()
+        };
+        // 12 GPUs: 3 racks × 1 node × 4; 24: 3 racks × 1 node × 8; 4: half a node; 32: as built.
+        assert_eq!(cluster(12).uneven(), Some(Uneven::Nodes));
+        assert_eq!(cluster(24).uneven(), Some(Uneven::Racks));
+        assert_eq!(cluster(4).uneven(), None);
+        assert_eq!(cluster(32).uneven(), None);
+        let rail = |gpus| Controls {
+            kind: TopologyKind::Rail,
+            ..cluster(gpus)
+        };
+        assert_eq!(rail(12).uneven(), Some(Uneven::RailNodes));
+        assert_eq!(rail(4).uneven(), None);
+        assert_eq!(rail(32).uneven(), None);
     }
 
     #[test]

@@ -366,6 +366,8 @@ fn Switches(props: &StaticProps) -> Html {
                     let text = if name_width(&name) <= layout.nodes[node].rect.w - 4.0 { name } else { node.to_string() };
                     html! { <text class="name-under" x={f(at.x)} y={f(at.y)}>{ text }</text> }
                 }
+                // A rail's leaf switch is named by its load mark.
+                _ if name.is_empty() => Html::default(),
                 // The spine drawn as a bar: its name after its right end, where no uplink is.
                 _ if bar > 0.0 => html! { <text x={f(s.at.x + w / 2.0 + NAME_AFTER - 9.0)} y={f(s.at.y + 4.0)}>{ name }</text> },
                 // Off the links (see `Layout::name_spot`).

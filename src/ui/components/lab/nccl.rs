@@ -27,6 +27,21 @@ pub struct LabNcclProps {
     /// The textbook run's (time, algbw, busbw), once it exists.
     pub textbook: Option<(f64, f64, f64)>,
     pub on_edit: Callback<Edit>,
+    /// The last prediction made, kept by the card's parent.
+    #[prop_or_default]
+    pub cache: PredictionCache,
+}
+
+/// The last prediction made and what it was made for, kept above the card: turning the
+/// comparison on or off moves the card (beside run A's results, or under both runs), which builds
+/// it anew, and a 64-GPU prediction took a while to come back for controls that had not changed.
+#[derive(Clone, Default)]
+pub struct PredictionCache(Rc<RefCell<Option<(NcclPick, Controls, Prediction)>>>);
+
+impl PartialEq for PredictionCache {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 fn bandwidth(bytes_per_sec: f64) -> String {
@@ -94,19 +109,26 @@ pub fn LabNccl(props: &LabNcclProps) -> Html {
     let slot: Slot = use_mut_ref(|| None);
     {
         let (prediction, progress) = (prediction.clone(), progress.clone());
+        let cache = props.cache.clone();
         use_effect_with((pick, props.controls.clone()), move |(pick, controls)| {
             slot.borrow_mut().take();
             progress.set(None);
+            let cached = (cache.0.borrow().as_ref())
+                .filter(|(p, c, _)| Some(*p) == *pick && c == controls)
+                .map(|(_, _, r)| r.clone());
             match pick.map(|p| lab_choosing(&p, controls)) {
+                Some(_) if cached.is_some() => prediction.set(cached),
                 None => prediction.set(None),
                 Some(Err(e)) => prediction.set(Some(Err(e))),
                 Some(Ok((sys, work))) => {
                     prediction.set(None);
                     progress.set(Some(work.progress()));
+                    let (made_for, controls) = (pick.expect("a system picked"), controls.clone());
                     let publish: Rc<dyn Fn(&LabChoosing)> = Rc::new(move |p| match &p.result {
                         Some(r) => {
                             progress.set(None);
                             prediction.set(Some(r.clone()));
+                            *cache.0.borrow_mut() = Some((made_for, controls.clone(), r.clone()));
                         }
                         None => progress.set(p.work.as_ref().map(Choosing::progress)),
                     });

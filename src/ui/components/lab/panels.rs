@@ -7,7 +7,6 @@
 use crate::course::presets::PRESETS;
 use crate::sim::algorithms::Algorithm;
 use crate::sim::rail_preset::SUPERPOD;
-use crate::sim::shape::fit;
 use crate::sim::trace::BoundTerm;
 use crate::sim::units::{
     Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes, format_secs,
@@ -26,7 +25,7 @@ use crate::ui::model::ladders::{
 use crate::ui::model::layout::link_place;
 use crate::ui::model::logic::{
     Controls, Edit, GPU_COUNTS, GPUS_PER_NODE, NICS_PER_NODE, NODES_PER_RACK, SEGMENTS, TIERS,
-    TopologyKind, max_segments,
+    TopologyKind, Uneven, max_segments,
 };
 use crate::ui::model::view::{beyond_the_cli, first_refused_gpus, refusal};
 use yew::prelude::*;
@@ -246,28 +245,16 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
         _ => shape,
     };
     let gpus = crate::ui::i18n::gpus(lang, c.gpus);
-    let uneven = match c.kind {
-        TopologyKind::Cluster
-            if !fit(c.gpus, c.gpus_per_node, c.nodes_per_rack)
-                .exact(c.gpus_per_node, c.nodes_per_rack) =>
-        {
-            Some(trf(
-                lang,
-                Key::ShapeUneven,
-                &[
-                    &gpus,
-                    &c.gpus_per_node.to_string(),
-                    &c.nodes_per_rack.to_string(),
-                ],
-            ))
-        }
-        TopologyKind::Rail => {
-            let rails = c.gpus_per_node.clamp(1, 8);
-            (!fit(c.gpus, rails, 1).exact(rails, 1))
-                .then(|| trf(lang, Key::ShapeUnevenRail, &[&gpus, &rails.to_string()]))
-        }
-        _ => None,
-    };
+    let (per_node, per_rack) = (c.gpus_per_node.to_string(), c.nodes_per_rack.to_string());
+    let uneven = c.uneven().map(|u| match u {
+        Uneven::Nodes => trf(lang, Key::ShapeUneven, &[&gpus, &per_node, &per_rack]),
+        Uneven::Racks => trf(lang, Key::ShapeUnevenRacks, &[&gpus, &per_node, &per_rack]),
+        Uneven::RailNodes => trf(
+            lang,
+            Key::ShapeUnevenRail,
+            &[&gpus, &c.gpus_per_node.clamp(1, 8).to_string()],
+        ),
+    });
     let tiers = if c.kind == TopologyKind::Uniform {
         &TIERS[..1]
     } else {

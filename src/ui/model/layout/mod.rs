@@ -170,6 +170,10 @@ pub fn name_width(name: &str) -> f64 {
 /// How far a switch's name starts right of its marker's centre (half the marker, and a gap).
 pub const NAME_AFTER: f64 = 13.0;
 
+/// The largest letters a switch's name is drawn in, in the figure's units: 10 on the page, 13 in
+/// presentation mode (present.css).
+pub const NAME_LETTERS_MAX: f64 = 13.0;
+
 /// Half the thickness of a link's line at its busiest (the figure draws 1.2 + 5 × load units),
 /// with a unit to spare.
 pub const WIRE_HALF: f64 = 4.1;
@@ -191,14 +195,17 @@ pub struct NameSpot {
 }
 
 impl NameSpot {
-    /// The box a name `width` wide takes there: (left, right, top, bottom), for 10-unit letters.
+    /// The box a name takes there, (left, right, top, bottom), at its largest: `width` wide in
+    /// the figure's 10-unit letters ([`name_width`]), drawn at [`NAME_LETTERS_MAX`] units.
     pub fn text_box(&self, width: f64) -> (f64, f64, f64, f64) {
+        let k = NAME_LETTERS_MAX / 10.0;
+        let width = width * k;
         let left = match self.anchor {
             Anchor::Start => self.x,
             Anchor::Middle => self.x - width / 2.0,
             Anchor::End => self.x - width,
         };
-        (left, left + width, self.y - 8.0, self.y + 2.5)
+        (left, left + width, self.y - 8.0 * k, self.y + 2.5 * k)
     }
 }
 
@@ -551,12 +558,13 @@ impl Layout {
         layout
     }
 
-    /// Where the name of the switch at `at` (its marker `marker` wide, the name `width` wide) is
-    /// written: the first of these spots that no drawn link comes near at its thickest (a link
-    /// busy to capacity, [`WIRE_HALF`] each side of its line): beside it, on the side away from
-    /// its uplinks, then the other side, then above it to the right or left, then centred above
-    /// (the spine's first: its uplinks leave it on both sides). The spine's and the racks' names
-    /// beside them were struck through by their uplinks.
+    /// Where the name of the switch at `at` (its marker `marker` wide, the name `width` wide in
+    /// 10-unit letters) is written: the first of these spots that no drawn link comes near at its
+    /// thickest (a link busy to capacity, [`WIRE_HALF`] each side of its line), the name at its
+    /// largest ([`NameSpot::text_box`]): beside it, on the side away from its uplinks, then the
+    /// other side, the same a little lower, above it to either side, centred above (the spine's
+    /// first: its uplinks leave it on both sides), then under it to either side; else the first.
+    /// The spine's and the racks' names beside them were struck through by their uplinks.
     pub fn name_spot(&self, label: &Place, at: Point, marker: f64, width: f64) -> NameSpot {
         let (x, y, half) = (at.x, at.y, marker / 2.0);
         let beside_right = NameSpot {
@@ -624,7 +632,8 @@ impl Layout {
         spots.iter().find(|s| clear(s)).copied().unwrap_or(spots[0])
     }
 
-    /// Whether every link from the switch at `at` up towards the spine runs to the right of it
+    /// Whether every link from the switch at `at` to a point higher in the figure runs to the
+    /// right of it (towards the spine, or towards the GPUs of a rack drawn upside down)
     /// (and there is one): its name, written beside it, goes on its left, off the uplink.
     ///
     /// ```
