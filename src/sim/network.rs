@@ -1109,7 +1109,11 @@ impl FlowNetwork {
         // The next bottleneck is the link of least share bits, the least index among equals. Few
         // links: by a scan of their shares (perf: on the benchmark's pipelined tree a filling has
         // about 15 links on average); many: from the root of a tournament tree over them.
+        #[cfg(not(test))]
         let scan = comp_links.len() <= SCAN_LINKS;
+        // A test may take the scan or the tree at any size, to compare them.
+        #[cfg(test)]
+        let scan = comp_links.len() <= tests::SCAN_LINKS_AT.get();
         share_bits.clear();
         for fill in fills.iter() {
             let mut bits = NO_SHARE;
@@ -1345,6 +1349,53 @@ pub(crate) mod tests {
         /// `run::tests`).
         pub(crate) static CHECK_EVERY_FLUSH: std::cell::Cell<bool> =
             const { std::cell::Cell::new(false) };
+        /// Up to how many links a filling scans its shares rather than building a tree:
+        /// `SCAN_LINKS`, except in a test that compares the two.
+        pub(crate) static SCAN_LINKS_AT: std::cell::Cell<usize> =
+            const { std::cell::Cell::new(SCAN_LINKS) };
+    }
+
+    #[test]
+    fn scanning_the_shares_and_the_tree_give_the_same_bits() {
+        // Every finish (its time's bits and its flow), with the bottleneck always found by a scan
+        // and always by the tree, over fillings of a few to hundreds of links.
+        let finishes = |scan_at: usize| {
+            SCAN_LINKS_AT.set(scan_at);
+            let capacity: Vec<f64> = (0..400).map(|l| 3.0 + (l * 7 % 11) as f64).collect();
+            let mut net = FlowNetwork::new(&capacity, false);
+            let mut seed = 777u64;
+            let mut rand = |n: u64| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (seed >> 33) % n
+            };
+            let (mut now, mut out) = (0.0, Vec::new());
+            for id in 0..800 {
+                let links: Vec<u32> = (0..1 + rand(6)).map(|_| rand(400) as u32).collect();
+                let mut links = links;
+                links.sort_unstable();
+                links.dedup();
+                net.start(id, &links, 1.0 + rand(50) as f64, now);
+                while rand(3) == 0 {
+                    let Some((t, slot)) = net.next_finish() else {
+                        break;
+                    };
+                    out.push((t.to_bits(), net.id(slot)));
+                    now = t;
+                    net.finish(slot, t);
+                }
+            }
+            while let Some((t, slot)) = net.next_finish() {
+                out.push((t.to_bits(), net.id(slot)));
+                net.finish(slot, t);
+            }
+            SCAN_LINKS_AT.set(SCAN_LINKS);
+            out
+        };
+        let (scanned, tree) = (finishes(usize::MAX), finishes(0));
+        assert_eq!(scanned.len(), 800);
+        assert_eq!(scanned, tree);
     }
 
     /// Max-min fair rates of every streaming flow by plain progressive filling over the whole
