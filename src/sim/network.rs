@@ -1343,6 +1343,16 @@ pub(crate) mod tests {
         );
     }
 
+    /// A small deterministic generator for the tests: each call a number below `n`.
+    fn lcg(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        }
+    }
+
     thread_local! {
         /// Whether every [`FlowNetwork::flush`] on this thread checks all rates against a
         /// progressive filling of the whole network (a full run's tests set it: see
@@ -1363,17 +1373,10 @@ pub(crate) mod tests {
             SCAN_LINKS_AT.set(scan_at);
             let capacity: Vec<f64> = (0..400).map(|l| 3.0 + (l * 7 % 11) as f64).collect();
             let mut net = FlowNetwork::new(&capacity, false);
-            let mut seed = 777u64;
-            let mut rand = |n: u64| {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                (seed >> 33) % n
-            };
+            let mut rand = lcg(777);
             let (mut now, mut out) = (0.0, Vec::new());
             for id in 0..800 {
-                let links: Vec<u32> = (0..1 + rand(6)).map(|_| rand(400) as u32).collect();
-                let mut links = links;
+                let mut links: Vec<u32> = (0..1 + rand(6)).map(|_| rand(400) as u32).collect();
                 links.sort_unstable();
                 links.dedup();
                 net.start(id, &links, 1.0 + rand(50) as f64, now);
@@ -1440,13 +1443,7 @@ pub(crate) mod tests {
         check_every: u32,
     ) {
         let mut net = FlowNetwork::new(capacity, false);
-        let mut seed = 12345u64;
-        let mut rand = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut rand = lcg(12345);
         let mut now = 0.0;
         for id in 0..flows {
             let mut links: Vec<u32> = (0..1 + rand(most_links))
@@ -1502,13 +1499,7 @@ pub(crate) mod tests {
             1.5f64.to_bits(),
             7.0f64.to_bits(),
         ];
-        let mut seed = 7u64;
-        let mut rand = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut rand = lcg(7);
         let mut tree = MinTree::default();
         for len in [1usize, 2, 3, 5, 8, 9, 130, 300] {
             let mut bits: Vec<u64> = (0..len).map(|_| values[rand(5) as usize]).collect();
@@ -1529,13 +1520,7 @@ pub(crate) mod tests {
     fn the_finish_queue_always_yields_the_least_live_entry() {
         let mut q = FinishQueue::default();
         let mut live: Vec<Option<(u64, u32, u32)>> = vec![None; 50];
-        let mut seed = 99u64;
-        let mut rand = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut rand = lcg(99);
         for step in 0..5000u32 {
             let slot = rand(50) as u32;
             if rand(3) == 0 {

@@ -49,11 +49,39 @@ impl Shape {
     /// assert!(!fit(40, 8, 2).exact(8, 2)); // 5 nodes do not fill racks of 2
     /// ```
     pub fn exact(&self, gpus_per_node: usize, nodes_per_rack: usize) -> bool {
+        self.unfilled(gpus_per_node, nodes_per_rack).is_none()
+    }
+
+    /// What the shape leaves short of the machine as built ([`exact`](Self::exact) when
+    /// nothing): its nodes first, else its racks.
+    ///
+    /// ```
+    /// use allreduce_sim::shape::{fit, Unfilled};
+    /// assert_eq!(fit(12, 8, 2).unfilled(8, 2), Some(Unfilled::Nodes)); // 3 racks × 1 × 4
+    /// assert_eq!(fit(24, 8, 2).unfilled(8, 2), Some(Unfilled::Racks)); // 3 racks × 1 × 8
+    /// assert_eq!(fit(32, 8, 2).unfilled(8, 2), None);
+    /// ```
+    pub fn unfilled(&self, gpus_per_node: usize, nodes_per_rack: usize) -> Option<Unfilled> {
         let nodes = self.racks * self.nodes_per_rack;
         let node_full = self.gpus_per_node == gpus_per_node.max(1) || nodes == 1;
         let rack_full = self.nodes_per_rack == nodes_per_rack.max(1) || self.racks == 1;
-        node_full && rack_full
+        if !node_full {
+            Some(Unfilled::Nodes)
+        } else if !rack_full {
+            Some(Unfilled::Racks)
+        } else {
+            None
+        }
     }
+}
+
+/// What a shape leaves short of the machine as built ([`Shape::unfilled`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unfilled {
+    /// Nodes of fewer GPUs than a node has.
+    Nodes,
+    /// Full nodes, but racks of fewer nodes than a rack has.
+    Racks,
 }
 
 fn gcd(a: usize, b: usize) -> usize {

@@ -298,12 +298,9 @@ pub fn LineChart(props: &LineChartProps) -> Html {
         let xx = px(&x, m.x);
         // Labels near the right edge go on the line's left.
         let left = x.fraction(m.x) > 0.6;
-        // About the width of the words at the largest font the styles give them (14.5 px).
-        let width: f64 = m
-            .label
-            .chars()
-            .map(|c| if c.is_ascii() { 8.7 } else { 14.5 })
-            .sum();
+        // About the width of the words at the largest font the styles give them (14.5 px, bold):
+        // the figure's estimate for 10-unit letters, scaled.
+        let width = crate::ui::model::layout::name_width(&m.label) * 1.55;
         let (x0, x1) = if left {
             (xx - 4.0 - width, xx - 4.0)
         } else {

@@ -11,7 +11,7 @@ use crate::sim::algorithms::Algorithm;
 use crate::sim::command::{simulate_args, simulate_command};
 use crate::sim::faults::{Cable, Faults, SlowLink, Straggler};
 use crate::sim::scenario::Scenario;
-use crate::sim::shape::fit;
+use crate::sim::shape::{Unfilled, fit};
 use crate::sim::topology::{Tier, Topology, TopologySpec};
 use crate::sim::units::{Bandwidth, secs_from_ns};
 
@@ -359,21 +359,14 @@ impl Controls {
     /// or racks than the choices name, and the lab says so.
     pub fn uneven(&self) -> Option<Uneven> {
         match self.kind {
-            TopologyKind::Cluster => {
-                let (racks, npr, g) = self.shape();
-                let s = fit(self.gpus, self.gpus_per_node, self.nodes_per_rack);
-                if s.exact(self.gpus_per_node, self.nodes_per_rack) {
-                    None
-                } else if g < self.gpus_per_node && racks * npr > 1 {
-                    Some(Uneven::Nodes)
-                } else {
-                    Some(Uneven::Racks)
-                }
-            }
-            TopologyKind::Rail => {
-                let (nodes, g) = self.rail_shape();
-                (nodes > 1 && g < self.gpus_per_node.clamp(1, 8)).then_some(Uneven::RailNodes)
-            }
+            TopologyKind::Cluster => fit(self.gpus, self.gpus_per_node, self.nodes_per_rack)
+                .unfilled(self.gpus_per_node, self.nodes_per_rack)
+                .map(|u| match u {
+                    Unfilled::Nodes => Uneven::Nodes,
+                    Unfilled::Racks => Uneven::Racks,
+                }),
+            TopologyKind::Rail => (fit(self.gpus, self.rails(), 1).unfilled(self.rails(), 1))
+                .map(|_| Uneven::RailNodes),
             TopologyKind::Uniform => None,
         }
     }
@@ -381,8 +374,13 @@ impl Controls {
     /// (nodes, GPUs per node) of a rail network, at most 8 GPUs (rails) a node, by the same rule
     /// as a cluster's nodes ([`fit`]).
     pub fn rail_shape(&self) -> (usize, usize) {
-        let s = fit(self.gpus, self.gpus_per_node.clamp(1, 8), 1);
+        let s = fit(self.gpus, self.rails(), 1);
         (s.racks, s.gpus_per_node)
+    }
+
+    /// The most GPUs (rails) a rail network's node has: the choice, at most 8.
+    pub fn rails(&self) -> usize {
+        self.gpus_per_node.clamp(1, 8)
     }
 
     /// NICs per node as the run uses them: at most one per GPU of a node.

@@ -249,11 +249,7 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
     let uneven = c.uneven().map(|u| match u {
         Uneven::Nodes => trf(lang, Key::ShapeUneven, &[&gpus, &per_node, &per_rack]),
         Uneven::Racks => trf(lang, Key::ShapeUnevenRacks, &[&gpus, &per_node, &per_rack]),
-        Uneven::RailNodes => trf(
-            lang,
-            Key::ShapeUnevenRail,
-            &[&gpus, &c.gpus_per_node.clamp(1, 8).to_string()],
-        ),
+        Uneven::RailNodes => trf(lang, Key::ShapeUnevenRail, &[&gpus, &c.rails().to_string()]),
     });
     let tiers = if c.kind == TopologyKind::Uniform {
         &TIERS[..1]

@@ -115,6 +115,21 @@ pub struct DrawnLink {
     pub up: bool,
 }
 
+impl DrawnLink {
+    /// Points along the line from `from` to `to`, at most a unit apart, both ends included.
+    pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
+        let (dx, dy) = (self.to.x - self.from.x, self.to.y - self.from.y);
+        let n = dx.hypot(dy).ceil().max(1.0) as usize;
+        (0..=n).map(move |i| {
+            let t = i as f64 / n as f64;
+            Point {
+                x: self.from.x + dx * t,
+                y: self.from.y + dy * t,
+            }
+        })
+    }
+}
+
 /// A unit of the aggregated view: a run of consecutive ranks drawn as one box.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Unit {
@@ -615,18 +630,10 @@ impl Layout {
         };
         let clear = |spot: &NameSpot| {
             let r = spot.text_box(width);
-            self.lines.iter().all(|l| {
-                let n = (l.to.x - l.from.x).hypot(l.to.y - l.from.y).ceil().max(1.0) as usize;
-                (0..=n).all(|i| {
-                    let t = i as f64 / n as f64;
-                    let p = Point {
-                        x: l.from.x + (l.to.x - l.from.x) * t,
-                        y: l.from.y + (l.to.y - l.from.y) * t,
-                    };
-                    // Under the switch's marker a line is hidden.
-                    let hidden = (p.x - x).abs() <= half && (p.y - y).abs() <= 6.0;
-                    hidden || !near(p, r)
-                })
+            self.lines.iter().flat_map(DrawnLink::points).all(|p| {
+                // Under the switch's marker a line is hidden.
+                let hidden = (p.x - x).abs() <= half && (p.y - y).abs() <= 6.0;
+                hidden || !near(p, r)
             })
         };
         spots.iter().find(|s| clear(s)).copied().unwrap_or(spots[0])
@@ -993,21 +1000,13 @@ mod tests {
                 let width = name_width(&s.label.to_string());
                 let spot = layout.name_spot(&s.label, s.at, 18.0, width);
                 let (x0, x1, y0, y1) = spot.text_box(width);
-                for l in &layout.lines {
-                    for i in 0..=100 {
-                        let t = i as f64 / 100.0;
-                        let (x, y) = (
-                            l.from.x + (l.to.x - l.from.x) * t,
-                            l.from.y + (l.to.y - l.from.y) * t,
-                        );
-                        let hidden = (x - s.at.x).abs() <= 9.0 && (y - s.at.y).abs() <= 6.0;
-                        assert!(
-                            hidden
-                                || !(x > x0 - 3.1 && x < x1 + 3.1 && y > y0 - 3.1 && y < y1 + 3.1),
-                            "{name}: {} at {spot:?} meets a link at ({x}, {y})",
-                            s.label
-                        );
-                    }
+                for Point { x, y } in layout.lines.iter().flat_map(DrawnLink::points) {
+                    let hidden = (x - s.at.x).abs() <= 9.0 && (y - s.at.y).abs() <= 6.0;
+                    assert!(
+                        hidden || !(x > x0 - 3.1 && x < x1 + 3.1 && y > y0 - 3.1 && y < y1 + 3.1),
+                        "{name}: {} at {spot:?} meets a link at ({x}, {y})",
+                        s.label
+                    );
                 }
                 if s.label == Place::End(Endpoint::Spine) {
                     assert_eq!(spot.anchor, Anchor::Middle, "{name}");
@@ -1136,8 +1135,8 @@ mod tests {
                         .iter()
                         .find(|s| s.label == Place::End(Endpoint::NodeSwitch(node)))
                         .unwrap();
-                    let x = s.at.x + NAME_AFTER;
-                    (x, x + name_width(&name), s.at.y - 4.0, s.at.y + 4.0)
+                    let w = name_width(&name);
+                    layout.name_spot(&s.label, s.at, 18.0, w).text_box(w)
                 };
                 assert!(
                     inside(rack, x0, x1, y0, y1),
@@ -1151,12 +1150,7 @@ mod tests {
                         "{spec:?} node {node}"
                     );
                     for line in &layout.lines {
-                        for i in 0..=100 {
-                            let f = i as f64 / 100.0;
-                            let (x, y) = (
-                                line.from.x + (line.to.x - line.from.x) * f,
-                                line.from.y + (line.to.y - line.from.y) * f,
-                            );
+                        for Point { x, y } in line.points() {
                             assert!(
                                 !(x > x0 && x < x1 && y > y0 && y < y1),
                                 "{spec:?} node {node}: {line:?}"
@@ -1164,9 +1158,11 @@ mod tests {
                         }
                     }
                 } else {
+                    // Beside or over its switch (`name_spot`): on no other node's box.
+                    let mut others = layout.nodes.iter().enumerate().filter(|&(o, _)| o != node);
                     assert!(
-                        inside(&b.rect, x0, x1, y0, y1),
-                        "{spec:?} node {node}: beside its switch, out of its box"
+                        others.all(|(_, o)| !meets(&o.rect, x0, x1, y0, y1)),
+                        "{spec:?} node {node}: on another node's box"
                     );
                 }
             }
