@@ -237,6 +237,27 @@ test('playback waits while the lab is scrolled out of view and goes on where it 
   assert.ok(back > away, `${back} > ${away}`);
 });
 
+test('a preset\'s button says it is the scenario on screen, until a control moves', async () => {
+  const { page } = session;
+  const pressed = () => page.locator('button.preset[data-testid^=preset-]').evaluateAll((bs) =>
+    bs.filter((b) => b.getAttribute('aria-pressed') === 'true').map((b) => b.dataset.testid));
+  const look = (id) => page.getByTestId(id).evaluate((b) => getComputedStyle(b).backgroundColor);
+  await page.getByTestId('preset-racks-800-200').click();
+  await page.getByTestId('figure-b').waitFor();
+  assert.deepEqual(await pressed(), ['preset-racks-800-200']);
+  // Filled, not only outlined: it does not look like the others, nor like a focus ring.
+  assert.notEqual(await look('preset-racks-800-200'), await look('preset-two-nodes-400g'));
+  await page.getByTestId('compare-toggle').uncheck();
+  assert.deepEqual(await pressed(), [], 'one run is not the preset\'s comparison');
+  await page.getByTestId('preset-racks-800-200').click();
+  assert.deepEqual(await pressed(), ['preset-racks-800-200']);
+  await setRangeTo(page, 'gpu-count', 64);
+  assert.deepEqual(await pressed(), [], 'a moved slider');
+  await page.getByTestId('preset-superpod-4x8-rails').click();
+  assert.deepEqual(await pressed(), ['preset-superpod-4x8-rails']);
+  assert.deepEqual(session.problems, []);
+});
+
 test('the comparison view shows both algorithms with one shared cursor', async () => {
   const { page } = session;
   await resetToPreset(page, 'racks-800-200');

@@ -37,6 +37,22 @@ test('the language follows the browser and the switch changes it', async () => {
     assert.match(await zh.page.locator('#four-layers h2').innerText(), /1\.2 集群架构组成/);
     assert.match(await zh.page.locator('#why-not-8x h2').innerText(), /1\.1 分布式训练的核心逻辑/);
     assert.match(await zh.page.locator('#why-not-8x h2').innerText(), /8 倍/);
+    // The contents wrap as a balanced paragraph: "论断核验" stood alone on a second line.
+    const perRow = await zh.page.locator('.ch-toc li').evaluateAll((lis) => {
+      const tops = lis.map((li) => Math.round(li.getBoundingClientRect().top));
+      return [...new Set(tops)].map((t) => tops.filter((x) => x === t).length);
+    });
+    assert.ok(Math.min(...perRow) >= 2, `entries per row: ${perRow}`);
+    // A model's name is one word on its button ("32 卡训练 BERT-" stood above "large" at 1440 px).
+    const nameLines = await zh.page.getByTestId('layers-story-1').evaluate((b) => {
+      const text = b.firstChild;
+      const at = text.textContent.indexOf('BERT');
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + 'BERT-large'.length);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+    assert.equal(nameLines, 1, 'BERT-large on one line');
     await zh.page.getByTestId('lang-switch').click();
     assert.equal(await zh.page.locator('html').getAttribute('lang'), 'en');
     assert.match(await zh.page.locator('#ring h2').innerText(), /Ring AllReduce/);
@@ -136,6 +152,20 @@ test("each claim's verdict is computed by the simulation under the reader's cond
   try {
     const claims = page.getByTestId('claims');
     assert.equal(await claims.locator('tr.ch-claim').count(), 12);
+    // Every verdict badge that takes focus shows the focus ring (the dashed outline of
+    // "Approximately holds" replaced it).
+    await page.keyboard.press('Tab');
+    const rings = await page.locator('a.ch-verdict').evaluateAll((badges) => badges.map((b) => {
+      b.focus();
+      const style = getComputedStyle(b);
+      return `${b.className}: ${style.outlineStyle} ${style.outlineWidth}`;
+    }));
+    assert.ok(rings.some((r) => r.includes('approximately')), rings.join('; '));
+    for (const r of rings) assert.match(r, /: solid 3px$/);
+    // What the sliders do not set is said, and it is what the latency row computes with.
+    const fixed = await page.getByTestId('claims-fixed').textContent();
+    assert.match(fixed, /every GPU's own 100 GB\/s port to one switch, 5 µs of latency \(α\) per message/);
+    assert.match(await page.getByTestId('claim-tree-lower-latency').textContent(), /latency-bound steps of 5 µs each/);
     const verdict = (id) => page.getByTestId(`claim-${id}`).getAttribute('data-verdict');
     const value = (id) => num(page.getByTestId(`claim-${id}`).getByTestId('claim-value'), 'data-value');
     // The chapter's own conditions (the core's native tests pin the same verdicts).
@@ -208,8 +238,9 @@ function untranslated(lang) {
     if (lang === 'en') {
       if (/[\u4e00-\u9fff]/.test(text)) found.push(text);
     } else {
-      const words = text.match(/[A-Za-z][A-Za-z0-9₂]*(?:-[A-Za-z][A-Za-z0-9]*)*/g) ?? [];
-      const foreign = words.filter((w) => !keep.has(w));
+      // A name may hold a non-breaking hyphen (U+2011), which keeps it on one line.
+      const words = text.match(/[A-Za-z][A-Za-z0-9₂]*(?:[-\u2011][A-Za-z][A-Za-z0-9]*)*/g) ?? [];
+      const foreign = words.filter((w) => !keep.has(w.replace(/\u2011/g, '-')));
       if (foreign.length) found.push(`${text} [${foreign.join(' ')}]`);
     }
   }

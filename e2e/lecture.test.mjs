@@ -518,7 +518,10 @@ test('12.3 presentation mode on a 390 px phone: nothing scrolls sideways, the bu
         const wide = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(wide <= 390, `${locale}, presenting ${present}: the page is ${wide} px wide`);
         // Squeezed beside the lab's tagline, "演示模式" stood one character to a line.
-        for (const id of ['present-toggle', 'present-toggle-lab']) {
+        // Presenting, the lab's own button is gone: one way out, not two saying the same.
+        assert.equal(await page.getByTestId('present-toggle-lab').isVisible(), !present);
+        assert.ok(await page.getByTestId('present-toggle').isVisible());
+        for (const id of present ? ['present-toggle'] : ['present-toggle', 'present-toggle-lab']) {
           const lines = await page.getByTestId(id).evaluate((b) => {
             const range = document.createRange();
             range.selectNodeContents(b);
@@ -726,6 +729,13 @@ test('12.7 explanations follow the inputs and the small wording slips are gone',
     const note = await page.getByTestId('figure-a').getByTestId('timeline-note').textContent();
     const shownOf = note.match(/(\d+) of the (\d+) links that carried data/);
     assert.ok(shownOf && Number(shownOf[1]) === tiers.length && Number(shownOf[2]) > tiers.length, note);
+    assert.match(note, /: cross-rack uplinks first, then NICs, then GPU links, busiest first in each;/);
+    // One node: the note names only the tier its rows have (it said "cross-rack uplinks first,
+    // then NICs" there too).
+    await page.getByTestId('preset-nvlink-8').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid=figure-a] [data-testid=timeline-note]')?.textContent.includes('GPU links, busiest first;'));
+    const one = await page.getByTestId('figure-a').getByTestId('timeline-note').textContent();
+    assert.match(one, /^ — 16 links: GPU links, busiest first; darker/, one);
     assert.doesNotMatch(await page.locator('#lab').innerText(), /× 1 chunks/);
     assert.match(await page.getByTestId('ring-counters').locator('caption').textContent(), /S = 840 MB, the data each GPU starts with/);
     assert.deepEqual(problems, []);

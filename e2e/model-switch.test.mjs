@@ -31,6 +31,38 @@ const attr = async (page, testid, name) => Number(await page.getByTestId(testid)
 // 8 GPUs on one 450 GB/s switch, 8 GiB: the textbook ring's busbw is the wire rate.
 const LAB = '?alg=ring&topo=uniform&gpus=8&bw=3600Gbps&lat=1us&size=8589934592&seg=1&step=0';
 
+/** In the Ring vs Tree chart, each crossover marker's words that lie on a marker's line, on a
+ * curve (sampled along each stretch), or on the other marker's words. */
+function markerClashes(page) {
+  return page.evaluate(() => {
+    const svg = document.querySelector('[data-testid=versus-chart]');
+    const labels = [...svg.querySelectorAll('.vs-crossover text')].map((t) => ({ name: t.textContent, b: t.getBBox() }));
+    const xs = [...svg.querySelectorAll('.vs-crossover line')].map((l) => Number(l.getAttribute('x1')));
+    const curves = [...svg.querySelectorAll('.vs-curve polyline')].map((p) =>
+      p.getAttribute('points').trim().split(/\s+/).map((q) => q.split(',').map(Number)));
+    const out = [];
+    const inside = (b, x, y) => x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height;
+    for (const { name, b } of labels) {
+      for (const x of xs) if (x >= b.x - 1 && x <= b.x + b.width + 1) out.push(`${name}: on the line at ${x}`);
+      for (const pts of curves) {
+        for (let i = 1; i < pts.length; i++) {
+          const [[ax, ay], [bx, by]] = [pts[i - 1], pts[i]];
+          const steps = Math.ceil(Math.hypot(bx - ax, by - ay));
+          if ([...Array(steps + 1).keys()].some((k) => inside(b, ax + (bx - ax) * k / steps, ay + (by - ay) * k / steps))) {
+            out.push(`${name}: crossed by a curve`);
+            break;
+          }
+        }
+      }
+    }
+    if (labels.length === 2) {
+      const [a, c] = labels.map((l) => l.b);
+      if (a.x < c.x + c.width && c.x < a.x + a.width && a.y < c.y + c.height && c.y < a.y + a.height) out.push('the two overlap');
+    }
+    return out;
+  });
+}
+
 test('the lab shows NCCL on 8×H100 beside the textbook run: ~450 GB/s textbook, ~365 like NCCL (NVLS off), kept in a shared link', async () => {
   session = await open(server.url + LAB);
   const { page, problems } = session;
@@ -167,6 +199,17 @@ test('the Ring-vs-Tree figure overlays NCCL on real hardware: each size\'s pick 
   assert.equal(await page.getByTestId('versus-nccl-curve-tree').getAttribute('data-points'), String(want.rows.length));
   const at = Number(await page.getByTestId('versus-nccl').getAttribute('data-crossover'));
   assert.ok(at > 10e6, `NCCL's crossover on 2 nodes: ${at} B`);
+  assert.deepEqual(await markerClashes(page), []);
+  // At 64 GPUs the two crossovers are a few units apart: each one's words stayed on the other's
+  // line ("crossover" ended on NCCL's, "NCCL crossover" began on the simulation's).
+  await setRangeTo(page, 'versus-gpus', 64);
+  await page.waitForFunction(() => document.querySelector('[data-testid=versus-nccl][data-complete=true]')
+    && document.querySelector('[data-testid=versus-readout]')?.dataset.complete === 'true', null, { timeout: 120000 });
+  assert.equal(await page.getByTestId('versus-crossover-label').count(), 1);
+  assert.equal(await page.getByTestId('versus-nccl-crossover-label').count(), 1);
+  assert.deepEqual(await markerClashes(page), []);
+  await setRangeTo(page, 'versus-gpus', 16);
+  await page.waitForSelector('[data-testid=versus-nccl][data-complete=true]', { timeout: 120000 });
   assert.match(await page.getByTestId('versus-nccl-readout').innerText(), /dgx-h100.*its tree is faster below about/);
   assert.ok((await page.getByTestId('versus-nccl-switches').locator('li').count()) >= 2);
   assert.match(await page.getByTestId('versus-nccl-cli').innerText(), /nccl-tests --system dgx-h100 --nodes 2 --gpus-per-node 8/);

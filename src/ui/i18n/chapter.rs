@@ -38,7 +38,8 @@ area! { $ chapter_rows {
     ShortStave => "short stave", "短板";
     Story => "Story", "故事";
     StoryIo => "Storage saturated: ResNet-50 on 32 GPUs", "存储 IO 打满：32 卡训练 ResNet-50";
-    StoryNet => "A 100 Gbps network: BERT-large on 32 GPUs", "网络只有 100 Gbps：32 卡训练 BERT-large";
+    // A non-breaking hyphen (U+2011): the button broke "BERT-" from "large" in Chinese.
+    StoryNet => "A 100 Gbps network: BERT‑large on 32 GPUs", "网络只有 100 Gbps：32 卡训练 BERT‑large";
     StorageBandwidth => "Storage bandwidth (total)", "存储总带宽";
     NetworkBandwidth => "Network bandwidth per node", "每节点网络带宽";
     GpuUtilisation => "GPU utilisation", "GPU 利用率";
@@ -121,6 +122,7 @@ area! { $ chapter_rows {
 
     // Claims
     ClaimsTitle => "The chapter's claims, checked", "原文论断核验";
+    ClaimsFixed => "The volume and latency claims run on a uniform network: every GPU's own {0} port to one switch, {1} of latency (α) per message. The Ring vs Tree figure above has its own cluster and sliders.", "通信量与延迟类论断在均匀网络上模拟：每张卡一个 {0} 的端口连到同一台交换机，每条消息延迟（α）{1}。上面的 Ring 与 Tree 对比图使用它自己的集群与滑块。";
     ClaimsBody => "Every number the chapter states, next to what the simulation gives under the conditions you set. Change a condition and every verdict is computed again.", "原文中的每个数字，与模拟在你设定的条件下给出的结果并列。改变任一条件，所有结论都会重新计算。";
     Conditions => "Conditions", "条件";
     MessageSize => "Message size per GPU (S)", "每卡消息大小（S）";

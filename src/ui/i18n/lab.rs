@@ -124,8 +124,14 @@ area! { $ lab_rows {
     BuffersPerCell => " ({0} chunks per cell)", "（每格 {0} 个数据块）";
     BufferRowStatus => "GPU {0}: {1} of {2} cells hold all {3} ranks' contributions", "GPU {0}：{2} 个格子中有 {1} 个已含全部 {3} 个进程的贡献";
     TimelineTitle => "When each link was busy", "每条链路何时繁忙";
-    TimelineNote => " — {0} links: cross-rack uplinks first, then NICs, then GPU links, busiest first in each; darker = closer to capacity", " — {0} 条链路：先是跨机柜上行链路，再是网卡，然后是 GPU 链路，每层最繁忙的在前；越深 = 越接近容量";
-    TimelineNoteSome => " — {0} of the {1} links that carried data: cross-rack uplinks first, then NICs, then GPU links, busiest first in each; darker = closer to capacity", " — 传输过数据的 {1} 条链路中的 {0} 条：先是跨机柜上行链路，再是网卡，然后是 GPU 链路，每层最繁忙的在前；越深 = 越接近容量";
+    TimelineNote => " — {0} links: {1}; darker = closer to capacity", " — {0} 条链路：{1}；越深 = 越接近容量";
+    TimelineNoteSome => " — {0} of the {1} links that carried data: {2}; darker = closer to capacity", " — 传输过数据的 {1} 条链路中的 {0} 条：{2}；越深 = 越接近容量";
+    TimelineOrderOne => "{0}, busiest first", "{0}，最繁忙的在前";
+    TimelineOrderTwo => "{0} first, then {1}, busiest first in each", "先是{0}，再是{1}，每层最繁忙的在前";
+    TimelineOrderThree => "{0} first, then {1}, then {2}, busiest first in each", "先是{0}，再是{1}，然后是{2}，每层最繁忙的在前";
+    TimelineTierRack => "cross-rack uplinks", "跨机柜上行链路";
+    TimelineTierNode => "NICs", "网卡";
+    TimelineTierGpu => "GPU links", "GPU 链路";
     TierLegendPort => "rank port", "进程端口";
     TierLegendGpu => "NVLink (GPU ↔ node switch)", "NVLink（GPU ↔ 节点交换机）";
     TierLegendNode => "NIC (node ↔ rack switch)", "网卡（节点 ↔ 机柜交换机）";

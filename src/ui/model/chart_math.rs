@@ -313,8 +313,13 @@ pub fn pile(lines: &[Vec<(f64, f64)>], data: &[bool], j: usize) -> Vec<Option<(u
 /// assert_eq!(clear_band(&[vec![(50.0, 30.0), (50.0, 0.0)]], 40.0, 60.0, &[high, low]), 1);
 /// ```
 pub fn clear_band(lines: &[Vec<(f64, f64)>], x0: f64, x1: f64, rows: &[(f64, f64)]) -> usize {
-    // The y range each line spans between x0 and x1.
-    let spans: Vec<(f64, f64)> = lines
+    let spans = spans_between(lines, x0, x1);
+    rows.iter().position(|r| !crossed(&spans, *r)).unwrap_or(0)
+}
+
+/// The y range each stretch of `lines` spans between `x0` and `x1`.
+fn spans_between(lines: &[Vec<(f64, f64)>], x0: f64, x1: f64) -> Vec<(f64, f64)> {
+    lines
         .iter()
         .flat_map(|line| line.windows(2))
         .filter_map(|w| {
@@ -331,11 +336,98 @@ pub fn clear_band(lines: &[Vec<(f64, f64)>], x0: f64, x1: f64, rows: &[(f64, f64
             let (y0, y1) = (at(lo), at(hi));
             Some((y0.min(y1), y0.max(y1)))
         })
-        .collect();
-    let crossed =
-        |&(top, bottom): &(f64, f64)| spans.iter().any(|&(lo, hi)| lo <= bottom && hi >= top);
-    rows.iter().position(|r| !crossed(r)).unwrap_or(0)
+        .collect()
 }
+
+/// Whether a stretch of `spans` enters the band `(top, bottom)`.
+fn crossed(spans: &[(f64, f64)], (top, bottom): (f64, f64)) -> bool {
+    spans.iter().any(|&(lo, hi)| lo <= bottom && hi >= top)
+}
+
+/// Where the words of an upright marker line at `at` go, `width` long: `(left, row)`, on the
+/// left or the right of the line ([`LABEL_GAP`] off it) and in one of the bands `rows`, the first
+/// (by row, the side `prefer_left` asks for first) that lies within `bounds`, meets none of the
+/// `other` marker lines, none of the words already placed (`taken`: `(x0, x1, row)`), and that
+/// no line of `lines` crosses; failing that, the first that only a `soft` upright line (one
+/// that names no crossing, as the chosen size's) crosses; then the first that only the lines
+/// cross; else the preferred side in the first row. Two markers side by side each keep their
+/// words off the other's line (in the Ring vs Tree chart "crossover" and "NCCL crossover" each
+/// sat on the other's line).
+///
+/// ```
+/// use allreduce_lab::ui::model::chart_math::marker_label_spot;
+/// let rows = [(13.0, 25.0), (25.0, 37.0)];
+/// // Alone: right of its line, in the first row.
+/// let spot = |other: &[f64], soft: &[f64], lines: &[Vec<(f64, f64)>]| {
+///     marker_label_spot(100.0, 40.0, false, other, soft, lines, &rows, &[], (0.0, 500.0))
+/// };
+/// assert_eq!(spot(&[], &[], &[]), (false, 0));
+/// // Another marker 6 units to the right: the words go left.
+/// assert_eq!(spot(&[106.0], &[], &[]), (true, 0));
+/// // A line crossing the first row on both sides: the second row.
+/// let line = vec![(0.0, 20.0), (500.0, 20.0)];
+/// assert_eq!(spot(&[], &[], &[line.clone()]), (false, 1));
+/// // Markers on both sides, close: over a soft line, not another marker's.
+/// assert_eq!(spot(&[106.0], &[80.0], &[]), (true, 0));
+/// // A soft line rather than a curve; a curve rather than another marker's line.
+/// let both_rows = vec![(0.0, 20.0), (200.0, 20.0), (200.0, 30.0), (0.0, 30.0)];
+/// assert_eq!(spot(&[], &[120.0], &[both_rows.clone()]), (false, 0));
+/// assert_eq!(spot(&[120.0, 80.0], &[], &[both_rows]), (false, 0));
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn marker_label_spot(
+    at: f64,
+    width: f64,
+    prefer_left: bool,
+    other: &[f64],
+    soft: &[f64],
+    lines: &[Vec<(f64, f64)>],
+    rows: &[(f64, f64)],
+    taken: &[(f64, f64, usize)],
+    bounds: (f64, f64),
+) -> (bool, usize) {
+    /// How near another marker's line may come to the words.
+    const CLEAR: f64 = 2.0;
+    const GAP: f64 = LABEL_GAP;
+    let extent = |left: bool| marker_label_extent(at, width, left);
+    let candidates = (0..rows.len()).flat_map(|row| [(prefer_left, row), (!prefer_left, row)]);
+    let meets = |lines: &[f64], left: bool| {
+        let (x0, x1) = extent(left);
+        lines.iter().any(|&o| o >= x0 - CLEAR && o <= x1 + CLEAR)
+    };
+    let fits = |&(left, row): &(bool, usize)| {
+        let (x0, x1) = extent(left);
+        x0 >= bounds.0
+            && x1 <= bounds.1
+            && !meets(other, left)
+            && !taken
+                .iter()
+                .any(|&(t0, t1, r)| r == row && t0 <= x1 + GAP && t1 >= x0 - GAP)
+    };
+    let clear = |&(left, row): &(bool, usize)| {
+        let (x0, x1) = extent(left);
+        !crossed(&spans_between(lines, x0, x1), rows[row])
+    };
+    candidates
+        .clone()
+        .find(|c| fits(c) && clear(c) && !meets(soft, c.0))
+        .or_else(|| candidates.clone().find(|c| fits(c) && clear(c)))
+        .or_else(|| candidates.clone().find(fits))
+        .unwrap_or((prefer_left, 0))
+}
+
+/// The stretch `(x0, x1)` that words `width` long take on the `left` or the right of a marker
+/// line at `at` ([`marker_label_spot`]'s spot).
+pub fn marker_label_extent(at: f64, width: f64, left: bool) -> (f64, f64) {
+    if left {
+        (at - LABEL_GAP - width, at - LABEL_GAP)
+    } else {
+        (at + LABEL_GAP, at + LABEL_GAP + width)
+    }
+}
+
+/// How far a marker's words stand off its line.
+pub const LABEL_GAP: f64 = 4.0;
 
 #[cfg(test)]
 mod tests {

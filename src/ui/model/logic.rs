@@ -292,6 +292,21 @@ impl Controls {
         }
     }
 
+    /// Whether the lab shows what `preset` sets: its controls, untouched since, and its two
+    /// algorithms compared (the preset's button says so; a slider moved since, and it no longer
+    /// does).
+    pub fn shows_preset(&self, preset: &Preset, compare: bool, algorithm_b: Algorithm) -> bool {
+        compare && algorithm_b == preset.promise.b && *self == Controls::from_preset(preset)
+    }
+
+    /// Whether these are the SuperPOD preset's controls ([`Edit::Superpod`] keeps the algorithm
+    /// and the segments).
+    pub fn shows_superpod(&self) -> bool {
+        let mut superpod = self.clone();
+        superpod.apply(Edit::Superpod);
+        *self == superpod
+    }
+
     /// The controls for a scenario (bandwidths rounded to Mbps, latencies to ns); whether the
     /// sliders can show it is [`crate::ui::model::share::import_scenario`]'s question.
     pub fn from_scenario(scenario: &Scenario) -> Controls {
@@ -574,6 +589,41 @@ mod tests {
         assert_eq!(rail(12).uneven(), Some(Uneven::RailNodes));
         assert_eq!(rail(4).uneven(), None);
         assert_eq!(rail(32).uneven(), None);
+    }
+
+    #[test]
+    fn a_preset_is_shown_until_a_control_moves() {
+        use crate::course::presets::PRESETS;
+        for (i, p) in PRESETS.iter().enumerate() {
+            let c = Controls::from_preset(p);
+            assert!(c.shows_preset(p, true, p.promise.b), "{}", p.name);
+            // Only its own: no two presets set the same lab.
+            for (j, q) in PRESETS.iter().enumerate() {
+                assert_eq!(
+                    c.shows_preset(q, true, q.promise.b),
+                    i == j,
+                    "{} {}",
+                    p.name,
+                    q.name
+                );
+            }
+            assert!(!c.shows_preset(p, false, p.promise.b), "not compared");
+            assert!(!c.shows_preset(p, true, p.promise.a), "the other algorithm");
+            let mut moved = c.clone();
+            moved.apply(Edit::Size(c.size_bytes / 2));
+            assert!(
+                !moved.shows_preset(p, true, p.promise.b),
+                "{} after a slider",
+                p.name
+            );
+            assert!(!c.shows_superpod());
+        }
+        let mut c = Controls::default();
+        assert!(!c.shows_superpod());
+        c.apply(Edit::Superpod);
+        assert!(c.shows_superpod());
+        c.apply(Edit::Pxn(!c.pxn));
+        assert!(!c.shows_superpod());
     }
 
     #[test]

@@ -221,6 +221,12 @@ pub fn ClaimsPanel() -> Html {
                 { bandwidth_condition(lang, "claims-nic", Key::NodeNic, &node) }
                 { bandwidth_condition(lang, "claims-uplink", Key::RackUplink, &rack) }
                 <button type="button" class="ch-reset" data-testid="claims-reset" onclick={reset}>{ tr(lang, Key::ResetConditions) }</button>
+                // What the sliders do not set, said (the latency row's 5 µs steps stood beside the
+                // Ring vs Tree figure's 2 µs with nothing to say why).
+                <p class="ch-note ch-fixed" data-testid="claims-fixed">{ trf(lang, Key::ClaimsFixed, &[
+                    &crate::sim::units::format_bandwidth(Bandwidth::from_gbytes_per_sec(conditions.port_gbytes_per_sec)),
+                    &crate::sim::units::format_secs(conditions.latency_secs),
+                ]) }</p>
             </fieldset>
             <p class="ch-note" aria-live="polite" data-testid="claims-changed">{ tr(lang, Key::VerdictChangedNote) }</p>
             <div class="ch-table-wrap">

@@ -16,7 +16,10 @@ use crate::ui::components::sliced::{Sliced, Slot, tick};
 use crate::ui::components::widgets::{Ladder, bar};
 use crate::ui::components::workers::{self, Channel};
 use crate::ui::i18n::{Key, Lang, gpus, tr, trf, use_lang};
-use crate::ui::model::chart_math::format_bytes_binary;
+use crate::ui::model::chart_math::{
+    LABEL_GAP, format_bytes_binary, marker_label_extent, marker_label_spot,
+};
+use crate::ui::model::layout::name_width;
 use crate::ui::model::versus::{
     INTRA_GBYTES, LATENCY_NS, Lead, LinkUse, NET_GBITS, PREDICT_BYTES, PREDICT_GPUS, Side, Split,
     VERSUS_GPUS, VERSUS_SEGMENTS, VERSUS_SIZES, VersusJob, VersusSetup, VersusView, VersusWork,
@@ -159,6 +162,9 @@ fn empty_view(setup: &VersusSetup) -> VersusView {
     VersusView::from_parts(setup, &[], Vec::new())
 }
 
+/// Where the crossover markers' words may stand: their baselines, two rows at the top of the
+/// plot and two at the bottom (above the chosen size's words).
+const MARK_BASELINES: [f64; 4] = [22.0, 34.0, H - BOTTOM - 30.0, H - BOTTOM - 18.0];
 const W: f64 = 560.0;
 const H: f64 = 220.0;
 const LEFT: f64 = 56.0;
@@ -254,7 +260,6 @@ fn chart(
             </g>
         }
     });
-    let chosen = x(setup.size_bytes as f64);
     let crossover_left = view
         .crossover
         .is_some_and(|c| c.again.is_some() || x(c.at_bytes) > W - 90.0);
@@ -263,6 +268,74 @@ fn chart(
             .map(|k| 10f64.powi(k))
             .collect()
     };
+    // The markers' words: each off the curves, off the other markers' lines and off each
+    // other ("crossover" and "NCCL crossover" each sat on the other's line at 64 GPUs), in a row
+    // at the top or, where the curves run there, at the bottom.
+    let drawn: Vec<Vec<(f64, f64)>> = view
+        .curves
+        .iter()
+        .map(|(_, c)| &c[..])
+        .chain(nccl_curves.iter().map(|(_, c)| *c))
+        .map(|c| c.iter().map(|&(s, t)| (x(s as f64), y(t))).collect())
+        .collect();
+    let mark_rows: Vec<(f64, f64)> = MARK_BASELINES.iter().map(|&b| (b - 8.0, b + 2.5)).collect();
+    let sim_marks: Vec<f64> = view
+        .crossover
+        .iter()
+        .flat_map(|c| std::iter::once(c.at_bytes).chain(c.again))
+        .map(x)
+        .collect();
+    let nccl_marks: Vec<f64> = nccl
+        .iter()
+        .flat_map(|n| n.crossings.iter())
+        .map(|&a| x(a))
+        .collect();
+    let bounds = (LEFT + 2.0, W - 10.0);
+    // The chosen size's dotted line: better not crossed, but it names no crossing.
+    let chosen = x(setup.size_bytes as f64);
+    let sim_spot = sim_marks.first().map(|&at| {
+        let width = name_width(tr(lang, Key::CrossoverLabel));
+        let others: Vec<f64> = sim_marks[1..].iter().chain(&nccl_marks).copied().collect();
+        let (left, row) = marker_label_spot(
+            at,
+            width,
+            crossover_left,
+            &others,
+            &[chosen],
+            &drawn,
+            &mark_rows,
+            &[],
+            bounds,
+        );
+        (at, width, left, row)
+    });
+    let nccl_spot = nccl_marks.first().map(|&at| {
+        let width = name_width(tr(lang, Key::VsNcclCrossoverLabel));
+        let others: Vec<f64> = nccl_marks[1..].iter().chain(&sim_marks).copied().collect();
+        let taken: Vec<(f64, f64, usize)> = sim_spot
+            .map(|(at, width, left, row)| {
+                let (x0, x1) = marker_label_extent(at, width, left);
+                (x0, x1, row)
+            })
+            .into_iter()
+            .collect();
+        let (left, row) = marker_label_spot(
+            at,
+            width,
+            false,
+            &others,
+            &[chosen],
+            &drawn,
+            &mark_rows,
+            &taken,
+            bounds,
+        );
+        (at, width, left, row)
+    });
+    let label_x = |(at, _, left, _): (f64, f64, bool, usize)| {
+        format!("{:.1}", at + if left { -LABEL_GAP } else { LABEL_GAP })
+    };
+    let label_y = |(_, _, _, row): (f64, f64, bool, usize)| format!("{:.0}", MARK_BASELINES[row]);
     let y_ticks = decades(t_lo, t_hi);
     // Clear of the ends' labels.
     let x_ticks: Vec<f64> = [1024.0, 1_048_576.0, 1_073_741_824.0]
@@ -306,20 +379,25 @@ fn chart(
                     <line x1={format!("{:.1}", x(c.at_bytes))} y1="10" x2={format!("{:.1}", x(c.at_bytes))} y2={(H - BOTTOM).to_string()} />
                     // Left of its line when a second line follows on the right, or the chart's
                     // edge is near (at 1,024 GPUs its word ran out of the chart, over the curves).
-                    <text x={format!("{:.1}", x(c.at_bytes) + if crossover_left { -4.0 } else { 4.0 })} y="22"
-                          data-testid="versus-crossover-label" text-anchor={crossover_left.then_some("end")}>{ tr(lang, Key::CrossoverLabel) }</text>
+                    if let Some(spot) = sim_spot {
+                        <text x={label_x(spot)} y={label_y(spot)}
+                              data-testid="versus-crossover-label" text-anchor={spot.2.then_some("end")}>{ tr(lang, Key::CrossoverLabel) }</text>
+                    }
                     if let Some(a) = c.again {
                         <line data-testid="versus-crossover-again" x1={format!("{:.1}", x(a))} y1="10" x2={format!("{:.1}", x(a))} y2={(H - BOTTOM).to_string()} />
                     }
                 </g>
             }
             // Every crossing of NCCL's curves, the first named (the readout names the ranges).
-            if let Some(&first) = nccl.and_then(|n| n.crossings.first()) {
+            if nccl.is_some_and(|n| !n.crossings.is_empty()) {
                 <g class="vs-crossover nccl" data-testid="versus-nccl-crossover-mark">
                     { for nccl.iter().flat_map(|n| n.crossings.iter()).map(|&a| html! {
                         <line x1={format!("{:.1}", x(a))} y1="10" x2={format!("{:.1}", x(a))} y2={(H - BOTTOM).to_string()} />
                     }) }
-                    <text x={format!("{:.1}", x(first) + 4.0)} y="34">{ tr(lang, Key::VsNcclCrossoverLabel) }</text>
+                    if let Some(spot) = nccl_spot {
+                        <text x={label_x(spot)} y={label_y(spot)} data-testid="versus-nccl-crossover-label"
+                              text-anchor={spot.2.then_some("end")}>{ tr(lang, Key::VsNcclCrossoverLabel) }</text>
+                    }
                 </g>
             }
             { for lines }

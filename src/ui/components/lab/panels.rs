@@ -285,11 +285,15 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
     let presets = PRESETS.iter().enumerate().map(|(i, p)| {
         // A preset shows what its name promises: its network and its two algorithms side by side.
         let onclick = props.on_preset.reform(move |_: MouseEvent| i);
-        html! { <button class="preset" data-testid={format!("preset-{}", p.name)} title={preset_texts(lang, p).1} {onclick}>{ preset_texts(lang, p).0 }</button> }
+        // Pressed while the lab shows what it set (a chip with no state left a learner unsure
+        // which scenario was loaded).
+        let pressed = c.shows_preset(p, props.compare, props.algorithm_b).to_string();
+        html! { <button class="preset" data-testid={format!("preset-{}", p.name)} title={preset_texts(lang, p).1} aria-pressed={pressed} {onclick}>{ preset_texts(lang, p).0 }</button> }
     }).collect::<Html>();
     let rail_preset = {
         let onclick = props.on_edit.reform(|_: MouseEvent| Edit::Superpod);
-        html! { <button class="preset" data-testid={format!("preset-{}", SUPERPOD.name)} title={tr(lang, Key::PresetSuperpodText)} {onclick}>{ tr(lang, Key::PresetSuperpodTitle) }</button> }
+        let pressed = c.shows_superpod().to_string();
+        html! { <button class="preset" data-testid={format!("preset-{}", SUPERPOD.name)} title={tr(lang, Key::PresetSuperpodText)} aria-pressed={pressed} {onclick}>{ tr(lang, Key::PresetSuperpodTitle) }</button> }
     };
     let on_pxn = props.on_edit.reform(|e: Event| Edit::Pxn(checked(&e)));
     let nccl_note = [c.algorithm]

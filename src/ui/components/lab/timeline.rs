@@ -51,6 +51,43 @@ fn timeline_links(trace: &Trace) -> (Vec<usize>, usize) {
     (used, carried)
 }
 
+/// The tiers of these links, each once, in their order.
+fn tiers_shown(trace: &Trace, links: &[usize]) -> Vec<Tier> {
+    let mut tiers: Vec<Tier> = Vec::new();
+    for &l in links {
+        let tier = trace.topology.links()[l].tier;
+        if !tiers.contains(&tier) {
+            tiers.push(tier);
+        }
+    }
+    tiers
+}
+
+/// The order of the rows in words, naming only the tiers that have one (it said "cross-rack
+/// uplinks first, then NICs" of 8 GPUs on one NVLink switch).
+fn tier_order(lang: crate::ui::i18n::Lang, tiers: &[Tier]) -> String {
+    let names: Vec<&str> = tiers
+        .iter()
+        .map(|t| {
+            tr(
+                lang,
+                match t {
+                    Tier::Rack => Key::TimelineTierRack,
+                    Tier::Node => Key::TimelineTierNode,
+                    Tier::Gpu => Key::TimelineTierGpu,
+                },
+            )
+        })
+        .collect();
+    match names[..] {
+        [a] => trf(lang, Key::TimelineOrderOne, &[a]),
+        [a, b] => trf(lang, Key::TimelineOrderTwo, &[a, b]),
+        [a, b, c] => trf(lang, Key::TimelineOrderThree, &[a, b, c]),
+        // No link carried data: there are no rows to order.
+        _ => String::new(),
+    }
+}
+
 /// When each link was busy (Gantt-style), with the cursor as a vertical line.
 #[component]
 pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
@@ -59,17 +96,18 @@ pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
     let Some(trace) = view.trace() else {
         return Html::default();
     };
-    let (rows, carried) = timeline_links(trace);
-    let rows = rows.len();
+    let (links, carried) = timeline_links(trace);
+    let rows = links.len();
+    let order = tier_order(lang, &tiers_shown(trace, &links));
     // Say when links are left out (it read "24 links" as if that were all of them).
     let note = if rows < carried {
         trf(
             lang,
             Key::TimelineNoteSome,
-            &[&rows.to_string(), &carried.to_string()],
+            &[&rows.to_string(), &carried.to_string(), &order],
         )
     } else {
-        trf(lang, Key::TimelineNote, &[&rows.to_string()])
+        trf(lang, Key::TimelineNote, &[&rows.to_string(), &order])
     };
     let w = gantt_w(props.narrow);
     let x = GANTT_LABEL

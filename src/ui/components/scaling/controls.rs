@@ -72,7 +72,7 @@ pub fn ScalingControls(props: &ControlsProps) -> Html {
     let scenario_buttons = CHAPTER_SCENARIOS.iter().enumerate().map(|(i, s)| {
         let active = setup.chapter.id == s.id;
         html! {
-            <button class={classes!("preset", active.then_some("active"))} aria-pressed={active.to_string()}
+            <button class="preset" aria-pressed={active.to_string()}
                     data-testid={format!("chapter-preset-{}", s.id)} title={scenario_texts(lang, s).1} onclick={send(SetupEdit::Scenario(i))}>
                 { scenario_texts(lang, s).0 }
             </button>
