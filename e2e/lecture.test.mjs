@@ -168,6 +168,38 @@ const PROMISES = {
   'inverted-400-800': { shape: '2 racks × 2 nodes × 8 GPUs', a: 'ring', b: 'tree-binomial', winner: 'ring' },
 };
 
+test('12.1 two runs compared at 1366×768 read whole: the figures\' names and numbers, the buffers\' rows and the traffic table', async () => {
+  for (const [preset, locale] of [['nvlink-8', 'en-US'], ['two-nodes-400g', 'zh-CN'], ['racks-800-200', 'en-US']]) {
+    const { browser, page, problems } = await openReady(`${server.url}#lab`, { viewport: { width: 1366, height: 768 }, locale });
+    try {
+      await page.getByTestId(`preset-${preset}`).click();
+      await page.getByTestId('figure-b').getByTestId('time-result').waitFor();
+      await page.locator('#lab [data-testid=figure-b] canvas.buffer-grid').waitFor();
+      // The figures' words (drawn at 10 units, a compared figure at 0.7 of its size: 7 px).
+      const sizes = (await textSizes(page, '#lab svg.figure')).filter((t) => t.where === 'svg');
+      assert.ok(sizes.length > 8, `${preset}: ${sizes.length} words`);
+      assert.deepEqual(sizes.filter((t) => t.size < 9).slice(0, 3), [], preset);
+      // The buffers' rows are named on the canvas at 9 px of its natural size, shown at this scale.
+      const names = await page.locator('#lab canvas.buffer-grid').evaluateAll((cs) => cs.map((c) => {
+        const natural = Number(c.style.aspectRatio.split('/')[0]);
+        return 9 * c.getBoundingClientRect().width / natural;
+      }));
+      assert.equal(names.length, 2);
+      for (const px of names) assert.ok(px >= 9 - 1e-6, `${preset}: the buffers' rows named at ${px.toFixed(1)} px`);
+      // Eight GPUs' columns fit their run's half: nothing cut off at the right, nor in the fade
+      // (16 px) that says a wider table scrolls.
+      const cut = await page.locator('#lab table.traffic').evaluateAll((ts) => ts.map((t) => {
+        const right = t.getBoundingClientRect().right;
+        return Math.max(...[...t.querySelectorAll('tr')].map((r) => r.lastElementChild.getBoundingClientRect().right)) - (right - 16);
+      }));
+      // (Over 16 GPUs there is no table.)
+      assert.equal(cut.length, preset === 'racks-800-200' ? 0 : 2);
+      assert.ok(cut.every((c) => c <= 0), `${preset}: the traffic tables' last column ${cut} px into the fade or beyond`);
+      assert.deepEqual(problems, []);
+    } finally { await browser.close(); }
+  }
+});
+
 test('12.1 every preset shows its comparison and the winner its name promises; the rack preset says the tree needs segments', async () => {
   const { browser, page, problems } = await openReady(server.url);
   try {

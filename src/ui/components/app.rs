@@ -565,7 +565,7 @@ pub fn App() -> Html {
                     }
                     // Below the figure: mounted in the turn after it (see `root::Deferred`).
                     <Deferred order={0} placeholder={classes!("deferred-panel")}>
-                        <Buffers sim={sim.clone()} t_secs={t} playing={state.playing} />
+                        <Buffers sim={sim.clone()} t_secs={t} playing={state.playing} narrow={state.compare} />
                         <LinkTimeline sim={sim.clone()} t_secs={t} end_secs={end} narrow={state.compare} />
                     </Deferred>
                 </div>

@@ -20,6 +20,11 @@ pub struct BuffersProps {
     /// (marked busy) instead of rewriting 64 rows every frame.
     #[prop_or_default]
     pub playing: bool,
+    /// Two runs compared, each in half the width: the cells span fewer pixels and the grid is
+    /// not enlarged, so that the rows' names stay at their size (across the full 560 px, shrunk
+    /// into a 467 px column at 1366 px, "GPU 0" came out at 5 to 7 px).
+    #[prop_or_default]
+    pub narrow: bool,
 }
 
 /// The grid's geometry, in CSS pixels of its natural size (the canvas scales with the page).
@@ -34,8 +39,12 @@ struct Grid {
     label_w: f64,
 }
 
+/// The span of a row's cells at their natural size, in CSS pixels: alone, and compared.
+const CELLS_SPAN: f64 = 560.0;
+const CELLS_SPAN_NARROW: f64 = 380.0;
+
 impl Grid {
-    fn new(ranks: usize, chunks: usize) -> Grid {
+    fn new(ranks: usize, chunks: usize, narrow: bool) -> Grid {
         // Many chunks are binned so a row stays readable; a bin shows its least-filled cell.
         let bins = chunks.min(64);
         let per_bin = chunks.div_ceil(bins);
@@ -45,7 +54,12 @@ impl Grid {
             chunks,
             bins,
             per_bin,
-            cell_w: (560.0 / bins as f64).min(22.0),
+            cell_w: (if narrow {
+                CELLS_SPAN_NARROW
+            } else {
+                CELLS_SPAN
+            } / bins as f64)
+                .min(22.0),
             row_h: if ranks <= 16 { 16.0 } else { 10.0 },
             label_w: 54.0,
         }
@@ -83,7 +97,7 @@ pub fn Buffers(props: &BuffersProps) -> Html {
     let (n, chunks) = trace.map_or((0, 0), |t| (t.topology.ranks(), t.schedule.chunks()));
     let cells = trace.map_or_else(Default::default, |t| view.replay.cells_at(t, props.t_secs));
     let detailed = n > 0 && n <= crate::ui::model::logic::DETAILED_MAX_RANKS;
-    let grid = Grid::new(n.max(1), chunks.max(1));
+    let grid = Grid::new(n.max(1), chunks.max(1), props.narrow);
     let fills = if detailed {
         grid.fills(&cells)
     } else {
@@ -145,7 +159,7 @@ pub fn Buffers(props: &BuffersProps) -> Html {
             // On a phone the grid scrolls sideways in a box of its own, under the heading, and a
             // copy of the rows' names (hidden elsewhere) stays over the canvas's at its left edge.
             <div class="grid-scroll">
-                <div class="grid-wrap" style={format!("max-width:{0:.0}px;--grid-max:{0:.0}px", width * 1.4)}>
+                <div class="grid-wrap" style={format!("max-width:{0:.0}px;--grid-max:{0:.0}px", width * if props.narrow { 1.0 } else { 1.4 })}>
                     <canvas ref={canvas} class="buffer-grid" data-testid="buffer-grid" aria-hidden="true"
                             data-complete={complete.to_string()}
                             style={format!("aspect-ratio:{width:.0} / {height:.0}")} />
