@@ -410,9 +410,12 @@ test('12.3 presentation mode at 1920×1080: full width, every label of the lab a
       await page.getByTestId('preset-racks-800-200').click();
       await page.getByTestId('figure-b').getByTestId('time-result').waitFor();
       await setRange(page, 'scrub', 400);
-      // Full width: the lab's figure spans (nearly) the screen.
+      // Full width: the lab's figure, with its name and legend in a column at its left, spans
+      // (nearly) the screen.
       const fig = await page.getByTestId('figure-a').getByTestId('cluster-figure').boundingBox();
-      assert.ok(fig.width > 1700, `lab figure ${fig.width} px wide`);
+      const wrap = await page.getByTestId('figure-a').locator('.figure-wrap').boundingBox();
+      assert.ok(wrap.width > 1700 && fig.width > 1400 && fig.x + fig.width >= wrap.x + wrap.width - 1,
+        `lab figure ${fig.width} px wide, ${wrap.width} with its legend`);
       // The buffers' grid is drawn for the size it is shown at (a 1.4× bitmap, shown 3.2×
       // enlarged: blurred). The chunks in flight keep their bitmap: a larger one costs every frame.
       const bitmaps = await page.evaluate(() => [...document.querySelectorAll('#lab canvas.buffer-grid')]
@@ -471,6 +474,34 @@ test('12.3 presentation mode on a 1280×720 projector: the lab\'s figure fits un
     assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), false);
     assert.deepEqual(problems, []);
   } finally { await browser.close(); }
+});
+
+test('12.3 presentation mode, two wide runs compared on a projector: both figures on one screen under the play bar, their words 9.5 px or more', async () => {
+  for (const [width, height] of [[1280, 720], [1366, 768], [1920, 1080]]) {
+    const { browser, page, problems } = await openReady(`${server.url}#lab`, { viewport: { width, height } });
+    try {
+      await page.keyboard.press('p');
+      await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'));
+      await page.getByTestId('preset-racks-800-200').click();
+      await page.getByTestId('figure-b').getByTestId('time-result').waitFor();
+      assert.ok(await page.getByTestId('runs').evaluate((e) => e.classList.contains('stacked')));
+      // The play bar sticks at the top once the stage is scrolled to.
+      await page.evaluate(() => window.scrollTo({ top: window.scrollY + document.querySelector('#lab .stage').getBoundingClientRect().top, behavior: 'instant' }));
+      await page.waitForTimeout(300);
+      const [bar, a, b] = await Promise.all([page.locator('#lab .transport').boundingBox(),
+        ...['figure-a', 'figure-b'].map((id) => page.getByTestId(id).getByTestId('cluster-figure').boundingBox())]);
+      assert.ok(a.y >= bar.y + bar.height && b.y >= a.y + a.height && b.y + b.height <= height + 1,
+        `${width}×${height}: play bar to ${bar.y + bar.height}, figures at ${a.y}–${a.y + a.height} and ${b.y}–${b.y + b.height}`);
+      // Each run's name and legend beside its figure, not above and under it (there the two
+      // figures were 160 px tall at 1280×720, their names 6.4 px).
+      const sizes = (await textSizes(page, '#lab svg.figure')).filter((t) => t.where === 'svg');
+      assert.deepEqual(sizes.filter((t) => t.size < 9.5).slice(0, 3), [], `${width}×${height}`);
+      const [legend, title] = await Promise.all([page.getByTestId('figure-b').locator('.legend').boundingBox(),
+        page.getByTestId('figure-b').locator('.run-title').first().boundingBox()]);
+      assert.ok(legend.x + legend.width <= b.x && title.x + title.width <= b.x, `${width}×${height}: legend and name left of the figure`);
+      assert.deepEqual(problems, []);
+    } finally { await browser.close(); }
+  }
 });
 
 test('12.3 presentation mode: the way out covers nothing, at 1920×1080, 1366×768 and 1024×768, anywhere down the page', async () => {
