@@ -532,6 +532,33 @@ test('screenshots of the charts in light and dark mode', async () => {
   assert.deepEqual(problems, []);
 });
 
+test('presentation mode on a 1366×768 projector: one chart to a row, its words 12 px or more; the hardware menu shows its whole name', async () => {
+  const { browser, page, problems } = await launch({ viewport: { width: 1366, height: 768 } });
+  try {
+    await page.goto(server.url);
+    await page.keyboard.press('p');
+    await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'));
+    await complete(page);
+    const columns = await page.locator('.chart-grid').evaluate((g) => getComputedStyle(g).gridTemplateColumns.split(' ').length);
+    assert.equal(columns, 1);
+    const sizes = await textSizes(page, '.chart-svg');
+    const small = sizes.filter((s) => s.size < 12).map((s) => `${s.text} ${s.size.toFixed(1)}`);
+    assert.deepEqual(small.slice(0, 5), [], `${small.length} words under 12 px`);
+    // The chosen option's words against the menu's room for them (its padding and arrow aside).
+    const spare = await page.locator('.scaling-controls select').first().evaluate((s) => {
+      const cs = getComputedStyle(s);
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = `${cs.fontSize} ${cs.fontFamily}`;
+      const text = ctx.measureText(s.options[s.selectedIndex].text).width;
+      return s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20 - text;
+    });
+    assert.ok(spare >= 0, `the hardware menu is ${-spare} px short of its name`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
+});
+
 test('two charts side by side on a laptop: their axes and markers read at 9.5 px or more', async () => {
   // The 640-unit charts are drawn 420-490 px wide there; their words were 7.4-9.8 px before the
   // cards drew them larger when narrow (static/scaling.css, a container query).
