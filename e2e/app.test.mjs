@@ -258,6 +258,46 @@ test('a preset\'s button says it is the scenario on screen, until a control move
   assert.deepEqual(session.problems, []);
 });
 
+test('from the keyboard alone: the figure takes focus, ↓ ↑ go through its links, Tab reaches "Slow this cable" and a GPU\'s "join late"', async () => {
+  const { page } = session;
+  await resetToPreset(page, 'nvlink-8');
+  const figure = page.getByTestId('figure-a').getByTestId('cluster-figure');
+  const lines = await page.getByTestId('figure-a').locator('[data-testid=link]').count();
+  assert.ok(lines >= 8);
+  const chosen = () => page.getByTestId('figure-a').locator('[data-testid=link].hovered').evaluateAll((ls) => ls.map((l) => Number(l.dataset.line)));
+  await figure.focus();
+  // Whether each arrow was the figure's, not the page's to scroll by (read on the window, after
+  // the figure's handler).
+  await page.evaluate(() => {
+    window.__arrows = [];
+    window.addEventListener('keydown', (e) => { if (e.key.startsWith('Arrow')) window.__arrows.push(e.defaultPrevented); });
+  });
+  await page.keyboard.press('ArrowDown');
+  assert.deepEqual(await chosen(), [0]);
+  assert.match(await page.getByTestId('figure-a').getByTestId('link-info').textContent(), /carried/);
+  await page.keyboard.press('ArrowDown');
+  assert.deepEqual(await chosen(), [1]);
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  assert.deepEqual(await chosen(), [lines - 1], 'round the figure');
+  assert.deepEqual(await page.evaluate(() => window.__arrows), [true, true, true, true], 'the arrows move the choice, not the page');
+  // A GPU's link: Tab goes on to its buttons, and Enter makes the GPU a straggler.
+  for (let i = 0; i < lines && (await page.getByTestId('figure-a').getByTestId('late-gpu').count()) === 0; i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  const late = page.getByTestId('figure-a').getByTestId('late-gpu');
+  const rank = Number((await late.textContent()).match(/GPU (\d+)/)[1]);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'slow-link');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'late-gpu');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((r) => document.querySelector(`[data-testid=figure-a] [data-testid=gpu-${r}]`)?.dataset.late === 'true', rank);
+  await page.getByTestId('figure-a').getByTestId('late-gpu').click();
+  await page.waitForFunction((r) => document.querySelector(`[data-testid=figure-a] [data-testid=gpu-${r}]`)?.dataset.late === 'false', rank);
+  assert.deepEqual(session.problems, []);
+});
+
 test('the comparison view shows both algorithms with one shared cursor', async () => {
   const { page } = session;
   await resetToPreset(page, 'racks-800-200');

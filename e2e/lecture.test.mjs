@@ -457,8 +457,12 @@ test('12.3 presentation mode at 1920×1080: full width, every label of the lab a
 test('12.3 presentation mode on a 1280×720 projector: the lab\'s figure fits under its strip and the way out stays on screen', async () => {
   const { browser, page, problems } = await openReady(`${server.url}#lab`, { viewport: { width: 1280, height: 720 } });
   try {
-    await page.keyboard.press('p');
+    // By the lab's own button, from the keyboard: it hides in presentation mode, and its focus
+    // goes to the way out rather than to nothing.
+    await page.getByTestId('present-toggle-lab').focus();
+    await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'));
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'present-toggle');
     // The strip just under the page's bar: the strip, the play bar and the whole figure on one
     // screen (the GPUs were below the fold: the figure ran to y 843 on a 720-px screen).
     await page.evaluate(() => {

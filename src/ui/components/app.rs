@@ -550,10 +550,10 @@ pub fn App() -> Html {
                 <div class="run-main">
                     { progress_bar(lang, handle) }
                     <Figure sim={sim.clone()} t_secs={t} side={side} hover={hover} on_hover={on_hover.clone()} on_pin={on_pin.clone()}
-                            on_gpu={on_gpu} stragglers={stragglers} />
+                            on_gpu={on_gpu.clone()} stragglers={stragglers} />
                     <FaultsLine faults={faults.clone()} />
                     <LinkInfo sim={sim.clone()} t_secs={t} line={hover}
-                              faults={Some(faults)} on_edit={on_edit.clone()} />
+                              faults={Some(faults)} on_edit={on_edit.clone()} on_gpu={on_gpu.clone()} />
                 </div>
                 <div class="run-more">
                     // Under stacked figures this box is no longer under its figure's title: its own.

@@ -327,7 +327,22 @@ pub fn PresentButton(props: &PresentButtonProps) -> Html {
     };
     let onclick = {
         let toggle = p.toggle.clone();
-        Callback::from(move |_: MouseEvent| toggle.emit(()))
+        // The lab's own button hides in presentation mode (present.css): its focus goes to the
+        // page's, the way out, rather than to nothing.
+        let hands_over = !p.on && props.testid != "present-toggle";
+        Callback::from(move |_: MouseEvent| {
+            toggle.emit(());
+            if hands_over {
+                let main = gloo::utils::document()
+                    .query_selector("[data-testid=present-toggle]")
+                    .ok()
+                    .flatten()
+                    .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok());
+                if let Some(main) = main {
+                    let _ = main.focus();
+                }
+            }
+        })
     };
     let label = tr(
         lang,

@@ -110,7 +110,7 @@ area! { $ lab_rows {
     PlaceLink => "{0} → {1}", "{0} → {1}";
     PlaceCable => "{0} ↔ {1}", "{0} ↔ {1}";
     UnitGroup => "group of {0} ranks", "{0} 个进程一组";
-    LinkHint => "Hover or tap a link to see its bandwidth, the bytes it carried and how busy it was.", "把鼠标移到或点按一条链路，查看它的带宽、传输的字节数和繁忙程度。";
+    LinkHint => "Hover or tap a link (or focus the figure and press ↓ ↑) to see its bandwidth, the bytes it carried and how busy it was.", "把鼠标移到或点按一条链路（或选中图后按 ↓ ↑），查看它的带宽、传输的字节数和繁忙程度。";
     LinksOf => "{0} links of {1} ({2})", "{1} 的 {0} 条链路（{2}）";
     Up => "up", "上行";
     Down => "down", "下行";
@@ -130,8 +130,8 @@ area! { $ lab_rows {
     TimelineOrderTwo => "{0} first, then {1}, busiest first in each", "先是{0}，再是{1}，每层最繁忙的在前";
     TimelineOrderThree => "{0} first, then {1}, then {2}, busiest first in each", "先是{0}，再是{1}，然后是{2}，每层最繁忙的在前";
     TimelineTierRack => "cross-rack uplinks", "跨机柜上行链路";
-    TimelineTierNode => "NICs", "网卡";
-    TimelineTierGpu => "GPU links", "GPU 链路";
+    TimelineTierRailSpine => "uplinks to the spine", "到主干的上行链路";
+    TimelineTierPorts => "rank ports", "进程端口";
     TierLegendPort => "rank port", "进程端口";
     TierLegendGpu => "NVLink (GPU ↔ node switch)", "NVLink（GPU ↔ 节点交换机）";
     TierLegendNode => "NIC (node ↔ rack switch)", "网卡（节点 ↔ 机柜交换机）";

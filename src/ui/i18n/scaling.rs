@@ -133,6 +133,8 @@ area! { $ scaling_rows {
     BarrelTitle => "The shortest stave, live: slow one NIC, or make one GPU late", "木桶效应：调慢一块网卡，或者让一张卡晚到";
     RestoreCable => "Restore this cable", "恢复这条线缆";
     SlowCable => "Slow this cable to 25%", "把这条线缆调慢到 25%";
+    GpuJoinLate => "Make GPU {0} join late", "让 GPU {0} 迟到";
+    GpuOnTime => "GPU {0} on time again", "让 GPU {0} 恢复准时";
     ShortestStave => "The shortest stave: ", "木桶效应：";
     FaultLate => "GPU {0} joins {1} late", "GPU {0} 晚到 {1}";
     FaultSlow => "{0} keeps {1} of its bandwidth", "{0} 只剩 {1} 的带宽";

@@ -345,34 +345,35 @@ fn crossed(spans: &[(f64, f64)], (top, bottom): (f64, f64)) -> bool {
 }
 
 /// Where the words of an upright marker line at `at` go, `width` long: `(left, row)`, on the
-/// left or the right of the line ([`LABEL_GAP`] off it) and in one of the bands `rows`, the first
-/// (by row, the side `prefer_left` asks for first) that lies within `bounds`, meets none of the
-/// `other` marker lines, none of the words already placed (`taken`: `(x0, x1, row)`), and that
-/// no line of `lines` crosses; failing that, the first that only a `soft` upright line (one
-/// that names no crossing, as the chosen size's) crosses; then the first that only the lines
-/// cross; else the preferred side in the first row. Two markers side by side each keep their
-/// words off the other's line (in the Ring vs Tree chart "crossover" and "NCCL crossover" each
-/// sat on the other's line).
+/// left or the right of the line ([`LABEL_GAP`] off it) and in one of the bands `rows`. Each
+/// spot considered (by row, the side `prefer_left` asks for first) lies within `bounds` and
+/// meets none of the words already placed (`taken`: `(x0, x1, row)`); of those, the first that
+/// meets no `other` marker line, no `soft` upright line (one that names no crossing, as the
+/// chosen size's) and no line of `lines`; else the first that only a soft line crosses; else
+/// the first that only the lines cross (soft or not); else the first anywhere; else the
+/// preferred side in the first row. Two markers side by side each keep their words off the
+/// other's line (in the Ring vs Tree chart "crossover" and "NCCL crossover" each sat on the
+/// other's line).
 ///
 /// ```
 /// use allreduce_lab::ui::model::chart_math::marker_label_spot;
 /// let rows = [(13.0, 25.0), (25.0, 37.0)];
-/// // Alone: right of its line, in the first row.
-/// let spot = |other: &[f64], soft: &[f64], lines: &[Vec<(f64, f64)>]| {
-///     marker_label_spot(100.0, 40.0, false, other, soft, lines, &rows, &[], (0.0, 500.0))
+/// let spot = |prefer_left: bool, other: &[f64], soft: &[f64], lines: &[Vec<(f64, f64)>]| {
+///     marker_label_spot(100.0, 40.0, prefer_left, other, soft, lines, &rows, &[], (0.0, 500.0))
 /// };
-/// assert_eq!(spot(&[], &[], &[]), (false, 0));
 /// // Another marker 6 units to the right: the words go left.
-/// assert_eq!(spot(&[106.0], &[], &[]), (true, 0));
+/// assert_eq!(spot(false, &[106.0], &[], &[]), (true, 0));
 /// // A line crossing the first row on both sides: the second row.
-/// let line = vec![(0.0, 20.0), (500.0, 20.0)];
-/// assert_eq!(spot(&[], &[], &[line.clone()]), (false, 1));
-/// // Markers on both sides, close: over a soft line, not another marker's.
-/// assert_eq!(spot(&[106.0], &[80.0], &[]), (true, 0));
-/// // A soft line rather than a curve; a curve rather than another marker's line.
-/// let both_rows = vec![(0.0, 20.0), (200.0, 20.0), (200.0, 30.0), (0.0, 30.0)];
-/// assert_eq!(spot(&[], &[120.0], &[both_rows.clone()]), (false, 0));
-/// assert_eq!(spot(&[120.0, 80.0], &[], &[both_rows]), (false, 0));
+/// let low = vec![(0.0, 20.0), (500.0, 20.0)];
+/// assert_eq!(spot(false, &[], &[], &[low]), (false, 1));
+/// // A curve through the first row on the right and the second on both sides, a soft line on
+/// // the left: over the soft line, not the curve.
+/// let curve = vec![vec![(100.0, 20.0), (500.0, 20.0)], vec![(0.0, 30.0), (500.0, 30.0)]];
+/// assert_eq!(spot(false, &[], &[80.0], &curve), (true, 0));
+/// // Another marker on the left instead: over the curve, not the other marker's line.
+/// assert_eq!(spot(true, &[80.0], &[], &curve), (false, 0));
+/// // Nowhere clear of it: words stay within the chart.
+/// assert_eq!(marker_label_spot(480.0, 40.0, false, &[440.0], &[], &[], &rows, &[], (0.0, 500.0)), (true, 0));
 /// ```
 #[allow(clippy::too_many_arguments)]
 pub fn marker_label_spot(
@@ -388,31 +389,32 @@ pub fn marker_label_spot(
 ) -> (bool, usize) {
     /// How near another marker's line may come to the words.
     const CLEAR: f64 = 2.0;
-    const GAP: f64 = LABEL_GAP;
     let extent = |left: bool| marker_label_extent(at, width, left);
-    let candidates = (0..rows.len()).flat_map(|row| [(prefer_left, row), (!prefer_left, row)]);
-    let meets = |lines: &[f64], left: bool| {
+    let meets = |marks: &[f64], left: bool| {
         let (x0, x1) = extent(left);
-        lines.iter().any(|&o| o >= x0 - CLEAR && o <= x1 + CLEAR)
+        marks.iter().any(|&o| o >= x0 - CLEAR && o <= x1 + CLEAR)
     };
-    let fits = |&(left, row): &(bool, usize)| {
+    let room = |&(left, row): &(bool, usize)| {
         let (x0, x1) = extent(left);
         x0 >= bounds.0
             && x1 <= bounds.1
-            && !meets(other, left)
             && !taken
                 .iter()
-                .any(|&(t0, t1, r)| r == row && t0 <= x1 + GAP && t1 >= x0 - GAP)
+                .any(|&(t0, t1, r)| r == row && t0 <= x1 + LABEL_GAP && t1 >= x0 - LABEL_GAP)
     };
     let clear = |&(left, row): &(bool, usize)| {
         let (x0, x1) = extent(left);
         !crossed(&spans_between(lines, x0, x1), rows[row])
     };
-    candidates
-        .clone()
-        .find(|c| fits(c) && clear(c) && !meets(soft, c.0))
-        .or_else(|| candidates.clone().find(|c| fits(c) && clear(c)))
-        .or_else(|| candidates.clone().find(fits))
+    let candidates: Vec<(bool, usize)> = (0..rows.len())
+        .flat_map(|row| [(prefer_left, row), (!prefer_left, row)])
+        .filter(room)
+        .collect();
+    let first = |ok: &dyn Fn(&(bool, usize)) -> bool| candidates.iter().copied().find(|c| ok(c));
+    first(&|c| !meets(other, c.0) && !meets(soft, c.0) && clear(c))
+        .or_else(|| first(&|c| !meets(other, c.0) && clear(c)))
+        .or_else(|| first(&|c| !meets(other, c.0)))
+        .or_else(|| candidates.first().copied())
         .unwrap_or((prefer_left, 0))
 }
 

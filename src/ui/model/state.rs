@@ -109,9 +109,10 @@ impl AppState {
                 s.nccl = pick;
             }
             Action::Edit(edit) => {
-                // Slowing or restoring a cable keeps the network's drawing: its link stays
-                // shown, now with "Restore this cable".
-                let keep = matches!(edit, Edit::ToggleCable(_)).then_some(s.pinned);
+                // Slowing or restoring a cable, or a GPU late or on time, keeps the network's
+                // drawing: its link stays shown, now with "Restore this cable" (or "on time").
+                let keep = matches!(edit, Edit::ToggleCable(_) | Edit::ToggleStraggler { .. })
+                    .then_some(s.pinned);
                 let mut c = s.controls.clone();
                 c.apply(edit);
                 let mut next = self.next(Action::Controls(c))?;
@@ -205,6 +206,15 @@ mod tests {
         let cable = Cable::new(Endpoint::NodeSwitch(0), Endpoint::RackSwitch(0));
         let s = s.next(Action::Edit(Edit::ToggleCable(cable))).unwrap();
         assert_eq!(s.pinned, Some(link));
+        // So does making a GPU late (from its link's button, the keyboard's way).
+        let s = s
+            .next(Action::Edit(Edit::ToggleStraggler {
+                rank: 1,
+                delay_ns: 1000,
+            }))
+            .unwrap();
+        assert_eq!(s.pinned, Some(link));
+        assert_eq!(s.controls.faults.stragglers.len(), 1);
         // Another network (more GPUs) draws other lines: nothing pinned.
         let mut c = s.controls.clone();
         c.apply(Edit::Gpus(s.controls.gpus * 2));

@@ -20,9 +20,10 @@ pub struct BuffersProps {
     /// (marked busy) instead of rewriting 64 rows every frame.
     #[prop_or_default]
     pub playing: bool,
-    /// Two runs compared, each in half the width: the cells span fewer pixels and the grid is
-    /// not enlarged, so that the rows' names stay at their size (across the full 560 px, shrunk
-    /// into a 467 px column at 1366 px, "GPU 0" came out at 5 to 7 px).
+    /// Two runs compared, side by side on a wide screen: the cells span fewer pixels, and there
+    /// the grid is not enlarged (style.css), so that the rows' names stay at their size (across
+    /// the full 560 px, shrunk into a 467 px column at 1366 px, "GPU 0" came out at 5 to 7 px).
+    /// Presentation mode keeps the full span.
     #[prop_or_default]
     pub narrow: bool,
 }
@@ -97,7 +98,10 @@ pub fn Buffers(props: &BuffersProps) -> Html {
     let (n, chunks) = trace.map_or((0, 0), |t| (t.topology.ranks(), t.schedule.chunks()));
     let cells = trace.map_or_else(Default::default, |t| view.replay.cells_at(t, props.t_secs));
     let detailed = n > 0 && n <= crate::ui::model::logic::DETAILED_MAX_RANKS;
-    let grid = Grid::new(n.max(1), chunks.max(1), props.narrow);
+    // In presentation mode the grid spans the screen: painted again, at that width, on entering.
+    let presenting = use_context::<crate::ui::components::root::Presenting>().is_some_and(|p| p.on);
+    // A run's half of the stage; presentation mode draws the grid across the screen as ever.
+    let grid = Grid::new(n.max(1), chunks.max(1), props.narrow && !presenting);
     let fills = if detailed {
         grid.fills(&cells)
     } else {
@@ -105,8 +109,6 @@ pub fn Buffers(props: &BuffersProps) -> Html {
     };
     let colours = use_mut_ref(|| None::<Colours>);
     let painted = use_mut_ref(Painted::default);
-    // In presentation mode the grid spans the screen: painted again, at that width, on entering.
-    let presenting = use_context::<crate::ui::components::root::Presenting>().is_some_and(|p| p.on);
     {
         let canvas = canvas.clone();
         use_effect_with(
@@ -159,7 +161,8 @@ pub fn Buffers(props: &BuffersProps) -> Html {
             // On a phone the grid scrolls sideways in a box of its own, under the heading, and a
             // copy of the rows' names (hidden elsewhere) stays over the canvas's at its left edge.
             <div class="grid-scroll">
-                <div class="grid-wrap" style={format!("max-width:{0:.0}px;--grid-max:{0:.0}px", width * if props.narrow { 1.0 } else { 1.4 })}>
+                // At most 1.4 × its natural size; two runs side by side, its natural size (style.css).
+                <div class="grid-wrap" style={format!("--grid-max:{:.0}px;--grid-natural:{width:.0}px", width * 1.4)}>
                     <canvas ref={canvas} class="buffer-grid" data-testid="buffer-grid" aria-hidden="true"
                             data-complete={complete.to_string()}
                             style={format!("aspect-ratio:{width:.0} / {height:.0}")} />

@@ -245,6 +245,28 @@ pub fn Figure(props: &FigureProps) -> Html {
         let cb = props.on_hover.clone();
         Callback::from(move |_: MouseEvent| cb.emit(None))
     };
+    // The keyboard's way to a link's numbers (and its "Slow this cable", the next stop of Tab):
+    // the figure takes focus, ↓ and ↑ pin the next and the previous drawn link (the pointer's
+    // hover and click had no counterpart; ← → stay the play bar's steps).
+    let on_key = {
+        let (cb, side, at, count) = (
+            props.on_pin.clone(),
+            props.side,
+            props.hover,
+            layout.lines.len(),
+        );
+        Callback::from(move |e: KeyboardEvent| {
+            let forward = match e.key().as_str() {
+                "ArrowDown" => true,
+                "ArrowUp" => false,
+                _ => return,
+            };
+            e.prevent_default();
+            if let Some(next) = next_line(at, count, forward) {
+                cb.emit((side, next));
+            }
+        })
+    };
     // The tiers whose links are drawn: an aggregated view draws no GPU links (nor NICs when its
     // units are racks), and its legend named them all the same.
     let tiers: Vec<Tier> = if uniform {
@@ -264,7 +286,8 @@ pub fn Figure(props: &FigureProps) -> Html {
                 <svg class="figure" viewBox={format!("0 0 {:.0} {:.0}", layout.width, layout.height)}
                      role="img" aria-label={trf(lang, Key::FigureAria, &[&n.to_string(), &in_flight_count.to_string()])}
                      data-testid="cluster-figure" data-in-flight={in_flight_count.to_string()} data-t={format!("{t:e}")}
-                     data-sim-ms={format!("{:.2}", view.sim_ms)} data-algorithm={view.requested.name()} data-wasm-memory={view.memory_bytes.to_string()} onmouseleave={leave}>
+                     data-sim-ms={format!("{:.2}", view.sim_ms)} data-algorithm={view.requested.name()} data-wasm-memory={view.memory_bytes.to_string()} onmouseleave={leave}
+                     tabindex="0" onkeydown={on_key}>
                     { boxes }{ lines }{ switches }{ rails }{ gpus }{ units }
                 </svg>
                 <Tokens tokens={Rc::new(tokens)} width={layout.width} height={layout.height} />
@@ -291,6 +314,20 @@ pub fn Figure(props: &FigureProps) -> Html {
             </div>
         </div>
     }
+}
+
+/// The drawn link after (or before) `at` of `count`, round the figure; the first (or the last)
+/// when none is chosen; none when nothing is drawn.
+fn next_line(at: Option<usize>, count: usize, forward: bool) -> Option<usize> {
+    if count == 0 {
+        return None;
+    }
+    Some(match (at.filter(|&i| i < count), forward) {
+        (None, true) => 0,
+        (None, false) => count - 1,
+        (Some(i), true) => (i + 1) % count,
+        (Some(i), false) => (i + count - 1) % count,
+    })
 }
 
 /// `x` with one decimal. Per-frame attributes are many: this avoids the float formatter, which is
@@ -523,6 +560,9 @@ pub struct LinkInfoProps {
     pub faults: Option<Faults>,
     #[prop_or_default]
     pub on_edit: Callback<Edit>,
+    /// Make a GPU a straggler, or punctual again (as clicking it in the figure does).
+    #[prop_or_default]
+    pub on_gpu: Callback<usize>,
 }
 
 /// The hovered (or tapped) link: bandwidth, bytes carried so far, busy share so far.
@@ -586,8 +626,28 @@ pub fn LinkInfo(props: &LinkInfoProps) -> Html {
         }
         _ => Html::default(),
     };
+    // A GPU's own link offers what a click on the GPU does: from the keyboard, the only way.
+    let late = match (&props.faults, line.links.as_slice()) {
+        (Some(faults), &[l]) => {
+            let link = &trace.topology.links()[l];
+            match (link.from, link.to) {
+                (Endpoint::Rank(rank), _) | (_, Endpoint::Rank(rank)) => {
+                    let is_late = faults.stragglers.iter().any(|s| s.rank == rank);
+                    let on = props.on_gpu.clone();
+                    let onclick = Callback::from(move |_: MouseEvent| on.emit(rank));
+                    html! {
+                        <button type="button" class="slow-link" data-testid="late-gpu" data-late={is_late.to_string()} {onclick}>
+                            { trf(lang, if is_late { Key::GpuOnTime } else { Key::GpuJoinLate }, &[&rank.to_string()]) }
+                        </button>
+                    }
+                }
+                _ => Html::default(),
+            }
+        }
+        _ => Html::default(),
+    };
     html! {
-        <p class="link-info" data-testid="link-info">{ slow }
+        <p class="link-info" data-testid="link-info">{ slow }{ late }
             <strong>{ name }</strong>{ " · " }{ tier_title(lang, line.tier, &trace.topology) }
             { " · " }{ format_bandwidth(bw) }{ " (" }{ format_bandwidth_bits(bw) }{ ")" }
             { tr(lang, Key::Carried) }<span data-testid="link-bytes">{ format_bytes(bytes) }</span>

@@ -2,7 +2,7 @@
 //! network), drawn from the trace's rate changes.
 
 use super::figure::{f, fixed, tier_class};
-use crate::sim::topology::Tier;
+use crate::sim::topology::{Tier, Topology};
 use crate::sim::trace::Trace;
 use crate::sim::units::format_secs;
 use crate::ui::components::app::Shared;
@@ -64,17 +64,20 @@ fn tiers_shown(trace: &Trace, links: &[usize]) -> Vec<Tier> {
 }
 
 /// The order of the rows in words, naming only the tiers that have one (it said "cross-rack
-/// uplinks first, then NICs" of 8 GPUs on one NVLink switch).
-fn tier_order(lang: crate::ui::i18n::Lang, tiers: &[Tier]) -> String {
+/// uplinks first, then NICs" of 8 GPUs on one NVLink switch), as the network's kind names them
+/// (a rail network has no racks, a uniform one ports rather than GPU links).
+fn tier_order(lang: crate::ui::i18n::Lang, topo: &Topology, tiers: &[Tier]) -> String {
     let names: Vec<&str> = tiers
         .iter()
         .map(|t| {
             tr(
                 lang,
                 match t {
+                    Tier::Rack if topo.is_rail() => Key::TimelineTierRailSpine,
                     Tier::Rack => Key::TimelineTierRack,
-                    Tier::Node => Key::TimelineTierNode,
-                    Tier::Gpu => Key::TimelineTierGpu,
+                    Tier::Node => Key::TierNics,
+                    Tier::Gpu if topo.is_uniform() => Key::TimelineTierPorts,
+                    Tier::Gpu => Key::TierGpuLinks,
                 },
             )
         })
@@ -98,9 +101,12 @@ pub fn LinkTimeline(props: &LinkTimelineProps) -> Html {
     };
     let (links, carried) = timeline_links(trace);
     let rows = links.len();
-    let order = tier_order(lang, &tiers_shown(trace, &links));
-    // Say when links are left out (it read "24 links" as if that were all of them).
-    let note = if rows < carried {
+    let order = tier_order(lang, &trace.topology, &tiers_shown(trace, &links));
+    // Say when links are left out (it read "24 links" as if that were all of them). No link
+    // carried data (one GPU): no rows, nothing to say of them.
+    let note = if rows == 0 {
+        String::new()
+    } else if rows < carried {
         trf(
             lang,
             Key::TimelineNoteSome,
