@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, open, shot, setRange, setRangeTo, selectOption, timeSecs, legibility, ROOT } from './harness.mjs';
+import { serve, open, shot, setRange, setRangeTo, selectOption, timeSecs, legibility, textSizes, ROOT } from './harness.mjs';
 
 let server;
 let session;
@@ -427,6 +427,9 @@ test('the whole page fits a 375 px phone in both languages (nothing scrolls side
         };
       });
       assert.deepEqual(timeline, { heading: true, chart: true, scrolled: true, namesShown: true });
+      // Its links' names and axis at 9 px or more (8.4 px in a 720 px box).
+      const gantt = (await textSizes(phone.page, '#lab .timeline')).filter((t) => t.where === 'svg');
+      assert.deepEqual(gantt.filter((t) => t.size < 9).slice(0, 3), [], `${q || 'en'}: the timeline's words`);
       // The buffers' grid likewise: its heading stays, and the ranks' names over the canvas's own
       // (drawn in it, they scrolled away with the cells).
       const buffers = await phone.page.evaluate(async () => {

@@ -168,10 +168,15 @@ test('wasm size', () => {
   // and the legend's line for the bar under each GPU (lab module +1.4 KB); the review's mends
   // (the card's kept prediction, a note for racks left unfilled) +0.7 KB. A clean clone reads
   // about 1.2 KB more than a local build (stop 53: 634,876 locally, 636,047 in CI): the budget
-  // 643,000.
+  // 643,000. Stop 55 (locally, 640,870 -> 645,406 B), from a visual review: the crossover words
+  // of the Ring vs Tree chart placed off each other's lines and the curves, the claims' fixed
+  // conditions, the presets' pressed state, the timeline note's tiers (chapter module +3.2 KB,
+  // lab +0.9 KB, main +0.6 KB); the lab's figure from the keyboard and a GPU's "join late" on its
+  // link (+0.8 KB); the placement rewritten as one loop, without its vectors and closures
+  // (-1.9 KB). Its clean clone read 53 B less than the local build: the budget 647,000.
   const BUDGET_GZIP_BYTES = 300_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
-  assert.ok(perf.page_wasm_total_gzip_bytes <= 643_000, `the page's modules are ${perf.page_wasm_total_gzip_bytes} B gzipped in all`);
+  assert.ok(perf.page_wasm_total_gzip_bytes <= 647_000, `the page's modules are ${perf.page_wasm_total_gzip_bytes} B gzipped in all`);
 });
 
 test('where the load time goes (e2e/load-split.mjs)', async () => {

@@ -313,35 +313,28 @@ pub fn pile(lines: &[Vec<(f64, f64)>], data: &[bool], j: usize) -> Vec<Option<(u
 /// assert_eq!(clear_band(&[vec![(50.0, 30.0), (50.0, 0.0)]], 40.0, 60.0, &[high, low]), 1);
 /// ```
 pub fn clear_band(lines: &[Vec<(f64, f64)>], x0: f64, x1: f64, rows: &[(f64, f64)]) -> usize {
-    let spans = spans_between(lines, x0, x1);
-    rows.iter().position(|r| !crossed(&spans, *r)).unwrap_or(0)
+    rows.iter()
+        .position(|&r| !enters(lines, x0, x1, r))
+        .unwrap_or(0)
 }
 
-/// The y range each stretch of `lines` spans between `x0` and `x1`.
-fn spans_between(lines: &[Vec<(f64, f64)>], x0: f64, x1: f64) -> Vec<(f64, f64)> {
-    lines
-        .iter()
-        .flat_map(|line| line.windows(2))
-        .filter_map(|w| {
-            let ((ax, ay), (bx, by)) = (w[0], w[1]);
-            let (lo, hi) = (ax.min(bx).max(x0), ax.max(bx).min(x1));
-            if lo > hi {
-                return None;
-            }
-            if bx == ax {
-                // Upright: all of it.
-                return Some((ay.min(by), ay.max(by)));
-            }
+/// Whether a stretch of `lines` between `x0` and `x1` enters the band `(top, bottom)`.
+fn enters(lines: &[Vec<(f64, f64)>], x0: f64, x1: f64, (top, bottom): (f64, f64)) -> bool {
+    lines.iter().flat_map(|line| line.windows(2)).any(|w| {
+        let ((ax, ay), (bx, by)) = (w[0], w[1]);
+        let (lo, hi) = (ax.min(bx).max(x0), ax.max(bx).min(x1));
+        if lo > hi {
+            return false;
+        }
+        // The y range the stretch spans between x0 and x1 (all of it when upright).
+        let (y0, y1) = if bx == ax {
+            (ay, by)
+        } else {
             let at = |x: f64| ay + (by - ay) * (x - ax) / (bx - ax);
-            let (y0, y1) = (at(lo), at(hi));
-            Some((y0.min(y1), y0.max(y1)))
-        })
-        .collect()
-}
-
-/// Whether a stretch of `spans` enters the band `(top, bottom)`.
-fn crossed(spans: &[(f64, f64)], (top, bottom): (f64, f64)) -> bool {
-    spans.iter().any(|&(lo, hi)| lo <= bottom && hi >= top)
+            (at(lo), at(hi))
+        };
+        y0.min(y1) <= bottom && y0.max(y1) >= top
+    })
 }
 
 /// Where the words of an upright marker line at `at` go, `width` long: `(left, row)`, on the
@@ -389,33 +382,34 @@ pub fn marker_label_spot(
 ) -> (bool, usize) {
     /// How near another marker's line may come to the words.
     const CLEAR: f64 = 2.0;
-    let extent = |left: bool| marker_label_extent(at, width, left);
-    let meets = |marks: &[f64], left: bool| {
-        let (x0, x1) = extent(left);
-        marks.iter().any(|&o| o >= x0 - CLEAR && o <= x1 + CLEAR)
-    };
-    let room = |&(left, row): &(bool, usize)| {
-        let (x0, x1) = extent(left);
-        x0 >= bounds.0
-            && x1 <= bounds.1
-            && !taken
-                .iter()
-                .any(|&(t0, t1, r)| r == row && t0 <= x1 + LABEL_GAP && t1 >= x0 - LABEL_GAP)
-    };
-    let clear = |&(left, row): &(bool, usize)| {
-        let (x0, x1) = extent(left);
-        !crossed(&spans_between(lines, x0, x1), rows[row])
-    };
-    let candidates: Vec<(bool, usize)> = (0..rows.len())
-        .flat_map(|row| [(prefer_left, row), (!prefer_left, row)])
-        .filter(room)
-        .collect();
-    let first = |ok: &dyn Fn(&(bool, usize)) -> bool| candidates.iter().copied().find(|c| ok(c));
-    first(&|c| !meets(other, c.0) && !meets(soft, c.0) && clear(c))
-        .or_else(|| first(&|c| !meets(other, c.0) && clear(c)))
-        .or_else(|| first(&|c| !meets(other, c.0)))
-        .or_else(|| candidates.first().copied())
-        .unwrap_or((prefer_left, 0))
+    // The best spot so far and its rank: 0 clear of all, 1 over a soft line, 2 over the lines
+    // too, 3 over another marker's line.
+    let mut best = ((prefer_left, 0), 4);
+    for (row, &band) in rows.iter().enumerate() {
+        for left in [prefer_left, !prefer_left] {
+            let (x0, x1) = marker_label_extent(at, width, left);
+            let meets = |marks: &[f64]| marks.iter().any(|&o| o >= x0 - CLEAR && o <= x1 + CLEAR);
+            let room = x0 >= bounds.0
+                && x1 <= bounds.1
+                && !taken
+                    .iter()
+                    .any(|&(t0, t1, r)| r == row && t0 <= x1 + LABEL_GAP && t1 >= x0 - LABEL_GAP);
+            if !room {
+                continue;
+            }
+            let rank = if meets(other) {
+                3
+            } else if enters(lines, x0, x1, band) {
+                2
+            } else {
+                usize::from(meets(soft))
+            };
+            if rank < best.1 {
+                best = ((left, row), rank);
+            }
+        }
+    }
+    best.0
 }
 
 /// The stretch `(x0, x1)` that words `width` long take on the `left` or the right of a marker
