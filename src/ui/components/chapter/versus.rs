@@ -278,6 +278,7 @@ fn chart(
         .chain(nccl_curves.iter().map(|(_, c)| *c))
         .map(|c| c.iter().map(|&(s, t)| (x(s as f64), y(t))).collect())
         .collect();
+    // Each row as the band its 10-unit words' ink takes around their baseline.
     let mark_rows: Vec<(f64, f64)> = MARK_BASELINES.iter().map(|&b| (b - 8.0, b + 2.5)).collect();
     let sim_marks: Vec<f64> = view
         .crossover
@@ -293,45 +294,50 @@ fn chart(
     let bounds = (LEFT + 2.0, W - 10.0);
     // The chosen size's dotted line: better not crossed, but it names no crossing.
     let chosen = x(setup.size_bytes as f64);
-    let sim_spot = sim_marks.first().map(|&at| {
-        let width = name_width(tr(lang, Key::CrossoverLabel));
-        let others: Vec<f64> = sim_marks[1..].iter().chain(&nccl_marks).copied().collect();
-        let (left, row) = marker_label_spot(
-            at,
-            width,
-            crossover_left,
-            &others,
-            &[chosen],
-            &drawn,
-            &mark_rows,
-            &[],
-            bounds,
-        );
-        (at, width, left, row)
-    });
-    let nccl_spot = nccl_marks.first().map(|&at| {
-        let width = name_width(tr(lang, Key::VsNcclCrossoverLabel));
-        let others: Vec<f64> = nccl_marks[1..].iter().chain(&sim_marks).copied().collect();
-        let taken: Vec<(f64, f64, usize)> = sim_spot
-            .map(|(at, width, left, row)| {
-                let (x0, x1) = marker_label_extent(at, width, left);
-                (x0, x1, row)
-            })
-            .into_iter()
-            .collect();
-        let (left, row) = marker_label_spot(
-            at,
-            width,
-            false,
-            &others,
-            &[chosen],
-            &drawn,
-            &mark_rows,
-            &taken,
-            bounds,
-        );
-        (at, width, left, row)
-    });
+    // A marker's words at the first of its lines, off the others' lines and the words `taken`.
+    let place = |marks: &[f64],
+                 others: &[f64],
+                 key: Key,
+                 prefer_left: bool,
+                 taken: &[(f64, f64, usize)]| {
+        marks.first().map(|&at| {
+            let width = name_width(tr(lang, key));
+            let others: Vec<f64> = marks[1..].iter().chain(others).copied().collect();
+            let (left, row) = marker_label_spot(
+                at,
+                width,
+                prefer_left,
+                &others,
+                &[chosen],
+                &drawn,
+                &mark_rows,
+                taken,
+                bounds,
+            );
+            (at, width, left, row)
+        })
+    };
+    let sim_spot = place(
+        &sim_marks,
+        &nccl_marks,
+        Key::CrossoverLabel,
+        crossover_left,
+        &[],
+    );
+    let taken: Vec<(f64, f64, usize)> = sim_spot
+        .map(|(at, width, left, row)| {
+            let (x0, x1) = marker_label_extent(at, width, left);
+            (x0, x1, row)
+        })
+        .into_iter()
+        .collect();
+    let nccl_spot = place(
+        &nccl_marks,
+        &sim_marks,
+        Key::VsNcclCrossoverLabel,
+        false,
+        &taken,
+    );
     let label_x = |(at, _, left, _): (f64, f64, bool, usize)| {
         format!("{:.1}", at + if left { -LABEL_GAP } else { LABEL_GAP })
     };
@@ -377,8 +383,9 @@ fn chart(
             if let Some(c) = view.crossover {
                 <g class="vs-crossover" data-testid="versus-crossover-mark">
                     <line x1={format!("{:.1}", x(c.at_bytes))} y1="10" x2={format!("{:.1}", x(c.at_bytes))} y2={(H - BOTTOM).to_string()} />
-                    // Left of its line when a second line follows on the right, or the chart's
-                    // edge is near (at 1,024 GPUs its word ran out of the chart, over the curves).
+                    // Its words where `sim_spot` puts them: first asked for on the left of its
+                    // line when a second line follows on the right, or the chart's edge is near
+                    // (at 1,024 GPUs its word ran out of the chart, over the curves).
                     if let Some(spot) = sim_spot {
                         <text x={label_x(spot)} y={label_y(spot)}
                               data-testid="versus-crossover-label" text-anchor={spot.2.then_some("end")}>{ tr(lang, Key::CrossoverLabel) }</text>

@@ -607,8 +607,9 @@ pub fn LinkInfo(props: &LinkInfoProps) -> Html {
         )
     };
     let bw = Bandwidth::from_bytes_per_sec(bw);
-    // One cable can be slowed from here: the shortest stave, made on purpose.
-    let slow = match (&props.faults, line.links.as_slice()) {
+    // One cable can be slowed from here: the shortest stave, made on purpose. A GPU's own link
+    // also offers what a click on the GPU does (from the keyboard, the only way).
+    let actions = match (&props.faults, line.links.as_slice()) {
         (Some(faults), &[l]) => {
             let link = &trace.topology.links()[l];
             let cable = Cable::new(link.from, link.to);
@@ -618,19 +619,7 @@ pub fn LinkInfo(props: &LinkInfoProps) -> Html {
                 .any(|s| s.cable.carries(link.from, link.to));
             let on = props.on_edit.clone();
             let onclick = Callback::from(move |_: MouseEvent| on.emit(Edit::ToggleCable(cable)));
-            html! {
-                <button type="button" class="slow-link" data-testid="slow-link" data-slowed={slowed.to_string()} {onclick}>
-                    { tr(lang, if slowed { Key::RestoreCable } else { Key::SlowCable }) }
-                </button>
-            }
-        }
-        _ => Html::default(),
-    };
-    // A GPU's own link offers what a click on the GPU does: from the keyboard, the only way.
-    let late = match (&props.faults, line.links.as_slice()) {
-        (Some(faults), &[l]) => {
-            let link = &trace.topology.links()[l];
-            match (link.from, link.to) {
+            let late = match (link.from, link.to) {
                 (Endpoint::Rank(rank), _) | (_, Endpoint::Rank(rank)) => {
                     let is_late = faults.stragglers.iter().any(|s| s.rank == rank);
                     let on = props.on_gpu.clone();
@@ -642,12 +631,20 @@ pub fn LinkInfo(props: &LinkInfoProps) -> Html {
                     }
                 }
                 _ => Html::default(),
+            };
+            html! {
+                <>
+                    <button type="button" class="slow-link" data-testid="slow-link" data-slowed={slowed.to_string()} {onclick}>
+                        { tr(lang, if slowed { Key::RestoreCable } else { Key::SlowCable }) }
+                    </button>
+                    { late }
+                </>
             }
         }
         _ => Html::default(),
     };
     html! {
-        <p class="link-info" data-testid="link-info">{ slow }{ late }
+        <p class="link-info" data-testid="link-info">{ actions }
             <strong>{ name }</strong>{ " · " }{ tier_title(lang, line.tier, &trace.topology) }
             { " · " }{ format_bandwidth(bw) }{ " (" }{ format_bandwidth_bits(bw) }{ ")" }
             { tr(lang, Key::Carried) }<span data-testid="link-bytes">{ format_bytes(bytes) }</span>
