@@ -34,7 +34,11 @@ ws_hash=$(sha256sum scripts/wasm-split-cli-0.7.10.patch | cut -d' ' -f1)
 if [ ! -x "$HOME/.cargo/bin/wasm-split-cli" ] || [ "$(cat "$ws_mark" 2>/dev/null)" != "$ws_hash" ]; then
   log "building wasm-split-cli 0.7.10 with scripts/wasm-split-cli-0.7.10.patch (about 2 minutes)"
   ws_tmp=$(mktemp -d)
-  curl -sSfL https://static.crates.io/crates/wasm-split-cli/wasm-split-cli-0.7.10.crate | tar xz -C "$ws_tmp"
+  # The crate's SHA-256 as crates.io's index lists it (index.crates.io/wa/sm/wasm-split-cli):
+  # a download that differs is refused before it is unpacked or built.
+  curl -sSfL https://static.crates.io/crates/wasm-split-cli/wasm-split-cli-0.7.10.crate -o "$ws_tmp/crate.tar.gz"
+  echo "28e4ed1e468d3d223a67299368fa9515ddd234f653b11e070f02109e9fdb0d10  $ws_tmp/crate.tar.gz" | sha256sum -c --quiet -
+  tar xzf "$ws_tmp/crate.tar.gz" -C "$ws_tmp"
   patch -d "$ws_tmp/wasm-split-cli-0.7.10" -p1 < scripts/wasm-split-cli-0.7.10.patch
   cargo install --locked --force --path "$ws_tmp/wasm-split-cli-0.7.10" --root "$HOME/.cargo"
   echo "$ws_hash" > "$ws_mark"

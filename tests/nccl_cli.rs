@@ -391,14 +391,17 @@ fn bad_input_exits_2_naming_the_problem_and_the_line() {
         &format!("nccl-tests --system-file '{far}'"),
         &["net_latency_us", "got 1e300"],
     );
-    // A name's control characters are shown escaped, not sent to the terminal.
+    // A name's control characters are shown escaped, not sent to the terminal, and so is a
+    // bidirectional override, which would show the rest of the line reversed.
     let mut evil = fitted["system"].clone();
-    evil["name"] = serde_json::json!("evil\u{1b}[31mRED\nfake line");
+    evil["name"] = serde_json::json!("evil\u{1b}[31mRED\nfake line\u{202e}desrever");
     let evil = tmp("evil.json", &evil.to_string());
     // `ok` asserts the run succeeds.
     let text = ok(&["nccl-tests", "--system-file", &evil, "-e", "64"]);
     assert!(
-        !text.contains('\u{1b}') && text.contains("evil\\u{1b}[31mRED\\nfake line"),
+        !text.contains('\u{1b}')
+            && !text.contains('\u{202e}')
+            && text.contains("evil\\u{1b}[31mRED\\nfake line\\u{202e}desrever"),
         "{text}"
     );
     assert!(

@@ -273,8 +273,7 @@ pub(crate) fn printable(message: &str, keep_newlines: bool) -> String {
             word = 0;
             continue;
         }
-        let hidden =
-            c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        let hidden = crate::sim::scenario_file::hidden(c);
         if c.is_whitespace() && !hidden {
             word = 0;
         } else {

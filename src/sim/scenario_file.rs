@@ -141,6 +141,20 @@ impl JsonProblem {
 /// quoted whole.
 const MAX_QUOTED_CHARS: usize = 80;
 
+/// Whether a character of untrusted text is shown escaped (`\u{1b}`, `\n`) rather than as
+/// itself wherever the text is printed: control characters, which reach a terminal as commands
+/// (an escape sequence coloured it, a newline broke a one-line header), and the bidirectional
+/// overrides and isolates, which reorder what is shown around them.
+///
+/// ```
+/// use allreduce_sim::scenario_file::hidden;
+/// assert!(hidden('\u{1b}') && hidden('\n') && hidden('\u{202e}') && hidden('\u{2067}'));
+/// assert!(!hidden('a') && !hidden(' ') && !hidden('é') && !hidden('环'));
+/// ```
+pub fn hidden(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
 /// `text` as a message quotes it: at most `most` characters, then `…`.
 pub(crate) fn cut(text: &str, most: usize) -> String {
     match text.char_indices().nth(most) {

@@ -460,21 +460,18 @@ impl System {
                 detail: e.to_string(),
             })?;
         sys.validate()?;
-        // Its words are printed (the name heads nccl-tests' '#' lines): control characters shown
-        // escaped, not sent to the terminal (an escape sequence coloured it, a newline broke the
-        // header), the name at most 80 characters.
+        // Its words are printed (the name heads nccl-tests' '#' lines): what would act on the
+        // terminal or reorder the line shown escaped (`scenario_file::hidden`, as the CLI's
+        // messages), the name at most 80 characters.
         let printable = |t: &str, most: usize| -> String {
-            let escaped: String = t
-                .chars()
-                .flat_map(|c| {
-                    let escaped: Vec<char> = if c.is_control() {
-                        c.escape_default().collect()
-                    } else {
-                        vec![c]
-                    };
-                    escaped
-                })
-                .collect();
+            let mut escaped = String::with_capacity(t.len());
+            for c in t.chars() {
+                if crate::scenario_file::hidden(c) {
+                    escaped.extend(c.escape_default());
+                } else {
+                    escaped.push(c);
+                }
+            }
             crate::scenario_file::cut(&escaped, most)
         };
         sys.name = printable(&sys.name, 80);
