@@ -320,6 +320,33 @@ test('a change that simulates nothing new redraws at once, each point as the CLI
   assert.deepEqual(problems, []);
 });
 
+test('idle, the scaling workers are let go after 10 s; the next setup starts fresh ones', async () => {
+  const { page } = session;
+  await page.goto(server.url);
+  await page.getByTestId('chapter-preset-eight-gpus-6-7x').click();
+  await complete(page);
+  // The scaling charts' workers (the lab's and the Ring-vs-Tree figure's are named by a query).
+  const scalingWorkers = () => page.workers().filter((w) => w.url().endsWith('/points-worker_loader.js')).length;
+  const progress = page.getByTestId('scaling-progress');
+  const workers = Number(await progress.getAttribute('data-workers'));
+  assert.ok(workers >= 1);
+  const done = Date.now();
+  // They wait for a newer setup a while (a learner moving the controls finds them ready)...
+  await page.waitForTimeout(5000);
+  assert.equal(scalingWorkers(), workers, 'still there 5 s after the chart completed');
+  // ...and are then let go, with the memory a 1,024-GPU run grew.
+  while (scalingWorkers() > 0 && Date.now() - done < 20000) await page.waitForTimeout(100);
+  assert.equal(scalingWorkers(), 0, `${scalingWorkers()} workers left ${Date.now() - done} ms after the chart completed`);
+  const g = await generation(page);
+  await page.getByTestId('chapter-preset-network-100g-over-40pct').click();
+  await completeAfter(page, g);
+  assert.equal(await progress.getAttribute('data-workers'), String(workers));
+  assert.equal(await progress.getAttribute('data-reused'), '0');
+  assert.ok((await speedupAt(page, 'ring', 1024)) > 1);
+  assert.equal(scalingWorkers(), workers);
+  assert.deepEqual(session.problems, []);
+});
+
 test('where Web Workers cannot start, the page computes the same points itself', async () => {
   const { page } = session;
   // A fresh page: its points are computed in workers, none reused.

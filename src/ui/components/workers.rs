@@ -59,6 +59,9 @@ const MAX_QUEUED: usize = 4;
 /// with the lab out of view; every 200 ms, 2-6 times and 145-350 ms in 0.6-0.9 s.
 const DELIVER_EVERY_MS: f64 = 200.0;
 
+/// How long the scaling charts' workers, idle, wait for a newer setup before they are let go.
+const SCALING_IDLE_MS: u32 = 10_000;
+
 /// How often the page looks whether a worker has fallen silent.
 const WATCH_EVERY_MS: u32 = 1_000;
 /// A worker that has not started, or not answered its job, for this many of the watchdog's ticks
@@ -166,6 +169,8 @@ struct Pool {
     broken: bool,
     /// Looks for a silent worker while a batch has jobs out.
     watchdog: Option<Interval>,
+    /// Lets the idle workers go, unless a newer batch comes first (see [`Pool::let_idle_go`]).
+    idle: Option<Timeout>,
 }
 
 thread_local! {
@@ -258,6 +263,7 @@ pub fn submit(
         }
         // Terminated workers' handlers cannot be running now (this is not one of them).
         pool.retired.clear();
+        pool.idle = None;
         pool.retire_stale(Some(generation));
         while pool.members.len() < wanted() {
             pool.next_id += 1;
@@ -367,19 +373,40 @@ fn received(channel: Channel, id: u32, answer: Option<Vec<f64>>) {
 }
 
 impl Pool {
-    /// Once every job of the batch is answered, the Ring-vs-Tree figure's workers are let go (a
-    /// 1,024-GPU run grows a worker's memory, which it keeps while it lives; a new one starts in
-    /// about 100 ms). The scaling charts' wait for the next setup.
+    /// Once every job of the batch is answered, the workers are let go (a 1,024-GPU run grows a
+    /// worker's memory, which it keeps while it lives: about 80 MB for the scaling chart's ring;
+    /// a new one starts in about 100 ms): the Ring-vs-Tree figure's at once, the scaling charts'
+    /// after [`SCALING_IDLE_MS`] without a newer setup, which would find them ready while a
+    /// learner moves the controls.
     fn let_idle_go(&mut self, channel: Channel) {
         let done = self
             .batch
             .as_ref()
             .is_some_and(|b| !b.answered.contains(&false));
-        if channel == Channel::Versus && done && self.members.iter().all(|m| m.busy.is_empty()) {
-            for m in self.members.drain(..) {
-                m.worker.terminate();
-                self.retired.push(m);
+        if !done || self.members.iter().any(|m| !m.busy.is_empty()) {
+            return;
+        }
+        match channel {
+            Channel::Versus => self.let_go(),
+            Channel::Scaling => {
+                self.idle = Some(Timeout::new(SCALING_IDLE_MS, move || {
+                    with_pool(channel, |pool| {
+                        // Replaced by `submit` if a newer batch came: this one finds none idle.
+                        pool.idle = None;
+                        if pool.members.iter().all(|m| m.busy.is_empty()) {
+                            pool.let_go();
+                        }
+                    })
+                }))
             }
+        }
+    }
+
+    /// Terminates every worker (the next batch starts fresh ones).
+    fn let_go(&mut self) {
+        for m in self.members.drain(..) {
+            m.worker.terminate();
+            self.retired.push(m);
         }
     }
 }
@@ -444,10 +471,8 @@ fn failed(channel: Channel) {
     let left = with_pool(channel, |pool| {
         pool.broken = true;
         pool.watchdog = None;
-        for m in pool.members.drain(..) {
-            m.worker.terminate();
-            pool.retired.push(m);
-        }
+        pool.idle = None;
+        pool.let_go();
         let mut batch = pool.batch.take()?;
         batch.delivery = None;
         let left: Vec<usize> = (0..batch.answered.len())
