@@ -211,6 +211,37 @@ test('play and pause, by button and by space bar', async () => {
   // The render follows the key's dispatch on Yew's schedule: wait for it.
   await page.getByTestId('play').waitFor({ timeout: 5000 });
   assert.equal(await page.getByTestId('pause').count(), 0, 'space pauses');
+  // At the end of the run, ▶ plays it again from the start, as the space bar does (the button
+  // did nothing there).
+  await pauseAt(page, 1000);
+  const end = await clockSecs(page);
+  assert.ok(end > 0);
+  await page.getByTestId('play').click();
+  await page.getByTestId('pause').waitFor({ timeout: 5000 });
+  await page.waitForTimeout(200);
+  const again = await clockSecs(page);
+  assert.ok(again > 0 && again < end, `${again} s of ${end} s after ▶ at the end`);
+});
+
+test('a count\'s menu is never narrower than its number (beside "每机柜节点数" 16 showed as "1")', async () => {
+  const { page } = session;
+  for (const lang of ['zh', 'en']) {
+    await page.goto(`${server.url}?lang=${lang}&gpus=256&gpn=16&npr=16#lab`);
+    await page.getByTestId('nodes-per-rack').waitFor();
+    const widths = await page.$$eval('#lab select.count', (sels) => sels.map((sel) => {
+      const shown = sel.getBoundingClientRect().width;
+      // Its natural width: the same menu left free to size itself.
+      const { minWidth, maxWidth } = sel.style;
+      sel.style.minWidth = 'max-content';
+      sel.style.maxWidth = 'none';
+      const natural = sel.getBoundingClientRect().width;
+      Object.assign(sel.style, { minWidth, maxWidth });
+      return { id: sel.dataset.testid, shown, natural };
+    }));
+    assert.ok(widths.some((w) => w.id === 'nodes-per-rack'), JSON.stringify(widths));
+    for (const w of widths) assert.ok(w.shown >= w.natural - 0.5, `${lang}: ${JSON.stringify(w)}`);
+  }
+  await page.goto(server.url);
 });
 
 test('playback waits while the lab is scrolled out of view and goes on where it was', async () => {

@@ -95,6 +95,24 @@ test('each section figure responds to its control', async () => {
     assert.equal(await page.getByTestId('layer-network').getAttribute('data-short'), 'true');
     await setRangeTo(page, 'layers-nic', 3200);
     assert.equal(await page.getByTestId('layer-network').getAttribute('data-short'), 'false');
+    // §1.2's shortest stave: one NIC slowed to 25% (said as a slowdown, which grows as the thumb
+    // moves right: read as "keeps", the falling percentage ran against the drag) slows the whole
+    // ring 4×; a GPU 200 ms late holds it up by nearly that.
+    const barrel = page.getByTestId('barrel-readout');
+    const healthy = await num(barrel, 'data-ring-secs');
+    const healthySpeedup = await num(barrel, 'data-speedup');
+    assert.equal(await page.getByTestId('barrel-nic').getAttribute('aria-valuetext'), '100% (full speed)');
+    assert.equal(await setRangeTo(page, 'barrel-nic', 25), '25% (4× slower)');
+    const slowed = await num(barrel, 'data-ring-secs');
+    assert.ok(Math.abs(slowed / healthy - 4) < 0.02, `ring ${healthy} s, with the NIC at 25% ${slowed} s`);
+    assert.ok((await num(barrel, 'data-speedup')) < healthySpeedup, 'the speedup falls with the ring');
+    await setRangeTo(page, 'barrel-nic', 100);
+    await setRangeTo(page, 'barrel-late', 200);
+    const late = await num(barrel, 'data-ring-secs');
+    // Not quite the sum: while they wait, the others pass on what does not need GPU 5's data.
+    assert.ok(late > 0.2 + healthy / 2 && late <= healthy + 0.2, `ring ${healthy} s, with a GPU 200 ms late ${late} s`);
+    await setRangeTo(page, 'barrel-late', 0);
+    assert.equal(await num(barrel, 'data-ring-secs'), healthy);
 
     // §1.3.1: per-rank counters step up by S/N and end at 2(N−1)/N × S.
     const rank0 = page.getByTestId('ring-rank-0');
@@ -166,6 +184,9 @@ test("each claim's verdict is computed by the simulation under the reader's cond
     const fixed = await page.getByTestId('claims-fixed').textContent();
     assert.match(fixed, /every GPU's own 100 GB\/s port to one switch, 5 µs of latency \(α\) per message/);
     assert.match(await page.getByTestId('claim-tree-lower-latency').textContent(), /latency-bound steps of 5 µs each/);
+    // Its large message goes through the chapter's pipelined tree (it was the tree unpipelined,
+    // 6.03 ms, against §1.3.2's "every tree of this chapter runs in 32 segments").
+    assert.match(await page.getByTestId('claim-tree-lower-latency').textContent(), /At 100 MB per GPU: ring 1\.82 ms, tree pipelined in 32 segments 4\.56 ms\./);
     const verdict = (id) => page.getByTestId(`claim-${id}`).getAttribute('data-verdict');
     const value = (id) => num(page.getByTestId(`claim-${id}`).getByTestId('claim-value'), 'data-value');
     // The chapter's own conditions (the core's native tests pin the same verdicts).

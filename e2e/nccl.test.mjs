@@ -126,7 +126,7 @@ test('a pasted all_reduce_perf table is fitted and described in plain words', as
   const words = await result.innerText();
   assert.match(words, /NICs deliver \d+(\.\d)?% of 200 Gb\/s/);
   assert.match(words, /Your fastest row, 8 B, took 37\.3 µs\./);
-  assert.match(words, /From \d+(\.\d+)? [KMG]iB up, the fitted model predicts your rows within 5 %\./);
+  assert.match(words, /From \d+(\.\d+)? [KMG]iB up, the fitted model predicts your rows within 5%\./);
 });
 
 test('a garbage paste shows a message naming the line and changes nothing else', async () => {

@@ -350,7 +350,7 @@ test('load, playback frame times and slider latency', async () => {
     assert.equal(after.recalled, before.recalled + 1);
     // It says so: the time shown is the earlier run's, not this redraw's.
     assert.equal(await line.getAttribute('data-recalled'), 'true');
-    assert.match(await line.textContent(), /^shown again from a recent run \(simulated in [\d.]+ ms\) · 130560 transfers$/);
+    assert.match(await line.textContent(), /^shown again from a recent run \(simulated in [\d.]+ m?s\) · 130,560 transfers$/);
     perf.back_to_a_recent_setting_256_gpus_ring_ms = round(back.frame);
     // A comparison's figures share their runs: the second runs NCCL's rings; picking them for the
     // first too shows that run, without another.

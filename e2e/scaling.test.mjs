@@ -305,6 +305,8 @@ test('a change that simulates nothing new redraws at once, each point as the CLI
   const want = cli(['speedup', '--preset', 'eight-gpus-6-7x', '--overlap', '0.2', '--max-gpus', '1024', '--json']);
   assert.equal(want.rows.length, 11);
   for (const row of want.rows) assert.equal(await speedupAt(page, 'ring', row.gpus), row.speedup, `${row.gpus} GPUs`);
+  // A point's tooltip names its GPU count as such (it read "ring: 6.37× at 8").
+  assert.match(await page.getByTestId('speedup-point-ring-8').locator('title').textContent(), /^[Rr]ing[^:]*: [\d.]+× at 8 GPUs$/);
   // An algorithm turned off and on again: nothing new either.
   for (const check of [false, true]) {
     g = await generation(page);

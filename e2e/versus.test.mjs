@@ -75,6 +75,10 @@ test('at 64 GPUs and more the runs go to Web Workers, and the page computes the 
   try {
     // The default 8 GPUs are a few milliseconds of work: computed on the page, no worker started.
     assert.equal(await s.page.getByTestId('versus-readout').getAttribute('data-workers'), '0');
+    // Each curve's points say whose they are (they read "8 B: 28 µs" on both).
+    const tips = await s.page.$$eval('[data-testid^=versus-curve-] circle title', (ts) => ts.map((t) => t.textContent));
+    assert.ok(tips.length > 0);
+    for (const t of tips) assert.match(t, /^(Ring|Double binary tree, up to \d+ segments of at least 32 KiB), [\d.]+ [KMG]?i?B: /, t);
     const cores = await s.page.evaluate(() => navigator.hardwareConcurrency);
     for (const gpus of [64, 256]) {
       await setRangeTo(s.page, 'versus-gpus', gpus);

@@ -372,8 +372,12 @@ pub fn App() -> Html {
     };
     let on_play = {
         let d = dispatcher.clone();
-        use_callback((), move |play: bool, _| {
-            d.dispatch(if play { Action::Play } else { Action::Pause })
+        use_callback(end, move |play: bool, &end_secs| {
+            d.dispatch(if play {
+                Action::Play { end_secs }
+            } else {
+                Action::Pause
+            })
         })
     };
     let on_hover = {

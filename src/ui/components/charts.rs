@@ -3,8 +3,10 @@
 //! classes (`static/scaling.css`) through `currentColor`, so light and dark mode both work.
 //! The arithmetic (scales, ticks, labels) is in [`crate::ui::model::chart_math`].
 
-use crate::ui::i18n::{Key, trf, use_lang};
-use crate::ui::model::chart_math::{Axis, clear_band, format_value, nearest, pile, same_spot};
+use crate::ui::i18n::{Key, Lang, gpus, trf, use_lang};
+use crate::ui::model::chart_math::{
+    Axis, Unit, clear_band, format_value, nearest, pile, same_spot,
+};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -269,7 +271,7 @@ pub fn LineChart(props: &LineChartProps) -> Html {
                             <circle class={classes!("series-dot", (Some(p.x) == hovered_x).then_some("hovered"))}
                                     cx={f(a.0)} cy={f(a.1)} r={if covers { "2.2" } else { "3.6" }}
                                     data-testid={p.testid.clone()}>
-                                <title>{ trf(lang, Key::PointAt, &[&s.label, &format_value(y.unit, p.y), &format_value(x.unit, p.x)]) }</title>
+                                <title>{ trf(lang, Key::PointAt, &[&s.label, &spoken(lang, y.unit, p.y), &spoken(lang, x.unit, p.x)]) }</title>
                             </circle>
                         };
                         if let Html::VTag(tag) = &mut dot {
@@ -501,5 +503,15 @@ fn axes_y_only(y: &Axis, x_label: &str, y_label: &str) -> Html {
             <text class="axis-title" x={f(LEFT + PLOT_W / 2.0)} y={f(HEIGHT - 8.0)} text-anchor="middle">{ x_label }</text>
             <text class="axis-title" transform={format!("translate(14 {}) rotate(-90)", f(TOP + PLOT_H / 2.0))} text-anchor="middle">{ y_label }</text>
         </g>
+    }
+}
+
+/// A point's value as its tooltip says it: a count (the charts count GPUs) and a multiple in the
+/// page's words (the speedup chart's read "环形：8 时 6.37×", now "环形：8 张卡时 6.37 倍").
+fn spoken(lang: Lang, unit: Unit, v: f64) -> String {
+    match (unit, lang) {
+        (Unit::Count, _) => gpus(lang, v.round() as usize),
+        (Unit::Times, Lang::Zh) => format!("{} 倍", format_value(unit, v).trim_end_matches('×')),
+        _ => format_value(unit, v),
     }
 }

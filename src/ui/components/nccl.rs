@@ -346,7 +346,7 @@ pub fn NcclSection() -> Html {
                                         <td>{ format_bytes_binary(m.size_bytes as f64) }</td>
                                         <td>{ format_secs(m.measured_us * 1e-6) }</td>
                                         <td>{ format_secs(m.predicted_us * 1e-6) }</td>
-                                        <td>{ format!("{:+.1} %", m.error() * 100.0) }</td>
+                                        <td>{ format!("{:+.1}%", m.error() * 100.0) }</td>
                                         <td>{ format!("{}/{}", m.algorithm, m.protocol) }</td>
                                     </tr>
                                 }) }

@@ -28,7 +28,7 @@ area! { $ lab_rows {
     AlgNoteNcclTree => "nccl-tree: inside each node the GPUs form a chain; across nodes the chain heads form a double binary tree (two complementary trees, half the data each), pipelined. Only the heads use the network, and each node's NICs carry the least any allreduce needs, 2(M−1)/M × S; the textbook trees span every GPU.", "NCCL 树：节点内 GPU 串成一条链；节点之间由各链的首 GPU 组成双二叉树（两棵互补的树，各传一半数据），并流水线化。只有链首使用网络，每个节点网卡的流量是任何 allreduce 的最小值 2(M−1)/M × S；教科书式的树则跨越每张卡。";
     GpuCount => "GPUs", "GPU 数";
     GpusPerNode => "GPUs / node", "每节点 GPU 数";
-    NodesPerRack => "Nodes / rack", "每机柜节点数";
+    NodesPerRack => "Nodes / rack", "每机柜\u{200b}节点数";
     ShapeUniform => "{0} ranks on one ideal switch", "{0} 个进程接在一台理想交换机上";
     ShapeCluster => "{0} rack(s) × {1} node(s) × {2} GPU(s)", "{0} 个机柜 × {1} 个节点 × {2} 张卡";
     ShapeUneven => "{0} do not fill nodes of {1} GPUs, {2} to a rack: the lab splits them evenly, as above. “GPUs / node” and “Nodes / rack” set the largest node and rack.", "{0}填不满每节点 {1} 张卡、每机柜 {2} 个节点的机器：实验室把它们平均分配，如上所示。「每节点 GPU 数」和「每机柜节点数」设定的是节点和机柜的最大规模。";
@@ -88,10 +88,10 @@ area! { $ lab_rows {
     BusiestLink => "Busiest link for its capacity: {0} carried {1}, {2} of what it could carry in the whole run.", "相对容量最忙的链路：{0}，传输了 {1}，为整个运行期间其可传输量的 {2}。";
     SentRow => "sent", "发送";
     ReceivedRow => "received", "接收";
-    SimulatedIn => "simulated in {0} ms · {1} transfers", "模拟耗时 {0} ms · {1} 次传输";
-    SimulatedInWorker => "simulated in {0} ms in a background thread (Web Worker) · {1} transfers", "在后台线程（Web Worker）中模拟耗时 {0} ms · {1} 次传输";
-    SimulatedAfterWorkerLost => "simulated on this page in {0} ms: its background thread (Web Worker) failed, stopped answering or could not hand its result over · {1} transfers", "后台线程（Web Worker）出错、无响应或无法交回结果，已改在本页模拟，耗时 {0} ms · {1} 次传输";
-    SimulatedBefore => "shown again from a recent run (simulated in {0} ms) · {1} transfers", "取自最近的一次运行（模拟耗时 {0} ms）· {1} 次传输";
+    SimulatedIn => "simulated in {0} · {1} transfers", "模拟耗时 {0} · {1} 次传输";
+    SimulatedInWorker => "simulated in {0} in a background thread (Web Worker) · {1} transfers", "在后台线程（Web Worker）中模拟耗时 {0} · {1} 次传输";
+    SimulatedAfterWorkerLost => "simulated on this page in {0}: its background thread (Web Worker) failed, stopped answering or could not hand its result over · {1} transfers", "后台线程（Web Worker）出错、无响应或无法交回结果，已改在本页模拟，耗时 {0} · {1} 次传输";
+    SimulatedBefore => "shown again from a recent run (simulated in {0}) · {1} transfers", "取自最近的一次运行（模拟耗时 {0}）· {1} 次传输";
     ChosenByAuto => " (chosen by auto)", "（由自动选择）";
     FigureAria => "{0} GPUs; {1} transfers in flight", "{0} 张卡；{1} 次传输进行中";
     LegendBusier => "thicker, darker = busier (share of capacity)", "越粗越深 = 越忙（占容量的比例）";

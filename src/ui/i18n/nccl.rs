@@ -76,7 +76,7 @@ area! { $ nccl_rows {
     FitNic => "Your NICs deliver {0} of {1}.", "你的网卡发挥出 {1} 的 {0}。";
     FitIntra => "Your GPU links reach {0} of {1}.", "你的 GPU 互连达到 {1} 的 {0}。";
     FitFloor => "Your fastest row, {1}, took {0}.", "你最快的一行（{1}）耗时 {0}。";
-    FitWithin => "From {0} up, the fitted model predicts your rows within 5 %.", "从 {0} 起，拟合后的模型与你的数据相差都在 5% 以内。";
-    FitNotWithin => "Even the largest sizes are more than 5 % away from what the fitted model predicts.", "即使是最大的消息，也与拟合模型的预测相差超过 5%。";
+    FitWithin => "From {0} up, the fitted model predicts your rows within 5%.", "从 {0} 起，拟合后的模型与你的数据相差都在 5% 以内。";
+    FitNotWithin => "Even the largest sizes are more than 5% away from what the fitted model predicts.", "即使是最大的消息，也与拟合模型的预测相差超过 5%。";
     FitGeomean => "The fitted model matches your rows within {0} (geometric mean).", "拟合后的模型与你的数据相差 {0}（几何平均）。";
 } }

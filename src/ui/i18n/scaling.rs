@@ -129,7 +129,9 @@ area! { $ scaling_rows {
     BarrelNote => "One slow NIC and the whole ring runs at its speed: every step waits for the chunk crossing it. The tree does no better here: all of node 1's gradients must leave through that NIC. A late GPU holds everyone up until it joins.", "只要一块网卡慢下来，整个环就以它的速度运行：每一步都要等经过它的那块数据。这里树形也好不到哪里去：节点 1 的梯度都必须经过这块网卡。一张卡晚到，所有人都要等它。";
     BarrelReadout => "The network story's allreduce (32 GPUs, 100 Gbps NICs): ring {0} (busbw {1}), pipelined double binary tree {2}. Speedup on 32 GPUs: {3} (all healthy: {4}).", "网络故事中的 AllReduce（32 张卡，100 Gbps 网卡）：环形 {0}（busbw {1}），流水线双二叉树 {2}。32 卡加速比：{3}（全部正常时：{4}）。";
     BarrelLate => "GPU {0} joins late by", "GPU {0} 晚到";
-    BarrelNic => "Node 1's NIC keeps", "节点 1 的网卡保留的带宽";
+    BarrelNic => "Slow node 1's NIC to", "把节点 1 的网卡降速到";
+    BarrelNicFull => "{0}% (full speed)", "{0}%（全速）";
+    BarrelNicSlower => "{0}% ({1}× slower)", "{0}%（慢 {1} 倍）";
     BarrelTitle => "The shortest stave, live: slow one NIC, or make one GPU late", "木桶效应：调慢一块网卡，或者让一张卡晚到";
     RestoreCable => "Restore this cable", "恢复这条线缆";
     SlowCable => "Slow this cable to 25%", "把这条线缆调慢到 25%";
@@ -153,11 +155,12 @@ area! { $ scaling_rows {
     VsNcclToggle => "Also show NCCL on real hardware (the same GPU count on a system preset)", "同时显示真实硬件上的 NCCL（相同卡数，使用系统预设）";
     VsNcclRing => "NCCL ring (best protocol)", "NCCL 环形（最佳协议）";
     VsNcclTree => "NCCL tree (best protocol)", "NCCL 树形（最佳协议）";
-    VsNcclRingAbove => "Like NCCL on {0} with {1}: its tree is faster below about {2}, its ring above.", "像 NCCL 在 {0}（{1}）上：约 {2} 以下它的树形更快，以上环形更快。";
-    VsNcclTreeAbove => "Like NCCL on {0} with {1}: its ring is faster below about {2}, its tree above.", "像 NCCL 在 {0}（{1}）上：约 {2} 以下它的环形更快，以上树形更快。";
+    VsNcclRingAbove => "Like NCCL on {0} with {1}: of its ring and tree, the tree is faster below about {2}, the ring above.", "像 NCCL 在 {0}（{1}）上：它的环形与树形相比，约 {2} 以下树形更快，以上环形更快。";
+    VsNcclTreeAbove => "Like NCCL on {0} with {1}: of its ring and tree, the ring is faster below about {2}, the tree above.", "像 NCCL 在 {0}（{1}）上：它的环形与树形相比，约 {2} 以下环形更快，以上树形更快。";
     VsTierIdle => "not crossed below {0}", "{0}以下不经过";
     VsRingHop => "Each of the ring's 2(N−1) = {0} steps waits {1} of latency: its slowest hop crosses {2} links.", "环形的 2(N−1) = {0} 步，每步等待 {1} 的延迟：其中最慢的一跳经过 {2} 条链路。";
-    VsNcclTreeBetween => "Like NCCL on {0} with {1}: its tree is faster {2}; its ring at the other sizes.", "像 NCCL 在 {0}（{1}）上：它的树形在{2}更快；其余大小环形更快。";
+    VsNcclTreeBetween => "Like NCCL on {0} with {1}: of its ring and tree, the tree is faster {2}, the ring at the other sizes.", "像 NCCL 在 {0}（{1}）上：它的环形与树形相比，树形在{2}更快，其余大小环形更快。";
+    VsNcclNvlsPicked => " At {0} of the sizes below it picks neither but NVLS, where the NVSwitch adds the data itself.", "下列大小中有 {0} 个它两者都不选，而选 NVLS：由 NVSwitch 自己完成相加。";
     VsNcclRange => "from about {0} to {1}", "约 {0} 至 {1} 之间";
     VsNcclRangeBelow => "below about {0}", "约 {0} 以下";
     VsNcclRangeAbove => "above about {0}", "约 {0} 以上";

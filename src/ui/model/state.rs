@@ -58,7 +58,10 @@ pub enum Action {
     /// network, its first algorithm and segments, and side by side the algorithm it compares with
     /// (an unknown index changes nothing).
     Preset(usize),
-    Play,
+    /// Plays a run of `end_secs`: from the start again if it is at its end.
+    Play {
+        end_secs: f64,
+    },
     Pause,
     TogglePlay {
         end_secs: f64,
@@ -139,12 +142,13 @@ impl AppState {
                 s.hover = None;
                 s.pinned = None;
             }
-            Action::Play => s.playing = true,
             Action::Pause => s.playing = false,
-            Action::TogglePlay { end_secs } => {
-                s.playing = !s.playing;
-                // Playing from the end starts over.
-                if s.playing && s.t_secs >= end_secs {
+            Action::TogglePlay { .. } if s.playing => s.playing = false,
+            Action::Play { end_secs } | Action::TogglePlay { end_secs } => {
+                s.playing = true;
+                // Playing from the end starts over (the ▶ button did nothing there: the next
+                // frame found the run over and stopped).
+                if s.t_secs >= end_secs {
                     s.t_secs = 0.0;
                 }
             }
@@ -220,5 +224,39 @@ mod tests {
         c.apply(Edit::Gpus(s.controls.gpus * 2));
         let s = s.next(Action::Controls(c)).unwrap();
         assert_eq!(s.pinned, None);
+    }
+
+    #[test]
+    fn play_at_the_end_starts_over_by_button_or_key_and_elsewhere_goes_on() {
+        let end = 2e-3;
+        let paused = AppState::default().next(Action::Pause).unwrap();
+        let plays: [fn(f64) -> Action; 2] = [
+            |end_secs| Action::Play { end_secs },
+            |end_secs| Action::TogglePlay { end_secs },
+        ];
+        for play in plays {
+            let at_end = paused.next(Action::Seek(end)).unwrap();
+            let s = at_end.next(play(end)).unwrap();
+            assert!(s.playing);
+            assert_eq!(s.t_secs, 0.0);
+            // Mid-run, it goes on from where it is.
+            let s = paused.next(Action::Seek(end / 2.0)).unwrap();
+            let s = s.next(play(end)).unwrap();
+            assert_eq!((s.playing, s.t_secs), (true, end / 2.0));
+        }
+        // The key pauses a run playing; the button's play keeps it playing.
+        let playing = paused.next(Action::Play { end_secs: end }).unwrap();
+        assert!(
+            !playing
+                .next(Action::TogglePlay { end_secs: end })
+                .unwrap()
+                .playing
+        );
+        assert!(
+            playing
+                .next(Action::Play { end_secs: end })
+                .unwrap()
+                .playing
+        );
     }
 }

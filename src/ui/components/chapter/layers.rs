@@ -113,12 +113,19 @@ fn BarrelFigure() -> Html {
             </p>
         },
     };
+    // Dragged right, the NIC keeps less: said as a slowdown, which grows that way as the late
+    // GPU's delay does below (read as "keeps", its falling percentage ran against the drag).
+    let kept = nic.to_string();
+    let nic_text = match 100 / (*nic).max(1) {
+        1 => trf(lang, Key::BarrelNicFull, &[&kept]),
+        slower => trf(lang, Key::BarrelNicSlower, &[&kept, &slower.to_string()]),
+    };
     html! {
         <div class="ch-figure" data-testid="barrel">
             <div class="ch-controls">
                 <p class="ch-field-name"><strong>{ tr(lang, Key::BarrelTitle) }</strong></p>
                 <Ladder testid="barrel-nic" label={tr(lang, Key::BarrelNic)} values={BARREL_NIC_PERCENT.to_vec()}
-                        value={*nic} text={format!("{}%", *nic)} on_change={on_nic} />
+                        value={*nic} text={nic_text} on_change={on_nic} />
                 <Ladder testid="barrel-late" label={trf(lang, Key::BarrelLate, &[&BARREL_LATE_RANK.to_string()])} values={BARREL_LATE_MS.to_vec()}
                         value={*late} text={format_secs(*late as f64 / 1000.0)} on_change={on_late} />
             </div>

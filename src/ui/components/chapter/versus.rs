@@ -222,6 +222,8 @@ fn chart(
     let x = |s: f64| log_pos(s, s_lo, s_hi, LEFT, W - 10.0);
     let y = |t: f64| log_pos(t, t_lo, t_hi, H - BOTTOM, 10.0);
     let lines = view.curves.iter().map(|(side, c)| {
+        // Named as the legend names it: the two curves' points said only "8 B: 28 µs".
+        let label = side_title(lang, *side, setup);
         // While the runs come in, a line joins only neighbouring sizes: across a size not yet
         // simulated it drew a straight stretch the curve does not have.
         let mut runs: Vec<Vec<String>> = Vec::new();
@@ -239,7 +241,7 @@ fn chart(
                 { for runs.iter().filter(|r| r.len() > 1).map(|r| html! { <polyline points={r.join(" ")} /> }) }
                 { for c.iter().map(|&(s, t)| html! {
                     <circle cx={format!("{:.1}", x(s as f64))} cy={format!("{:.1}", y(t))} r="2.5">
-                        <title>{ format!("{}: {}", format_bytes_binary(s as f64), format_secs(t)) }</title>
+                        <title>{ format!("{label}, {}: {}", format_bytes_binary(s as f64), format_secs(t)) }</title>
                     </circle>
                 }) }
             </g>
@@ -507,7 +509,7 @@ fn Predict() -> Html {
                 <p class="ch-readout" aria-live="polite" data-testid="predict-answer" data-faster={faster.name()}
                    data-ring={ring.to_string()} data-tree={tree.to_string()}>
                     <strong>{ tr(lang, if g == faster { Key::PredictRight } else { Key::PredictWrong }) }</strong>
-                    { " " }{ trf(lang, Key::PredictAnswer, &[&format_secs(*ring), &format_secs(*tree), name]) }
+                    { lang.pick(" ", "") }{ trf(lang, Key::PredictAnswer, &[&format_secs(*ring), &format_secs(*tree), name]) }
                 </p>
             }
         }

@@ -121,7 +121,7 @@ pub fn readout(lang: Lang, setup: &NcclSetup, state: &OverlayState) -> Html {
             trf(lang, Key::VsNcclRange, &[&lo_s, &hi_s])
         }
     };
-    let head = match curves.crossover {
+    let mut head = match curves.crossover {
         Some(_) if between => trf(
             lang,
             Key::VsNcclTreeBetween,
@@ -160,6 +160,16 @@ pub fn readout(lang: Lang, setup: &NcclSetup, state: &OverlayState) -> Html {
             &[&finished.to_string(), &total.to_string()],
         ),
     };
+    // The sentence compares NCCL's ring and tree; what it picks may be neither (NVLS), which the
+    // list below shows: said, so that "the ring at the other sizes" does not read as its pick.
+    let nvls = curves
+        .sizes
+        .iter()
+        .filter(|a| a.choice.algorithm == NcclAlgorithm::Nvls)
+        .count();
+    if nvls > 0 && (curves.crossover.is_some() || curves.complete) {
+        head.push_str(&trf(lang, Key::VsNcclNvlsPicked, &[&nvls.to_string()]));
+    }
     let cells = VERSUS_SIZES.iter().map(|&size| {
         let at = curves.sizes.iter().find(|a| a.choice.size_bytes == size);
         match at {

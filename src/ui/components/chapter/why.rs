@@ -36,7 +36,7 @@ fn PredictSpeedup() -> Html {
             let right = *good >= lo && *good < hi;
             html! {
                 <p class="ch-readout" aria-live="polite" data-testid="why-predict-answer" data-speedup={good.to_string()}>
-                    <strong>{ tr(lang, if right { Key::PredictRight } else { Key::PredictWrong }) }</strong>{ " " }
+                    <strong>{ tr(lang, if right { Key::PredictRight } else { Key::PredictWrong }) }</strong>{ lang.pick(" ", "") }
                     { trf(lang, Key::WhyPredictAnswer, &[&times(lang, *good, 1), &times(lang, *bad, 1)]) }
                 </p>
             }

@@ -208,7 +208,7 @@ pub fn ControlsPanel(props: &ControlsPanelProps) -> Html {
         html! {
             <label class="field compact">
                 <span class="field-name">{ title }</span>
-                <select key={value.to_string()} data-testid={testid.to_string()} {onchange}>
+                <select class="count" key={value.to_string()} data-testid={testid.to_string()} {onchange}>
                     { for options.iter().map(|o| html! { <option value={o.to_string()} selected={*o == value}>{ o }</option> }) }
                 </select>
             </label>
@@ -606,7 +606,7 @@ pub fn Results(props: &ResultsProps) -> Html {
                 </table>
             }
             <p class="muted small" data-testid="simulated-in" data-recalled={props.recalled.then_some("true")} data-in-worker={view.in_worker.then_some("true")} data-worker-lost={(view.worker_lost && !props.recalled).then_some("true")}>
-                { trf(lang, match (props.recalled, view.in_worker, view.worker_lost) { (true, _, _) => Key::SimulatedBefore, (false, true, _) => Key::SimulatedInWorker, (false, false, true) => Key::SimulatedAfterWorkerLost, (false, false, false) => Key::SimulatedIn }, &[&format!("{:.1}", view.sim_ms), &trace.schedule.len().to_string()]) }
+                { trf(lang, match (props.recalled, view.in_worker, view.worker_lost) { (true, _, _) => Key::SimulatedBefore, (false, true, _) => Key::SimulatedInWorker, (false, false, true) => Key::SimulatedAfterWorkerLost, (false, false, false) => Key::SimulatedIn }, &[&format_secs(view.sim_ms / 1e3), &crate::ui::i18n::grouped(trace.schedule.len())]) }
             </p>
         </div>
     }

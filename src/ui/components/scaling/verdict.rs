@@ -116,7 +116,7 @@ pub fn Verdict(props: &VerdictProps) -> Html {
                     <span class="source">{ trf(lang, Key::AllreduceWith, &[algorithm_label(lang, s.algorithm)]) }</span></dd></div>
             </dl>
             if !changes.is_empty() {
-                <p class="changes" data-testid="verdict-changes">{ tr(lang, Key::ChangedFrom) }{ changes.join("; ") }</p>
+                <p class="changes" data-testid="verdict-changes">{ tr(lang, Key::ChangedFrom) }{ changes.join(lang.pick("; ", "；")) }</p>
             }
         </section>
     }
