@@ -155,6 +155,30 @@ test('12.5 comparison exports hold both runs; the figure exports as SVG and PNG 
     const caption = await page.evaluate((text) => new DOMParser().parseFromString(text, 'image/svg+xml')
       .documentElement.querySelector(':scope > text')?.textContent ?? '', single.text);
     assert.match(caption, /^ring · 32 GPUs · [\d.]+ [kMG]?B · [\d.]+ [µm]?s \(busbw [\d.]+ [kMGT]?B\/s\)$/);
+    // A slide of the shortest stave shows the slowed cable's red halo and says what is wrong
+    // under the caption (it showed no slow link, and named no fault).
+    await page.goto(`${page.url().split(/[?#]/)[0]}?slow=node1-rack0:0.25&late=3:200us#lab`);
+    await page.getByTestId('faults').waitFor();
+    const faulty = await download(page, 'export-svg');
+    const shown = await page.evaluate((text) => {
+      const root = document.importNode(new DOMParser().parseFromString(text, 'image/svg+xml').documentElement, true);
+      document.body.appendChild(root);
+      const width = root.viewBox.baseVal.width;
+      const lines = [...root.querySelectorAll(':scope > text')];
+      const out = {
+        lines: lines.map((t) => t.textContent),
+        // Each line within the slide's width (a 30-unit caption ran off both sides).
+        outside: lines.map((t) => t.getBBox()).filter((b) => b.x < 0 || b.x + b.width > width).length,
+        halos: [...root.querySelectorAll('[style*="drop-shadow"]')].length,
+      };
+      root.remove();
+      return out;
+    }, faulty.text);
+    assert.equal(shown.lines.length, 2, JSON.stringify(shown));
+    assert.match(shown.lines[0], /^ring · 16 GPUs · /);
+    assert.match(shown.lines[1], /keeps 25% of its bandwidth; GPU 3 joins 200 µs late$/);
+    assert.ok(shown.halos >= 1, JSON.stringify(shown));
+    assert.equal(shown.outside, 0, JSON.stringify(shown));
     assert.deepEqual(problems, []);
   } finally { await browser.close(); }
 });

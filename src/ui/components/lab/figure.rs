@@ -518,8 +518,20 @@ pub fn FaultsLine(props: &FaultsLineProps) -> Html {
     if f.is_empty() {
         return html! { <p class="faults muted" data-testid="faults">{ tr(lang, Key::FaultsHint) }</p> };
     }
-    let items = f
-        .slow_links
+    let items = fault_words(lang, f);
+    html! {
+        <p class="faults" data-testid="faults" data-count={items.len().to_string()}>
+            <strong>{ tr(lang, Key::ShortestStave) }</strong>{ items.join(lang.pick("; ", "；")) }
+            if !faults_fit_a_link(f) {
+                <span class="muted" data-testid="faults-not-in-link">{ tr(lang, Key::FaultsNotInLink) }</span>
+            }
+        </p>
+    }
+}
+
+/// Each fault in words: a slowed cable's share of its bandwidth, a late GPU's delay.
+pub fn fault_words(lang: Lang, f: &Faults) -> Vec<String> {
+    f.slow_links
         .iter()
         .map(|s| {
             let (a, b) = s.cable.ends();
@@ -539,15 +551,7 @@ pub fn FaultsLine(props: &FaultsLineProps) -> Html {
                 &[&s.rank.to_string(), &format_secs(s.delay_secs)],
             )
         }))
-        .collect::<Vec<_>>();
-    html! {
-        <p class="faults" data-testid="faults" data-count={items.len().to_string()}>
-            <strong>{ tr(lang, Key::ShortestStave) }</strong>{ items.join(lang.pick("; ", "；")) }
-            if !faults_fit_a_link(f) {
-                <span class="muted" data-testid="faults-not-in-link">{ tr(lang, Key::FaultsNotInLink) }</span>
-            }
-        </p>
-    }
+        .collect()
 }
 
 #[derive(Properties, PartialEq)]

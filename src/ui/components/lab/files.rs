@@ -9,6 +9,7 @@ use crate::sim::scenario_file::FileError;
 use crate::sim::trace::Trace;
 use crate::sim::units::{Bandwidth, format_bandwidth, format_bytes, format_secs};
 use crate::ui::components::app::Shared;
+use crate::ui::components::lab::figure::fault_words;
 use crate::ui::i18n::{Key, algorithm_label, gpus, tr, use_lang};
 use crate::ui::model::logic::Controls;
 use crate::ui::model::share::{MAX_IMPORT_BYTES, ShareError, export_scenario, import_scenario};
@@ -28,19 +29,30 @@ pub const SLIDE_HEIGHT: u32 = 1080;
 const NS = 'http://www.w3.org/2000/svg';
 const PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray',
   'stroke-linecap', 'stroke-linejoin', 'opacity', 'font-size', 'font-family', 'font-weight', 'font-style',
-  'text-anchor', 'dominant-baseline', 'display', 'visibility', 'paint-order', 'color'];
+  'text-anchor', 'dominant-baseline', 'display', 'visibility', 'paint-order', 'color', 'filter'];
 function inline(src, dst) {
   const cs = getComputedStyle(src);
-  dst.setAttribute('style', PROPS.map((p) => `${p}:${cs.getPropertyValue(p)}`).join(';'));
+  // A slowed cable's red halo is a filter (a slide without it showed no slow link); most
+  // elements have none, said by leaving it out.
+  dst.setAttribute('style', PROPS.map((p) => [p, cs.getPropertyValue(p)])
+    .filter(([p, v]) => p !== 'filter' || v !== 'none').map(([p, v]) => `${p}:${v}`).join(';'));
   dst.removeAttribute('class');
   for (let i = 0; i < src.children.length; i++) inline(src.children[i], dst.children[i]);
 }
-export function slide_svg(selector, captions, width, height) {
+// A line's font size, at most `size`, at which it fits `width`: its width estimated in ems (a
+// CJK character one, any other 0.62; bold digits and letters average less). A caption at a fixed
+// 30 units ran off both sides of a narrow figure's slide.
+function fit(text, width, size) {
+  let em = 0;
+  for (const ch of text) em += ch.codePointAt(0) >= 0x2e80 ? 1 : 0.62;
+  return Math.min(size, (0.96 * width) / Math.max(em, 1));
+}
+export function slide_svg(selector, captions, note, width, height) {
   const svgs = [...document.querySelectorAll(selector)];
   if (svgs.length === 0) return undefined;
   const body = getComputedStyle(document.body);
   const bg = body.backgroundColor, ink = body.color, font = body.fontFamily;
-  const gap = 40, top = captions.length ? 56 : 0;
+  const gap = 40, head = captions.length ? 56 : 0, top = head + (note ? 40 : 0);
   let x = 0, h = 0;
   const parts = svgs.map((s) => {
     const vb = s.viewBox.baseVal;
@@ -67,7 +79,7 @@ export function slide_svg(selector, captions, width, height) {
       const t = document.createElementNS(NS, 'text');
       t.setAttribute('x', p.x + p.w / 2); t.setAttribute('y', 36);
       t.setAttribute('text-anchor', 'middle');
-      t.setAttribute('style', `fill:${ink};font-family:${font};font-size:30px;font-weight:600`);
+      t.setAttribute('style', `fill:${ink};font-family:${font};font-size:${fit(captions[i], p.w, 30)}px;font-weight:600`);
       t.textContent = captions[i];
       out.appendChild(t);
     }
@@ -90,6 +102,14 @@ export function slide_svg(selector, captions, width, height) {
     }
     out.appendChild(copy);
   });
+  if (note) {
+    const t = document.createElementNS(NS, 'text');
+    t.setAttribute('x', total / 2); t.setAttribute('y', head + 28);
+    t.setAttribute('text-anchor', 'middle');
+    t.setAttribute('style', `fill:${ink};font-family:${font};font-size:${fit(note, total, 22)}px`);
+    t.textContent = note;
+    out.appendChild(t);
+  }
   return '<?xml version="1.0" encoding="UTF-8"?>' + String.fromCharCode(10) + new XMLSerializer().serializeToString(out);
 }
 export async function svg_to_png(svg, width, height) {
@@ -110,7 +130,13 @@ export async function svg_to_png(svg, width, height) {
 extern "C" {
     /// The figures matching `selector`, side by side with `captions` above them, as one SVG of
     /// `width` × `height` with the page's computed styles inlined; `None` when there is none.
-    fn slide_svg(selector: &str, captions: Vec<String>, width: u32, height: u32) -> Option<String>;
+    fn slide_svg(
+        selector: &str,
+        captions: Vec<String>,
+        note: &str,
+        width: u32,
+        height: u32,
+    ) -> Option<String>;
     /// `svg` rendered to a PNG blob of `width` × `height`.
     #[wasm_bindgen(catch)]
     async fn svg_to_png(svg: &str, width: u32, height: u32) -> Result<JsValue, JsValue>;
@@ -278,10 +304,13 @@ pub fn Files(props: &FilesProps) -> Html {
     } else {
         Vec::new()
     };
+    // The faults the runs share, on a line of their own under the captions.
+    let note = fault_words(lang, &props.controls.faults).join(lang.pick("; ", "；"));
     let figure_svg = move || {
         slide_svg(
             "#lab .runs [data-testid=cluster-figure]",
             captions.clone(),
+            &note,
             SLIDE_WIDTH,
             SLIDE_HEIGHT,
         )
