@@ -308,6 +308,11 @@ test('from the keyboard alone: the figure takes focus, ↓ ↑ go through its li
   assert.match(await page.getByTestId('figure-a').getByTestId('link-info').textContent(), /carried/);
   await page.keyboard.press('ArrowDown');
   assert.deepEqual(await chosen(), [1]);
+  // The chosen wire is drawn in the focus colour, not only edged with it (a 2 px glow was lost
+  // under the other direction's wire).
+  const wire = await page.getByTestId('figure-a').locator('[data-testid=link].hovered .wire').evaluate((w) => getComputedStyle(w).stroke);
+  const focus = await page.evaluate(() => { const p = document.createElement('p'); p.style.color = 'var(--focus)'; document.body.append(p); const c = getComputedStyle(p).color; p.remove(); return c; });
+  assert.equal(wire, focus);
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('ArrowUp');
   assert.deepEqual(await chosen(), [lines - 1], 'round the figure');
@@ -568,6 +573,10 @@ test('one GPU exchanges nothing: the lab says so instead of "algbw 0 B/s" and "1
     assert.equal(await figure.getByTestId('lower-bound-terms').count(), 0);
     assert.match(await figure.locator('.buffers h3').textContent(), /one rank: nothing to gather/);
     assert.doesNotMatch(await figure.locator('.legend').textContent(), /1 ranks|chunk in flight|bar under a GPU/);
+    // The one-node rack's box is too narrow for its name beside the switch, which names it: the
+    // name is drawn once (the two sat on each other).
+    assert.equal(await figure.locator('g.rack-box text').count(), 0);
+    assert.deepEqual(await figure.locator('g.switch text').allTextContents().then((t) => t.filter((x) => /rack 0/.test(x))), ['rack 0']);
     // Neither NICs nor rack uplinks are crossed: their sliders say so.
     assert.equal(await s.page.getByTestId('tier-idle-node').textContent(), 'Not crossed: 1 GPU in one node.');
     assert.equal(await s.page.getByTestId('tier-idle-rack').count(), 1);

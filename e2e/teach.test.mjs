@@ -154,8 +154,11 @@ test('a prediction prompt asks first, then reveals the simulated answer', async 
     // The question is one the sliders can ask (it was 1 MB, between two stops): set to it, the
     // figure shows the answer's times.
     const [ring, tree] = [await answer.getAttribute('data-ring'), await answer.getAttribute('data-tree')];
-    await setRangeTo(page, 'versus-gpus', 64);
-    await setRangeTo(page, 'versus-size', 2 << 20);
+    // One button sets the figure to it (the figure stayed at its own 8 GPUs and 16 MiB).
+    await setRangeTo(page, 'versus-segments', 128);
+    await page.getByTestId('predict-show').click();
+    assert.equal(await page.getByTestId('versus-gpus').getAttribute('aria-valuetext'), '64 GPUs');
+    assert.equal(await page.getByTestId('versus-size').getAttribute('aria-valuetext'), '2 MiB');
     await page.waitForFunction(([r, t]) => document.querySelector('[data-testid=versus-ring]')?.getAttribute('data-total') === r
       && document.querySelector('[data-testid=versus-tree]')?.getAttribute('data-total') === t, [ring, tree], { timeout: 60000 });
     // §1.1 asks too: the simulated speedup of the PCIe box is revealed only after a guess.

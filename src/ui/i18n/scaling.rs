@@ -184,6 +184,7 @@ area! { $ scaling_rows {
     SimulatingOf => "simulating… {0} of {1} runs", "模拟中……已完成 {1} 次中的 {0} 次";
     BandwidthPart => "Bandwidth part (this size, no latency)", "带宽部分（当前大小，延迟为 0）";
     LatencyPart => "Latency part (an 8-byte allreduce)", "延迟部分（8 字节的 AllReduce）";
+    PredictShow => "Show this case in the figure", "在下图中查看这个例子";
     PredictAnswer => "Simulated: ring {0}, tree {1}; the {2} is faster. Now slide the GPU count and the size below to see where that changes.", "模拟结果：环形 {0}，树形 {1}；{2}更快。再拖动下面的卡数和消息大小，看看结论在哪里改变。";
     PredictWrong => "Not this time.", "这次没猜对。";
     PredictRight => "Right.", "猜对了。";

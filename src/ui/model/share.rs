@@ -176,7 +176,11 @@ impl std::fmt::Display for ShareError {
                 f,
                 "the lab's controls cannot show this file (the command line runs it as it is): {e}"
             ),
-            E::NotAnAlgorithm { key } => write!(f, "{key} is not an algorithm"),
+            E::NotAnAlgorithm { key } => write!(
+                f,
+                "{key} is not an algorithm; it is one of: {}",
+                Algorithm::ALL.map(|a| a.name()).join(", ")
+            ),
             E::SizeNotBytes => f.write_str("size must be a number of bytes"),
             E::ListLength { key } => write!(f, "{key} must list one to three values"),
             E::BadStep { max } => write!(f, "step must be a whole number up to {max}"),

@@ -492,8 +492,14 @@ fn side_word(lang: Lang, side: Side) -> &'static str {
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct PredictProps {
+    /// Sets the figure to the guessed case.
+    on_show: Callback<()>,
+}
+
 #[component]
-fn Predict() -> Html {
+fn Predict(props: &PredictProps) -> Html {
     let lang = use_lang();
     let guess = use_state(|| None::<Side>);
     let answer = use_memo((*guess).is_some(), |&asked| asked.then(predict_answer));
@@ -510,6 +516,9 @@ fn Predict() -> Html {
                    data-ring={ring.to_string()} data-tree={tree.to_string()}>
                     <strong>{ tr(lang, if g == faster { Key::PredictRight } else { Key::PredictWrong }) }</strong>
                     { lang.pick(" ", "") }{ trf(lang, Key::PredictAnswer, &[&format_secs(*ring), &format_secs(*tree), name]) }
+                    // The figure below was left at its own case: the guess could not be seen.
+                    { " " }<button type="button" class="ch-toggle" data-testid="predict-show"
+                                   onclick={props.on_show.reform(|_: MouseEvent| ())}>{ tr(lang, Key::PredictShow) }</button>
                 </p>
             }
         }
@@ -675,6 +684,17 @@ pub fn VersusSection() -> Html {
             setup.set(s);
         })
     };
+    // The guess's case, as `predict_answer` ran it.
+    let on_show = {
+        let setup = setup.clone();
+        Callback::from(move |()| {
+            setup.set(VersusSetup {
+                gpus: PREDICT_GPUS,
+                size_bytes: PREDICT_BYTES,
+                ..VersusSetup::default()
+            })
+        })
+    };
     let s = *setup;
     // Built from the figure's topology: once per setup, not at every render while the curves fill.
     let ring_hop = *use_memo(s, |s| s.ring_hop());
@@ -796,7 +816,7 @@ pub fn VersusSection() -> Html {
         <section id="versus" class="ch-section" data-testid="section-versus" aria-labelledby="versus-title">
             <h2 id="versus-title">{ tr(lang, Key::VersusTitle) }</h2>
             <p>{ tr(lang, Key::VersusBody) }</p>
-            <Predict />
+            <Predict on_show={on_show} />
             <div class="ch-figure vs-figure">
                 <div class="ch-controls">
                     <Ladder testid="versus-gpus" label={tr(lang, Key::Gpus)} values={VERSUS_GPUS.to_vec()}

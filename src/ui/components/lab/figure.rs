@@ -18,7 +18,7 @@ use crate::ui::i18n::{
 };
 use crate::ui::model::cursor::chunk_hue;
 use crate::ui::model::layout::{
-    Anchor, DrawnLink, NAME_AFTER, Place, Point, link_place, name_width,
+    Anchor, DrawnLink, NAME_AFTER, NAME_LETTERS_MAX, Place, Point, link_place, name_width,
 };
 use crate::ui::model::logic::Edit;
 use crate::ui::model::share::faults_fit_a_link;
@@ -365,10 +365,17 @@ fn GroupBoxes(props: &StaticProps) -> Html {
     let lang = use_lang();
     let layout = &props.sim.0.layout;
     let racks = layout.racks.iter().map(|b| {
+        let name = place_name(lang, &b.label);
+        // The box's name where it clears the rack's switch at the top centre, at the largest
+        // letters it is drawn in: a one-node rack's box is too narrow, and its switch, named
+        // beside it, says it alone (the two names sat on each other at 1 GPU).
+        let clear = 8.0 + name_width(&name) * NAME_LETTERS_MAX / 10.0 <= b.rect.w / 2.0 - 16.0;
         html! {
             <g class="rack-box">
                 <rect x={f(b.rect.x)} y={f(b.rect.y)} width={f(b.rect.w)} height={f(b.rect.h)} rx="10" />
-                <text x={f(b.rect.x + 8.0)} y={f(b.rect.y + 14.0)}>{ place_name(lang, &b.label) }</text>
+                if clear {
+                    <text x={f(b.rect.x + 8.0)} y={f(b.rect.y + 14.0)}>{ name }</text>
+                }
             </g>
         }
     });

@@ -68,7 +68,7 @@ strings! {
         JsonTruncated => "the text ends before the JSON does", "文本在 JSON 结束之前就结束了";
         JsonMissingField => "the field '{0}' is missing", "缺少字段 “{0}”";
         JsonUnknownName => "'{0}' is not a name a scenario knows (an algorithm or topology kind)", "场景不认识名称 “{0}”（算法或拓扑类型）";
-        JsonUnknownField => "a scenario has no field '{0}' (misspelt? its value would be lost)", "场景没有字段 “{0}”（拼错了？它的值会被丢掉）";
+        JsonUnknownField => "a scenario has no field '{0}' (misspelt? the file is refused rather than its value silently lost)", "场景没有字段 “{0}”（拼错了？为免它的值被悄悄丢掉，整个文件不予导入）";
         JsonWrongValue => "a value has the wrong kind (a text for a number, a negative count…)", "某个值的类型不对（例如用文本代替数字，或计数为负）";
         // Scenarios.
         ScSize => "size must be between 1 B and 1 TB, got {0} bytes", "大小必须在 1 B 到 1 TB 之间，实际为 {0} 字节";
@@ -130,7 +130,7 @@ strings! {
         ShTopo => "topo must be cluster, rail or uniform", "topo 必须是 cluster、rail 或 uniform";
         ShOutOfRange => "{0} must be from {1} to {2}", "{0} 必须在 {1} 到 {2} 之间";
         ShNotInTheLab => "the lab's controls cannot show this file (the command line runs it as it is): {0}", "实验室的控件无法显示这个文件（命令行可以原样运行它）：{0}";
-        ShNotAnAlgorithm => "{0} is not an algorithm", "{0} 不是算法";
+        ShNotAnAlgorithm => "{0} is not an algorithm; it is one of: {1}", "{0} 不是算法，应为以下之一：{1}";
         ShSizeNotBytes => "size must be a number of bytes", "size 必须是字节数";
         ShListLength => "{0} must list one to three values", "{0} 必须列出一到三个值";
         ShStep => "step must be a whole number up to {0}", "step 必须是不超过 {0} 的整数";

@@ -355,8 +355,14 @@ fn latin_words(s: &str) -> Vec<&str> {
 
 #[test]
 fn every_kind_of_every_error_reads_in_chinese_without_english_words() {
-    // The system presets' ids are identifiers too.
-    let keep: Vec<&str> = KEEP.split_whitespace().chain(PRESETS).collect();
+    // The system presets' ids are identifiers too, and so are the algorithms' names (a link's
+    // `alg` that is none lists them).
+    let algorithms = Algorithm::ALL.map(|a| a.name());
+    let keep: Vec<&str> = KEEP
+        .split_whitespace()
+        .chain(PRESETS)
+        .chain(algorithms)
+        .collect();
     let cases = every_rendering();
     assert!(cases.len() > 100, "{} cases", cases.len());
     let mut bad = Vec::new();
@@ -410,4 +416,16 @@ fn placeholders_match_between_languages() {
             assert_eq!(en.contains(&p), zh.contains(&p), "{k:?} {p}");
         }
     }
+}
+
+#[test]
+fn a_link_naming_no_algorithm_lists_the_algorithms() {
+    let e = crate::ui::model::share::ShareError::NotAnAlgorithm { key: "alg" };
+    for lang in [Lang::En, Lang::Zh] {
+        let text = share_error(lang, &e);
+        for a in Algorithm::ALL {
+            assert!(text.contains(a.name()), "{text}");
+        }
+    }
+    assert!(e.to_string().ends_with("nccl-ring, nccl-tree, auto"), "{e}");
 }
