@@ -381,6 +381,11 @@ test('12.2 the guided figures\' state is in the link: ring step, tree shape, §1
     await setRangeTo(page, 'claims-gpus', 16);
     await setRangeTo(page, 'claims-nic', 400);
     await page.waitForFunction(() => /^16\.\d+\.400\.0$/.test(new URLSearchParams(location.search).get('claims') ?? ''));
+    // Ring vs Tree: its nine sliders (a lecturer could not send the main comparison by link).
+    await setRangeTo(page, 'versus-gpus', 64);
+    await setRangeTo(page, 'versus-size', 2 << 20);
+    await setRangeTo(page, 'versus-rack-bw', 100);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('vs') === '64.2097152.32.450.1000.400.2000.100.5000');
     // The lab's keys are still there: writers keep each other's.
     assert.ok(await q('alg'));
     const link = page.url();
@@ -396,13 +401,23 @@ test('12.2 the guided figures\' state is in the link: ring step, tree shape, §1
       assert.equal(await p.getByTestId('compare-scenario').getByRole('button').nth(1).getAttribute('aria-pressed'), 'true');
       assert.match(await p.getByTestId('claims-gpus').getAttribute('aria-valuetext'), /16/);
       assert.match(await p.getByTestId('claims-nic').getAttribute('aria-valuetext'), /400 Gbps/);
+      assert.equal(await p.getByTestId('versus-gpus').getAttribute('aria-valuetext'), '64 GPUs');
+      assert.equal(await p.getByTestId('versus-size').getAttribute('aria-valuetext'), '2 MiB');
+      assert.equal(await p.getByTestId('versus-rack-bw').getAttribute('aria-valuetext'), '100 Gbps');
+      assert.equal(await p.locator('.ch-link-refused').count(), 0);
       assert.deepEqual(other.problems, []);
     } finally { await other.browser.close(); }
-    // A hostile value is ignored (the figure shows its default), never a broken page.
-    const bad = await openReady(`${server.url}?ring=99.99&tree=7.1&rack=1.2&claims=x`);
+    // A hostile value is not taken (the figure shows its default), never a broken page, and the
+    // figure says so, quoting it (such values vanished without a word).
+    const bad = await openReady(`${server.url}?ring=99.99&tree=7.1&rack=1.2&claims=x&vs=64.3`);
     try {
       assert.equal(await bad.page.getByTestId('ring-step').getAttribute('aria-valuetext'), '0 / 6');
       assert.equal(await bad.page.getByTestId('url-error').count(), 0);
+      for (const [key, value] of [['ring', '99.99'], ['tree', '7.1'], ['rack', '1.2'], ['claims', 'x'], ['vs', '64.3']]) {
+        assert.equal(await bad.page.getByTestId(`link-refused-${key}`).textContent(),
+          `This link's ${key}=${value} is none of this figure's settings: it shows its own.`);
+      }
+      assert.equal(await bad.page.getByTestId('versus-gpus').getAttribute('aria-valuetext'), '8 GPUs');
       assert.deepEqual(bad.problems, []);
     } finally { await bad.browser.close(); }
     // A number past 32 bits is refused, not wrapped round (wasm's usize is 32 bits: 2^32 + 4

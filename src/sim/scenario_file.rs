@@ -155,6 +155,26 @@ pub fn hidden(c: char) -> bool {
     c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
+/// Untrusted `text` as a message or a page quotes it: [`hidden`] characters escaped, then at most
+/// `most` characters ([`cut`]).
+///
+/// ```
+/// use allreduce_sim::scenario_file::quoted;
+/// assert_eq!(quoted("evil\u{1b}[31m\u{202e}x", 80), "evil\\u{1b}[31m\\u{202e}x");
+/// assert_eq!(quoted("abcdef", 3), "abc…");
+/// ```
+pub fn quoted(text: &str, most: usize) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if hidden(c) {
+            escaped.extend(c.escape_default());
+        } else {
+            escaped.push(c);
+        }
+    }
+    cut(&escaped, most)
+}
+
 /// `text` as a message quotes it: at most `most` characters, then `…`.
 pub(crate) fn cut(text: &str, most: usize) -> String {
     match text.char_indices().nth(most) {

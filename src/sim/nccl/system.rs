@@ -463,21 +463,10 @@ impl System {
         // Its words are printed (the name heads nccl-tests' '#' lines): what would act on the
         // terminal or reorder the line shown escaped (`scenario_file::hidden`, as the CLI's
         // messages), the name at most 80 characters.
-        let printable = |t: &str, most: usize| -> String {
-            let mut escaped = String::with_capacity(t.len());
-            for c in t.chars() {
-                if crate::scenario_file::hidden(c) {
-                    escaped.extend(c.escape_default());
-                } else {
-                    escaped.push(c);
-                }
-            }
-            crate::scenario_file::cut(&escaped, most)
-        };
-        sys.name = printable(&sys.name, 80);
+        sys.name = crate::scenario_file::quoted(&sys.name, 80);
         for source in &mut sys.sources {
             // A preset's sources are a sentence or two.
-            *source = printable(source, 600);
+            *source = crate::scenario_file::quoted(source, 600);
         }
         Ok(sys)
     }

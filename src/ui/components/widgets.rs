@@ -3,6 +3,7 @@
 //! phone.
 
 use crate::ui::components::inputs::input_value;
+use crate::ui::i18n::{Key, Lang, trf};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -174,19 +175,40 @@ pub fn stacked(title: &str, parts: &[Part], testid: &str) -> Html {
     }
 }
 
-/// A guided figure's state as read from a shared link: `key`'s `count` numbers when `valid`
-/// accepts them, read once when the figure mounts.
+/// A guided figure's state as read from a shared link, once when the figure mounts: `key`'s
+/// `count` numbers when `valid` accepts them; else, if the link has the key, its value as the
+/// figure should quote it in [`link_refused`] (such a value was dropped without a word).
 #[hook]
 pub fn use_link_state(
     key: &'static str,
     count: usize,
     valid: fn(&[u64]) -> bool,
-) -> Option<Vec<u64>> {
+) -> (Option<Vec<u64>>, Option<String>) {
     let read = use_memo((), move |_| {
-        crate::ui::model::query::numbers(&crate::ui::model::query::web::current(), key, count)
-            .filter(|v| valid(v))
+        let query = crate::ui::model::query::web::current();
+        let values = crate::ui::model::query::numbers(&query, key, count).filter(|v| valid(v));
+        let refused = match values {
+            Some(_) => None,
+            // Untrusted: quoted escaped, and at most 40 characters.
+            None => crate::ui::model::query::get(&query, key)
+                .map(|raw| crate::sim::scenario_file::quoted(raw, 40)),
+        };
+        (values, refused)
     });
     (*read).clone()
+}
+
+/// Says that a link's value for `key` was not one of the figure's settings (see
+/// [`use_link_state`]); nothing when it was, or when there was none.
+pub fn link_refused(lang: Lang, key: &'static str, refused: Option<&str>) -> Html {
+    match refused {
+        Some(raw) => html! {
+            <p class="ch-note ch-link-refused" role="status" data-testid={format!("link-refused-{key}")}>
+                { trf(lang, Key::LinkRefused, &[key, raw]) }
+            </p>
+        },
+        None => Html::default(),
+    }
 }
 
 /// Keeps a guided figure's state in the address under `key`: its numbers, or no key at all while

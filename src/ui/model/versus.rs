@@ -168,6 +168,79 @@ impl Default for VersusSetup {
     }
 }
 
+impl VersusSetup {
+    /// The setup as a shared link carries it (`vs=`): GPUs, size, segments, then each tier's
+    /// bandwidth and latency in its slider's units (GB/s inside a node, Gbps across, ns).
+    ///
+    /// ```
+    /// use allreduce_lab::ui::model::versus::VersusSetup;
+    /// let s = VersusSetup::default();
+    /// assert_eq!(s.link_numbers(), [8, 16 << 20, 32, 450, 1000, 400, 2000, 200, 5000]);
+    /// assert_eq!(VersusSetup::from_link_numbers(&s.link_numbers()), Some(s));
+    /// // Each number must be a stop of its slider, and all nine be there.
+    /// assert_eq!(VersusSetup::from_link_numbers(&[8, 16 << 20, 32, 450, 1000, 400, 2000, 200, 4999]), None);
+    /// assert_eq!(VersusSetup::from_link_numbers(&[8, 16 << 20, 32]), None);
+    /// ```
+    pub fn link_numbers(&self) -> Vec<u64> {
+        let ns = |secs: f64| (secs * 1e9).round() as u64;
+        vec![
+            self.gpus as u64,
+            self.size_bytes,
+            self.segments as u64,
+            self.intra_gbytes_per_sec as u64,
+            ns(self.intra_lat_secs),
+            self.node_gbits_per_sec as u64,
+            ns(self.node_lat_secs),
+            self.rack_gbits_per_sec as u64,
+            ns(self.rack_lat_secs),
+        ]
+    }
+
+    /// The setup of a link's [`link_numbers`](Self::link_numbers), if each is a stop of its
+    /// slider.
+    pub fn from_link_numbers(v: &[u64]) -> Option<VersusSetup> {
+        let &[
+            gpus,
+            size,
+            segments,
+            intra,
+            intra_lat,
+            node,
+            node_lat,
+            rack,
+            rack_lat,
+        ] = v
+        else {
+            return None;
+        };
+        let ladders: [(&[u64], u64); 9] = [
+            (&VERSUS_GPUS, gpus),
+            (&VERSUS_SIZES, size),
+            (&VERSUS_SEGMENTS, segments),
+            (&INTRA_GBYTES, intra),
+            (&LATENCY_NS, intra_lat),
+            (&NET_GBITS, node),
+            (&LATENCY_NS, node_lat),
+            (&NET_GBITS, rack),
+            (&LATENCY_NS, rack_lat),
+        ];
+        ladders
+            .iter()
+            .all(|(ladder, x)| ladder.contains(x))
+            .then(|| VersusSetup {
+                gpus: gpus as usize,
+                size_bytes: size,
+                segments: segments as usize,
+                intra_gbytes_per_sec: intra as f64,
+                intra_lat_secs: intra_lat as f64 / 1e9,
+                node_gbits_per_sec: node as f64,
+                node_lat_secs: node_lat as f64 / 1e9,
+                rack_gbits_per_sec: rack as f64,
+                rack_lat_secs: rack_lat as f64 / 1e9,
+            })
+    }
+}
+
 /// One simulation the figure needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum VersusJob {

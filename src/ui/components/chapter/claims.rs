@@ -5,7 +5,7 @@
 
 use crate::course::claims::{CLAIMS, Claim, Conditions, Verdict, check};
 use crate::sim::units::{Bandwidth, format_bandwidth_bits, format_bytes};
-use crate::ui::components::widgets::{Ladder, use_link_state, use_link_writer};
+use crate::ui::components::widgets::{Ladder, link_refused, use_link_state, use_link_writer};
 use crate::ui::i18n::{Key, Lang, gpus, tr, trf, use_lang};
 use crate::ui::model::chapter::{CLAIM_GBITS, CLAIM_GBITS_AT_REST, CLAIM_GPUS, claim_sizes};
 use crate::ui::model::claims_text::{explanation, format_value, value_caption};
@@ -177,7 +177,7 @@ fn valid_link(v: &[u64]) -> bool {
 pub fn ClaimsPanel() -> Html {
     let lang = use_lang();
     let d = Conditions::default();
-    let link = use_link_state("claims", 4, valid_link);
+    let (link, refused) = use_link_state("claims", 4, valid_link);
     let at = |i: usize, default: u64| link.as_ref().map_or(default, |v| v[i]);
     let gpu_count = use_state(|| at(0, d.gpus as u64));
     let size = use_state(|| at(1, d.size_bytes));
@@ -212,6 +212,7 @@ pub fn ClaimsPanel() -> Html {
         <section id="claims" class="ch-section ch-claims" data-testid="claims" aria-labelledby="claims-title">
             <h2 id="claims-title">{ tr(lang, Key::ClaimsTitle) }</h2>
             <p>{ tr(lang, Key::ClaimsBody) }</p>
+            { link_refused(lang, "claims", refused.as_deref()) }
             <fieldset class="ch-conditions">
                 <legend>{ tr(lang, Key::Conditions) }</legend>
                 <Ladder testid="claims-gpus" label={tr(lang, Key::Gpus)} values={CLAIM_GPUS.to_vec()}

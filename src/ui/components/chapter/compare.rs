@@ -2,7 +2,9 @@
 //! and the inverted 400/800) with ring and tree simulated on them, time and cross-rack bytes.
 
 use crate::sim::units::{Bandwidth, format_bandwidth_bits, format_bytes, format_secs};
-use crate::ui::components::widgets::{Ladder, bar, choice, use_link_state, use_link_writer};
+use crate::ui::components::widgets::{
+    Ladder, bar, choice, link_refused, use_link_state, use_link_writer,
+};
 use crate::ui::i18n::{Key, Lang, percent, tr, trf, use_lang};
 use crate::ui::model::chapter::{RACK_GBITS_PER_SEC, RACK_SCENARIOS, rack_comparison};
 use yew::prelude::*;
@@ -75,7 +77,7 @@ fn gbps(g: u64) -> String {
 pub fn CompareSection() -> Html {
     let lang = use_lang();
     // A link may carry `rack=NIC Gbps.uplink Gbps`.
-    let link = use_link_state("rack", 2, |v| {
+    let (link, refused) = use_link_state("rack", 2, |v| {
         v.iter().all(|g| RACK_GBITS_PER_SEC.contains(g))
     });
     let node = use_state(|| link.as_ref().map_or(RACK_SCENARIOS[0].1, |v| v[0]));
@@ -161,6 +163,7 @@ pub fn CompareSection() -> Html {
             { table(lang) }
             <p>{ tr(lang, Key::CompareBody) }</p>
             <crate::ui::components::chapter::claims::ClaimChips ids={vec!["tree-lower-latency", "inverted-400-800-ring-wins"]} />
+            { link_refused(lang, "rack", refused.as_deref()) }
             <div class="ch-figure">
                 <div class="ch-controls">
                     { choice("compare-scenario", tr(lang, Key::Scenario), &[tr(lang, Key::Scenario800200), tr(lang, Key::Scenario400800)], selected, &on_scenario) }

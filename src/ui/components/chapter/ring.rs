@@ -3,7 +3,7 @@
 
 use crate::sim::schedule::Phase;
 use crate::sim::units::format_bytes;
-use crate::ui::components::widgets::{Ladder, use_link_state, use_link_writer};
+use crate::ui::components::widgets::{Ladder, link_refused, use_link_state, use_link_writer};
 use crate::ui::i18n::{Key, Lang, gpus, number, tr, trf, use_lang};
 use crate::ui::model::chapter::{RING_GPUS, RING_SIZE_BYTES, RingFrame, ring_frame, ring_trace};
 use std::f64::consts::PI;
@@ -127,7 +127,7 @@ fn ring_svg(frame: &RingFrame, n: usize, label: &str) -> Html {
 pub fn RingSection() -> Html {
     let lang = use_lang();
     // A link may carry `ring=GPUs.step`.
-    let link = use_link_state("ring", 2, |v| {
+    let (link, refused) = use_link_state("ring", 2, |v| {
         // Converted with a check: on wasm32 `as usize` wrapped 4294967300 round to 4.
         usize::try_from(v[0]).is_ok_and(|g| RING_GPUS.contains(&g)) && v[1] <= 2 * (v[0] - 1)
     });
@@ -192,6 +192,7 @@ pub fn RingSection() -> Html {
             <h2 id="ring-title">{ tr(lang, Key::RingTitle) }</h2>
             <p>{ tr(lang, Key::RingBody) }</p>
             <crate::ui::components::chapter::claims::ClaimChips ids={vec!["ring-2-n-minus-1-over-n", "ring-independent-of-n"]} />
+            { link_refused(lang, "ring", refused.as_deref()) }
             <div class="ch-figure">
                 <div class="ch-controls">
                     <Ladder testid="ring-gpus" label={tr(lang, Key::RingGpus)} values={RING_GPUS.map(|g| g as u64).collect::<Vec<_>>()}

@@ -2,7 +2,9 @@
 //! the schedule's reduce transfers, and every GPU's traffic from the trace, the root's above all.
 
 use crate::sim::units::{format_bytes, format_secs};
-use crate::ui::components::widgets::{Ladder, choice, use_link_state, use_link_writer};
+use crate::ui::components::widgets::{
+    Ladder, choice, link_refused, use_link_state, use_link_writer,
+};
 use crate::ui::i18n::{Key, Lang, gpus, number, tr, trf, use_lang};
 use crate::ui::model::chapter::{
     DEFAULT_SEGMENTS, SEGMENT_CHOICES, TREE_GPUS, TREE_SIZE_BYTES, TreeKind, TreeRun, tree_layout,
@@ -115,7 +117,7 @@ fn load_columns(lang: Lang, run: &TreeRun) -> Html {
 pub fn TreeSection() -> Html {
     let lang = use_lang();
     // A link may carry `tree=shape.GPUs.segments` (shape: 0 flat, 1 binary, 2 double binary).
-    let link = use_link_state("tree", 3, |v| {
+    let (link, refused) = use_link_state("tree", 3, |v| {
         // Converted with a check: on wasm32 `as usize` wrapped 4294967296 round to 0.
         v[0] < TreeKind::ALL.len() as u64
             && usize::try_from(v[1]).is_ok_and(|g| TREE_GPUS.contains(&g))
@@ -195,6 +197,7 @@ pub fn TreeSection() -> Html {
             <p>{ tr(lang, Key::TreeBody) }</p>
             <crate::ui::components::chapter::claims::ClaimChips ids={vec!["tree-root-n-minus-1", "tree-3.5x-ring", "tree-fewer-cross-rack", "racks-800-200-tree-wins"]} />
             <p class="ch-note" data-testid="tree-pipeline-note">{ trf(lang, Key::TreePipelineNote, &[&DEFAULT_SEGMENTS.to_string()]) }</p>
+            { link_refused(lang, "tree", refused.as_deref()) }
             <div class="ch-figure">
                 <div class="ch-controls">
                     { choice("tree-shape", tr(lang, Key::TreeShape), &[tr(lang, Key::TreeFlat), tr(lang, Key::TreeBinary), tr(lang, Key::TreeDouble)], selected, &on_kind) }

@@ -13,7 +13,7 @@ use crate::sim::topology::Tier;
 use crate::sim::units::{Bandwidth, format_bandwidth, format_bandwidth_bits, format_secs};
 use crate::ui::components::chapter::versus_real::{self, OverlayState, Pick};
 use crate::ui::components::sliced::{Sliced, Slot, tick};
-use crate::ui::components::widgets::{Ladder, bar};
+use crate::ui::components::widgets::{Ladder, bar, link_refused, use_link_state, use_link_writer};
 use crate::ui::components::workers::{self, Channel};
 use crate::ui::i18n::{Key, Lang, gpus, tr, trf, use_lang};
 use crate::ui::model::chart_math::{
@@ -553,7 +553,18 @@ fn ns_text(ns: u64) -> String {
 #[component]
 pub fn VersusSection() -> Html {
     let lang = use_lang();
-    let setup = use_state(VersusSetup::default);
+    // A link may carry the figure's setup (`vs=`, its sliders' nine stops).
+    let (link, refused) = use_link_state("vs", 9, |v| VersusSetup::from_link_numbers(v).is_some());
+    let setup = use_state(|| {
+        link.as_deref()
+            .and_then(VersusSetup::from_link_numbers)
+            .unwrap_or_default()
+    });
+    use_link_writer(
+        "vs",
+        setup.link_numbers(),
+        VersusSetup::default().link_numbers(),
+    );
     let view = use_state(|| {
         (
             Rc::new(empty_view(&VersusSetup::default())),
@@ -817,6 +828,7 @@ pub fn VersusSection() -> Html {
             <h2 id="versus-title">{ tr(lang, Key::VersusTitle) }</h2>
             <p>{ tr(lang, Key::VersusBody) }</p>
             <Predict on_show={on_show} />
+            { link_refused(lang, "vs", refused.as_deref()) }
             <div class="ch-figure vs-figure">
                 <div class="ch-controls">
                     <Ladder testid="versus-gpus" label={tr(lang, Key::Gpus)} values={VERSUS_GPUS.to_vec()}
