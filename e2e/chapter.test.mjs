@@ -345,8 +345,23 @@ test('the guide fits a 375 px wide phone and every control is reachable by keybo
       .filter((el) => !(el.getAttribute('aria-label') || el.closest('label') || el.textContent.trim()))
       .map((el) => el.outerHTML.slice(0, 80)));
     assert.deepEqual(unnamed, []);
+    // The greyed sliders say why in one line (their own notes are hidden here), and a figure that
+    // scrolls sideways says so under it (the Ring-vs-Tree chart showed 62% of itself, cut at 1 MiB).
+    assert.equal(await page.getByTestId('versus-idle-phone').textContent(),
+      '灰色滑块：机柜内带宽（节点网卡）在 16 张卡以下不经过；机柜间带宽（机柜上行）在 64 张卡以下不经过');
+    const swipes = await page.$$eval('.ch-swipe', (ps) => ps.map((p) => {
+      const box = p.previousElementSibling;
+      return { shown: p.getBoundingClientRect().height > 0, scrolls: box.scrollWidth > box.clientWidth };
+    }));
+    assert.ok(swipes.length >= 2 && swipes.every((w) => w.shown && w.scrolls), JSON.stringify(swipes));
     assert.deepEqual(problems, []);
   } finally { await browser.close(); }
+  // On a wide screen neither is shown: the notes stand under their sliders, the figures fit.
+  const wide = await openIn('en-US');
+  try {
+    assert.equal(await wide.page.getByTestId('versus-idle-phone').isVisible(), false);
+    assert.equal(await wide.page.locator('.ch-swipe:visible').count(), 0);
+  } finally { await wide.browser.close(); }
 });
 
 test('a control change re-renders its figure quickly', async () => {

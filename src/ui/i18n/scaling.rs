@@ -158,6 +158,9 @@ area! { $ scaling_rows {
     VsNcclRingAbove => "Like NCCL on {0} with {1}: of its ring and tree, the tree is faster below about {2}, the ring above.", "像 NCCL 在 {0}（{1}）上：它的环形与树形相比，约 {2} 以下树形更快，以上环形更快。";
     VsNcclTreeAbove => "Like NCCL on {0} with {1}: of its ring and tree, the ring is faster below about {2}, the tree above.", "像 NCCL 在 {0}（{1}）上：它的环形与树形相比，约 {2} 以下环形更快，以上树形更快。";
     VsTierIdle => "not crossed below {0}", "{0}以下不经过";
+    VsTierIdleNamed => "{0} not crossed below {1}", "{0}在{1}以下不经过";
+    VsIdleGreyed => "Greyed sliders: ", "灰色滑块：";
+    SwipeFigure => "← swipe the figure sideways for the rest →", "← 左右滑动，查看图的其余部分 →";
     VsRingHop => "Each of the ring's 2(N−1) = {0} steps waits {1} of latency: its slowest hop crosses {2} links.", "环形的 2(N−1) = {0} 步，每步等待 {1} 的延迟：其中最慢的一跳经过 {2} 条链路。";
     VsNcclTreeBetween => "Like NCCL on {0} with {1}: of its ring and tree, the tree is faster {2}, the ring at the other sizes.", "像 NCCL 在 {0}（{1}）上：它的环形与树形相比，树形在{2}更快，其余大小环形更快。";
     VsNcclNvlsPicked => " At {0} of the sizes below it picks neither but NVLS, where the NVSwitch adds the data itself.", "下列大小中有 {0} 个它两者都不选，而选 NVLS：由 NVSwitch 自己完成相加。";

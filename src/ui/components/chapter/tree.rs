@@ -206,7 +206,7 @@ pub fn TreeSection() -> Html {
                     <Ladder testid="tree-segments" label={tr(lang, Key::TreeSegments)} values={SEGMENT_CHOICES.to_vec()}
                             value={*segments} text={segments.to_string()} on_change={on_segments} />
                 </div>
-                <div class="ch-plot"><div class="ch-scroll">{ figure }</div>{ words }</div>
+                <div class="ch-plot"><div class="ch-scroll">{ figure }</div><p class="ch-swipe" aria-hidden="true">{ tr(lang, Key::SwipeFigure) }</p>{ words }</div>
             </div>
         </section>
     }

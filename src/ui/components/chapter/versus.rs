@@ -855,9 +855,21 @@ pub fn VersusSection() -> Html {
                     <Ladder testid="versus-rack-lat" idle={idle(Tier::Rack)} label={tr(lang, Key::RackLatency)} values={LATENCY_NS.to_vec()}
                             value={(s.rack_lat_secs * 1e9).round() as u64} text={ns_text((s.rack_lat_secs * 1e9).round() as u64)}
                             on_change={set(|s, v| s.rack_lat_secs = v as f64 / 1e9)} />
+                    // On a phone the sliders' own notes are hidden (two lines each pushed the
+                    // chart off the screen): one line says why the greyed ones are grey.
+                    if !idle_tiers.is_empty() {
+                        <p class="ch-idle-phone" aria-hidden="true" data-testid="versus-idle-phone">
+                            { tr(lang, Key::VsIdleGreyed) }
+                            { idle_tiers.iter().map(|&(tier, from)| trf(lang, Key::VsTierIdleNamed, &[
+                                tr(lang, if tier == Tier::Node { Key::InRackBandwidth } else { Key::CrossRackBandwidth }),
+                                &gpus(lang, from),
+                            ])).collect::<Vec<_>>().join(lang.pick("; ", "；")) }
+                        </p>
+                    }
                 </div>
                 <div class="ch-plot">
                     <div class="ch-scroll">{ chart(lang, &s, v, before, overlay.as_ref().map(|o| &o.0)) }</div>
+                    <p class="ch-swipe" aria-hidden="true">{ tr(lang, Key::SwipeFigure) }</p>
                     <ul class="ch-legend">
                         <li><span class="ch-swatch ring"></span>{ tr(lang, Key::VersusRing) }</li>
                         <li><span class="ch-swatch tree"></span>{ side_title(lang, Side::Tree, &s) }</li>
