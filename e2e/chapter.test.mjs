@@ -95,6 +95,19 @@ test('each section figure responds to its control', async () => {
     assert.equal(await page.getByTestId('layer-network').getAttribute('data-short'), 'true');
     await setRangeTo(page, 'layers-nic', 3200);
     assert.equal(await page.getByTestId('layer-network').getAttribute('data-short'), 'false');
+    // §1.2's compute layer: "high compute, too little memory, and the model did not fit".
+    // BERT-large's state (340 M × 16 B) fits a 24 GB card; the intro's 10 B model (160 GB) fits
+    // no single GPU and needs its state sharded over at least 2 × 80 GB or 7 × 24 GB.
+    const memory = page.getByTestId('memory-readout');
+    assert.equal(await num(memory, 'data-state-bytes'), 5.44e9);
+    assert.equal(await num(memory, 'data-gpus'), 1);
+    assert.match(await memory.textContent(), /^BERT-large: .* take 5\.44 GB, 23% of 24 GB\. It fits/);
+    await page.getByTestId('memory-model').getByRole('button').nth(3).click();
+    assert.equal(await num(memory, 'data-gpus'), 7);
+    assert.match(await memory.textContent(), /take 160 GB, more than 24 GB\. .* at least 7 of them/);
+    assert.equal(await page.getByTestId('memory-bar').getAttribute('class'), 'ch-bar over');
+    assert.equal(await setRangeTo(page, 'memory-gpu', 80), '80 GB (A100 80 GB, H100)');
+    assert.equal(await num(memory, 'data-gpus'), 2);
     // §1.2's shortest stave: one NIC slowed to 25% (said as a slowdown, which grows as the thumb
     // moves right: read as "keeps", the falling percentage ran against the drag) slows the whole
     // ring 4×; a GPU 200 ms late holds it up by nearly that.
@@ -239,7 +252,7 @@ B KB MB GB TB Gbps Tbps GB/s TB/s MB/s s ms µs ns log₂N
 allreduce-lab algbw busbw Rabenseifner NVSwitch NVIDIA H100 InfiniBand HDR NDR SXM GbE x16 GPT XL JPEG torchvision
 Transformer He Devlin Radford T M K KiB MiB GiB Mbps kB KB/s JSON CSV SVG PNG Perfetto chrome tracing SuperPOD PXN
 LL LL128 Simple NVLS SHARP Hopper all reduce perf calibrate dgx-a100 dgx-h100 dgx-h200 dgx-b200 pcie-gen4 pcie-gen5
-DDP P2P ZeRO FSDP Adam Reduce-Scatter NCCL_ALGO ALGO RTX max`.split(/\s+/));
+DDP P2P ZeRO FSDP Adam Reduce-Scatter NCCL_ALGO ALGO RTX max V100 L4 L40S H200`.split(/\s+/));
 
 /** Visible text anywhere on the page (guide, lab, scaling) in the wrong language for `lang`
  * (ignoring quotes and code marked with their own `lang`). */

@@ -187,6 +187,54 @@ pub const STATE_BYTES_PER_PARAMETER: u64 = 16;
 /// The memory of the largest GPUs of the presets (A100/H100 80 GB).
 pub const GPU_MEMORY_BYTES: u64 = 80_000_000_000;
 
+/// GPU memory sizes (HBM or GDDR) of common training and inference GPUs, in GB, with an example
+/// each: §1.2's "high compute, too little memory" anecdote is explored over them.
+pub const GPU_MEMORY_GB: [(u64, &str); 6] = [
+    (16, "V100 16 GB"),
+    (24, "RTX 4090, L4"),
+    (40, "A100 40 GB"),
+    (48, "L40S"),
+    (80, "A100 80 GB, H100"),
+    (141, "H200"),
+];
+
+/// Whether a model's training state fits one GPU's memory (§1.2's compute layer).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MemoryFit {
+    /// Weights, gradients and Adam's state in mixed precision: [`STATE_BYTES_PER_PARAMETER`] a
+    /// parameter.
+    pub state_bytes: u64,
+    /// The state's share of the memory (above 1: it does not fit), before activations.
+    pub share: f64,
+    /// GPUs whose memory together holds the state when it is sharded over them (ZeRO-3/FSDP):
+    /// 1 when it fits one.
+    pub gpus_to_hold: u64,
+}
+
+/// `model`'s training state against `memory_bytes` of one GPU.
+///
+/// ```
+/// use allreduce_lab::course::chapter::{memory_fit, BERT_LARGE, MODEL_10B};
+/// // BERT-large: 340 M × 16 B = 5.44 GB, a third of a 16 GB card.
+/// let bert = memory_fit(&BERT_LARGE, 16_000_000_000);
+/// assert_eq!((bert.state_bytes, bert.gpus_to_hold), (5_440_000_000, 1));
+/// assert_eq!(bert.share, 0.34);
+/// // The intro's ten-billion-parameter model: 160 GB, on no single GPU; two 80 GB GPUs hold it
+/// // sharded (before activations), seven 24 GB ones.
+/// assert_eq!(memory_fit(&MODEL_10B, 80_000_000_000).gpus_to_hold, 2);
+/// assert_eq!(memory_fit(&MODEL_10B, 24_000_000_000).gpus_to_hold, 7);
+/// assert!(memory_fit(&MODEL_10B, 141_000_000_000).share > 1.0);
+/// ```
+pub fn memory_fit(model: &ModelPreset, memory_bytes: u64) -> MemoryFit {
+    let state_bytes = model.state_bytes();
+    let memory = memory_bytes.max(1);
+    MemoryFit {
+        state_bytes,
+        share: state_bytes as f64 / memory as f64,
+        gpus_to_hold: state_bytes.div_ceil(memory).max(1),
+    }
+}
+
 impl ModelPreset {
     /// Weights, gradients and optimizer state of plain data parallelism, on every GPU.
     pub fn state_bytes(&self) -> u64 {

@@ -129,6 +129,12 @@ area! { $ scaling_rows {
     BarrelNote => "One slow NIC and the whole ring runs at its speed: every step waits for the chunk crossing it. The tree does no better here: all of node 1's gradients must leave through that NIC. A late GPU holds everyone up until it joins.", "只要一块网卡慢下来，整个环就以它的速度运行：每一步都要等经过它的那块数据。这里树形也好不到哪里去：节点 1 的梯度都必须经过这块网卡。一张卡晚到，所有人都要等它。";
     BarrelReadout => "The network story's allreduce (32 GPUs, 100 Gbps NICs): ring {0} (busbw {1}), pipelined double binary tree {2}. Speedup on 32 GPUs: {3} (all healthy: {4}).", "网络故事中的 AllReduce（32 张卡，100 Gbps 网卡）：环形 {0}（busbw {1}），流水线双二叉树 {2}。32 卡加速比：{3}（全部正常时：{4}）。";
     BarrelLate => "GPU {0} joins late by", "GPU {0} 晚到";
+    MemoryTitle => "The compute layer's trap, live: does the model fit one GPU?", "计算层的坑：模型塞得进一张卡吗？";
+    MemoryGpu => "Memory of one GPU", "单卡显存";
+    MemoryBar => "Training state", "训练状态";
+    MemoryFits => "{0}: weights, gradients and Adam's state (16 bytes a parameter) take {1}, {2} of {3}. It fits, and the rest is for activations.", "{0}：权重、梯度和 Adam 状态（每个参数 16 字节）共 {1}，占 {3} 显存的 {2}。塞得下，剩下的留给激活值。";
+    MemoryNoFit => "{0}: weights, gradients and Adam's state (16 bytes a parameter) take {1}, more than {2}. Plain data parallelism cannot train it on these GPUs; sharded over at least {3} of them (ZeRO-3/FSDP) the state fits, activations not counted.", "{0}：权重、梯度和 Adam 状态（每个参数 16 字节）共 {1}，超过 {2}。单纯的数据并行在这种卡上训练不了它；至少分片到 {3} 张卡上（ZeRO-3/FSDP）才放得下这些状态，还没算激活值。";
+    MemoryNote => "Compute decides how fast a step runs; memory decides whether it runs at all. Activations, not counted here, grow with the batch and need more again.", "算力决定一步跑多快，显存决定能不能跑。这里没算激活值：它随批大小增长，还要再占显存。";
     BarrelNic => "Slow node 1's NIC to", "把节点 1 的网卡降速到";
     BarrelNicFull => "{0}% (full speed)", "{0}%（全速）";
     BarrelNicSlower => "{0}% ({1}× slower)", "{0}%（慢 {1} 倍）";

@@ -1,11 +1,13 @@
 //! §1.2: the four layers and the short stave. One of the chapter's two stories, storage and network
 //! sliders, and the step split into compute, waiting for storage and exposed communication, from
-//! `chapter::evaluate`.
+//! `chapter::evaluate`; the compute layer's "too little memory" as a model's training state
+//! against one GPU's memory.
 
+use crate::course::chapter::{GPU_MEMORY_GB, MODELS, memory_fit};
 use crate::sim::units::format_secs;
-use crate::sim::units::{Bandwidth, format_bandwidth, format_bandwidth_bits};
-use crate::ui::components::widgets::{Ladder, Part, choice, stacked};
-use crate::ui::i18n::{Key, Lang, percent, tr, trf, use_lang};
+use crate::sim::units::{Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes};
+use crate::ui::components::widgets::{Ladder, Part, bar, choice, stacked};
+use crate::ui::i18n::{Key, Lang, model_texts, percent, tr, trf, use_lang};
 use crate::ui::model::chapter::{
     BARREL_LATE_MS, BARREL_LATE_RANK, BARREL_NIC_PERCENT, Layer, NIC_GBITS_PER_SEC,
     STORAGE_MBYTES_PER_SEC, Story, barrel, layers_outcome, short_stave, step_form_key,
@@ -137,6 +139,63 @@ fn BarrelFigure() -> Html {
     }
 }
 
+/// §1.2's compute layer, live: "high compute, too little memory, and the model did not fit".
+#[component]
+fn MemoryFigure() -> Html {
+    let lang = use_lang();
+    let model = use_state(|| 1usize);
+    let gb = use_state(|| 24u64);
+    let m = &MODELS[(*model).min(MODELS.len() - 1)];
+    let fit = memory_fit(m, *gb * 1_000_000_000);
+    let names: Vec<&'static str> = MODELS.iter().map(|m| model_texts(lang, m).0).collect();
+    let on_model = {
+        let model = model.clone();
+        Callback::from(move |i: usize| model.set(i))
+    };
+    let on_gb = {
+        let gb = gb.clone();
+        Callback::from(move |v: u64| gb.set(v))
+    };
+    let example = GPU_MEMORY_GB
+        .iter()
+        .find(|(g, _)| *g == *gb)
+        .map_or("", |(_, e)| e);
+    let (name, state, memory) = (
+        names[(*model).min(names.len() - 1)],
+        format_bytes(fit.state_bytes as f64),
+        format!("{} GB", *gb),
+    );
+    let readout = if fit.gpus_to_hold == 1 {
+        trf(
+            lang,
+            Key::MemoryFits,
+            &[name, &state, &percent(lang, fit.share, 0), &memory],
+        )
+    } else {
+        trf(
+            lang,
+            Key::MemoryNoFit,
+            &[name, &state, &memory, &fit.gpus_to_hold.to_string()],
+        )
+    };
+    html! {
+        <div class="ch-figure" data-testid="memory">
+            <div class="ch-controls">
+                <p class="ch-field-name"><strong>{ tr(lang, Key::MemoryTitle) }</strong></p>
+                { choice("memory-model", tr(lang, Key::Model), &names, *model, &on_model) }
+                <Ladder testid="memory-gpu" label={tr(lang, Key::MemoryGpu)} values={GPU_MEMORY_GB.iter().map(|g| g.0).collect::<Vec<_>>()}
+                        value={*gb} text={format!("{memory} ({example})")} on_change={on_gb} />
+            </div>
+            <div class="ch-plot">
+                { bar(tr(lang, Key::MemoryBar), fit.share, &percent(lang, fit.share, 0), if fit.gpus_to_hold > 1 { "over" } else { "" }, "memory-bar") }
+                <p class="ch-readout" aria-live="polite" data-testid="memory-readout"
+                   data-state-bytes={fit.state_bytes.to_string()} data-gpus={fit.gpus_to_hold.to_string()}>{ readout }</p>
+                <p class="ch-note">{ tr(lang, Key::MemoryNote) }</p>
+            </div>
+        </div>
+    }
+}
+
 #[component]
 pub fn LayersSection() -> Html {
     let lang = use_lang();
@@ -222,6 +281,7 @@ pub fn LayersSection() -> Html {
                 </div>
                 <div class="ch-plot">{ plot }</div>
             </div>
+            <MemoryFigure />
             <BarrelFigure />
         </section>
     }
