@@ -310,7 +310,8 @@ test('from the keyboard alone: the figure takes focus, ↓ ↑ go through its li
   assert.deepEqual(await chosen(), [1]);
   // The chosen wire is drawn in the focus colour, not only edged with it (a 2 px glow was lost
   // under the other direction's wire).
-  const wire = await page.getByTestId('figure-a').locator('[data-testid=link].hovered .wire').evaluate((w) => getComputedStyle(w).stroke);
+  const [wire, opacity] = await page.getByTestId('figure-a').locator('[data-testid=link].hovered .wire').evaluate((w) => [getComputedStyle(w).stroke, getComputedStyle(w).strokeOpacity]);
+  assert.equal(opacity, '1', 'whatever its load');
   const focus = await page.evaluate(() => { const p = document.createElement('p'); p.style.color = 'var(--focus)'; document.body.append(p); const c = getComputedStyle(p).color; p.remove(); return c; });
   assert.equal(wire, focus);
   await page.keyboard.press('ArrowUp');

@@ -144,35 +144,49 @@ const MAX_QUOTED_CHARS: usize = 80;
 /// Whether a character of untrusted text is shown escaped (`\u{1b}`, `\n`) rather than as
 /// itself wherever the text is printed: control characters, which reach a terminal as commands
 /// (an escape sequence coloured it, a newline broke a one-line header), and the bidirectional
-/// overrides and isolates, which reorder what is shown around them.
+/// overrides, isolates and marks and the line and paragraph separators, which reorder or break
+/// what is shown around them.
 ///
 /// ```
 /// use allreduce_sim::scenario_file::hidden;
 /// assert!(hidden('\u{1b}') && hidden('\n') && hidden('\u{202e}') && hidden('\u{2067}'));
+/// assert!(hidden('\u{200f}') && hidden('\u{61c}') && hidden('\u{2028}'));
 /// assert!(!hidden('a') && !hidden(' ') && !hidden('é') && !hidden('环'));
 /// ```
 pub fn hidden(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    c.is_control()
+        || matches!(
+            c,
+            '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{061c}'
+                | '\u{2028}'
+                | '\u{2029}'
+        )
 }
 
-/// Untrusted `text` as a message or a page quotes it: [`hidden`] characters escaped, then at most
-/// `most` characters ([`cut`]).
+/// Untrusted `text` as a message or a page quotes it: at most `most` of its characters ([`cut`]),
+/// [`hidden`] ones escaped (after the cut, which so never splits an escape).
 ///
 /// ```
 /// use allreduce_sim::scenario_file::quoted;
 /// assert_eq!(quoted("evil\u{1b}[31m\u{202e}x", 80), "evil\\u{1b}[31m\\u{202e}x");
 /// assert_eq!(quoted("abcdef", 3), "abc…");
+/// assert_eq!(quoted("ab\u{1b}cd", 3), "ab\\u{1b}…");
 /// ```
 pub fn quoted(text: &str, most: usize) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
+    let short = cut(text, most);
+    let mut escaped = String::with_capacity(short.len());
+    for c in short.chars() {
         if hidden(c) {
             escaped.extend(c.escape_default());
         } else {
             escaped.push(c);
         }
     }
-    cut(&escaped, most)
+    escaped
 }
 
 /// `text` as a message quotes it: at most `most` characters, then `…`.

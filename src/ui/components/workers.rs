@@ -335,6 +335,12 @@ pub fn cancel(channel: Channel, generation: u64) {
         }
         let mut batch = pool.batch.take()?;
         pool.retire_stale(None);
+        // The scaling charts' idle ones wait for a newer batch as after a finished one, and are let
+        // go if none comes (they were kept until the next). The Ring-vs-Tree figure's stay for the
+        // newer batch that usually follows at once (a fresh worker takes ~100 ms to start).
+        if channel == Channel::Scaling {
+            pool.let_idle_go(channel);
+        }
         batch.work.delivery()
     });
     if let Some(deliver) = undelivered {
@@ -379,10 +385,11 @@ impl Pool {
     /// after [`SCALING_IDLE_MS`] without a newer setup, which would find them ready while a
     /// learner moves the controls.
     fn let_idle_go(&mut self, channel: Channel) {
+        // Done, or cancelled: no batch left.
         let done = self
             .batch
             .as_ref()
-            .is_some_and(|b| !b.answered.contains(&false));
+            .is_none_or(|b| !b.answered.contains(&false));
         if !done || self.members.iter().any(|m| !m.busy.is_empty()) {
             return;
         }

@@ -39,8 +39,8 @@ area! { $ chapter_rows {
     Story => "Story", "故事";
     StoryIo => "Storage saturated: ResNet-50 on 32 GPUs", "存储 IO 打满：32 卡训练 ResNet-50";
     // A non-breaking hyphen (U+2011): the button broke "BERT-" from "large" in Chinese.
-    LinkRefused => "This link's {0}={1} is none of this figure's settings: it shows its own.", "链接中的 {0}={1} 不是这张图可用的设置，图中显示的是它自己的默认设置。";
     StoryNet => "A 100 Gbps network: BERT‑large on 32 GPUs", "网络只有 100 Gbps：32 卡训练 BERT‑large";
+    LinkRefused => "This link's {0}={1} is none of this figure's settings: it shows its own.", "链接中的 {0}={1} 不是这张图可用的设置，图中显示的是它自己的默认设置。";
     StorageBandwidth => "Storage bandwidth (total)", "存储总带宽";
     NetworkBandwidth => "Network bandwidth per node", "每节点网络带宽";
     GpuUtilisation => "GPU utilisation", "GPU 利用率";

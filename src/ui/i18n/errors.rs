@@ -436,7 +436,11 @@ pub fn share_error(lang: Lang, e: &ShareError) -> String {
         E::NotATopology => tr(lang, K::ShTopo).to_string(),
         E::OutOfRange { key, lo, hi } => trf(lang, K::ShOutOfRange, &[key, lo, hi]),
         E::NotInTheLab(e) => trf(lang, K::ShNotInTheLab, &[&share_error(lang, e)]),
-        E::NotAnAlgorithm { key } => trf(lang, K::ShNotAnAlgorithm, &[key, &algorithm_names()]),
+        E::NotAnAlgorithm { key } => trf(
+            lang,
+            K::ShNotAnAlgorithm,
+            &[key, &crate::ui::model::share::algorithm_names()],
+        ),
         E::SizeNotBytes => tr(lang, K::ShSizeNotBytes).to_string(),
         E::ListLength { key } => trf(lang, K::ShListLength, &[key]),
         E::BadStep { max } => trf(lang, K::ShStep, &[&max.to_string()]),
@@ -465,12 +469,3 @@ pub fn job_error(lang: Lang, e: &JobError) -> String {
 
 #[cfg(test)]
 mod tests;
-
-/// Every algorithm's name, as a link or a file writes it.
-fn algorithm_names() -> String {
-    crate::sim::algorithms::Algorithm::ALL
-        .iter()
-        .map(|a| a.name())
-        .collect::<Vec<_>>()
-        .join(", ")
-}

@@ -111,7 +111,7 @@ area! { $ lab_rows {
     PlaceCable => "{0} ↔ {1}", "{0} ↔ {1}";
     UnitGroup => "group of {0} ranks", "{0} 个进程一组";
     LinkHint => "Hover or tap a link (or focus the figure and press ↓ ↑) to see its bandwidth, the bytes it carried and how busy it was.", "把鼠标移到或点按一条链路（或选中图后按 ↓ ↑），查看它的带宽、传输的字节数和繁忙程度。";
-    LinksOf => "{0} links of {1} ({2})", "{1} 的 {0} 条链路（{2}）";
+    LinksOf => "{0} links of {1} ({2})", "{1}的 {0} 条链路（{2}）";
     Up => "up", "上行";
     Down => "down", "下行";
     Carried => " · carried ", " · 已传输 ";
@@ -179,8 +179,8 @@ area! { $ lab_rows {
     GpusRefusedFromCore => "From {0} GPUs the algorithm(s) shown need more memory or work than the simulator allows, by the core's estimate (greyed); the command line refuses them too.", "按核心的估算，从 {0} 张卡起，所示算法所需的内存或计算量超出模拟器的上限（灰色部分）；命令行同样拒绝。";
     NothingToPlay => "— not run", "— 未运行";
     TooLargeHere => " — too large here", " — 此处规模过大";
-    RefusedRun => "{0} on {1} GPUs is too large for the browser by the core's estimate ({2} transfers, about {3} of memory). Pick fewer GPUs or another algorithm, or run the command line shown in the controls.", "按核心的估算，{0} 在 {1} 张卡上对浏览器来说规模过大（{2} 次传输，约需 {3} 内存）。请减少卡数或换一种算法，或运行控制面板中显示的命令行。";
-    RefusedRunCore => "{0} on {1} GPUs is too large to simulate by the core's estimate ({2} transfers, about {3} of memory even without details); the command line refuses it too. Pick fewer GPUs or another algorithm.", "按核心的估算，{0} 在 {1} 张卡上规模过大，无法模拟（{2} 次传输，即使不记录细节也约需 {3} 内存）；命令行同样拒绝。请减少卡数或换一种算法。";
+    RefusedRun => "{0} on {1} GPUs is too large for the browser by the core's estimate ({2} transfers, about {3} of memory). Pick fewer GPUs or another algorithm, or run the command line shown in the controls.", "按核心的估算，{0}在 {1} 张卡上对浏览器来说规模过大（{2} 次传输，约需 {3} 内存）。请减少卡数或换一种算法，或运行控制面板中显示的命令行。";
+    RefusedRunCore => "{0} on {1} GPUs is too large to simulate by the core's estimate ({2} transfers, about {3} of memory even without details); the command line refuses it too. Pick fewer GPUs or another algorithm.", "按核心的估算，{0}在 {1} 张卡上规模过大，无法模拟（{2} 次传输，即使不记录细节也约需 {3} 内存）；命令行同样拒绝。请减少卡数或换一种算法。";
     ExportSvg => "Figure as SVG (1920×1080)", "图导出为 SVG（1920×1080）";
     ExportPng => "Figure as PNG (1920×1080)", "图导出为 PNG（1920×1080）";
     ImportError => "This file could not be imported; the scenario is unchanged. The problem: ", "无法导入此文件，场景保持不变。问题：";

@@ -48,7 +48,7 @@ area! { $ scaling_rows {
     SegmentsUsed => "Segments used at the focus count: {0}; a smaller message is cut into fewer, of {1} at least (under {1}, one).", "该卡数下使用的分段数：{0}；更小的消息分段更少，每段至少 {1}（不足 {1} 时不分段）。";
     PerDirection => " Bandwidths are per direction; 1 GB/s = {0}.", " 带宽均为单向；1 GB/s = {0}。";
     Crossover => "fastest changes between {0} and {1}: {2} before, {3} after", "最快算法在 {0} 与 {1} 之间改变：之前是{2}，之后是{3}";
-    PointAt => "{0}: {1} at {2}", "{0}：{2} 时 {1}";
+    PointAt => "{0}: {1} at {2}", "{0}：{2}时 {1}";
     Simulated => "Simulated {0}: ", "模拟的{0}：";
     CountedAsAgreeing => " — this app counts {0} as agreeing with the chapter: ", " — 本应用把{0}算作与原文一致：";
     Holds => "holds", "成立";

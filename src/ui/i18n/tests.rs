@@ -272,3 +272,16 @@ fn auto_names_a_tie_as_a_tie_and_a_tiny_lead_as_under_a_tenth_of_a_percent() {
         "{clear}"
     );
 }
+
+#[test]
+fn a_chart_point_says_its_gpu_count_or_size_as_chinese_writes_it() {
+    // No space between a Chinese unit and 时, one after a Latin one (fill's rule).
+    assert_eq!(
+        trf(Lang::Zh, Key::PointAt, &["环形", "6.37 倍", "8 张卡"]),
+        "环形：8 张卡时 6.37 倍"
+    );
+    assert_eq!(
+        trf(Lang::Zh, Key::PointAt, &["环形", "1 ms", "16 MiB"]),
+        "环形：16 MiB 时 1 ms"
+    );
+}

@@ -179,7 +179,7 @@ impl std::fmt::Display for ShareError {
             E::NotAnAlgorithm { key } => write!(
                 f,
                 "{key} is not an algorithm; it is one of: {}",
-                Algorithm::ALL.map(|a| a.name()).join(", ")
+                algorithm_names()
             ),
             E::SizeNotBytes => f.write_str("size must be a number of bytes"),
             E::ListLength { key } => write!(f, "{key} must list one to three values"),
@@ -512,6 +512,11 @@ fn out_of_range(key: &'static str, ladder: &[u64]) -> ShareError {
         lo: show(ladder[0]),
         hi: show(ladder[ladder.len() - 1]),
     }
+}
+
+/// Every algorithm's name, as a link or a file writes it, for a message listing them.
+pub fn algorithm_names() -> String {
+    Algorithm::ALL.map(|a| a.name()).join(", ")
 }
 
 fn algorithm(key: &'static str, value: &str) -> Result<Algorithm, ShareError> {

@@ -169,6 +169,16 @@ impl Default for VersusSetup {
 }
 
 impl VersusSetup {
+    /// The guess's case ([`PREDICT_GPUS`], [`PREDICT_BYTES`]) on the default network: what
+    /// [`predict_answer`] simulates and the figure shows when asked.
+    pub fn predict_case() -> VersusSetup {
+        VersusSetup {
+            gpus: PREDICT_GPUS,
+            size_bytes: PREDICT_BYTES,
+            ..VersusSetup::default()
+        }
+    }
+
     /// The setup as a shared link carries it (`vs=`): GPUs, size, segments, then each tier's
     /// bandwidth and latency in its slider's units (GB/s inside a node, Gbps across, ns).
     ///
@@ -742,11 +752,7 @@ pub const PREDICT_GPUS: usize = 64;
 pub const PREDICT_BYTES: u64 = 2 << 20;
 
 pub fn predict_answer() -> Result<(f64, f64), ScenarioError> {
-    let setup = VersusSetup {
-        gpus: PREDICT_GPUS,
-        size_bytes: PREDICT_BYTES,
-        ..VersusSetup::default()
-    };
+    let setup = VersusSetup::predict_case();
     let t = |side| -> Result<f64, ScenarioError> {
         let s = setup.scenario(VersusJob::Point {
             side,

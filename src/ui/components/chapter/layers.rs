@@ -118,9 +118,11 @@ fn BarrelFigure() -> Html {
     // Dragged right, the NIC keeps less: said as a slowdown, which grows that way as the late
     // GPU's delay does below (read as "keeps", its falling percentage ran against the drag).
     let kept = nic.to_string();
-    let nic_text = match 100 / (*nic).max(1) {
-        1 => trf(lang, Key::BarrelNicFull, &[&kept]),
-        slower => trf(lang, Key::BarrelNicSlower, &[&kept, &slower.to_string()]),
+    let nic_text = if *nic >= 100 {
+        trf(lang, Key::BarrelNicFull, &[&kept])
+    } else {
+        let slower = crate::sim::units::sig3(100.0 / (*nic).max(1) as f64);
+        trf(lang, Key::BarrelNicSlower, &[&kept, &slower])
     };
     html! {
         <div class="ch-figure" data-testid="barrel">

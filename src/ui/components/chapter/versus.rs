@@ -517,7 +517,7 @@ fn Predict(props: &PredictProps) -> Html {
                     <strong>{ tr(lang, if g == faster { Key::PredictRight } else { Key::PredictWrong }) }</strong>
                     { lang.pick(" ", "") }{ trf(lang, Key::PredictAnswer, &[&format_secs(*ring), &format_secs(*tree), name]) }
                     // The figure below was left at its own case: the guess could not be seen.
-                    { " " }<button type="button" class="ch-toggle" data-testid="predict-show"
+                    { lang.pick(" ", "") }<button type="button" class="ch-toggle" data-testid="predict-show"
                                    onclick={props.on_show.reform(|_: MouseEvent| ())}>{ tr(lang, Key::PredictShow) }</button>
                 </p>
             }
@@ -565,9 +565,11 @@ pub fn VersusSection() -> Html {
         setup.link_numbers(),
         VersusSetup::default().link_numbers(),
     );
+    // Empty at first, with the axes of the setup shown (a link's, or the default).
+    let first = *setup;
     let view = use_state(|| {
         (
-            Rc::new(empty_view(&VersusSetup::default())),
+            Rc::new(empty_view(&first)),
             0usize,
             Vec::<crate::sim::scenario::ScenarioError>::new(),
         )
@@ -698,13 +700,7 @@ pub fn VersusSection() -> Html {
     // The guess's case, as `predict_answer` ran it.
     let on_show = {
         let setup = setup.clone();
-        Callback::from(move |()| {
-            setup.set(VersusSetup {
-                gpus: PREDICT_GPUS,
-                size_bytes: PREDICT_BYTES,
-                ..VersusSetup::default()
-            })
-        })
+        use_callback((), move |(), _| setup.set(VersusSetup::predict_case()))
     };
     let s = *setup;
     // Built from the figure's topology: once per setup, not at every render while the curves fill.
@@ -855,8 +851,13 @@ pub fn VersusSection() -> Html {
                     <Ladder testid="versus-rack-lat" idle={idle(Tier::Rack)} label={tr(lang, Key::RackLatency)} values={LATENCY_NS.to_vec()}
                             value={(s.rack_lat_secs * 1e9).round() as u64} text={ns_text((s.rack_lat_secs * 1e9).round() as u64)}
                             on_change={set(|s, v| s.rack_lat_secs = v as f64 / 1e9)} />
+                </div>
+                <div class="ch-plot">
+                    <div class="ch-scroll">{ chart(lang, &s, v, before, overlay.as_ref().map(|o| &o.0)) }</div>
+                    <p class="ch-swipe" aria-hidden="true">{ tr(lang, Key::SwipeFigure) }</p>
                     // On a phone the sliders' own notes are hidden (two lines each pushed the
-                    // chart off the screen): one line says why the greyed ones are grey.
+                    // chart off the screen): one line under the chart says why the greyed ones
+                    // are grey (above it, in the controls, it pushed the chart down a line).
                     if !idle_tiers.is_empty() {
                         <p class="ch-idle-phone" aria-hidden="true" data-testid="versus-idle-phone">
                             { tr(lang, Key::VsIdleGreyed) }
@@ -866,10 +867,6 @@ pub fn VersusSection() -> Html {
                             ])).collect::<Vec<_>>().join(lang.pick("; ", "；")) }
                         </p>
                     }
-                </div>
-                <div class="ch-plot">
-                    <div class="ch-scroll">{ chart(lang, &s, v, before, overlay.as_ref().map(|o| &o.0)) }</div>
-                    <p class="ch-swipe" aria-hidden="true">{ tr(lang, Key::SwipeFigure) }</p>
                     <ul class="ch-legend">
                         <li><span class="ch-swatch ring"></span>{ tr(lang, Key::VersusRing) }</li>
                         <li><span class="ch-swatch tree"></span>{ side_title(lang, Side::Tree, &s) }</li>

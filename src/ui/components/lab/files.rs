@@ -39,13 +39,30 @@ function inline(src, dst) {
   dst.removeAttribute('class');
   for (let i = 0; i < src.children.length; i++) inline(src.children[i], dst.children[i]);
 }
-// A line's font size, at most `size`, at which it fits `width`: its width estimated in ems (a
-// CJK character one, any other 0.62; bold digits and letters average less). A caption at a fixed
-// 30 units ran off both sides of a narrow figure's slide.
-function fit(text, width, size) {
-  let em = 0;
-  for (const ch of text) em += ch.codePointAt(0) >= 0x2e80 ? 1 : 0.62;
-  return Math.min(size, (0.96 * width) / Math.max(em, 1));
+// A caption at a fixed size ran off both sides of a narrow figure's slide: each line is drawn at
+// most at its size and shrunk to fit its width (`fitted`, measured in the page).
+function line(text, x, y, width, size, style) {
+  const t = document.createElementNS(NS, 'text');
+  t.setAttribute('x', x); t.setAttribute('y', y);
+  t.setAttribute('text-anchor', 'middle');
+  t.setAttribute('style', `${style};font-size:${size}px`);
+  t.dataset.fit = `${width * 0.96} ${size}`;
+  t.textContent = text;
+  return t;
+}
+// Shrinks each line of `out` wider than its room, as the browser measures it in these fonts.
+function fitted(out) {
+  out.style.position = 'absolute'; out.style.visibility = 'hidden';
+  document.body.appendChild(out);
+  for (const t of out.querySelectorAll('text[data-fit]')) {
+    const [room, size] = t.dataset.fit.split(' ').map(Number);
+    const len = t.getComputedTextLength();
+    if (len > room) t.style.fontSize = `${(size * room) / len}px`;
+    delete t.dataset.fit;
+  }
+  out.remove();
+  out.style.removeProperty('position'); out.style.removeProperty('visibility');
+  if (!out.getAttribute('style')) out.removeAttribute('style');
 }
 export function slide_svg(selector, captions, note, width, height) {
   const svgs = [...document.querySelectorAll(selector)];
@@ -76,12 +93,7 @@ export function slide_svg(selector, captions, note, width, height) {
   out.appendChild(back);
   parts.forEach((p, i) => {
     if (captions[i]) {
-      const t = document.createElementNS(NS, 'text');
-      t.setAttribute('x', p.x + p.w / 2); t.setAttribute('y', 36);
-      t.setAttribute('text-anchor', 'middle');
-      t.setAttribute('style', `fill:${ink};font-family:${font};font-size:${fit(captions[i], p.w, 30)}px;font-weight:600`);
-      t.textContent = captions[i];
-      out.appendChild(t);
+      out.appendChild(line(captions[i], p.x + p.w / 2, 36, p.w, 30, `fill:${ink};font-family:${font};font-weight:600`));
     }
     const copy = p.s.cloneNode(true);
     inline(p.s, copy);
@@ -102,14 +114,8 @@ export function slide_svg(selector, captions, note, width, height) {
     }
     out.appendChild(copy);
   });
-  if (note) {
-    const t = document.createElementNS(NS, 'text');
-    t.setAttribute('x', total / 2); t.setAttribute('y', head + 28);
-    t.setAttribute('text-anchor', 'middle');
-    t.setAttribute('style', `fill:${ink};font-family:${font};font-size:${fit(note, total, 22)}px`);
-    t.textContent = note;
-    out.appendChild(t);
-  }
+  if (note) out.appendChild(line(note, total / 2, head + 28, total, 22, `fill:${ink};font-family:${font}`));
+  fitted(out);
   return '<?xml version="1.0" encoding="UTF-8"?>' + String.fromCharCode(10) + new XMLSerializer().serializeToString(out);
 }
 export async function svg_to_png(svg, width, height) {

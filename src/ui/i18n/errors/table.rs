@@ -74,8 +74,8 @@ strings! {
         ScSize => "size must be between 1 B and 1 TB, got {0} bytes", "大小必须在 1 B 到 1 TB 之间，实际为 {0} 字节";
         ScSegments => "segments must be between 1 and {0}, got {1}", "分段数必须在 1 到 {0} 之间，实际为 {1}";
         ScGamma => "gamma (reduction cost) must be between 0 and {0} seconds per byte", "γ（归约开销）必须在每字节 0 到 {0} s 之间";
-        ScOverMemory => "{0} on {1} ranks{2} would need about {3} of memory ({4} transfers, {5} buffer cells); the limit is {6}.", "{0} 在 {1} 个进程上{2}约需 {3} 内存（{4} 次传输，{5} 个缓冲单元）；上限为 {6}。";
-        ScOverWork => "{0} on {1} ranks{2} would re-share links about {3} times ({4} transfers, many sharing one link); the limit is {5}.", "{0} 在 {1} 个进程上{2}约需重新分配链路带宽 {3} 次（{4} 次传输，许多共用一条链路）；上限为 {5}。";
+        ScOverMemory => "{0} on {1} ranks{2} would need about {3} of memory ({4} transfers, {5} buffer cells); the limit is {6}.", "{0}在 {1} 个进程上{2}约需 {3} 内存（{4} 次传输，{5} 个缓冲单元）；上限为 {6}。";
+        ScOverWork => "{0} on {1} ranks{2} would re-share links about {3} times ({4} transfers, many sharing one link); the limit is {5}.", "{0}在 {1} 个进程上{2}约需重新分配链路带宽 {3} 次（{4} 次传输，许多共用一条链路）；上限为 {5}。";
         ScWithSegments => " with {0} segments", "（{0} 段）";
         ScShrink => " To shrink the run use {0}.", "要缩小规模，可用{0}。";
         ScShrinkSegments => "at most {0} segments", "最多 {0} 段";
