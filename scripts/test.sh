@@ -20,9 +20,9 @@ cargo clippy --all-targets -- -D warnings
 step "cargo clippy (wasm32)"
 cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 
-step "cargo doc (native and wasm32): no rustdoc warning (broken or private links among them)"
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --target wasm32-unknown-unknown
+step "cargo doc (native and wasm32, the core and the app): no rustdoc warning (broken or private links among them)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --workspace
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --workspace --target wasm32-unknown-unknown
 
 step "doc examples: every public engine function a caller uses has one"
 python3 scripts/doc_examples.py --check

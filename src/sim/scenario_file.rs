@@ -167,7 +167,7 @@ pub fn hidden(c: char) -> bool {
         )
 }
 
-/// Untrusted `text` as a message or a page quotes it: at most `most` of its characters ([`cut`]),
+/// Untrusted `text` as a message or a page quotes it: at most `most` of its characters (then `…`),
 /// [`hidden`] ones escaped (after the cut, which so never splits an escape).
 ///
 /// ```
