@@ -173,10 +173,16 @@ test('wasm size', () => {
   // conditions, the presets' pressed state, the timeline note's tiers (chapter module +3.2 KB,
   // lab +0.9 KB, main +0.6 KB); the lab's figure from the keyboard and a GPU's "join late" on its
   // link (+0.8 KB); the placement rewritten as one loop, without its vectors and closures
-  // (-1.9 KB). Its clean clone read 53 B less than the local build: the budget 647,000.
+  // (-1.9 KB). Its clean clone read 53 B less than the local build: the budget 647,000. Stop 56
+  // (locally, 644,755 -> 653,214 B), from a learner's review: §1.2's "does the model fit one GPU?"
+  // figure, Ring vs Tree in the link and every figure's note on a refused link value, the guess's
+  // "show this case", the phone's swipe and greyed-slider lines, the NCCL sentence's NVLS count
+  // (chapter module +6.2 KB); fill()'s spacing, grouped digits, the play action's end (main +1.0
+  // KB); the slide's fault line and measured fitting, the rack name's check (lab +0.8 KB; NCCL
+  // +0.5 KB). Its clean clone read 51 B more: the budget 656,000.
   const BUDGET_GZIP_BYTES = 300_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
-  assert.ok(perf.page_wasm_total_gzip_bytes <= 647_000, `the page's modules are ${perf.page_wasm_total_gzip_bytes} B gzipped in all`);
+  assert.ok(perf.page_wasm_total_gzip_bytes <= 656_000, `the page's modules are ${perf.page_wasm_total_gzip_bytes} B gzipped in all`);
 });
 
 test('where the load time goes (e2e/load-split.mjs)', async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, open, launch, setRange, setRangeTo, selectOption, legibility, overlapLatency, textSizes, ROOT, SHOTS, OUT } from './harness.mjs';
+import { serve, open, launch, allMounted, setRange, setRangeTo, selectOption, legibility, overlapLatency, textSizes, ROOT, SHOTS, OUT } from './harness.mjs';
 
 let server;
 let session;
@@ -575,6 +575,9 @@ test('presentation mode on a 1366×768 projector: one chart to a row, its words 
   const { browser, page, problems } = await launch({ viewport: { width: 1366, height: 768 } });
   try {
     await page.goto(server.url);
+    // The key is the page's once its sections are up (pressed at the load event, it could come
+    // before the listener: a CI run timed out waiting for presentation mode).
+    await allMounted(page);
     await page.keyboard.press('p');
     await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'));
     await complete(page);
