@@ -386,6 +386,17 @@ test('12.2 the guided figures\' state is in the link: ring step, tree shape, §1
     await setRangeTo(page, 'versus-size', 2 << 20);
     await setRangeTo(page, 'versus-rack-bw', 100);
     await page.waitForFunction(() => new URLSearchParams(location.search).get('vs') === '64.2097152.32.450.1000.400.2000.100.5000');
+    // §1.1 and §1.2's three figures.
+    await setRangeTo(page, 'why-gpus', 16);
+    await page.getByTestId('why-cluster-1').click();
+    await page.getByTestId('layers-story-1').click();
+    await page.getByTestId('memory-model').getByRole('button').nth(3).click();
+    await setRangeTo(page, 'memory-gpu', 80);
+    await setRangeTo(page, 'barrel-nic', 25);
+    await page.waitForFunction(() => {
+      const q = new URLSearchParams(location.search);
+      return q.get('why') === '1.16' && /^1\.\d+\.\d+$/.test(q.get('layers') ?? '') && q.get('memory') === '3.80' && q.get('barrel') === '25.0';
+    });
     // The lab's keys are still there: writers keep each other's.
     assert.ok(await q('alg'));
     const link = page.url();
@@ -404,16 +415,21 @@ test('12.2 the guided figures\' state is in the link: ring step, tree shape, §1
       assert.equal(await p.getByTestId('versus-gpus').getAttribute('aria-valuetext'), '64 GPUs');
       assert.equal(await p.getByTestId('versus-size').getAttribute('aria-valuetext'), '2 MiB');
       assert.equal(await p.getByTestId('versus-rack-bw').getAttribute('aria-valuetext'), '100 Gbps');
+      assert.equal(await p.getByTestId('why-gpus').getAttribute('aria-valuetext'), '16 GPUs');
+      assert.equal(await p.getByTestId('why-cluster-1').getAttribute('aria-pressed'), 'true');
+      assert.equal(await p.getByTestId('layers-story-1').getAttribute('aria-pressed'), 'true');
+      assert.equal(await p.getByTestId('memory-readout').getAttribute('data-gpus'), '2');
+      assert.equal(await p.getByTestId('barrel-nic').getAttribute('aria-valuetext'), '25% (4× slower)');
       assert.equal(await p.locator('.ch-link-refused').count(), 0);
       assert.deepEqual(other.problems, []);
     } finally { await other.browser.close(); }
     // A hostile value is not taken (the figure shows its default), never a broken page, and the
     // figure says so, quoting it (such values vanished without a word).
-    const bad = await openReady(`${server.url}?ring=99.99&tree=7.1&rack=1.2&claims=x&vs=64.3`);
+    const bad = await openReady(`${server.url}?ring=99.99&tree=7.1&rack=1.2&claims=x&vs=64.3&why=3.8&memory=1.25`);
     try {
       assert.equal(await bad.page.getByTestId('ring-step').getAttribute('aria-valuetext'), '0 / 6');
       assert.equal(await bad.page.getByTestId('url-error').count(), 0);
-      for (const [key, value] of [['ring', '99.99'], ['tree', '7.1'], ['rack', '1.2'], ['claims', 'x'], ['vs', '64.3']]) {
+      for (const [key, value] of [['ring', '99.99'], ['tree', '7.1'], ['rack', '1.2'], ['claims', 'x'], ['vs', '64.3'], ['why', '3.8'], ['memory', '1.25']]) {
         assert.equal(await bad.page.getByTestId(`link-refused-${key}`).textContent(),
           `This link's ${key}=${value} is none of this figure's settings: it shows its own.`);
       }

@@ -6,7 +6,9 @@
 use crate::course::chapter::{GPU_MEMORY_GB, MODELS, memory_fit};
 use crate::sim::units::format_secs;
 use crate::sim::units::{Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes};
-use crate::ui::components::widgets::{Ladder, Part, bar, choice, stacked};
+use crate::ui::components::widgets::{
+    Ladder, Part, bar, choice, link_refused, stacked, use_link_state, use_link_writer,
+};
 use crate::ui::i18n::{Key, Lang, model_texts, percent, tr, trf, use_lang};
 use crate::ui::model::chapter::{
     BARREL_LATE_MS, BARREL_LATE_RANK, BARREL_NIC_PERCENT, Layer, NIC_GBITS_PER_SEC,
@@ -84,8 +86,13 @@ fn layer_cards(lang: Lang, stave: Option<Layer>) -> Html {
 #[component]
 fn BarrelFigure() -> Html {
     let lang = use_lang();
-    let nic = use_state(|| 100u64);
-    let late = use_state(|| 0u64);
+    // A link may carry `barrel=NIC %.late ms`.
+    let (link, refused) = use_link_state("barrel", 2, |v| {
+        BARREL_NIC_PERCENT.contains(&v[0]) && BARREL_LATE_MS.contains(&v[1])
+    });
+    let nic = use_state(|| link.as_ref().map_or(100u64, |v| v[0]));
+    let late = use_state(|| link.as_ref().map_or(0u64, |v| v[1]));
+    use_link_writer("barrel", vec![*nic, *late], vec![100, 0]);
     let outcome = use_memo((*nic, *late), |&(n, l)| {
         barrel(n as f64 / 100.0, l as f64 / 1000.0)
     });
@@ -125,6 +132,8 @@ fn BarrelFigure() -> Html {
         trf(lang, Key::BarrelNicSlower, &[&kept, &slower])
     };
     html! {
+        <>
+        { link_refused(lang, "barrel", refused.as_deref()) }
         <div class="ch-figure" data-testid="barrel">
             <div class="ch-controls">
                 <p class="ch-field-name"><strong>{ tr(lang, Key::BarrelTitle) }</strong></p>
@@ -138,6 +147,7 @@ fn BarrelFigure() -> Html {
                 <p class="ch-note">{ tr(lang, Key::BarrelNote) }</p>
             </div>
         </div>
+        </>
     }
 }
 
@@ -145,8 +155,13 @@ fn BarrelFigure() -> Html {
 #[component]
 fn MemoryFigure() -> Html {
     let lang = use_lang();
-    let model = use_state(|| 1usize);
-    let gb = use_state(|| 24u64);
+    // A link may carry `memory=model.GB` (the model's place among the presets).
+    let (link, refused) = use_link_state("memory", 2, |v| {
+        v[0] < MODELS.len() as u64 && GPU_MEMORY_GB.iter().any(|g| g.0 == v[1])
+    });
+    let model = use_state(|| link.as_ref().map_or(1usize, |v| v[0] as usize));
+    let gb = use_state(|| link.as_ref().map_or(24u64, |v| v[1]));
+    use_link_writer("memory", vec![*model as u64, *gb], vec![1, 24]);
     let m = &MODELS[(*model).min(MODELS.len() - 1)];
     let fit = memory_fit(m, *gb * 1_000_000_000);
     let names: Vec<&'static str> = MODELS.iter().map(|m| model_texts(lang, m).0).collect();
@@ -181,6 +196,8 @@ fn MemoryFigure() -> Html {
         )
     };
     html! {
+        <>
+        { link_refused(lang, "memory", refused.as_deref()) }
         <div class="ch-figure" data-testid="memory">
             <div class="ch-controls">
                 <p class="ch-field-name"><strong>{ tr(lang, Key::MemoryTitle) }</strong></p>
@@ -195,15 +212,29 @@ fn MemoryFigure() -> Html {
                 <p class="ch-note">{ tr(lang, Key::MemoryNote) }</p>
             </div>
         </div>
+        </>
     }
 }
 
 #[component]
 pub fn LayersSection() -> Html {
     let lang = use_lang();
-    let story = use_state(|| Story::Io);
-    let storage = use_state(|| defaults(Story::Io).0);
-    let nic = use_state(|| defaults(Story::Io).1);
+    // A link may carry `layers=story.storage MB/s.NIC Gbps` (story 0: storage, 1: network).
+    let (link, refused) = use_link_state("layers", 3, |v| {
+        v[0] < 2 && STORAGE_MBYTES_PER_SEC.contains(&v[1]) && NIC_GBITS_PER_SEC.contains(&v[2])
+    });
+    let story = use_state(|| match link.as_ref() {
+        Some(v) if v[0] == 1 => Story::Network,
+        _ => Story::Io,
+    });
+    let storage = use_state(|| link.as_ref().map_or(defaults(Story::Io).0, |v| v[1]));
+    let nic = use_state(|| link.as_ref().map_or(defaults(Story::Io).1, |v| v[2]));
+    let io = defaults(Story::Io);
+    use_link_writer(
+        "layers",
+        vec![u64::from(*story == Story::Network), *storage, *nic],
+        vec![0, io.0, io.1],
+    );
     let outcome = use_memo((*story, *storage, *nic), |&(s, st, n)| {
         layers_outcome(s, st as f64 * 1e6, n as f64)
     });
@@ -273,6 +304,7 @@ pub fn LayersSection() -> Html {
             <p>{ tr(lang, Key::LayersBody) }</p>
             <crate::ui::components::chapter::claims::ClaimChips ids={vec!["network-100g-over-40pct", "io-bound-30pct"]} />
             { cards }
+            { link_refused(lang, "layers", refused.as_deref()) }
             <div class="ch-figure">
                 <div class="ch-controls">
                     { choice("layers-story", tr(lang, Key::Story), &[tr(lang, Key::StoryIo), tr(lang, Key::StoryNet)], if *story == Story::Io { 0 } else { 1 }, &on_story) }

@@ -2,7 +2,9 @@
 //! parts and the scaling efficiency at every count, all from `training::scaling`.
 
 use crate::sim::units::format_secs;
-use crate::ui::components::widgets::{Ladder, Part, bar, choice, stacked};
+use crate::ui::components::widgets::{
+    Ladder, Part, bar, choice, link_refused, stacked, use_link_state, use_link_writer,
+};
 use crate::ui::i18n::{Key, gpus, percent, times, tr, trf, use_lang};
 use crate::ui::model::chapter::{SPEEDUP_COUNTS, WhyCluster, speedup_curve, step_form_key};
 use yew::prelude::*;
@@ -70,8 +72,21 @@ fn PredictSpeedup() -> Html {
 #[component]
 pub fn WhySection() -> Html {
     let lang = use_lang();
-    let cluster = use_state(|| WhyCluster::PcieServers);
-    let count = use_state(|| 8u64);
+    // A link may carry `why=cluster.GPUs` (the cluster's place among the three).
+    let (link, refused) = use_link_state("why", 2, |v| {
+        v[0] < WhyCluster::ALL.len() as u64
+            && usize::try_from(v[1]).is_ok_and(|n| SPEEDUP_COUNTS.contains(&n))
+    });
+    let cluster = use_state(|| {
+        link.as_ref()
+            .map_or(WhyCluster::PcieServers, |v| WhyCluster::ALL[v[0] as usize])
+    });
+    let count = use_state(|| link.as_ref().map_or(8u64, |v| v[1]));
+    let place = WhyCluster::ALL
+        .iter()
+        .position(|c| c == &*cluster)
+        .unwrap_or(0);
+    use_link_writer("why", vec![place as u64, *count], vec![0, 8]);
     let curve = use_memo(*cluster, |&c| speedup_curve(c));
 
     let on_cluster = {
@@ -135,11 +150,12 @@ pub fn WhySection() -> Html {
             <p>{ tr(lang, Key::WhyBody) }</p>
             <crate::ui::components::chapter::claims::ClaimChips ids={vec!["eight-gpus-6-7x", "bad-topology-under-4x"]} />
             <PredictSpeedup />
+            { link_refused(lang, "why", refused.as_deref()) }
             <div class="ch-figure">
                 <div class="ch-controls">
                     <Ladder testid="why-gpus" label={tr(lang, Key::Gpus)} values={SPEEDUP_COUNTS.iter().map(|&n| n as u64).collect::<Vec<_>>()}
                             value={*count} text={gpus(lang, *count as usize)} on_change={on_count} />
-                    { choice("why-cluster", tr(lang, Key::WhyCluster), &[tr(lang, Key::WhyGood), tr(lang, Key::WhyBadTopology), tr(lang, Key::WhyBad)], WhyCluster::ALL.iter().position(|c| c == &*cluster).unwrap_or(0), &on_cluster) }
+                    { choice("why-cluster", tr(lang, Key::WhyCluster), &[tr(lang, Key::WhyGood), tr(lang, Key::WhyBadTopology), tr(lang, Key::WhyBad)], place, &on_cluster) }
                 </div>
                 <div class="ch-plot">{ figure }</div>
             </div>
