@@ -25,6 +25,11 @@ test('switching the model moves 8×H100 from ~450 to ~365 GB/s (NVLS off) and th
   const section = page.getByTestId('nccl-section');
   await section.scrollIntoViewIfNeeded();
   await selectOption(page, 'nccl-system', 'dgx-h100');
+  // The menu names machines, not the command line's ids.
+  assert.deepEqual(await page.getByTestId('nccl-system').locator('option').allTextContents(), [
+    'DGX H100 · NVSwitch', 'DGX A100 · NVSwitch', 'DGX A100 · NVSwitch, 2 nodes', 'DGX H200 · NVSwitch',
+    'DGX B200 · NVSwitch', '8× RTX 4090 · PCIe Gen4, no P2P', '8× H100 PCIe · PCIe Gen5',
+  ]);
   await page.getByTestId('nccl-nvls').uncheck();
   await page.getByTestId('model-ideal').check();
   const ideal = await busbw(page);

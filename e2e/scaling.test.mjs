@@ -619,3 +619,59 @@ test('two charts side by side on a laptop: their axes and markers read at 9.5 px
     }
   }
 });
+
+test('the section\'s state travels in the link (speedup=), and a value it does not offer is named', async () => {
+  const { browser, page, problems } = await launch();
+  try {
+    await page.goto(server.url);
+    await complete(page);
+    const q = () => page.evaluate(() => new URLSearchParams(location.search).get('speedup'));
+    assert.equal(await q(), null, 'an untouched section keeps the address clean');
+    await page.getByTestId('chapter-preset-network-100g-over-40pct').click();
+    await setRangeTo(page, 'network-bw', 400000);
+    await selectOption(page, 'scaling-model', 'gpt2-xl');
+    await setRange(page, 'overlap', 35);
+    await page.getByTestId('algo-tree-binomial').uncheck();
+    await selectOption(page, 'focus-gpus', '16');
+    await page.waitForFunction(() => /^\d+\.\d+\.2\.400000\.35\.16\.\d+\.0\.0$/.test(new URLSearchParams(location.search).get('speedup') ?? ''));
+    await complete(page);
+    const look = async (p) => ({
+      nic: await p.getByTestId('network-bw').getAttribute('aria-valuetext'),
+      model: await p.getByTestId('scaling-model').inputValue(),
+      overlap: await p.getByTestId('overlap').inputValue(),
+      binomial: await p.getByTestId('algo-tree-binomial').isChecked(),
+      ring: await p.getByTestId('algo-ring').isChecked(),
+      focus: await p.getByTestId('focus-gpus').inputValue(),
+      changes: await p.getByTestId('verdict-changes').textContent(),
+      verdict: await p.getByTestId('verdict-value').textContent(),
+    });
+    const here = await look(page);
+    assert.deepEqual([here.nic, here.model, here.overlap, here.binomial, here.ring, here.focus],
+      ['50 GB/s · 400 Gbps', 'gpt2-xl', '35', false, true, '16']);
+    const other = await launch();
+    try {
+      await other.page.goto(page.url());
+      await complete(other.page);
+      assert.deepEqual(await look(other.page), here);
+      assert.equal(await other.page.getByTestId('link-refused-speedup').count(), 0);
+      // The NCCL model too: its system and NVLS.
+      await other.page.getByTestId('scaling-model-nccl').check();
+      await selectOption(other.page, 'scaling-nccl-system', 'dgx-a100');
+      await other.page.waitForFunction(() => /\.1\.1$/.test(new URLSearchParams(location.search).get('speedup') ?? ''));
+      assert.deepEqual(other.problems, []);
+    } finally { await other.browser.close(); }
+    // A value the section does not offer: its own setup, and it says so.
+    const bad = await launch();
+    try {
+      await bad.page.goto(`${server.url}?speedup=0.0.0.100000.101.8.1.0.0`);
+      await complete(bad.page);
+      assert.equal(await bad.page.getByTestId('link-refused-speedup').textContent(),
+        "This link's speedup=0.0.0.100000.101.8.1.0.0 is none of this figure's settings: it shows its own.");
+      assert.equal(await bad.page.getByTestId('overlap').inputValue(), '60');
+      assert.deepEqual(bad.problems, []);
+    } finally { await bad.browser.close(); }
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
+});

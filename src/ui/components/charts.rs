@@ -5,7 +5,7 @@
 
 use crate::ui::i18n::{Key, Lang, gpus, trf, use_lang};
 use crate::ui::model::chart_math::{
-    Axis, Unit, clear_band, format_value, nearest, pile, same_spot,
+    Axis, Unit, axis_name, clear_band, format_value, nearest, pile, same_spot,
 };
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -344,7 +344,7 @@ pub fn LineChart(props: &LineChartProps) -> Html {
         html! {
             <>
                 <line class="hover-line" x1={f(xx)} x2={f(xx)} y1={f(TOP)} y2={f(TOP + PLOT_H)} />
-                { tooltip(xx, TOP + 6.0, format!("{} = {}", props.x_label.split(" (").next().unwrap_or(""), format_value(x.unit, hx)), lines) }
+                { tooltip(xx, TOP + 6.0, format!("{} = {}", axis_name(&props.x_label), format_value(x.unit, hx)), lines) }
             </>
         }
     });

@@ -9,7 +9,7 @@ use crate::sim::units::format_secs;
 use crate::ui::components::charts::{LineChart, Marker, Series, SeriesPoint};
 use crate::ui::components::inputs::{checked, select_value, text_value};
 use crate::ui::components::sliced::{Sliced, Slot, tick};
-use crate::ui::i18n::{Key, Lang, percent, tr, trf, use_lang};
+use crate::ui::i18n::{Key, Lang, percent, system_title, tr, trf, use_lang};
 use crate::ui::model::chart_math::{Axis, Unit, format_bytes_binary};
 use crate::ui::model::nccl_view::{FitSummary, PasteError, PasteFit, SYSTEM_CHOICES, chart};
 use std::cell::RefCell;
@@ -406,7 +406,7 @@ pub fn NcclSection() -> Html {
                 <label>{ tr(lang, Key::NcclSystem) }
                     <select data-testid="nccl-system" onchange={on_system}>
                         { for SYSTEM_CHOICES.iter().map(|c| html! {
-                            <option value={c.key} selected={c.key == choice.key}>{ format!("{} × {}", c.id, c.nodes) }</option>
+                            <option value={c.key} selected={c.key == choice.key}>{ system_title(lang, c.id, c.nodes) }</option>
                         }) }
                     </select>
                 </label>

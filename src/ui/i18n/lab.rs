@@ -41,7 +41,7 @@ area! { $ lab_rows {
     Bandwidth => "bandwidth", "带宽";
     Latency => "latency", "延迟";
     LatencyIdeal => "0 (ideal)", "0（理想）";
-    LabMessageSize => "Message size (per rank)", "消息大小（每个进程）";
+    LabMessageSize => "Message size per rank (1 MB = 10⁶ B)", "每个进程的消息大小（1 MB = 10⁶ 字节）";
     Compare => "Compare", "对比";
     SideBySideWith => " compare with", " 对比";
     CommandLine => "Same run on the command line", "命令行上的同一次运行";

@@ -189,6 +189,41 @@ pub fn gpus(lang: Lang, n: usize) -> String {
     }
 }
 
+/// A system preset as its menus name it: the machine, not the command line's id (which the
+/// sentences about it keep, as the command line takes it), and its nodes when more than one.
+///
+/// ```
+/// use allreduce_lab::ui::i18n::{Lang, system_title};
+/// assert_eq!(system_title(Lang::En, "dgx-h100", 1), "DGX H100 · NVSwitch");
+/// assert_eq!(system_title(Lang::En, "dgx-a100", 2), "DGX A100 · NVSwitch, 2 nodes");
+/// assert_eq!(system_title(Lang::Zh, "dgx-a100", 2), "DGX A100 · NVSwitch，2 台");
+/// assert_eq!(system_title(Lang::En, "pcie-gen4-8", 1), "8× RTX 4090 · PCIe Gen4, no P2P");
+/// assert_eq!(system_title(Lang::En, "my-box", 1), "my-box");
+/// ```
+pub fn system_title(lang: Lang, id: &str, nodes: usize) -> String {
+    let machine = match (lang, id) {
+        (Lang::Zh, "pcie-gen4-8") => "8× RTX 4090 · PCIe Gen4，无 P2P",
+        (_, id) => machine_name(id),
+    };
+    if nodes > 1 {
+        trf(lang, Key::SystemNodes, &[machine, &nodes.to_string()])
+    } else {
+        machine.to_string()
+    }
+}
+
+fn machine_name(id: &str) -> &str {
+    match id {
+        "dgx-a100" => "DGX A100 · NVSwitch",
+        "dgx-h100" => "DGX H100 · NVSwitch",
+        "dgx-h200" => "DGX H200 · NVSwitch",
+        "dgx-b200" => "DGX B200 · NVSwitch",
+        "pcie-gen4-8" => "8× RTX 4090 · PCIe Gen4, no P2P",
+        "pcie-gen5-8" => "8× H100 PCIe · PCIe Gen5",
+        other => other,
+    }
+}
+
 /// A scaling chart's point as a learner reads it, naming a point that failed: `ring, 64 GPUs`,
 /// `ring, 16 MB`, `NCCL, 64 GPUs`.
 pub fn job_label(lang: Lang, job: &crate::ui::model::scaling_work::Job) -> String {

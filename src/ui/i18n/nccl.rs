@@ -11,6 +11,7 @@ area! { $ nccl_rows {
     NcclModelIdeal => "textbook α-β", "教科书 α-β";
     NcclModelNccl => "like NCCL on this hardware", "像 NCCL 在这台硬件上一样";
     NcclSystem => "System", "系统";
+    SystemNodes => "{0}, {1} nodes", "{0}，{1} 台";
     ScalingNcclSeries => "like NCCL on {0}", "像 NCCL 在 {0} 上";
     ScalingNcclNote => "Each point is the allreduce NCCL would run on that many GPUs of {0} (8 per node: one node up to 8 GPUs, then whole nodes): its algorithm, protocol and channels as the real-hardware model predicts them, up to {1} GPUs. The hardware and algorithms above belong to the textbook model.", "每个点都是 NCCL 在 {0} 的这么多张卡上会执行的 AllReduce（每节点 8 张：8 张以内在一个节点上，之后按整节点增加）：算法、协议和通道数由真实硬件模型预测，最多 {1} 张卡。上面的硬件和算法属于教科书模型。";
     LabNcclLike => "like NCCL on real hardware", "像 NCCL 在真实硬件上";

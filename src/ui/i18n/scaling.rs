@@ -39,7 +39,7 @@ area! { $ scaling_rows {
     SweepLike => "like ", "模拟 ";
     SweepNote => ", simulated; dashed markers: where the fastest algorithm changes", "；虚线标记：最快算法发生变化的位置";
     SweepChartTitle => "Allreduce time versus message size for each algorithm", "各算法的 AllReduce 时间与消息大小";
-    SizeLog => "message size (bytes per GPU, log scale)", "消息大小（每卡字节数，对数坐标）";
+    SizeLog => "message size per GPU (log scale; 1 MiB = 2²⁰ B, as nccl-tests sizes)", "每卡消息大小（对数坐标；1 MiB = 2²⁰ 字节，同 nccl-tests）";
     TimeLog => "time (log scale)", "时间（对数坐标）";
     BusbwTitle => "Bus bandwidth vs message size, {0} GPUs", "总线带宽与消息大小，{0} 卡";
     BusbwNote => "busbw = size / time × 2(N−1)/N, as nccl-tests reports it", "busbw = 大小 / 时间 × 2(N−1)/N，与 nccl-tests 的报告方式相同";

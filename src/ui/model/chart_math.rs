@@ -49,6 +49,20 @@ pub fn format_bytes_binary(bytes: f64) -> String {
     format!("{} B", trim(bytes))
 }
 
+/// An axis title without its parenthesis, to name the axis in a tooltip: `"GPUs (log scale)"` →
+/// `"GPUs"`, and the same before a Chinese full-width parenthesis.
+///
+/// ```
+/// use allreduce_lab::ui::model::chart_math::axis_name;
+/// assert_eq!(axis_name("GPUs (log scale)"), "GPUs");
+/// assert_eq!(axis_name("每卡消息大小（对数坐标）"), "每卡消息大小");
+/// assert_eq!(axis_name("bus bandwidth"), "bus bandwidth");
+/// ```
+pub fn axis_name(title: &str) -> &str {
+    let end = [" (", "（"].iter().filter_map(|p| title.find(p)).min();
+    &title[..end.unwrap_or(title.len())]
+}
+
 /// Up to three significant digits, without trailing zeros (the core's formatting).
 fn trim(x: f64) -> String {
     crate::sim::units::sig3(x)

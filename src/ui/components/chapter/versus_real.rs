@@ -6,7 +6,7 @@ use crate::sim::nccl::protocol::NcclAlgorithm;
 use crate::sim::units::{Bandwidth, format_bandwidth, format_secs};
 use crate::ui::components::inputs::{checked, select_value};
 use crate::ui::components::nccl::change_sentence;
-use crate::ui::i18n::{Key, Lang, gpus, tr, trf};
+use crate::ui::i18n::{Key, Lang, gpus, system_title, tr, trf};
 use crate::ui::model::chart_math::format_bytes_binary;
 use crate::ui::model::versus::VERSUS_SIZES;
 use crate::ui::model::versus_nccl::{NcclCurves, NcclOverlayError, NcclSetup};
@@ -52,7 +52,7 @@ pub fn controls(lang: Lang, pick: Pick, on_pick: Callback<Pick>) -> Html {
                         })
                     }}>
                         { for systems().map(|id| html! {
-                            <option value={id} selected={id == system} lang="en" translate="no">{ id }</option>
+                            <option value={id} selected={id == system}>{ system_title(lang, id, 1) }</option>
                         }) }
                     </select>
                 </label>

@@ -13,7 +13,7 @@ use crate::sim::units::{
 };
 use crate::ui::components::inputs::select_value;
 use crate::ui::components::sliced::{Sliced, Slot, tick};
-use crate::ui::i18n::{Key, tr, trf, use_lang};
+use crate::ui::i18n::{Key, system_title, tr, trf, use_lang};
 use crate::ui::model::logic::{Controls, Edit, NcclPick, nccl_shape};
 use crate::ui::model::nccl_view::{LabNcclError, lab_choosing, lab_why as why};
 use std::cell::RefCell;
@@ -259,7 +259,7 @@ pub fn LabNccl(props: &LabNcclProps) -> Html {
                     <label>{ tr(lang, Key::NcclSystem) }
                         <select data-testid="lab-nccl-system-pick" onchange={on_system} key={p.system}>
                             { for PRESETS.iter().map(|id| html! {
-                                <option value={*id} selected={*id == p.system} lang="en" translate="no">{ *id }</option>
+                                <option value={*id} selected={*id == p.system}>{ system_title(lang, id, 1) }</option>
                             }) }
                         </select>
                     </label>

@@ -7,7 +7,8 @@ use crate::sim::algorithms::Algorithm;
 use crate::sim::nccl::system::PRESETS as NCCL_SYSTEMS;
 use crate::ui::components::inputs::{input_value, select_value};
 use crate::ui::i18n::{
-    Key, Lang, algorithm_label, hardware_texts, model_texts, scenario_texts, tr, trf, use_lang,
+    Key, Lang, algorithm_label, hardware_texts, model_texts, scenario_texts, system_title, tr, trf,
+    use_lang,
 };
 use crate::ui::model::ladders::{
     bandwidth_label, bandwidth_ladder_mbps, slider_position, slider_value,
@@ -42,7 +43,7 @@ fn network_switch(lang: Lang, props: &ControlsProps) -> Html {
                     <span class="field-name">{ tr(lang, Key::NcclSystem) }</span>
                     <select data-testid="scaling-nccl-system" onchange={emit(|e| SetupEdit::NcclSystem(select_value(e)))} key={pick.system}>
                         { for NCCL_SYSTEMS.iter().map(|id| html! {
-                            <option value={*id} selected={*id == pick.system} lang="en" translate="no">{ *id }</option>
+                            <option value={*id} selected={*id == pick.system}>{ system_title(lang, id, 1) }</option>
                         }) }
                     </select>
                 </label>

@@ -12,9 +12,10 @@ mod verdict;
 
 use crate::course::chapter::CHAPTER_SCENARIOS;
 use crate::sim::algorithms::Algorithm;
+use crate::ui::components::widgets::{link_refused, use_link_state, use_link_writer};
 use crate::ui::i18n::{Key, tr, use_lang};
 use crate::ui::model::scaling::Setup;
-use crate::ui::model::scaling_edit::SetupEdit;
+use crate::ui::model::scaling_edit::{LINK_NUMBERS, SetupEdit};
 use charts::{BreakdownCard, speedup_card, sweep_cards, sweep_notes};
 use controls::ScalingControls;
 use gloo::timers::callback::Timeout;
@@ -63,8 +64,18 @@ pub fn ScalingSection() -> Html {
     // The controls show an edit at once; the verdict (which simulates), the points (which restart
     // the workers) and the charts receive the same edits [`CHARTS_AFTER_MS`] later, in order, so
     // that the frame showing the control's new value is drawn before the charts' work starts.
-    let setup = use_reducer(|| Setup::from_scenario(&CHAPTER_SCENARIOS[0]));
-    let shown = use_reducer(|| Setup::from_scenario(&CHAPTER_SCENARIOS[0]));
+    // A shared link's `speedup=` sets both at first; the address follows the controls.
+    let default = || Setup::from_scenario(&CHAPTER_SCENARIOS[0]);
+    let (linked, refused) = use_link_state("speedup", LINK_NUMBERS, |n| {
+        Setup::from_link_numbers(n).is_some()
+    });
+    let first = linked.and_then(|n| Setup::from_link_numbers(&n));
+    let setup = use_reducer({
+        let first = first.clone();
+        move || first.unwrap_or_else(default)
+    });
+    let shown = use_reducer(move || first.unwrap_or_else(default));
+    use_link_writer("speedup", setup.link_numbers(), default().link_numbers());
     let waiting: Rc<RefCell<Waiting>> = use_mut_ref(Waiting::default);
     let points = use_points(&shown);
     let pending = !waiting.borrow().edits.is_empty();
@@ -104,6 +115,7 @@ pub fn ScalingSection() -> Html {
             <header class="scaling-head">
                 <h2>{ tr(lang, Key::ScalingTitle) }</h2>
                 <p class="lede">{ tr(lang, Key::ScalingLede) }</p>
+                { link_refused(lang, "speedup", refused.as_deref()) }
             </header>
             <div class="scaling-layout">
                 <ScalingControls setup={(*setup).clone()} on_edit={on_edit} />
