@@ -568,6 +568,8 @@ test('one GPU exchanges nothing: the lab says so instead of "algbw 0 B/s" and "1
     const figure = s.page.getByTestId('figure-a');
     await figure.getByTestId('verified').first().waitFor();
     assert.equal(await figure.getByTestId('algbw').textContent(), '—');
+    // Too quick for the page's clock, not "simulated in 0 s".
+    assert.match(await figure.getByTestId('simulated-in').textContent(), /^simulated in (< 0\.1 ms|[\d.]+ [mµ]s) · 0 transfers$/);
     assert.equal(await figure.getByTestId('busbw').textContent(), '—');
     assert.equal(await figure.getByTestId('lower-bound').textContent(), '—');
     assert.match(await figure.getByTestId('one-gpu').textContent(), /^One GPU: nothing to exchange/);

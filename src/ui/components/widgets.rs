@@ -198,6 +198,12 @@ pub fn use_link_state(
     (*read).clone()
 }
 
+/// A slider's callback that sets `state` to the value it sends.
+pub fn setter<T: 'static>(state: &UseStateHandle<T>) -> Callback<T> {
+    let state = state.clone();
+    Callback::from(move |v| state.set(v))
+}
+
 /// Says that a link's value for `key` was not one of the figure's settings (see
 /// [`use_link_state`]); nothing when it was, or when there was none.
 pub fn link_refused(lang: Lang, key: &'static str, refused: Option<&str>) -> Html {

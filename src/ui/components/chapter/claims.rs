@@ -5,7 +5,9 @@
 
 use crate::course::claims::{CLAIMS, Claim, Conditions, Verdict, check};
 use crate::sim::units::{Bandwidth, format_bandwidth_bits, format_bytes};
-use crate::ui::components::widgets::{Ladder, link_refused, use_link_state, use_link_writer};
+use crate::ui::components::widgets::{
+    Ladder, link_refused, setter, use_link_state, use_link_writer,
+};
 use crate::ui::i18n::{Key, Lang, gpus, tr, trf, use_lang};
 use crate::ui::model::chapter::{CLAIM_GBITS, CLAIM_GBITS_AT_REST, CLAIM_GPUS, claim_sizes};
 use crate::ui::model::claims_text::{explanation, format_value, value_caption};
@@ -194,10 +196,6 @@ pub fn ClaimsPanel() -> Html {
         node_gbits_per_sec: node.map(|g| g as f64),
         rack_gbits_per_sec: rack.map(|g| g as f64),
         ..d
-    };
-    let setter = |s: &UseStateHandle<u64>| {
-        let s = s.clone();
-        Callback::from(move |v: u64| s.set(v))
     };
     let reset = {
         let (g, s, n, r) = (gpu_count.clone(), size.clone(), node.clone(), rack.clone());

@@ -3,7 +3,7 @@
 
 use crate::sim::units::{Bandwidth, format_bandwidth_bits, format_bytes, format_secs};
 use crate::ui::components::widgets::{
-    Ladder, bar, choice, link_refused, use_link_state, use_link_writer,
+    Ladder, bar, choice, link_refused, setter, use_link_state, use_link_writer,
 };
 use crate::ui::i18n::{Key, Lang, percent, tr, trf, use_lang};
 use crate::ui::model::chapter::{RACK_GBITS_PER_SEC, RACK_SCENARIOS, rack_comparison};
@@ -102,14 +102,8 @@ pub fn CompareSection() -> Html {
             rack.set(r);
         })
     };
-    let on_node = {
-        let node = node.clone();
-        Callback::from(move |v: u64| node.set(v))
-    };
-    let on_rack = {
-        let rack = rack.clone();
-        Callback::from(move |v: u64| rack.set(v))
-    };
+    let on_node = setter(&node);
+    let on_rack = setter(&rack);
     let plot = match &*result {
         Err(e) => {
             html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }

@@ -7,7 +7,7 @@ use crate::course::chapter::{GPU_MEMORY_GB, MODELS, memory_fit};
 use crate::sim::units::format_secs;
 use crate::sim::units::{Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes};
 use crate::ui::components::widgets::{
-    Ladder, Part, bar, choice, link_refused, stacked, use_link_state, use_link_writer,
+    Ladder, Part, bar, choice, link_refused, setter, stacked, use_link_state, use_link_writer,
 };
 use crate::ui::i18n::{Key, Lang, model_texts, percent, tr, trf, use_lang};
 use crate::ui::model::chapter::{
@@ -96,14 +96,8 @@ fn BarrelFigure() -> Html {
     let outcome = use_memo((*nic, *late), |&(n, l)| {
         barrel(n as f64 / 100.0, l as f64 / 1000.0)
     });
-    let on_nic = {
-        let nic = nic.clone();
-        Callback::from(move |v: u64| nic.set(v))
-    };
-    let on_late = {
-        let late = late.clone();
-        Callback::from(move |v: u64| late.set(v))
-    };
+    let on_nic = setter(&nic);
+    let on_late = setter(&late);
     let plot = match &*outcome {
         Err(e) => {
             html! { <p class="ch-error">{ crate::ui::i18n::errors::scenario_error(lang, e) }</p> }
@@ -169,10 +163,7 @@ fn MemoryFigure() -> Html {
         let model = model.clone();
         Callback::from(move |i: usize| model.set(i))
     };
-    let on_gb = {
-        let gb = gb.clone();
-        Callback::from(move |v: u64| gb.set(v))
-    };
+    let on_gb = setter(&gb);
     let example = GPU_MEMORY_GB
         .iter()
         .find(|(g, _)| *g == *gb)
@@ -249,14 +240,8 @@ pub fn LayersSection() -> Html {
             nic.set(n);
         })
     };
-    let on_storage = {
-        let storage = storage.clone();
-        Callback::from(move |v: u64| storage.set(v))
-    };
-    let on_nic = {
-        let nic = nic.clone();
-        Callback::from(move |v: u64| nic.set(v))
-    };
+    let on_storage = setter(&storage);
+    let on_nic = setter(&nic);
 
     let (cards, plot) = match &*outcome {
         Err(e) => (

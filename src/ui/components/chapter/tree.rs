@@ -3,7 +3,7 @@
 
 use crate::sim::units::{format_bytes, format_secs};
 use crate::ui::components::widgets::{
-    Ladder, choice, link_refused, use_link_state, use_link_writer,
+    Ladder, choice, link_refused, setter, use_link_state, use_link_writer,
 };
 use crate::ui::i18n::{Key, Lang, gpus, number, tr, trf, use_lang};
 use crate::ui::model::chapter::{
@@ -138,10 +138,7 @@ pub fn TreeSection() -> Html {
     let run = use_memo((*kind, *n, *segments), |&(k, n, g)| {
         tree_run(k, n, g as usize)
     });
-    let on_segments = {
-        let segments = segments.clone();
-        Callback::from(move |v: u64| segments.set(v))
-    };
+    let on_segments = setter(&segments);
     let on_kind = {
         let kind = kind.clone();
         Callback::from(move |i: usize| kind.set(TreeKind::ALL[i.min(2)]))

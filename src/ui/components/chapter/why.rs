@@ -3,7 +3,7 @@
 
 use crate::sim::units::format_secs;
 use crate::ui::components::widgets::{
-    Ladder, Part, bar, choice, link_refused, stacked, use_link_state, use_link_writer,
+    Ladder, Part, bar, choice, link_refused, setter, stacked, use_link_state, use_link_writer,
 };
 use crate::ui::i18n::{Key, gpus, percent, times, tr, trf, use_lang};
 use crate::ui::model::chapter::{SPEEDUP_COUNTS, WhyCluster, speedup_curve, step_form_key};
@@ -93,10 +93,7 @@ pub fn WhySection() -> Html {
         let cluster = cluster.clone();
         Callback::from(move |i: usize| cluster.set(WhyCluster::ALL[i.min(2)]))
     };
-    let on_count = {
-        let count = count.clone();
-        Callback::from(move |n: u64| count.set(n))
-    };
+    let on_count = setter(&count);
 
     let figure = match &*curve {
         Err(e) => {

@@ -606,7 +606,7 @@ pub fn Results(props: &ResultsProps) -> Html {
                 </table>
             }
             <p class="muted small" data-testid="simulated-in" data-recalled={props.recalled.then_some("true")} data-in-worker={view.in_worker.then_some("true")} data-worker-lost={(view.worker_lost && !props.recalled).then_some("true")}>
-                { trf(lang, match (props.recalled, view.in_worker, view.worker_lost) { (true, _, _) => Key::SimulatedBefore, (false, true, _) => Key::SimulatedInWorker, (false, false, true) => Key::SimulatedAfterWorkerLost, (false, false, false) => Key::SimulatedIn }, &[&format_secs(view.sim_ms / 1e3), &crate::ui::i18n::grouped(trace.schedule.len())]) }
+                { trf(lang, match (props.recalled, view.in_worker, view.worker_lost) { (true, _, _) => Key::SimulatedBefore, (false, true, _) => Key::SimulatedInWorker, (false, false, true) => Key::SimulatedAfterWorkerLost, (false, false, false) => Key::SimulatedIn }, &[&elapsed(view.sim_ms), &crate::ui::i18n::grouped(trace.schedule.len())]) }
             </p>
         </div>
     }
@@ -618,5 +618,15 @@ fn latency_text(lang: Lang, ns: u64) -> String {
         tr(lang, Key::LatencyIdeal).to_string()
     } else {
         latency_label(ns)
+    }
+}
+
+/// How long a run took to simulate, as the run line says it: a run too quick for the page's clock
+/// (one GPU, nothing to send) took "< 0.1 ms", not "0 s".
+fn elapsed(ms: f64) -> String {
+    if ms < 0.1 {
+        "< 0.1 ms".into()
+    } else {
+        format_secs(ms / 1e3)
     }
 }
