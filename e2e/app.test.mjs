@@ -562,6 +562,21 @@ test('no link runs through a switch\'s name (the spine\'s and a rack\'s were str
   }
 });
 
+test('an 8-byte message, where only latency counts, runs in the lab as on the command line', async () => {
+  const s = await open(server.url + '?alg=ring&topo=uniform&gpus=16&size=8#lab');
+  try {
+    const figure = s.page.getByTestId('figure-a');
+    await figure.getByTestId('verified').first().waitFor();
+    assert.equal(await s.page.getByTestId('url-error').count(), 0);
+    assert.equal(await s.page.getByTestId('size').getAttribute('aria-valuetext'), '8 B');
+    assert.match(await figure.getByTestId('lower-bound-terms').textContent(), /latency dominates/);
+    assert.ok((await s.page.getByTestId('cli-command').textContent()).includes('--size 8'));
+    assert.deepEqual(s.problems, []);
+  } finally {
+    await s.browser.close();
+  }
+});
+
 test('one GPU exchanges nothing: the lab says so instead of "algbw 0 B/s" and "1× the bound of 0 s"; tiers no transfer crosses say so, and their links are drawn dotted', async () => {
   const s = await open(server.url + '?gpus=1#lab');
   try {

@@ -209,6 +209,11 @@ test("each claim's verdict is computed by the simulation under the reader's cond
     assert.equal(await value('tree-3.5x-ring'), 4);
     assert.equal(await verdict('ring-independent-of-n'), 'holds-under');
     assert.equal(await verdict('network-100g-over-40pct'), 'holds');
+    // Fewer bytes across racks is the binomial tree's shape, not every tree's: NCCL's double
+    // binary tree over the GPUs in order crosses as much as the ring, and the row says so.
+    assert.equal(await verdict('tree-fewer-cross-rack'), 'holds-under');
+    assert.match(await page.getByTestId('claim-tree-fewer-cross-rack').textContent(),
+      /the ring sends 388 MB between the two racks, the binomial tree 200 MB .*a double binary tree laid over the GPUs in order \(NCCL's shape\) sends 400 MB, and a hierarchical allreduce .* 300 MB\./);
     // 2 GPUs: the tree takes as many latency-bound steps as the ring, and is no quicker.
     await setRangeTo(page, 'claims-gpus', 2);
     const row = page.getByTestId('claim-tree-lower-latency');
@@ -252,7 +257,7 @@ B KB MB GB TB Gbps Tbps GB/s TB/s MB/s s ms µs ns log₂N
 allreduce-lab algbw busbw Rabenseifner NVSwitch NVIDIA H100 InfiniBand HDR NDR SXM GbE x16 GPT XL JPEG torchvision
 Transformer He Devlin Radford T M K KiB MiB GiB Mbps kB KB/s JSON CSV SVG PNG Perfetto chrome tracing SuperPOD PXN
 LL LL128 Simple NVLS SHARP Hopper all reduce perf calibrate dgx-a100 dgx-h100 dgx-h200 dgx-b200 pcie-gen4 pcie-gen5
-DDP P2P ZeRO FSDP Adam Reduce-Scatter NCCL_ALGO ALGO RTX max V100 L4 L40S H200`.split(/\s+/));
+DDP P2P ZeRO FSDP Adam Reduce-Scatter NCCL_ALGO ALGO RTX max V100 L4 L40S H200 B200 Gen5`.split(/\s+/));
 
 /** Visible text anywhere on the page (guide, lab, scaling) in the wrong language for `lang`
  * (ignoring quotes and code marked with their own `lang`). */

@@ -110,7 +110,7 @@ test('NICs per node on a cluster: 8 NICs draw 8 NIC links per node and the comma
 test('a 1 KB run says its bound is latency-dominated', async () => {
   const { page } = session;
   await page.getByTestId('preset-two-nodes-400g').click();
-  await setRange(page, 'size', 0);
+  assert.equal(await setRangeTo(page, 'size', 1000), '1 KB');
   const terms = page.getByTestId('figure-a').getByTestId('lower-bound-terms');
   await terms.and(page.locator('[data-dominant=latency]')).waitFor();
   const text = await terms.textContent();

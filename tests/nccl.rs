@@ -124,6 +124,40 @@ fn with_pxn_traffic_between_rails_never_touches_the_spine_and_without_it_does() 
     );
 }
 
+/// Beyond two nodes NCCL's tree is no longer the least traffic across nodes: a node inside one
+/// tree and a leaf of the other carries 1.5 × S + 0.5 × S each way on its NIC, where a ring's
+/// carries 2(N−1)/N × S and the node cut's least is 2(M−1)/M × S (the lab's note on `nccl-tree`
+/// once said the tree carried that least).
+#[test]
+fn beyond_two_nodes_nccl_tree_carries_about_two_s_per_node_more_than_the_ring() {
+    let s: u64 = 1 << 20;
+    for nodes in [4u64, 8] {
+        let nic = |algorithm| {
+            let mut sc = scenario_of(
+                cluster([1, nodes as usize, 4], 400.0, 400.0, 1),
+                algorithm,
+                s,
+                4,
+                0.0,
+            );
+            sc.size_bytes = s;
+            let t = simulate(&sc, false).unwrap().trace;
+            assert!(t.verified());
+            (t.topology.links().iter().zip(&t.links))
+                .filter(|(l, _)| l.tier == Tier::Node)
+                .map(|(_, r)| r.bytes)
+                .fold(0.0, f64::max)
+        };
+        assert_eq!(nic(Algorithm::NcclTree), 2.0 * s as f64, "{nodes} nodes");
+        let ranks = 4 * nodes;
+        assert_eq!(
+            nic(Algorithm::NcclRing),
+            2.0 * (ranks - 1) as f64 / ranks as f64 * s as f64,
+            "{nodes} nodes"
+        );
+    }
+}
+
 #[test]
 fn nccl_tree_sends_each_byte_over_the_chains_and_the_fewest_bytes_across_nodes() {
     // 2 nodes × 4 GPUs, one NIC: two trees of S/2 each. Chains 0←1←2←3 and 4←5←6←7; across

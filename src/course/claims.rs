@@ -337,8 +337,15 @@ pub enum Evidence {
         tree_secs: f64,
         tree_segments: usize,
     },
-    /// Bytes sent between racks ([`bytes_between_racks`]): the ring, and the pipelined binomial tree.
-    CrossRack { ring_bytes: f64, tree_bytes: f64 },
+    /// Bytes sent between racks ([`bytes_between_racks`]): the ring, the pipelined binomial tree,
+    /// and for comparison a pipelined double binary tree laid over the ranks in order (NCCL's shape)
+    /// and a hierarchical allreduce.
+    CrossRack {
+        ring_bytes: f64,
+        tree_bytes: f64,
+        double_tree_bytes: f64,
+        hierarchical_bytes: f64,
+    },
     /// A chapter scenario simulated with the NIC and uplink in effect.
     Scenario {
         scenario: &'static ChapterScenario,
@@ -372,6 +379,7 @@ impl Evidence {
             Evidence::CrossRack {
                 ring_bytes,
                 tree_bytes,
+                ..
             } => ring_bytes / tree_bytes,
             Evidence::Scenario { value, .. } => value,
         }
@@ -592,16 +600,22 @@ fn cross_rack(c: &Conditions) -> Checked {
     };
     let ring = cross(Algorithm::Ring, 1)?;
     let tree = cross(Algorithm::TreeBinomial, 32)?;
-    let verdict = if tree < ring {
-        Verdict::Holds
-    } else {
-        Verdict::DoesNotHold
+    let double_tree = cross(Algorithm::DoubleBinaryTree, 32)?;
+    // It is the binomial tree's shape that crosses less, not every tree's: where a double binary
+    // tree over the ranks in order crosses no less than the ring, the claim holds only for the
+    // shape the explanation names.
+    let verdict = match (tree < ring, double_tree < ring) {
+        (false, _) => Verdict::DoesNotHold,
+        (true, false) => Verdict::HoldsUnder,
+        (true, true) => Verdict::Holds,
     };
     Ok((
         verdict,
         Evidence::CrossRack {
             ring_bytes: ring,
             tree_bytes: tree,
+            double_tree_bytes: double_tree,
+            hierarchical_bytes: cross(Algorithm::Hierarchical, 1)?,
         },
     ))
 }
@@ -745,7 +759,8 @@ mod tests {
         assert_eq!(v("tree-root-n-minus-1"), Verdict::HoldsUnder);
         // 3.5× against the exact 4×: approximately, as the chapter rounds the ring's volume to 2·S.
         assert_eq!(v("tree-3.5x-ring"), Verdict::Approximately);
-        assert_eq!(v("tree-fewer-cross-rack"), Verdict::Holds);
+        // For the binomial tree, not for a double binary tree over the ranks in order.
+        assert_eq!(v("tree-fewer-cross-rack"), Verdict::HoldsUnder);
         // regression guard: the chapter scenarios are tuned (hardware, overlap, storage) so that
         // each of the chapter's numbers holds under its own conditions.
         for id in [

@@ -67,7 +67,7 @@ pub const PRESETS: [Preset; 4] = [
     Preset {
         name: "nvlink-8",
         title: "8 GPUs on NVLink",
-        description: "One node: 8 H100 GPUs behind NVSwitches, 450 GB/s per direction each (A100: 300). Inside a node the ring wins.",
+        description: "One node: 8 H100 GPUs behind NVSwitches, 450 GB/s per direction each (A100: 300). Inside a node, at a large message like this one, the ring wins; at small ones a tree's fewer latencies can.",
         network: Network::Own {
             racks: 1,
             nodes_per_rack: 1,
@@ -100,7 +100,7 @@ pub const PRESETS: [Preset; 4] = [
     Preset {
         name: "racks-800-200",
         title: "2 racks: 800 Gbps inside, 200 across",
-        description: "The chapter's 2 racks × 2 nodes × 8 GPUs: fast in-rack network, slow cross-rack uplinks; a pipelined tree crosses less and wins.",
+        description: "The chapter's 2 racks × 2 nodes × 8 GPUs: fast in-rack network, slow cross-rack uplinks; a pipelined binomial tree crosses less and wins.",
         network: Network::Chapter(&CHAPTER_SCENARIOS[4]),
         promise: ring_vs_chapter_tree(TREE_FOR_COMPARISON.0),
     },

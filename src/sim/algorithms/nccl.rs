@@ -17,8 +17,11 @@
 //! chain's head) through the others; across nodes the heads form a double binary tree (two
 //! complementary binary trees over the nodes, each carrying half of the channel's data, as NCCL ≥ 2.4
 //! does). Data is reduced up the chains and the tree, then broadcast back down, pipelined in
-//! `segments` pieces. Only the heads use the network, and each node's NIC traffic is the least any
-//! allreduce needs: 2(M−1)/M × S per node in total.
+//! `segments` pieces. Only the heads use the network. On two nodes each node's NICs carry S each way,
+//! 2(M−1)/M × S, the least any allreduce needs; on more, a node is inside one tree (1.5 × S each
+//! way) and a leaf of the other (0.5 × S), about 2 × S, a little more than a ring's 2(N−1)/N × S
+//! (`hierarchical` carries the least, 2(M−1)/M × S).
+//! What the tree saves is latency: about 2·log₂M steps across nodes instead of 2(M−1).
 //!
 //! ```
 //! use allreduce_sim::algorithms::{self, nccl_rings, Algorithm};

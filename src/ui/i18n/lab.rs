@@ -25,7 +25,7 @@ area! { $ lab_rows {
     PresetSuperpodText => "4 nodes × 8 H100 (NVLink 450 GB/s), one 400 Gbps NIC per GPU; NIC i of every node on rail i, rails joined by a spine; PXN on.", "4 个节点 × 8 张 H100（NVLink 450 GB/s），每卡一块 400 Gbps 网卡；各节点的第 i 块网卡接在第 i 条轨道上，轨道之间经主干相连；开启 PXN。";
     AlgNoteRingOnRails => "ring on rails: the textbook ring leaves each node once, from its last GPU to the next node's first, so most rails stay idle (the dotted links); NCCL's own ring, nccl-ring, runs one channel per NIC over all of them.", "轨道网络上的环形：教科书式的环每个节点只出去一次（从最后一张卡到下一个节点的第一张卡），所以大多数轨道闲着（点线）；NCCL 自己的环 nccl-ring 每块网卡一个通道，用上所有轨道。";
     AlgNoteNcclRing => "nccl-ring: one ring per channel, one channel per NIC (per rail). Each ring runs through a node's GPUs over NVLink and leaves and enters every node on its channel's NIC, so all NICs carry traffic at once; the textbook ring crosses each node boundary on one NIC only.", "NCCL 环：每个通道一个环，每块网卡（每条轨道）一个通道。每个环在节点内经 NVLink 走过所有 GPU，并通过本通道的网卡进出每个节点，因此所有网卡同时工作；教科书式的环每个节点边界只用一块网卡。";
-    AlgNoteNcclTree => "nccl-tree: inside each node the GPUs form a chain; across nodes the chain heads form a double binary tree (two complementary trees, half the data each), pipelined. Only the heads use the network, and each node's NICs carry the least any allreduce needs, 2(M−1)/M × S; the textbook trees span every GPU.", "NCCL 树：节点内 GPU 串成一条链；节点之间由各链的首 GPU 组成双二叉树（两棵互补的树，各传一半数据），并流水线化。只有链首使用网络，每个节点网卡的流量是任何 allreduce 的最小值 2(M−1)/M × S；教科书式的树则跨越每张卡。";
+    AlgNoteNcclTree => "nccl-tree: inside each node the GPUs form a chain; across nodes the chain heads form a double binary tree (two complementary trees, half the data each), pipelined. Only the heads use the network. A node is inside one tree (1.5 × S each way on its NICs) and a leaf of the other (0.5 × S), so its NICs carry about 2 × S, a little more than a ring's 2(N−1)/N × S (hierarchical carries the least, 2(M−1)/M × S); what it saves is latency, about 2·log₂M network steps instead of 2(M−1). The textbook trees span every GPU.", "NCCL 树：节点内 GPU 串成一条链；节点之间由各链的首 GPU 组成双二叉树（两棵互补的树，各传一半数据），并流水线化。只有链首使用网络。一个节点在一棵树里是内部节点（网卡每个方向 1.5 × S），在另一棵树里是叶子（0.5 × S），所以网卡约承载 2 × S，比环形的 2(N−1)/N × S 略多（分层算法最少，为 2(M−1)/M × S）；它省下的是延迟：跨网络约 2·log₂M 步，而不是 2(M−1) 步。教科书式的树则跨越每张卡。";
     GpuCount => "GPUs", "GPU 数";
     GpusPerNode => "GPUs / node", "每节点 GPU 数";
     NodesPerRack => "Nodes / rack", "每机柜\u{200b}节点数";
@@ -142,11 +142,11 @@ area! { $ lab_rows {
     LegendUnused => "dotted: no byte crosses it in this run", "点线：本次运行没有数据经过";
     LegendRails => "above each rail's switch: its NICs' load now and the bytes they carried", "每条轨道交换机上方：其网卡当前的负载和已传输的字节";
     PresetNvlinkTitle => "8 GPUs on NVLink", "NVLink 上的 8 张卡";
-    PresetNvlinkText => "One node: 8 H100 GPUs behind NVSwitches, 450 GB/s per direction each (A100: 300). Inside a node the ring wins.", "一个节点：8 张 H100 接在 NVSwitch 上，每张卡每个方向 450 GB/s（A100 为 300 GB/s）。节点内环形胜出。";
+    PresetNvlinkText => "One node: 8 H100 GPUs behind NVSwitches, 450 GB/s per direction each (A100: 300). Inside a node, at a large message like this one, the ring wins; at small ones a tree's fewer latencies can.", "一个节点：8 张 H100 接在 NVSwitch 上，每张卡每个方向 450 GB/s（A100 为 300 GB/s）。节点内，像这样的大消息环形胜出；小消息时树形较少的延迟次数可能胜出。";
     PresetTwoNodesTitle => "2 nodes on 400 Gbps", "400 Gbps 上的 2 个节点";
     PresetTwoNodesText => "Two 8-GPU nodes joined by one 400 Gbps NIC each: the network is the short stave, and the hierarchical allreduce crosses it least.", "两个 8 卡节点，各用一块 400 Gbps 网卡相连：网络是短板，分层 AllReduce 跨网卡的流量最少。";
     PresetRacksTitle => "2 racks: 800 Gbps inside, 200 across", "2 个机柜：柜内 800 Gbps，跨柜 200";
-    PresetRacksText => "The chapter's 2 racks × 2 nodes × 8 GPUs: fast in-rack network, slow cross-rack uplinks; a pipelined tree crosses less and wins.", "原文的 2 个机柜 × 2 个节点 × 8 张卡：柜内网络快、跨机柜上行链路慢；流水线化的树跨柜更少，胜出。";
+    PresetRacksText => "The chapter's 2 racks × 2 nodes × 8 GPUs: fast in-rack network, slow cross-rack uplinks; a pipelined binomial tree crosses less and wins.", "原文的 2 个机柜 × 2 个节点 × 8 张卡：柜内网络快、跨机柜上行链路慢；流水线化的二项树跨柜更少，胜出。";
     PresetInvertedTitle => "Inverted: 400 inside, 800 across", "反转：柜内 400，跨柜 800";
     PresetInvertedText => "The seed's inverted case on the same 2 racks × 2 nodes × 8 GPUs: in-rack 400 Gbps, cross-rack 800 Gbps; the ring wins.", "原文中的反转情形，同样是 2 个机柜 × 2 个节点 × 8 张卡：柜内 400 Gbps，跨机柜 800 Gbps；环形胜出。";
     CompareFaster => "The faster run: {0}, {1}; {2} takes {3}, {4}× as long.", "更快的是{0}：用时 {1}；{2}用时 {3}，是前者的 {4} 倍。";

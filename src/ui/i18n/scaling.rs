@@ -92,7 +92,7 @@ area! { $ scaling_rows {
     ClaimIo => "§1.2: storage IO saturated and GPU utilisation dropped to 30%", "§1.2：存储 IO 饱和，GPU 利用率降到 30%";
     BecauseIo => "ResNet-50 on 4 DGX A100 (32 GPUs) reading 28 MB of images per GPU per step from a Lustre system that delivers 2.8 GB/s in total: loading takes ~3× the compute", "ResNet-50 在 4 台 DGX A100（32 张卡）上，每卡每步从总共只提供 2.8 GB/s 的 Lustre 存储读取 28 MB 图片：加载时间约为计算的 3 倍";
     ClaimRacks => "§1.3.2: 800 Gbps inside racks, 200 Gbps across: the ring's cross-rack traffic is the bottleneck and a tree does better", "§1.3.2：柜内 800 Gbps、跨柜 200 Gbps：环形的跨机柜流量成为瓶颈，树形更好";
-    BecauseRacks => "2 racks × 2 DGX-class nodes with 800 Gbps NICs and 200 Gbps rack uplinks; BERT-large gradients; the tree is binomial, pipelined in 32 segments", "2 个机柜 × 2 个 DGX 级节点，800 Gbps 网卡、200 Gbps 机柜上行；BERT-large 梯度；树为二项树，分 32 段流水线";
+    BecauseRacks => "2 racks × 2 DGX-class nodes with 800 Gbps NICs and 200 Gbps rack uplinks; BERT-large gradients; the tree is binomial, pipelined in 32 segments (a double binary tree laid over the same GPUs, NCCL's shape, crosses the racks as much as the ring)", "2 个机柜 × 2 个 DGX 级节点，800 Gbps 网卡、200 Gbps 机柜上行；BERT-large 梯度；树为二项树，分 32 段流水线（按顺序铺在同样这些卡上的双二叉树，即 NCCL 的形状，跨机柜的流量与环形一样多）";
     ClaimInverted => "§1.4: in-rack 400 Gbps but cross-rack 800 Gbps — the ring wins again", "§1.4：柜内 400 Gbps 而跨柜 800 Gbps——环形再次胜出";
     BecauseInverted => "The same 2 racks × 2 nodes, now with 400 Gbps NICs and 800 Gbps uplinks: bandwidth across racks is no longer the bottleneck", "同样的 2 个机柜 × 2 个节点，现在是 400 Gbps 网卡和 800 Gbps 上行：跨机柜带宽不再是瓶颈";
     HwPcie => "8-GPU PCIe Gen4 server", "8 卡 PCIe Gen4 服务器";
@@ -127,7 +127,7 @@ area! { $ scaling_rows {
     ChipHint => "Checked under the chapter's own conditions; change them in the claims table", "按原文自身的条件核验；可在论断核验表中修改条件";
     ClaimsHere => "What the chapter claims here, checked", "原文在这里的论断及核验";
     BarrelNote => "One slow NIC and the whole ring runs at its speed: every step waits for the chunk crossing it. The tree does no better here: all of node 1's gradients must leave through that NIC. A late GPU holds everyone up until it joins.", "只要一块网卡慢下来，整个环就以它的速度运行：每一步都要等经过它的那块数据。这里树形也好不到哪里去：节点 1 的梯度都必须经过这块网卡。一张卡晚到，所有人都要等它。";
-    BarrelReadout => "The network story's allreduce (32 GPUs, 100 Gbps NICs): ring {0} (busbw {1}), pipelined double binary tree {2}. Speedup on 32 GPUs: {3} (all healthy: {4}).", "网络故事中的 AllReduce（32 张卡，100 Gbps 网卡）：环形 {0}（busbw {1}），流水线双二叉树 {2}。32 卡加速比：{3}（全部正常时：{4}）。";
+    BarrelReadout => "The network story's allreduce (32 GPUs, 100 Gbps NICs): ring {0} (busbw {1}), NCCL's pipelined tree (chains in the nodes, a double binary tree between them) {2}. Speedup on 32 GPUs: {3} (all healthy: {4}).", "网络故事中的 AllReduce（32 张卡，100 Gbps 网卡）：环形 {0}（busbw {1}），NCCL 的流水线树（节点内串成链，节点间为双二叉树）{2}。32 卡加速比：{3}（全部正常时：{4}）。";
     BarrelLate => "GPU {0} joins late by", "GPU {0} 晚到";
     MemoryTitle => "The compute layer's trap, live: does the model fit one GPU?", "计算层的坑：模型塞得进一张卡吗？";
     MemoryGpu => "Memory of one GPU", "单卡显存";
@@ -167,7 +167,7 @@ area! { $ scaling_rows {
     VsTierIdleNamed => "{0} not crossed below {1}", "{0}在{1}以下不经过";
     VsIdleGreyed => "Greyed sliders: ", "灰色滑块：";
     SwipeFigure => "← swipe the figure sideways for the rest →", "← 左右滑动，查看图的其余部分 →";
-    VsRingHop => "Each of the ring's 2(N−1) = {0} steps waits {1} of latency: its slowest hop crosses {2} links.", "环形的 2(N−1) = {0} 步，每步等待 {1} 的延迟：其中最慢的一跳经过 {2} 条链路。";
+    VsRingHop => "Each of the ring's 2(N−1) = {0} steps waits {1} of latency: its slowest hop crosses {2} links. That is the textbook α-β ring, in which a GPU sends its next chunk once its last has arrived; NCCL keeps several chunks in flight and pays the network's latency only where its ring crosses between nodes (tick “Also show NCCL on real hardware” to compare).", "环形的 2(N−1) = {0} 步，每步等待 {1} 的延迟：其中最慢的一跳经过 {2} 条链路。这是教科书 α-β 模型里的环：一张卡要等上一块数据送达才发下一块；NCCL 让多块数据同时在路上，只在环跨节点的地方付网络延迟（勾选“同时显示真实硬件上的 NCCL”即可对比）。";
     VsNcclTreeBetween => "Like NCCL on {0} with {1}: of its ring and tree, the tree is faster {2}, the ring at the other sizes.", "像 NCCL 在 {0}（{1}）上：它的环形与树形相比，树形在{2}更快，其余大小环形更快。";
     VsNcclNvlsPicked => " At {0} of the sizes below it picks neither but NVLS, where the NVSwitch adds the data itself.", "下列大小中有 {0} 个它两者都不选，而选 NVLS：由 NVSwitch 自己完成相加。";
     VsNcclRange => "from about {0} to {1}", "约 {0} 至 {1} 之间";
@@ -211,7 +211,7 @@ area! { $ scaling_rows {
     NcclComplexity => "No manual tuning needed: NCCL builds both and chooses; NCCL_ALGO overrides the choice.", "无需手动调优：NCCL 同时构建两者并自动选择；NCCL_ALGO 可以覆盖这个选择。";
     SimComplexity => "A tree must be pipelined to compete: with 1 segment it takes several times the ring's time; with 32, a double binary tree comes close (§1.3.2).", "树形必须流水线化才有竞争力：只有 1 段时耗时是环形的好几倍；分 32 段时，双二叉树就接近环形（§1.3.2）。";
     NcclUse => "Inside a node it uses rings (or NVLink SHARP on NVSwitch systems); across nodes it chooses per message size, not by a fixed rule.", "节点内用环形（在 NVSwitch 系统上还可用 NVLink SHARP）；跨节点时按消息大小选择，而不是按固定规则。";
-    SimUse => "Across slow rack uplinks the pipelined tree crosses them less and wins; with fast uplinks the ring wins again (below).", "机柜上行较慢时，流水线化的树跨柜流量少，树形胜出；上行较快时，环形再次胜出（见下）。";
+    SimUse => "Across slow rack uplinks a pipelined binomial tree crosses them less and wins (not every tree: NCCL's double binary tree, laid over the GPUs in order, crosses as much as the ring); with fast uplinks the ring wins again (below).", "机柜上行较慢时，流水线化的二项树跨柜流量少，树形胜出（并非所有树都如此：按顺序铺开的 NCCL 双二叉树跨柜流量与环形一样多）；上行较快时，环形再次胜出（见下）。";
     NcclLatency => "Predicts each algorithm's time from its latency and bandwidth model and picks Ring or Tree per message size and GPU count automatically.", "按每种算法的延迟与带宽模型预测耗时，根据消息大小和卡数自动选择 Ring 或 Tree。";
     SimLatency => "The ring pays 2(N−1) latencies, a tree about 2·log₂N: the tree wins for small messages, the ring for large ones; the crossover moves to larger messages as N grows (figure above).", "环形要付出 2(N−1) 次延迟，树形约 2·log₂N 次：小消息时树形更快，大消息时环形更快；N 越大，交叉点越往大消息方向移动（见上图）。";
     NcclVolume => "Ships double binary trees since NCCL 2.4 (2019), so per-GPU tree traffic stays about 2 × S.", "自 NCCL 2.4（2019 年）起提供双二叉树，树形的每卡通信量保持在约 2 × S。";

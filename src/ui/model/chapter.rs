@@ -219,7 +219,10 @@ pub fn barrel(nic_share: f64, late_secs: f64) -> Result<Barrel, ScenarioError> {
         verified_run(&sc, false)
     };
     let ring = run(Algorithm::Ring, 1, &faults)?;
-    let tree = run(Algorithm::DoubleBinaryTree, TREE_SEGMENTS, &faults)?;
+    // NCCL's tree, as a cluster runs it: chains in the nodes, a double binary tree between them
+    // (a double binary tree laid over all 32 GPUs in order crosses the NICs far more, and read as
+    // "the tree" it made trees look half again slower than the ring across nodes).
+    let tree = run(Algorithm::NcclTree, TREE_SEGMENTS, &faults)?;
     let healthy = run(Algorithm::Ring, 1, &Default::default())?;
     let model = story.training();
     Ok(Barrel {
@@ -624,10 +627,12 @@ mod tests {
         assert!((healthy.ring_busbw_bytes_per_sec / nic - 1.0).abs() < 0.01);
         assert!((slow.ring_busbw_bytes_per_sec / (0.25 * nic) - 1.0).abs() < 0.01);
         assert!(slow.speedup < healthy.speedup);
-        // No algorithm escapes it: all of node 1's gradients must leave through that NIC, so the
-        // pipelined tree slows about as much.
+        // No algorithm escapes it: all of node 1's gradients must leave through that NIC, so
+        // NCCL's pipelined tree slows about as much; healthy, it is within 10% of the ring.
         let tree_ratio = slow.tree_secs / healthy.tree_secs;
         assert!(tree_ratio > 3.5, "{tree_ratio}");
+        let near = healthy.tree_secs / healthy.ring_secs;
+        assert!((0.9..1.1).contains(&near), "{near}");
         // A GPU 100 ms late delays the ring by at most those 100 ms (its fast NVLink hops have
         // slack to absorb a little), and the step with it.
         let late = barrel(1.0, 0.1).unwrap();

@@ -62,7 +62,7 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
                         "because the ring takes 2(N−1) steps and each pays the latency α. The claim holds for the volume, which stays under 2 × S, and for the time only when messages are large enough that 2(N−1)α is small."
                     };
                     format!(
-                        "Volume per GPU: {va:.3} × S at N = {n}, {vb:.3} × S at N = {n2}: it never exceeds 2 × S. Time: {ta} → {tb} ({growth:.2}×), {why}"
+                        "Volume per GPU: {va:.3} × S at N = {n}, {vb:.3} × S at N = {n2}: it never exceeds 2 × S. Time: {ta} → {tb} ({growth:.2}×), {why} All this on one switch, every link alike: in a cluster, GPUs beyond one node bring a slower link (the NIC) into the ring, and its time follows that link, not N."
                     )
                 },
                 || {
@@ -72,7 +72,7 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
                         "因为环形需要 2(N−1) 步，每步都要付出延迟 α。通信量有上界（不超过 2 × S），说法对通信量成立；时间只有在消息足够大、2(N−1)α 可以忽略时才与 N 无关。"
                     };
                     format!(
-                        "每卡通信量：N = {n} 时 {va:.3} × S，N = {n2} 时 {vb:.3} × S，始终不超过 2 × S。时间：{ta} → {tb}（{growth:.2} 倍），{why}"
+                        "每卡通信量：N = {n} 时 {va:.3} × S，N = {n2} 时 {vb:.3} × S，始终不超过 2 × S。时间：{ta} → {tb}（{growth:.2} 倍），{why}以上都在同一个交换机、所有链路相同的条件下：在集群中，超出一个节点的卡会把更慢的链路（网卡）带进环里，环的时间随这条链路变化，而不是随 N。"
                     )
                 },
             )
@@ -210,19 +210,25 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
         Evidence::CrossRack {
             ring_bytes,
             tree_bytes,
+            double_tree_bytes,
+            hierarchical_bytes,
         } => {
             let share = 100.0 / finding.value();
             let (ring, tree) = (format_bytes(ring_bytes), format_bytes(tree_bytes));
+            let (dbt, hier) = (
+                format_bytes(double_tree_bytes),
+                format_bytes(hierarchical_bytes),
+            );
             say(
                 lang,
                 || {
                     format!(
-                        "On 2 racks × 2 nodes × 8 GPUs the ring sends {ring} between the two racks, the binomial tree {tree} ({share:.0}% of the ring's): only the tree edges that join the racks cross."
+                        "On 2 racks × 2 nodes × 8 GPUs the ring sends {ring} between the two racks, the binomial tree {tree} ({share:.0}% of the ring's): only the tree edges that join the racks cross. It is that tree's shape, not every tree: a double binary tree laid over the GPUs in order (NCCL's shape) sends {dbt}, and a hierarchical allreduce (reduce inside each rack, exchange across, broadcast back) {hier}."
                     )
                 },
                 || {
                     format!(
-                        "在 2 个机柜 × 2 个节点 × 8 张卡上，环形在两个机柜之间传输 {ring}，二项树只有 {tree}（为环形的 {share:.0}%）：只有连接两个机柜的那几条树边跨机柜。"
+                        "在 2 个机柜 × 2 个节点 × 8 张卡上，环形在两个机柜之间传输 {ring}，二项树只有 {tree}（为环形的 {share:.0}%）：只有连接两个机柜的那几条树边跨机柜。这取决于这棵树的形状，并非所有树都如此：按顺序铺在卡上的双二叉树（NCCL 的形状）传输 {dbt}，分层 AllReduce（先在机柜内归约，再跨机柜交换，最后广播回去）传输 {hier}。"
                     )
                 },
             )

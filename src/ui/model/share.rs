@@ -1233,11 +1233,13 @@ mod tests {
         let said = e.to_string();
         assert!(said.starts_with("the lab's controls cannot show this file (the command line runs it as it is): lat must be from "), "{said}");
         assert!(said.ends_with("lat must be from 0ns to 10ms"), "{said}");
-        let e = import_scenario(uniform(4, 1, 1e-6).as_bytes()).unwrap_err();
+        let e = import_scenario(uniform(4, 32_000_000_000, 1e-6).as_bytes()).unwrap_err();
         assert!(
-            e.to_string().ends_with("size must be from 1 KB to 16 GB"),
+            e.to_string().ends_with("size must be from 1 B to 16 GB"),
             "{e}"
         );
+        // 1 B, where only latency counts, is the lab's as the command line's.
+        assert!(import_scenario(uniform(4, 1, 1e-6).as_bytes()).is_ok());
         let e = import_scenario(uniform(5, 1 << 20, 1e-6).as_bytes()).unwrap_err();
         assert!(e.to_string().contains("cannot show this file (the command line runs it as it is): gpus must be one of 1, 2, 3, 4, 6,"), "{e}");
         // In a link the words are the link's own, with the range.
