@@ -83,7 +83,7 @@ test('the lab shows NCCL on 8×H100 beside the textbook run: ~450 GB/s textbook,
     '--size', '8589934592', '--nvls', 'off', '--json']);
   assert.equal(await attr(page, 'lab-nccl-time', 'data-secs'), want.time_s);
   assert.match(await page.getByTestId('lab-nccl-choice').innerText(), new RegExp(`${want.algorithm}/${want.protocol} × ${want.channels}`));
-  assert.match(await page.getByTestId('lab-nccl-why').innerText(), /lowest predicted time, .* of 6 candidates simulated/);
+  assert.match(await page.getByTestId('lab-nccl-why').innerText(), /lowest time NCCL's tuner predicts \(every channel busy\), .* of 6 candidates simulated/);
   // The card says the system's links are its own, not the sliders' (on 2 nodes its 235 GB/s over
   // the sliders' one 400 Gbps NIC looked impossible).
   assert.match(await page.getByTestId('lab-nccl-system').innerText(), /On dgx-h100's own links, not the sliders': 450 GB\/s per GPU into its node, 8 × 400 Gbps NICs per node\./);

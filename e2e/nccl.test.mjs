@@ -46,7 +46,7 @@ test('switching the model moves 8×H100 from ~450 to ~365 GB/s (NVLS off) and th
   await page.getByTestId('nccl-nvls').check();
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=nccl-busbw]')?.dataset.busbw) > 450);
   // Above the links' 450 GB/s: the line under it says why (it read as a mistake).
-  assert.match(await page.getByTestId('nccl-over-wire').innerText(), /the switch adds.*S each way/);
+  assert.match(await page.getByTestId('nccl-over-wire').innerText(), /the switch adds.*S\(1 \+ 1\/N\) each way/);
   const errors = await page.$$eval('[data-testid=nccl-error-row]', (rows) => rows.map((r) => Number(r.dataset.error)));
   assert.ok(errors.every((e) => Math.abs(e) < 0.25), `errors ${errors}`);
   const changes = await page.getByTestId('nccl-change').allTextContents();

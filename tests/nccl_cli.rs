@@ -197,7 +197,7 @@ fn switching_the_model_moves_8_h100_from_the_wire_rate_to_what_nccl_reaches() {
         nccl["reason"]
             .as_str()
             .unwrap()
-            .contains("lowest predicted time")
+            .contains("lowest time NCCL's tuner predicts")
     );
     assert!(nccl["candidates"].as_array().unwrap().len() >= 3);
 }

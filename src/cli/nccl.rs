@@ -167,21 +167,21 @@ pub fn reason(c: &Choice) -> String {
         .collect();
     if !tied.is_empty() {
         return format!(
-            "{}/{} ties with {} for the lowest predicted time, {} each, of {} candidates",
+            "{}/{} ties with {} for the lowest time NCCL's tuner predicts (every channel busy), {} each, of {} candidates",
             c.algorithm,
             c.protocol,
             tied.join(", "),
-            format_secs(c.time_secs),
+            format_secs(c.candidates[0].tuner_secs),
             c.candidates.len()
         );
     }
     match c.runner_up() {
         Some(r) => format!(
-            "{}/{} has the lowest predicted time, {} against {} for {}/{} (the runner-up), of {} candidates",
+            "{}/{} has the lowest time NCCL's tuner predicts (every channel busy), {} against {} for {}/{} (the runner-up), of {} candidates",
             c.algorithm,
             c.protocol,
-            format_secs(c.time_secs),
-            format_secs(r.time_secs),
+            format_secs(c.candidates[0].tuner_secs),
+            format_secs(r.tuner_secs),
             r.algorithm,
             r.protocol,
             c.candidates.len()
@@ -398,8 +398,8 @@ mod tests {
     fn the_reason_calls_equal_times_a_tie() {
         let sys = crate::sim::nccl::system::System::preset("dgx-h100", 1, 8).unwrap();
         let mut c = crate::sim::nccl::model::predict(&sys, 1 << 20, false).unwrap();
-        assert!(reason(&c).contains("has the lowest predicted time"));
-        c.candidates[1].time_secs = c.time_secs;
+        assert!(reason(&c).contains("has the lowest time NCCL's tuner predicts"));
+        c.candidates[1].tuner_secs = c.candidates[0].tuner_secs;
         let r = reason(&c);
         assert!(
             r.contains(" ties with ") && !r.contains("has the lowest"),

@@ -13,8 +13,13 @@
 //! 4. **Latency.** Each route waits NCCL's per-hop latency for its link type and protocol (network
 //!    hops add the system's latency per message); each collective pays the system's launch cost plus
 //!    NCCL's base-latency difference for its (algorithm, protocol).
-//! 5. **Choice.** Each candidate's time is predicted by running it; the lowest wins, and the
-//!    [`Choice`] keeps every candidate so the reason can be shown.
+//! 5. **Choice.** Each candidate is run twice where the two differ: as NCCL's tuner sees it, every
+//!    channel busy (`tuner.cc` rates an algorithm by its graph's channels; `enqueue.cc` drops
+//!    channels for a small message only once the algorithm is chosen), and on the channels it
+//!    then gets. The lowest tuner time wins and the choice takes the time it runs in; the
+//!    [`Choice`] keeps every candidate so the reason can be shown. (Ranked by the times they run
+//!    in, a tree with 8 channels beat a ring whose LL threshold, N times a tree's, left it one:
+//!    Tree/LL inside one node at 16–64 KiB, where NCCL's tuner logs Ring/LL.)
 //!
 //! NVLS is its own transfer pattern on the NVSwitch: every GPU sends its data up once and the switch
 //! returns the sum. It is cut into pipelined chunks; per chunk, each GPU sends its share up (the switch
@@ -62,7 +67,11 @@ pub struct Candidate {
     pub algorithm: NcclAlgorithm,
     pub protocol: Protocol,
     pub channels: usize,
+    /// The time it runs in at this size, on its `channels`.
     pub time_secs: f64,
+    /// The time NCCL's tuner ranks it by: the same run with every channel busy (equal to
+    /// `time_secs` once the message fills them all). The lowest wins.
+    pub tuner_secs: f64,
     /// The GPU link rate this candidate streams at, bytes/s (after efficiency, protocol and caps).
     pub gpu_link_bytes_per_sec: f64,
     /// The NIC rate per node, bytes/s (after efficiency and protocol); 0 on one node.
@@ -120,30 +129,33 @@ impl Choice {
     /// let c = predict(&sys, 1 << 20, false).unwrap();
     /// let second = c.runner_up().unwrap();
     /// assert_eq!(second, &c.candidates[1]);
-    /// assert!(second.time_secs >= c.time_secs);
+    /// assert!(second.tuner_secs >= c.candidates[0].tuner_secs);
     /// ```
     pub fn runner_up(&self) -> Option<&Candidate> {
         self.candidates.get(1)
     }
 
-    /// The other candidates as fast as the choice, to rounding ([`as_fast`](crate::order::as_fast),
-    /// `auto`'s rule too): a tie, which the reasons call so rather than one having "the lowest
-    /// predicted time".
+    /// The other candidates the tuner rates as fast as the choice, to rounding
+    /// ([`as_fast`](crate::order::as_fast), `auto`'s rule too): a tie, which the reasons call so
+    /// rather than one having "the lowest predicted time".
     ///
     /// ```
     /// use allreduce_sim::nccl::{model::predict, system::System};
     /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
     /// let mut c = predict(&sys, 1 << 20, false).unwrap();
     /// assert_eq!(c.tied().count(), 0);
-    /// c.candidates[1].time_secs = c.time_secs;
+    /// c.candidates[1].tuner_secs = c.candidates[0].tuner_secs;
     /// assert_eq!(c.tied().count(), 1);
     /// ```
     pub fn tied(&self) -> impl Iterator<Item = &Candidate> + '_ {
-        let best = self.time_secs;
+        let best = self
+            .candidates
+            .first()
+            .map_or(self.time_secs, |c| c.tuner_secs);
         self.candidates
             .iter()
             .skip(1)
-            .filter(move |c| crate::order::as_fast(c.time_secs, best))
+            .filter(move |c| crate::order::as_fast(c.tuner_secs, best))
     }
 }
 
@@ -174,8 +186,9 @@ pub fn candidates(sys: &System, nvls: bool) -> Vec<(NcclAlgorithm, Protocol)> {
     out
 }
 
-/// The rates, channels and fixed latency of one candidate at one size.
-fn shape(sys: &System, size: u64, a: NcclAlgorithm, p: Protocol) -> Candidate {
+/// The rates, channels and fixed latency of one candidate at one size; with `tuner`, as NCCL's
+/// tuner rates it, every channel busy.
+fn shape(sys: &System, size: u64, a: NcclAlgorithm, p: Protocol, tuner: bool) -> Candidate {
     let ranks = sys.ranks();
     let arch = sys.arch;
     if a == NcclAlgorithm::Nvls {
@@ -187,13 +200,18 @@ fn shape(sys: &System, size: u64, a: NcclAlgorithm, p: Protocol) -> Candidate {
             protocol: p,
             channels: ch,
             time_secs: 0.0,
+            tuner_secs: 0.0,
             gpu_link_bytes_per_sec: link,
             nic_bytes_per_sec: 0.0,
             fixed_us: sys.launch_us + HopKind::NvLink.latency_us(a, p),
             busiest_link_secs: 0.0,
         };
     }
-    let ch = channels_for(size, sys.channels, a, p, ranks);
+    let ch = if tuner {
+        sys.channels.max(1)
+    } else {
+        channels_for(size, sys.channels, a, p, ranks)
+    };
     let per_channel = match (a, p) {
         (NcclAlgorithm::Tree, _) => arch.tree_channel_gbytes(sys.nodes),
         (_, Protocol::Ll128) => arch.ll128_channel_gbytes(),
@@ -202,7 +220,11 @@ fn shape(sys: &System, size: u64, a: NcclAlgorithm, p: Protocol) -> Candidate {
     // NCCL adds a channel for every `threads × threshold` bytes; a partly filled last channel still
     // works at its share, so the copy rate grows in proportion to the size until every channel is
     // busy (and a larger message is never faster).
-    let busy_channels = channel_share(size, sys.channels, a, p, ranks);
+    let busy_channels = if tuner {
+        sys.channels.max(1) as f64
+    } else {
+        channel_share(size, sys.channels, a, p, ranks)
+    };
     let mut link = (sys.intra_effective_bytes_per_sec() * p.wire_efficiency())
         .min(busy_channels * per_channel * 1e9);
     let mut nic = if sys.nodes > 1 {
@@ -224,6 +246,7 @@ fn shape(sys: &System, size: u64, a: NcclAlgorithm, p: Protocol) -> Candidate {
         protocol: p,
         channels: ch,
         time_secs: 0.0,
+        tuner_secs: 0.0,
         gpu_link_bytes_per_sec: link,
         nic_bytes_per_sec: nic,
         fixed_us,
@@ -266,19 +289,33 @@ pub fn run_candidate(
 ) -> Result<Candidate, SystemError> {
     sys.validate()?;
     check_size(size)?;
-    let mut c = shape(sys, size, a, p);
-    let (flow_secs, busiest) = match a {
+    let mut c = shape(sys, size, a, p, false);
+    let (time, busiest) = simulate(sys, size, &c)?;
+    c.time_secs = time;
+    c.busiest_link_secs = busiest;
+    let full = shape(sys, size, a, p, true);
+    c.tuner_secs =
+        if (full.channels, full.gpu_link_bytes_per_sec) == (c.channels, c.gpu_link_bytes_per_sec) {
+            time
+        } else {
+            simulate(sys, size, &full)?.0
+        };
+    Ok(c)
+}
+
+/// One run of a candidate's shape: its fixed latency plus the flow simulation, and its busiest
+/// link's bytes over the link's rate.
+fn simulate(sys: &System, size: u64, c: &Candidate) -> Result<(f64, f64), SystemError> {
+    let (flow_secs, busiest) = match c.algorithm {
         NcclAlgorithm::Nvls => nvls_secs(
             sys.gpus_per_node,
             size,
             c.gpu_link_bytes_per_sec,
             c.channels,
         ),
-        _ => ring_or_tree_secs(sys, size, &c)?,
+        _ => ring_or_tree_secs(sys, size, c)?,
     };
-    c.time_secs = c.fixed_us.max(0.0) * 1e-6 + flow_secs;
-    c.busiest_link_secs = busiest;
-    Ok(c)
+    Ok((c.fixed_us.max(0.0) * 1e-6 + flow_secs, busiest))
 }
 
 fn ring_or_tree_secs(sys: &System, size: u64, c: &Candidate) -> Result<(f64, f64), SystemError> {
@@ -394,16 +431,19 @@ fn nvls_secs(n: usize, size: u64, link: f64, channels: usize) -> (f64, f64) {
     (end, busiest)
 }
 
-/// Simulates every candidate at `size` and keeps the fastest, as NCCL keeps the lowest predicted time.
-/// Every candidate's time is kept (for showing the choice and its reason).
+/// Simulates every candidate at `size` and keeps the one NCCL's tuner predicts fastest (every
+/// channel busy; see the module's step 5), which then runs on its own channels. Every candidate's
+/// times are kept (for showing the choice and its reason).
 ///
 /// ```
 /// use allreduce_sim::nccl::{model::predict, system::System};
 /// let sys = System::preset("dgx-h100", 1, 8).unwrap();
 /// let c = predict(&sys, 64 << 10, true).unwrap();
-/// // The choice is the fastest candidate, listed first.
+/// // The choice is the tuner's fastest candidate, listed first; it runs in its own time.
 /// assert_eq!((c.algorithm, c.protocol), (c.candidates[0].algorithm, c.candidates[0].protocol));
-/// assert!(c.candidates.windows(2).all(|w| w[0].time_secs <= w[1].time_secs));
+/// assert!(c.candidates.windows(2).all(|w| w[0].tuner_secs <= w[1].tuner_secs));
+/// assert_eq!(c.time_secs, c.candidates[0].time_secs);
+/// assert!(c.candidates.iter().all(|k| k.tuner_secs <= k.time_secs));
 /// ```
 pub fn predict(sys: &System, size: u64, nvls: bool) -> Result<Choice, SystemError> {
     choose(sys, size, nvls, true)
@@ -467,7 +507,8 @@ impl Choosing {
         let mut queue: Vec<(f64, NcclAlgorithm, Protocol)> = candidates(sys, nvls)
             .into_iter()
             .map(|(a, p)| {
-                let c = shape(sys, size, a, p);
+                // A bound on the tuner's time, by which candidates are ranked.
+                let c = shape(sys, size, a, p, true);
                 let floor = bandwidth_bound_secs(sys, &c, size).max(latency_bound_secs(sys, a, p));
                 (c.fixed_us.max(0.0) * 1e-6 + floor, a, p)
             })
@@ -501,7 +542,7 @@ impl Choosing {
                 continue;
             }
             let c = run_candidate(&self.sys, self.size, a, p)?;
-            self.best = self.best.min(c.time_secs);
+            self.best = self.best.min(c.tuner_secs);
             self.done.push(c);
             break;
         }
@@ -538,7 +579,7 @@ impl Choosing {
 
 impl Choice {
     /// NCCL's rule: of the candidates run at `size` (see [`run_candidate`]), the one with the lowest
-    /// time. `None` when there is none. This is how [`predict`] chooses, for callers that run the
+    /// tuner time, in the time it runs in. `None` when there is none. This is how [`predict`] chooses, for callers that run the
     /// candidates themselves (one at a time, between frames).
     ///
     /// ```
@@ -553,7 +594,7 @@ impl Choice {
     /// assert_eq!(choice, predict(&sys, 1 << 20, false).unwrap());
     /// ```
     pub fn among(sys: &System, size: u64, mut ran: Vec<Candidate>) -> Option<Choice> {
-        crate::order::sort_by_key(&mut ran, |x| x.time_secs);
+        crate::order::sort_by_key(&mut ran, |x| x.tuner_secs);
         let first = *ran.first()?;
         Some(Choice {
             size_bytes: size,
@@ -606,7 +647,7 @@ pub fn latency_bound_secs(sys: &System, a: NcclAlgorithm, p: Protocol) -> f64 {
 /// use allreduce_sim::nccl::{model::*, protocol::{NcclAlgorithm, Protocol}, system::System};
 /// let a100 = System::preset("dgx-a100", 1, 8).unwrap();
 /// let ring = Candidate { algorithm: NcclAlgorithm::Ring, protocol: Protocol::Simple, channels: 24, time_secs: 0.0,
-///     gpu_link_bytes_per_sec: 100e9, nic_bytes_per_sec: 0.0, fixed_us: 0.0, busiest_link_secs: 0.0 };
+///     tuner_secs: 0.0, gpu_link_bytes_per_sec: 100e9, nic_bytes_per_sec: 0.0, fixed_us: 0.0, busiest_link_secs: 0.0 };
 /// // Each rank sends 2(N−1)/N × 8 GB = 14 GB over its 100 GB/s link.
 /// assert!((bandwidth_bound_secs(&a100, &ring, 8_000_000_000) - 0.14).abs() < 1e-15);
 /// let c = predict(&a100, 1 << 30, true).unwrap();

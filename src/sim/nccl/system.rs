@@ -11,7 +11,9 @@
 //! use allreduce_sim::nccl::system::System;
 //! let h100 = System::preset("dgx-h100", 2, 8).unwrap();
 //! assert_eq!(h100.ranks(), 16);
-//! assert!(!h100.nvls_available()); // across nodes NVLS needs a SHARP network (CollNet)
+//! // Across nodes this model offers no NVLS (NCCL ≥ 2.18 has NVLS-Tree: NVLS inside the node, a
+//! // tree over the network between them; not modelled here).
+//! assert!(!h100.nvls_available());
 //! assert!(System::preset("dgx-h100", 1, 8).unwrap().nvls_available());
 //! assert!(System::preset("dgx-a100", 1, 8).unwrap().nvls_available() == false);
 //! assert!(System::preset("dgx-h100", 1, 4).unwrap().nvls_available() == false); // < 5 GPUs
@@ -559,7 +561,8 @@ impl System {
     }
 
     /// Whether the switch can reduce (NVLink SHARP): Hopper or later on NVSwitch, ≥ 5 GPUs in the
-    /// NVLink domain, one node (across nodes NCCL needs CollNet/SHARP networks for NVLS).
+    /// NVLink domain, one node. (Across nodes NCCL ≥ 2.18 runs NVLS-Tree, NVLS inside each node
+    /// and a tree between them, which this model does not: there it offers Ring and Tree.)
     ///
     /// # Examples
     ///

@@ -19,8 +19,9 @@ area! { $ nccl_rows {
     LabNcclAlgorithm => "algorithm", "算法";
     LabNcclChannels => "channels", "个通道";
     LabNcclTime => "time", "时间";
-    LabNcclWhy => "Why: {0} has the lowest predicted time, {1}, against {2} for {3} (the runner-up, {5}), of {4} candidates simulated (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：{0} 的预测时间最短，为 {1}；第二名 {3} 为 {2}（{5}）；共模拟了 {4} 个候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
-    LabNcclTie => "Why: {0} ties with {1} for the lowest predicted time, {2} each, of {3} candidates simulated (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：{0} 与 {1} 的预测时间并列最短，均为 {2}；共模拟了 {3} 个候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
+    LabNcclTuner => "tuner's estimate, every channel busy", "调优器估计（所有通道都忙）";
+    LabNcclWhy => "Why: {0} has the lowest time NCCL's tuner predicts (every channel busy), {1}, against {2} for {3} (the runner-up, {5}), of {4} candidates simulated (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：在 NCCL 调优器的预测中（所有通道都忙），{0} 的时间最短，为 {1}；第二名 {3} 为 {2}（{5}）；共模拟了 {4} 个候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
+    LabNcclTie => "Why: {0} ties with {1} for the lowest time NCCL's tuner predicts (every channel busy), {2} each, of {3} candidates simulated (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：在 NCCL 调优器的预测中（所有通道都忙），{0} 与 {1} 的时间并列最短，均为 {2}；共模拟了 {3} 个候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
     LabNcclOnly => "Why: {0} is the only candidate simulated here (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：{0} 是这里唯一被模拟的候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
     LabNcclPredicting => "Simulating NCCL's candidates: {0} of {1}…", "正在模拟 NCCL 的候选：第 {0} 个，共 {1} 个…";
     LabNcclCandidates => "Candidates simulated: {0}", "模拟的候选：{0} 个";
@@ -30,7 +31,7 @@ area! { $ nccl_rows {
     LabNcclSystemError => "This system cannot take the lab's shape: ", "该系统无法容纳实验室当前的形状：";
     ScalingNcclChoices => "NCCL's choice on {0} GPUs, per size: ", "NCCL 在 {0} 张卡上按消息大小的选择：";
     NcclNvls => "NVLink SHARP (NVLS)", "NVLink SHARP（NVLS，交换机内归约）";
-    NcclOverWire => "busbw passes it with NVLS: the switch adds, so each GPU sends its data once and receives the sum, S each way where busbw assumes a ring's 2(N−1)/N × S.", "开启 NVLS 时 busbw 会超过它：交换机做加法，每张卡只上传一次数据并接收总和，每个方向 S，而 busbw 按环形的 2(N−1)/N × S 计算。";
+    NcclOverWire => "busbw passes it with NVLS: the switch adds, so each GPU sends its data once and receives the sum, S(1 + 1/N) each way (its share of the sum goes up once more to be multicast) where busbw assumes a ring's 2(N−1)/N × S.", "开启 NVLS 时 busbw 会超过它：交换机做加法，每张卡只上传一次数据并接收总和，每个方向 S(1 + 1/N)（它负责的那份总和还要再上传一次以便组播），而 busbw 按环形的 2(N−1)/N × S 计算。";
     NcclIntraShare => "GPU links: NCCL's copies reach {0} of the {1} datasheet rate at large sizes.", "GPU 互连：大消息时 NCCL 的拷贝能达到标称 {1} 的 {0}。";
     ParseTooFewColumns => "a row needs at least size, count, type, redop, time, algbw, busbw; this one has {0}", "一行至少需要大小、数量、类型、归约、时间、algbw、busbw；这一行只有 {0} 列";
     ParseNotANumber => "'{0}' is not a number where one is expected", "'{0}' 不是数字，但这里需要数字";

@@ -290,19 +290,20 @@ pub fn lab_why(lang: Lang, c: &Choice) -> String {
             &[
                 &name(&c.algorithm, &c.protocol),
                 &tied.join(lang.pick(", ", "、")),
-                &format_secs(c.time_secs),
+                &format_secs(c.candidates[0].tuner_secs),
                 &candidates,
             ],
         );
     }
-    let d = percent_above_zero(lang, r.time_secs / c.time_secs - 1.0, 1);
+    let best = c.candidates[0].tuner_secs;
+    let d = percent_above_zero(lang, r.tuner_secs / best - 1.0, 1);
     trf(
         lang,
         Key::LabNcclWhy,
         &[
             &name(&c.algorithm, &c.protocol),
-            &format_secs(c.time_secs),
-            &format_secs(r.time_secs),
+            &format_secs(best),
+            &format_secs(r.tuner_secs),
             &name(&r.algorithm, &r.protocol),
             &candidates,
             &match lang {
@@ -327,7 +328,7 @@ mod tests {
         let why = lab_why(Lang::En, &c);
         assert!(
             why.starts_with(&format!(
-                "Why: {} has the lowest predicted time",
+                "Why: {} has the lowest time NCCL's tuner predicts",
                 names(&first)
             )),
             "{why}"
@@ -336,7 +337,7 @@ mod tests {
         // The runner-up as fast, then the third too: a tie naming each, and none said to have won.
         for tied in [2, 3] {
             for k in 1..tied {
-                c.candidates[k].time_secs = c.time_secs;
+                c.candidates[k].tuner_secs = c.candidates[0].tuner_secs;
             }
             for lang in [Lang::En, Lang::Zh] {
                 let why = lab_why(lang, &c);

@@ -301,6 +301,7 @@ impl Numbers {
             self.nccl(k.algorithm, k.protocol, k.channels);
             for x in [
                 k.time_secs,
+                k.tuner_secs,
                 k.gpu_link_bytes_per_sec,
                 k.nic_bytes_per_sec,
                 k.fixed_us,
@@ -351,8 +352,8 @@ impl Reader<'_> {
         let (size_bytes, ranks, time_secs) = (self.u()?, self.size()?, self.f()?);
         let (algorithm, protocol, channels) = self.nccl()?;
         let count = self.size()?;
-        // A candidate is 8 numbers: a count beyond what is left is not a list.
-        if count > self.0.len() / 8 {
+        // A candidate is 9 numbers: a count beyond what is left is not a list.
+        if count > self.0.len() / 9 {
             return None;
         }
         let candidates = (0..count)
@@ -363,6 +364,7 @@ impl Reader<'_> {
                     protocol,
                     channels,
                     time_secs: self.f()?,
+                    tuner_secs: self.f()?,
                     gpu_link_bytes_per_sec: self.f()?,
                     nic_bytes_per_sec: self.f()?,
                     fixed_us: self.f()?,

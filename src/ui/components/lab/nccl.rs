@@ -173,6 +173,7 @@ pub fn LabNccl(props: &LabNcclProps) -> Html {
                 html! {
                     <tr class={classes!((k.algorithm == c.algorithm && k.protocol == c.protocol).then_some("chosen"))}>
                         <td lang="en" translate="no">{ format!("{}/{}", k.algorithm, k.protocol) }</td>
+                        <td data-testid="lab-nccl-tuner">{ format_secs(k.tuner_secs) }</td>
                         <td>{ format_secs(k.time_secs) }</td>
                         <td>{ k.channels }</td>
                     </tr>
@@ -202,7 +203,7 @@ pub fn LabNccl(props: &LabNcclProps) -> Html {
                     <details class="lab-nccl-candidates">
                         <summary>{ trf(lang, Key::LabNcclCandidates, &[&c.candidates.len().to_string()]) }</summary>
                         <table>
-                            <thead><tr><th>{ tr(lang, Key::NcclColChoice) }</th><th>{ tr(lang, Key::LabNcclTime) }</th><th>{ tr(lang, Key::LabNcclChannels) }</th></tr></thead>
+                            <thead><tr><th>{ tr(lang, Key::NcclColChoice) }</th><th>{ tr(lang, Key::LabNcclTuner) }</th><th>{ tr(lang, Key::LabNcclTime) }</th><th>{ tr(lang, Key::LabNcclChannels) }</th></tr></thead>
                             <tbody>{ for rows }</tbody>
                         </table>
                     </details>
