@@ -81,6 +81,23 @@ test('each section figure responds to its control', async () => {
     assert.match(await page.getByTestId('why-step-form').innerText(), /max\(storage IO, compute \+ exposed communication\)/);
     await page.getByTestId('why-cluster-2').click();
     assert.ok((await num(speedup, 'data-speedup')) < 4, 'one GPU per server on 50 Gbps: under 4×');
+    await page.getByTestId('why-cluster-0').click();
+
+    // The intro's "three months on one GPU": 10 B parameters × 20 B tokens × 6 on one A100 at
+    // half its peak is 89 days; the cluster above divides it by its speedup; H100s, Chinchilla's
+    // 200 B tokens and 40% make it almost a year.
+    const months = page.getByTestId('months-readout');
+    assert.match(await months.textContent(), /^10 B parameters × 20 B tokens × 6 FLOPs = 1\.2 × 10²¹ FLOPs\. One A100 at 50% of its 312 TFLOPS does 1\.56 × 10¹⁴ FLOPs a second: 89 days on one GPU\.$/);
+    assert.equal(await page.getByTestId('months-three').textContent(), "At these settings the chapter's “three months” is 20.4 B tokens.");
+    const days = await num(months, 'data-days');
+    const on8 = (await page.getByTestId('months-cluster').textContent()).match(/^Were it to scale as the job above does on 8 GPUs \(([\d.]+)×\): ([\d.]+) days\.$/);
+    assert.ok(on8, await page.getByTestId('months-cluster').textContent());
+    assert.ok(Math.abs(Number(on8[2]) - days / (await num(speedup, 'data-speedup'))) < 0.6, on8[0]);
+    await page.getByTestId('months-gpu-2').click();
+    await setRangeTo(page, 'months-tokens', 200);
+    assert.equal(await setRangeTo(page, 'months-mfu', 40), '40%');
+    assert.ok(Math.abs((await num(months, 'data-days')) - 351) < 1, await months.textContent());
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('months') === '2.200.40');
 
     // §1.2: the storage story's utilisation is the chapter's 30%; fast storage removes the stave.
     const util = page.getByTestId('layers-utilisation');
@@ -257,7 +274,7 @@ B KB MB GB TB Gbps Tbps GB/s TB/s MB/s s ms µs ns log₂N
 allreduce-lab algbw busbw Rabenseifner NVSwitch NVIDIA H100 InfiniBand HDR NDR SXM GbE x16 GPT XL JPEG torchvision
 Transformer He Devlin Radford T M K KiB MiB GiB Mbps kB KB/s JSON CSV SVG PNG Perfetto chrome tracing SuperPOD PXN
 LL LL128 Simple NVLS SHARP Hopper all reduce perf calibrate dgx-a100 dgx-h100 dgx-h200 dgx-b200 pcie-gen4 pcie-gen5
-DDP P2P ZeRO FSDP Adam Reduce-Scatter NCCL_ALGO ALGO RTX max V100 L4 L40S H200 B200 Gen5`.split(/\s+/));
+DDP P2P ZeRO FSDP Adam Reduce-Scatter NCCL_ALGO ALGO RTX max V100 L4 L40S H200 B200 Gen5 token MFU TFLOPS Kaplan`.split(/\s+/));
 
 /** Visible text anywhere on the page (guide, lab, scaling) in the wrong language for `lang`
  * (ignoring quotes and code marked with their own `lang`). */

@@ -425,11 +425,11 @@ test('12.2 the guided figures\' state is in the link: ring step, tree shape, §1
     } finally { await other.browser.close(); }
     // A hostile value is not taken (the figure shows its default), never a broken page, and the
     // figure says so, quoting it (such values vanished without a word).
-    const bad = await openReady(`${server.url}?ring=99.99&tree=7.1&rack=1.2&claims=x&vs=64.3&why=3.8&memory=1.25`);
+    const bad = await openReady(`${server.url}?ring=99.99&tree=7.1&rack=1.2&claims=x&vs=64.3&why=3.8&memory=1.25&months=1.3.50`);
     try {
       assert.equal(await bad.page.getByTestId('ring-step').getAttribute('aria-valuetext'), '0 / 6');
       assert.equal(await bad.page.getByTestId('url-error').count(), 0);
-      for (const [key, value] of [['ring', '99.99'], ['tree', '7.1'], ['rack', '1.2'], ['claims', 'x'], ['vs', '64.3'], ['why', '3.8'], ['memory', '1.25']]) {
+      for (const [key, value] of [['ring', '99.99'], ['tree', '7.1'], ['rack', '1.2'], ['claims', 'x'], ['vs', '64.3'], ['why', '3.8'], ['memory', '1.25'], ['months', '1.3.50']]) {
         assert.equal(await bad.page.getByTestId(`link-refused-${key}`).textContent(),
           `This link's ${key}=${value} is none of this figure's settings: it shows its own.`);
       }

@@ -179,10 +179,14 @@ test('wasm size', () => {
   // "show this case", the phone's swipe and greyed-slider lines, the NCCL sentence's NVLS count
   // (chapter module +6.2 KB); fill()'s spacing, grouped digits, the play action's end (main +1.0
   // KB); the slide's fault line and measured fitting, the rack name's check (lab +0.8 KB; NCCL
-  // +0.5 KB). Its clean clone read 51 B more: the budget 656,000.
+  // +0.5 KB). Its clean clone read 51 B more: the budget 656,000. Stop 57 (locally, 653,188 ->
+  // 661,416 B), from an expert's review and the chapter's unexplored numbers: the intro's "three
+  // months on one GPU" figure, the speedup section's link, the NCCL menus' machine names, the
+  // tuner's ranking and its candidate column, the cross-rack claim's two more trees, the size axes'
+  // units (main +6.4 KB, lab +1.7 KB): the budget 665,000.
   const BUDGET_GZIP_BYTES = 300_000;
   assert.ok(perf.wasm_gzip_bytes <= BUDGET_GZIP_BYTES, `wasm is ${perf.wasm_gzip_bytes} B gzipped, over the ${BUDGET_GZIP_BYTES} B budget`);
-  assert.ok(perf.page_wasm_total_gzip_bytes <= 656_000, `the page's modules are ${perf.page_wasm_total_gzip_bytes} B gzipped in all`);
+  assert.ok(perf.page_wasm_total_gzip_bytes <= 665_000, `the page's modules are ${perf.page_wasm_total_gzip_bytes} B gzipped in all`);
 });
 
 test('where the load time goes (e2e/load-split.mjs)', async () => {

@@ -198,6 +198,63 @@ pub const GPU_MEMORY_GB: [(u64, &str); 6] = [
     (141, "H200"),
 ];
 
+/// Training compute per parameter per token: 2 FLOPs forward, 4 backward (Kaplan et al. 2020,
+/// "Scaling Laws for Neural Language Models", §2.1: C ≈ 6 N D).
+pub const FLOPS_PER_PARAMETER_TOKEN: f64 = 6.0;
+
+/// Dense 16-bit tensor-core throughput of one GPU, TFLOPS, from the datasheets (without
+/// sparsity): the intro's "three months on one GPU" is explored over them.
+pub const GPU_TFLOPS: [(&str, u64); 3] = [("V100", 125), ("A100", 312), ("H100 SXM", 989)];
+
+/// Training tokens the intro's figure offers, in billions (Chinchilla's compute-optimal 10 B
+/// model reads about 200 B).
+pub const TRAINING_TOKENS_B: [u64; 9] = [1, 2, 5, 10, 20, 50, 100, 200, 500];
+
+/// The share of its peak a GPU's training reaches (model FLOPs utilisation), percent.
+pub const MFU_PERCENT: [u64; 5] = [20, 30, 40, 50, 60];
+
+/// "Three months", in days.
+pub const THREE_MONTHS_DAYS: f64 = 91.0;
+
+/// How long training takes on one GPU (§1's intro: "a ten-billion-parameter model, on one GPU,
+/// was expected to run for three months").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OneGpuTraining {
+    /// 6 × parameters × tokens.
+    pub flops: f64,
+    /// What the GPU does a second: its peak × the utilisation.
+    pub flops_per_sec: f64,
+    pub days: f64,
+    /// The tokens those settings get through in [`THREE_MONTHS_DAYS`].
+    pub tokens_in_three_months: f64,
+}
+
+/// Training `parameters` on `tokens` with one GPU of `tflops` at `mfu` of its peak.
+///
+/// ```
+/// use allreduce_lab::course::chapter::one_gpu_training;
+/// // 10 B parameters × 20 B tokens × 6 = 1.2 × 10²¹ FLOPs; one A100 at half its 312 TFLOPS:
+/// // 7.7 million seconds, 89 days: the intro's "three months".
+/// let t = one_gpu_training(10_000_000_000, 20_000_000_000, 312.0, 0.5);
+/// assert_eq!(t.flops, 1.2e21);
+/// assert_eq!(t.flops_per_sec, 1.56e14);
+/// assert!((t.days - 89.0).abs() < 0.1, "{}", t.days);
+/// assert!((t.tokens_in_three_months / 1e9 - 20.4).abs() < 0.1);
+/// // Chinchilla's 200 B tokens on one H100 at 40 %: almost a year.
+/// assert!((one_gpu_training(10_000_000_000, 200_000_000_000, 989.0, 0.4).days - 351.0).abs() < 1.0);
+/// ```
+pub fn one_gpu_training(parameters: u64, tokens: u64, tflops: f64, mfu: f64) -> OneGpuTraining {
+    let flops = FLOPS_PER_PARAMETER_TOKEN * parameters as f64 * tokens as f64;
+    let flops_per_sec = (tflops * 1e12 * mfu).max(f64::MIN_POSITIVE);
+    let per_token = FLOPS_PER_PARAMETER_TOKEN * parameters.max(1) as f64;
+    OneGpuTraining {
+        flops,
+        flops_per_sec,
+        days: flops / flops_per_sec / 86_400.0,
+        tokens_in_three_months: THREE_MONTHS_DAYS * 86_400.0 * flops_per_sec / per_token,
+    }
+}
+
 /// Whether a model's training state fits one GPU's memory (§1.2's compute layer).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MemoryFit {

@@ -156,6 +156,34 @@ pub fn number(x: f64, digits: usize) -> String {
     format!("{x:.digits$}")
 }
 
+/// A large number in scientific form, the same in both languages: `1.2 × 10²¹`.
+///
+/// ```
+/// use allreduce_lab::ui::i18n::scientific;
+/// assert_eq!(scientific(1.2e21), "1.2 × 10²¹");
+/// assert_eq!(scientific(1.56e14), "1.56 × 10¹⁴");
+/// assert_eq!(scientific(999.0), "999");
+/// ```
+pub fn scientific(x: f64) -> String {
+    if !(x.is_finite() && x >= 1000.0) {
+        return crate::sim::units::sig3(x);
+    }
+    let mut e = x.log10().floor() as i32;
+    let mut m = x / 10f64.powi(e);
+    // Rounded to three figures, a mantissa may reach 10.
+    if crate::sim::units::sig3(m) == "10" {
+        e += 1;
+        m /= 10.0;
+    }
+    const DIGITS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    let power: String = e
+        .to_string()
+        .chars()
+        .map(|c| DIGITS[c as usize - '0' as usize])
+        .collect();
+    format!("{} × 10{power}", crate::sim::units::sig3(m))
+}
+
 /// A multiple: `6.4×` in English, `6.4 倍` in Chinese.
 pub fn times(lang: Lang, x: f64, digits: usize) -> String {
     match lang {

@@ -131,6 +131,14 @@ area! { $ scaling_rows {
     BarrelLate => "GPU {0} joins late by", "GPU {0} 晚到";
     MemoryTitle => "The compute layer's trap, live: does the model fit one GPU?", "计算层的坑：模型塞得进一张卡吗？";
     MemoryGpu => "Memory of one GPU", "单卡显存";
+    MonthsTitle => "The intro's “three months on one GPU”, worked out", "开头说的“单卡要跑三个月”，算一算";
+    MonthsGpu => "The GPU", "显卡";
+    MonthsTokens => "Training tokens", "训练 token 数";
+    MonthsMfu => "Share of its peak it reaches (MFU)", "达到峰值的比例（MFU）";
+    MonthsReadout => "10 B parameters × {0} tokens × 6 FLOPs = {1} FLOPs. One {2} at {3} of its {4} TFLOPS does {5} FLOPs a second: {6} days on one GPU.", "100 亿参数 × {0} 个 token × 6 次浮点运算 = {1} 次。一张 {2} 以其 {4} TFLOPS 峰值的 {3} 运行，每秒 {5} 次：单卡要 {6} 天。";
+    MonthsThree => "At these settings the chapter's “three months” is {0} tokens.", "按这些设置，原文的“三个月”大约是 {0} 个 token。";
+    MonthsCluster => "Were it to scale as the job above does on {0} ({1}): {2} days.", "假如它像上面的任务那样扩展（{0}，{1}）：{2} 天。";
+    MonthsNote => "Training takes about 6 FLOPs per parameter per token (2 forward, 4 backward: Kaplan et al. 2020). A 10 B model would not fit one GPU anyway: its 160 GB of training state must be sharded over several (§1.2).", "训练大约每个参数、每个 token 要 6 次浮点运算（前向 2 次，反向 4 次：Kaplan 等，2020）。何况 100 亿参数的模型本来就放不进一张卡：它 160 GB 的训练状态必须切分到几张卡上（见 §1.2）。";
     MemoryBar => "Training state", "训练状态";
     MemoryFits => "{0}: weights, gradients and Adam's state (16 bytes a parameter) take {1}, {2} of {3}. It fits, and the rest is for activations.", "{0}：权重、梯度和 Adam 状态（每个参数 16 字节）共 {1}，占 {3} 显存的 {2}。塞得下，剩下的留给激活值。";
     MemoryNoFit => "{0}: weights, gradients and Adam's state (16 bytes a parameter) take {1}, more than {2}. Plain data parallelism cannot train it on these GPUs; sharded over at least {3} of them (ZeRO-3/FSDP) the state fits, activations not counted.", "{0}：权重、梯度和 Adam 状态（每个参数 16 字节）共 {1}，超过 {2}。单纯的数据并行在这种卡上训练不了它；至少分片到 {3} 张卡上（ZeRO-3/FSDP）才放得下这些状态，还没算激活值。";

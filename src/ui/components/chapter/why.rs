@@ -1,6 +1,7 @@
 //! §1.1: why 8 GPUs are not 8×. A GPU-count slider and a choice of cluster; the speedup, the step's
 //! parts and the scaling efficiency at every count, all from `training::scaling`.
 
+use crate::course::chapter::{GPU_TFLOPS, MFU_PERCENT, TRAINING_TOKENS_B, one_gpu_training};
 use crate::sim::units::format_secs;
 use crate::ui::components::widgets::{
     Ladder, Part, bar, choice, link_refused, setter, stacked, use_link_state, use_link_writer,
@@ -8,6 +9,99 @@ use crate::ui::components::widgets::{
 use crate::ui::i18n::{Key, gpus, percent, times, tr, trf, use_lang};
 use crate::ui::model::chapter::{SPEEDUP_COUNTS, WhyCluster, speedup_curve, step_form_key};
 use yew::prelude::*;
+
+/// The intro's ten-billion-parameter model.
+const INTRO_PARAMETERS: u64 = 10_000_000_000;
+
+/// Days, as a reader counts them: a decimal below 10, whole days (grouped) above.
+fn days(d: f64) -> String {
+    if d < 10.0 {
+        format!("{d:.1}")
+    } else {
+        crate::ui::i18n::grouped(d.round() as usize)
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct MonthsProps {
+    /// The GPU count and speedup of the figure above, when it has one.
+    at: Option<(usize, f64)>,
+}
+
+/// The intro's "three months on one GPU", worked out from 6 × parameters × tokens, and on the
+/// cluster the figure above shows.
+#[component]
+fn MonthsFigure(props: &MonthsProps) -> Html {
+    let lang = use_lang();
+    // A link may carry `months=GPU.tokens (billions).MFU %`.
+    let (link, refused) = use_link_state("months", 3, |v| {
+        v[0] < GPU_TFLOPS.len() as u64
+            && TRAINING_TOKENS_B.contains(&v[1])
+            && MFU_PERCENT.contains(&v[2])
+    });
+    let gpu = use_state(|| link.as_ref().map_or(1usize, |v| v[0] as usize));
+    let tokens = use_state(|| link.as_ref().map_or(20u64, |v| v[1]));
+    let mfu = use_state(|| link.as_ref().map_or(50u64, |v| v[2]));
+    use_link_writer("months", vec![*gpu as u64, *tokens, *mfu], vec![1, 20, 50]);
+    let (name, tflops) = GPU_TFLOPS[(*gpu).min(GPU_TFLOPS.len() - 1)];
+    let t = one_gpu_training(
+        INTRO_PARAMETERS,
+        *tokens * 1_000_000_000,
+        tflops as f64,
+        *mfu as f64 / 100.0,
+    );
+    let on_gpu = {
+        let gpu = gpu.clone();
+        Callback::from(move |i: usize| gpu.set(i))
+    };
+    let names: Vec<&'static str> = GPU_TFLOPS.iter().map(|g| g.0).collect();
+    let tokens_text = |b: f64| format!("{} B", crate::sim::units::sig3(b));
+    let readout = trf(
+        lang,
+        Key::MonthsReadout,
+        &[
+            &tokens_text(*tokens as f64),
+            &crate::ui::i18n::scientific(t.flops),
+            name,
+            &format!("{}%", *mfu),
+            &tflops.to_string(),
+            &crate::ui::i18n::scientific(t.flops_per_sec),
+            &days(t.days),
+        ],
+    );
+    let cluster = props.at.filter(|&(n, s)| n > 1 && s > 0.0).map(|(n, s)| {
+        trf(
+            lang,
+            Key::MonthsCluster,
+            &[&gpus(lang, n), &times(lang, s, 1), &days(t.days / s)],
+        )
+    });
+    html! {
+        <>
+        { link_refused(lang, "months", refused.as_deref()) }
+        <div class="ch-figure" data-testid="months">
+            <div class="ch-controls">
+                <p class="ch-field-name"><strong>{ tr(lang, Key::MonthsTitle) }</strong></p>
+                { choice("months-gpu", tr(lang, Key::MonthsGpu), &names, *gpu, &on_gpu) }
+                <Ladder testid="months-tokens" label={tr(lang, Key::MonthsTokens)} values={TRAINING_TOKENS_B.to_vec()}
+                        value={*tokens} text={tokens_text(*tokens as f64)} on_change={setter(&tokens)} />
+                <Ladder testid="months-mfu" label={tr(lang, Key::MonthsMfu)} values={MFU_PERCENT.to_vec()}
+                        value={*mfu} text={format!("{}%", *mfu)} on_change={setter(&mfu)} />
+            </div>
+            <div class="ch-plot">
+                <p class="ch-readout" aria-live="polite" data-testid="months-readout" data-days={t.days.to_string()}>{ readout }</p>
+                <p class="ch-readout" data-testid="months-three" data-tokens={t.tokens_in_three_months.to_string()}>
+                    { trf(lang, Key::MonthsThree, &[&tokens_text(t.tokens_in_three_months / 1e9)]) }
+                </p>
+                if let Some(line) = cluster {
+                    <p class="ch-readout" data-testid="months-cluster">{ line }</p>
+                }
+                <p class="ch-note">{ tr(lang, Key::MonthsNote) }</p>
+            </div>
+        </div>
+        </>
+    }
+}
 
 /// The guesses the prompt offers for 8 GPUs, and the ranges of speedup each stands for.
 const GUESSES: [(Key, f64, f64); 3] = [
@@ -94,6 +188,10 @@ pub fn WhySection() -> Html {
         Callback::from(move |i: usize| cluster.set(WhyCluster::ALL[i.min(2)]))
     };
     let on_count = setter(&count);
+    let at = curve.as_ref().as_ref().ok().and_then(|steps| {
+        let n = *count as usize;
+        steps.iter().find(|s| s.gpus == n).map(|s| (n, s.speedup))
+    });
 
     let figure = match &*curve {
         Err(e) => {
@@ -157,6 +255,7 @@ pub fn WhySection() -> Html {
                 <div class="ch-plot">{ figure }</div>
             </div>
             <p class="ch-moral">{ tr(lang, Key::WhyMoral) }</p>
+            <MonthsFigure {at} />
         </section>
     }
 }
