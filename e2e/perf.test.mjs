@@ -393,6 +393,9 @@ test('the lab simulates and plays a 1024-GPU ring (aggregated view)', async () =
     await page.getByTestId('figure-a').getByTestId('verified').first().waitFor({ timeout: 300000 });
     const simulate_wall_ms = Date.now() - started;
     assert.ok((await page.getByTestId('figure-a').getByTestId('unit').count()) > 0, 'aggregated units');
+    // The 64 racks' names read: they were 7.1 px in the 1,328-unit-wide drawing at 1,440 px.
+    const names = await page.getByTestId('figure-a').locator('g.unit text').evaluateAll((ts) => ts.map((t) => parseFloat(getComputedStyle(t).fontSize) * Math.hypot(t.getScreenCTM().a, t.getScreenCTM().b)));
+    assert.ok(names.length === 64 && Math.min(...names) >= 9, `${names.length} rack names, the least ${Math.min(...names).toFixed(1)} px`);
     // The legend names the tiers whose links are drawn, no more (it listed GPU links and NICs
     // the aggregated view does not draw).
     const tiersOf = (sel) => page.getByTestId('figure-a').locator(sel).evaluateAll((els) => [...new Set(els.map((e) => [...e.classList].find((c) => c.startsWith('tier-'))))].sort());
