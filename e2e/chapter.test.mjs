@@ -87,8 +87,8 @@ test('each section figure responds to its control', async () => {
     // half its peak is 89 days; the cluster above divides it by its speedup; H100s, Chinchilla's
     // 200 B tokens and 40% make it almost a year.
     const months = page.getByTestId('months-readout');
-    assert.match(await months.textContent(), /^10 B parameters × 20 B tokens × 6 FLOPs = 1\.2 × 10²¹ FLOPs\. One A100 at 50% of its 312 TFLOPS does 1\.56 × 10¹⁴ FLOPs a second: 89 days on one GPU\.$/);
-    assert.equal(await page.getByTestId('months-three').textContent(), "At these settings the chapter's “three months” is 20.4 B tokens.");
+    assert.match(await months.textContent(), /^10 billion parameters × 20 billion tokens × 6 FLOPs = 1\.2 × 10²¹ FLOPs\. One A100 at 50% of its 312 TFLOPS does 1\.56 × 10¹⁴ FLOPs a second: 89 days on one GPU\.$/);
+    assert.equal(await page.getByTestId('months-three').textContent(), "At these settings the chapter's “three months” is 20.4 billion tokens.");
     const days = await num(months, 'data-days');
     const on8 = (await page.getByTestId('months-cluster').textContent()).match(/^Were it to scale as the job above does on 8 GPUs \(([\d.]+)×\): ([\d.]+) days\.$/);
     assert.ok(on8, await page.getByTestId('months-cluster').textContent());
@@ -230,7 +230,7 @@ test("each claim's verdict is computed by the simulation under the reader's cond
     // binary tree over the GPUs in order crosses as much as the ring, and the row says so.
     assert.equal(await verdict('tree-fewer-cross-rack'), 'holds-under');
     assert.match(await page.getByTestId('claim-tree-fewer-cross-rack').textContent(),
-      /the ring sends 388 MB between the two racks, the binomial tree 200 MB .*a double binary tree laid over the GPUs in order \(NCCL's shape\) sends 400 MB, and a hierarchical allreduce .* 300 MB\./);
+      /the ring sends 388 MB between the two racks, the binomial tree 200 MB .*NCCL's tree \(chains in the nodes, a double binary tree between them\) sends 400 MB, a little more than the ring, and a hierarchical allreduce .* 300 MB\./);
     // 2 GPUs: the tree takes as many latency-bound steps as the ring, and is no quicker.
     await setRangeTo(page, 'claims-gpus', 2);
     const row = page.getByTestId('claim-tree-lower-latency');

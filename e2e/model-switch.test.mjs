@@ -210,24 +210,26 @@ test('the Ring-vs-Tree figure overlays NCCL on real hardware: each size\'s pick 
   assert.deepEqual(await markerClashes(page), []);
   await setRangeTo(page, 'versus-gpus', 16);
   await page.waitForSelector('[data-testid=versus-nccl][data-complete=true]', { timeout: 120000 });
-  assert.match(await page.getByTestId('versus-nccl-readout').innerText(), /dgx-h100.*of its ring and tree, the tree is faster below about/);
+  assert.match(await page.getByTestId('versus-nccl-readout').innerText(), /dgx-h100.*of its ring and tree as its tuner rates them, the tree is faster below about/);
   assert.ok((await page.getByTestId('versus-nccl-switches').locator('li').count()) >= 2);
   assert.match(await page.getByTestId('versus-nccl-cli').innerText(), /nccl-tests --system dgx-h100 --nodes 2 --gpus-per-node 8/);
   await shot(page, 'versus-nccl');
-  // On one node with NVLS the tree is ahead between two crossings only: the readout names that
-  // range and the chart marks both (it said "its ring is faster below about 6.52 KiB, its tree
-  // above", of a tree the ring beat again from about 100 KiB on).
+  // On one node with NVLS, as NCCL's tuner rates them (every channel busy), its ring is ahead of
+  // its tree at every size: no crossing, and no tree among the picks (by the times they ran in,
+  // on 8 channels against the ring's one, the tree was ahead from about 6.5 to 100 KiB, beside a
+  // list of Ring/LL picks).
   await setRangeTo(page, 'versus-gpus', 8);
   await page.getByTestId('versus-nccl-nvls').check();
   await page.waitForFunction(() => document.querySelector('[data-testid=versus-nccl][data-complete=true]')
-    && /tree is faster from about/.test(document.querySelector('[data-testid=versus-nccl-readout]')?.textContent ?? ''), null, { timeout: 120000 });
+    && /do not cross/.test(document.querySelector('[data-testid=versus-nccl-readout]')?.textContent ?? ''), null, { timeout: 120000 });
   // It compares NCCL's ring and tree, and says that what NCCL picks at some sizes is neither
   // (it read "its ring at the other sizes" above a list of NVLS picks from 2 MiB on).
   const nvlsPicks = await page.$$eval('[data-testid=versus-nccl-pick]', (els) => els.filter((e) => e.dataset.choice.startsWith('NVLS/')).length);
   assert.ok(nvlsPicks > 0);
   assert.match(await page.getByTestId('versus-nccl-readout').innerText(),
-    new RegExp(`^Like NCCL on dgx-h100 with 8 GPUs: of its ring and tree, the tree is faster from about \\d[\\d.]* KiB to \\d[\\d.]* KiB, the ring at the other sizes\\. At ${nvlsPicks} of the sizes below it picks neither but NVLS, where the NVSwitch adds the data itself\\.$`));
-  assert.equal(await page.getByTestId('versus-nccl-crossover-mark').locator('line').count(), 2);
+    new RegExp(`^Like NCCL on dgx-h100 with 8 GPUs: its tree and ring curves, as its tuner rates them, do not cross between 8 B and 8 GiB\\. At ${nvlsPicks} of the sizes below it picks neither but NVLS, where the NVSwitch adds the data itself\\.$`));
+  assert.equal(await page.getByTestId('versus-nccl-crossover-mark').count(), 0);
+  assert.equal(await page.$$eval('[data-testid=versus-nccl-pick]', (els) => els.filter((e) => e.dataset.choice.startsWith('Tree/')).length), 0);
   // Each pick's words fit its chip ("NVLS/Simple" ran 80 px wide out of a 66-px box).
   const spill = await page.$$eval('[data-testid=versus-nccl-pick]', (els) => els
     .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => `${e.dataset.choice} ${e.scrollWidth} > ${e.clientWidth}`));

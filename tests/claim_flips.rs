@@ -129,8 +129,8 @@ fn every_claims_verdict_flips_under_some_conditions_or_says_why_it_cannot() {
                 // (S each way: reduced up it, broadcast down it), the ring two crossings of
                 // 2(N−1)/N·S each, at every size and bandwidth (bandwidth changes times, not
                 // bytes). A byte is counted once, on its way up to the spine, not again on its
-                // way down into the other rack. It holds for that shape only: a double binary
-                // tree over the ranks in order crosses no less than the ring.
+                // way down into the other rack. It holds for that shape only: NCCL's tree crosses
+                // a little more than the ring.
                 assert_eq!(default.verdict, Verdict::HoldsUnder);
                 for (size_bytes, node, rack) in [
                     (1, None, None),
@@ -150,17 +150,18 @@ fn every_claims_verdict_flips_under_some_conditions_or_says_why_it_cannot() {
                 let Evidence::CrossRack {
                     ring_bytes,
                     tree_bytes,
-                    double_tree_bytes,
+                    nccl_tree_bytes,
                     hierarchical_bytes,
                 } = default.evidence
                 else {
                     panic!("{default:?}")
                 };
                 assert_eq!((ring_bytes, tree_bytes), (387_500_000.0, 200_000_000.0));
-                // The double binary tree over 32 ranks in order: 4 × S/2 crossings, S up and S
-                // down per tree, 2 × S in all. Hierarchical: its ring over the 4 nodes crosses
-                // between the racks twice, with 2(M−1)/M × S = 1.5 × S each.
-                assert_eq!(double_tree_bytes, 400_000_000.0);
+                // NCCL's tree: each of its two trees over the 4 nodes has 2 edges between the
+                // racks, S/2 up and S/2 down each: 2 × S per tree, 4 × S in all. Hierarchical:
+                // its ring over the 4 nodes crosses between the racks twice, with 2(M−1)/M × S
+                // = 1.5 × S each.
+                assert_eq!(nccl_tree_bytes, 400_000_000.0);
                 assert_eq!(hierarchical_bytes, 300_000_000.0);
                 let tiny = at(claim, Conditions { size_bytes: 1, ..d });
                 let Evidence::CrossRack {

@@ -287,6 +287,7 @@ pub fn simulate(sys: &System, nvls: bool, size: u64, json: bool) -> Result<Strin
                     "protocol": k.protocol.name(),
                     "channels": k.channels,
                     "time_us": k.time_secs * 1e6,
+                    "tuner_us": k.tuner_secs * 1e6,
                     "gpu_link_GBps": k.gpu_link_bytes_per_sec / 1e9,
                     "nic_GBps": k.nic_bytes_per_sec / 1e9,
                 }))
@@ -314,11 +315,12 @@ pub fn simulate(sys: &System, nvls: bool, size: u64, json: bool) -> Result<Strin
         sys.intra_gbytes_per_sec,
         sys.intra_efficiency_reason
     );
-    out += "\n  candidate          time   channels  GPU link   NICs\n";
+    out += "\n  candidate         tuner        time   channels  GPU link   NICs\n";
     for k in &c.candidates {
         out += &format!(
-            "  {:<13} {:>10} {:>9}  {:>6.1} GB/s {}\n",
+            "  {:<13} {:>10} {:>10} {:>9}  {:>6.1} GB/s {}\n",
             format!("{}/{}", k.algorithm, k.protocol),
+            format_secs(k.tuner_secs),
             format_secs(k.time_secs),
             k.channels,
             k.gpu_link_bytes_per_sec / 1e9,

@@ -462,7 +462,7 @@ pub const CHAPTER_SCENARIOS: [ChapterScenario; 7] = [
         id: "racks-800-200-tree-wins",
         kind: ScenarioKind::Racks800Over200,
         claim: "§1.3.2: 800 Gbps inside racks, 200 Gbps across: the ring's cross-rack traffic is the bottleneck and a tree does better",
-        because: "2 racks × 2 DGX-class nodes with 800 Gbps NICs and 200 Gbps rack uplinks; BERT-large gradients; the tree is binomial, pipelined in 32 segments (a double binary tree laid over the same GPUs, NCCL's shape, crosses the racks as much as the ring)",
+        because: "2 racks × 2 DGX-class nodes with 800 Gbps NICs and 200 Gbps rack uplinks; BERT-large gradients; the tree is binomial, pipelined in 32 segments (NCCL's tree, chains in the nodes and a double binary tree between them, crosses the racks a little more than the ring)",
         hardware: Hardware {
             id: "racks-800-200",
             name: "2 racks: 800 Gbps in-rack, 200 Gbps cross-rack",

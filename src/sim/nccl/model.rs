@@ -92,7 +92,7 @@ pub struct Choice {
     pub algorithm: NcclAlgorithm,
     pub protocol: Protocol,
     pub channels: usize,
-    /// Every candidate, fastest first (the first is the choice).
+    /// Every candidate, lowest tuner time first (the first is the choice).
     pub candidates: Vec<Candidate>,
 }
 
@@ -137,7 +137,7 @@ impl Choice {
 
     /// The other candidates the tuner rates as fast as the choice, to rounding
     /// ([`as_fast`](crate::order::as_fast), `auto`'s rule too): a tie, which the reasons call so
-    /// rather than one having "the lowest predicted time".
+    /// rather than one having the lowest tuner time.
     ///
     /// ```
     /// use allreduce_sim::nccl::{model::predict, system::System};
@@ -450,7 +450,7 @@ pub fn predict(sys: &System, size: u64, nvls: bool) -> Result<Choice, SystemErro
 }
 
 /// Like [`predict`], but skips simulating a candidate whose lower bound (its fixed latency plus
-/// [`bandwidth_bound_secs`]) cannot beat the best time found so far: the same choice and time, for
+/// [`bandwidth_bound_secs`]) cannot beat the best tuner time found so far: the same choice and time, for
 /// much less work on large clusters. Skipped candidates are left out of [`Choice::candidates`].
 ///
 /// ```
@@ -470,7 +470,7 @@ fn choose(sys: &System, size: u64, nvls: bool, all: bool) -> Result<Choice, Syst
 
 /// A prediction in progress, one candidate simulated per step (so that a page can run it between
 /// frames): [`predict`] (`all`) or [`predict_fast`] (skipping a candidate whose lower bound cannot
-/// beat the best time found so far) run to the end.
+/// beat the best tuner time found so far) run to the end.
 ///
 /// ```
 /// use allreduce_sim::nccl::{model::{predict_fast, Choosing}, system::System};

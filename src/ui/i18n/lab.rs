@@ -96,6 +96,7 @@ area! { $ lab_rows {
     FigureAria => "{0} GPUs; {1} transfers in flight", "{0} 张卡；{1} 次传输进行中";
     LegendBusier => "thicker, darker = busier (share of capacity)", "越粗越深 = 越忙（占容量的比例）";
     LegendChunk => "a chunk in flight: its colour is the chunk (of {0}), its fill how many of {1} ranks it holds", "传输中的数据块：颜色表示第几块（共 {0} 块），填充表示已含 {1} 个进程中多少个的贡献";
+    LegendRackNumbers => "0, 1, 2 …: the racks' switches, numbered (too close side by side for their names)", "0、1、2 …：机柜交换机的编号（并排太挤，写不下名字）";
     LegendUnits => "{0} GPUs: one box per {1}, filled as its buffers complete; the bar on top is its GPUs' port load", "{0} 张卡：每个{1}一个方框，缓冲区完成时填满；顶部的条是其 GPU 的端口负载";
     UnitNode => "node", "节点";
     UnitRack => "rack", "机柜";

@@ -177,7 +177,7 @@ pub fn step_form_key(step: &StepBreakdown) -> crate::ui::i18n::Key {
 }
 
 /// The live shortest stave of §1.2: the network story's gradient allreduce (BERT-large on 4 nodes
-/// × 8 GPUs, 100 Gbps NICs) with one NIC slowed and one GPU late, ring and pipelined double binary
+/// × 8 GPUs, 100 Gbps NICs) with one NIC slowed and one GPU late, the ring and NCCL's pipelined
 /// tree, each simulated with the fault.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Barrel {

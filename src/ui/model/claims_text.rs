@@ -210,25 +210,25 @@ pub fn explanation(lang: Lang, claim: &Claim, finding: &Finding) -> String {
         Evidence::CrossRack {
             ring_bytes,
             tree_bytes,
-            double_tree_bytes,
+            nccl_tree_bytes,
             hierarchical_bytes,
         } => {
             let share = 100.0 / finding.value();
             let (ring, tree) = (format_bytes(ring_bytes), format_bytes(tree_bytes));
             let (dbt, hier) = (
-                format_bytes(double_tree_bytes),
+                format_bytes(nccl_tree_bytes),
                 format_bytes(hierarchical_bytes),
             );
             say(
                 lang,
                 || {
                     format!(
-                        "On 2 racks × 2 nodes × 8 GPUs the ring sends {ring} between the two racks, the binomial tree {tree} ({share:.0}% of the ring's): only the tree edges that join the racks cross. It is that tree's shape, not every tree: a double binary tree laid over the GPUs in order (NCCL's shape) sends {dbt}, and a hierarchical allreduce (reduce inside each rack, exchange across, broadcast back) {hier}."
+                        "On 2 racks × 2 nodes × 8 GPUs the ring sends {ring} between the two racks, the binomial tree {tree} ({share:.0}% of the ring's): only the tree edges that join the racks cross. It is that tree's shape, not every tree's: NCCL's tree (chains in the nodes, a double binary tree between them) sends {dbt}, a little more than the ring, and a hierarchical allreduce (reduce-scatter inside each node, allreduce across the nodes, allgather back) {hier}. The sliders change no byte count here: at every setting the claim holds for the binomial tree only."
                     )
                 },
                 || {
                     format!(
-                        "在 2 个机柜 × 2 个节点 × 8 张卡上，环形在两个机柜之间传输 {ring}，二项树只有 {tree}（为环形的 {share:.0}%）：只有连接两个机柜的那几条树边跨机柜。这取决于这棵树的形状，并非所有树都如此：按顺序铺在卡上的双二叉树（NCCL 的形状）传输 {dbt}，分层 AllReduce（先在机柜内归约，再跨机柜交换，最后广播回去）传输 {hier}。"
+                        "在 2 个机柜 × 2 个节点 × 8 张卡上，环形在两个机柜之间传输 {ring}，二项树只有 {tree}（为环形的 {share:.0}%）：只有连接两个机柜的那几条树边跨机柜。这取决于这棵树的形状，并非所有树都如此：NCCL 的树（节点内串成链，节点间为双二叉树）传输 {dbt}，比环形略多；分层 AllReduce（先在节点内 Reduce-Scatter，再跨节点 AllReduce，最后节点内 AllGather）传输 {hier}。滑块不会改变这里的字节数：无论怎么设置，这个说法都只对二项树成立。"
                     )
                 },
             )

@@ -194,7 +194,11 @@ impl Setup {
         let mut s = Setup::from_scenario(CHAPTER_SCENARIOS.get(at(scenario)?)?);
         s.hardware = *hardware_choices().get(at(hardware)?)?;
         let ladder = super::ladders::bandwidth_ladder_mbps();
-        if !(ladder[0]..=ladder[ladder.len() - 1]).contains(&nic_mbps) || overlap > 100 || nvls > 1
+        // NVLS is written only with NCCL's model (a link that says otherwise is not one of ours).
+        if !(ladder[0]..=ladder[ladder.len() - 1]).contains(&nic_mbps)
+            || overlap > 100
+            || nvls > 1
+            || (nccl == 0 && nvls == 1)
         {
             return None;
         }
@@ -325,6 +329,10 @@ mod tests {
             assert_eq!(Setup::from_link_numbers(&n), None, "number {i} = {bad}");
         }
         assert_eq!(Setup::from_link_numbers(&good[..8]), None);
+        // NVLS without NCCL's model.
+        let mut nvls_alone = good.clone();
+        (nvls_alone[7], nvls_alone[8]) = (0, 1);
+        assert_eq!(Setup::from_link_numbers(&nvls_alone), None);
     }
 
     #[test]

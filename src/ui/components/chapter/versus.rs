@@ -754,8 +754,10 @@ pub fn VersusSection() -> Html {
                         <p class="ch-note" data-testid={format!("versus-{}-parts", side.name())}>{ why }</p>
                     }
                     // What a latency-bound ring step costs here, and why (GPU links of 1 µs make
-                    // a step of 2 µs within a node: through the NVSwitch and out again).
-                    if side == Side::Ring && stale.is_none() {
+                    // a step of 2 µs within a node: through the NVSwitch and out again). Of the
+                    // setup, not of the runs: it stays while they compute (three lines that went
+                    // and came back moved the page below).
+                    if side == Side::Ring {
                         if let Some((hop, links)) = ring_hop {
                             <p class="ch-note" data-testid="versus-ring-hop">{ trf(lang, Key::VsRingHop, &[&(2 * (s.gpus - 1)).to_string(), &format_secs(hop), &links.to_string()]) }</p>
                         }

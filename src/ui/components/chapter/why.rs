@@ -50,12 +50,13 @@ fn MonthsFigure(props: &MonthsProps) -> Html {
         tflops as f64,
         *mfu as f64 / 100.0,
     );
-    let on_gpu = {
-        let gpu = gpu.clone();
-        Callback::from(move |i: usize| gpu.set(i))
-    };
+    let on_gpu = setter(&gpu);
     let names: Vec<&'static str> = GPU_TFLOPS.iter().map(|g| g.0).collect();
-    let tokens_text = |b: f64| format!("{} B", crate::sim::units::sig3(b));
+    // Billions in words ("B" is bytes elsewhere on the page); 亿 is 10⁸.
+    let tokens_text = |b: f64| match lang {
+        crate::ui::i18n::Lang::En => format!("{} billion", crate::sim::units::sig3(b)),
+        crate::ui::i18n::Lang::Zh => format!("{} 亿", crate::sim::units::sig3(b * 10.0)),
+    };
     let readout = trf(
         lang,
         Key::MonthsReadout,

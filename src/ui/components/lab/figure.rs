@@ -303,6 +303,9 @@ pub fn Figure(props: &FigureProps) -> Html {
                 if !layout.rails.is_empty() {
                     <span class="legend-item muted" data-testid="rail-legend">{ tr(lang, Key::LegendRails) }</span>
                 }
+                if layout.rack_names_crowded(|p| place_name(lang, p)) {
+                    <span class="legend-item muted" data-testid="rack-number-legend">{ tr(lang, Key::LegendRackNumbers) }</span>
+                }
                 // One GPU sends no chunk: no legend for one.
                 if layout.detailed && n > 1 {
                     <span class="legend-item"><span class="token-swatch" />{ trf(lang, Key::LegendChunk, &[&chunks.to_string(), &n.to_string()]) }</span>
@@ -389,11 +392,24 @@ fn GroupBoxes(props: &StaticProps) -> Html {
     racks.chain(nodes).collect::<Html>()
 }
 
+/// The class that anchors a switch's name as its spot says (see `Layout::name_spot`).
+fn anchor_class(anchor: Anchor) -> Option<&'static str> {
+    match anchor {
+        Anchor::Start => None,
+        Anchor::Middle => Some("name-above"),
+        Anchor::End => Some("name-before"),
+    }
+}
+
 /// The switches; drawn once per run.
 #[component]
 fn Switches(props: &StaticProps) -> Html {
     let lang = use_lang();
     let layout = &props.sim.0.layout;
+    // Racks side by side too close for their names anywhere clear (32 racks at 512 GPUs): every
+    // rack switch is numbered instead, its name in its tooltip (the names ran into the next
+    // switch and off the figure's edges).
+    let rack_numbers = layout.rack_names_crowded(|p| place_name(lang, p));
     layout
         .switches
         .iter()
@@ -414,14 +430,16 @@ fn Switches(props: &StaticProps) -> Html {
                 _ if name.is_empty() => Html::default(),
                 // The spine drawn as a bar: its name after its right end, where no uplink is.
                 _ if bar > 0.0 => html! { <text x={f(s.at.x + w / 2.0 + NAME_AFTER - 9.0)} y={f(s.at.y + 4.0)}>{ name }</text> },
+                Place::End(Endpoint::RackSwitch(rack)) if rack_numbers => {
+                    let number = rack.to_string();
+                    let spot = layout.name_spot(&s.label, s.at, w, name_width(&number));
+                    let class = anchor_class(spot.anchor);
+                    html! { <text class={classes!(class)} x={f(spot.x)} y={f(spot.y)} data-testid="rack-number"><title>{ name }</title>{ number }</text> }
+                }
                 // Off the links (see `Layout::name_spot`).
                 _ => {
                     let spot = layout.name_spot(&s.label, s.at, w, name_width(&name));
-                    let class = match spot.anchor {
-                        Anchor::Start => None,
-                        Anchor::Middle => Some("name-above"),
-                        Anchor::End => Some("name-before"),
-                    };
+                    let class = anchor_class(spot.anchor);
                     html! { <text class={classes!(class)} x={f(spot.x)} y={f(spot.y)}>{ name }</text> }
                 }
             };

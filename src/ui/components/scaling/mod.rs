@@ -69,12 +69,14 @@ pub fn ScalingSection() -> Html {
     let (linked, refused) = use_link_state("speedup", LINK_NUMBERS, |n| {
         Setup::from_link_numbers(n).is_some()
     });
-    let first = linked.and_then(|n| Setup::from_link_numbers(&n));
-    let setup = use_reducer({
-        let first = first.clone();
-        move || first.unwrap_or_else(default)
-    });
-    let shown = use_reducer(move || first.unwrap_or_else(default));
+    // Read once, by the reducers' first render.
+    let first = move || {
+        (linked.as_deref())
+            .and_then(Setup::from_link_numbers)
+            .unwrap_or_else(default)
+    };
+    let setup = use_reducer(first.clone());
+    let shown = use_reducer(first);
     use_link_writer("speedup", setup.link_numbers(), default().link_numbers());
     let waiting: Rc<RefCell<Waiting>> = use_mut_ref(Waiting::default);
     let points = use_points(&shown);

@@ -580,7 +580,86 @@ impl Layout {
     /// other side, the same a little lower, above it to either side, centred above (the spine's
     /// first: its uplinks leave it on both sides), then under it to either side; else the first.
     /// The spine's and the racks' names beside them were struck through by their uplinks.
+    /// Where no spot is clear, the first inside the figure and off the other switches, even if a
+    /// link runs by.
     pub fn name_spot(&self, label: &Place, at: Point, marker: f64, width: f64) -> NameSpot {
+        self.spot(label, at, marker, width, true)
+            .or_else(|| self.spot(label, at, marker, width, false))
+            .unwrap_or_else(|| self.name_spots(label, at, marker)[0])
+    }
+
+    /// [`name_spot`](Self::name_spot)'s first spot that is also inside the figure and off every
+    /// other switch's marker, or `None` when there is none (many racks side by side: their names
+    /// ran into the next switch and off the figure's edges).
+    pub fn clear_name_spot(
+        &self,
+        label: &Place,
+        at: Point,
+        marker: f64,
+        width: f64,
+    ) -> Option<NameSpot> {
+        self.spot(label, at, marker, width, true)
+    }
+
+    /// The first of the spots inside the figure and off the other switches, and with `off_links`
+    /// off every drawn link.
+    fn spot(
+        &self,
+        label: &Place,
+        at: Point,
+        marker: f64,
+        width: f64,
+        off_links: bool,
+    ) -> Option<NameSpot> {
+        let (x, y, half) = (at.x, at.y, marker / 2.0);
+        let near = |p: Point, (x0, x1, y0, y1): (f64, f64, f64, f64)| {
+            p.x > x0 - WIRE_HALF
+                && p.x < x1 + WIRE_HALF
+                && p.y > y0 - WIRE_HALF
+                && p.y < y1 + WIRE_HALF
+        };
+        let clear = |spot: &NameSpot| {
+            let r = spot.text_box(width);
+            let inside = r.0 >= 0.0 && r.1 <= self.width;
+            let off_switches = self.switches.iter().all(|o| {
+                let w = if o.label == Place::End(Endpoint::Spine) {
+                    self.spine_width.max(18.0)
+                } else {
+                    18.0
+                } / 2.0;
+                o.at == at
+                    || r.1 <= o.at.x - w
+                    || r.0 >= o.at.x + w
+                    || r.3 <= o.at.y - 6.0
+                    || r.2 >= o.at.y + 6.0
+            });
+            inside
+                && off_switches
+                && (!off_links
+                    || self.lines.iter().flat_map(DrawnLink::points).all(|p| {
+                        // Under the switch's marker a line is hidden.
+                        let hidden = (p.x - x).abs() <= half && (p.y - y).abs() <= 6.0;
+                        hidden || !near(p, r)
+                    }))
+        };
+        self.name_spots(label, at, marker)
+            .into_iter()
+            .find(|s| clear(s))
+    }
+
+    /// Whether the racks' switches are too close side by side for their names, as `name` spells
+    /// them, anywhere clear ([`clear_name_spot`](Self::clear_name_spot)): then each is numbered.
+    pub fn rack_names_crowded(&self, name: impl Fn(&Place) -> String) -> bool {
+        self.switches.iter().any(|s| {
+            matches!(s.label, Place::End(Endpoint::RackSwitch(_)))
+                && self
+                    .clear_name_spot(&s.label, s.at, 18.0, name_width(&name(&s.label)))
+                    .is_none()
+        })
+    }
+
+    /// The spots [`name_spot`](Self::name_spot) tries, in its order.
+    fn name_spots(&self, label: &Place, at: Point, marker: f64) -> [NameSpot; 9] {
         let (x, y, half) = (at.x, at.y, marker / 2.0);
         let beside_right = NameSpot {
             x: x + half + 6.0,
@@ -615,28 +694,13 @@ impl Layout {
         // Under it: a rack drawn upside down (over a spine bar), its nodes above it.
         let below = |s: NameSpot| NameSpot { y: y + 18.0, ..s };
         let (ar, al) = (above_right, above_left);
-        let spots = if *label == Place::End(Endpoint::Spine) {
+        if *label == Place::End(Endpoint::Spine) {
             [above, r, l, low(r), low(l), ar, al, below(ar), below(al)]
         } else if self.uplinks_go_right(at) {
             [l, r, low(l), low(r), al, ar, above, below(al), below(ar)]
         } else {
             [r, l, low(r), low(l), ar, al, above, below(ar), below(al)]
-        };
-        let near = |p: Point, (x0, x1, y0, y1): (f64, f64, f64, f64)| {
-            p.x > x0 - WIRE_HALF
-                && p.x < x1 + WIRE_HALF
-                && p.y > y0 - WIRE_HALF
-                && p.y < y1 + WIRE_HALF
-        };
-        let clear = |spot: &NameSpot| {
-            let r = spot.text_box(width);
-            self.lines.iter().flat_map(DrawnLink::points).all(|p| {
-                // Under the switch's marker a line is hidden.
-                let hidden = (p.x - x).abs() <= half && (p.y - y).abs() <= 6.0;
-                hidden || !near(p, r)
-            })
-        };
-        spots.iter().find(|s| clear(s)).copied().unwrap_or(spots[0])
+        }
     }
 
     /// Whether every link from the switch at `at` to a point higher in the figure runs to the
@@ -964,6 +1028,62 @@ mod tests {
         let l = Layout::new(&uniform);
         assert!(l.units.len() <= DETAILED_MAX_RANKS);
         assert_eq!(l.units.iter().map(|u| u.ranks).sum::<usize>(), 1000);
+    }
+
+    /// Racks too close for their names are numbered; a name's clear spot is inside the figure
+    /// and off every other switch (at 512 GPUs the names ran into the next switch and off the
+    /// edges: "ack 0").
+    #[test]
+    fn crowded_racks_are_numbered_and_a_clear_name_stays_inside_and_off_other_switches() {
+        let name = |p: &Place| p.to_string();
+        assert!(!Layout::new(&cluster(2, 2, 8)).rack_names_crowded(name));
+        for (racks, crowded) in [(2, false), (16, true), (32, true)] {
+            let l = Layout::new(&cluster(racks, 2, 8));
+            assert_eq!(l.rack_names_crowded(name), crowded, "{racks} racks");
+            for s in &l.switches {
+                let w = name_width(&name(&s.label));
+                let Some(spot) = l.clear_name_spot(&s.label, s.at, 18.0, w) else {
+                    continue;
+                };
+                let (x0, x1, y0, y1) = spot.text_box(w);
+                assert!(
+                    x0 >= 0.0 && x1 <= l.width,
+                    "{racks} racks: {} at {x0}..{x1}",
+                    s.label
+                );
+                for o in l.switches.iter().filter(|o| o.at != s.at) {
+                    let apart = x1 <= o.at.x - 9.0
+                        || x0 >= o.at.x + 9.0
+                        || y1 <= o.at.y - 6.0
+                        || y0 >= o.at.y + 6.0;
+                    assert!(
+                        apart || o.label == Place::End(Endpoint::Spine),
+                        "{racks} racks: {} on {}",
+                        s.label,
+                        o.label
+                    );
+                }
+            }
+            // Numbered, every rack's number is inside the figure and off the other switches
+            // (its neighbours' uplinks to the spine may run by it).
+            for s in l.switches.iter().filter(|_| crowded) {
+                let Place::End(Endpoint::RackSwitch(r)) = s.label else {
+                    continue;
+                };
+                let w = name_width(&r.to_string());
+                let (x0, x1, y0, y1) = l.name_spot(&s.label, s.at, 18.0, w).text_box(w);
+                assert!(x0 >= 0.0 && x1 <= l.width, "{racks} racks: rack {r}");
+                assert!(
+                    l.switches.iter().filter(|o| o.at != s.at).all(|o| {
+                        x1 <= o.at.x - 9.0
+                            || x0 >= o.at.x + 9.0
+                            || y1 <= o.at.y - 6.0
+                            || y0 >= o.at.y + 6.0
+                    }),
+                    "{racks} racks: rack {r}"
+                );
+            }
+        }
     }
 
     #[test]
