@@ -47,7 +47,7 @@ fn sliders_are_logarithmic_and_round_trip() {
         assert_eq!(slider_value(&l, i), v);
     }
     let sizes = size_ladder_bytes();
-    assert_eq!((sizes[0], *sizes.last().unwrap()), (1_000, 16_000_000_000));
+    assert_eq!((sizes[0], *sizes.last().unwrap()), (1, 16_000_000_000));
 }
 
 #[wasm_bindgen_test]
