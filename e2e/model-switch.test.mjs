@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, open, selectOption, setRangeTo, shot, docsShot, ROOT } from './harness.mjs';
+import { serve, open, launch, selectOption, setRangeTo, shot, docsShot, ROOT } from './harness.mjs';
 
 let server;
 let session;
@@ -244,4 +244,19 @@ test('the Ring-vs-Tree figure overlays NCCL on real hardware: each size\'s pick 
   await page.getByTestId('versus-nccl-toggle').uncheck();
   assert.equal(await page.getByTestId('versus-nccl').count(), 0);
   assert.deepEqual(problems, []);
+});
+
+test('on a 375 px phone the lab\'s NCCL card and its candidates (tuner and run times) stay inside the page', async () => {
+  const { browser, page, problems } = await launch({ viewport: { width: 375, height: 740 } });
+  try {
+    await page.goto(`${server.url}?gpus=8&gpn=8&size=32000&nccl=dgx-h100#lab`);
+    await page.getByTestId('lab-nccl-why').waitFor({ timeout: 60000 });
+    await page.locator('.lab-nccl-candidates summary').click();
+    // The fourth column (the tuner's time) took the page to 461 px; the list scrolls in itself.
+    assert.equal(await page.getByTestId('lab-nccl-tuner').count(), 7);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 375);
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
 });

@@ -19,7 +19,7 @@ area! { $ nccl_rows {
     LabNcclAlgorithm => "algorithm", "算法";
     LabNcclChannels => "channels", "个通道";
     LabNcclTime => "time", "时间";
-    LabNcclTuner => "tuner's estimate, every channel busy", "调优器估计（所有通道都忙）";
+    LabNcclTuner => "tuner, all channels", "调优器（全部通道）";
     LabNcclWhy => "Why: {0} has the lowest time NCCL's tuner predicts (every channel busy), {1}, against {2} for {3} (the runner-up, {5}), of {4} candidates simulated (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：在 NCCL 调优器的预测中（所有通道都忙），{0} 的时间最短，为 {1}；第二名 {3} 为 {2}（{5}）；共模拟了 {4} 个候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
     LabNcclTie => "Why: {0} ties with {1} for the lowest time NCCL's tuner predicts (every channel busy), {2} each, of {3} candidates simulated (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：在 NCCL 调优器的预测中（所有通道都忙），{0} 与 {1} 的时间并列最短，均为 {2}；共模拟了 {3} 个候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
     LabNcclOnly => "Why: {0} is the only candidate simulated here (on more than 64 GPUs, those whose bound cannot win are skipped).", "原因：{0} 是这里唯一被模拟的候选（超过 64 张卡时，下界已无法胜出的候选会被跳过）。";
