@@ -577,6 +577,30 @@ test('an 8-byte message, where only latency counts, runs in the lab as on the co
   }
 });
 
+test('racks too close for their names are numbered, said in the legend; two racks keep their names', async () => {
+  const s = await open(server.url + '?gpus=512&alg=ring#lab');
+  try {
+    const figure = s.page.getByTestId('figure-a');
+    await figure.getByTestId('verified').first().waitFor({ timeout: 60000 });
+    // 32 racks: their names ran into the next switch and off the figure ("ack 0").
+    assert.equal(await figure.getByTestId('rack-number').count(), 32);
+    assert.match(await figure.getByTestId('rack-number-legend').textContent(), /^0, 1, 2 …: the racks' switches, numbered/);
+    const box = await figure.locator('svg.figure').first().boundingBox();
+    const out = await figure.getByTestId('rack-number').evaluateAll((ts, b) => ts.filter((t) => {
+      const r = t.getBoundingClientRect();
+      return r.left < b.x - 0.5 || r.right > b.x + b.width + 0.5;
+    }).length, box);
+    assert.equal(out, 0, 'every number inside the figure');
+    await s.page.goto(server.url + '?gpus=32&alg=ring&npr=2#lab');
+    await figure.getByTestId('verified').first().waitFor({ timeout: 60000 });
+    assert.equal(await figure.getByTestId('rack-number').count(), 0);
+    assert.equal(await figure.getByTestId('rack-number-legend').count(), 0);
+    assert.deepEqual(s.problems, []);
+  } finally {
+    await s.browser.close();
+  }
+});
+
 test('one GPU exchanges nothing: the lab says so instead of "algbw 0 B/s" and "1× the bound of 0 s"; tiers no transfer crosses say so, and their links are drawn dotted', async () => {
   const s = await open(server.url + '?gpus=1#lab');
   try {

@@ -159,10 +159,7 @@ fn MemoryFigure() -> Html {
     let m = &MODELS[(*model).min(MODELS.len() - 1)];
     let fit = memory_fit(m, *gb * 1_000_000_000);
     let names: Vec<&'static str> = MODELS.iter().map(|m| model_texts(lang, m).0).collect();
-    let on_model = {
-        let model = model.clone();
-        Callback::from(move |i: usize| model.set(i))
-    };
+    let on_model = setter(&model);
     let on_gb = setter(&gb);
     let example = GPU_MEMORY_GB
         .iter()

@@ -1,7 +1,9 @@
 //! §1.1: why 8 GPUs are not 8×. A GPU-count slider and a choice of cluster; the speedup, the step's
 //! parts and the scaling efficiency at every count, all from `training::scaling`.
 
-use crate::course::chapter::{GPU_TFLOPS, MFU_PERCENT, TRAINING_TOKENS_B, one_gpu_training};
+use crate::course::chapter::{
+    GPU_TFLOPS, MFU_PERCENT, MODEL_10B, TRAINING_TOKENS_B, one_gpu_training,
+};
 use crate::sim::units::format_secs;
 use crate::ui::components::widgets::{
     Ladder, Part, bar, choice, link_refused, setter, stacked, use_link_state, use_link_writer,
@@ -9,9 +11,6 @@ use crate::ui::components::widgets::{
 use crate::ui::i18n::{Key, gpus, percent, times, tr, trf, use_lang};
 use crate::ui::model::chapter::{SPEEDUP_COUNTS, WhyCluster, speedup_curve, step_form_key};
 use yew::prelude::*;
-
-/// The intro's ten-billion-parameter model.
-const INTRO_PARAMETERS: u64 = 10_000_000_000;
 
 /// Days, as a reader counts them: a decimal below 10, whole days (grouped) above.
 fn days(d: f64) -> String {
@@ -45,7 +44,7 @@ fn MonthsFigure(props: &MonthsProps) -> Html {
     use_link_writer("months", vec![*gpu as u64, *tokens, *mfu], vec![1, 20, 50]);
     let (name, tflops) = GPU_TFLOPS[(*gpu).min(GPU_TFLOPS.len() - 1)];
     let t = one_gpu_training(
-        INTRO_PARAMETERS,
+        MODEL_10B.parameters,
         *tokens * 1_000_000_000,
         tflops as f64,
         *mfu as f64 / 100.0,

@@ -97,6 +97,11 @@ pub fn Figure(props: &FigureProps) -> Html {
     let view = &props.sim.0;
     // Per drawn link: unused in the run, slowed (see `SimView::line_marks`), once per run.
     let marks = use_memo(props.sim.clone(), |sim| sim.0.line_marks());
+    // Whether the racks are numbered (a scan of every switch's name spots against every drawn
+    // link), once per run and language, not in every frame of its playing.
+    let racks_numbered = use_memo((props.sim.clone(), lang), |(sim, lang)| {
+        sim.0.layout.rack_names_crowded(|p| place_name(*lang, p))
+    });
     let shown = view.shown_algorithm();
     let title = html! {
         <h2 class="run-title">
@@ -303,7 +308,7 @@ pub fn Figure(props: &FigureProps) -> Html {
                 if !layout.rails.is_empty() {
                     <span class="legend-item muted" data-testid="rail-legend">{ tr(lang, Key::LegendRails) }</span>
                 }
-                if layout.rack_names_crowded(|p| place_name(lang, p)) {
+                if *racks_numbered {
                     <span class="legend-item muted" data-testid="rack-number-legend">{ tr(lang, Key::LegendRackNumbers) }</span>
                 }
                 // One GPU sends no chunk: no legend for one.
