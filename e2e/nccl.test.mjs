@@ -49,6 +49,15 @@ test('switching the model moves 8×H100 from ~450 to ~365 GB/s (NVLS off) and th
   assert.match(await page.getByTestId('nccl-over-wire').innerText(), /the switch adds.*S\(1 \+ 1\/N\) each way/);
   const errors = await page.$$eval('[data-testid=nccl-error-row]', (rows) => rows.map((r) => Number(r.dataset.error)));
   assert.ok(errors.every((e) => Math.abs(e) < 0.25), `errors ${errors}`);
+  // The table in words, from the rows the table shows: how many sizes are within 5 %, and the
+  // largest miss the optimistic way (a learner reading a prediction knows how far off it may be).
+  const summary = await page.getByTestId('nccl-error-summary').innerText();
+  const within = errors.filter((e) => Math.abs(e) <= 0.05).length;
+  assert.ok(summary.includes(`within 5% at ${within} of its ${errors.length} sizes`), summary);
+  const worst = Math.min(...errors);
+  assert.ok(worst < -0.05, `the H100 table has an optimistic miss: ${errors}`);
+  assert.ok(summary.includes(`largest miss the optimistic way is ${(worst * 100).toFixed(1)}%`), summary);
+  assert.match(summary, /trust its large-message bandwidth more than its mid-size times/);
   const changes = await page.getByTestId('nccl-change').allTextContents();
   assert.ok(changes.some((t) => /NVLS/.test(t)));
   // The change comes at 2 MiB, where busbw is a fifth of the wire rate: its sentence says how

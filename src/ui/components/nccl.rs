@@ -11,7 +11,9 @@ use crate::ui::components::inputs::{checked, select_value, text_value};
 use crate::ui::components::sliced::{Sliced, Slot, tick};
 use crate::ui::i18n::{Key, Lang, percent, system_title, tr, trf, use_lang};
 use crate::ui::model::chart_math::{Axis, Unit, format_bytes_binary};
-use crate::ui::model::nccl_view::{FitSummary, PasteError, PasteFit, SYSTEM_CHOICES, chart};
+use crate::ui::model::nccl_view::{
+    ErrorSummary, FitSummary, PasteError, PasteFit, SYSTEM_CHOICES, chart, error_summary,
+};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -78,6 +80,40 @@ fn fit_words(lang: Lang, f: &FitSummary) -> Vec<String> {
         &[&percent(lang, f.calibration.geomean_error(), 1)],
     ));
     out
+}
+
+/// The error table's summary in words: how many sizes are within 5 %, from which size up, the
+/// largest miss each way, and where the model is weakest.
+fn error_words(lang: Lang, e: &ErrorSummary) -> String {
+    let signed = |x: f64| format!("{:+.1}%", x * 100.0);
+    let mut out = vec![trf(
+        lang,
+        Key::NcclErrWithin,
+        &[&e.within_5_percent.to_string(), &e.sizes.to_string()],
+    )];
+    if let Some(from) = e.within_5_percent_from {
+        out.push(trf(
+            lang,
+            Key::NcclErrFrom,
+            &[&format_bytes_binary(from as f64)],
+        ));
+    }
+    if let Some((size, err)) = e.fastest {
+        out.push(trf(
+            lang,
+            Key::NcclErrFast,
+            &[&signed(err), &format_bytes_binary(size as f64)],
+        ));
+    }
+    if let Some((size, err)) = e.slowest {
+        out.push(trf(
+            lang,
+            Key::NcclErrSlow,
+            &[&signed(err), &format_bytes_binary(size as f64)],
+        ));
+    }
+    out.push(tr(lang, Key::NcclErrWhy).to_string());
+    out.join(lang.pick(" ", ""))
 }
 
 fn paste_error(lang: Lang, e: &PasteError) -> String {
@@ -333,6 +369,9 @@ pub fn NcclSection() -> Html {
                     <ul class="nccl-changes">
                         { for d.changes.iter().map(|c| html! { <li data-testid="nccl-change">{ change_sentence(lang, c) }</li> }) }
                     </ul>
+                    if let Some(e) = error_summary(&d.measured) {
+                        <p class="chart-note" data-testid="nccl-error-summary">{ error_words(lang, &e) }</p>
+                    }
                     if !d.measured.is_empty() {
                         <table class="nccl-errors" data-testid="nccl-errors">
                             <thead><tr>

@@ -50,6 +50,11 @@ area! { $ nccl_rows {
     NcclChartTitle => "Virtual nccl-tests: busbw vs message size", "虚拟 nccl-tests：busbw 与消息大小";
     NcclSourceNote => "Published points: {0}", "公开实测点：{0}";
     NcclNoPublished => "No published table for this system in the tool; the curve is the model alone.", "本工具中没有该系统的公开实测表；曲线仅为模型预测。";
+    NcclErrWithin => "Against the published table, the prediction is within 5% at {0} of its {1} sizes.", "与公开实测表相比，{1} 个大小中有 {0} 个的预测误差在 5% 以内。";
+    NcclErrFrom => "From {0} up, every size is within 5%.", "从 {0} 起每个大小都在 5% 以内。";
+    NcclErrFast => "Its largest miss the optimistic way is {0} at {1}: predicted faster than measured.", "偏乐观最多的是 {1}：误差 {0}，预测比实测快。";
+    NcclErrSlow => "The pessimistic way, {0} at {1}: predicted slower.", "偏悲观最多的是 {1}：误差 {0}，预测比实测慢。";
+    NcclErrWhy => "Misses are largest at small and mid sizes, where each step's fixed overheads, the protocol switch points and the number of channels count most, and the model only approximates them: trust its large-message bandwidth more than its mid-size times.", "误差最大的是中小消息：那里每步的固定开销、协议切换点和通道数影响最大，而模型只是近似它们。所以它对大消息带宽的预测比对中等消息耗时的预测更可信。";
     NcclColSize => "size", "大小";
     NcclColMeasured => "measured", "实测";
     NcclColPredicted => "predicted", "预测";

@@ -102,6 +102,81 @@ impl MeasuredPoint {
     }
 }
 
+/// How the model's predictions stand against a published table, in the few numbers the panel
+/// says in words under its error table: how many sizes it predicts within 5 %, and where it misses
+/// most in each direction (a negative error: it predicts the size faster than measured).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ErrorSummary {
+    pub within_5_percent: usize,
+    pub sizes: usize,
+    /// The most optimistic prediction, `(size, error)`, when any is below −5 %.
+    pub fastest: Option<(u64, f64)>,
+    /// The most pessimistic, when any is above +5 %.
+    pub slowest: Option<(u64, f64)>,
+    /// From this size up, every size is within 5 %.
+    pub within_5_percent_from: Option<u64>,
+}
+
+/// The least size from which every larger one's error is within 5 %, from `(size, error)` pairs
+/// in any order; `None` when the largest is not.
+fn within_5_percent_from(points: impl Iterator<Item = (u64, f64)> + Clone) -> Option<u64> {
+    // The largest size that misses, and the least size above it (without sorting: a sort of its
+    // own costs the page's wasm a kilobyte).
+    let missed = (points.clone())
+        .filter(|p| p.1.abs() > 0.05)
+        .map(|p| p.0)
+        .max();
+    points
+        .map(|p| p.0)
+        .filter(|&s| missed.is_none_or(|m| s > m))
+        .min()
+}
+
+/// Summarises `points` (`None` when there are none): a learner reading a prediction should know
+/// how far it is from a measured one, and which way.
+///
+/// ```
+/// use allreduce_lab::sim::nccl::protocol::{NcclAlgorithm, Protocol};
+/// use allreduce_lab::ui::model::nccl_view::{MeasuredPoint, error_summary};
+/// let point = |size_bytes, predicted_us| MeasuredPoint {
+///     size_bytes, measured_us: 100.0, measured_busbw: 0.0, predicted_us,
+///     algorithm: NcclAlgorithm::Ring, protocol: Protocol::Simple,
+/// };
+/// let s = error_summary(&[point(1 << 10, 102.0), point(1 << 20, 80.0), point(1 << 30, 90.0)]).unwrap();
+/// assert_eq!((s.within_5_percent, s.sizes), (1, 3));
+/// assert_eq!(s.fastest.map(|(b, _)| b), Some(1 << 20)); // −20 %: predicted faster than measured
+/// assert_eq!(s.slowest, None);
+/// assert_eq!(s.within_5_percent_from, None); // the largest size is 10 % off
+/// let s = error_summary(&[point(1 << 30, 96.0), point(1 << 10, 100.0), point(1 << 20, 120.0)]).unwrap();
+/// assert_eq!(s.within_5_percent_from, Some(1 << 30)); // whatever order the rows come in
+/// assert_eq!(error_summary(&[]), None);
+/// ```
+pub fn error_summary(points: &[MeasuredPoint]) -> Option<ErrorSummary> {
+    if points.is_empty() {
+        return None;
+    }
+    let mut s = ErrorSummary {
+        within_5_percent: 0,
+        sizes: points.len(),
+        fastest: None,
+        slowest: None,
+        within_5_percent_from: within_5_percent_from(
+            points.iter().map(|p| (p.size_bytes, p.error())),
+        ),
+    };
+    for p in points {
+        let e = p.error();
+        if e.abs() <= 0.05 {
+            s.within_5_percent += 1;
+        } else if e < 0.0 && s.fastest.is_none_or(|(_, f)| e < f) {
+            s.fastest = Some((p.size_bytes, e));
+        } else if e > 0.0 && s.slowest.is_none_or(|(_, f)| e > f) {
+            s.slowest = Some((p.size_bytes, e));
+        }
+    }
+    Some(s)
+}
+
 /// Where the chosen (algorithm, protocol) changes between two sizes of the sweep.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Change {
@@ -250,17 +325,7 @@ impl PasteFit {
     /// The fit, in the few numbers the panel says in words.
     pub fn finish(self) -> Result<FitSummary, PasteError> {
         let cal = self.fit.finish().map_err(PasteError::Fit)?;
-        let mut from = None;
-        // From the largest size down, whatever order the rows were pasted in.
-        let mut rows: Vec<_> = cal.rows.iter().collect();
-        rows.sort_by_key(|r| r.size_bytes);
-        for r in rows.iter().rev() {
-            if r.error().abs() <= 0.05 {
-                from = Some(r.size_bytes);
-            } else {
-                break;
-            }
-        }
+        let from = within_5_percent_from(cal.rows.iter().map(|r| (r.size_bytes, r.error())));
         let s = &cal.system;
         Ok(FitSummary {
             nic: (s.nodes > 1).then_some((s.nic_efficiency, s.nic_gbits_per_sec)),
