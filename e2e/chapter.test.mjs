@@ -125,6 +125,30 @@ test('each section figure responds to its control', async () => {
     assert.equal(await page.getByTestId('memory-bar').getAttribute('class'), 'ch-bar over');
     assert.equal(await setRangeTo(page, 'memory-gpu', 80), '80 GB (A100 80 GB, H100)');
     assert.equal(await num(memory, 'data-gpus'), 2);
+    // §1.2's compute layer, "memory bandwidth matters as much": the roofline. A 4,096 × 4,096
+    // weight over 64 tokens does 64·4096/(128 + 4096) = 62.1 FLOPs a byte; the L40S (362 TFLOPS,
+    // 864 GB/s) reaches 53.6 TFLOPS there, behind the A100 and even the V100.
+    const roof = page.getByTestId('roofline-readout');
+    assert.ok(Math.abs((await num(roof, 'data-intensity')) - (64 * 4096) / (128 + 4096)) < 1e-9);
+    assert.ok(Math.abs((await num(roof, 'data-tflops')) - 53.6) < 0.05);
+    assert.match(await roof.textContent(), /^A 4,096 × 4,096 weight times 64 tokens does 62\.1 FLOPs per byte: it reaches at most 53\.6 TFLOPS, 15% of the peak \(memory-bound\)\. It takes 527 tokens or more at once to use all its FLOPS\.$/);
+    assert.equal(await page.getByTestId('roofline-rank').textContent(),
+      'Fastest by peak: H100 SXM, L40S, A100, V100. Fastest at this matrix multiply: H100 SXM, A100, V100, L40S.');
+    assert.match(await page.getByTestId('roofline-gpu-readout').textContent(), /^L40S: 362 TFLOPS and 864 GB\/s of GDDR6\. Its roofs meet at 419 FLOPs per byte/);
+    // The point sits on the chosen GPU's roof, under its knee; the element-wise add is marked.
+    const point = page.getByTestId('roofline-point');
+    assert.ok(Math.abs(Number(await point.getAttribute('data-tflops')) - 53.6) < 0.05);
+    assert.equal(await page.getByTestId('roofline-add').count(), 1);
+    // 2,048 tokens: compute-bound, at the peak; the ranking is the peak's.
+    assert.equal(await setRangeTo(page, 'roofline-tokens', 2048), '2,048');
+    assert.ok(Math.abs((await num(roof, 'data-tflops')) - 362) < 1e-9);
+    assert.match(await roof.textContent(), /100% of the peak \(compute-bound\)/);
+    assert.match(await page.getByTestId('roofline-rank').textContent(), /Fastest at this matrix multiply: H100 SXM, L40S, A100, V100\.$/);
+    // The A100 at one token: 1 FLOP a byte × 2.039 TB/s, 0.65 % of its peak.
+    await page.getByTestId('roofline-gpu-1').click();
+    await setRangeTo(page, 'roofline-tokens', 1);
+    assert.ok(Math.abs((await num(roof, 'data-tflops')) - 2.039 * 4096 / 4098) < 1e-9);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('roofline') === '1.1');
     // §1.2's shortest stave: one NIC slowed to 25% (said as a slowdown, which grows as the thumb
     // moves right: read as "keeps", the falling percentage ran against the drag) slows the whole
     // ring 4×; a GPU 200 ms late holds it up by nearly that.
@@ -274,7 +298,7 @@ B KB MB GB TB Gbps Tbps GB/s TB/s MB/s s ms µs ns log₂N
 allreduce-lab algbw busbw Rabenseifner NVSwitch NVIDIA H100 InfiniBand HDR NDR SXM GbE x16 GPT XL JPEG torchvision
 Transformer He Devlin Radford T M K KiB MiB GiB Mbps kB KB/s JSON CSV SVG PNG Perfetto chrome tracing SuperPOD PXN
 LL LL128 Simple NVLS SHARP Hopper all reduce perf calibrate dgx-a100 dgx-h100 dgx-h200 dgx-b200 pcie-gen4 pcie-gen5
-DDP P2P ZeRO FSDP Adam Reduce-Scatter NCCL_ALGO ALGO RTX max V100 L4 L40S H200 B200 Gen5 token MFU TFLOPS Kaplan`.split(/\s+/));
+DDP P2P ZeRO FSDP Adam Reduce-Scatter NCCL_ALGO ALGO RTX max V100 L4 L40S H200 B200 Gen5 token MFU TFLOPS Kaplan HBM2 HBM2e HBM3 GDDR6`.split(/\s+/));
 
 /** Visible text anywhere on the page (guide, lab, scaling) in the wrong language for `lang`
  * (ignoring quotes and code marked with their own `lang`). */

@@ -392,10 +392,12 @@ test('12.2 the guided figures\' state is in the link: ring step, tree shape, §1
     await page.getByTestId('layers-story-1').click();
     await page.getByTestId('memory-model').getByRole('button').nth(3).click();
     await setRangeTo(page, 'memory-gpu', 80);
+    await page.getByTestId('roofline-gpu-2').click();
+    await setRangeTo(page, 'roofline-tokens', 256);
     await setRangeTo(page, 'barrel-nic', 25);
     await page.waitForFunction(() => {
       const q = new URLSearchParams(location.search);
-      return q.get('why') === '1.16' && /^1\.\d+\.\d+$/.test(q.get('layers') ?? '') && q.get('memory') === '3.80' && q.get('barrel') === '25.0';
+      return q.get('why') === '1.16' && /^1\.\d+\.\d+$/.test(q.get('layers') ?? '') && q.get('memory') === '3.80' && q.get('roofline') === '2.256' && q.get('barrel') === '25.0';
     });
     // The lab's keys are still there: writers keep each other's.
     assert.ok(await q('alg'));
@@ -419,17 +421,19 @@ test('12.2 the guided figures\' state is in the link: ring step, tree shape, §1
       assert.equal(await p.getByTestId('why-cluster-1').getAttribute('aria-pressed'), 'true');
       assert.equal(await p.getByTestId('layers-story-1').getAttribute('aria-pressed'), 'true');
       assert.equal(await p.getByTestId('memory-readout').getAttribute('data-gpus'), '2');
+      assert.equal(await p.getByTestId('roofline-gpu-2').getAttribute('aria-pressed'), 'true');
+      assert.equal(await p.getByTestId('roofline-tokens').getAttribute('aria-valuetext'), '256');
       assert.equal(await p.getByTestId('barrel-nic').getAttribute('aria-valuetext'), '25% (4× slower)');
       assert.equal(await p.locator('.ch-link-refused').count(), 0);
       assert.deepEqual(other.problems, []);
     } finally { await other.browser.close(); }
     // A hostile value is not taken (the figure shows its default), never a broken page, and the
     // figure says so, quoting it (such values vanished without a word).
-    const bad = await openReady(`${server.url}?ring=99.99&tree=7.1&rack=1.2&claims=x&vs=64.3&why=3.8&memory=1.25&months=1.3.50`);
+    const bad = await openReady(`${server.url}?ring=99.99&tree=7.1&rack=1.2&claims=x&vs=64.3&why=3.8&memory=1.25&months=1.3.50&roofline=4.64`);
     try {
       assert.equal(await bad.page.getByTestId('ring-step').getAttribute('aria-valuetext'), '0 / 6');
       assert.equal(await bad.page.getByTestId('url-error').count(), 0);
-      for (const [key, value] of [['ring', '99.99'], ['tree', '7.1'], ['rack', '1.2'], ['claims', 'x'], ['vs', '64.3'], ['why', '3.8'], ['memory', '1.25'], ['months', '1.3.50']]) {
+      for (const [key, value] of [['ring', '99.99'], ['tree', '7.1'], ['rack', '1.2'], ['claims', 'x'], ['vs', '64.3'], ['why', '3.8'], ['memory', '1.25'], ['months', '1.3.50'], ['roofline', '4.64']]) {
         assert.equal(await bad.page.getByTestId(`link-refused-${key}`).textContent(),
           `This link's ${key}=${value} is none of this figure's settings: it shows its own.`);
       }

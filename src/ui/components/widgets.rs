@@ -217,6 +217,30 @@ pub fn link_refused(lang: Lang, key: &'static str, refused: Option<&str>) -> Htm
     }
 }
 
+/// A guided figure kept in the link under `key`: the note when the link's value was refused, then
+/// its title and controls on one side and what they show on the other.
+pub fn linked_figure(
+    lang: Lang,
+    key: &'static str,
+    refused: Option<&str>,
+    title: &'static str,
+    controls: Html,
+    plot: Html,
+) -> Html {
+    html! {
+        <>
+        { link_refused(lang, key, refused) }
+        <div class="ch-figure" data-testid={key}>
+            <div class="ch-controls">
+                <p class="ch-field-name"><strong>{ title }</strong></p>
+                { controls }
+            </div>
+            <div class="ch-plot">{ plot }</div>
+        </div>
+        </>
+    }
+}
+
 /// Keeps a guided figure's state in the address under `key`: its numbers, or no key at all while
 /// the figure shows its default (so an untouched page keeps a clean address).
 #[hook]

@@ -16,13 +16,13 @@ pub const LAB_KEYS: [&str; 12] = [
     "alg", "topo", "gpus", "gpn", "npr", "bw", "lat", "size", "seg", "cmp", "step", "lang",
 ];
 /// The guided figures' keys: §1.1 (cluster.GPUs) and the intro's three months (GPU.tokens B.MFU %), §1.2's story (story.storage MB/s.NIC Gbps),
-/// memory (model.GB) and shortest stave (NIC %.late ms), §1.3.1 ring (GPUs.step), §1.3.2 tree (shape.GPUs), §1.4 racks (NIC
+/// memory (model.GB), roofline (GPU.tokens) and shortest stave (NIC %.late ms), §1.3.1 ring (GPUs.step), §1.3.2 tree (shape.GPUs), §1.4 racks (NIC
 /// Gbps.uplink Gbps), the claims' conditions (GPUs.bytes.NIC Gbps.uplink Gbps, 0 = as in the chapter),
 /// Ring vs Tree (its nine sliders, [`crate::ui::model::versus::VersusSetup::link_numbers`]), and the
 /// speedup section ([`crate::ui::model::scaling::Setup::link_numbers`]).
-pub const CHAPTER_KEYS: [&str; 11] = [
-    "why", "months", "layers", "memory", "barrel", "ring", "tree", "rack", "claims", "vs",
-    "speedup",
+pub const CHAPTER_KEYS: [&str; 12] = [
+    "why", "months", "layers", "memory", "roofline", "barrel", "ring", "tree", "rack", "claims",
+    "vs", "speedup",
 ];
 
 fn pairs(query: &str) -> impl Iterator<Item = (&str, &str)> {

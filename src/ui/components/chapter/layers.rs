@@ -7,7 +7,8 @@ use crate::course::chapter::{GPU_MEMORY_GB, MODELS, memory_fit};
 use crate::sim::units::format_secs;
 use crate::sim::units::{Bandwidth, format_bandwidth, format_bandwidth_bits, format_bytes};
 use crate::ui::components::widgets::{
-    Ladder, Part, bar, choice, link_refused, setter, stacked, use_link_state, use_link_writer,
+    Ladder, Part, bar, choice, link_refused, linked_figure, setter, stacked, use_link_state,
+    use_link_writer,
 };
 use crate::ui::i18n::{Key, Lang, model_texts, percent, tr, trf, use_lang};
 use crate::ui::model::chapter::{
@@ -183,25 +184,29 @@ fn MemoryFigure() -> Html {
             &[name, &state, &memory, &fit.gpus_to_hold.to_string()],
         )
     };
-    html! {
+    let controls = html! {
         <>
-        { link_refused(lang, "memory", refused.as_deref()) }
-        <div class="ch-figure" data-testid="memory">
-            <div class="ch-controls">
-                <p class="ch-field-name"><strong>{ tr(lang, Key::MemoryTitle) }</strong></p>
-                { choice("memory-model", tr(lang, Key::Model), &names, *model, &on_model) }
-                <Ladder testid="memory-gpu" label={tr(lang, Key::MemoryGpu)} values={GPU_MEMORY_GB.iter().map(|g| g.0).collect::<Vec<_>>()}
-                        value={*gb} text={format!("{memory} ({example})")} on_change={on_gb} />
-            </div>
-            <div class="ch-plot">
-                { bar(tr(lang, Key::MemoryBar), fit.share, &percent(lang, fit.share, 0), if fit.gpus_to_hold > 1 { "over" } else { "" }, "memory-bar") }
-                <p class="ch-readout" aria-live="polite" data-testid="memory-readout"
-                   data-state-bytes={fit.state_bytes.to_string()} data-gpus={fit.gpus_to_hold.to_string()}>{ readout }</p>
-                <p class="ch-note">{ tr(lang, Key::MemoryNote) }</p>
-            </div>
-        </div>
+        { choice("memory-model", tr(lang, Key::Model), &names, *model, &on_model) }
+        <Ladder testid="memory-gpu" label={tr(lang, Key::MemoryGpu)} values={GPU_MEMORY_GB.iter().map(|g| g.0).collect::<Vec<_>>()}
+                value={*gb} text={format!("{memory} ({example})")} on_change={on_gb} />
         </>
-    }
+    };
+    let plot = html! {
+        <>
+        { bar(tr(lang, Key::MemoryBar), fit.share, &percent(lang, fit.share, 0), if fit.gpus_to_hold > 1 { "over" } else { "" }, "memory-bar") }
+        <p class="ch-readout" aria-live="polite" data-testid="memory-readout"
+           data-state-bytes={fit.state_bytes.to_string()} data-gpus={fit.gpus_to_hold.to_string()}>{ readout }</p>
+        <p class="ch-note">{ tr(lang, Key::MemoryNote) }</p>
+        </>
+    };
+    linked_figure(
+        lang,
+        "memory",
+        refused.as_deref(),
+        tr(lang, Key::MemoryTitle),
+        controls,
+        plot,
+    )
 }
 
 #[component]
@@ -298,6 +303,7 @@ pub fn LayersSection() -> Html {
                 <div class="ch-plot">{ plot }</div>
             </div>
             <MemoryFigure />
+            <super::roofline::RooflineFigure />
             <BarrelFigure />
         </section>
     }

@@ -7,6 +7,7 @@ mod compare;
 mod layers;
 mod map;
 mod ring;
+mod roofline;
 mod tree;
 mod versus;
 mod versus_real;

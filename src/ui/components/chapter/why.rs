@@ -6,7 +6,8 @@ use crate::course::chapter::{
 };
 use crate::sim::units::format_secs;
 use crate::ui::components::widgets::{
-    Ladder, Part, bar, choice, link_refused, setter, stacked, use_link_state, use_link_writer,
+    Ladder, Part, bar, choice, link_refused, linked_figure, setter, stacked, use_link_state,
+    use_link_writer,
 };
 use crate::ui::i18n::{Key, gpus, percent, times, tr, trf, use_lang};
 use crate::ui::model::chapter::{SPEEDUP_COUNTS, WhyCluster, speedup_curve, step_form_key};
@@ -76,31 +77,35 @@ fn MonthsFigure(props: &MonthsProps) -> Html {
             &[&gpus(lang, n), &times(lang, s, 1), &days(t.days / s)],
         )
     });
-    html! {
+    let controls = html! {
         <>
-        { link_refused(lang, "months", refused.as_deref()) }
-        <div class="ch-figure" data-testid="months">
-            <div class="ch-controls">
-                <p class="ch-field-name"><strong>{ tr(lang, Key::MonthsTitle) }</strong></p>
-                { choice("months-gpu", tr(lang, Key::MonthsGpu), &names, *gpu, &on_gpu) }
-                <Ladder testid="months-tokens" label={tr(lang, Key::MonthsTokens)} values={TRAINING_TOKENS_B.to_vec()}
-                        value={*tokens} text={tokens_text(*tokens as f64)} on_change={setter(&tokens)} />
-                <Ladder testid="months-mfu" label={tr(lang, Key::MonthsMfu)} values={MFU_PERCENT.to_vec()}
-                        value={*mfu} text={format!("{}%", *mfu)} on_change={setter(&mfu)} />
-            </div>
-            <div class="ch-plot">
-                <p class="ch-readout" aria-live="polite" data-testid="months-readout" data-days={t.days.to_string()}>{ readout }</p>
-                <p class="ch-readout" data-testid="months-three" data-tokens={t.tokens_in_three_months.to_string()}>
-                    { trf(lang, Key::MonthsThree, &[&tokens_text(t.tokens_in_three_months / 1e9)]) }
-                </p>
-                if let Some(line) = cluster {
-                    <p class="ch-readout" data-testid="months-cluster">{ line }</p>
-                }
-                <p class="ch-note">{ tr(lang, Key::MonthsNote) }</p>
-            </div>
-        </div>
+        { choice("months-gpu", tr(lang, Key::MonthsGpu), &names, *gpu, &on_gpu) }
+        <Ladder testid="months-tokens" label={tr(lang, Key::MonthsTokens)} values={TRAINING_TOKENS_B.to_vec()}
+                value={*tokens} text={tokens_text(*tokens as f64)} on_change={setter(&tokens)} />
+        <Ladder testid="months-mfu" label={tr(lang, Key::MonthsMfu)} values={MFU_PERCENT.to_vec()}
+                value={*mfu} text={format!("{}%", *mfu)} on_change={setter(&mfu)} />
         </>
-    }
+    };
+    let plot = html! {
+        <>
+        <p class="ch-readout" aria-live="polite" data-testid="months-readout" data-days={t.days.to_string()}>{ readout }</p>
+        <p class="ch-readout" data-testid="months-three" data-tokens={t.tokens_in_three_months.to_string()}>
+            { trf(lang, Key::MonthsThree, &[&tokens_text(t.tokens_in_three_months / 1e9)]) }
+        </p>
+        if let Some(line) = cluster {
+            <p class="ch-readout" data-testid="months-cluster">{ line }</p>
+        }
+        <p class="ch-note">{ tr(lang, Key::MonthsNote) }</p>
+        </>
+    };
+    linked_figure(
+        lang,
+        "months",
+        refused.as_deref(),
+        tr(lang, Key::MonthsTitle),
+        controls,
+        plot,
+    )
 }
 
 /// The guesses the prompt offers for 8 GPUs, and the ranges of speedup each stands for.
