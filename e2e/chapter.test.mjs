@@ -131,10 +131,10 @@ test('each section figure responds to its control', async () => {
     const roof = page.getByTestId('roofline-readout');
     assert.ok(Math.abs((await num(roof, 'data-intensity')) - (64 * 4096) / (128 + 4096)) < 1e-9);
     assert.ok(Math.abs((await num(roof, 'data-tflops')) - 53.6) < 0.05);
-    assert.match(await roof.textContent(), /^A 4,096 × 4,096 weight times 64 tokens does 62\.1 FLOPs per byte: it reaches at most 53\.6 TFLOPS, 15% of the peak \(memory-bound\)\. It takes 527 tokens or more at once to use all its FLOPS\.$/);
+    assert.match(await roof.textContent(), /^Multiplying 64 tokens by a 4,096 × 4,096 weight in 16 bits, reading each matrix once from memory and writing the result once, does 62\.1 FLOPs per byte: it reaches at most 53\.6 TFLOPS, 15% of the peak \(memory-bound\)\. From 527 tokens at once, memory no longer holds it below its peak \(the roofline's upper bound: real kernels reach less\)\.$/);
     assert.equal(await page.getByTestId('roofline-rank').textContent(),
-      'Fastest by peak: H100 SXM, L40S, A100, V100. Fastest at this matrix multiply: H100 SXM, A100, V100, L40S.');
-    assert.match(await page.getByTestId('roofline-gpu-readout').textContent(), /^L40S: 362 TFLOPS and 864 GB\/s of GDDR6\. Its roofs meet at 419 FLOPs per byte/);
+      'Fastest by peak: H100 SXM, L40S, A100 80GB, V100 SXM2. At this matrix multiply: H100 SXM 208, A100 80GB 127, V100 SXM2 55.9, L40S 53.6 TFLOPS.');
+    assert.match(await page.getByTestId('roofline-gpu-readout').textContent(), /^L40S: 362 TFLOPS \(BF16\) and 864 GB\/s of GDDR6\. Its two roofs meet at 419 FLOPs per byte \(the ridge\)/);
     // The point sits on the chosen GPU's roof, under its knee; the element-wise add is marked.
     const point = page.getByTestId('roofline-point');
     assert.ok(Math.abs(Number(await point.getAttribute('data-tflops')) - 53.6) < 0.05);
@@ -143,11 +143,17 @@ test('each section figure responds to its control', async () => {
     assert.equal(await setRangeTo(page, 'roofline-tokens', 2048), '2,048');
     assert.ok(Math.abs((await num(roof, 'data-tflops')) - 362) < 1e-9);
     assert.match(await roof.textContent(), /100% of the peak \(compute-bound\)/);
-    assert.match(await page.getByTestId('roofline-rank').textContent(), /Fastest at this matrix multiply: H100 SXM, L40S, A100, V100\.$/);
-    // The A100 at one token: 1 FLOP a byte × 2.039 TB/s, 0.65 % of its peak.
+    assert.match(await page.getByTestId('roofline-rank').textContent(), /At this matrix multiply: H100 SXM 989, L40S 362, A100 80GB 312, V100 SXM2 125 TFLOPS\.$/);
+    // The A100 at one token: 1 FLOP a byte × 2.039 TB/s, 0.65 % of its peak (one decimal below
+    // 10 %, and a singular token).
     await page.getByTestId('roofline-gpu-1').click();
     await setRangeTo(page, 'roofline-tokens', 1);
     assert.ok(Math.abs((await num(roof, 'data-tflops')) - 2.039 * 4096 / 4098) < 1e-9);
+    assert.match(await roof.textContent(), /^Multiplying 1 token by .* does 1 FLOP per byte: it reaches at most 2\.04 TFLOPS, 0\.7% of the peak/);
+    // The V100's FP16 is said, as it has no BF16.
+    await page.getByTestId('roofline-gpu-0').click();
+    assert.match(await page.getByTestId('roofline-gpu-readout').textContent(), /^V100 SXM2: 125 TFLOPS \(FP16: it has no BF16\)/);
+    await page.getByTestId('roofline-gpu-1').click();
     await page.waitForFunction(() => new URLSearchParams(location.search).get('roofline') === '1.1');
     // §1.2's shortest stave: one NIC slowed to 25% (said as a slowdown, which grows as the thumb
     // moves right: read as "keeps", the falling percentage ran against the drag) slows the whole
@@ -298,7 +304,7 @@ B KB MB GB TB Gbps Tbps GB/s TB/s MB/s s ms µs ns log₂N
 allreduce-lab algbw busbw Rabenseifner NVSwitch NVIDIA H100 InfiniBand HDR NDR SXM GbE x16 GPT XL JPEG torchvision
 Transformer He Devlin Radford T M K KiB MiB GiB Mbps kB KB/s JSON CSV SVG PNG Perfetto chrome tracing SuperPOD PXN
 LL LL128 Simple NVLS SHARP Hopper all reduce perf calibrate dgx-a100 dgx-h100 dgx-h200 dgx-b200 pcie-gen4 pcie-gen5
-DDP P2P ZeRO FSDP Adam Reduce-Scatter NCCL_ALGO ALGO RTX max V100 L4 L40S H200 B200 Gen5 token MFU TFLOPS Kaplan HBM2 HBM2e HBM3 GDDR6`.split(/\s+/));
+DDP P2P ZeRO FSDP Adam Reduce-Scatter NCCL_ALGO ALGO RTX max V100 L4 L40S H200 B200 Gen5 token MFU TFLOPS Kaplan HBM2 HBM2e HBM3 GDDR6 SXM2 80GB BF16 FP16`.split(/\s+/));
 
 /** Visible text anywhere on the page (guide, lab, scaling) in the wrong language for `lang`
  * (ignoring quotes and code marked with their own `lang`). */

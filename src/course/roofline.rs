@@ -28,35 +28,41 @@ pub struct GpuRoofs {
     pub memory_gbytes_per_sec: f64,
     /// The memory's kind, as the datasheet names it.
     pub memory: &'static str,
+    /// The 16-bit format of [`tflops`](Self::tflops): BF16, or FP16 on a V100 (it has no BF16).
+    pub format: &'static str,
 }
 
-/// The figure's GPUs. V100, A100 and H100 as in the intro's figure
+/// The figure's GPUs (the SXM modules; the A100 with 80 GB). V100, A100 and H100 as in the intro's figure
 /// ([`GPU_TFLOPS`](super::chapter::GPU_TFLOPS)); the L40S has more FLOPS than an A100 and
 /// under half its bandwidth: the chapter's "high compute" card that memory holds back.
 pub const GPU_ROOFS: [GpuRoofs; 4] = [
     GpuRoofs {
-        name: "V100",
+        name: "V100 SXM2",
         tflops: 125.0,
         memory_gbytes_per_sec: 900.0,
         memory: "HBM2",
+        format: "FP16",
     },
     GpuRoofs {
-        name: "A100",
+        name: "A100 80GB",
         tflops: 312.0,
         memory_gbytes_per_sec: 2039.0,
         memory: "HBM2e",
+        format: "BF16",
     },
     GpuRoofs {
         name: "H100 SXM",
         tflops: 989.0,
         memory_gbytes_per_sec: 3350.0,
         memory: "HBM3",
+        format: "BF16",
     },
     GpuRoofs {
         name: "L40S",
         tflops: 362.0,
         memory_gbytes_per_sec: 864.0,
         memory: "GDDR6",
+        format: "BF16",
     },
 ];
 
@@ -167,7 +173,9 @@ mod tests {
     #[test]
     fn the_intros_gpus_have_the_intros_peaks() {
         for (name, tflops) in GPU_TFLOPS {
-            let roofs = GPU_ROOFS.iter().find(|g| g.name == name).expect(name);
+            let roofs = (GPU_ROOFS.iter())
+                .find(|g| g.name.starts_with(name))
+                .expect(name);
             assert_eq!(roofs.tflops, tflops as f64, "{name}");
         }
     }
@@ -177,7 +185,7 @@ mod tests {
         let i = 1.0 / ELEMENTWISE_BYTES_PER_FLOP;
         for g in &GPU_ROOFS {
             assert!(i < g.ridge());
-            // Under a thousandth of the peak, on every one.
+            // Under a hundredth of the peak, on every one.
             assert!(g.attainable_tflops(i) < g.tflops / 100.0, "{}", g.name);
         }
     }

@@ -21,6 +21,8 @@ pub struct Published {
     pub gpus_per_node: usize,
     /// Who published it, where.
     pub source: &'static str,
+    /// Measured with NVLink SHARP (NVLS) on: a prediction without it is slower by design.
+    pub nvls: bool,
     /// The table as published.
     pub text: &'static str,
 }
@@ -47,6 +49,7 @@ pub const PUBLISHED: [Published; 4] = [
         nodes: 1,
         gpus_per_node: 8,
         source: "Azure AML_NCCL_Test README (8× A100 SXM4, NVSwitch)",
+        nvls: false,
         text: include_str!("published/dgx-a100-1node.txt"),
     },
     Published {
@@ -54,6 +57,7 @@ pub const PUBLISHED: [Published; 4] = [
         nodes: 2,
         gpus_per_node: 8,
         source: "JingchaoZhang.github.io, 'NCCL test on AKS NDmV4 VM' (2 × 8 A100, 8× HDR 200 Gb/s)",
+        nvls: false,
         text: include_str!("published/dgx-a100-2nodes-ib-hdr.txt"),
     },
     Published {
@@ -61,6 +65,7 @@ pub const PUBLISHED: [Published; 4] = [
         nodes: 1,
         gpus_per_node: 8,
         source: "NVIDIA/dgxc-benchmarking nccl/README.md (8× H100 SXM, NVLS on)",
+        nvls: true,
         text: include_str!("published/dgx-h100-1node.txt"),
     },
     Published {
@@ -68,6 +73,7 @@ pub const PUBLISHED: [Published; 4] = [
         nodes: 1,
         gpus_per_node: 8,
         source: "blog 'RTX4090 GPUDirect P2P Unlocked!' (8× RTX 4090, PCIe Gen4, P2P off)",
+        nvls: false,
         text: include_str!("published/pcie-gen4-8-rtx4090-no-p2p.txt"),
     },
 ];

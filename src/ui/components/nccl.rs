@@ -12,7 +12,8 @@ use crate::ui::components::sliced::{Sliced, Slot, tick};
 use crate::ui::i18n::{Key, Lang, percent, system_title, tr, trf, use_lang};
 use crate::ui::model::chart_math::{Axis, Unit, format_bytes_binary};
 use crate::ui::model::nccl_view::{
-    ErrorSummary, FitSummary, PasteError, PasteFit, SYSTEM_CHOICES, chart, error_summary,
+    ErrorSummary, FitSummary, LARGE_BYTES, PasteError, PasteFit, SYSTEM_CHOICES, chart,
+    error_summary,
 };
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -83,36 +84,41 @@ fn fit_words(lang: Lang, f: &FitSummary) -> Vec<String> {
 }
 
 /// The error table's summary in words: how many sizes are within 5 %, from which size up, the
-/// largest miss each way, and where the model is weakest.
+/// largest miss each way, and why the model misses where it misses most (chosen from the rows:
+/// at small and mid sizes, at large ones, or by a table measured with NVLS against a prediction
+/// without it).
 fn error_words(lang: Lang, e: &ErrorSummary) -> String {
     let signed = |x: f64| format!("{:+.1}%", x * 100.0);
+    let size = |b: u64| format_bytes_binary(b as f64);
     let mut out = vec![trf(
         lang,
         Key::NcclErrWithin,
         &[&e.within_5_percent.to_string(), &e.sizes.to_string()],
     )];
-    if let Some(from) = e.within_5_percent_from {
-        out.push(trf(
-            lang,
-            Key::NcclErrFrom,
-            &[&format_bytes_binary(from as f64)],
-        ));
+    match e.within_5_percent_from {
+        Some(from) if from == e.largest && e.sizes > 1 => {
+            out.push(trf(lang, Key::NcclErrOnlyLargest, &[&size(from)]));
+        }
+        Some(from) => out.push(trf(lang, Key::NcclErrFrom, &[&size(from)])),
+        None => {}
     }
-    if let Some((size, err)) = e.fastest {
-        out.push(trf(
-            lang,
-            Key::NcclErrFast,
-            &[&signed(err), &format_bytes_binary(size as f64)],
-        ));
+    if let Some((b, err)) = e.fastest {
+        out.push(trf(lang, Key::NcclErrFast, &[&signed(err), &size(b)]));
     }
-    if let Some((size, err)) = e.slowest {
-        out.push(trf(
-            lang,
-            Key::NcclErrSlow,
-            &[&signed(err), &format_bytes_binary(size as f64)],
-        ));
+    if let Some((b, err)) = e.slowest {
+        out.push(trf(lang, Key::NcclErrSlow, &[&signed(err), &size(b)]));
     }
-    out.push(tr(lang, Key::NcclErrWhy).to_string());
+    let why = match e.worst {
+        _ if e.nvls_off_against_on => Some(Key::NcclErrNvlsOff),
+        Some((b, err)) if b >= LARGE_BYTES => Some(if err < 0.0 {
+            Key::NcclErrWhyLargeFast
+        } else {
+            Key::NcclErrWhyLargeSlow
+        }),
+        Some(_) => Some(Key::NcclErrWhy),
+        None => None,
+    };
+    out.extend(why.map(|k| tr(lang, k).to_string()));
     out.join(lang.pick(" ", ""))
 }
 
@@ -369,7 +375,7 @@ pub fn NcclSection() -> Html {
                     <ul class="nccl-changes">
                         { for d.changes.iter().map(|c| html! { <li data-testid="nccl-change">{ change_sentence(lang, c) }</li> }) }
                     </ul>
-                    if let Some(e) = error_summary(&d.measured) {
+                    if let Some(e) = error_summary(&d.measured, d.measured_with_nvls && !*nvls) {
                         <p class="chart-note" data-testid="nccl-error-summary">{ error_words(lang, &e) }</p>
                     }
                     if !d.measured.is_empty() {

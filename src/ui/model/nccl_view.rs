@@ -115,7 +115,19 @@ pub struct ErrorSummary {
     pub slowest: Option<(u64, f64)>,
     /// From this size up, every size is within 5 %.
     pub within_5_percent_from: Option<u64>,
+    /// The size of the largest miss either way, and its error, when any is beyond 5 %: where the
+    /// model is weakest says why it misses.
+    pub worst: Option<(u64, f64)>,
+    /// The largest size of the table.
+    pub largest: u64,
+    /// The table was measured with NVLS on, and the prediction is without it: large sizes are
+    /// slower by design, not by a fault of the model.
+    pub nvls_off_against_on: bool,
 }
+
+/// From this size up, a miss is at a large size, where the links' delivered bandwidth sets the
+/// time; below it, latencies, protocol switch points and channel counts count most.
+pub const LARGE_BYTES: u64 = 256 << 20;
 
 /// The least size from which every larger one's error is within 5 %, from `(size, error)` pairs
 /// in any order; `None` when the largest is not.
@@ -142,16 +154,18 @@ fn within_5_percent_from(points: impl Iterator<Item = (u64, f64)> + Clone) -> Op
 ///     size_bytes, measured_us: 100.0, measured_busbw: 0.0, predicted_us,
 ///     algorithm: NcclAlgorithm::Ring, protocol: Protocol::Simple,
 /// };
-/// let s = error_summary(&[point(1 << 10, 102.0), point(1 << 20, 80.0), point(1 << 30, 90.0)]).unwrap();
+/// let s = error_summary(&[point(1 << 10, 102.0), point(1 << 20, 80.0), point(1 << 30, 90.0)], false).unwrap();
 /// assert_eq!((s.within_5_percent, s.sizes), (1, 3));
 /// assert_eq!(s.fastest.map(|(b, _)| b), Some(1 << 20)); // −20 %: predicted faster than measured
 /// assert_eq!(s.slowest, None);
 /// assert_eq!(s.within_5_percent_from, None); // the largest size is 10 % off
-/// let s = error_summary(&[point(1 << 30, 96.0), point(1 << 10, 100.0), point(1 << 20, 120.0)]).unwrap();
+/// assert_eq!(s.worst.map(|(b, _)| b), Some(1 << 20));
+/// let s = error_summary(&[point(1 << 30, 96.0), point(1 << 10, 100.0), point(1 << 20, 120.0)], false).unwrap();
 /// assert_eq!(s.within_5_percent_from, Some(1 << 30)); // whatever order the rows come in
-/// assert_eq!(error_summary(&[]), None);
+/// assert_eq!((s.worst.map(|(b, _)| b), s.largest), (Some(1 << 20), 1 << 30));
+/// assert_eq!(error_summary(&[], false), None);
 /// ```
-pub fn error_summary(points: &[MeasuredPoint]) -> Option<ErrorSummary> {
+pub fn error_summary(points: &[MeasuredPoint], nvls_off_against_on: bool) -> Option<ErrorSummary> {
     if points.is_empty() {
         return None;
     }
@@ -163,6 +177,9 @@ pub fn error_summary(points: &[MeasuredPoint]) -> Option<ErrorSummary> {
         within_5_percent_from: within_5_percent_from(
             points.iter().map(|p| (p.size_bytes, p.error())),
         ),
+        worst: None,
+        largest: points.iter().map(|p| p.size_bytes).max().unwrap_or(0),
+        nvls_off_against_on,
     };
     for p in points {
         let e = p.error();
@@ -172,6 +189,9 @@ pub fn error_summary(points: &[MeasuredPoint]) -> Option<ErrorSummary> {
             s.fastest = Some((p.size_bytes, e));
         } else if e > 0.0 && s.slowest.is_none_or(|(_, f)| e > f) {
             s.slowest = Some((p.size_bytes, e));
+        }
+        if e.abs() > 0.05 && s.worst.is_none_or(|(_, w)| e.abs() > w.abs()) {
+            s.worst = Some((p.size_bytes, e));
         }
     }
     Some(s)
@@ -196,6 +216,8 @@ pub struct NcclChart {
     pub changes: Vec<Change>,
     /// The textbook model's busbw at 8 GiB (ring on the datasheet rates), for comparison.
     pub ideal_busbw_at_8gib: f64,
+    /// The published table was measured with NVLS on.
+    pub measured_with_nvls: bool,
 }
 
 impl NcclChart {
@@ -261,6 +283,7 @@ pub fn chart_for(
         predicted,
         measured,
         ideal_busbw_at_8gib: ideal,
+        measured_with_nvls: published.is_some_and(|p| p.nvls),
     })
 }
 
@@ -423,6 +446,31 @@ mod tests {
         }
         c.candidates.truncate(1);
         assert!(lab_why(Lang::En, &c).contains("the only candidate"));
+    }
+
+    #[test]
+    fn each_published_table_gets_the_reason_its_rows_give() {
+        let summary = |key: &str, nvls: bool| {
+            let c = SYSTEM_CHOICES.iter().find(|c| c.key == key).unwrap();
+            let ch = chart(c, nvls).unwrap();
+            error_summary(&ch.measured, ch.measured_with_nvls && !nvls).unwrap()
+        };
+        // One node: the worst miss below LARGE_BYTES (small and mid sizes).
+        for key in ["dgx-h100", "dgx-a100", "pcie-gen4-8"] {
+            let s = summary(key, true);
+            let (at, _) = s.worst.unwrap();
+            assert!(at < LARGE_BYTES && !s.nvls_off_against_on, "{key}: {s:?}");
+        }
+        // Two A100 nodes: the worst at 256 MiB and beyond, predicted faster than measured.
+        let (at, err) = summary("dgx-a100x2", true).worst.unwrap();
+        assert!(at >= LARGE_BYTES && err < 0.0, "{at} {err}");
+        // The H100's table has NVLS on; without it the large sizes are slower by design.
+        let off = summary("dgx-h100", false);
+        assert!(
+            off.nvls_off_against_on && off.slowest.unwrap().1 > 0.2,
+            "{off:?}"
+        );
+        assert!(!summary("dgx-a100", false).nvls_off_against_on);
     }
 
     #[test]

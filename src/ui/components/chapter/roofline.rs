@@ -15,20 +15,21 @@ use crate::ui::components::widgets::{
 use crate::ui::i18n::{Key, Lang, grouped, percent, tr, trf, use_lang};
 use yew::prelude::*;
 
-/// The chart's ranges, decades of FLOPs a byte (0.1 to 10,000) and of TFLOPS (0.1 to 1,000), and
-/// its plot in the SVG's units.
-const X_DECADES: (i32, i32) = (-1, 4);
-const Y_DECADES: (i32, i32) = (-1, 3);
-const W: f64 = 640.0;
-const H: f64 = 300.0;
-const LEFT: f64 = 70.0;
-const TOP: f64 = 14.0;
-const PLOT_W: f64 = 546.0;
-const PLOT_H: f64 = 236.0;
+/// The chart's ranges in decades: FLOPs a byte from 0.1 to 10,000, TFLOPS from 0.1 to 3,000 (the
+/// H100's 989 off the top edge); and its plot in the SVG's units, narrow enough to read on a phone
+/// without scrolling.
+const X_DECADES: (f64, f64) = (-1.0, 4.0);
+const Y_DECADES: (f64, f64) = (-1.0, 3.477);
+const W: f64 = 480.0;
+const H: f64 = 292.0;
+const LEFT: f64 = 62.0;
+const TOP: f64 = 12.0;
+const PLOT_W: f64 = 396.0;
+const PLOT_H: f64 = 232.0;
 
 /// Where `v` falls between decades `lo` and `hi`, from 0 to 1 (clamped a little beyond).
-fn frac(v: f64, (lo, hi): (i32, i32)) -> f64 {
-    ((v.log10() - lo as f64) / (hi - lo) as f64).clamp(-0.02, 1.02)
+fn frac(v: f64, (lo, hi): (f64, f64)) -> f64 {
+    ((v.log10() - lo) / (hi - lo)).clamp(-0.02, 1.02)
 }
 
 fn px(v: f64) -> f64 {
@@ -47,26 +48,23 @@ fn decade(k: i32) -> String {
     }
 }
 
-/// The roofline chart: each GPU's roofs (the chosen one's solid), the element-wise add's line, the
-/// matrix multiply's point on the chosen GPU's roof.
+/// The roofline chart: each GPU's roofs (the chosen one's a wide pale band under the others, so
+/// that a dashed roof along it still shows: the V100's 900 GB/s runs along the L40S's 864), the
+/// element-wise add's line, the matrix multiply's point on the chosen GPU's roof.
 fn chart(lang: Lang, chosen: usize, intensity: f64, reached: f64) -> Html {
     let n = |v: f64| format!("{v:.1}");
     let roof = |i: usize| {
         let g = &GPU_ROOFS[i];
         // From where the memory roof rises out of the floor, through the knee, to the right edge.
         let start =
-            (10f64.powi(Y_DECADES.0) * 1e3 / g.memory_gbytes_per_sec).max(10f64.powi(X_DECADES.0));
-        let right = 10f64.powi(X_DECADES.1);
+            (10f64.powf(Y_DECADES.0) * 1e3 / g.memory_gbytes_per_sec).max(10f64.powf(X_DECADES.0));
+        let right = 10f64.powf(X_DECADES.1);
         let d = [start, g.ridge(), right]
             .iter()
             .enumerate()
             .map(|(k, &x)| {
-                format!(
-                    "{}{},{}",
-                    if k == 0 { 'M' } else { 'L' },
-                    n(px(x)),
-                    n(py(g.attainable_tflops(x)))
-                )
+                let y = py(g.attainable_tflops(x));
+                format!("{}{},{}", if k == 0 { 'M' } else { 'L' }, n(px(x)), n(y))
             })
             .collect::<String>();
         html! {
@@ -78,21 +76,22 @@ fn chart(lang: Lang, chosen: usize, intensity: f64, reached: f64) -> Html {
     let add = 1.0 / ELEMENTWISE_BYTES_PER_FLOP;
     let bottom = TOP + PLOT_H;
     html! {
-        <svg class="chart-svg" viewBox={format!("0 0 {W} {H}")} role="img" aria-label={tr(lang, Key::RoofChart)}>
+        <svg class="chart-svg roof-chart" viewBox={format!("0 0 {W} {H}")} role="img" aria-label={tr(lang, Key::RoofChart)}>
             <g class="axes">
                 <rect class="plot-bg" x={n(LEFT)} y={n(TOP)} width={n(PLOT_W)} height={n(PLOT_H)} />
-                { for (Y_DECADES.0..=Y_DECADES.1).map(|k| {
-                    let y = n(py(10f64.powi(k)));
+                { for (-1..=3).map(|k| {
+                    let y = py(10f64.powi(k));
                     html! { <g class="tick">
-                        <line class="grid" x1={n(LEFT)} x2={n(LEFT + PLOT_W)} y1={y.clone()} y2={y.clone()} />
-                        <text x={n(LEFT - 6.0)} y={n(py(10f64.powi(k)) + 4.0)} text-anchor="end">{ decade(k) }</text>
+                        <line class="grid" x1={n(LEFT)} x2={n(LEFT + PLOT_W)} y1={n(y)} y2={n(y)} />
+                        <text x={n(LEFT - 6.0)} y={n(y + 4.0)} text-anchor="end">{ decade(k) }</text>
                     </g> }
                 }) }
-                { for (X_DECADES.0..=X_DECADES.1).map(|k| {
+                { for (-1..=4).map(|k| {
                     let x = n(px(10f64.powi(k)));
                     html! { <g class="tick">
                         <line class="grid" x1={x.clone()} x2={x.clone()} y1={n(TOP)} y2={n(bottom)} />
-                        <text x={x} y={n(bottom + 17.0)} text-anchor="middle">{ decade(k) }</text>
+                        // The last label ends at its line, inside the figure.
+                        <text x={x} y={n(bottom + 17.0)} text-anchor={if k == 4 { "end" } else { "middle" }}>{ decade(k) }</text>
                     </g> }
                 }) }
                 <line class="axis-line" x1={n(LEFT)} x2={n(LEFT + PLOT_W)} y1={n(bottom)} y2={n(bottom)} />
@@ -100,13 +99,13 @@ fn chart(lang: Lang, chosen: usize, intensity: f64, reached: f64) -> Html {
                 <text class="axis-title" x={n(LEFT + PLOT_W / 2.0)} y={n(H - 8.0)} text-anchor="middle">{ tr(lang, Key::RoofX) }</text>
                 <text class="axis-title" transform={format!("translate(14 {}) rotate(-90)", n(TOP + PLOT_H / 2.0))} text-anchor="middle">{ tr(lang, Key::RoofY) }</text>
             </g>
-            <g class="marker" data-testid="roofline-add" data-x={add.to_string()}>
+            <g class="roof-add" data-testid="roofline-add" data-x={add.to_string()}>
                 <line x1={n(px(add))} x2={n(px(add))} y1={n(TOP)} y2={n(bottom)} />
                 <text x={n(px(add) + 4.0)} y={n(TOP + 14.0)}>{ tr(lang, Key::RoofAdd) }</text>
                 <title>{ tr(lang, Key::RoofAddTitle) }</title>
             </g>
-            // The chosen GPU's roofs last, over the others.
-            { for (0..GPU_ROOFS.len()).filter(|&i| i != chosen).chain([chosen]).map(roof) }
+            // The chosen GPU's roofs first, under the others.
+            { for [chosen].into_iter().chain((0..GPU_ROOFS.len()).filter(|&i| i != chosen)).map(roof) }
             <g class={classes!("series", format!("roof-{chosen}"))}>
                 <circle class="series-dot" cx={n(px(intensity))} cy={n(py(reached))} r="4.5"
                         data-testid="roofline-point" data-tflops={reached.to_string()}>
@@ -126,10 +125,24 @@ fn amount(v: f64) -> String {
     }
 }
 
-/// The figure's GPUs' names, in their order, or ranked (`order`), joined as a list.
-fn names_in(lang: Lang, order: &[usize]) -> String {
-    let names: Vec<&str> = order.iter().map(|&i| GPU_ROOFS[i].name).collect();
-    names.join(lang.pick(", ", "、"))
+/// The figure's GPUs' names in `order`, each with its TFLOPS at `intensity` when one is given,
+/// joined as a list.
+fn names_in(lang: Lang, order: &[usize], intensity: Option<f64>) -> String {
+    let names: Vec<String> = (order.iter())
+        .map(|&i| {
+            let g = &GPU_ROOFS[i];
+            match intensity {
+                Some(x) => format!("{} {}", g.name, amount(g.attainable_tflops(x))),
+                None => g.name.to_string(),
+            }
+        })
+        .collect();
+    let list = names.join(lang.pick(", ", "、"));
+    if intensity.is_some() {
+        format!("{list} TFLOPS")
+    } else {
+        list
+    }
 }
 
 #[component]
@@ -176,17 +189,29 @@ pub fn RooflineFigure() -> Html {
             &format_bandwidth(Bandwidth::from_gbytes_per_sec(g.memory_gbytes_per_sec)),
             g.memory,
             &amount(g.ridge()),
+            if g.format == "FP16" {
+                tr(lang, Key::RoofFp16)
+            } else {
+                g.format
+            },
         ],
     );
+    // English counts agree with their number; Chinese takes the number alone.
+    let counted = |v: String, one: &str, many: &str| match lang {
+        Lang::En if v == "1" => format!("{v} {one}"),
+        Lang::En => format!("{v} {many}"),
+        Lang::Zh => v,
+    };
+    let share = reached / g.tflops;
     let op_line = trf(
         lang,
         Key::RoofOpReadout,
         &[
             &grouped(HIDDEN as usize),
-            &grouped(*tokens as usize),
-            &amount(intensity),
+            &counted(grouped(*tokens as usize), "token", "tokens"),
+            &counted(amount(intensity), "FLOP", "FLOPs"),
             &format!("{} TFLOPS", amount(reached)),
-            &percent(lang, reached / g.tflops, 0),
+            &percent(lang, share, if share < 0.1 { 1 } else { 0 }),
             tr(lang, bound),
         ],
     );
@@ -197,8 +222,8 @@ pub fn RooflineFigure() -> Html {
         lang,
         Key::RoofRank,
         &[
-            &names_in(lang, &by_speed_at(f64::INFINITY)),
-            &names_in(lang, &by_speed_at(intensity)),
+            &names_in(lang, &by_speed_at(f64::INFINITY), None),
+            &names_in(lang, &by_speed_at(intensity), Some(intensity)),
         ],
     );
     let controls = html! {
@@ -218,7 +243,7 @@ pub fn RooflineFigure() -> Html {
         <p class="ch-readout" aria-live="polite" data-testid="roofline-readout"
            data-intensity={intensity.to_string()} data-tflops={reached.to_string()}>
             { op_line }
-            if let Some(line) = to_peak { { " " }{ line } }
+            if let Some(line) = to_peak { { lang.pick(" ", "") }{ line } }
         </p>
         <p class="ch-readout" data-testid="roofline-rank">{ rank }</p>
         <p class="ch-note">{ tr(lang, Key::RoofNote) }</p>
