@@ -419,6 +419,19 @@ test('the guide fits a 375 px wide phone and every control is reachable by keybo
       return { shown: p.getBoundingClientRect().height > 0, scrolls: box.scrollWidth > box.clientWidth };
     }));
     assert.ok(swipes.length >= 2 && swipes.every((w) => w.shown && w.scrolls), JSON.stringify(swipes));
+    // The roofline fits the phone whole (no sideways scroll: scrolled, it hid every ridge and the
+    // point at 16,384 tokens), its numbers drawn at 10 px or more and inside the figure.
+    const roof = await page.evaluate(() => {
+      const svg = document.querySelector('.roof-chart');
+      const r = svg.getBoundingClientRect();
+      const texts = [...svg.querySelectorAll('.axes text')].map((t) => t.getBoundingClientRect());
+      return {
+        fits: r.right <= window.innerWidth && svg.parentElement.scrollWidth <= svg.parentElement.clientWidth + 1,
+        smallest: Math.min(...texts.map((b) => b.height)),
+        outside: texts.filter((b) => b.right > r.right + 0.5 || b.left < r.left - 0.5).length,
+      };
+    });
+    assert.ok(roof.fits && roof.smallest >= 10 && roof.outside === 0, JSON.stringify(roof));
     assert.deepEqual(problems, []);
   } finally { await browser.close(); }
   // On a wide screen neither is shown: the notes stand under their sliders, the figures fit.
