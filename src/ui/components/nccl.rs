@@ -12,7 +12,7 @@ use crate::ui::components::sliced::{Sliced, Slot, tick};
 use crate::ui::i18n::{Key, Lang, percent, system_title, tr, trf, use_lang};
 use crate::ui::model::chart_math::{Axis, Unit, format_bytes_binary};
 use crate::ui::model::nccl_view::{
-    ErrorSummary, FitSummary, LARGE_BYTES, PasteError, PasteFit, SYSTEM_CHOICES, chart,
+    ErrorSummary, FitSummary, MissReason, PasteError, PasteFit, SYSTEM_CHOICES, chart,
     error_summary,
 };
 use std::cell::RefCell;
@@ -84,9 +84,8 @@ fn fit_words(lang: Lang, f: &FitSummary) -> Vec<String> {
 }
 
 /// The error table's summary in words: how many sizes are within 5 %, from which size up, the
-/// largest miss each way, and why the model misses where it misses most (chosen from the rows:
-/// at small and mid sizes, at large ones, or by a table measured with NVLS against a prediction
-/// without it).
+/// largest miss each way, and why the model misses where it misses most
+/// ([`ErrorSummary::reason`]).
 fn error_words(lang: Lang, e: &ErrorSummary) -> String {
     let signed = |x: f64| format!("{:+.1}%", x * 100.0);
     let size = |b: u64| format_bytes_binary(b as f64);
@@ -108,16 +107,12 @@ fn error_words(lang: Lang, e: &ErrorSummary) -> String {
     if let Some((b, err)) = e.slowest {
         out.push(trf(lang, Key::NcclErrSlow, &[&signed(err), &size(b)]));
     }
-    let why = match e.worst {
-        _ if e.nvls_off_against_on => Some(Key::NcclErrNvlsOff),
-        Some((b, err)) if b >= LARGE_BYTES => Some(if err < 0.0 {
-            Key::NcclErrWhyLargeFast
-        } else {
-            Key::NcclErrWhyLargeSlow
-        }),
-        Some(_) => Some(Key::NcclErrWhy),
-        None => None,
-    };
+    let why = e.reason().map(|r| match r {
+        MissReason::SmallAndMid => Key::NcclErrWhy,
+        MissReason::LargeFast => Key::NcclErrWhyLargeFast,
+        MissReason::LargeSlow => Key::NcclErrWhyLargeSlow,
+        MissReason::NvlsOff => Key::NcclErrNvlsOff,
+    });
     out.extend(why.map(|k| tr(lang, k).to_string()));
     out.join(lang.pick(" ", ""))
 }

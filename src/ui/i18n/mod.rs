@@ -156,6 +156,20 @@ pub fn number(x: f64, digits: usize) -> String {
     format!("{x:.digits$}")
 }
 
+/// A quantity a reader reads: in groups of three digits from 1,000, else three significant digits.
+///
+/// ```
+/// use allreduce_lab::ui::i18n::amount;
+/// assert_eq!((amount(62.06), amount(1820.4), amount(0.9998)), ("62.1".into(), "1,820".into(), "1".into()));
+/// ```
+pub fn amount(x: f64) -> String {
+    if x >= 999.5 {
+        grouped(x.round() as usize)
+    } else {
+        crate::sim::units::sig3(x)
+    }
+}
+
 /// A large number in scientific form, the same in both languages: `1.2 × 10²¹`.
 ///
 /// ```

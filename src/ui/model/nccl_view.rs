@@ -129,6 +129,49 @@ pub struct ErrorSummary {
 /// time; below it, latencies, protocol switch points and channel counts count most.
 pub const LARGE_BYTES: u64 = 256 << 20;
 
+/// Why the model misses where it misses most, as the panel says it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MissReason {
+    /// The worst miss is below [`LARGE_BYTES`]: latencies, protocol switch points, channels.
+    SmallAndMid,
+    /// At [`LARGE_BYTES`] or more, predicted faster than measured: the links deliver less than
+    /// the model assumes.
+    LargeFast,
+    /// At [`LARGE_BYTES`] or more, predicted slower: they deliver more.
+    LargeSlow,
+    /// The table was measured with NVLS on and the prediction is without it.
+    NvlsOff,
+}
+
+impl ErrorSummary {
+    /// Why the model misses, chosen from where its worst miss is; `None` when every size is
+    /// within 5 % (and the table and the prediction agree on NVLS).
+    ///
+    /// ```
+    /// use allreduce_lab::sim::nccl::protocol::{NcclAlgorithm, Protocol};
+    /// use allreduce_lab::ui::model::nccl_view::{MeasuredPoint, MissReason, error_summary};
+    /// let point = |size_bytes, predicted_us| MeasuredPoint {
+    ///     size_bytes, measured_us: 100.0, measured_busbw: 0.0, predicted_us,
+    ///     algorithm: NcclAlgorithm::Ring, protocol: Protocol::Simple,
+    /// };
+    /// let rows = [point(1 << 20, 92.0), point(1 << 30, 120.0)];
+    /// assert_eq!(error_summary(&rows, false).unwrap().reason(), Some(MissReason::LargeSlow));
+    /// assert_eq!(error_summary(&rows[..1], false).unwrap().reason(), Some(MissReason::SmallAndMid));
+    /// assert_eq!(error_summary(&rows, true).unwrap().reason(), Some(MissReason::NvlsOff));
+    /// assert_eq!(error_summary(&[point(8, 101.0)], false).unwrap().reason(), None);
+    /// ```
+    pub fn reason(&self) -> Option<MissReason> {
+        if self.nvls_off_against_on {
+            return Some(MissReason::NvlsOff);
+        }
+        self.worst.map(|(size, error)| match size >= LARGE_BYTES {
+            false => MissReason::SmallAndMid,
+            true if error < 0.0 => MissReason::LargeFast,
+            true => MissReason::LargeSlow,
+        })
+    }
+}
+
 /// The least size from which every larger one's error is within 5 %, from `(size, error)` pairs
 /// in any order; `None` when the largest is not.
 fn within_5_percent_from(points: impl Iterator<Item = (u64, f64)> + Clone) -> Option<u64> {
@@ -455,21 +498,20 @@ mod tests {
             let ch = chart(c, nvls).unwrap();
             error_summary(&ch.measured, ch.measured_with_nvls && !nvls).unwrap()
         };
-        // One node: the worst miss below LARGE_BYTES (small and mid sizes).
+        // One node: the worst miss at small and mid sizes.
         for key in ["dgx-h100", "dgx-a100", "pcie-gen4-8"] {
             let s = summary(key, true);
-            let (at, _) = s.worst.unwrap();
-            assert!(at < LARGE_BYTES && !s.nvls_off_against_on, "{key}: {s:?}");
+            assert_eq!(s.reason(), Some(MissReason::SmallAndMid), "{key}: {s:?}");
+            assert!(s.worst.unwrap().0 < LARGE_BYTES);
         }
         // Two A100 nodes: the worst at 256 MiB and beyond, predicted faster than measured.
-        let (at, err) = summary("dgx-a100x2", true).worst.unwrap();
-        assert!(at >= LARGE_BYTES && err < 0.0, "{at} {err}");
+        let two = summary("dgx-a100x2", true);
+        assert_eq!(two.reason(), Some(MissReason::LargeFast), "{two:?}");
+        assert_eq!(two.worst.unwrap().0, 256 << 20);
         // The H100's table has NVLS on; without it the large sizes are slower by design.
         let off = summary("dgx-h100", false);
-        assert!(
-            off.nvls_off_against_on && off.slowest.unwrap().1 > 0.2,
-            "{off:?}"
-        );
+        assert_eq!(off.reason(), Some(MissReason::NvlsOff));
+        assert!(off.slowest.unwrap().1 > 0.2, "{off:?}");
         assert!(!summary("dgx-a100", false).nvls_off_against_on);
     }
 

@@ -7,12 +7,12 @@
 use crate::course::roofline::{
     ELEMENTWISE_BYTES_PER_FLOP, GPU_ROOFS, HIDDEN, TOKENS, by_speed_at, matmul_intensity,
 };
-use crate::sim::units::{Bandwidth, format_bandwidth, sig3};
+use crate::sim::units::{Bandwidth, format_bandwidth};
 use crate::ui::components::charts::legend;
 use crate::ui::components::widgets::{
     Ladder, choice, linked_figure, setter, use_link_state, use_link_writer,
 };
-use crate::ui::i18n::{Key, Lang, grouped, percent, tr, trf, use_lang};
+use crate::ui::i18n::{Key, Lang, amount, grouped, percent, tr, trf, use_lang};
 use yew::prelude::*;
 
 /// The chart's ranges in decades: FLOPs a byte from 0.1 to 10,000, TFLOPS from 0.1 to 3,000 (the
@@ -113,15 +113,6 @@ fn chart(lang: Lang, chosen: usize, intensity: f64, reached: f64) -> Html {
                 </circle>
             </g>
         </svg>
-    }
-}
-
-/// A count a reader reads: grouped when 1,000 or more, else three significant digits.
-fn amount(v: f64) -> String {
-    if v >= 999.5 {
-        grouped(v.round() as usize)
-    } else {
-        sig3(v)
     }
 }
 
